@@ -1,0 +1,1 @@
+"""bots layer (see DESIGN.md); not built yet."""

@@ -1,0 +1,1 @@
+"""net layer (see DESIGN.md); not built yet."""

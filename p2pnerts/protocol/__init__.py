@@ -1,0 +1,1 @@
+"""protocol layer (see DESIGN.md); not built yet."""

@@ -1,0 +1,428 @@
+"""`apply`: the one place a move changes the table.
+
+Every check happens before anything is built, so an illegal move raises `IllegalMove`
+with the reason a player would be told, and the state it was given stays as it was
+(states are immutable; nothing is ever changed in place).
+"""
+
+from __future__ import annotations
+
+from p2pnerts.rules._cards import ACE, JOKER, KING, Card, Suit, describe, rank_name
+from p2pnerts.rules._errors import IllegalMove
+from p2pnerts.rules._moves import (
+    CallNerts,
+    CardPlayed,
+    CardsMoved,
+    CardsRevealed,
+    DeclareStuck,
+    Event,
+    FoundationCompleted,
+    Move,
+    Rotate,
+    RoundEnded,
+    SlideUnder,
+    StocksRotated,
+    StuckDeclared,
+    ToFoundation,
+    ToWork,
+    TurnStock,
+    WasteTurnedOver,
+)
+from p2pnerts.rules._state import (
+    NERTS,
+    NEW_FOUNDATION,
+    WASTE,
+    EndReason,
+    Foundation,
+    RoundEnd,
+    State,
+    Tableau,
+    WorkPile,
+    pile_of,
+)
+
+Result = tuple[State, list[Event]]
+
+
+def apply(state: State, move: Move, *, tie: bool = False) -> Result:
+    """Apply one move: the new state and what happened, or `IllegalMove` saying why.
+
+    ``tie`` is for arbitration alone: a foundation play found concurrent with the card
+    now on top, under the both-stay tie rule, is laid beside it instead of being returned.
+    """
+    if state.ended is not None:
+        raise IllegalMove("the round is over")
+    if not 0 <= move.seat < len(state.seats):
+        raise IllegalMove(f"there is no seat {move.seat}")
+    if tie and not isinstance(move, ToFoundation):
+        raise IllegalMove("only a foundation play can tie")
+    match move:
+        case ToFoundation():
+            return _to_foundation(state, move, tie)
+        case ToWork():
+            return _to_work(state, move)
+        case TurnStock():
+            return _turn_stock(state, move)
+        case SlideUnder():
+            return _slide_under(state, move)
+        case DeclareStuck():
+            return _declare_stuck(state, move)
+        case Rotate():
+            return _rotate(state, move)
+        case CallNerts():
+            return _call_nerts(state, move)
+    raise IllegalMove(f"not a move: {move!r}")
+
+
+def pile_name(source: int) -> str:
+    """How a pile reference reads in a message."""
+    if source == NERTS:
+        return "your Nerts pile"
+    if source == WASTE:
+        return "your waste pile"
+    return f"work pile {source + 1}"
+
+
+# --- taking cards off a pile -------------------------------------------------------------
+
+
+def _take(
+    tableau: Tableau, move: ToFoundation | ToWork | SlideUnder, events: list[Event]
+) -> tuple[Tableau, WorkPile]:
+    """Lift the move's card (with what lies on it) off its source pile."""
+    card, source = move.card, move.source
+    if card.deck != tableau.deck:
+        raise IllegalMove(f"{card} is not your card (it belongs to deck {card.deck + 1})")
+    if source == NERTS:
+        _expect_top(tableau.nerts, card, source)
+        nerts = _reveal_next(tableau, tableau.nerts[:-1], move, events)
+        return tableau._replace(nerts=nerts), pile_of((card,))
+    if source == WASTE:
+        _expect_top(tableau.waste, card, source)
+        if move.revealed:
+            raise IllegalMove("a play from the waste turns no card face up")
+        return tableau._replace(waste=tableau.waste[:-1]), pile_of((card,))
+    return _take_block(tableau, card, source, move)
+
+
+def _expect_top(pile: tuple[Card | None, ...], card: Card, source: int) -> None:
+    if not pile:
+        raise IllegalMove(f"{pile_name(source)} is empty")
+    if pile[-1] != card:
+        raise IllegalMove(f"{card} is not the top of {pile_name(source)} ({pile[-1]} is)")
+
+
+def _reveal_next(
+    tableau: Tableau,
+    rest: tuple[Card | None, ...],
+    move: ToFoundation | ToWork | SlideUnder,
+    events: list[Event],
+) -> tuple[Card | None, ...]:
+    """Turn the next Nerts card face up, learning it from the move if this state cannot."""
+    if not rest:
+        if move.revealed:
+            raise IllegalMove("that was the last Nerts card: nothing is turned up")
+        return rest
+    known = rest[-1]
+    if known is None:
+        if len(move.revealed) != 1:
+            raise IllegalMove("a play from the Nerts pile must reveal the next Nerts card")
+        known = _check_revealed(tableau, move.revealed[0])
+        rest = rest[:-1] + (known,)
+    elif move.revealed not in ((), (known,)):
+        raise IllegalMove(f"the move reveals {move.revealed[0]} but the next card is {known}")
+    events.append(CardsRevealed(move.seat, NERTS, (known,)))
+    return rest
+
+
+def _check_revealed(tableau: Tableau, card: Card) -> Card:
+    if not isinstance(card, Card) or card.deck != tableau.deck:
+        raise IllegalMove(f"revealed card {card} is not from deck {tableau.deck + 1}")
+    return card
+
+
+def _take_block(
+    tableau: Tableau, card: Card, source: int, move: ToFoundation | ToWork | SlideUnder
+) -> tuple[Tableau, WorkPile]:
+    if not 0 <= source < len(tableau.work):
+        raise IllegalMove(f"there is no {pile_name(source)}")
+    if move.revealed:
+        raise IllegalMove("a work-pile move turns no card face up")
+    pile = tableau.work[source]
+    try:
+        at = pile.cards.index(card)
+    except ValueError:
+        raise IllegalMove(f"{card} is not in {pile_name(source)}") from None
+    block = pile.cards[at:]
+    if len(block) == 1 and card.is_joker:
+        # A joker is fixed only while a card lies on it; lifted alone it is wild again.
+        lifted = WorkPile(block)
+    elif pile.base_rank:
+        lifted = WorkPile(block, pile.base_rank - at, pile.base_red ^ bool(at & 1))
+    else:
+        lifted = WorkPile(block)
+    rest = pile._replace(cards=pile.cards[:at]) if at else WorkPile()
+    return tableau._replace(work=_put(tableau.work, source, rest)), lifted
+
+
+def _put(piles: tuple[WorkPile, ...], index: int, pile: WorkPile) -> tuple[WorkPile, ...]:
+    return piles[:index] + (pile,) + piles[index + 1 :]
+
+
+# --- work piles --------------------------------------------------------------------------
+
+
+def fits(lower: WorkPile, base_rank: int, base_red: bool, length: int) -> bool:
+    """Whether a run of ``length`` cards whose bottom stands for ``base_rank`` (0: free
+    jokers only) and colour ``base_red`` may be laid on the pile ``lower``."""
+    if not lower.cards:
+        return True
+    if not lower.base_rank:
+        height = len(lower.cards)
+        return (base_rank or length) + height <= KING
+    need = lower.top_rank - 1
+    if base_rank:
+        return base_rank == need and base_red != lower.top_red
+    return need - length + 1 >= ACE
+
+
+def join(lower: WorkPile, upper: WorkPile) -> WorkPile:
+    """Lay the run ``upper`` on the pile ``lower``, or raise `IllegalMove` saying why not."""
+    if not fits(lower, upper.base_rank, upper.base_red, len(upper.cards)):
+        raise IllegalMove(_why_not(lower, upper))
+    if not lower.cards:
+        return upper
+    cards = lower.cards + upper.cards
+    if lower.base_rank:
+        return WorkPile(cards, lower.base_rank, lower.base_red)
+    if upper.base_rank:
+        # Free jokers below take the identities the run above gives them.
+        height = len(lower.cards)
+        return WorkPile(cards, upper.base_rank + height, upper.base_red ^ bool(height & 1))
+    return WorkPile(cards)
+
+
+def _why_not(lower: WorkPile, upper: WorkPile) -> str:
+    if not lower.base_rank:
+        return f"{_run_name(upper)} leaves no rank for the jokers below it"
+    need_rank, need_red = lower.top_rank - 1, not lower.top_red
+    if need_rank < ACE or not upper.base_rank:
+        return f"no card goes below {_top_name(lower)} in a work pile"
+    wanted = f"{_colour(need_red)} {rank_name(need_rank)}"
+    if upper.base_rank != need_rank:
+        return f"{_run_name(upper)} is not one below {_top_name(lower)}: it needs a {wanted}"
+    return f"wrong colour: {_run_name(upper)} on {_top_name(lower)} needs a {wanted}"
+
+
+def _colour(red: bool) -> str:
+    return "red" if red else "black"
+
+
+def _run_name(run: WorkPile) -> str:
+    bottom = run.cards[0]
+    if bottom.is_joker and run.base_rank:
+        return f"Joker (as {_colour(run.base_red)} {rank_name(run.base_rank)})"
+    return str(bottom)
+
+
+def _top_name(pile: WorkPile) -> str:
+    top = pile.cards[-1]
+    if top.is_joker and pile.base_rank:
+        return f"Joker (as {_colour(pile.top_red)} {rank_name(pile.top_rank)})"
+    return str(top)
+
+
+def _to_work(state: State, move: ToWork) -> Result:
+    tableau = state.tableau_of(move.seat)
+    if not 0 <= move.dest < len(tableau.work):
+        raise IllegalMove(f"there is no {pile_name(move.dest)}")
+    if move.dest == move.source:
+        raise IllegalMove(f"{move.card} is already in {pile_name(move.dest)}")
+    events: list[Event] = []
+    tableau, run = _take(tableau, move, events)
+    placed = join(tableau.work[move.dest], run)
+    tableau = tableau._replace(work=_put(tableau.work, move.dest, placed), stuck=False)
+    events.insert(0, CardsMoved(move.seat, run.cards, move.source, move.dest, under=False))
+    return _with(state, tableau, played=True), events
+
+
+def _slide_under(state: State, move: SlideUnder) -> Result:
+    tableau = state.tableau_of(move.seat)
+    if not 0 <= move.dest < len(tableau.work):
+        raise IllegalMove(f"there is no {pile_name(move.dest)}")
+    if move.dest == move.source:
+        raise IllegalMove(f"{move.card} cannot slide under its own pile")
+    if all(p.cards for p in tableau.work):
+        raise IllegalMove("a card slides under a pile only while a work pile is empty")
+    target = tableau.work[move.dest]
+    if not target.cards:
+        raise IllegalMove(f"{pile_name(move.dest)} is empty: play the card onto it instead")
+    events: list[Event] = []
+    tableau, run = _take(tableau, move, events)
+    if len(run.cards) != 1:
+        raise IllegalMove("only a single card slides under a pile")
+    placed = join(run, tableau.work[move.dest])
+    tableau = tableau._replace(work=_put(tableau.work, move.dest, placed), stuck=False)
+    events.insert(0, CardsMoved(move.seat, run.cards, move.source, move.dest, under=True))
+    return _with(state, tableau, played=True), events
+
+
+# --- foundations -------------------------------------------------------------------------
+
+
+def _to_foundation(state: State, move: ToFoundation, tie: bool) -> Result:
+    rank, suit = _identity(move)
+    events: list[Event] = []
+    tableau, run = _take(state.tableau_of(move.seat), move, events)
+    if len(run.cards) != 1:
+        raise IllegalMove(f"only the exposed card of {pile_name(move.source)} can go up")
+    if move.foundation == NEW_FOUNDATION:
+        state = _start_foundation(state, move, rank, suit, tie)
+        fid = state.foundations[-1].id
+    else:
+        state = _build_foundation(state, move, rank, suit, tie, events)
+        fid = move.foundation
+    events.insert(0, CardPlayed(move.seat, move.card, move.source, fid, rank, suit, tie))
+    return _with(state, tableau._replace(stuck=False), played=True), events
+
+
+def _identity(move: ToFoundation) -> tuple[int, Suit]:
+    """What the card counts as on a foundation: itself, or what a joker is declared as."""
+    card = move.card
+    if card.rank != JOKER:
+        if move.declare is not None:
+            raise IllegalMove("only a joker is declared")
+        return card.rank, card.suit
+    if move.declare is None:
+        raise IllegalMove("a joker must be declared (rank and suit) to go to a foundation")
+    rank, suit = move.declare
+    if not ACE <= rank <= KING or suit not in Suit:
+        raise IllegalMove(f"a joker cannot be declared as rank {rank} of suit {suit}")
+    return rank, Suit(suit)
+
+
+def _start_foundation(state: State, move: ToFoundation, rank: int, suit: Suit, tie: bool) -> State:
+    if rank != ACE:
+        raise IllegalMove(f"only an ace starts a foundation, not {describe(rank, suit)}")
+    if tie:
+        raise IllegalMove("a new foundation ties with nothing")
+    fid = state.next_foundation
+    started = Foundation(fid, suit, ACE, (move.card,))
+    return state._replace(foundations=state.foundations + (started,), next_foundation=fid + 1)
+
+
+def _build_foundation(
+    state: State, move: ToFoundation, rank: int, suit: Suit, tie: bool, events: list[Event]
+) -> State:
+    fid = move.foundation
+    piles = state.completed if tie else ()
+    found = [f for f in state.foundations + piles if f.id == fid]
+    if not found:
+        done = any(f.id == fid for f in state.completed)
+        why = "is complete and set aside" if done else "does not exist"
+        raise IllegalMove(f"foundation #{fid} {why}")
+    f = found[0]
+    card = describe(rank, suit)
+    if suit != f.suit:
+        wanted = Suit(f.suit).symbol
+        raise IllegalMove(f"{card} does not follow suit on foundation #{fid} ({wanted})")
+    if tie:
+        if rank != f.rank:
+            raise IllegalMove(f"{card} does not tie with the top of foundation #{fid}")
+        grown = f._replace(cards=f.cards + (move.card,))
+    elif rank != f.rank + 1:
+        needs = describe(f.rank + 1, suit) if f.rank < KING else "nothing"
+        raise IllegalMove(f"{card} is not next on foundation #{fid} (needs {needs})")
+    else:
+        grown = Foundation(fid, f.suit, rank, f.cards + (move.card,))
+    if f in state.completed:
+        completed = tuple(grown if c.id == fid else c for c in state.completed)
+        return state._replace(completed=completed)
+    active = tuple(f for f in state.foundations if f.id != fid)
+    if grown.rank == KING:
+        events.append(FoundationCompleted(fid))
+        return state._replace(foundations=active, completed=state.completed + (grown,))
+    return state._replace(foundations=tuple(grown if g.id == fid else g for g in state.foundations))
+
+
+# --- stock, stuck, Nerts -------------------------------------------------------------------
+
+
+def _turn_stock(state: State, move: TurnStock) -> Result:
+    tableau = state.tableau_of(move.seat)
+    stock, waste = tableau.stock, tableau.waste
+    if not stock:
+        if not waste:
+            raise IllegalMove("your stock and waste are both empty")
+        if move.revealed:
+            raise IllegalMove("turning the waste over reveals nothing")
+        turned = tableau._replace(stock=tuple(reversed(waste)), waste=())
+        return _with(state, turned), [WasteTurnedOver(move.seat)]
+    # With fewer cards left than a turn takes, they go onto the waste as they are; the
+    # next turn then turns the whole waste over as the new stock.
+    count = min(state.options.stock_turn, len(stock))
+    cards = tuple(reversed(stock[-count:]))
+    shown = _learn(tableau, cards, move.revealed)
+    turned = tableau._replace(stock=stock[:-count], waste=waste + shown)
+    return _with(state, turned), [CardsRevealed(move.seat, WASTE, shown)]
+
+
+def _learn(
+    tableau: Tableau, cards: tuple[Card | None, ...], revealed: tuple[Card, ...]
+) -> tuple[Card, ...]:
+    if None in cards and len(revealed) != len(cards):
+        raise IllegalMove(f"turning the stock must reveal the {len(cards)} cards turned")
+    if not revealed:
+        return cards  # type: ignore[return-value]  # all known: checked just above
+    if len(revealed) != len(cards) or any(
+        c is not None and c != r for c, r in zip(cards, revealed, strict=True)
+    ):
+        raise IllegalMove("the move reveals other cards than the stock holds")
+    return tuple(_check_revealed(tableau, r) for r in revealed)
+
+
+def _with(state: State, tableau: Tableau, *, played: bool = False) -> State:
+    """The state with one tableau replaced; ``played`` marks that a card was played."""
+    tableaux = state.tableaux
+    deck = tableau.deck
+    return state._replace(
+        tableaux=tableaux[:deck] + (tableau,) + tableaux[deck + 1 :],
+        played_since_rotation=played or state.played_since_rotation,
+    )
+
+
+def _declare_stuck(state: State, move: DeclareStuck) -> Result:
+    tableau = state.tableau_of(move.seat)
+    if tableau.stuck:
+        raise IllegalMove("your tableau is already declared stuck")
+    return _with(state, tableau._replace(stuck=True)), [StuckDeclared(move.seat)]
+
+
+def _rotate(state: State, move: Rotate) -> Result:
+    waiting = [t.deck + 1 for t in state.tableaux if not t.stuck]
+    if waiting:
+        raise IllegalMove(f"not everyone is stuck: deck {', '.join(map(str, waiting))} can play")
+    if state.rotations and not state.played_since_rotation:
+        ended = RoundEnd(EndReason.STUCK, None)
+        return state._replace(ended=ended), [RoundEnded(EndReason.STUCK, None)]
+    tableaux = tuple(_reform(t) for t in state.tableaux)
+    rotated = state._replace(
+        tableaux=tableaux, rotations=state.rotations + 1, played_since_rotation=False
+    )
+    return rotated, [StocksRotated(rotated.rotations)]
+
+
+def _reform(tableau: Tableau) -> Tableau:
+    """Pick the waste up under the stock, then move the stock's top card to the bottom."""
+    stock = tuple(reversed(tableau.waste)) + tableau.stock
+    if stock:
+        stock = stock[-1:] + stock[:-1]
+    return tableau._replace(stock=stock, waste=(), stuck=False)
+
+
+def _call_nerts(state: State, move: CallNerts) -> Result:
+    left = len(state.tableau_of(move.seat).nerts)
+    if left:
+        raise IllegalMove(f"your Nerts pile still has {left} card{'s' if left > 1 else ''}")
+    ended = RoundEnd(EndReason.NERTS, move.seat)
+    return state._replace(ended=ended), [RoundEnded(EndReason.NERTS, move.seat)]

@@ -1,0 +1,68 @@
+"""Table options: every variant the rule texts name, with the texts' defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from p2pnerts.rules._errors import BadOptions
+
+
+class TieRule(StrEnum):
+    """What happens when two plays onto one foundation are provably concurrent."""
+
+    BOTH_STAY = "both-stay"
+    """The texts' rule: a tie that cannot be resolved lets both cards stay."""
+    ROTATE = "rotate"
+    """Priority rotates with the clock value, so no seat is always favoured."""
+    SEAT = "seat"
+    """The lower seat number wins."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """The rules a table plays by, fixed for a whole match."""
+
+    nerts_pile: int = 13
+    work_piles: int = 4
+    stock_turn: int = 3
+    jokers: bool = False
+    nerts_bonus: int = 0
+    card_points: int = 1
+    nerts_penalty: int = 2
+    target: int = 100
+    rounds: int | None = None
+    tie_rule: TieRule = TieRule.BOTH_STAY
+
+    def __post_init__(self) -> None:
+        deck_size = 54 if self.jokers else 52
+        checks = (
+            (1 <= self.nerts_pile <= 26, "the Nerts pile holds 1 to 26 cards"),
+            (self.work_piles in (4, 5), "a tableau has 4 or 5 work piles"),
+            (self.stock_turn in (1, 3), "the stock turns 1 or 3 cards at a time"),
+            (self.nerts_bonus in (0, 10, 25), "the Nerts bonus is 0, 10 or 25"),
+            (0 <= self.card_points <= 10, "a foundation card scores 0 to 10 points"),
+            (0 <= self.nerts_penalty <= 10, "a Nerts card left costs 0 to 10 points"),
+            (1 <= self.target <= 10_000, "the target score is 1 to 10000"),
+            (self.rounds is None or 1 <= self.rounds <= 1000, "a match has 1 to 1000 rounds"),
+            (self.nerts_pile + self.work_piles < deck_size, "the deal must leave a stock"),
+        )
+        for ok, rule in checks:
+            if not ok:
+                raise BadOptions(rule)
+        if not isinstance(self.tie_rule, TieRule):
+            raise BadOptions(f"unknown tie rule {self.tie_rule!r}")
+
+    @property
+    def deck_size(self) -> int:
+        return 54 if self.jokers else 52
+
+    def summary(self) -> str:
+        """A short line naming every option that differs from the texts' defaults."""
+        default = TableOptions()
+        parts = [
+            f"{name}={getattr(self, name)}"
+            for name in self.__slots__
+            if getattr(self, name) != getattr(default, name)
+        ]
+        return ", ".join(parts) or "standard rules"

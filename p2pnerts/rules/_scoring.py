@@ -1,0 +1,77 @@
+"""Scoring a round, and match totals up to a target score or a fixed number of rounds."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple
+
+from p2pnerts.rules._options import TableOptions
+from p2pnerts.rules._state import EndReason, State
+
+
+class RoundScore(NamedTuple):
+    """One deck's (player's or team's) score for a round."""
+
+    deck: int
+    played: int
+    """Own cards in the foundations, completed ones included."""
+    nerts_left: int
+    bonus: int
+    points: int
+    called_nerts: bool
+
+
+def score_round(state: State) -> tuple[RoundScore, ...]:
+    """Every deck's score, from the table as it lies (final once the round has ended)."""
+    options = state.options
+    played = Counter(card.deck for f in state.all_foundations() for card in f.cards)
+    ended = state.ended
+    caller = None
+    if ended is not None and ended.reason is EndReason.NERTS and ended.caller is not None:
+        caller = state.seats[ended.caller]
+    scores = []
+    for t in state.tableaux:
+        called = t.deck == caller
+        bonus = options.nerts_bonus if called else 0
+        left = len(t.nerts)
+        points = played[t.deck] * options.card_points - left * options.nerts_penalty + bonus
+        scores.append(RoundScore(t.deck, played[t.deck], left, bonus, points, called))
+    return tuple(scores)
+
+
+class Match(NamedTuple):
+    """The rounds of a match so far; ``decks`` players or teams take part."""
+
+    options: TableOptions
+    decks: int
+    rounds: tuple[tuple[RoundScore, ...], ...] = ()
+
+    def record(self, scores: tuple[RoundScore, ...]) -> Match:
+        """The match with one more round's scores."""
+        if len(scores) != self.decks:
+            raise ValueError(f"{len(scores)} scores for {self.decks} decks")
+        return self._replace(rounds=self.rounds + (scores,))
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        totals = [0] * self.decks
+        for scores in self.rounds:
+            for s in scores:
+                totals[s.deck] += s.points
+        return tuple(totals)
+
+    @property
+    def over(self) -> bool:
+        """Over after the fixed number of rounds, or once any total reaches the target."""
+        if self.options.rounds is not None:
+            return len(self.rounds) >= self.options.rounds
+        return any(total >= self.options.target for total in self.totals)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The decks with the highest total (several on a tie); empty while not over."""
+        if not self.over:
+            return ()
+        totals = self.totals
+        best = max(totals)
+        return tuple(deck for deck, total in enumerate(totals) if total == best)

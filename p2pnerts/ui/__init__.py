@@ -1,0 +1,1 @@
+"""ui layer (see DESIGN.md); not built yet."""
