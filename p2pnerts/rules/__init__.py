@@ -9,7 +9,7 @@ from p2pnerts.rules._apply import apply, fits, join, pile_name
 from p2pnerts.rules._cards import ACE, JACK, JOKER, KING, QUEEN, Card, Suit, describe, new_deck
 from p2pnerts.rules._digest import public_digest, state_digest
 from p2pnerts.rules._errors import BadOptions, IllegalMove, RulesError
-from p2pnerts.rules._legal import exposed, is_stuck, legal_moves
+from p2pnerts.rules._legal import exposed, is_stuck, legal_moves, makes_progress
 from p2pnerts.rules._moves import (
     CallNerts,
     CardMove,
@@ -105,6 +105,7 @@ __all__ = [
     "is_stuck",
     "join",
     "legal_moves",
+    "makes_progress",
     "new_deck",
     "pile_name",
     "pile_of",

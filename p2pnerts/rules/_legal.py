@@ -106,53 +106,59 @@ def _work_moves(seat: int, tableau: Tableau) -> Iterator[ToWork | SlideUnder]:
                 yield SlideUnder(seat, card, source, dest)
 
 
-def is_stuck(state: State, seat: int) -> bool:
-    """Whether ``seat``'s tableau has nothing worth playing through a whole turn of its stock.
+def makes_progress(state: State, move: Move) -> bool:
+    """Whether a move gets somewhere, rather than shuffling cards about.
 
-    Worth playing: a card to a foundation, the Nerts or waste top onto the work piles, or a
-    work-pile move that empties a pile or uncovers a card a foundation wants; calling Nerts
-    too. Shuffling runs between work piles does not count. It needs the seat's own stock
-    order (a private or full view): an unknown stock card proves nothing, so it answers
-    False.
+    Progress: calling Nerts, a card to a foundation, the Nerts or waste top onto the work
+    piles, or a work-pile move that empties its pile (into no other space) or uncovers a
+    card that can go up.
+    """
+    match move:
+        case CallNerts() | ToFoundation():
+            return True
+        case ToWork(source=source, card=card) | SlideUnder(source=source, card=card):
+            if source < 0:
+                return True
+            work = state.tableau_of(move.seat).work
+            below = work[source].cards[: work[source].cards.index(card)]
+            if not below:  # empties its pile, unless it only moves into another space
+                return bool(work[move.dest].cards)
+            return _goes_up(below[-1], _wanted(state))
+    return False
+
+
+def is_stuck(state: State, seat: int) -> bool:
+    """Whether ``seat``'s tableau can make no progress through a whole turn of its stock.
+
+    Progress is what `makes_progress` says, now or with any card that would show on top of
+    the waste as the stock is turned through. It needs the seat's own stock order (a
+    private or full view): an unknown stock card proves nothing, so it answers False.
     """
     tableau = state.tableau_of(seat)
     if state.ended is not None or not tableau.nerts:
         return False
-    wanted = {(f.suit, f.rank + 1) for f in state.foundations}
-    if _work_worth_playing(tableau, wanted):
+    if any(makes_progress(state, m) for m in legal_moves(state, seat)):
         return False
-    candidates = [tableau.nerts[-1], *_stock_cycle(tableau, state.options.stock_turn)]
-    return not any(c is None or _card_worth_playing(tableau, wanted, c) for c in candidates)
+    wanted = _wanted(state)
+    for card in _stock_cycle(tableau, state.options.stock_turn):
+        if card is None or _goes_up(card, wanted):
+            return False
+        rank = 0 if card.is_joker else card.rank
+        if any(fits(p, rank, card.red, 1) for p in tableau.work):
+            return False
+    return True
+
+
+def _wanted(state: State) -> set[tuple[int, int]]:
+    return {(f.suit, f.rank + 1) for f in state.foundations}
 
 
 def _goes_up(card: Card, wanted: set[tuple[int, int]]) -> bool:
     return card.is_joker or card.rank == ACE or (card.suit, card.rank) in wanted
 
 
-def _card_worth_playing(tableau: Tableau, wanted: set[tuple[int, int]], card: Card) -> bool:
-    rank = 0 if card.is_joker else card.rank
-    return _goes_up(card, wanted) or any(fits(p, rank, card.red, 1) for p in tableau.work)
-
-
-def _work_worth_playing(tableau: Tableau, wanted: set[tuple[int, int]]) -> bool:
-    for source, card, rank, red, length in _runs(tableau):
-        if source < 0:
-            continue
-        if length == 1 and _goes_up(card, wanted):
-            return True
-        below = tableau.work[source].cards[:-length]
-        if below and not _goes_up(below[-1], wanted):
-            continue
-        targets = (p for i, p in enumerate(tableau.work) if i != source and p.cards)
-        if any(fits(p, rank, red, length) for p in targets):
-            return True
-    return False
-
-
 def _stock_cycle(tableau: Tableau, turn: int) -> Iterator[Card | None]:
     """Every card that shows on top of the waste through a whole pass of stock and waste."""
-    if tableau.waste:
-        yield tableau.waste[-1]
     stock: list[Card | None] = list(tableau.stock)
     waste: list[Card | None] = list(tableau.waste)
     for _ in range(2 * ((len(stock) + len(waste)) // turn + 2)):

@@ -1,1 +1,1 @@
-"""ui layer (see DESIGN.md); not built yet."""
+"""The player's front end; for now a plain-text view of the table."""

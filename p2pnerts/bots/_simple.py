@@ -1,0 +1,64 @@
+"""A simple priority bot: the sensible move a beginner makes first, never a search."""
+
+from __future__ import annotations
+
+import random
+
+from p2pnerts.rules import (
+    NERTS,
+    WASTE,
+    CallNerts,
+    DeclareStuck,
+    Move,
+    Rotate,
+    SlideUnder,
+    State,
+    ToFoundation,
+    ToWork,
+    TurnStock,
+    is_stuck,
+    legal_moves,
+    makes_progress,
+)
+
+
+class SimpleBot:
+    """Plays by a fixed order of preference; ``rng`` only breaks ties between equals.
+
+    It chooses through `legal_moves`, which needs nothing face down. `is_stuck` reads its
+    own stock order, as a player who has turned through the whole stock once knows it.
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def choose(self, state: State, seat: int) -> Move | None:
+        """The move to make now, or None to wait."""
+        moves = legal_moves(state, seat)
+        plays = [m for m in moves if makes_progress(state, m)]
+        if plays:
+            best = min(map(_preference, plays))
+            return self._rng.choice([m for m in plays if _preference(m) == best])
+        rotate = [m for m in moves if isinstance(m, Rotate)]
+        if rotate:
+            return rotate[0]
+        if state.tableau_of(seat).stuck:
+            return None
+        if is_stuck(state, seat):
+            return DeclareStuck(seat)
+        turn = [m for m in moves if isinstance(m, TurnStock)]
+        return turn[0] if turn else None
+
+
+def _preference(move: Move) -> int:
+    """Among moves that make progress, lower is better."""
+    match move:
+        case CallNerts():
+            return 0
+        case ToFoundation(source=source):
+            return 1 if source == NERTS else 2
+        case ToWork(source=source) | SlideUnder(source=source) if source == NERTS:
+            return 3
+        case ToWork(source=source) | SlideUnder(source=source) if source == WASTE:
+            return 4
+    return 5

@@ -1,0 +1,32 @@
+"""Bots playing one table in a single process, with no network: the plain-text game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from p2pnerts.bots._simple import SimpleBot
+from p2pnerts.rules import Event, State, apply, private_view
+
+MAX_STEPS = 200_000
+"""A bound no real round comes near; past it the round is given up as runaway."""
+
+
+def play_round(
+    state: State, bots: Sequence[SimpleBot], rng: random.Random
+) -> Iterator[tuple[State, list[Event]]]:
+    """Let every seat's bot act in a random order until the round ends.
+
+    Each bot sees its own seat's view only. Yields the state after every move and the
+    events it produced.
+    """
+    seats = len(state.seats)
+    for _ in range(MAX_STEPS):
+        if state.ended is not None:
+            return
+        seat = rng.randrange(seats)
+        move = bots[seat].choose(private_view(state, seat), seat)
+        if move is not None:
+            state, events = apply(state, move)
+            yield state, events
+    raise RuntimeError(f"the round did not end within {MAX_STEPS} steps")
