@@ -6,10 +6,19 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from p2pnerts.bots import SimpleBot, play_round
-from p2pnerts.rules import Match, RulesError, TableOptions, deal, score_round, solo_seats
+from p2pnerts.rules import (
+    Event,
+    Match,
+    RulesError,
+    State,
+    TableOptions,
+    deal,
+    score_round,
+    solo_seats,
+)
 from p2pnerts.ui.text import describe_event, render_scores, render_table, seat_name
 
 
@@ -50,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _count(low: int, high: int) -> type[int] | object:
+def _count(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -70,17 +79,23 @@ def _play(args: argparse.Namespace) -> int:
     rng = random.Random(seed)
     bots = [SimpleBot(random.Random(rng.getrandbits(64))) for _ in range(players)]
     match = Match(options, players)
-    print(f"p2pnerts — {players} players, seed {seed}. The terminal front end is not built "
-          "yet: your seat is played by a bot.\n")
+    print(
+        f"p2pnerts — {players} players, seed {seed}. The terminal front end is not built "
+        "yet: your seat is played by a bot.\n"
+    )
     while not match.over:
         state = deal(options, solo_seats(players), rng=rng)
         print(f"Round {len(match.rounds) + 1}\n{render_table(state)}\n")
-        for state, events in play_round(state, bots, rng):
+
+        def tell(_: State, events: list[Event]) -> None:
             for line in filter(None, map(describe_event, events)):
                 print(line)
                 time.sleep(args.pace)
+
+        state = play_round(state, bots, rng, tell)
         match = match.record(score_round(state))
-        print(f"\n{render_table(state)}\n\n{render_scores(state, match.rounds[-1], match.totals)}\n")
+        scores = render_scores(state, match.rounds[-1], match.totals)
+        print(f"\n{render_table(state)}\n\n{scores}\n")
     names = ", ".join(seat_name(deck) for deck in match.winners)
     print(f"Winner: {names} (seed {seed})")
     return 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from p2pnerts.bots._simple import SimpleBot
 from p2pnerts.rules import Event, State, apply, private_view
@@ -13,20 +13,24 @@ MAX_STEPS = 200_000
 
 
 def play_round(
-    state: State, bots: Sequence[SimpleBot], rng: random.Random
-) -> Iterator[tuple[State, list[Event]]]:
-    """Let every seat's bot act in a random order until the round ends.
+    state: State,
+    bots: Sequence[SimpleBot],
+    rng: random.Random,
+    on_events: Callable[[State, list[Event]], None] | None = None,
+) -> State:
+    """Let every seat's bot act, seats in a random order, until the round ends.
 
-    Each bot sees its own seat's view only. Yields the state after every move and the
-    events it produced.
+    Each bot sees its own seat's view only. ``on_events`` hears the state after every
+    move and the events it produced. Returns the final state.
     """
     seats = len(state.seats)
     for _ in range(MAX_STEPS):
         if state.ended is not None:
-            return
+            return state
         seat = rng.randrange(seats)
         move = bots[seat].choose(private_view(state, seat), seat)
         if move is not None:
             state, events = apply(state, move)
-            yield state, events
+            if on_events is not None:
+                on_events(state, events)
     raise RuntimeError(f"the round did not end within {MAX_STEPS} steps")

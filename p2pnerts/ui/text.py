@@ -20,8 +20,22 @@ from p2pnerts.rules import (
     describe,
 )
 
-NAMES = ("Ann", "Bea", "Cal", "Dee", "Eve", "Fin", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu",
-         "Max", "Ned")
+NAMES = (
+    "Ann",
+    "Bea",
+    "Cal",
+    "Dee",
+    "Eve",
+    "Fin",
+    "Gus",
+    "Hal",
+    "Ivy",
+    "Jo",
+    "Kit",
+    "Lu",
+    "Max",
+    "Ned",
+)
 
 
 def seat_name(seat: int) -> str:
@@ -51,8 +65,10 @@ def _tableau_line(state: State, t: Tableau) -> str:
     waste = str(t.waste[-1]) if t.waste else "-"
     work = " | ".join(" ".join(map(str, p.cards)) or "·" for p in t.work)
     stuck = "  (stuck)" if t.stuck else ""
-    return (f"{players:<8} Nerts {nerts:<8} stock {len(t.stock):>2} waste {waste:<4} "
-            f"work: {work}{stuck}")
+    return (
+        f"{players:<8} Nerts {nerts:<8} stock {len(t.stock):>2} waste {waste:<4} "
+        f"work: {work}{stuck}"
+    )
 
 
 def describe_event(event: Event) -> str | None:
@@ -84,7 +100,8 @@ def render_scores(state: State, scores: Sequence[RoundScore], totals: Sequence[i
     for s in scores:
         players = "+".join(seat_name(x) for x, d in enumerate(state.seats) if d == s.deck)
         mark = " *" if s.called_nerts else ""
-        rows.append(f"{players:<10}{s.played:>7}{-s.nerts_left:>7}{s.bonus:>7}"
-                    f"{s.points:>7}{totals[s.deck]:>7}{mark}")
+        rows.append(
+            f"{players:<10}{s.played:>7}{-s.nerts_left:>7}{s.bonus:>7}"
+            f"{s.points:>7}{totals[s.deck]:>7}{mark}"
+        )
     return "\n".join(rows)
-
