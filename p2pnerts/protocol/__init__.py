@@ -1,1 +1,67 @@
-"""protocol layer (see DESIGN.md); not built yet."""
+"""The sans-IO protocol: Lamport ordering, arbitration and tie rules, as a state machine.
+
+`Replica` is fed received messages, its player's intents and the time; it returns
+messages to broadcast and events. It imports the rules, never a socket or a clock.
+"""
+
+from p2pnerts.protocol._codec import MAX_FRAME, FrameDecoder, decode, decode_payload, encode
+from p2pnerts.protocol._deal import audit, commitment, face_up
+from p2pnerts.protocol._errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from p2pnerts.protocol._events import (
+    AuditFailed,
+    AuditPassed,
+    Diverged,
+    Event,
+    PeerRecovered,
+    PeerSuspected,
+    PlayCommitted,
+    PlayInTheAir,
+    PlayReturned,
+    RoundOver,
+    RoundStarted,
+)
+from p2pnerts.protocol._messages import (
+    PROTOCOL_VERSION,
+    Ack,
+    Leave,
+    Message,
+    Play,
+    Ready,
+    Reveal,
+)
+from p2pnerts.protocol._replica import Replica, Timing, order_key
+
+__all__ = [
+    "MAX_FRAME",
+    "PROTOCOL_VERSION",
+    "Ack",
+    "AuditFailed",
+    "AuditPassed",
+    "Diverged",
+    "Event",
+    "FrameDecoder",
+    "Leave",
+    "LocalProtocolError",
+    "Message",
+    "PeerRecovered",
+    "PeerSuspected",
+    "Play",
+    "PlayCommitted",
+    "PlayInTheAir",
+    "PlayReturned",
+    "ProtocolError",
+    "Ready",
+    "RemoteProtocolError",
+    "Replica",
+    "Reveal",
+    "RoundOver",
+    "RoundStarted",
+    "Timing",
+    "audit",
+    "commitment",
+    "decode",
+    "decode_payload",
+    "encode",
+    "face_up",
+    "order_key",
+]

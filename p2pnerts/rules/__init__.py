@@ -6,7 +6,19 @@ raises `IllegalMove` saying why and leaves the given state as it was.
 """
 
 from p2pnerts.rules._apply import apply, fits, join, pile_name
-from p2pnerts.rules._cards import ACE, JACK, JOKER, KING, QUEEN, Card, Suit, describe, new_deck
+from p2pnerts.rules._cards import (
+    ACE,
+    JACK,
+    JOKER,
+    KING,
+    QUEEN,
+    Card,
+    Suit,
+    card_code,
+    card_from_code,
+    describe,
+    new_deck,
+)
 from p2pnerts.rules._digest import public_digest, state_digest
 from p2pnerts.rules._errors import BadOptions, IllegalMove, RulesError
 from p2pnerts.rules._legal import exposed, is_stuck, legal_moves, makes_progress
@@ -45,6 +57,7 @@ from p2pnerts.rules._state import (
     WorkPile,
     all_cards,
     deal,
+    deal_tableau,
     pile_of,
     private_view,
     public_view,
@@ -98,7 +111,10 @@ __all__ = [
     "WorkPile",
     "all_cards",
     "apply",
+    "card_code",
+    "card_from_code",
     "deal",
+    "deal_tableau",
     "describe",
     "exposed",
     "fits",

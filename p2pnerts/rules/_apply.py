@@ -43,6 +43,9 @@ from p2pnerts.rules._state import (
 
 Result = tuple[State, list[Event]]
 
+_SUITS = frozenset(Suit)
+"""The suits, for checking a declared one: ``x in Suit`` raises on a non-member before 3.12."""
+
 
 def apply(state: State, move: Move, *, tie: bool = False) -> Result:
     """Apply one move: the new state and what happened, or `IllegalMove` saying why.
@@ -153,16 +156,22 @@ def _take_block(
         at = pile.cards.index(card)
     except ValueError:
         raise IllegalMove(f"{card} is not in {pile_name(source)}") from None
-    block = pile.cards[at:]
-    if len(block) == 1 and card.is_joker:
-        # A joker is fixed only while a card lies on it; lifted alone it is wild again.
-        lifted = WorkPile(block)
-    elif pile.base_rank:
-        lifted = WorkPile(block, pile.base_rank - at, pile.base_red ^ bool(at & 1))
+    block, below = pile.cards[at:], pile.cards[:at]
+    if pile.base_rank:
+        lifted = _fixed(block, pile.base_rank - at, pile.base_red ^ bool(at & 1))
+        rest = _fixed(below, pile.base_rank, pile.base_red)
     else:
-        lifted = WorkPile(block)
-    rest = pile._replace(cards=pile.cards[:at]) if at else WorkPile()
+        lifted, rest = WorkPile(block), WorkPile(below)
     return tableau._replace(work=_put(tableau.work, source, rest)), lifted
+
+
+def _fixed(cards: tuple[Card, ...], base_rank: int, base_red: bool) -> WorkPile:
+    """Part of a pile whose bottom stood for ``base_rank``: jokers are fixed only by the
+    real cards with them, so a part holding nothing but jokers is wild again."""
+    for c in cards:
+        if not c.is_joker:
+            return WorkPile(cards, base_rank, base_red)
+    return WorkPile(cards)
 
 
 def _put(piles: tuple[WorkPile, ...], index: int, pile: WorkPile) -> tuple[WorkPile, ...]:
@@ -243,7 +252,8 @@ def _to_work(state: State, move: ToWork) -> Result:
     placed = join(tableau.work[move.dest], run)
     tableau = tableau._replace(work=_put(tableau.work, move.dest, placed), stuck=False)
     events.insert(0, CardsMoved(move.seat, run.cards, move.source, move.dest, under=False))
-    return _with(state, tableau, played=True), events
+    # Moving cards between work piles plays no card: it cannot keep a stuck round going.
+    return _with(state, tableau, played=move.source < 0), events
 
 
 def _slide_under(state: State, move: SlideUnder) -> Result:
@@ -264,7 +274,7 @@ def _slide_under(state: State, move: SlideUnder) -> Result:
     placed = join(run, tableau.work[move.dest])
     tableau = tableau._replace(work=_put(tableau.work, move.dest, placed), stuck=False)
     events.insert(0, CardsMoved(move.seat, run.cards, move.source, move.dest, under=True))
-    return _with(state, tableau, played=True), events
+    return _with(state, tableau, played=move.source < 0), events
 
 
 # --- foundations -------------------------------------------------------------------------
@@ -296,7 +306,7 @@ def _identity(move: ToFoundation) -> tuple[int, Suit]:
     if move.declare is None:
         raise IllegalMove("a joker must be declared (rank and suit) to go to a foundation")
     rank, suit = move.declare
-    if not ACE <= rank <= KING or suit not in Suit:
+    if not ACE <= rank <= KING or suit not in _SUITS:
         raise IllegalMove(f"a joker cannot be declared as rank {rank} of suit {suit}")
     return rank, Suit(suit)
 

@@ -84,3 +84,13 @@ def new_deck(deck: int, *, jokers: bool = False) -> tuple[Card, ...]:
     if jokers:
         cards += [Card(deck, JOKER, Suit.SPADES), Card(deck, JOKER, Suit.HEARTS)]
     return tuple(cards)
+
+
+def card_code(card: Card) -> int:
+    """A card as one stable integer: deck × 64 + rank × 4 + suit."""
+    return card.deck << 6 | card.rank << 2 | card.suit
+
+
+def card_from_code(code: int) -> Card:
+    """The card `card_code` gave ``code`` for (the caller checks the range)."""
+    return Card(code >> 6, code >> 2 & 15, Suit(code & 3))

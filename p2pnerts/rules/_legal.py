@@ -81,9 +81,12 @@ def _runs(tableau: Tableau) -> Iterator[tuple[int, Card, int, bool, int]]:
             yield source, c, (0 if c.is_joker else c.rank), c.red, 1
     for source, pile in enumerate(tableau.work):
         size = len(pile.cards)
+        free = size  # runs from `free` up hold no real card to fix their jokers: wild
+        while free and pile.cards[free - 1].is_joker:
+            free -= 1
         for at, c in enumerate(pile.cards):
             length = size - at
-            if (length == 1 and c.is_joker) or not pile.base_rank:
+            if at >= free or not pile.base_rank:
                 yield source, c, 0, False, length
             else:
                 yield source, c, pile.base_rank - at, pile.base_red ^ bool(at & 1), length

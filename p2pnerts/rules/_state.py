@@ -108,7 +108,8 @@ class State(NamedTuple):
     next_foundation: int = 0
     rotations: int = 0
     played_since_rotation: bool = False
-    """Whether any card left a stock-and-waste cycle since the last all-stuck rotation."""
+    """Whether any card left a Nerts pile or a waste, or reached a foundation, since the last
+    all-stuck rotation (moves between work piles do not count)."""
     ended: RoundEnd | None = None
 
     def tableau_of(self, seat: int) -> Tableau:
@@ -161,7 +162,7 @@ def deal(
         orders = [shuffled_deck(deck, options, rng) for deck in range(decks)]
     if len(orders) != decks:
         raise BadOptions(f"{len(orders)} deck orders for {decks} decks")
-    tableaux = tuple(_deal_one(deck, order, options) for deck, order in enumerate(orders))
+    tableaux = tuple(deal_tableau(deck, order, options) for deck, order in enumerate(orders))
     return State(options, tuple(seats), tableaux, ())
 
 
@@ -172,7 +173,8 @@ def shuffled_deck(deck: int, options: TableOptions, rng: random.Random) -> tuple
     return tuple(cards)
 
 
-def _deal_one(deck: int, order: Sequence[Card], options: TableOptions) -> Tableau:
+def deal_tableau(deck: int, order: Sequence[Card], options: TableOptions) -> Tableau:
+    """One deck's tableau dealt from its order (see `deal`)."""
     if sorted(order) != sorted(new_deck(deck, jokers=options.jokers)):
         raise BadOptions(f"deck order {deck} is not exactly the cards of deck {deck}")
     n, w = options.nerts_pile, options.work_piles

@@ -1,0 +1,109 @@
+"""What a replica tells the program driving it: small frozen dataclasses, one per kind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pnerts.rules import EndReason, Move, RoundScore
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    """Every seat's Ready committed: play is on."""
+
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayInTheAir:
+    """This peer's own play was sent; it lands or returns once the order is settled."""
+
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCommitted:
+    """A play took its place in the agreed order and was applied; ``tie`` if it stayed
+    beside an equal card under the both-stay rule."""
+
+    seat: int
+    move: Move
+    clock: int
+    tie: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayReturned:
+    """A play could not be applied at its place in the order: the card goes back.
+
+    ``winner`` is the seat whose earlier play took the spot, when one did.
+    """
+
+    seat: int
+    move: Move
+    clock: int
+    winner: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOver:
+    """The round ended at this place in the order; the scores every peer must agree on."""
+
+    round: int
+    reason: EndReason
+    caller: int | None
+    scores: tuple[RoundScore, ...]
+    digest: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class AuditPassed:
+    """Every seat's revealed deck matched its commitment and every card it showed."""
+
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuditFailed:
+    """A seat's revealed deck contradicts its commitment or a card it showed earlier."""
+
+    round: int
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PeerSuspected:
+    """Nothing heard from a seat for longer than the suspicion timeout."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PeerRecovered:
+    """A suspected seat was heard from again."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Diverged:
+    """A seat's digest after the same number of committed messages differs from ours."""
+
+    seat: int
+    index: int
+
+
+Event = (
+    RoundStarted
+    | PlayInTheAir
+    | PlayCommitted
+    | PlayReturned
+    | RoundOver
+    | AuditPassed
+    | AuditFailed
+    | PeerSuspected
+    | PeerRecovered
+    | Diverged
+)

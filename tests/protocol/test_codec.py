@@ -1,0 +1,114 @@
+"""The wire codec: every message round-trips, and bad input is a clear remote error."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+
+from p2pnerts.protocol import (
+    MAX_FRAME,
+    Ack,
+    FrameDecoder,
+    Leave,
+    Message,
+    Play,
+    Ready,
+    RemoteProtocolError,
+    Reveal,
+    decode,
+    encode,
+)
+from p2pnerts.rules import (
+    NERTS,
+    NEW_FOUNDATION,
+    WASTE,
+    CallNerts,
+    Card,
+    DeclareStuck,
+    Rotate,
+    SlideUnder,
+    Suit,
+    ToFoundation,
+    ToWork,
+    TurnStock,
+    card_code,
+    new_deck,
+)
+
+H7 = Card(2, 7, Suit.HEARTS)
+JOKER = Card(1, 0, Suit.HEARTS)
+
+MESSAGES: list[Message] = [
+    Ready(0, 1, 1, 1, bytes(range(32)), (card_code(H7), 5, 6, 7, 8)),
+    Play(2, 17, 5, 1, ToFoundation(2, H7, NERTS, 3, None, (Card(2, 1, Suit.CLUBS),))),
+    Play(1, 9, 2, 3, ToFoundation(1, JOKER, WASTE, NEW_FOUNDATION, (1, Suit.SPADES))),
+    Play(1, 10, 3, 3, ToWork(1, Card(1, 9, Suit.CLUBS), 2, 0)),
+    Play(1, 11, 4, 3, SlideUnder(1, Card(1, 13, Suit.DIAMONDS), WASTE, 4)),
+    Play(3, 12, 6, 2, TurnStock(3, (Card(3, 2, Suit.SPADES), Card(3, 13, Suit.CLUBS)))),
+    Play(3, 13, 7, 2, DeclareStuck(3)),
+    Play(3, 14, 8, 2, Rotate(3)),
+    Play(3, 15, 9, 2, CallNerts(3)),
+    Ack(1, 9, 3, (4, 5, 6), 12, bytes(16)),
+    Reveal(0, 40, 20, 1, b"s" * 16, tuple(card_code(c) for c in new_deck(0))),
+    Leave(5, 99, 42),
+]
+
+
+@pytest.mark.parametrize("message", MESSAGES, ids=lambda m: type(m).__name__)
+def test_every_message_round_trips(message: Message) -> None:
+    assert decode(encode(message)) == message
+
+
+def test_a_stream_split_anywhere_yields_the_same_messages() -> None:
+    stream = b"".join(encode(m) for m in MESSAGES)
+    for chunk in (1, 3, 7, 64, len(stream)):
+        decoder = FrameDecoder()
+        got = [m for i in range(0, len(stream), chunk) for m in decoder.feed(stream[i : i + chunk])]
+        assert got == MESSAGES
+        assert decoder.pending == 0
+
+
+def _frame(value: object) -> bytes:
+    payload: bytes = msgpack.packb(value, use_bin_type=True)
+    return len(payload).to_bytes(4, "big") + payload
+
+
+@pytest.mark.parametrize(
+    ("frame", "message"),
+    [
+        (b"\x00\x00\x00\x00", "frame length 0"),
+        ((MAX_FRAME + 1).to_bytes(4, "big"), "frame length"),
+        (b"\x00\x00\x00\x02\xc1\xc1", "undecodable frame"),
+        (_frame([2, 5, 0, 1, 1]), "protocol version 2"),
+        (_frame([1, 99, 0, 1, 1]), "unknown message kind 99"),
+        (_frame([1, 5, 64, 1, 1]), "sender"),
+        (_frame([1, 5, 0, 0, 1]), "clock"),
+        (_frame([1, 5, 0, "1", 1]), "clock"),
+        (_frame([1, 5, 0, 1, 1, "extra"]), "Leave: expected 0 fields"),
+        (_frame({"kind": 5}), "frame: expected an array"),
+        (_frame([1, 2, 0, 1, 1, 1, [2, 0, 9999, -1, 0, None, []]]), "card"),
+        (_frame([1, 2, 0, 1, 1, 1, [2, 0, 5, -3, 0, None, []]]), "source"),
+        (_frame([1, 3, 0, 1, 1, [1, 2], 3, b"short"]), "digest"),
+        (_frame([1, 1, 0, 1, 1, 1, b"x" * 32, [1, 2, 3, 4, 5, 6, 7, 8]]), "face_up"),
+    ],
+)
+def test_malformed_frames_raise_a_clear_remote_error(frame: bytes, message: str) -> None:
+    with pytest.raises(RemoteProtocolError, match=message):
+        list(FrameDecoder().feed(frame))
+
+
+def test_a_truncated_frame_waits_for_the_rest_and_decode_refuses_it() -> None:
+    frame = encode(MESSAGES[1])
+    decoder = FrameDecoder()
+    assert list(decoder.feed(frame[:-1])) == []
+    assert decoder.pending == len(frame) - 1
+    assert list(decoder.feed(frame[-1:])) == [MESSAGES[1]]
+    with pytest.raises(RemoteProtocolError, match="not exactly one whole frame"):
+        decode(frame[:-1])
+
+
+def test_an_oversized_message_is_refused_before_it_is_sent() -> None:
+    huge = Ack(0, 1, 1, tuple(range(64)), 0, bytes(16))
+    assert decode(encode(huge)) == huge
+    with pytest.raises(RemoteProtocolError, match="have: expected an array"):
+        decode(_frame([1, 3, 0, 1, 1, list(range(65)), 0, bytes(16)]))
