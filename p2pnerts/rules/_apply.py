@@ -184,14 +184,15 @@ def _put(piles: tuple[WorkPile, ...], index: int, pile: WorkPile) -> tuple[WorkP
 def fits(lower: WorkPile, base_rank: int, base_red: bool, length: int) -> bool:
     """Whether a run of ``length`` cards whose bottom stands for ``base_rank`` (0: free
     jokers only) and colour ``base_red`` may be laid on the pile ``lower``."""
-    if not lower.cards:
+    height = len(lower.cards)
+    if not height:
         return True
     if not lower.base_rank:
-        height = len(lower.cards)
         return (base_rank or length) + height <= KING
-    need = lower.top_rank - 1
+    need = lower.base_rank - height  # one below what the top card stands for
     if base_rank:
-        return base_rank == need and base_red != lower.top_red
+        # Colours alternate: the top card is base_red at odd heights; the run needs the other.
+        return base_rank == need and base_red == lower.base_red ^ bool(height & 1)
     return need - length + 1 >= ACE
 
 

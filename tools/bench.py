@@ -1,0 +1,223 @@
+"""Benchmarks, one subcommand each: ``python tools/bench.py rules [--json] [--profile]``.
+
+Every benchmark runs on one core from fixed seeds, so two runs measure the same work. A
+new benchmark is one function taking the parsed arguments, and a subparser naming it in
+`parser()`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import platform
+import pstats
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from p2pnerts.rules import (
+    NERTS,
+    CallNerts,
+    DeclareStuck,
+    Move,
+    Rotate,
+    SlideUnder,
+    State,
+    TableOptions,
+    ToFoundation,
+    ToWork,
+    TurnStock,
+    apply,
+    deal,
+    legal_moves,
+    solo_seats,
+)
+
+Benchmark = Callable[[argparse.Namespace], dict[str, Any]]
+"""A benchmark: it prints its figures (unless ``--json``) and returns them for JSON."""
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# --- rules: apply and legal_moves --------------------------------------------------------
+
+RULES_PLAYERS = (2, 4, 14)
+PROFILE_PLAYERS = 4
+
+
+class Playout(NamedTuple):
+    """A recorded round: the deal, the moves made, and who was asked for moves before each."""
+
+    initial: State
+    moves: list[Move]
+    asked: list[tuple[State, int]]
+
+
+class RulesResult(NamedTuple):
+    players: int
+    playouts: int
+    moves: int
+    legal_calls: int
+    apply_per_s: float
+    legal_per_s: float
+
+
+def record_playout(players: int, seed: int, max_moves: int) -> Playout:
+    """Play random legal moves (foundation and Nerts plays preferred) from a seeded deal."""
+    rng = random.Random(seed)
+    state = deal(TableOptions(), solo_seats(players), rng=random.Random(seed))
+    initial, moves, asked = state, list[Move](), list[tuple[State, int]]()
+    while state.ended is None and len(moves) < max_moves and len(asked) < 4 * max_moves:
+        seat = rng.randrange(players)
+        asked.append((state, seat))
+        legal = legal_moves(state, seat)
+        if not legal:
+            continue  # stuck, waiting for the others to be
+        move = rng.choices(legal, [_weight(m) for m in legal])[0]
+        state, _ = apply(state, move)
+        moves.append(move)
+    return Playout(initial, moves, asked)
+
+
+def _weight(move: Move) -> int:
+    match move:
+        case CallNerts() | Rotate():
+            return 1000
+        case ToFoundation():
+            return 30
+        case ToWork(source=source) | SlideUnder(source=source) if source == NERTS:
+            return 20
+        case TurnStock():
+            return 8
+        case DeclareStuck():
+            return 1
+    return 4
+
+
+def time_apply(playouts: Sequence[Playout]) -> float:
+    """Seconds spent in `apply` replaying every recorded move list."""
+    total = 0.0
+    for p in playouts:
+        state = p.initial
+        start = time.perf_counter()
+        for move in p.moves:
+            state, _ = apply(state, move)
+        total += time.perf_counter() - start
+    return total
+
+
+def time_legal(playouts: Sequence[Playout]) -> float:
+    """Seconds spent in `legal_moves` over every recorded (state, seat)."""
+    total = 0.0
+    for p in playouts:
+        start = time.perf_counter()
+        for state, seat in p.asked:
+            legal_moves(state, seat)
+        total += time.perf_counter() - start
+    return total
+
+
+def rules_figures(
+    players: int, playouts: int, max_moves: int, repeat: int, seed: int
+) -> RulesResult:
+    """Best-of-``repeat`` rates for one table size over ``playouts`` recorded rounds."""
+    recorded = [record_playout(players, seed + i, max_moves) for i in range(playouts)]
+    moves = sum(len(p.moves) for p in recorded)
+    calls = sum(len(p.asked) for p in recorded)
+    apply_s = min(time_apply(recorded) for _ in range(repeat))
+    legal_s = min(time_legal(recorded) for _ in range(repeat))
+    return RulesResult(players, playouts, moves, calls, moves / apply_s, calls / legal_s)
+
+
+def profile_rules(playouts: int, max_moves: int, seed: int, top: int) -> list[dict[str, Any]]:
+    """cProfile a whole 4-player run (recording, replaying, generating); print the top."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    recorded = [record_playout(PROFILE_PLAYERS, seed + i, max_moves) for i in range(playouts)]
+    time_apply(recorded)
+    time_legal(recorded)
+    profiler.disable()
+    stats = pstats.Stats(profiler, stream=io.StringIO()).sort_stats(pstats.SortKey.CUMULATIVE)
+    rows = []
+    for func, (_, ncalls, tottime, cumtime, _) in stats.stats.items():  # type: ignore[attr-defined]
+        filename, line, name = func
+        rows.append(
+            {
+                "function": f"{_short(filename)}:{line}({name})",
+                "calls": ncalls,
+                "tottime_s": round(tottime, 4),
+                "cumtime_s": round(cumtime, 4),
+            }
+        )
+    rows.sort(key=lambda r: -r["cumtime_s"])
+    return rows[:top]
+
+
+def _short(filename: str) -> str:
+    """A profiled function's file: relative to the repository, else its last two parts."""
+    path = Path(filename)
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else "/".join(path.parts[-2:])
+
+
+def bench_rules(args: argparse.Namespace) -> dict[str, Any]:
+    playouts, max_moves, seed = int(args.playouts), int(args.max_moves), int(args.seed)
+    if args.profile:
+        rows = profile_rules(playouts, max_moves, seed, int(args.top))
+        if not args.json:
+            print(f"cProfile, {PROFILE_PLAYERS} players, {playouts} playouts: top by cumulative")
+            print(f"{'calls':>9} {'tottime':>8} {'cumtime':>8}  function")
+            for row in rows:
+                calls, tottime, cumtime = row["calls"], row["tottime_s"], row["cumtime_s"]
+                print(f"{calls:>9} {tottime:>8.3f} {cumtime:>8.3f}  {row['function']}")
+        return {"profile": rows}
+    results = []
+    if not args.json:
+        print(f"rules engine, one core, Python {platform.python_version()}")
+        print(f"{'players':>7} {'playouts':>8} {'moves':>7} {'apply/s':>10} {'legal_moves/s':>14}")
+    for players in RULES_PLAYERS:
+        r = rules_figures(players, playouts, max_moves, int(args.repeat), seed)
+        results.append(r._asdict())
+        if not args.json:
+            print(
+                f"{r.players:>7} {r.playouts:>8} {r.moves:>7} "
+                f"{r.apply_per_s:>10,.0f} {r.legal_per_s:>14,.0f}"
+            )
+    return {"results": results}
+
+
+# --- the command line --------------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    sub = top.add_subparsers(dest="benchmark", required=True)
+
+    rules = sub.add_parser("rules", help="apply and legal_moves rates at 2, 4 and 14 players")
+    rules.add_argument("--json", action="store_true", help="emit the figures as JSON")
+    rules.add_argument("--profile", action="store_true", help="cProfile a 4-player run")
+    rules.add_argument("--top", type=int, default=25, help="functions the profile lists")
+    rules.add_argument("--playouts", type=int, default=20, help="rounds per table size")
+    rules.add_argument("--max-moves", type=int, default=600, help="moves per round at most")
+    rules.add_argument("--repeat", type=int, default=3, help="timing runs; the best counts")
+    rules.add_argument("--seed", type=int, default=1, help="first deal and playout seed")
+    rules.set_defaults(run=bench_rules)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    run: Benchmark = args.run
+    report = run(args)
+    if args.json:
+        meta = {"benchmark": args.benchmark, "python": platform.python_version()}
+        json.dump(meta | report, sys.stdout, indent=2)
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
