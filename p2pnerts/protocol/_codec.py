@@ -1,20 +1,32 @@
 """The wire format: length-prefixed msgpack frames, versioned, every field checked.
 
 A frame is a 4-byte big-endian length, then that many bytes holding one msgpack array:
-``[version, kind, sender, clock, seq, ...fields]``. The layout of every kind is in
-``protocol/SPEC.md`` at the repository root; the golden frames there are checked by the
-tests against this module.
+``[version, kind, sender, view, clock, seq, ...fields]``. The fields of each kind are the
+table `_LAYOUT` below, so the encoder, the decoder and ``protocol/SPEC.md`` (whose golden
+frames the tests check against this module) all read one description.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, fields
 from typing import Any
 
 import msgpack
 
 from p2pnerts.protocol._errors import RemoteProtocolError
-from p2pnerts.protocol._messages import PROTOCOL_VERSION, Ack, Leave, Message, Play, Ready, Reveal
+from p2pnerts.protocol._messages import (
+    PROTOCOL_VERSION,
+    Ack,
+    Leave,
+    Message,
+    Play,
+    Ready,
+    Rejoin,
+    Reveal,
+    StartView,
+    ViewChange,
+)
 from p2pnerts.rules import (
     JOKER,
     KING,
@@ -32,21 +44,124 @@ from p2pnerts.rules import (
     card_from_code,
 )
 
-MAX_FRAME = 64 * 1024
+MAX_FRAME = 256 * 1024
 MAX_SEATS = 64
-MAX_CLOCK = 2**63 - 1
+BIG = 2**63 - 1
 _LENGTH = 4
 
-_KIND = {Ready: 1, Play: 2, Ack: 3, Reveal: 4, Leave: 5}
-_MOVE_KIND = {
-    TurnStock: 1,
-    ToFoundation: 2,
-    ToWork: 3,
-    SlideUnder: 4,
-    DeclareStuck: 5,
-    Rotate: 6,
-    CallNerts: 7,
+
+# --- field types: how each value goes on the wire and is checked coming off it ------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Field:
+    to_wire: Callable[[Any], Any]
+    from_wire: Callable[[Any, str], Any]
+
+
+def _int(value: Any, what: str, low: int = 0, high: int = BIG) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise RemoteProtocolError(f"{what}: expected an integer {low}..{high}, got {value!r}")
+    return value
+
+
+def _array(value: Any, what: str, low: int, high: int) -> list[Any]:
+    if type(value) is not list or not low <= len(value) <= high:
+        raise RemoteProtocolError(f"{what}: expected an array of {low}..{high} items")
+    return value
+
+
+def _bytes(low: int, high: int) -> _Field:
+    def check(value: Any, what: str) -> bytes:
+        if type(value) is not bytes or not low <= len(value) <= high:
+            raise RemoteProtocolError(f"{what}: expected {low}..{high} bytes")
+        return value
+
+    return _Field(lambda v: v, check)
+
+
+def _number(low: int = 0, high: int = BIG) -> _Field:
+    return _Field(lambda v: v, lambda v, what: _int(v, what, low, high))
+
+
+def _numbers(most: int, low: int = 0, high: int = BIG, least: int = 0) -> _Field:
+    def check(value: Any, what: str) -> tuple[int, ...]:
+        return tuple(_int(v, what, low, high) for v in _array(value, what, least, most))
+
+    return _Field(list, check)
+
+
+def _card_code(value: Any, what: str) -> int:
+    code = _int(value, what, 0, (MAX_SEATS << 6) - 1)
+    rank, suit = code >> 2 & 15, code & 3
+    if rank > KING or (rank == JOKER and suit > 1):
+        raise RemoteProtocolError(f"{what}: {code} is no card")
+    return code
+
+
+def _card_codes(least: int, most: int) -> _Field:
+    def check(value: Any, what: str) -> tuple[int, ...]:
+        return tuple(_card_code(v, what) for v in _array(value, what, least, most))
+
+    return _Field(list, check)
+
+
+def _frames() -> _Field:
+    def check(value: Any, what: str) -> tuple[bytes, ...]:
+        items = _array(value, what, 0, 100_000)
+        return tuple(_bytes(1, MAX_FRAME).from_wire(v, what) for v in items)
+
+    return _Field(list, check)
+
+
+def _score_rows() -> _Field:
+    def check(value: Any, what: str) -> tuple[tuple[int, ...], ...]:
+        rows = _array(value, what, 0, 10_000)
+        return tuple(_numbers(MAX_SEATS, -BIG, BIG, 1).from_wire(r, what) for r in rows)
+
+    return _Field(lambda rows: [list(r) for r in rows], check)
+
+
+_SEATS = _numbers(MAX_SEATS, 0, MAX_SEATS - 1)
+_HAVE = _numbers(MAX_SEATS, least=1)
+_DIGEST = _bytes(16, 16)
+
+_LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
+    Ready: (
+        1,
+        (("round", _number(1)), ("commitment", _bytes(32, 32)), ("face_up", _card_codes(2, 6))),
+    ),
+    Play: (
+        2,
+        (
+            ("round", _number(1)),
+            ("move", _Field(lambda m: _move_to_wire(m), lambda v, _: _move(v))),
+        ),
+    ),
+    Ack: (3, (("have", _HAVE), ("committed", _number()), ("digest", _DIGEST))),
+    Reveal: (4, (("round", _number(1)), ("salt", _bytes(16, 64)), ("order", _card_codes(52, 54)))),
+    Leave: (5, ()),
+    ViewChange: (
+        6,
+        (("new_view", _number(1)), ("suspects", _SEATS), ("have", _HAVE), ("committed", _number())),
+    ),
+    StartView: (
+        7,
+        (
+            ("members", _SEATS),
+            ("cuts", _HAVE),
+            ("joined", _SEATS),
+            ("round", _number()),
+            ("base_committed", _number()),
+            ("base_digest", _DIGEST),
+            ("carried", _frames()),
+            ("scores", _score_rows()),
+        ),
+    ),
+    Rejoin: (8, (("round", _number()),)),
 }
+_BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LAYOUT.items()}
+_HEADER = ("sender", "view", "clock", "seq")
 
 
 # --- encoding ------------------------------------------------------------------------------
@@ -54,31 +169,20 @@ _MOVE_KIND = {
 
 def encode(message: Message) -> bytes:
     """One message as a whole frame, length prefix included."""
-    payload: bytes = msgpack.packb(_to_wire(message), use_bin_type=True)
-    if len(payload) > MAX_FRAME:
-        raise ValueError(f"message of {len(payload)} bytes exceeds the {MAX_FRAME}-byte limit")
+    payload = encode_payload(message)
     return len(payload).to_bytes(_LENGTH, "big") + payload
 
 
-def _to_wire(message: Message) -> list[Any]:
-    head: list[Any] = [
-        PROTOCOL_VERSION,
-        _KIND[type(message)],
-        message.sender,
-        message.clock,
-        message.seq,
-    ]
-    match message:
-        case Ready():
-            return head + [message.round, message.commitment, list(message.face_up)]
-        case Play():
-            return head + [message.round, _move_to_wire(message.move)]
-        case Ack():
-            return head + [list(message.have), message.committed, message.digest]
-        case Reveal():
-            return head + [message.round, message.salt, list(message.order)]
-        case Leave():
-            return head
+def encode_payload(message: Message) -> bytes:
+    """One message's msgpack payload, without the length prefix."""
+    kind, layout = _LAYOUT[type(message)]
+    wire: list[Any] = [PROTOCOL_VERSION, kind]
+    wire += [getattr(message, name) for name in _HEADER]
+    wire += [field.to_wire(getattr(message, name)) for name, field in layout]
+    payload: bytes = msgpack.packb(wire, use_bin_type=True)
+    if len(payload) > MAX_FRAME:
+        raise ValueError(f"message of {len(payload)} bytes exceeds the {MAX_FRAME}-byte limit")
+    return payload
 
 
 def _move_to_wire(move: Move) -> list[Any]:
@@ -104,6 +208,17 @@ def _move_to_wire(move: Move) -> list[Any]:
             ]
         case DeclareStuck() | Rotate() | CallNerts():
             return head
+
+
+_MOVE_KIND = {
+    TurnStock: 1,
+    ToFoundation: 2,
+    ToWork: 3,
+    SlideUnder: 4,
+    DeclareStuck: 5,
+    Rotate: 6,
+    CallNerts: 7,
+}
 
 
 # --- decoding ------------------------------------------------------------------------------
@@ -154,107 +269,67 @@ def decode_payload(payload: bytes) -> Message:
     except (ValueError, msgpack.UnpackException) as exc:
         # msgpack raises both families for malformed or truncated input.
         raise RemoteProtocolError(f"undecodable frame: {exc}") from None
-    fields = _array(value, "frame", 5, 9)
-    version = _int(fields[0], "version", 0, 255)
+    # The version first: another version may lay out everything after it differently.
+    version = _int(_array(value, "frame", 1, MAX_FRAME)[0], "version")
     if version != PROTOCOL_VERSION:
         raise RemoteProtocolError(
             f"protocol version {version}, this peer speaks {PROTOCOL_VERSION}"
         )
-    kind = _int(fields[1], "kind", 0, 255)
-    decoder = _DECODERS.get(kind)
-    if decoder is None:
+    items = _array(value, "frame", 6, 16)
+    kind = _int(items[1], "kind", 0, 255)
+    if kind not in _BY_KIND:
         raise RemoteProtocolError(f"unknown message kind {kind}")
-    sender = _int(fields[2], "sender", 0, MAX_SEATS - 1)
-    clock = _int(fields[3], "clock", 1, MAX_CLOCK)
-    seq = _int(fields[4], "seq", 1, MAX_CLOCK)
-    return decoder(sender, clock, seq, fields[5:])
-
-
-def _ready(sender: int, clock: int, seq: int, rest: list[Any]) -> Message:
-    round_, commitment, face_up = _exactly(rest, 3, "Ready")
-    cards = [_card_int(c, "face-up card") for c in _array(face_up, "face_up", 2, 6)]
-    return Ready(
-        sender,
-        clock,
-        seq,
-        _int(round_, "round", 1, MAX_CLOCK),
-        _bytes(commitment, "commitment", 32, 32),
-        tuple(cards),
+    cls, layout = _BY_KIND[kind]
+    if len(items) != 6 + len(layout):
+        raise RemoteProtocolError(
+            f"{cls.__name__}: expected {len(layout)} fields, got {len(items) - 6}"
+        )
+    header = (
+        _int(items[2], "sender", 0, MAX_SEATS - 1),
+        _int(items[3], "view", 0),
+        _int(items[4], "clock", 1),
+        _int(items[5], "seq", 1),
     )
-
-
-def _play(sender: int, clock: int, seq: int, rest: list[Any]) -> Message:
-    round_, move = _exactly(rest, 2, "Play")
-    return Play(sender, clock, seq, _int(round_, "round", 1, MAX_CLOCK), _move(move))
-
-
-def _ack(sender: int, clock: int, seq: int, rest: list[Any]) -> Message:
-    have, committed, digest = _exactly(rest, 3, "Ack")
-    seqs = tuple(_int(h, "have", 0, MAX_CLOCK) for h in _array(have, "have", 1, MAX_SEATS))
-    return Ack(
-        sender,
-        clock,
-        seq,
-        seqs,
-        _int(committed, "committed", 0, MAX_CLOCK),
-        _bytes(digest, "digest", 16, 16),
-    )
-
-
-def _reveal(sender: int, clock: int, seq: int, rest: list[Any]) -> Message:
-    round_, salt, order = _exactly(rest, 3, "Reveal")
-    cards = tuple(_card_int(c, "card") for c in _array(order, "order", 52, 54))
-    return Reveal(
-        sender, clock, seq, _int(round_, "round", 1, MAX_CLOCK), _bytes(salt, "salt", 16, 64), cards
-    )
-
-
-def _leave(sender: int, clock: int, seq: int, rest: list[Any]) -> Message:
-    _exactly(rest, 0, "Leave")
-    return Leave(sender, clock, seq)
-
-
-_DECODERS: dict[int, Callable[[int, int, int, list[Any]], Message]] = {
-    1: _ready,
-    2: _play,
-    3: _ack,
-    4: _reveal,
-    5: _leave,
-}
+    body = [
+        field.from_wire(v, f"{cls.__name__}.{name}")
+        for (name, field), v in zip(layout, items[6:], strict=True)
+    ]
+    return cls(*header, *body)
 
 
 def _move(value: Any) -> Move:
-    fields = _array(value, "move", 2, 7)
-    kind = _int(fields[0], "move kind", 1, 7)
-    seat = _int(fields[1], "seat", 0, MAX_SEATS - 1)
-    rest = fields[2:]
+    items = _array(value, "move", 2, 7)
+    kind = _int(items[0], "move kind", 1, 7)
+    seat = _int(items[1], "seat", 0, MAX_SEATS - 1)
+    rest = items[2:]
+    expected = {1: 1, 2: 5, 3: 4, 4: 4}.get(kind, 0)
+    if len(rest) != expected:
+        raise RemoteProtocolError(f"move kind {kind}: expected {expected} fields")
     if kind == 1:
-        (revealed,) = _exactly(rest, 1, "TurnStock")
-        return TurnStock(seat, _cards(revealed, 3))
+        return TurnStock(seat, _cards(rest[0], 3))
     if kind == 2:
-        card, source, foundation, declare, revealed = _exactly(rest, 5, "ToFoundation")
+        card, source, foundation, declare, revealed = rest
         return ToFoundation(
             seat,
             _card(card),
             _source(source),
-            _int(foundation, "foundation", -1, MAX_CLOCK),
+            _int(foundation, "foundation", -1),
             _declare(declare),
             _cards(revealed, 1),
         )
     if kind in (3, 4):
-        card, source, dest, revealed = _exactly(rest, 4, "ToWork")
+        card, source, dest, revealed = rest
         cls = ToWork if kind == 3 else SlideUnder
         return cls(
             seat, _card(card), _source(source), _int(dest, "dest", 0, 4), _cards(revealed, 1)
         )
-    _exactly(rest, 0, "move")
     return (DeclareStuck, Rotate, CallNerts)[kind - 5](seat)
 
 
 def _declare(value: Any) -> tuple[int, Suit] | None:
     if value is None:
         return None
-    rank, suit = _exactly(_array(value, "declare", 2, 2), 2, "declare")
+    rank, suit = _array(value, "declare", 2, 2)
     return _int(rank, "declared rank", 1, KING), Suit(_int(suit, "declared suit", 0, 3))
 
 
@@ -267,35 +342,15 @@ def _cards(value: Any, most: int) -> tuple[Card, ...]:
 
 
 def _card(value: Any) -> Card:
-    return card_from_code(_card_int(value, "card"))
+    return card_from_code(_card_code(value, "card"))
 
 
-def _card_int(value: Any, what: str) -> int:
-    code = _int(value, what, 0, (MAX_SEATS << 6) - 1)
-    if not (code >> 2 & 15) <= KING or (code >> 2 & 15 == JOKER and code & 3 > 1):
-        raise RemoteProtocolError(f"{what}: {code} is no card")
-    return code
+def layout_of(kind: type[Message]) -> tuple[int, tuple[str, ...]]:
+    """A message kind's number and field names, in wire order after the header."""
+    number, layout = _LAYOUT[kind]
+    return number, tuple(name for name, _ in layout)
 
 
-def _int(value: Any, what: str, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise RemoteProtocolError(f"{what}: expected an integer {low}..{high}, got {value!r}")
-    return value
-
-
-def _bytes(value: Any, what: str, low: int, high: int) -> bytes:
-    if type(value) is not bytes or not low <= len(value) <= high:
-        raise RemoteProtocolError(f"{what}: expected {low}..{high} bytes")
-    return value
-
-
-def _array(value: Any, what: str, low: int, high: int) -> list[Any]:
-    if type(value) is not list or not low <= len(value) <= high:
-        raise RemoteProtocolError(f"{what}: expected an array of {low}..{high} items")
-    return value
-
-
-def _exactly(value: list[Any], count: int, what: str) -> list[Any]:
-    if len(value) != count:
-        raise RemoteProtocolError(f"{what}: expected {count} fields, got {len(value)}")
-    return value
+assert all(tuple(f.name for f in fields(cls))[4:] == layout_of(cls)[1] for cls in _LAYOUT), (
+    "the wire layout must list every message field in declaration order"
+)

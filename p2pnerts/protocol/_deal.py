@@ -23,7 +23,6 @@ from p2pnerts.rules import (
     TableOptions,
     apply,
     card_code,
-    deal,
     deal_tableau,
     pile_of,
 )
@@ -78,7 +77,7 @@ def audit(
     shown: Mapping[int, Sequence[Card]],
     log: Sequence[tuple[Move, bool]],
 ) -> list[tuple[int, str]]:
-    """Check every deck's reveal and replay the round with all decks known.
+    """Check every revealed deck, and replay the round with those decks known.
 
     Returns (deck, reason) for each deck found cheating (empty when all is well).
     """
@@ -90,10 +89,18 @@ def audit(
             failures.append((deck, "revealed deck does not match the cards it dealt face up"))
     if failures:
         return failures
+    # Decks never revealed (their seat left, or lost its deck) are replayed as everyone saw
+    # them: face-down cards unknown, so only the revealed decks are checked card by card.
     try:
-        state = deal(options, seats, orders=[reveals[d][1] for d in range(max(seats) + 1)])
+        tableaux = tuple(
+            deal_tableau(d, reveals[d][1], options)
+            if d in reveals
+            else public_tableau(d, shown[d], options)
+            for d in range(max(seats) + 1)
+        )
     except RulesError as exc:
         return [(-1, f"revealed decks cannot be dealt: {exc}")]
+    state = State(options, tuple(seats), tableaux, ())
     for move, tie in log:
         try:
             state, _ = apply(state, move, tie=tie)

@@ -59,9 +59,11 @@ class RoundOver:
 
 @dataclass(frozen=True, slots=True)
 class AuditPassed:
-    """Every seat's revealed deck matched its commitment and every card it showed."""
+    """Every revealed deck matched its commitment and every card its seat showed;
+    ``unchecked`` lists the seats that never revealed (they left or lost their deck)."""
 
     round: int
+    unchecked: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,42 @@ class Diverged:
     index: int
 
 
+@dataclass(frozen=True, slots=True)
+class ViewInstalled:
+    """This replica moved to a new view: the members that play on from here."""
+
+    view: int
+    members: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PeerExcluded:
+    """A silent seat was left out of the view; the others play on without it."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PeerRejoined:
+    """A restarted or shut-out seat came back into the view."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PeerLeft:
+    """A seat left the table cleanly."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShutOut:
+    """This replica learned the others went on without it; it asks to rejoin."""
+
+    view: int
+
+
 Event = (
     RoundStarted
     | PlayInTheAir
@@ -106,4 +144,9 @@ Event = (
     | PeerSuspected
     | PeerRecovered
     | Diverged
+    | ViewInstalled
+    | PeerExcluded
+    | PeerRejoined
+    | PeerLeft
+    | ShutOut
 )

@@ -1,8 +1,10 @@
 """The messages peers exchange: small frozen dataclasses, one per kind.
 
-Every message carries its sender's seat, the sender's Lamport clock when it was sent
-(`clock`) and the sender's own sequence number (`seq`, 1, 2, 3 … per sender and table,
-never reused), so that links can be FIFO and resumed after a reconnect.
+Every message starts with the same header: the sender's seat; the view (membership
+epoch) the sender is in; the sender's Lamport clock when it was sent; and the sender's
+own sequence number (1, 2, 3 … per sender and view it joined in, never reused), so that
+links are FIFO and can be resumed after a reconnect. The wire layout is in
+``protocol/SPEC.md`` at the repository root.
 """
 
 from __future__ import annotations
@@ -15,66 +17,101 @@ PROTOCOL_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
-class Ready:
+class Header:
+    sender: int
+    view: int
+    clock: int
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ready(Header):
     """A seat is dealt and ready for round ``round``.
 
     ``commitment`` is the salted hash of its deck order (revealed and audited at the end);
-    ``face_up`` the cards it deals face up: the Nerts pile's top, then one per work pile.
+    ``face_up`` the codes of the cards it deals face up: the Nerts top, then each work pile.
     """
 
-    sender: int
-    clock: int
-    seq: int
     round: int
     commitment: bytes
     face_up: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Play(Header):
     """A move in round ``round``, ordered with every other play by (clock, tie rule)."""
 
-    sender: int
-    clock: int
-    seq: int
     round: int
     move: Move
 
 
 @dataclass(frozen=True, slots=True)
-class Ack:
+class Ack(Header):
     """What the sender holds: the highest sequence number received from every seat in
-    ``have`` (its own included), how many messages it has committed, and the digest of
-    the public table after them. Sent promptly after a play (coalesced), and as the
+    ``have`` (its own included), how many messages it has committed, and the running
+    digest after them. Sent promptly after an ordered message (coalesced), and as the
     heartbeat when idle."""
 
-    sender: int
-    clock: int
-    seq: int
     have: tuple[int, ...]
     committed: int
     digest: bytes
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal:
-    """After round ``round``: the salt and whole deck order behind the commitment."""
+class Reveal(Header):
+    """After round ``round``: the salt and whole deck order (card codes) behind the
+    commitment."""
 
-    sender: int
-    clock: int
-    seq: int
     round: int
     salt: bytes
     order: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Leave:
-    """The sender leaves the table cleanly."""
-
-    sender: int
-    clock: int
-    seq: int
+class Leave(Header):
+    """The sender leaves the table cleanly, at this place in the order."""
 
 
-Message = Ready | Play | Ack | Reveal | Leave
+@dataclass(frozen=True, slots=True)
+class ViewChange(Header):
+    """The sender stops committing in its view and asks for view ``new_view`` without the
+    seats in ``suspects``; ``have`` and ``committed`` say what it holds."""
+
+    new_view: int
+    suspects: tuple[int, ...]
+    have: tuple[int, ...]
+    committed: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartView(Header):
+    """The coordinator of view ``view`` starts it, for ``members``.
+
+    ``cuts`` gives, per seat, the last message of that seat the view carries over (later
+    ones from a seat that left are dropped); ``joined`` the seats that come (back) in and
+    start their sequence numbers again. ``carried`` holds the encoded ordered messages of
+    the current round, so that every member holds all of them; ``base_committed`` and
+    ``base_digest`` are the commit count and digest before the first of them.
+    ``scores`` is the match so far: each finished round's points per deck.
+    """
+
+    members: tuple[int, ...]
+    cuts: tuple[int, ...]
+    joined: tuple[int, ...]
+    round: int
+    base_committed: int
+    base_digest: bytes
+    carried: tuple[bytes, ...]
+    scores: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rejoin(Header):
+    """A restarted or shut-out seat asks to be let back; ``round`` is the round whose deck
+    it still holds (0 for none)."""
+
+    round: int
+
+
+Ordered = Ready | Play | Leave
+Message = Ready | Play | Ack | Reveal | Leave | ViewChange | StartView | Rejoin

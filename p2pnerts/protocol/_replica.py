@@ -9,17 +9,19 @@ of them deterministically, and the network layer drives one for real.
 
 Every message carries the sender's Lamport clock: a replica sets its clock to the
 largest it has seen and adds one for each message it sends. Links are FIFO, so each
-sender's sequence numbers arrive in order; a repeat is ignored, a gap is an error.
+sender's sequence numbers arrive in order; a repeat is ignored, a gap is an error. A
+sender keeps what it sent until every member has acknowledged it, to resend on a new
+connection (`resend_to`).
 
-Ready, Play and Leave messages are *ordered*: all of them, from every seat, form one
-sequence sorted by (clock, tie class, tie rank) — see `order_key`. A replica *commits*
-the first message of that sequence once every member has acknowledged receiving it (the
-``have`` vectors of their Acks). Any message sorting earlier was sent, on a FIFO link,
-before its sender's acknowledgement, so it has already arrived: every replica commits
-the same messages in the same order, each on its own, with no leader. Acks are sent a
-moment after an ordered message arrives (coalescing a burst into one) and, as
-heartbeats, whenever a replica has been quiet; so a commit takes about one round trip to
-the slowest peer.
+Ready, Play, Leave and StartView messages are *ordered*: all of them, from every seat,
+form one sequence sorted by (clock, tie class, tie rank) — see `order_key`. A replica
+*commits* the first message of that sequence once every member of its view has
+acknowledged receiving it (the ``have`` vectors of their Acks). Any message sorting
+earlier was sent, on a FIFO link, before its sender's acknowledgement, so it has already
+arrived: every replica commits the same messages in the same order, each on its own,
+with no leader. Acks go out a moment after an ordered message arrives (coalescing a
+burst into one) and, as heartbeats, whenever a replica has been quiet; so a commit takes
+about one round trip to the slowest peer.
 
 Committed plays are applied to the public table, where every face-down card is hidden:
 the same state at every peer, whose running digest each Ack carries so that a divergence
@@ -29,6 +31,8 @@ no longer fits at its place in the order is returned, naming the seat whose play
 the spot; under the both-stay tie rule, a play with the same clock as the card that beat
 it stays beside it. One hand: while a foundation play, a stuck declaration or a Nerts
 call is in the air, its player's next move waits.
+
+Membership (views, exclusion of a silent seat, rejoining) is in `_views.py`.
 """
 
 from __future__ import annotations
@@ -36,16 +40,18 @@ from __future__ import annotations
 import bisect
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from enum import IntEnum
 
 from p2pnerts.protocol import _deal
-from p2pnerts.protocol._codec import encode
+from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
     AuditFailed,
     AuditPassed,
     Diverged,
     Event,
+    PeerLeft,
     PeerRecovered,
     PeerSuspected,
     PlayCommitted,
@@ -54,7 +60,19 @@ from p2pnerts.protocol._events import (
     RoundOver,
     RoundStarted,
 )
-from p2pnerts.protocol._messages import Ack, Leave, Message, Play, Ready, Reveal
+from p2pnerts.protocol._messages import (
+    Ack,
+    Leave,
+    Message,
+    Ordered,
+    Play,
+    Ready,
+    Rejoin,
+    Reveal,
+    StartView,
+    ViewChange,
+)
+from p2pnerts.protocol._views import Disk, Pending, Round, Status, Timing, Views
 from p2pnerts.rules import (
     CallNerts,
     Card,
@@ -86,30 +104,7 @@ _Builder = Callable[[int, int], Message]
 """Builds a message from the clock and sequence number it is sent with."""
 
 
-@dataclass(slots=True)
-class _Round:
-    """What a replica keeps about one round until its audit is done."""
-
-    number: int
-    order: tuple[Card, ...] = ()
-    salt: bytes = b""
-    readies: dict[int, Ready] = field(default_factory=dict)
-    shown: dict[int, tuple[Card, ...]] = field(default_factory=dict)
-    log: list[tuple[Move, bool]] = field(default_factory=list)
-    reveals: dict[int, tuple[bytes, tuple[Card, ...]]] = field(default_factory=dict)
-    ended: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Timing:
-    """The replica's tunables, in seconds."""
-
-    ack_delay: float = 0.005
-    heartbeat: float = 0.25
-    suspect_after: float = 2.0
-
-
-def order_key(message: Ready | Play | Leave, seats: int, tie_rule: TieRule) -> Key:
+def order_key(message: Ordered | StartView, seats: int, tie_rule: TieRule) -> Key:
     """Where a message stands in the agreed order: by clock, then the tie rule.
 
     A Nerts call sorts after every play with the same clock: those were in the air when
@@ -123,7 +118,15 @@ def order_key(message: Ready | Play | Leave, seats: int, tie_rule: TieRule) -> K
     return (message.clock, int(calls), rank)
 
 
-class Replica:
+class _Outcome(IntEnum):
+    """How a committed message went, for the running digest: applied, tied or returned."""
+
+    APPLIED = 0
+    TIE = 1
+    RETURNED = 2
+
+
+class Replica(Views):
     """One seat's replica of a table of solo players."""
 
     def __init__(
@@ -138,59 +141,63 @@ class Replica:
     ) -> None:
         if not 0 <= seat < players:
             raise LocalProtocolError(f"seat {seat} is not at a table of {players}")
-        self.seat = seat
+        super().__init__(seat, players, timing or Timing(), now)
         self.options = options
         self.seats = solo_seats(players)
-        self.timing = timing or Timing()
         self.auto_stuck = auto_stuck
-        self.clock = 0
-        self.committed = 0
-        self.round = 0
-        self.public: State | None = None
-        self.private: State | None = None
-        self.suspected: set[int] = set()
-        self._have = [0] * players
-        self._acked = [[0] * players for _ in range(players)]
-        self._acked[seat] = self._have
-        self._heard = [now] * players
-        self._pending: list[tuple[Key, Message]] = []
-        self._out: list[Message] = []
-        self._events: list[Event] = []
-        self._last_sent = now
-        self._ack_due: float | None = None
-        self._chain = bytes(16)
-        self._digests: dict[int, bytes] = {0: self._chain}
-        self._awaited: dict[int, list[tuple[int, bytes]]] = {}
-        self._rounds: dict[int, _Round] = {}
-        self._display: State | None = None
-        self._mine: list[Play] = []
-        self._hand: Play | None = None
-        self._placed: dict[int, tuple[int, int]] = {}
+
+    @classmethod
+    def restart(
+        cls,
+        seat: int,
+        options: TableOptions,
+        players: int,
+        *,
+        disk: Disk,
+        now: float,
+        timing: Timing | None = None,
+        auto_stuck: bool = True,
+    ) -> Replica:
+        """A replica coming back after a crash with only what it persisted: it asks to
+        rejoin, and rebuilds the table from what the others send it."""
+        replica = cls(seat, options, players, timing=timing, now=now, auto_stuck=auto_stuck)
+        replica.disk_kept = disk
+        replica.view = disk.view
+        replica.status = Status.OUT
+        replica.send_rejoin(now)
+        return replica
 
     # --- inputs ---------------------------------------------------------------------------
 
     def start_round(self, order: Sequence[Card], salt: bytes, now: float) -> None:
         """Deal this seat's deck from ``order`` (kept secret) and say Ready."""
+        if self.status is not Status.NORMAL:
+            raise LocalProtocolError(f"the table is {self.status.value}")
         if self.public is not None and self.public.ended is None:
             raise LocalProtocolError("a round is still being played")
         self.round += 1
         self.public = self.private = self._display = None
         self._placed = {}
-        this = self._round_data(self.round)
+        for number in [n for n, r in self._rounds.items() if r.audited]:
+            del self._rounds[number]
+        this = self.round_data(self.round)
         this.order, this.salt = tuple(order), salt
+        self.disk_kept = Disk(self.round, this.order, salt)
         shown = tuple(map(card_code, _deal.face_up(order, self.options)))
         commitment = _deal.commitment(salt, order)
         number = self.round
-        self._send(now, lambda c, s: Ready(self.seat, c, s, number, commitment, shown))
+        self.send(now, lambda c, s: Ready(self.seat, self.view, c, s, number, commitment, shown))
 
     def intend(self, move: Move, now: float) -> Move:
         """Make a move for this seat: sent at once, shown in the air until it commits.
 
         Returns the move as sent (with the cards it turns face up). Raises `IllegalMove`
         if the rules forbid it on the table this player sees, `LocalProtocolError` if the
-        protocol does (no round, another seat, one hand busy).
+        protocol does (no round, another seat, one hand busy, the table regrouping).
         """
         display = self.display
+        if self.status is not Status.NORMAL:
+            raise LocalProtocolError(f"the table is {self.status.value}: wait")
         if display is None or display.ended is not None:
             raise LocalProtocolError("no round is being played")
         if move.seat != self.seat:
@@ -206,28 +213,38 @@ class Replica:
         if shown:
             assert isinstance(move, TurnStock | ToFoundation | ToWork | SlideUnder)
             move = replace(move, revealed=shown)
-        play = self._send(now, lambda c, s: Play(self.seat, c, s, self.round, move))
+        number = self.round
+        play = self.send(now, lambda c, s: Play(self.seat, self.view, c, s, number, move))
         assert isinstance(play, Play)
         self._mine.append(play)
         self._display = None
         if isinstance(move, ToFoundation | CallNerts | DeclareStuck):
             self._hand = play
-            self._events.append(PlayInTheAir(move))
+            self.events.append(PlayInTheAir(move))
         return move
+
+    def leave(self, now: float) -> None:
+        """Leave the table cleanly: the others go on without this seat from here."""
+        self.send(now, lambda c, s: Leave(self.seat, self.view, c, s))
 
     def receive(self, message: Message, now: float) -> None:
         """Take one message from another seat, in the order its link delivered it."""
         sender = message.sender
-        if not 0 <= sender < len(self.seats) or sender == self.seat:
+        if not 0 <= sender < self.players or sender == self.seat:
             raise RemoteProtocolError(f"a message from seat {sender} cannot reach seat {self.seat}")
-        if message.seq <= self._have[sender]:
+        if isinstance(message, Rejoin):
+            self.take_rejoin(message, now)
+            return
+        if not self.admit(message, now):
+            return
+        if message.seq <= self.have[sender]:
             return  # delivered again after a reconnect: already have it
-        if message.seq != self._have[sender] + 1:
+        if message.seq != self.have[sender] + 1:
             raise RemoteProtocolError(
-                f"seat {sender} skipped from message {self._have[sender]} to {message.seq}"
+                f"seat {sender} skipped from message {self.have[sender]} to {message.seq}"
             )
-        self._have[sender] = message.seq
-        self._acked[sender][sender] = message.seq
+        self.have[sender] = message.seq
+        self.acked[sender][sender] = message.seq
         self.clock = max(self.clock, message.clock)
         self._hear(sender, now)
         match message:
@@ -235,38 +252,50 @@ class Replica:
                 self._take_ack(message)
             case Ready() | Play() | Leave():
                 self._check_ordered(message)
-                key = order_key(message, len(self.seats), self.options.tie_rule)
-                bisect.insort(self._pending, (key, message), key=lambda entry: entry[0])
+                self.add_pending(message, None)
                 if self._ack_due is None:
                     self._ack_due = now + self.timing.ack_delay
             case Reveal():
                 self._take_reveal(message)
-        self._commit_ready(now)
+            case ViewChange():
+                self.take_vote(message, now)
+            case StartView():
+                self.take_start_view(message, now)
+        self.commit_ready(now)
 
     def tick(self, now: float) -> None:
-        """Let time pass: send due acknowledgements and heartbeats, suspect silent seats."""
-        if (
-            self._ack_due is not None and now >= self._ack_due
-        ) or now - self._last_sent >= self.timing.heartbeat:
-            self._send_ack(now)
-        for seat in range(len(self.seats)):
-            silent = now - self._heard[seat] > self.timing.suspect_after
-            if seat != self.seat and silent and seat not in self.suspected:
+        """Let time pass: send due acknowledgements and heartbeats, suspect silent seats,
+        and start or push on a view change."""
+        if self.status is Status.LEFT:
+            return
+        if self.status is Status.OUT:
+            self.tick_out(now)
+            return
+        ack_due = self._ack_due is not None and now >= self._ack_due
+        if ack_due or now - self._last_sent >= self.timing.heartbeat:
+            self.send_ack(now)
+        for seat in sorted(self.members - {self.seat} - self.suspected):
+            if now - self.heard[seat] > self.timing.suspect_after:
                 self.suspected.add(seat)
-                self._events.append(PeerSuspected(seat))
+                self.events.append(PeerSuspected(seat))
+        self.tick_views(now)
         self._maybe_stuck(now)
 
     # --- outputs --------------------------------------------------------------------------
 
     def take_outgoing(self) -> list[Message]:
         """The messages to broadcast to every other seat, in order; clears the queue."""
-        out, self._out = self._out, []
+        out, self.out = self.out, []
         return out
 
     def take_events(self) -> list[Event]:
         """What happened since the last call; clears the queue."""
-        events, self._events = self._events, []
+        events, self.events = self.events, []
         return events
+
+    def resend_to(self, seat: int) -> list[Message]:
+        """What to send again to ``seat`` on a new connection: everything it may lack."""
+        return [m for m in self.sent if m.seq > self.acked[seat][self.seat]]
 
     def next_deadline(self) -> float:
         """When `tick` next has something to do."""
@@ -274,11 +303,18 @@ class Replica:
         if self._ack_due is not None:
             times.append(self._ack_due)
         times += [
-            self._heard[s] + self.timing.suspect_after
-            for s in range(len(self.seats))
+            self.heard[s] + self.timing.suspect_after
+            for s in self.members
             if s != self.seat and s not in self.suspected
         ]
+        times += self.view_deadlines()
         return min(times)
+
+    @property
+    def disk(self) -> Disk:
+        """What this peer must keep on disk to come back after a crash (save it whenever it
+        changes: a new round or a new view)."""
+        return replace(self.disk_kept, view=self.view)
 
     @property
     def display(self) -> State | None:
@@ -301,95 +337,115 @@ class Replica:
     @property
     def digest(self) -> bytes:
         """The running digest of everything committed so far."""
-        return self._chain
+        return self.chain
 
     def digest_at(self, committed: int) -> bytes:
         """The running digest after the first ``committed`` messages (recent ones only)."""
-        return self._digests[committed]
+        return self.digests[committed]
 
     # --- sending ----------------------------------------------------------------------------
 
-    def _send(self, now: float, build: _Builder) -> Message:
+    def send(self, now: float, build: _Builder) -> Message:
         self.clock += 1
-        self._have[self.seat] += 1
-        message = build(self.clock, self._have[self.seat])
-        self._out.append(message)
+        self.have[self.seat] += 1
+        message = build(self.clock, self.have[self.seat])
+        self.out.append(message)
+        self.sent.append(message)
         self._last_sent = now
         if isinstance(message, Ready | Play | Leave):
-            key = order_key(message, len(self.seats), self.options.tie_rule)
-            bisect.insort(self._pending, (key, message), key=lambda entry: entry[0])
-            self._commit_ready(now)
+            self.add_pending(message, None)
+            self.commit_ready(now)
         return message
 
-    def _send_ack(self, now: float) -> None:
+    def send_ack(self, now: float) -> None:
         self._ack_due = None
-        have, committed, digest = tuple(self._have), self.committed, self._chain
-        self._send(now, lambda c, s: Ack(self.seat, c, s, have, committed, digest))
+        have, committed, digest = tuple(self.have), self.committed, self.chain
+        self.send(now, lambda c, s: Ack(self.seat, self.view, c, s, have, committed, digest))
+
+    def add_pending(self, message: Ordered | StartView, carrier: tuple[int, int] | None) -> None:
+        key = order_key(message, self.players, self.options.tie_rule)
+        bisect.insort(self.pending, Pending(key, message, carrier), key=lambda p: p.key)
 
     # --- receiving --------------------------------------------------------------------------
 
     def _hear(self, seat: int, now: float) -> None:
-        self._heard[seat] = now
+        self.heard[seat] = now
         if seat in self.suspected:
             self.suspected.discard(seat)
-            self._events.append(PeerRecovered(seat))
+            self.events.append(PeerRecovered(seat))
 
-    def _check_ordered(self, message: Ready | Play | Leave) -> None:
+    def _check_ordered(self, message: Ordered) -> None:
         if isinstance(message, Play) and message.move.seat != message.sender:
             raise RemoteProtocolError(f"seat {message.sender} sent a move for another seat")
         if isinstance(message, Ready) and len(message.face_up) != 1 + self.options.work_piles:
             raise RemoteProtocolError(f"seat {message.sender}'s Ready shows the wrong deal")
 
     def _take_ack(self, ack: Ack) -> None:
-        if len(ack.have) != len(self.seats):
+        if len(ack.have) != self.players:
             raise RemoteProtocolError(f"seat {ack.sender}'s Ack covers {len(ack.have)} seats")
-        row = self._acked[ack.sender]
+        row = self.acked[ack.sender]
         for seat, seq in enumerate(ack.have):
-            row[seat] = max(row[seat], seq)
-        mine = self._digests.get(ack.committed)
+            if ack.view >= self.joined_view[seat]:
+                row[seat] = max(row[seat], seq)
+        mine = self.digests.get(ack.committed)
         if mine is not None and mine != ack.digest:
-            self._events.append(Diverged(ack.sender, ack.committed))
+            self.events.append(Diverged(ack.sender, ack.committed))
         elif ack.committed > self.committed:
             self._awaited.setdefault(ack.committed, []).append((ack.sender, ack.digest))
+        self._trim_sent()
+
+    def _trim_sent(self) -> None:
+        others = [self.acked[r][self.seat] for r in self.members if r != self.seat]
+        low = min(others, default=self.have[self.seat])
+        while self.sent and self.sent[0].seq <= low:
+            del self.sent[0]
 
     # --- committing -------------------------------------------------------------------------
 
-    def _commit_ready(self, now: float) -> None:
-        members = range(len(self.seats))
-        while self._pending:
-            _, head = self._pending[0]
-            if any(self._acked[r][head.sender] < head.seq for r in members):
+    def commit_ready(self, now: float) -> None:
+        """Commit, in order, every message at the head of the order that all members hold."""
+        if self.status is not Status.NORMAL:
+            return
+        while self.pending and self.status is Status.NORMAL:
+            head = self.pending[0]
+            if not self.held_by_all(head):
                 return
-            del self._pending[0]
-            outcome = self._commit(head, now)
+            del self.pending[0]
+            outcome = self._commit(head.message, now)
             self.committed += 1
-            self._chain = hashlib.blake2b(
-                self._chain + encode(head) + bytes((outcome,)), digest_size=16
+            self.chain = hashlib.blake2b(
+                self.chain + encode_payload(head.message) + bytes((outcome,)), digest_size=16
             ).digest()
             self._record_digest()
 
     def _record_digest(self) -> None:
-        self._digests[self.committed] = self._chain
-        self._digests.pop(self.committed - DIGESTS_KEPT, None)
+        self.digests[self.committed] = self.chain
+        self.digests.pop(self.committed - DIGESTS_KEPT, None)
         for seat, digest in self._awaited.pop(self.committed, ()):
-            if digest != self._chain:
-                self._events.append(Diverged(seat, self.committed))
+            if digest != self.chain:
+                self.events.append(Diverged(seat, self.committed))
 
-    def _commit(self, message: Message, now: float) -> int:
+    def _commit(self, message: Ordered | StartView, now: float) -> int:
         """Apply one committed message; returns its outcome for the digest."""
+        self.note_committed(message)
         match message:
             case Ready():
-                readies = self._round_data(message.round).readies
+                readies = self.round_data(message.round).readies
                 readies[message.sender] = message
-                if len(readies) == len(self.seats) and message.round == self.round:
+                if message.round == self.round and len(readies) == self.players:
                     self._start_play()
-                return 0
             case Play():
                 return self._commit_play(message, now)
-        return 0
-
-    def _round_data(self, number: int) -> _Round:
-        return self._rounds.setdefault(number, _Round(number))
+            case Leave():
+                self.members = self.members - {message.sender}
+                self.set_absent(message.sender, True)
+                self.events.append(PeerLeft(message.sender))
+                if message.sender == self.seat:
+                    self.status = Status.LEFT
+            case StartView():
+                self.commit_start_view(message)
+        self._settle(now)
+        return _Outcome.APPLIED
 
     def _start_play(self) -> None:
         this = self._rounds[self.round]
@@ -397,21 +453,23 @@ class Replica:
             r.sender: tuple(map(card_from_code, r.face_up)) for r in this.readies.values()
         }
         self.public = _deal.public_deal(self.options, self.seats, this.shown)
-        self.private = _deal.with_own_deck(self.public, self.seat, this.order)
+        self.private = (
+            _deal.with_own_deck(self.public, self.seat, this.order) if this.order else self.public
+        )
         self._display = None
-        self._events.append(RoundStarted(self.round))
+        self.events.append(RoundStarted(self.round))
 
     def _commit_play(self, play: Play, now: float) -> int:
-        mine = play.sender == self.seat
-        if mine:
-            self._mine.remove(play)
-            if self._hand is play:
+        if play.sender == self.seat:
+            if play in self._mine:
+                self._mine.remove(play)
+            if self._hand == play:
                 self._hand = None
         self._display = None
         public = self.public
         if play.round != self.round or public is None or public.ended is not None:
             self._returned(play, None, "the round is over")
-            return 2
+            return _Outcome.RETURNED
         tie = False
         try:
             after, events = apply(public, play.move)
@@ -419,7 +477,7 @@ class Replica:
             tie, winner = self._tie_with(play), self._winner(play)
             if not tie:
                 self._returned(play, winner, str(exc))
-                return 2
+                return _Outcome.RETURNED
             after, events = apply(public, play.move, tie=True)
         assert self.private is not None
         self.private, _ = apply(self.private, play.move, tie=tie)
@@ -428,12 +486,9 @@ class Replica:
         for event in events:
             if isinstance(event, CardPlayed):
                 self._placed[event.foundation] = (play.sender, play.clock)
-        self._events.append(PlayCommitted(play.sender, play.move, play.clock, tie))
-        if isinstance(play.move, DeclareStuck) and all(t.stuck for t in after.tableaux):
-            self._apply_everywhere(Rotate(play.sender))
-        if self.public.ended is not None:
-            self._end_round(now)
-        return int(tie)
+        self.events.append(PlayCommitted(play.sender, play.move, play.clock, tie))
+        self._settle(now)
+        return _Outcome.TIE if tie else _Outcome.APPLIED
 
     def _tie_with(self, play: Play) -> bool:
         move = play.move
@@ -456,27 +511,48 @@ class Replica:
         return None
 
     def _returned(self, play: Play, winner: int | None, reason: str) -> None:
-        self._events.append(PlayReturned(play.sender, play.move, play.clock, winner, reason))
+        self.events.append(PlayReturned(play.sender, play.move, play.clock, winner, reason))
 
-    def _apply_everywhere(self, move: Move) -> None:
+    def _settle(self, now: float) -> None:
+        """What follows a commit by itself, the same at every replica: seats away count as
+        stuck; all stuck means the rotation (or the round's end); an ended round is scored."""
+        public = self.public
+        if public is None or self._rounds[self.round].ended:
+            return
+        if public.ended is None:
+            self.keep_absent_stuck()
+            if self.public is not None and all(t.stuck for t in self.public.tableaux):
+                self.apply_everywhere(Rotate(min(self.members, default=0)))
+                self.keep_absent_stuck()
+        if self.public is not None and self.public.ended is not None:
+            self._end_round(now)
+
+    def apply_everywhere(self, move: Move) -> None:
+        """Apply a move every replica applies at this same place in the order."""
         assert self.public is not None and self.private is not None
         self.public, _ = apply(self.public, move)
         self.private, _ = apply(self.private, move)
         self._rounds[self.round].log.append((move, False))
+        self._display = None
 
     def _end_round(self, now: float) -> None:
         public = self.public
         assert public is not None and public.ended is not None
         scores = score_round(public)
-        digest = public_digest(public)
-        self._events.append(
-            RoundOver(self.round, public.ended.reason, public.ended.caller, scores, digest)
+        self.match_scores.append(tuple(s.points for s in scores))
+        self.events.append(
+            RoundOver(
+                self.round, public.ended.reason, public.ended.caller, scores, public_digest(public)
+            )
         )
         this = self._rounds[self.round]
         this.ended = True
-        this.reveals[self.seat] = (this.salt, this.order)
-        order = tuple(map(card_code, this.order))
-        self._send(now, lambda c, s: Reveal(self.seat, c, s, this.number, this.salt, order))
+        if this.order:
+            this.reveals[self.seat] = (this.salt, this.order)
+            order = tuple(map(card_code, this.order))
+            self.send(
+                now, lambda c, s: Reveal(self.seat, self.view, c, s, this.number, this.salt, order)
+            )
         self._audit_if_complete(this)
 
     # --- the audit ------------------------------------------------------------------------
@@ -484,22 +560,23 @@ class Replica:
     def _take_reveal(self, reveal: Reveal) -> None:
         this = self._rounds.get(reveal.round)
         if this is None or reveal.sender in this.reveals or reveal.round > self.round:
-            raise RemoteProtocolError(f"seat {reveal.sender} revealed out of turn")
+            return  # a round this replica no longer audits (it rejoined since)
         this.reveals[reveal.sender] = (reveal.salt, tuple(map(card_from_code, reveal.order)))
         self._audit_if_complete(this)
 
-    def _audit_if_complete(self, this: _Round) -> None:
-        if len(this.reveals) < len(self.seats) or not this.ended:
+    def _audit_if_complete(self, this: Round) -> None:
+        if this.audited or not this.ended or not self.members <= set(this.reveals):
             return
+        this.audited = True
         commitments = {seat: r.commitment for seat, r in this.readies.items()}
         failures = _deal.audit(
             self.options, self.seats, this.reveals, commitments, this.shown, this.log
         )
         for seat, reason in failures:
-            self._events.append(AuditFailed(this.number, seat, reason))
+            self.events.append(AuditFailed(this.number, seat, reason))
         if not failures:
-            self._events.append(AuditPassed(this.number))
-        del self._rounds[this.number]
+            unchecked = tuple(sorted(set(range(self.players)) - set(this.reveals)))
+            self.events.append(AuditPassed(this.number, unchecked))
 
     # --- stuck ------------------------------------------------------------------------------
 
@@ -507,7 +584,10 @@ class Replica:
         display = self.display
         if not self.auto_stuck or display is None or display.ended is not None:
             return
-        if self._mine or display.tableau_of(self.seat).stuck:
+        if self.status is not Status.NORMAL or self._mine:
             return
-        if is_stuck(display, self.seat):
+        if display.tableau_of(self.seat).stuck:
+            return
+        blind = not self._rounds[self.round].order  # sitting this round out: no deck known
+        if blind or is_stuck(display, self.seat):
             self.intend(DeclareStuck(self.seat), now)

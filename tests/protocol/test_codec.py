@@ -13,11 +13,15 @@ from p2pnerts.protocol import (
     Message,
     Play,
     Ready,
+    Rejoin,
     RemoteProtocolError,
     Reveal,
+    StartView,
+    ViewChange,
     decode,
     encode,
 )
+from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
@@ -39,18 +43,34 @@ H7 = Card(2, 7, Suit.HEARTS)
 JOKER = Card(1, 0, Suit.HEARTS)
 
 MESSAGES: list[Message] = [
-    Ready(0, 1, 1, 1, bytes(range(32)), (card_code(H7), 5, 6, 7, 8)),
-    Play(2, 17, 5, 1, ToFoundation(2, H7, NERTS, 3, None, (Card(2, 1, Suit.CLUBS),))),
-    Play(1, 9, 2, 3, ToFoundation(1, JOKER, WASTE, NEW_FOUNDATION, (1, Suit.SPADES))),
-    Play(1, 10, 3, 3, ToWork(1, Card(1, 9, Suit.CLUBS), 2, 0)),
-    Play(1, 11, 4, 3, SlideUnder(1, Card(1, 13, Suit.DIAMONDS), WASTE, 4)),
-    Play(3, 12, 6, 2, TurnStock(3, (Card(3, 2, Suit.SPADES), Card(3, 13, Suit.CLUBS)))),
-    Play(3, 13, 7, 2, DeclareStuck(3)),
-    Play(3, 14, 8, 2, Rotate(3)),
-    Play(3, 15, 9, 2, CallNerts(3)),
-    Ack(1, 9, 3, (4, 5, 6), 12, bytes(16)),
-    Reveal(0, 40, 20, 1, b"s" * 16, tuple(card_code(c) for c in new_deck(0))),
-    Leave(5, 99, 42),
+    Rejoin(4, 2, 7, 1, 3),
+    ViewChange(1, 2, 30, 12, 3, (0,), (5, 12, 4), 40),
+    StartView(
+        2,
+        3,
+        31,
+        13,
+        (1, 2),
+        (5, 12, 9),
+        (),
+        1,
+        40,
+        bytes(16),
+        (encode_payload(Leave(0, 2, 29, 5)),),
+        ((3, -2, 0),),
+    ),
+    Ready(0, 0, 1, 1, 1, bytes(range(32)), (card_code(H7), 5, 6, 7, 8)),
+    Play(2, 0, 17, 5, 1, ToFoundation(2, H7, NERTS, 3, None, (Card(2, 1, Suit.CLUBS),))),
+    Play(1, 0, 9, 2, 3, ToFoundation(1, JOKER, WASTE, NEW_FOUNDATION, (1, Suit.SPADES))),
+    Play(1, 0, 10, 3, 3, ToWork(1, Card(1, 9, Suit.CLUBS), 2, 0)),
+    Play(1, 0, 11, 4, 3, SlideUnder(1, Card(1, 13, Suit.DIAMONDS), WASTE, 4)),
+    Play(3, 0, 12, 6, 2, TurnStock(3, (Card(3, 2, Suit.SPADES), Card(3, 13, Suit.CLUBS)))),
+    Play(3, 0, 13, 7, 2, DeclareStuck(3)),
+    Play(3, 0, 14, 8, 2, Rotate(3)),
+    Play(3, 0, 15, 9, 2, CallNerts(3)),
+    Ack(1, 0, 9, 3, (4, 5, 6), 12, bytes(16)),
+    Reveal(0, 0, 40, 20, 1, b"s" * 16, tuple(card_code(c) for c in new_deck(0))),
+    Leave(5, 0, 99, 42),
 ]
 
 
@@ -79,17 +99,17 @@ def _frame(value: object) -> bytes:
         (b"\x00\x00\x00\x00", "frame length 0"),
         ((MAX_FRAME + 1).to_bytes(4, "big"), "frame length"),
         (b"\x00\x00\x00\x02\xc1\xc1", "undecodable frame"),
-        (_frame([2, 5, 0, 1, 1]), "protocol version 2"),
-        (_frame([1, 99, 0, 1, 1]), "unknown message kind 99"),
-        (_frame([1, 5, 64, 1, 1]), "sender"),
-        (_frame([1, 5, 0, 0, 1]), "clock"),
-        (_frame([1, 5, 0, "1", 1]), "clock"),
-        (_frame([1, 5, 0, 1, 1, "extra"]), "Leave: expected 0 fields"),
+        (_frame([2, 5, 0, 0, 1, 1]), "protocol version 2"),
+        (_frame([1, 99, 0, 0, 1, 1]), "unknown message kind 99"),
+        (_frame([1, 5, 64, 0, 1, 1]), "sender"),
+        (_frame([1, 5, 0, 0, 0, 1]), "clock"),
+        (_frame([1, 5, 0, 0, "1", 1]), "clock"),
+        (_frame([1, 5, 0, 0, 1, 1, "extra"]), "Leave: expected 0 fields"),
         (_frame({"kind": 5}), "frame: expected an array"),
-        (_frame([1, 2, 0, 1, 1, 1, [2, 0, 9999, -1, 0, None, []]]), "card"),
-        (_frame([1, 2, 0, 1, 1, 1, [2, 0, 5, -3, 0, None, []]]), "source"),
-        (_frame([1, 3, 0, 1, 1, [1, 2], 3, b"short"]), "digest"),
-        (_frame([1, 1, 0, 1, 1, 1, b"x" * 32, [1, 2, 3, 4, 5, 6, 7, 8]]), "face_up"),
+        (_frame([1, 2, 0, 0, 1, 1, 1, [2, 0, 9999, -1, 0, None, []]]), "card"),
+        (_frame([1, 2, 0, 0, 1, 1, 1, [2, 0, 5, -3, 0, None, []]]), "source"),
+        (_frame([1, 3, 0, 0, 1, 1, [1, 2], 3, b"short"]), "digest"),
+        (_frame([1, 1, 0, 0, 1, 1, 1, b"x" * 32, [1, 2, 3, 4, 5, 6, 7, 8]]), "face_up"),
     ],
 )
 def test_malformed_frames_raise_a_clear_remote_error(frame: bytes, message: str) -> None:
@@ -108,7 +128,7 @@ def test_a_truncated_frame_waits_for_the_rest_and_decode_refuses_it() -> None:
 
 
 def test_an_oversized_message_is_refused_before_it_is_sent() -> None:
-    huge = Ack(0, 1, 1, tuple(range(64)), 0, bytes(16))
+    huge = Ack(0, 0, 1, 1, tuple(range(64)), 0, bytes(16))
     assert decode(encode(huge)) == huge
     with pytest.raises(RemoteProtocolError, match="have: expected an array"):
-        decode(_frame([1, 3, 0, 1, 1, list(range(65)), 0, bytes(16)]))
+        decode(_frame([1, 3, 0, 0, 1, 1, list(range(65)), 0, bytes(16)]))

@@ -1,0 +1,271 @@
+"""The golden frames of ``protocol/golden.json`` against the codec.
+
+Each frame must decode to the meaning the file states beside it, and that meaning must
+encode to the same bytes. The meaning is parsed here on its own terms (card codes
+computed by hand, piles named as in the spec), never through the encoder or
+``tools/golden.py``, so a change to the codec and a matching change to the file cannot
+hide each other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from p2pnerts.protocol import (
+    Ack,
+    FrameDecoder,
+    Leave,
+    Message,
+    Play,
+    Ready,
+    Rejoin,
+    RemoteProtocolError,
+    Reveal,
+    StartView,
+    ViewChange,
+    commitment,
+    decode,
+    decode_payload,
+    encode,
+)
+from p2pnerts.rules import (
+    CallNerts,
+    Card,
+    DeclareStuck,
+    Move,
+    Rotate,
+    SlideUnder,
+    Suit,
+    ToFoundation,
+    ToWork,
+    TurnStock,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN: dict[str, Any] = json.loads((ROOT / "protocol" / "golden.json").read_text("utf-8"))
+FRAMES: list[dict[str, Any]] = GOLDEN["frames"]
+INVALID: list[dict[str, Any]] = GOLDEN["invalid"]
+
+# --- the meaning notation, parsed independently of the codec -------------------------------
+
+_RANKS = ["Jk", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+_SUITS = "SHDC"
+
+
+def _rank_suit(text: str) -> tuple[int, int]:
+    return _RANKS.index(text[:-1]), _SUITS.index(text[-1])
+
+
+def card(text: str) -> Card:
+    face, deck = text.split("@")
+    rank, suit = _rank_suit(face)
+    return Card(int(deck), rank, Suit(suit))
+
+
+def code(text: str) -> int:
+    face, deck = text.split("@")
+    rank, suit = _rank_suit(face)
+    return int(deck) * 64 + rank * 4 + suit
+
+
+def pile(text: str) -> int:
+    if text in ("nerts", "waste"):
+        return -1 if text == "nerts" else -2
+    word, number = text.split()
+    assert word == "work"
+    return int(number)
+
+
+def move(m: dict[str, Any]) -> Move:
+    kind, seat = m["kind"], m["seat"]
+    revealed = tuple(card(c) for c in m.get("revealed", ()))
+    if kind == "TurnStock":
+        return TurnStock(seat, revealed)
+    if kind == "ToFoundation":
+        declare = None
+        if m["declare"] is not None:
+            rank, suit = _rank_suit(m["declare"])
+            declare = (rank, Suit(suit))
+        foundation = -1 if m["foundation"] == "new" else m["foundation"]
+        return ToFoundation(seat, card(m["card"]), pile(m["source"]), foundation, declare, revealed)
+    if kind in ("ToWork", "SlideUnder"):
+        cls = ToWork if kind == "ToWork" else SlideUnder
+        return cls(seat, card(m["card"]), pile(m["source"]), pile(m["dest"]), revealed)
+    bare: dict[str, Callable[[int], Move]] = {
+        "DeclareStuck": DeclareStuck,
+        "Rotate": Rotate,
+        "CallNerts": CallNerts,
+    }
+    return bare[kind](seat)
+
+
+_KINDS: dict[str, Callable[..., Message]] = {
+    "Ready": Ready,
+    "Play": Play,
+    "Ack": Ack,
+    "Reveal": Reveal,
+    "Leave": Leave,
+    "ViewChange": ViewChange,
+    "StartView": StartView,
+    "Rejoin": Rejoin,
+}
+_FIELDS: dict[str, Callable[[Any], Any]] = {
+    "move": move,
+    "commitment": bytes.fromhex,
+    "salt": bytes.fromhex,
+    "digest": bytes.fromhex,
+    "base_digest": bytes.fromhex,
+    "face_up": lambda cards: tuple(code(c) for c in cards),
+    "order": lambda cards: tuple(code(c) for c in cards),
+    "carried": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
+    "scores": lambda rows: tuple(tuple(r) for r in rows),
+}
+
+
+def _plain(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def message(meaning: dict[str, Any]) -> Message:
+    """The message a meaning states, every field converted as the notation says."""
+    values = {
+        name: _FIELDS.get(name, _plain)(value) for name, value in meaning.items() if name != "kind"
+    }
+    return _KINDS[meaning["kind"]](**values)
+
+
+def _name(entry: dict[str, Any]) -> str:
+    return str(entry["name"])
+
+
+# --- the frames -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("frame", FRAMES, ids=_name)
+def test_a_golden_frame_decodes_to_the_meaning_stated_beside_it(frame: dict[str, Any]) -> None:
+    assert decode(bytes.fromhex(frame["hex"])) == message(frame["meaning"])
+
+
+@pytest.mark.parametrize("frame", FRAMES, ids=_name)
+def test_the_stated_meaning_encodes_to_the_golden_bytes_exactly(frame: dict[str, Any]) -> None:
+    assert encode(message(frame["meaning"])).hex() == frame["hex"]
+
+
+@pytest.mark.parametrize("frame", FRAMES, ids=_name)
+def test_the_length_prefix_counts_the_payload(frame: dict[str, Any]) -> None:
+    data = bytes.fromhex(frame["hex"])
+    assert int.from_bytes(data[:4], "big") == len(data) - 4
+
+
+def test_every_carried_payload_decodes_to_its_own_stated_meaning() -> None:
+    carried = [
+        i for f in FRAMES if f["meaning"]["kind"] == "StartView" for i in f["meaning"]["carried"]
+    ]
+    assert carried
+    for item in carried:
+        assert decode_payload(bytes.fromhex(item["hex"])) == message(item["meaning"])
+
+
+def test_a_stream_of_every_golden_frame_decodes_in_order_whatever_the_chunks() -> None:
+    stream = b"".join(bytes.fromhex(f["hex"]) for f in FRAMES)
+    expected = [message(f["meaning"]) for f in FRAMES]
+    for size in (1, 5, 64, len(stream)):
+        decoder = FrameDecoder()
+        got = [m for i in range(0, len(stream), size) for m in decoder.feed(stream[i : i + size])]
+        assert got == expected
+        assert decoder.pending == 0
+
+
+def test_the_golden_frames_cover_every_kind_and_every_case_the_spec_names() -> None:
+    kinds = {f["meaning"]["kind"] for f in FRAMES}
+    assert kinds == set(_KINDS)
+    moves = [f["meaning"]["move"] for f in FRAMES if f["meaning"]["kind"] == "Play"]
+    assert {m["kind"] for m in moves} == {
+        "TurnStock",
+        "ToFoundation",
+        "ToWork",
+        "SlideUnder",
+        "DeclareStuck",
+        "Rotate",
+        "CallNerts",
+    }
+    assert any(m.get("declare") and m["card"].startswith("Jk") for m in moves)
+    assert any(f["meaning"]["kind"] == "StartView" and f["meaning"]["carried"] for f in FRAMES)
+
+
+# --- the frames every peer refuses -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("frame", INVALID, ids=_name)
+def test_an_invalid_golden_frame_is_refused_with_its_stated_error(frame: dict[str, Any]) -> None:
+    with pytest.raises(RemoteProtocolError) as caught:
+        decode(bytes.fromhex(frame["hex"]))
+    assert frame["message"] in str(caught.value)
+
+
+@pytest.mark.parametrize("frame", INVALID, ids=_name)
+def test_a_stream_decoder_refuses_it_too_or_waits_for_a_truncated_one(
+    frame: dict[str, Any],
+) -> None:
+    data = bytes.fromhex(frame["hex"])
+    decoder = FrameDecoder()
+    if frame["error"] == "truncated":
+        assert list(decoder.feed(data)) == []
+        assert decoder.pending == len(data)
+        return
+    with pytest.raises(RemoteProtocolError) as caught:
+        list(decoder.feed(data))
+    assert frame["message"] in str(caught.value)
+
+
+def test_the_invalid_frames_cover_the_cases_the_spec_names() -> None:
+    assert {"version", "truncated", "frame-length", "bad-card"} <= {f["error"] for f in INVALID}
+
+
+# --- the vectors ----------------------------------------------------------------------------
+
+
+def test_the_commitment_vector_is_sha256_over_the_stated_bytes() -> None:
+    vector = GOLDEN["vectors"]["commitment"]
+    salt, order = bytes.fromhex(vector["salt"]), vector["order"]
+    by_hand = hashlib.sha256(b"p2pnerts-deck-1" + bytes((len(salt),)) + salt)
+    for c in order:
+        by_hand.update(code(c).to_bytes(2, "big"))
+    assert by_hand.hexdigest() == vector["sha256"]
+    assert commitment(salt, [card(c) for c in order]).hex() == vector["sha256"]
+
+
+def test_the_commitment_vector_is_the_one_the_ready_and_reveal_frames_use() -> None:
+    vector = GOLDEN["vectors"]["commitment"]
+    meanings = {f["name"]: f["meaning"] for f in FRAMES}
+    assert meanings["ready"]["commitment"] == vector["sha256"]
+    assert meanings["reveal"]["salt"] == vector["salt"]
+    assert meanings["reveal"]["order"] == vector["order"]
+
+
+def test_the_digest_vector_chains_blake2b_128_over_payload_and_outcome() -> None:
+    vector = GOLDEN["vectors"]["digest"]
+    frames = {f["name"]: bytes.fromhex(f["hex"]) for f in FRAMES}
+    digest = bytes.fromhex(vector["start"])
+    assert digest == bytes(16)
+    for step in vector["steps"]:
+        payload = frames[step["frame"]][4:]
+        chained = hashlib.blake2b(digest + payload + bytes((step["outcome"],)), digest_size=16)
+        digest = chained.digest()
+        assert digest.hex() == step["digest"]
+
+
+def test_the_file_is_what_tools_golden_py_writes() -> None:
+    tool = ROOT / "tools" / "golden.py"
+    done = subprocess.run(
+        [sys.executable, str(tool), "--check"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr

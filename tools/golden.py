@@ -1,0 +1,493 @@
+"""Regenerate ``protocol/golden.json``, the wire spec's golden frames, from the codec.
+
+Every frame is built from the fixed message values below and encoded by
+`p2pnerts.protocol`; its meaning is written beside it in readable form (the notation is
+in the file). The tests decode each frame and compare it with that meaning, and encode
+the meaning back to the same bytes, so the file pins the format down for a peer written
+in any language. The file also holds frames every peer must refuse, with the error each
+gives, and test vectors for the deck commitment and the running digest.
+
+    python tools/golden.py           rewrite the file
+    python tools/golden.py --check   exit 1 if the file is not what the codec gives now
+
+Run it when the format changes on purpose and read the diff: every byte that moved is a
+change to the protocol, and `PROTOCOL_VERSION` may have to move with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from p2pnerts.protocol import (
+    MAX_FRAME,
+    PROTOCOL_VERSION,
+    Ack,
+    Leave,
+    Message,
+    Play,
+    Ready,
+    Rejoin,
+    RemoteProtocolError,
+    Reveal,
+    StartView,
+    ViewChange,
+    commitment,
+    decode,
+    decode_payload,
+    encode,
+    face_up,
+)
+from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.rules import (
+    NERTS,
+    NEW_FOUNDATION,
+    WASTE,
+    CallNerts,
+    Card,
+    DeclareStuck,
+    Move,
+    Rotate,
+    SlideUnder,
+    Suit,
+    TableOptions,
+    ToFoundation,
+    ToWork,
+    TurnStock,
+    card_code,
+    card_from_code,
+    new_deck,
+)
+
+GOLDEN = Path(__file__).resolve().parent.parent / "protocol" / "golden.json"
+
+# --- the fixed values -----------------------------------------------------------------------
+
+SALT = bytes.fromhex("5a17c0ffee0ddba11de7ec7ab1e5eed5")
+ORDER = tuple(new_deck(0)[(7 + 21 * i) % 52] for i in range(52))
+"""Seat 0's deck for round 1: a fixed permutation, so the Ready and Reveal frames agree."""
+ZERO = bytes(16)
+DIGEST = bytes.fromhex("0f1e2d3c4b5a69788796a5b4c3d2e1f0")
+
+
+S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
+
+READY = Ready(
+    0, 0, 1, 1, 1, commitment(SALT, ORDER), tuple(map(card_code, face_up(ORDER, TableOptions())))
+)
+TO_FOUNDATION = Play(
+    2, 0, 17, 5, 1, ToFoundation(2, Card(2, 7, H), NERTS, 3, None, (Card(2, 1, C),))
+)
+JOKER = Play(1, 0, 9, 2, 1, ToFoundation(1, Card(1, 0, H), WASTE, NEW_FOUNDATION, (1, S), ()))
+LEAVE = Leave(2, 0, 99, 42)
+READY_2 = Ready(
+    0, 1, 310, 141, 2, bytes(range(32)), tuple(card_code(Card(0, r, S)) for r in (9, 2, 3, 4, 5))
+)
+CRASH = StartView(
+    1, 1, 60, 33, (0, 1, 3), (20, 32, 7, 11), (), 1, 0, ZERO,
+    (encode_payload(READY), encode_payload(TO_FOUNDATION)), (),
+)  # fmt: skip
+REJOINED = StartView(
+    3, 2, 320, 150, (0, 1, 2, 3), (141, 98, 17, 149), (2,), 2, 57, DIGEST,
+    (encode_payload(READY_2),), ((5, -40, 12, 0),),
+)  # fmt: skip
+
+FRAMES: list[tuple[str, Message, str]] = [
+    (
+        "ready",
+        READY,
+        "Seat 0 is dealt for round 1: the commitment to its deck order (the salt and order of"
+        " the reveal frame), then the codes of its Nerts top and four work-pile cards.",
+    ),
+    (
+        "play-turn-stock",
+        Play(1, 0, 7, 3, 1, TurnStock(1, (Card(1, 5, D), Card(1, 12, S), Card(1, 2, C)))),
+        "Seat 1 turns three cards from its stock; they land on the waste in this order, the"
+        " last one on top.",
+    ),
+    (
+        "play-turn-waste-over",
+        Play(1, 0, 8, 4, 1, TurnStock(1, ())),
+        "Seat 1's stock is empty: turning it turns the waste over as the new stock, revealing"
+        " nothing.",
+    ),
+    (
+        "play-to-foundation",
+        TO_FOUNDATION,
+        "Seat 2 plays the 7 of hearts from its Nerts pile onto foundation 3 and reveals the"
+        " next Nerts card, the ace of clubs.",
+    ),
+    (
+        "play-joker-declared",
+        JOKER,
+        "At a table with jokers, seat 1 plays its joker with suit bits 1 from its waste as the"
+        " ace of spades, starting a new foundation.",
+    ),
+    (
+        "play-to-work",
+        Play(1, 0, 10, 5, 1, ToWork(1, Card(1, 9, C), 2, 0, ())),
+        "Seat 1 moves the 9 of clubs, with any cards on it, from work pile 2 onto work pile 0.",
+    ),
+    (
+        "play-to-work-from-nerts",
+        Play(3, 0, 11, 2, 1, ToWork(3, Card(3, 12, H), NERTS, 1, (Card(3, 4, S),))),
+        "Seat 3 moves its Nerts top, the queen of hearts, onto work pile 1 and reveals the next"
+        " Nerts card, the 4 of spades.",
+    ),
+    (
+        "play-slide-under",
+        Play(1, 0, 11, 6, 1, SlideUnder(1, Card(1, 13, D), WASTE, 4, ())),
+        "Seat 1 slides the king of diamonds from its waste under work pile 4 (another work"
+        " pile is empty).",
+    ),
+    (
+        "play-declare-stuck",
+        Play(3, 0, 13, 7, 1, DeclareStuck(3)),
+        "Seat 3 declares its tableau stuck.",
+    ),
+    (
+        "play-rotate",
+        Play(3, 0, 14, 8, 1, Rotate(3)),
+        "Move kind 6, the all-stuck rotation: every peer applies it on its own and none sends"
+        " it (SPEC.md 4.8), but the codec carries it.",
+    ),
+    ("play-call-nerts", Play(3, 0, 15, 9, 1, CallNerts(3)), "Seat 3 calls Nerts."),
+    (
+        "ack",
+        Ack(1, 0, 9, 3, (4, 2, 6), 12, DIGEST),
+        "Seat 1 holds messages up to 4 and 6 from seats 0 and 2 and has sent 2 before this"
+        " one; it has committed 12 ordered messages, with this running digest after them.",
+    ),
+    (
+        "ack-wide-integers",
+        Ack(3, 2, 70000, 300, (65536, 256, 255, 299), 2**32, DIGEST),
+        "Integers take their shortest msgpack form: this Ack shows the 1-, 2-, 3-, 5- and"
+        " 9-byte forms.",
+    ),
+    (
+        "reveal",
+        Reveal(0, 0, 90, 40, 1, SALT, tuple(map(card_code, ORDER))),
+        "After round 1, seat 0 reveals the salt and the whole deck order behind its Ready's"
+        " commitment.",
+    ),
+    ("leave", LEAVE, "Seat 2 leaves the table cleanly."),
+    (
+        "view-change",
+        ViewChange(0, 0, 40, 20, 1, (2,), (19, 9, 7, 11), 12),
+        "Seat 0, in view 0, has heard nothing from seat 2 for 2 s: it asks for view 1 without"
+        " seat 2, saying what it holds and how many messages it has committed.",
+    ),
+    (
+        "start-view-crash",
+        CRASH,
+        "Seat 1, coordinator of view 1 (index 1 mod 4 of members 0 1 2 3), starts it without"
+        " seat 2; round 1 began at commit 0, and its two ordered messages so far are carried.",
+    ),
+    (
+        "rejoin",
+        Rejoin(2, 0, 1, 1, 2),
+        "Seat 2 restarted, holding its deck of round 2, and asks to be let back in; it knows"
+        " no view later than 0.",
+    ),
+    (
+        "start-view-rejoin",
+        REJOINED,
+        "Seat 3, coordinator of view 2 (index 2 mod 3 of members 0 1 3), lets seat 2 back in"
+        " during round 2; round 1 scored 5, -40, 12 and 0.",
+    ),
+]
+
+# --- frames every peer refuses --------------------------------------------------------------
+
+
+def _raw(value: Any) -> bytes:
+    payload: bytes = msgpack.packb(value, use_bin_type=True)
+    return len(payload).to_bytes(4, "big") + payload
+
+
+_TRAILING = encode_payload(LEAVE) + b"\xc0"
+
+INVALID: list[tuple[str, str, bytes, str, str]] = [
+    (
+        "wrong-version",
+        "A Leave from a peer speaking version 2.",
+        _raw([2, 5, 0, 0, 1, 1]),
+        "version",
+        "protocol version 2, this peer speaks 1",
+    ),
+    (
+        "wrong-version-other-layout",
+        "Version 2 may lay out its header otherwise: the version is checked before anything else.",
+        _raw([2, 5, 0]),
+        "version",
+        "protocol version 2, this peer speaks 1",
+    ),
+    (
+        "truncated",
+        "The leave frame without its last byte. A stream decoder waits for the rest; a frame"
+        " that never completes (the connection ends) is an error.",
+        encode(LEAVE)[:-1],
+        "truncated",
+        "not exactly one whole frame",
+    ),
+    (
+        "truncated-payload",
+        "The length is right but the msgpack value inside ends early (an array of 6 with 1 item).",
+        b"\x00\x00\x00\x02\x96\x01",
+        "undecodable",
+        "undecodable frame",
+    ),
+    (
+        "trailing-bytes",
+        "A whole Leave followed by a msgpack nil inside the same frame: a frame holds exactly"
+        " one value.",
+        len(_TRAILING).to_bytes(4, "big") + _TRAILING,
+        "undecodable",
+        "undecodable frame",
+    ),
+    (
+        "oversized-length",
+        "A length prefix of 262145: refused as soon as the four bytes arrive, before any payload.",
+        (MAX_FRAME + 1).to_bytes(4, "big"),
+        "frame-length",
+        f"frame length {MAX_FRAME + 1} outside 1..{MAX_FRAME}",
+    ),
+    (
+        "zero-length",
+        "A length prefix of 0.",
+        bytes(4),
+        "frame-length",
+        f"frame length 0 outside 1..{MAX_FRAME}",
+    ),
+    (
+        "not-an-array",
+        "The payload is a map, not an array.",
+        _raw({"kind": 5}),
+        "field-type",
+        "frame: expected an array",
+    ),
+    (
+        "unknown-kind",
+        "Message kind 9 does not exist in version 1.",
+        _raw([1, 9, 0, 0, 1, 1]),
+        "unknown-kind",
+        "unknown message kind 9",
+    ),
+    (
+        "extra-field",
+        "A Leave with one field too many.",
+        _raw([1, 5, 2, 0, 99, 42, 0]),
+        "field-count",
+        "Leave: expected 0 fields, got 1",
+    ),
+    (
+        "boolean-as-integer",
+        "A clock of msgpack true: booleans are not integers.",
+        _raw([1, 5, 2, 0, True, 42]),
+        "field-type",
+        "clock: expected an integer 1..9223372036854775807, got True",
+    ),
+    (
+        "string-as-bytes",
+        "An Ack whose digest is a msgpack str, not bin.",
+        _raw([1, 3, 1, 0, 9, 3, [4, 5, 6], 12, "0123456789abcdef"]),
+        "field-type",
+        "Ack.digest: expected 16..16 bytes",
+    ),
+    (
+        "bad-card-code",
+        "A Ready whose last face-up code, 60, has rank bits 15: no card.",
+        _raw([1, 1, 0, 0, 1, 1, 1, bytes(32), [4, 5, 6, 7, 60]]),
+        "bad-card",
+        "Ready.face_up: 60 is no card",
+    ),
+    (
+        "bad-joker-code",
+        "A ToWork move of code 66: deck 1, rank 0 (a joker) with suit bits 2; a joker's suit"
+        " bits are 0 or 1.",
+        _raw([1, 2, 1, 0, 10, 5, 1, [3, 1, 66, 2, 0, []]]),
+        "bad-card",
+        "card: 66 is no card",
+    ),
+    (
+        "move-field-count",
+        "A ToFoundation move with four fields instead of five.",
+        _raw([1, 2, 2, 0, 17, 5, 1, [2, 2, 156, -1, 3, None]]),
+        "field-count",
+        "move kind 2: expected 5 fields",
+    ),
+]
+
+# --- the readable meaning -------------------------------------------------------------------
+
+_RANKS = ("Jk", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_BYTES = {"commitment", "salt", "digest", "base_digest"}
+_CODES = {"face_up", "order"}
+
+NOTATION = {
+    "frame": "hex of the whole frame: the 4-byte big-endian length, then the msgpack payload",
+    "card": "rank, suit letter, @deck: 7H@2 is the 7 of hearts of deck 2 (decks and seats"
+    " count from 0); ranks A 2 3 4 5 6 7 8 9 10 J Q K; suits S H D C (suit bits 0 1 2 3); a"
+    " joker is Jk with suit bits 0 (JkS) or 1 (JkH)",
+    "face_up, order": "card codes on the wire (deck*64 + rank*4 + suit), shown as cards",
+    "pile": "nerts (-1 on the wire), waste (-2), work N (N, counting from 0)",
+    "foundation": "new (-1 on the wire) or the foundation's number",
+    "declare": "null (nil), or what a joker stands for: AS is [1, 0] on the wire",
+    "bytes": "commitment, salt, digest, base_digest: hex",
+    "carried": "each payload as hex (no length prefix), with its own meaning",
+    "meaning": "kind, then every field in wire order",
+    "invalid": "error is a language-neutral class; message is text that the Python codec's"
+    " RemoteProtocolError contains",
+}
+
+
+def card_text(card: Card) -> str:
+    return f"{_RANKS[card.rank]}{card.suit.letter}@{card.deck}"
+
+
+def _pile(pile: int) -> str:
+    return {NERTS: "nerts", WASTE: "waste"}.get(pile, f"work {pile}")
+
+
+def move_meaning(move: Move) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": type(move).__name__, "seat": move.seat}
+    match move:
+        case TurnStock():
+            out["revealed"] = [card_text(c) for c in move.revealed]
+        case ToFoundation():
+            declare = move.declare
+            out["card"] = card_text(move.card)
+            out["source"] = _pile(move.source)
+            out["foundation"] = "new" if move.foundation == NEW_FOUNDATION else move.foundation
+            out["declare"] = None if declare is None else _RANKS[declare[0]] + declare[1].letter
+            out["revealed"] = [card_text(c) for c in move.revealed]
+        case ToWork() | SlideUnder():
+            out["card"] = card_text(move.card)
+            out["source"] = _pile(move.source)
+            out["dest"] = _pile(move.dest)
+            out["revealed"] = [card_text(c) for c in move.revealed]
+    return out
+
+
+def meaning(message: Message) -> dict[str, Any]:
+    """A message's kind and every field, in declaration (and so wire) order, readably."""
+    out: dict[str, Any] = {"kind": type(message).__name__}
+    for field in fields(message):
+        out[field.name] = _value(field.name, getattr(message, field.name))
+    return out
+
+
+def _value(name: str, value: Any) -> Any:
+    if name == "move":
+        return move_meaning(value)
+    if name in _BYTES:
+        return value.hex()
+    if name in _CODES:
+        return [card_text(card_from_code(code)) for code in value]
+    if name == "carried":
+        return [{"hex": p.hex(), "meaning": meaning(decode_payload(p))} for p in value]
+    if name == "scores":
+        return [list(row) for row in value]
+    return list(value) if isinstance(value, tuple) else value
+
+
+# --- the vectors ----------------------------------------------------------------------------
+
+
+def _blake(previous: bytes, payload: bytes, outcome: int) -> bytes:
+    return hashlib.blake2b(previous + payload + bytes((outcome,)), digest_size=16).digest()
+
+
+def vectors() -> dict[str, Any]:
+    steps = []
+    digest = ZERO
+    for name, outcome in (("ready", 0), ("play-to-foundation", 1), ("play-joker-declared", 2)):
+        payload = encode_payload(next(m for n, m, _ in FRAMES if n == name))
+        digest = _blake(digest, payload, outcome)
+        steps.append({"frame": name, "outcome": outcome, "digest": digest.hex()})
+    return {
+        "commitment": {
+            "note": "SHA-256 of the ASCII bytes p2pnerts-deck-1, the salt's length as one"
+            " byte, the salt, then each card code as 2 big-endian bytes (the ready and reveal"
+            " frames use this one)",
+            "salt": SALT.hex(),
+            "order": [card_text(c) for c in ORDER],
+            "sha256": commitment(SALT, ORDER).hex(),
+        },
+        "digest": {
+            "note": "the running digest from 16 zero bytes: BLAKE2b with a 16-byte output"
+            " (not a truncated 64-byte one) over the previous digest, the frame's payload (no"
+            " length prefix) and the outcome byte",
+            "start": ZERO.hex(),
+            "steps": steps,
+        },
+    }
+
+
+# --- the file -------------------------------------------------------------------------------
+
+
+def document() -> dict[str, Any]:
+    for name, _, frame, _, text in INVALID:
+        try:
+            decode(frame)
+        except RemoteProtocolError as exc:
+            if text not in str(exc):
+                raise SystemExit(f"{name}: the codec says {exc!s}, the spec says {text}") from None
+        else:
+            raise SystemExit(f"{name}: the codec accepts a frame the spec refuses")
+    return {
+        "about": "Golden frames of the p2pnerts wire protocol (protocol/SPEC.md), written by"
+        " tools/golden.py: do not edit by hand.",
+        "version": PROTOCOL_VERSION,
+        "notation": NOTATION,
+        "frames": [
+            {"name": name, "note": note, "hex": encode(m).hex(), "meaning": meaning(m)}
+            for name, m, note in FRAMES
+        ],
+        "invalid": [
+            {"name": name, "note": note, "hex": frame.hex(), "error": error, "message": text}
+            for name, note, frame, error, text in INVALID
+        ],
+        "vectors": vectors(),
+    }
+
+
+def dump(value: Any, indent: str = "") -> str:
+    """JSON with one key per line, but short lists of plain values kept on one line."""
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {dump(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    if isinstance(value, list) and any(isinstance(v, dict) for v in value):
+        return "[\n" + ",\n".join(inner + dump(v, inner) for v in value) + f"\n{indent}]"
+    return json.dumps(value)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--check", action="store_true", help="exit 1 if the file is out of date")
+    args = parser.parse_args(argv)
+    text = dump(document()) + "\n"
+    if args.check:
+        current = GOLDEN.read_text(encoding="utf-8") if GOLDEN.exists() else ""
+        if current != text:
+            print(f"{GOLDEN} is out of date: run python tools/golden.py", file=sys.stderr)
+            return 1
+        return 0
+    GOLDEN.parent.mkdir(exist_ok=True)
+    GOLDEN.write_text(text, encoding="utf-8")
+    print(f"wrote {len(FRAMES)} frames and {len(INVALID)} invalid frames to {GOLDEN}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
