@@ -1,0 +1,139 @@
+"""Replicas wired to each other directly: FIFO queues per link, time and delivery by hand.
+
+Like h11's ConnectionPair: no sockets, no simulator, every message moved by the test.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
+
+from p2pnerts.protocol import Disk, Event, Message, Replica, Timing
+from p2pnerts.rules import Card, Suit, TableOptions, new_deck
+
+SALT = b"0123456789abcdef"
+E = TypeVar("E")
+
+
+def order(
+    deck: int, nerts: Sequence[str], work: Sequence[str], options: TableOptions
+) -> list[Card]:
+    """A deck order dealing ``nerts`` (bottom first; the last is the face-up top) and
+    ``work``, the rest of the deck as the stock in a fixed order. Cards are named like
+    ``"7H"``, ``"AS"``, ``"10D"``."""
+    chosen = [_card(deck, name) for name in (*nerts, *work)]
+    rest = [c for c in new_deck(deck, jokers=options.jokers) if c not in chosen]
+    n = options.nerts_pile
+    if len(nerts) > n:
+        raise ValueError("more Nerts cards than the pile holds")
+    filler, rest = rest[: n - len(nerts)], rest[n - len(nerts) :]
+    return [*filler, *chosen[: len(nerts)], *chosen[len(nerts) :], *rest]
+
+
+def _card(deck: int, name: str) -> Card:
+    ranks = {"A": 1, "J": 11, "Q": 12, "K": 13}
+    rank = ranks.get(name[:-1]) or int(name[:-1])
+    return Card(deck, rank, Suit("SHDC".index(name[-1])))
+
+
+class Table:
+    """``players`` replicas and a FIFO queue for every directed link between them."""
+
+    def __init__(
+        self,
+        players: int,
+        options: TableOptions,
+        timing: Timing | None = None,
+        auto_stuck: bool = False,
+    ) -> None:
+        self.options = options
+        self.timing = timing or Timing()
+        self.now = 0.0
+        self.replicas = [
+            Replica(s, options, players, timing=self.timing, auto_stuck=auto_stuck)
+            for s in range(players)
+        ]
+        self.links: dict[tuple[int, int], deque[Message]] = {
+            (a, b): deque() for a in range(players) for b in range(players) if a != b
+        }
+        self.events: list[list[Event]] = [[] for _ in range(players)]
+        self.down: set[int] = set()
+        self.cut: set[frozenset[int]] = set()
+
+    @property
+    def players(self) -> int:
+        return len(self.replicas)
+
+    def start(self, orders: Sequence[Sequence[Card]]) -> None:
+        for seat, replica in enumerate(self.replicas):
+            replica.start_round(orders[seat], SALT, self.now)
+        self.flush()
+        self.settle()
+
+    def flush(self) -> None:
+        """Move every replica's outgoing messages onto its links, and keep its events."""
+        for seat, replica in enumerate(self.replicas):
+            for message in replica.take_outgoing():
+                if seat in self.down:
+                    continue
+                for dest in range(self.players):
+                    if dest != seat and frozenset((seat, dest)) not in self.cut:
+                        self.links[seat, dest].append(message)
+            self.events[seat] += replica.take_events()
+
+    def deliver(self, src: int, dest: int, count: int | None = None) -> int:
+        """Deliver up to ``count`` queued messages from src to dest (all by default)."""
+        queue, done = self.links[src, dest], 0
+        while queue and (count is None or done < count):
+            message = queue.popleft()
+            if dest not in self.down:
+                self.replicas[dest].receive(message, self.now)
+            done += 1
+        self.flush()
+        return done
+
+    def settle(self, rounds: int = 200) -> None:
+        """Deliver and tick (past the ack delay) until nothing more moves."""
+        for _ in range(rounds):
+            moved = sum(self.deliver(a, b) for a, b in list(self.links))
+            self.advance(self.timing.ack_delay)
+            if not moved and not any(self.links.values()):
+                return
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        for seat, replica in enumerate(self.replicas):
+            if seat not in self.down:
+                replica.tick(self.now)
+        self.flush()
+
+    def level_clocks(self, seats: Iterable[int]) -> int:
+        """Bring the clocks of ``seats`` level by having the laggards send heartbeats that
+        are not delivered yet; returns the shared clock."""
+        seats = list(seats)
+        top = max(self.replicas[s].clock for s in seats)
+        for s in seats:
+            while self.replicas[s].clock < top:
+                self.replicas[s].send_ack(self.now)
+        self.flush()
+        return top
+
+    def crash(self, seat: int) -> Disk:
+        disk = self.replicas[seat].disk
+        self.down.add(seat)
+        for key in self.links:
+            if seat in key:
+                self.links[key].clear()
+        return disk
+
+    def restart(self, seat: int, disk: Disk) -> None:
+        self.down.discard(seat)
+        self.replicas[seat] = Replica.restart(
+            seat, self.options, self.players, disk=disk, now=self.now, timing=self.timing
+        )
+        self.flush()
+
+    def of(self, seat: int, kind: type[E]) -> list[E]:
+        """The events of one kind a seat's replica reported so far."""
+        return [e for e in self.events[seat] if isinstance(e, kind)]
