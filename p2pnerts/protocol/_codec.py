@@ -151,6 +151,7 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
             ("members", _SEATS),
             ("cuts", _HAVE),
             ("joined", _SEATS),
+            ("seated", _SEATS),
             ("round", _number()),
             ("base_committed", _number()),
             ("base_digest", _DIGEST),

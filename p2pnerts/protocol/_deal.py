@@ -21,6 +21,7 @@ from p2pnerts.rules import (
     State,
     Tableau,
     TableOptions,
+    WorkPile,
     apply,
     card_code,
     deal_tableau,
@@ -56,10 +57,20 @@ def public_tableau(deck: int, shown: Sequence[Card], options: TableOptions) -> T
 def public_deal(
     options: TableOptions, seats: Sequence[int], shown: Mapping[int, Sequence[Card]]
 ) -> State:
-    """The state every peer agrees on at the start: all decks' face-up cards, no more."""
+    """The state every peer agrees on at the start: all decks' face-up cards, no more.
+
+    A deck that was not dealt in (its seat away when the round began) is an empty tableau.
+    """
     decks = max(seats) + 1
-    tableaux = tuple(public_tableau(d, shown[d], options) for d in range(decks))
+    tableaux = tuple(
+        public_tableau(d, shown[d], options) if d in shown else _empty(d, options)
+        for d in range(decks)
+    )
     return State(options, tuple(seats), tableaux, ())
+
+
+def _empty(deck: int, options: TableOptions) -> Tableau:
+    return Tableau(deck, (), (WorkPile(),) * options.work_piles, ())
 
 
 def with_own_deck(public: State, deck: int, order: Sequence[Card]) -> State:

@@ -90,14 +90,16 @@ class StartView(Header):
     ``cuts`` gives, per seat, the last message of that seat the view carries over (later
     ones from a seat that left are dropped); ``joined`` the seats that come (back) in and
     start their sequence numbers again. ``carried`` holds the encoded ordered messages of
-    the current round, so that every member holds all of them; ``base_committed`` and
-    ``base_digest`` are the commit count and digest before the first of them.
-    ``scores`` is the match so far: each finished round's points per deck.
+    the current round, so that every member holds all of them; ``base_committed``,
+    ``base_digest`` and ``seated`` are the commit count, the digest and the seats at the
+    table (as committed) before the first of them. ``scores`` is the match so far: each
+    finished round's points per deck.
     """
 
     members: tuple[int, ...]
     cuts: tuple[int, ...]
     joined: tuple[int, ...]
+    seated: tuple[int, ...]
     round: int
     base_committed: int
     base_digest: bytes

@@ -175,11 +175,12 @@ class Replica(Views):
             raise LocalProtocolError(f"the table is {self.status.value}")
         if self.public is not None and self.public.ended is None:
             raise LocalProtocolError("a round is still being played")
+        for old in list(self._rounds.values()):
+            self._audit_if_complete(old, final=True)  # whoever never revealed: unchecked
+            del self._rounds[old.number]
         self.round += 1
         self.public = self.private = self._display = None
         self._placed = {}
-        for number in [n for n, r in self._rounds.items() if r.audited]:
-            del self._rounds[number]
         this = self.round_data(self.round)
         this.order, this.salt = tuple(order), salt
         self.disk_kept = Disk(self.round, this.order, salt)
@@ -200,6 +201,8 @@ class Replica(Views):
             raise LocalProtocolError(f"the table is {self.status.value}: wait")
         if display is None or display.ended is not None:
             raise LocalProtocolError("no round is being played")
+        if self.seat in self.away() or not self._rounds[self.round].order:
+            raise LocalProtocolError("you sit this round out: you were not dealt in")
         if move.seat != self.seat:
             raise LocalProtocolError(f"seat {self.seat} cannot move for seat {move.seat}")
         if self._hand is not None:
@@ -430,22 +433,28 @@ class Replica(Views):
         self.note_committed(message)
         match message:
             case Ready():
-                readies = self.round_data(message.round).readies
-                readies[message.sender] = message
-                if message.round == self.round and len(readies) == self.players:
-                    self._start_play()
+                self.round_data(message.round).readies[message.sender] = message
             case Play():
                 return self._commit_play(message, now)
             case Leave():
                 self.members = self.members - {message.sender}
-                self.set_absent(message.sender, True)
+                self.commit_leave(message.sender)
                 self.events.append(PeerLeft(message.sender))
                 if message.sender == self.seat:
                     self.status = Status.LEFT
             case StartView():
                 self.commit_start_view(message)
+        self._maybe_start_play()
         self._settle(now)
         return _Outcome.APPLIED
+
+    def _maybe_start_play(self) -> None:
+        """Deal the round in once every participant still seated has its Ready committed."""
+        this = self._rounds.get(self.round)
+        if this is None or self.public is not None or not this.participants:
+            return
+        if this.participants & self._seated <= set(this.readies):
+            self._start_play()
 
     def _start_play(self) -> None:
         this = self._rounds[self.round]
@@ -469,6 +478,9 @@ class Replica(Views):
         public = self.public
         if play.round != self.round or public is None or public.ended is not None:
             self._returned(play, None, "the round is over")
+            return _Outcome.RETURNED
+        if play.sender in self.away():
+            self._returned(play, None, "that seat sits this round out")
             return _Outcome.RETURNED
         tie = False
         try:
@@ -564,8 +576,9 @@ class Replica(Views):
         this.reveals[reveal.sender] = (reveal.salt, tuple(map(card_from_code, reveal.order)))
         self._audit_if_complete(this)
 
-    def _audit_if_complete(self, this: Round) -> None:
-        if this.audited or not this.ended or not self.members <= set(this.reveals):
+    def _audit_if_complete(self, this: Round, *, final: bool = False) -> None:
+        revealed = self.members & set(this.readies) <= set(this.reveals)
+        if this.audited or not this.ended or not (revealed or final):
             return
         this.audited = True
         commitments = {seat: r.commitment for seat, r in this.readies.items()}
@@ -588,6 +601,19 @@ class Replica(Views):
             return
         if display.tableau_of(self.seat).stuck:
             return
-        blind = not self._rounds[self.round].order  # sitting this round out: no deck known
-        if blind or is_stuck(display, self.seat):
+        if self.seat in self.away():
+            return  # not dealt in: the others count this seat as stuck already
+        blind = not self._rounds[self.round].order  # dealt, but the deck was lost
+        if blind:
+            self._declare_blind_stuck(now)
+        elif is_stuck(display, self.seat):
             self.intend(DeclareStuck(self.seat), now)
+
+    def _declare_blind_stuck(self, now: float) -> None:
+        number = self.round
+        play = self.send(
+            now, lambda c, s: Play(self.seat, self.view, c, s, number, DeclareStuck(self.seat))
+        )
+        assert isinstance(play, Play)
+        self._mine.append(play)
+        self._hand = play

@@ -116,6 +116,9 @@ class Round:
     reveals: dict[int, tuple[bytes, tuple[Card, ...]]] = field(default_factory=dict)
     ended: bool = False
     audited: bool = False
+    participants: frozenset[int] = frozenset()
+    """The seats at the table when the round's first Ready committed: play starts once
+    each of them still seated has its Ready committed."""
 
 
 class Views:
@@ -155,8 +158,9 @@ class Views:
         self._mine: list[Play] = []
         self._hand: Play | None = None
         self._placed: dict[int, tuple[int, int]] = {}
-        self._absent: set[int] = set()
+        self._seated: frozenset[int] = frozenset(range(players))
         self._base = (0, self.chain)
+        self._base_seated = self._seated
         self._base_round = 0
         self._since_base: list[Ordered | StartView] = []
         self._changing_to = 0
@@ -188,8 +192,10 @@ class Views:
         """Keep what a StartView would carry: every ordered message of the current round."""
         if isinstance(message, Ready) and message.round > self._base_round:
             self._base = (self.committed, self.chain)
+            self._base_seated = self._seated
             self._base_round = message.round
             self._since_base = []
+            self.round_data(message.round).participants = self._seated
         self._since_base.append(message)
 
     def round_data(self, number: int) -> Round:
@@ -295,6 +301,7 @@ class Views:
         carried += tuple(encode_payload(p.message) for p in self.pending)
         base_committed, base_digest = self._base
         cuts, scores = tuple(self.have), tuple(self.match_scores)
+        seated = tuple(sorted(self._base_seated))
         number = self.round
         start = self.send(
             now,
@@ -306,6 +313,7 @@ class Views:
                 members,
                 cuts,
                 joined,
+                seated,
                 number,
                 base_committed,
                 base_digest,
@@ -389,21 +397,23 @@ class Views:
 
     def commit_start_view(self, start: StartView) -> None:
         """At its place in the order, a view's departures and arrivals reach the game."""
-        for seat in range(self.players):
-            self.set_absent(seat, seat not in start.members)
+        self._seated = frozenset(start.members)
 
-    def set_absent(self, seat: int, absent: bool) -> None:
-        if absent:
-            self._absent.add(seat)
-        else:
-            self._absent.discard(seat)
+    def commit_leave(self, seat: int) -> None:
+        self._seated = self._seated - {seat}
+
+    def away(self) -> list[int]:
+        """Seats that cannot move this round: not at the table, or not dealt in."""
+        this = self._rounds.get(self.round)
+        dealt = set(this.readies) if this is not None else set()
+        return [s for s in range(self.players) if s not in self._seated or s not in dealt]
 
     def keep_absent_stuck(self) -> None:
         """Seats away from the table count as stuck, so the others can still rotate."""
         public = self.public
         if public is None or public.ended is not None:
             return
-        for seat in sorted(self._absent):
+        for seat in self.away():
             if not public.tableau_of(seat).stuck:
                 self.apply_everywhere(DeclareStuck(seat))
                 public = self.public
@@ -461,7 +471,7 @@ class Views:
         disk = self.disk_kept
         if disk.round == start.round:
             this.order, this.salt = disk.order, disk.salt
-        self._absent = set()
+        self._seated = self._base_seated = frozenset(start.seated)
         carrier = (start.sender, start.seq)
         self._take_carried(start, carrier, None)
         for seat in range(self.players):

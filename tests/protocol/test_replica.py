@@ -19,6 +19,7 @@ from p2pnerts.protocol import (
     PlayReturned,
     RemoteProtocolError,
     RoundOver,
+    RoundStarted,
     Status,
 )
 from p2pnerts.rules import (
@@ -268,4 +269,27 @@ def test_a_minority_commits_nothing_and_the_majority_goes_on_then_the_two_heal()
                 table.links[a, b].extend(table.replicas[a].resend_to(b))
     _run_for(table, 6)
     assert all(r.members == {0, 1, 2, 3, 4} for r in table.replicas)
+    _agree(table)
+
+
+def test_a_round_dealt_while_a_seat_is_away_starts_without_it() -> None:
+    table = _table(3, nerts_pile=1)
+    table.replicas[0].intend(CallNerts(0), table.now)
+    table.flush()
+    table.settle()
+    assert all(table.of(s, RoundOver) for s in range(3))
+    table.crash(2)
+    _run_for(table, 6)
+    opts = table.options
+    for seat in (0, 1):
+        deal = order(seat, ["5C"], ["6D", "7S", "8H", "9C"], opts)
+        table.replicas[seat].start_round(deal, b"another-salt-16b", table.now)
+    table.flush()
+    table.settle()
+    for seat in (0, 1):
+        assert [e.round for e in table.of(seat, RoundStarted)] == [1, 2]
+        public = table.replicas[seat].public
+        assert public is not None
+        away = public.tableau_of(2)
+        assert away.stuck and not away.nerts and not away.stock
     _agree(table)
