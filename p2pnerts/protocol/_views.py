@@ -4,10 +4,13 @@ Theory of operation
 -------------------
 A *view* is a numbered set of members; commits wait for every member, so a member that
 falls silent would hold the table up forever. After `Timing.exclude_after` of silence, a
-member starts a *view change*: it broadcasts ViewChange(v + 1), stops committing and
-stops sending plays; every member that hears it does the same. The coordinator of view
-v' is ``sorted(members)[v' mod len(members)]``. Once it holds votes for v' from every
-member it does not suspect, and they are a majority of the current view, it broadcasts
+member starts a *view change*: it broadcasts ViewChange(v'), stops committing and stops
+sending plays; every member that hears it does the same. The coordinator of view v' is
+seat ``v' mod seats`` — fixed by the number alone, so two peers that disagree on the
+membership still never start the same view twice — and v' is the first view number whose
+coordinator is a member the peer does not suspect. Once the coordinator holds votes for
+v' from every member it does not suspect, cast in its own view, and they are a majority
+of that view's members, it broadcasts
 StartView: the voters (plus any seat asking to rejoin) as the new members, its own
 ``have`` vector as the *cut* of every seat's messages, and every ordered message of the
 current round it has committed or holds, *carried*.
@@ -239,10 +242,10 @@ class Views:
                 if s != self.seat and now - self.heard[s] > self.timing.exclude_after
             ]
             if silent or self._fresh_rejoiners(now):
-                self._start_view_change(self.view + 1, now)
+                self._start_view_change(self._next_view(self.view), now)
         elif self.status is Status.CHANGING:
             if now - self._change_started > self.timing.view_change_timeout:
-                self._start_view_change(self._changing_to + 1, now)
+                self._start_view_change(self._next_view(self._changing_to), now)
             else:
                 self._maybe_start_view(now)
         waited = self._stash_since is not None and (
@@ -260,8 +263,16 @@ class Views:
         return times
 
     def coordinator(self, view: int) -> int:
-        ordered = sorted(self.members)
-        return ordered[view % len(ordered)]
+        """The one seat that may start view ``view``: the same at every peer, whatever
+        membership each believes in, so that no view number is ever started twice."""
+        return view % self.players
+
+    def _next_view(self, after: int) -> int:
+        """The first view after ``after`` whose coordinator is a member not suspected."""
+        view = after + 1
+        while self.coordinator(view) not in self.members - self.suspected:
+            view += 1
+        return view
 
     def _start_view_change(self, new_view: int, now: float) -> None:
         self.status = Status.CHANGING
@@ -291,7 +302,8 @@ class Views:
         new_view = self._changing_to
         if self.status is not Status.CHANGING or self.coordinator(new_view) != self.seat:
             return
-        voters = {s for s in self._votes.get(new_view, {}) if s in self.members}
+        votes = self._votes.get(new_view, {})
+        voters = {s for s, vote in votes.items() if s in self.members and vote.view == self.view}
         needed = self.members - self.suspected
         if not needed <= voters or 2 * len(voters) <= len(self.members):
             return
