@@ -4,7 +4,15 @@
 messages to broadcast and events. It imports the rules, never a socket or a clock.
 """
 
-from p2pnerts.protocol._codec import MAX_FRAME, FrameDecoder, decode, decode_payload, encode
+from p2pnerts.protocol._codec import (
+    MAX_FRAME,
+    FrameDecoder,
+    decode,
+    decode_any,
+    decode_payload,
+    encode,
+    encode_payload,
+)
 from p2pnerts.protocol._deal import audit, commitment, face_up
 from p2pnerts.protocol._errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
@@ -28,14 +36,20 @@ from p2pnerts.protocol._events import (
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
+    Hello,
     Leave,
+    LinkMessage,
     Message,
     Play,
     Ready,
+    Refuse,
     Rejoin,
     Reveal,
+    Roster,
+    Seat,
     StartView,
     ViewChange,
+    Welcome,
 )
 from p2pnerts.protocol._replica import Replica, order_key
 from p2pnerts.protocol._views import Disk, Status, Timing
@@ -50,7 +64,9 @@ __all__ = [
     "Diverged",
     "Event",
     "FrameDecoder",
+    "Hello",
     "Leave",
+    "LinkMessage",
     "LocalProtocolError",
     "Message",
     "PeerExcluded",
@@ -64,23 +80,29 @@ __all__ = [
     "PlayReturned",
     "ProtocolError",
     "Ready",
+    "Refuse",
     "Rejoin",
     "RemoteProtocolError",
     "Replica",
     "Reveal",
+    "Roster",
     "RoundOver",
     "RoundStarted",
+    "Seat",
     "ShutOut",
     "StartView",
     "Status",
     "Timing",
     "ViewChange",
     "ViewInstalled",
+    "Welcome",
     "audit",
     "commitment",
     "decode",
+    "decode_any",
     "decode_payload",
     "encode",
+    "encode_payload",
     "face_up",
     "order_key",
 ]

@@ -18,18 +18,25 @@ from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
+    Hello,
     Leave,
+    LinkMessage,
     Message,
     Play,
     Ready,
+    Refuse,
     Rejoin,
     Reveal,
+    Roster,
+    Seat,
     StartView,
     ViewChange,
+    Welcome,
 )
 from p2pnerts.rules import (
     JOKER,
     KING,
+    BadOptions,
     CallNerts,
     Card,
     DeclareStuck,
@@ -37,6 +44,8 @@ from p2pnerts.rules import (
     Rotate,
     SlideUnder,
     Suit,
+    TableOptions,
+    TieRule,
     ToFoundation,
     ToWork,
     TurnStock,
@@ -165,20 +174,125 @@ _BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LAYOUT.items()}
 _HEADER = ("sender", "view", "clock", "seq")
 
 
+def _text(most: int, least: int = 1) -> _Field:
+    def check(value: Any, what: str) -> str:
+        if type(value) is not str or not least <= len(value) <= most:
+            raise RemoteProtocolError(f"{what}: expected text of {least}..{most} characters")
+        return value
+
+    return _Field(lambda v: v, check)
+
+
+def _options_to_wire(o: TableOptions) -> list[Any]:
+    return [
+        o.nerts_pile,
+        o.work_piles,
+        o.stock_turn,
+        o.jokers,
+        o.nerts_bonus,
+        o.card_points,
+        o.nerts_penalty,
+        o.target,
+        o.rounds or 0,
+        o.tie_rule.value,
+    ]
+
+
+def _options_from_wire(value: Any, what: str) -> TableOptions:
+    items = _array(value, what, 10, 10)
+    numbers = [_int(v, what, 0, 10_000) for i, v in enumerate(items) if i not in (3, 9)]
+    if type(items[3]) is not bool or items[9] not in {r.value for r in TieRule}:
+        raise RemoteProtocolError(f"{what}: bad jokers flag or tie rule")
+    pile, work, turn, bonus, points, penalty, target, rounds = numbers
+    try:
+        return TableOptions(
+            pile,
+            work,
+            turn,
+            items[3],
+            bonus,
+            points,
+            penalty,
+            target,
+            rounds or None,
+            TieRule(items[9]),
+        )
+    except BadOptions as exc:
+        raise RemoteProtocolError(f"{what}: {exc}") from None
+
+
+def _roster_seats() -> _Field:
+    def to_wire(seats: tuple[Seat, ...]) -> list[Any]:
+        return [[s.seat, s.name, s.host, s.port] for s in seats]
+
+    def check(value: Any, what: str) -> tuple[Seat, ...]:
+        seats = []
+        for item in _array(value, what, 0, MAX_SEATS):
+            seat, name, host, port = _array(item, what, 4, 4)
+            seats.append(
+                Seat(
+                    _int(seat, what, 0, MAX_SEATS - 1),
+                    _text(32).from_wire(name, what),
+                    _text(255, least=0).from_wire(host, what),
+                    _int(port, what, 1, 65535),
+                )
+            )
+        return tuple(seats)
+
+    return _Field(to_wire, check)
+
+
+def _flag(value: Any, what: str) -> bool:
+    if type(value) is not bool:
+        raise RemoteProtocolError(f"{what}: expected true or false")
+    return value
+
+
+_TABLE_ID = _bytes(16, 16)
+_LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]] = {
+    Hello: (
+        16,
+        (
+            ("table", _TABLE_ID),
+            ("seat", _number(-1, MAX_SEATS - 1)),
+            ("name", _text(32)),
+            ("port", _number(1, 65535)),
+        ),
+    ),
+    Welcome: (
+        17,
+        (
+            ("table", _TABLE_ID),
+            ("seat", _number(0, MAX_SEATS - 1)),
+            ("players", _number(2, MAX_SEATS)),
+            ("options", _Field(_options_to_wire, _options_from_wire)),
+        ),
+    ),
+    Refuse: (18, (("reason", _text(200)),)),
+    Roster: (19, (("seats", _roster_seats()), ("started", _Field(lambda v: v, _flag)))),
+}
+_LINK_BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LINK_LAYOUT.items()}
+
+
 # --- encoding ------------------------------------------------------------------------------
 
 
-def encode(message: Message) -> bytes:
+def encode(message: Message | LinkMessage) -> bytes:
     """One message as a whole frame, length prefix included."""
     payload = encode_payload(message)
     return len(payload).to_bytes(_LENGTH, "big") + payload
 
 
-def encode_payload(message: Message) -> bytes:
+def encode_payload(message: Message | LinkMessage) -> bytes:
     """One message's msgpack payload, without the length prefix."""
-    kind, layout = _LAYOUT[type(message)]
-    wire: list[Any] = [PROTOCOL_VERSION, kind]
-    wire += [getattr(message, name) for name in _HEADER]
+    wire: list[Any]
+    if isinstance(message, Hello | Welcome | Refuse | Roster):
+        kind, layout = _LINK_LAYOUT[type(message)]
+        wire = [PROTOCOL_VERSION, kind]
+    else:
+        kind, layout = _LAYOUT[type(message)]
+        wire = [PROTOCOL_VERSION, kind]
+        wire += [getattr(message, name) for name in _HEADER]
     wire += [field.to_wire(getattr(message, name)) for name, field in layout]
     payload: bytes = msgpack.packb(wire, use_bin_type=True)
     if len(payload) > MAX_FRAME:
@@ -235,7 +349,7 @@ class FrameDecoder:
         self._buffer = bytearray()
         self._max_frame = max_frame
 
-    def feed(self, data: bytes) -> Iterator[Message]:
+    def feed(self, data: bytes) -> Iterator[Message | LinkMessage]:
         """Add received bytes; yield every message now complete."""
         self._buffer += data
         while len(self._buffer) >= _LENGTH:
@@ -246,7 +360,7 @@ class FrameDecoder:
                 return
             payload = bytes(self._buffer[_LENGTH : _LENGTH + size])
             del self._buffer[: _LENGTH + size]
-            yield decode_payload(payload)
+            yield decode_any(payload)
 
     @property
     def pending(self) -> int:
@@ -254,7 +368,7 @@ class FrameDecoder:
         return len(self._buffer)
 
 
-def decode(frame: bytes) -> Message:
+def decode(frame: bytes) -> Message | LinkMessage:
     """Exactly one whole frame, length prefix included."""
     decoder = FrameDecoder()
     messages = list(decoder.feed(frame))
@@ -264,7 +378,15 @@ def decode(frame: bytes) -> Message:
 
 
 def decode_payload(payload: bytes) -> Message:
-    """One frame's msgpack payload as a checked message."""
+    """One frame's msgpack payload as a checked protocol message (not a link message)."""
+    message = decode_any(payload)
+    if isinstance(message, Hello | Welcome | Refuse | Roster):
+        raise RemoteProtocolError(f"a {type(message).__name__} where a protocol message belongs")
+    return message
+
+
+def decode_any(payload: bytes) -> Message | LinkMessage:
+    """One frame's msgpack payload as a checked message of any kind."""
     try:
         value = msgpack.unpackb(payload, use_list=True, raw=False, strict_map_key=True)
     except (ValueError, msgpack.UnpackException) as exc:
@@ -276,26 +398,31 @@ def decode_payload(payload: bytes) -> Message:
         raise RemoteProtocolError(
             f"protocol version {version}, this peer speaks {PROTOCOL_VERSION}"
         )
-    items = _array(value, "frame", 6, 16)
+    items = _array(value, "frame", 2, 16)
     kind = _int(items[1], "kind", 0, 255)
+    if kind in _LINK_BY_KIND:
+        link, fields = _LINK_BY_KIND[kind]
+        return link(*_body(link.__name__, fields, items[2:]))
     if kind not in _BY_KIND:
         raise RemoteProtocolError(f"unknown message kind {kind}")
     cls, layout = _BY_KIND[kind]
-    if len(items) != 6 + len(layout):
-        raise RemoteProtocolError(
-            f"{cls.__name__}: expected {len(layout)} fields, got {len(items) - 6}"
-        )
+    items = _array(value, "frame", 6, 16)
     header = (
         _int(items[2], "sender", 0, MAX_SEATS - 1),
         _int(items[3], "view", 0),
         _int(items[4], "clock", 1),
         _int(items[5], "seq", 1),
     )
-    body = [
-        field.from_wire(v, f"{cls.__name__}.{name}")
-        for (name, field), v in zip(layout, items[6:], strict=True)
+    return cls(*header, *_body(cls.__name__, layout, items[6:]))
+
+
+def _body(name: str, layout: tuple[tuple[str, _Field], ...], items: list[Any]) -> list[Any]:
+    if len(items) != len(layout):
+        raise RemoteProtocolError(f"{name}: expected {len(layout)} fields, got {len(items)}")
+    return [
+        field.from_wire(v, f"{name}.{field_name}")
+        for (field_name, field), v in zip(layout, items, strict=True)
     ]
-    return cls(*header, *body)
 
 
 def _move(value: Any) -> Move:

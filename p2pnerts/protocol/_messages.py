@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2pnerts.rules import Move
+from p2pnerts.rules import Move, TableOptions
 
 PROTOCOL_VERSION = 1
 
@@ -117,3 +117,55 @@ class Rejoin(Header):
 
 Ordered = Ready | Play | Leave
 Message = Ready | Play | Ack | Reveal | Leave | ViewChange | StartView | Rejoin
+
+
+# --- link messages: forming a table and opening connections; not part of the order --------
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat of a table's roster: who sits there and where it listens."""
+
+    seat: int
+    name: str
+    host: str
+    port: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The first frame on every connection, both ways: which table, which seat (-1 for a
+    newcomer asking the host for one), the player's name and the port it listens on."""
+
+    table: bytes
+    seat: int
+    name: str
+    port: int
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The host gives a newcomer its seat, the table's size and options."""
+
+    table: bytes
+    seat: int
+    players: int
+    options: TableOptions
+
+
+@dataclass(frozen=True, slots=True)
+class Refuse:
+    """The answer to a Hello that cannot be taken, saying why; the connection then closes."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """The host tells every seated peer who sits where; ``started`` once the table is full."""
+
+    seats: tuple[Seat, ...]
+    started: bool
+
+
+LinkMessage = Hello | Welcome | Refuse | Roster

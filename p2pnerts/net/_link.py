@@ -1,0 +1,137 @@
+"""One TCP connection carrying frames: a reader, a writer and a bounded queue between.
+
+A slow or stuck peer must never stall the others, so sends never block: a frame goes into
+the connection's bounded queue, and a queue that overflows closes the connection (the
+peer resends what was lost once it reconnects).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Callable
+
+import trio
+
+from p2pnerts.protocol import FrameDecoder, LinkMessage, Message, RemoteProtocolError, encode
+
+log = logging.getLogger("p2pnerts.net")
+
+QUEUE_LIMIT = 4096
+"""Frames a connection may have waiting to be written before it is given up as stuck."""
+
+Received = Message | LinkMessage
+
+
+class Closed(Exception):
+    """The connection is gone (closed by either side, or given up as stuck)."""
+
+
+class Connection:
+    """Frames over one stream: `send_nowait` queues, `serve` reads and writes until closed."""
+
+    def __init__(self, stream: trio.abc.Stream, peer: str, queue_limit: int = QUEUE_LIMIT) -> None:
+        self.stream = stream
+        self.peer = peer
+        self.closed = False
+        self._send, self._queue = trio.open_memory_channel[bytes](queue_limit)
+        self._decoder = FrameDecoder()
+        self._ready: deque[Received] = deque()
+        self._scope = trio.CancelScope()
+        self.early: list[Received] = []
+        """What arrived before anyone took this connection over (see `on_message`)."""
+        self.on_message: Callable[[Received], None] = self.early.append
+        """Who takes what arrives: kept in `early` at first, then the lobby or the table's
+        peer, which takes `early` over too."""
+
+    def send_nowait(self, message: Received) -> None:
+        """Queue a message; a full queue means a stuck peer, and closes the connection."""
+        if self.closed:
+            return
+        try:
+            self._send.send_nowait(encode(message))
+        except trio.WouldBlock:
+            log.warning("%s: send queue full, dropping the connection", self.peer)
+            self.close()
+
+    def take_queued(self) -> bytes:
+        """Everything queued so far, for writing by hand before `serve` runs (a handshake)."""
+        frames = []
+        while True:
+            try:
+                frames.append(self._queue.receive_nowait())
+            except (trio.WouldBlock, trio.EndOfChannel):
+                return b"".join(frames)
+
+    async def receive(self) -> Received:
+        """The next message; raises `Closed` when there is none, `RemoteProtocolError` (after
+        closing) when a frame breaks the protocol."""
+        while not self._ready:
+            if self.closed:
+                raise Closed(self.peer)
+            try:
+                data = await self.stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                data = b""
+            if not data:
+                self.close()
+                raise Closed(self.peer)
+            try:
+                self._ready.extend(self._decoder.feed(bytes(data)))
+            except RemoteProtocolError:
+                self.close()
+                raise
+        return self._ready.popleft()
+
+    async def serve(self) -> None:
+        """Write what is queued and hand over what arrives, until the connection closes.
+
+        A frame (or message) that breaks the protocol drops this connection with one log
+        line; nothing else is affected.
+        """
+        try:
+            with self._scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._write)
+                    try:
+                        while True:
+                            message = await self.receive()
+                            # Look the handler up only now: it may have changed meanwhile.
+                            self.on_message(message)
+                    except Closed:
+                        pass
+                    except RemoteProtocolError as exc:
+                        log.warning(
+                            "%s broke the protocol, dropping the connection: %s", self.peer, exc
+                        )
+                    finally:
+                        self.close()
+        finally:
+            with trio.move_on_after(1) as cleanup:
+                cleanup.shield = True
+                await self.stream.aclose()
+
+    async def _write(self) -> None:
+        try:
+            async for frame in self._queue:
+                await self.stream.send_all(frame)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            self.close()
+
+    async def finish(self) -> None:
+        """Write what is queued (a last Refuse, say), then close; for a connection that is
+        not being served."""
+        with trio.move_on_after(2) as scope:
+            scope.shield = True
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                await self.stream.send_all(self.take_queued())
+            self.close()
+            await self.stream.aclose()
+
+    def close(self) -> None:
+        """Stop at once: nothing more is sent or read."""
+        if not self.closed:
+            self.closed = True
+            self._send.close()
+        self._scope.cancel()

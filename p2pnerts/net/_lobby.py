@@ -1,0 +1,261 @@
+"""Forming a table: the host seats newcomers, then every peer plays on its own.
+
+The host is seat 0. A newcomer connects and says Hello with seat -1; the host answers
+Welcome (its seat, the table's size and options) or Refuse (why not), and tells every
+seated peer the roster as it fills. When the last seat is taken the roster goes out
+marked started, and from then on the host is a seat like any other: play needs no
+server. A connection that opens with a seat number is a seat of a started table
+connecting to another (see `TablePeer`).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import trio
+
+from p2pnerts.net._link import Closed, Connection, Received
+from p2pnerts.net._peer import MatchResult, Pace, TablePeer
+from p2pnerts.protocol import Hello, Refuse, RemoteProtocolError, Roster, Seat, Welcome
+from p2pnerts.rules import TableOptions
+
+log = logging.getLogger("p2pnerts.net")
+HANDSHAKE_TIMEOUT = 10.0
+NO_TABLE = bytes(16)
+
+
+class JoinError(Exception):
+    """This peer could not take a seat at the table; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    name: str
+    seats: int
+    options: TableOptions
+
+
+@dataclass(slots=True)
+class Player:
+    """Who plays a seat here and how: the name, pacing and randomness of its bot."""
+
+    name: str
+    rng: random.Random
+    pace: Pace
+    report: Callable[[str], None]
+
+
+class _Seating:
+    """The part of a table both the host and a joiner run: a listener for the seats that
+    dial in, and the hand-over of connections to the table's peer once play begins."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.table = NO_TABLE
+        self.peer: TablePeer | None = None
+        self.playing = trio.Event()
+
+    async def serve_mesh(self, conn: Connection, hello: Hello) -> None:
+        """A seat of a started table connecting to this one."""
+        await self.playing.wait()
+        peer = self.peer
+        assert peer is not None
+        if hello.table != self.table or not 0 <= hello.seat < len(peer.roster):
+            conn.send_nowait(Refuse("that is not a seat of this table"))
+            await conn.finish()
+            return
+        conn.send_nowait(peer.hello())
+        peer.adopt(hello.seat, conn)
+        try:
+            await conn.serve()
+        finally:
+            peer.lost(hello.seat, conn)
+
+    async def play(
+        self, seat: int, roster: list[Seat], options: TableOptions, links: dict[int, Connection]
+    ) -> MatchResult:
+        """Play the match at ``seat``, over ``links`` already open."""
+        p = self.player
+        self.peer = TablePeer(
+            self.table, seat, roster, options, rng=p.rng, pace=p.pace, report=p.report
+        )
+        for other, conn in links.items():
+            self.peer.adopt(other, conn)
+        self.playing.set()
+        return await self.peer.run()
+
+
+async def _hello(conn: Connection) -> Hello | None:
+    """The first message on a new connection, if it is a Hello in time."""
+    try:
+        with trio.fail_after(HANDSHAKE_TIMEOUT):
+            first = await conn.receive()
+    except (trio.TooSlowError, Closed):
+        return None
+    except RemoteProtocolError as exc:
+        log.warning("%s: refused at the handshake: %s", conn.peer, exc)
+        conn.send_nowait(Refuse(f"refused: {exc}"))
+        return None
+    return first if isinstance(first, Hello) else None
+
+
+async def host_table(
+    spec: TableSpec,
+    player: Player,
+    *,
+    port: int = 0,
+    bind: str | None = None,
+    on_listening: Callable[[int, bytes], None] | None = None,
+    on_roster: Callable[[int], None] | None = None,
+) -> MatchResult:
+    """Host a table: seat 0 here, newcomers seated as they come, then play the match."""
+    seating = _Seating(player)
+    seating.table = secrets.token_bytes(16)
+    listeners = await trio.open_tcp_listeners(port, host=bind)
+    port = listeners[0].socket.getsockname()[1]
+    roster: dict[int, Seat] = {0: Seat(0, player.name, "", port)}
+    links: dict[int, Connection] = {}
+    full = trio.Event()
+
+    def broadcast(started: bool) -> None:
+        message = Roster(tuple(roster[s] for s in sorted(roster)), started)
+        for conn in links.values():
+            conn.send_nowait(message)
+        if on_roster is not None:
+            on_roster(len(roster))
+
+    async def handle(stream: trio.SocketStream) -> None:
+        conn = Connection(stream, _peername(stream))
+        hello = await _hello(conn)
+        if hello is None:
+            await conn.finish()
+        elif hello.seat >= 0:
+            await seating.serve_mesh(conn, hello)
+        elif full.is_set():
+            conn.send_nowait(Refuse(f"table {spec.name!r} is full"))
+            await conn.finish()
+        else:
+            seat = min(set(range(1, spec.seats)) - set(roster))
+            roster[seat] = Seat(seat, hello.name[:32], _peerhost(stream), hello.port)
+            links[seat] = conn
+            conn.send_nowait(Welcome(seating.table, seat, spec.seats, spec.options))
+            broadcast(started=len(roster) == spec.seats)
+            if len(roster) == spec.seats:
+                full.set()
+            try:
+                await conn.serve()
+            finally:
+                if seating.peer is not None:
+                    seating.peer.lost(seat, conn)
+                elif not full.is_set():  # left the lobby: the seat is free again
+                    del roster[seat], links[seat]
+                    broadcast(started=False)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(trio.serve_listeners, handle, listeners)
+        if on_listening is not None:
+            on_listening(port, seating.table)
+        await full.wait()
+        result = await seating.play(0, [roster[s] for s in sorted(roster)], spec.options, links)
+        nursery.cancel_scope.cancel()
+    return result
+
+
+async def join_table(host: str, port: int, player: Player) -> MatchResult:
+    """Take a seat at the table listening at host:port, and play the match."""
+    seating = _Seating(player)
+    listeners = await trio.open_tcp_listeners(0)
+    my_port = listeners[0].socket.getsockname()[1]
+    try:
+        stream = await trio.open_tcp_stream(host, port)
+    except OSError as exc:
+        for listener in listeners:
+            await listener.aclose()
+        raise JoinError(f"cannot reach {host}:{port}: {exc.strerror or exc}") from None
+    conn = Connection(stream, f"host {host}:{port}")
+    try:
+        answer = await _ask_for_a_seat(conn, player, my_port, f"{host}:{port}")
+    except JoinError:
+        await conn.finish()
+        for listener in listeners:
+            await listener.aclose()
+        raise
+    seating.table = answer.table
+    roster: list[Seat] = []
+    started = trio.Event()
+
+    def lobby(message: Received) -> None:
+        if isinstance(message, Roster):
+            roster[:] = message.seats
+            if message.started:
+                started.set()
+        else:
+            conn.early.append(message)  # play may begin at the host before it does here
+
+    conn.on_message = lobby
+
+    async def handle(stream: trio.SocketStream) -> None:
+        incoming = Connection(stream, _peername(stream))
+        hello = await _hello(incoming)
+        if hello is None or hello.seat < 0:
+            await incoming.finish()
+        else:
+            await seating.serve_mesh(incoming, hello)
+
+    async with trio.open_nursery() as nursery:
+        lobby_done = trio.Event()
+
+        async def serve_host() -> None:
+            try:
+                await conn.serve()
+            finally:
+                if seating.peer is not None:
+                    seating.peer.lost(0, conn)
+                lobby_done.set()
+
+        nursery.start_soon(serve_host)
+        nursery.start_soon(trio.serve_listeners, handle, listeners)
+        with trio.CancelScope() as waiting:
+            nursery.start_soon(_cancel_when, lobby_done, waiting)
+            await started.wait()
+        if not started.is_set():
+            raise JoinError(f"{host}:{port} closed the table before it started")
+        seats = [Seat(s.seat, s.name, host if s.seat == 0 else s.host, s.port) for s in roster]
+        result = await seating.play(answer.seat, seats, answer.options, {0: conn})
+        nursery.cancel_scope.cancel()
+    return result
+
+
+async def _ask_for_a_seat(conn: Connection, player: Player, my_port: int, where: str) -> Welcome:
+    conn.send_nowait(Hello(NO_TABLE, -1, player.name[:32], my_port))
+    try:
+        with trio.fail_after(HANDSHAKE_TIMEOUT):
+            await conn.stream.send_all(conn.take_queued())
+            answer = await conn.receive()
+    except (trio.TooSlowError, Closed, OSError, trio.BrokenResourceError):
+        raise JoinError(f"{where} did not answer as a p2pnerts table") from None
+    except RemoteProtocolError as exc:
+        raise JoinError(f"{where} speaks differently: {exc}") from None
+    if isinstance(answer, Refuse):
+        raise JoinError(f"{where} refused: {answer.reason}")
+    if not isinstance(answer, Welcome):
+        raise JoinError(f"{where} answered {type(answer).__name__}, not Welcome")
+    return answer
+
+
+async def _cancel_when(event: trio.Event, scope: trio.CancelScope) -> None:
+    await event.wait()
+    scope.cancel()
+
+
+def _peername(stream: trio.SocketStream) -> str:
+    host, port = stream.socket.getpeername()[:2]
+    return f"{host}:{port}"
+
+
+def _peerhost(stream: trio.SocketStream) -> str:
+    return str(stream.socket.getpeername()[0])

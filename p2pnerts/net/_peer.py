@@ -1,0 +1,308 @@
+"""A seat's peer on the network: its replica, a connection to every other seat, its timers.
+
+The replica decides everything; this only moves bytes and time. Seats dial every seat
+with a lower number and accept the others, so each pair has one connection; a lost
+connection is dialled again with backoff, and the replica's `resend_to` restores FIFO.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import trio
+
+from p2pnerts.bots import SimpleBot
+from p2pnerts.net._link import Closed, Connection, Received
+from p2pnerts.protocol import (
+    AuditFailed,
+    Event,
+    Hello,
+    LocalProtocolError,
+    PeerExcluded,
+    PeerRejoined,
+    PeerSuspected,
+    RemoteProtocolError,
+    Replica,
+    RoundOver,
+    RoundStarted,
+    Seat,
+    Status,
+    Timing,
+)
+from p2pnerts.protocol._messages import (
+    Ack,
+    Leave,
+    Play,
+    Ready,
+    Rejoin,
+    Reveal,
+    StartView,
+    ViewChange,
+)
+from p2pnerts.rules import IllegalMove, TableOptions, shuffled_deck
+
+log = logging.getLogger("p2pnerts.net")
+
+PROTOCOL_MESSAGES = (Ready, Play, Ack, Reveal, Leave, ViewChange, StartView, Rejoin)
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """How long a bot takes between looks at the table, in seconds."""
+
+    think: float = 0.05
+    spread: float = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    rounds: int
+
+
+class TablePeer:
+    """One seat's replica on the network, played by a bot (the headless player)."""
+
+    def __init__(
+        self,
+        table: bytes,
+        seat: int,
+        roster: Sequence[Seat],
+        options: TableOptions,
+        *,
+        rng: random.Random,
+        pace: Pace,
+        report: Callable[[str], None],
+        between_rounds: float = 1.0,
+        timing: Timing | None = None,
+    ) -> None:
+        self.table = table
+        self.seat = seat
+        self.roster = tuple(roster)
+        self.options = options
+        self.replica = Replica(seat, options, len(roster), timing=timing, now=trio.current_time())
+        self.links: dict[int, Connection] = {}
+        self.result: MatchResult | None = None
+        self._rng = rng
+        self._bot = SimpleBot(random.Random(rng.getrandbits(64)))
+        self._pace = pace
+        self._report = report
+        self._between_rounds = between_rounds
+        self._poke = trio.Event()
+        self._done = trio.Event()
+        self._lost: dict[int, trio.Event] = {}
+        self._next_round_at: float | None = None
+        self._nursery: trio.Nursery | None = None
+
+    # --- running --------------------------------------------------------------------------
+
+    async def run(self, dial: Callable[[Seat], trio.abc.Stream] | None = None) -> MatchResult:
+        """Play the match to its end; returns the final totals."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            nursery.start_soon(self._drive)
+            nursery.start_soon(self._play)
+            for other in self.roster:
+                if other.seat < self.seat:
+                    nursery.start_soon(self._keep_dialled, other)
+            self._start_round()
+            await self._done.wait()
+            nursery.cancel_scope.cancel()
+        for conn in self.links.values():
+            conn.close()
+        assert self.result is not None
+        return self.result
+
+    def adopt(self, seat: int, conn: Connection) -> None:
+        """Take over a connection to ``seat`` (already being served), replacing any other."""
+        old = self.links.get(seat)
+        if old is not None and old is not conn:
+            old.close()
+        self.links[seat] = conn
+        conn.on_message = lambda message: self._on_message(seat, message)
+        early, conn.early = conn.early, []
+        for received in early:
+            self._on_message(seat, received)
+        for message in self.replica.resend_to(seat):
+            conn.send_nowait(message)
+        if self.replica.status is Status.OUT:
+            self.replica.tick(trio.current_time())
+        self._flush()
+
+    def lost(self, seat: int, conn: Connection) -> None:
+        """A connection ended (whoever served it)."""
+        if self.links.get(seat) is conn:
+            del self.links[seat]
+            self._lost.setdefault(seat, trio.Event()).set()
+
+    def hello(self) -> Hello:
+        me = self.roster[self.seat]
+        return Hello(self.table, self.seat, me.name, me.port)
+
+    async def _keep_dialled(self, other: Seat) -> None:
+        """Keep a connection to a lower seat: dial, and dial again when it drops."""
+        delay = 0.05
+        while True:
+            current = self.links.get(other.seat)
+            if current is not None and not current.closed:
+                lost = self._lost[other.seat] = trio.Event()
+                await lost.wait()
+                continue
+            conn = await self._dial(other)
+            if conn is None:
+                await trio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+                continue
+            delay = 0.05
+            assert self._nursery is not None
+            done = trio.Event()
+
+            async def serve(conn: Connection = conn, done: trio.Event = done) -> None:
+                try:
+                    await conn.serve()
+                finally:
+                    self.lost(other.seat, conn)
+                    done.set()
+
+            self._nursery.start_soon(serve)
+            self.adopt(other.seat, conn)
+            await done.wait()
+
+    async def _dial(self, other: Seat) -> Connection | None:
+        try:
+            stream = await trio.open_tcp_stream(other.host, other.port)
+        except OSError:
+            return None
+        conn = Connection(stream, f"seat {other.seat} ({other.host}:{other.port})")
+        conn.send_nowait(self.hello())
+        # The writer is not running yet: write the Hello by hand, then read the answer.
+        try:
+            with trio.fail_after(5):
+                await stream.send_all(conn.take_queued())
+                reply = await conn.receive()
+        except (trio.TooSlowError, Closed, OSError, trio.BrokenResourceError):
+            await stream.aclose()
+            return None
+        if not isinstance(reply, Hello) or reply.table != self.table or reply.seat != other.seat:
+            log.warning("seat %d answered with %r: not this table's seat", other.seat, reply)
+            await stream.aclose()
+            return None
+        return conn
+
+    async def _drive(self) -> None:
+        """Call the replica's timer whenever it is due (or sooner, after news)."""
+        while True:
+            self._poke = trio.Event()
+            deadline = self.replica.next_deadline()
+            if self._next_round_at is not None:
+                deadline = min(deadline, self._next_round_at)
+            with trio.move_on_at(deadline):
+                await self._poke.wait()
+            now = trio.current_time()
+            self.replica.tick(now)
+            due = self._next_round_at is not None and now >= self._next_round_at
+            if due and self.replica.status is Status.NORMAL:
+                self._next_round_at = None
+                self._start_round()
+            self._flush()
+
+    async def _play(self) -> None:
+        """The bot at this seat: look at the table now and then, and make a move."""
+        while True:
+            await trio.sleep(self._pace.think + self._rng.random() * self._pace.spread)
+            replica = self.replica
+            display = replica.display
+            if (
+                display is None
+                or display.ended is not None
+                or replica.in_the_air is not None
+                or replica.status is not Status.NORMAL
+            ):
+                continue
+            move = self._bot.choose(display, self.seat)
+            if move is None:
+                continue
+            try:
+                replica.intend(move, trio.current_time())
+            except (IllegalMove, LocalProtocolError):
+                continue
+            self._flush()
+            self._poke.set()
+
+    # --- messages and events -----------------------------------------------------------------
+
+    def _on_message(self, seat: int, message: Received) -> None:
+        if not isinstance(message, PROTOCOL_MESSAGES):
+            return  # lobby news after play began: nothing to do
+        if message.sender != seat:
+            raise RemoteProtocolError(f"seat {seat}'s connection carried seat {message.sender}")
+        self.replica.receive(message, trio.current_time())
+        self._flush()
+        self._poke.set()
+
+    def _flush(self) -> None:
+        for message in self.replica.take_outgoing():
+            for conn in list(self.links.values()):
+                conn.send_nowait(message)
+        for event in self.replica.take_events():
+            self._on_event(event)
+
+    def _on_event(self, event: Event) -> None:
+        name = self._name
+        match event:
+            case RoundStarted(round=number):
+                self._report(f"round {number} starts")
+            case RoundOver(round=number, caller=caller, scores=scores):
+                who = f"{name(caller)} called Nerts" if caller is not None else "everyone stuck"
+                points = ", ".join(f"{name(s.deck)} {s.points:+d}" for s in scores)
+                self._report(f"round {number} over ({who}): {points}")
+                self._after_round()
+            case PeerSuspected(seat=seat):
+                self._report(f"{name(seat)} is silent")
+            case PeerExcluded(seat=seat):
+                self._report(f"{name(seat)} is left out; the table plays on")
+            case PeerRejoined(seat=seat):
+                self._report(f"{name(seat)} is back")
+            case AuditFailed(seat=seat, reason=reason):
+                self._report(f"audit: {name(seat)} {reason}")
+
+    def _name(self, seat: int | None) -> str:
+        return "nobody" if seat is None else self.roster[seat].name
+
+    # --- rounds -------------------------------------------------------------------------------
+
+    def _totals(self) -> tuple[int, ...]:
+        totals = [0] * len(self.roster)
+        for row in self.replica.match_scores:
+            for deck, points in enumerate(row):
+                totals[deck] += points
+        return tuple(totals)
+
+    def _after_round(self) -> None:
+        totals, rounds = self._totals(), len(self.replica.match_scores)
+        limit = self.options.rounds
+        over = rounds >= limit if limit is not None else max(totals) >= self.options.target
+        assert self._nursery is not None
+        if over:
+            best = max(totals)
+            winners = tuple(d for d, t in enumerate(totals) if t == best)
+            self.result = MatchResult(totals, winners, rounds)
+            self._nursery.start_soon(self._finish)
+        else:
+            self._next_round_at = trio.current_time() + self._between_rounds
+
+    def _start_round(self) -> None:
+        order = shuffled_deck(self.seat, self.options, self._rng)
+        self.replica.start_round(order, secrets.token_bytes(16), trio.current_time())
+        self._flush()
+        self._poke.set()
+
+    async def _finish(self) -> None:
+        # Linger a moment, acknowledging, so that every seat commits the last round too.
+        await trio.sleep(max(2.0, 4 * self.replica.timing.heartbeat))
+        self._done.set()

@@ -1,0 +1,107 @@
+"""Real peers on real loopback sockets, in one trio run: forming a table, a whole match."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import trio
+
+from p2pnerts.net import JoinError, MatchResult, Pace, Player, TableSpec, host_table, join_table
+from p2pnerts.protocol import Hello, encode
+from p2pnerts.rules import TableOptions
+
+FAST = Pace(0.005, 0.005)
+
+
+def _player(name: str, seed: int, lines: list[str] | None = None) -> Player:
+    report = lines.append if lines is not None else (lambda _: None)
+    return Player(name, random.Random(seed), FAST, report)
+
+
+async def _hosted(
+    nursery: trio.Nursery, spec: TableSpec, results: dict[int, MatchResult], lines: list[str]
+) -> int:
+    ready = trio.Event()
+    port = [0]
+
+    def listening(p: int, _table: bytes) -> None:
+        port[0] = p
+        ready.set()
+
+    async def host() -> None:
+        results[0] = await host_table(
+            spec, _player("Ann", 1, lines), bind="127.0.0.1", on_listening=listening
+        )
+
+    nursery.start_soon(host)
+    await ready.wait()
+    return port[0]
+
+
+async def test_four_peers_on_loopback_play_a_whole_match_and_agree() -> None:
+    results: dict[int, MatchResult] = {}
+    lines: list[str] = []
+    spec = TableSpec("loop", 4, TableOptions(rounds=2))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, lines)
+            for k in range(1, 4):
+
+                async def bot(k: int = k) -> None:
+                    results[k] = await join_table("127.0.0.1", port, _player(f"Bot{k}", k))
+
+                nursery.start_soon(bot)
+    assert sorted(results) == [0, 1, 2, 3]
+    assert len(set(results.values())) == 1
+    assert results[0].rounds == 2
+    assert [line for line in lines if "starts" in line] == ["round 1 starts", "round 2 starts"]
+
+
+async def test_a_full_table_refuses_a_newcomer_with_a_clear_reason() -> None:
+    results: dict[int, MatchResult] = {}
+    spec = TableSpec("small", 2, TableOptions(rounds=1))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, [])
+            seated = trio.Event()
+
+            async def first() -> None:
+                seated.set()
+                results[1] = await join_table("127.0.0.1", port, _player("Bea", 2))
+
+            nursery.start_soon(first)
+            await seated.wait()
+            await trio.sleep(0.2)
+            with pytest.raises(JoinError, match="refused: table 'small' is full"):
+                await join_table("127.0.0.1", port, _player("Cal", 3))
+    assert results[0] == results[1]
+
+
+async def test_joining_where_nobody_listens_is_a_clear_error() -> None:
+    listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+    port = listener.socket.getsockname()[1]
+    await listener.aclose()
+    with trio.fail_after(10), pytest.raises(JoinError, match="cannot reach 127.0.0.1"):
+        await join_table("127.0.0.1", port, _player("Dee", 4))
+
+
+async def test_garbage_and_a_wrong_version_are_dropped_and_the_match_goes_on() -> None:
+    results: dict[int, MatchResult] = {}
+    spec = TableSpec("sturdy", 3, TableOptions(rounds=1))
+    hello = encode(Hello(bytes(16), -1, "Eve", 9))
+    wrong_version = hello[:4] + bytes([hello[4], 2]) + hello[6:]
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, [])
+            for junk in (b"\xff" * 64, wrong_version, (10**6).to_bytes(4, "big") + b"x"):
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+                await stream.send_all(junk)
+                await stream.aclose()
+            for k in (1, 2):
+
+                async def bot(k: int = k) -> None:
+                    results[k] = await join_table("127.0.0.1", port, _player(f"Bot{k}", k))
+
+                nursery.start_soon(bot)
+    assert len(set(results.values())) == 1 and len(results) == 3
