@@ -1,4 +1,4 @@
-"""Benchmarks, one subcommand each: ``python tools/bench.py rules [--json] [--profile]``.
+"""Benchmarks, one subcommand each: ``python tools/bench.py rules|sim [--json]``.
 
 Every benchmark runs on one core from fixed seeds, so two runs measure the same work. A
 new benchmark is one function taking the parsed arguments, and a subparser naming it in
@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from p2pnerts import sim
 from p2pnerts.rules import (
     NERTS,
     CallNerts,
@@ -37,6 +38,7 @@ from p2pnerts.rules import (
     legal_moves,
     solo_seats,
 )
+from p2pnerts.sim import SimConfig
 
 Benchmark = Callable[[argparse.Namespace], dict[str, Any]]
 """A benchmark: it prints its figures (unless ``--json``) and returns them for JSON."""
@@ -189,6 +191,85 @@ def bench_rules(args: argparse.Namespace) -> dict[str, Any]:
     return {"results": results}
 
 
+# --- sim: the simulator's speed, and the protocol's cost per play -------------------------
+
+SIM_SPEED_PEERS = (4, 14)
+SIM_COST_PEERS = (2, 3, 4, 6, 8, 10, 14)
+
+
+def sim_speed(peers: int, rounds: int, seeds: Sequence[int]) -> dict[str, Any]:
+    """Simulated rounds per second of one core, invariant checks on, no faults."""
+    config = SimConfig(peers=peers, rounds=rounds)
+    start = time.perf_counter()
+    report = sim.run(config, seeds)
+    elapsed = time.perf_counter() - start
+    done = report.tally.rounds
+    return {
+        "peers": peers,
+        "rounds": done,
+        "seconds": round(elapsed, 3),
+        "rounds_per_s": done / elapsed,
+        "violations": len(report.violations),
+    }
+
+
+def sim_cost(peers: int, rounds: int, seeds: Sequence[int]) -> dict[str, Any]:
+    """Messages and bytes per committed play, and commit latency against the baseline."""
+    report = sim.run(SimConfig(peers=peers, rounds=rounds), seeds, sequencer=True)
+    figures = report.to_json()
+    t = report.tally
+    plays = max(1, t.plays + t.returns)
+    ours, theirs = figures["commit_latency"], figures["sequencer"]["commit_latency"]
+    return {
+        "peers": peers,
+        "plays": t.plays + t.returns,
+        "messages_per_play": figures["messages_per_play"],
+        "ordered_per_play": round(t.messages["ordered"] / plays, 2),
+        "acks_per_play": round(t.messages["ack"] / plays, 2),
+        "heartbeats_per_play": round(t.messages["heartbeat"] / plays, 2),
+        "aim_per_play": 2 * (peers - 1),
+        "bytes_per_play": figures["bytes_per_play"],
+        "p2p_p50_rtt": ours.get("p50_rtt", 0.0),
+        "p2p_p95_rtt": ours.get("p95_rtt", 0.0),
+        "p2p_within_target": ours.get("within_target", 0.0),
+        "sequencer_p50_rtt": theirs["p50_rtt"],
+        "sequencer_p95_rtt": theirs["p95_rtt"],
+        "sequencer_messages_per_play": figures["sequencer"]["messages_per_play"],
+        "violations": figures["invariant_violations"],
+    }
+
+
+def bench_sim(args: argparse.Namespace) -> dict[str, Any]:
+    seeds = range(int(args.seed), int(args.seed) + int(args.seeds))
+    speed = [sim_speed(p, int(args.rounds), seeds) for p in SIM_SPEED_PEERS]
+    cost = [sim_cost(p, int(args.rounds), seeds) for p in SIM_COST_PEERS]
+    if not args.json:
+        print(f"simulator, one core, Python {platform.python_version()}, faults none")
+        for row in speed:
+            print(f"{row['peers']:>5} peers: {row['rounds_per_s']:6.2f} rounds/s")
+        print(
+            "\nper committed play, heartbeats aside; commit latency in round trips (mean RTT)\n"
+            "peers  msgs  ordered   acks  aim 2(N-1)  bytes  p2p p50/p95  in target"
+            "  sequencer p50/p95  msgs"
+        )
+        for r in cost:
+            print(
+                f"{r['peers']:>5} {r['messages_per_play']:5.1f} {r['ordered_per_play']:8.1f} "
+                f"{r['acks_per_play']:6.1f} {r['aim_per_play']:11} {r['bytes_per_play']:6.0f} "
+                f"{r['p2p_p50_rtt']:6.2f}/{r['p2p_p95_rtt']:4.2f} "
+                f"{100 * r['p2p_within_target']:9.0f}% "
+                f"{r['sequencer_p50_rtt']:11.2f}/{r['sequencer_p95_rtt']:4.2f} "
+                f"{r['sequencer_messages_per_play']:5.1f}"
+            )
+        broken = sum(r["violations"] for r in speed + cost)
+        if broken:
+            print(
+                f"\n{broken} runs broke an invariant and stopped early, so their figures mean "
+                "little: `p2pnerts sim --faults none` on their seeds shows why"
+            )
+    return {"speed": speed, "cost": cost}
+
+
 # --- the command line --------------------------------------------------------------------
 
 
@@ -205,6 +286,17 @@ def parser() -> argparse.ArgumentParser:
     rules.add_argument("--repeat", type=int, default=3, help="timing runs; the best counts")
     rules.add_argument("--seed", type=int, default=1, help="first deal and playout seed")
     rules.set_defaults(run=bench_rules)
+
+    simulated = sub.add_parser(
+        "sim",
+        help="simulated rounds per second at 4 and 14 peers; messages, bytes and commit "
+        "latency per play against a central sequencer, by peer count",
+    )
+    simulated.add_argument("--json", action="store_true", help="emit the figures as JSON")
+    simulated.add_argument("--rounds", type=int, default=3, help="rounds per seed and table")
+    simulated.add_argument("--seeds", type=int, default=2, help="seeds per table size")
+    simulated.add_argument("--seed", type=int, default=1, help="first seed")
+    simulated.set_defaults(run=bench_sim)
     return top
 
 

@@ -92,11 +92,11 @@ READY_2 = Ready(
     0, 1, 310, 141, 2, bytes(range(32)), tuple(card_code(Card(0, r, S)) for r in (9, 2, 3, 4, 5))
 )
 CRASH = StartView(
-    1, 1, 60, 33, (0, 1, 3), (20, 32, 7, 11), (), (0, 1, 2, 3), 1, 0, ZERO,
+    1, 1, 60, 33, 0, (0, 1, 3), (20, 32, 7, 11), (), (0, 1, 2, 3), 1, 0, ZERO,
     (encode_payload(READY), encode_payload(TO_FOUNDATION)), (),
 )  # fmt: skip
 REJOINED = StartView(
-    3, 2, 320, 150, (0, 1, 2, 3), (141, 98, 17, 149), (2,), (0, 1, 3), 2, 57, DIGEST,
+    3, 2, 320, 150, 1, (0, 1, 2, 3), (141, 98, 17, 149), (2,), (0, 1, 3), 2, 57, DIGEST,
     (encode_payload(READY_2),), ((5, -40, 12, 0),),
 )  # fmt: skip
 

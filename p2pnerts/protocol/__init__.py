@@ -18,6 +18,7 @@ from p2pnerts.protocol._errors import LocalProtocolError, ProtocolError, RemoteP
 from p2pnerts.protocol._events import (
     AuditFailed,
     AuditPassed,
+    AutoApplied,
     Diverged,
     Event,
     PeerExcluded,
@@ -60,6 +61,7 @@ __all__ = [
     "Ack",
     "AuditFailed",
     "AuditPassed",
+    "AutoApplied",
     "Disk",
     "Diverged",
     "Event",

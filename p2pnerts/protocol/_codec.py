@@ -157,6 +157,7 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
     StartView: (
         7,
         (
+            ("voted_in", _number()),
             ("members", _SEATS),
             ("cuts", _HAVE),
             ("joined", _SEATS),

@@ -93,6 +93,7 @@ def audit(
     Returns (deck, reason) for each deck found cheating (empty when all is well).
     """
     failures = []
+    reveals = {deck: r for deck, r in reveals.items() if deck in commitments}
     for deck, (salt, order) in sorted(reveals.items()):
         if commitment(salt, order) != commitments[deck]:
             failures.append((deck, "revealed deck does not match its commitment"))
@@ -103,15 +104,14 @@ def audit(
     # Decks never revealed (their seat left, or lost its deck) are replayed as everyone saw
     # them: face-down cards unknown, so only the revealed decks are checked card by card.
     try:
+        public = public_deal(options, seats, shown)
         tableaux = tuple(
-            deal_tableau(d, reveals[d][1], options)
-            if d in reveals
-            else public_tableau(d, shown[d], options)
+            deal_tableau(d, reveals[d][1], options) if d in reveals else public.tableaux[d]
             for d in range(max(seats) + 1)
         )
     except RulesError as exc:
         return [(-1, f"revealed decks cannot be dealt: {exc}")]
-    state = State(options, tuple(seats), tableaux, ())
+    state = public._replace(tableaux=tableaux)
     for move, tie in log:
         try:
             state, _ = apply(state, move, tie=tie)

@@ -33,6 +33,14 @@ class PlayCommitted:
 
 
 @dataclass(frozen=True, slots=True)
+class AutoApplied:
+    """A move no one sent, that every replica applies by itself at this place in the order:
+    a stuck declaration for a seat away from the table, or the rotation when all are stuck."""
+
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
 class PlayReturned:
     """A play could not be applied at its place in the order: the card goes back.
 
@@ -137,6 +145,7 @@ Event = (
     RoundStarted
     | PlayInTheAir
     | PlayCommitted
+    | AutoApplied
     | PlayReturned
     | RoundOver
     | AuditPassed

@@ -85,7 +85,8 @@ class ViewChange(Header):
 
 @dataclass(frozen=True, slots=True)
 class StartView(Header):
-    """The coordinator of view ``view`` starts it, for ``members``.
+    """The coordinator of view ``view`` starts it, for ``members``, from votes cast in view
+    ``voted_in``: only a member still in that view may install it.
 
     ``cuts`` gives, per seat, the last message of that seat the view carries over (later
     ones from a seat that left are dropped); ``joined`` the seats that come (back) in and
@@ -96,6 +97,7 @@ class StartView(Header):
     finished round's points per deck.
     """
 
+    voted_in: int
     members: tuple[int, ...]
     cuts: tuple[int, ...]
     joined: tuple[int, ...]

@@ -49,6 +49,7 @@ from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
     AuditFailed,
     AuditPassed,
+    AutoApplied,
     Diverged,
     Event,
     PeerLeft,
@@ -72,7 +73,7 @@ from p2pnerts.protocol._messages import (
     StartView,
     ViewChange,
 )
-from p2pnerts.protocol._views import Disk, Pending, Round, Status, Timing, Views
+from p2pnerts.protocol._views import Disk, Pending, Round, Status, Timing, Views, bare
 from p2pnerts.rules import (
     CallNerts,
     Card,
@@ -175,12 +176,10 @@ class Replica(Views):
             raise LocalProtocolError(f"the table is {self.status.value}")
         if self.public is not None and self.public.ended is None:
             raise LocalProtocolError("a round is still being played")
-        for old in list(self._rounds.values()):
+        for old in [r for r in self._rounds.values() if r.number < self.playing]:
             self._audit_if_complete(old, final=True)  # whoever never revealed: unchecked
             del self._rounds[old.number]
-        self.round += 1
-        self.public = self.private = self._display = None
-        self._placed = {}
+        self.round = max(self.round, self.playing) + 1
         this = self.round_data(self.round)
         this.order, this.salt = tuple(order), salt
         self.disk_kept = Disk(self.round, this.order, salt)
@@ -201,7 +200,7 @@ class Replica(Views):
             raise LocalProtocolError(f"the table is {self.status.value}: wait")
         if display is None or display.ended is not None:
             raise LocalProtocolError("no round is being played")
-        if self.seat in self.away() or not self._rounds[self.round].order:
+        if self.seat in self.away() or not self._rounds[self.playing].order:
             raise LocalProtocolError("you sit this round out: you were not dealt in")
         if move.seat != self.seat:
             raise LocalProtocolError(f"seat {self.seat} cannot move for seat {move.seat}")
@@ -216,7 +215,7 @@ class Replica(Views):
         if shown:
             assert isinstance(move, TurnStock | ToFoundation | ToWork | SlideUnder)
             move = replace(move, revealed=shown)
-        number = self.round
+        number = self.playing
         play = self.send(now, lambda c, s: Play(self.seat, self.view, c, s, number, move))
         assert isinstance(play, Play)
         self._mine.append(play)
@@ -278,7 +277,7 @@ class Replica(Views):
         if ack_due or now - self._last_sent >= self.timing.heartbeat:
             self.send_ack(now)
         for seat in sorted(self.members - {self.seat} - self.suspected):
-            if now - self.heard[seat] > self.timing.suspect_after:
+            if now - self.heard[seat] >= self.timing.suspect_after:
                 self.suspected.add(seat)
                 self.events.append(PeerSuspected(seat))
         self.tick_views(now)
@@ -302,7 +301,11 @@ class Replica(Views):
 
     def next_deadline(self) -> float:
         """When `tick` next has something to do."""
+        if self.status is Status.LEFT:
+            return float("inf")
         times = [self._last_sent + self.timing.heartbeat]
+        if self.status is Status.OUT:
+            return times[0]
         if self._ack_due is not None:
             times.append(self._ack_due)
         times += [
@@ -417,7 +420,8 @@ class Replica(Views):
             outcome = self._commit(head.message, now)
             self.committed += 1
             self.chain = hashlib.blake2b(
-                self.chain + encode_payload(head.message) + bytes((outcome,)), digest_size=16
+                self.chain + encode_payload(bare(head.message)) + bytes((outcome,)),
+                digest_size=16,
             ).digest()
             self._record_digest()
 
@@ -449,24 +453,29 @@ class Replica(Views):
         return _Outcome.APPLIED
 
     def _maybe_start_play(self) -> None:
-        """Deal the round in once every participant still seated has its Ready committed."""
-        this = self._rounds.get(self.round)
-        if this is None or self.public is not None or not this.participants:
+        """Deal the next round in once the last is over and every participant still seated
+        has its Ready committed."""
+        this = self._rounds.get(self.playing + 1)
+        if this is None or not this.participants:
+            return
+        if self.public is not None and self.public.ended is None:
             return
         if this.participants & self._seated <= set(this.readies):
-            self._start_play()
+            self._start_play(this)
 
-    def _start_play(self) -> None:
-        this = self._rounds[self.round]
+    def _start_play(self, this: Round) -> None:
+        self.playing = this.number
+        self._placed = {}
         this.shown = {
             r.sender: tuple(map(card_from_code, r.face_up)) for r in this.readies.values()
         }
         self.public = _deal.public_deal(self.options, self.seats, this.shown)
+        dealt = this.order and self.seat in this.readies
         self.private = (
-            _deal.with_own_deck(self.public, self.seat, this.order) if this.order else self.public
+            _deal.with_own_deck(self.public, self.seat, this.order) if dealt else self.public
         )
         self._display = None
-        self.events.append(RoundStarted(self.round))
+        self.events.append(RoundStarted(this.number))
 
     def _commit_play(self, play: Play, now: float) -> int:
         if play.sender == self.seat:
@@ -476,7 +485,7 @@ class Replica(Views):
                 self._hand = None
         self._display = None
         public = self.public
-        if play.round != self.round or public is None or public.ended is not None:
+        if play.round != self.playing or public is None or public.ended is not None:
             self._returned(play, None, "the round is over")
             return _Outcome.RETURNED
         if play.sender in self.away():
@@ -494,7 +503,7 @@ class Replica(Views):
         assert self.private is not None
         self.private, _ = apply(self.private, play.move, tie=tie)
         self.public = after
-        self._rounds[self.round].log.append((play.move, tie))
+        self._rounds[self.playing].log.append((play.move, tie))
         for event in events:
             if isinstance(event, CardPlayed):
                 self._placed[event.foundation] = (play.sender, play.clock)
@@ -529,7 +538,8 @@ class Replica(Views):
         """What follows a commit by itself, the same at every replica: seats away count as
         stuck; all stuck means the rotation (or the round's end); an ended round is scored."""
         public = self.public
-        if public is None or self._rounds[self.round].ended:
+        this = self._rounds.get(self.playing)
+        if public is None or this is None or this.ended:
             return
         if public.ended is None:
             self.keep_absent_stuck()
@@ -544,8 +554,9 @@ class Replica(Views):
         assert self.public is not None and self.private is not None
         self.public, _ = apply(self.public, move)
         self.private, _ = apply(self.private, move)
-        self._rounds[self.round].log.append((move, False))
+        self._rounds[self.playing].log.append((move, False))
         self._display = None
+        self.events.append(AutoApplied(move))
 
     def _end_round(self, now: float) -> None:
         public = self.public
@@ -554,24 +565,29 @@ class Replica(Views):
         self.match_scores.append(tuple(s.points for s in scores))
         self.events.append(
             RoundOver(
-                self.round, public.ended.reason, public.ended.caller, scores, public_digest(public)
+                self.playing,
+                public.ended.reason,
+                public.ended.caller,
+                scores,
+                public_digest(public),
             )
         )
-        this = self._rounds[self.round]
+        this = self._rounds[self.playing]
         this.ended = True
-        if this.order:
+        if this.order and self.seat in this.readies:
             this.reveals[self.seat] = (this.salt, this.order)
             order = tuple(map(card_code, this.order))
             self.send(
                 now, lambda c, s: Reveal(self.seat, self.view, c, s, this.number, this.salt, order)
             )
         self._audit_if_complete(this)
+        self._maybe_start_play()  # the next round's Readies may all be in already
 
     # --- the audit ------------------------------------------------------------------------
 
     def _take_reveal(self, reveal: Reveal) -> None:
         this = self._rounds.get(reveal.round)
-        if this is None or reveal.sender in this.reveals or reveal.round > self.round:
+        if this is None or reveal.sender in this.reveals:
             return  # a round this replica no longer audits (it rejoined since)
         this.reveals[reveal.sender] = (reveal.salt, tuple(map(card_from_code, reveal.order)))
         self._audit_if_complete(this)
@@ -603,14 +619,14 @@ class Replica(Views):
             return
         if self.seat in self.away():
             return  # not dealt in: the others count this seat as stuck already
-        blind = not self._rounds[self.round].order  # dealt, but the deck was lost
+        blind = not self._rounds[self.playing].order  # dealt, but the deck was lost
         if blind:
             self._declare_blind_stuck(now)
         elif is_stuck(display, self.seat):
             self.intend(DeclareStuck(self.seat), now)
 
     def _declare_blind_stuck(self, now: float) -> None:
-        number = self.round
+        number = self.playing
         play = self.send(
             now, lambda c, s: Play(self.seat, self.view, c, s, number, DeclareStuck(self.seat))
         )

@@ -36,7 +36,7 @@ older view, are dropped by everyone.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from p2pnerts.protocol._codec import decode_payload, encode_payload
@@ -62,6 +62,14 @@ from p2pnerts.rules import Card, DeclareStuck, Move, State
 
 STASH_LIMIT = 100_000
 """Messages from views not yet installed that a replica holds back, at most."""
+
+
+def bare(message: Message) -> Message:
+    """A message as it is hashed and carried: a StartView without what it carries (that is
+    read once, on arrival, and is not part of the order)."""
+    if isinstance(message, StartView) and message.carried:
+        return replace(message, carried=())
+    return message
 
 
 class Status(StrEnum):
@@ -134,6 +142,9 @@ class Views:
         self.clock = 0
         self.committed = 0
         self.round = 0
+        """The last round this seat dealt for."""
+        self.playing = 0
+        """The round on the table (0 before the first is dealt in)."""
         self.public: State | None = None
         self.private: State | None = None
         self.status = Status.NORMAL
@@ -164,6 +175,7 @@ class Views:
         self._seated: frozenset[int] = frozenset(range(players))
         self._base = (0, self.chain)
         self._base_seated = self._seated
+        self._base_scores: tuple[tuple[int, ...], ...] = ()
         self._base_round = 0
         self._since_base: list[Ordered | StartView] = []
         self._changing_to = 0
@@ -196,6 +208,7 @@ class Views:
         if isinstance(message, Ready) and message.round > self._base_round:
             self._base = (self.committed, self.chain)
             self._base_seated = self._seated
+            self._base_scores = tuple(self.match_scores)
             self._base_round = message.round
             self._since_base = []
             self.round_data(message.round).participants = self._seated
@@ -219,11 +232,11 @@ class Views:
             return False
         if message.view < self.joined_view[sender]:
             return False  # from the sender's earlier life
-        if message.view > self.view and not (
-            isinstance(message, StartView) and sender in self.members
-        ):
-            self._hold_back(message, now)
-            return False
+        if message.view > self.view:
+            starts = isinstance(message, StartView) and sender in self.members
+            if not starts or any(m.sender == sender for m in self._stash):
+                self._hold_back(message, now)  # FIFO: after what came before it
+                return False
         return sender in self.members
 
     def _hold_back(self, message: Message, now: float) -> None:
@@ -239,23 +252,28 @@ class Views:
             silent = [
                 s
                 for s in self.members
-                if s != self.seat and now - self.heard[s] > self.timing.exclude_after
+                if s != self.seat and now - self.heard[s] >= self.timing.exclude_after
             ]
             if silent or self._fresh_rejoiners(now):
                 self._start_view_change(self._next_view(self.view), now)
         elif self.status is Status.CHANGING:
-            if now - self._change_started > self.timing.view_change_timeout:
+            if now - self._change_started >= self.timing.view_change_timeout:
                 self._start_view_change(self._next_view(self._changing_to), now)
             else:
                 self._maybe_start_view(now)
         waited = self._stash_since is not None and (
-            now - self._stash_since > self.timing.view_change_timeout
+            now - self._stash_since >= self.timing.view_change_timeout
         )
         if waited and self.status in (Status.NORMAL, Status.CHANGING):
             self._shut_out(now)  # the others went on in a view this replica never got
 
     def view_deadlines(self) -> list[float]:
-        times = [self.heard[s] + self.timing.exclude_after for s in self.members if s != self.seat]
+        """When `tick_views` next has something to do."""
+        times = []
+        if self.status is Status.NORMAL:
+            times += [
+                self.heard[s] + self.timing.exclude_after for s in self.members if s != self.seat
+            ]
         if self.status is Status.CHANGING:
             times.append(self._change_started + self.timing.view_change_timeout)
         if self._stash_since is not None:
@@ -305,16 +323,21 @@ class Views:
         votes = self._votes.get(new_view, {})
         voters = {s for s, vote in votes.items() if s in self.members and vote.view == self.view}
         needed = self.members - self.suspected
-        if not needed <= voters or 2 * len(voters) <= len(self.members):
+        rejoining = self._fresh_rejoiners(now) - voters
+        # A member that restarted counts towards the majority: it can install only one
+        # view (the one whose votes were cast in the view it rejoins from), so two groups
+        # can still never both go on with it.
+        backing = voters | (rejoining & self.members)
+        if not needed <= voters or 2 * len(backing) <= len(self.members):
             return
-        joined = tuple(sorted(self._fresh_rejoiners(now) - voters))
+        joined = tuple(sorted(rejoining))
         members = tuple(sorted(voters | set(joined)))
-        carried = tuple(encode_payload(m) for m in self._since_base)
-        carried += tuple(encode_payload(p.message) for p in self.pending)
+        carried = self._to_carry(self.members - voters, joined)
         base_committed, base_digest = self._base
-        cuts, scores = tuple(self.have), tuple(self.match_scores)
+        cuts, scores = tuple(self.have), self._base_scores
         seated = tuple(sorted(self._base_seated))
-        number = self.round
+        number = max(self._base_round, 1)
+        voted_in = self.view
         start = self.send(
             now,
             lambda c, s: StartView(
@@ -322,6 +345,7 @@ class Views:
                 new_view,
                 c,
                 s,
+                voted_in,
                 members,
                 cuts,
                 joined,
@@ -336,9 +360,18 @@ class Views:
         assert isinstance(start, StartView)
         self._install(start, now)
 
+    def _to_carry(self, departed: frozenset[int], joined: tuple[int, ...]) -> tuple[bytes, ...]:
+        """What a StartView carries: for a seat coming back, everything of the round; for
+        members only, the messages of the seats that leave (the rest they hold already).
+        A StartView carried again is carried without what it carried itself."""
+        messages = [*self._since_base, *(p.message for p in self.pending)]
+        if not joined:
+            messages = [m for m in messages if m.sender in departed]
+        return tuple(encode_payload(bare(m)) for m in messages)
+
     def take_start_view(self, start: StartView, now: float) -> None:
-        if start.view <= self.view:
-            return
+        if start.view <= self.view or start.voted_in != self.view:
+            return  # stale, or built from votes of a view this replica has left
         if self.seat not in start.members:
             self._shut_out(now)
             return
@@ -416,7 +449,7 @@ class Views:
 
     def away(self) -> list[int]:
         """Seats that cannot move this round: not at the table, or not dealt in."""
-        this = self._rounds.get(self.round)
+        this = self._rounds.get(self.playing)
         dealt = set(this.readies) if this is not None else set()
         return [s for s in range(self.players) if s not in self._seated or s not in dealt]
 
@@ -475,13 +508,15 @@ class Views:
         self._awaited = {}
         self._base, self._base_round, self._since_base = (self.committed, self.chain), 0, []
         self.match_scores = list(start.scores)
-        self.round = start.round
+        # The carried messages replay the table from the first Ready of round start.round.
+        self.playing = start.round - 1
         self.public = self.private = self._display = None
         self._mine, self._hand, self._placed = [], None, {}
         self._rounds = {}
-        this = self.round_data(start.round)
         disk = self.disk_kept
-        if disk.round == start.round:
+        self.round = max(disk.round, self.playing)
+        if disk.round >= start.round:
+            this = self.round_data(disk.round)
             this.order, this.salt = disk.order, disk.salt
         self._seated = self._base_seated = frozenset(start.seated)
         carrier = (start.sender, start.seq)

@@ -1,5 +1,65 @@
-"""The deterministic network simulator: many replicas, one process, one seed."""
+"""The deterministic network simulator: many replicas, one process, one seed.
 
-from p2pnerts.sim._sim import BotPace, LinkModel, Simulation
+`run` plays a configured table over several seeds and returns a `Report`; `Simulation`
+is one seed's run, and `SequencerRun` the same workload under a central sequencer, the
+baseline the peer-to-peer protocol is measured against.
+"""
 
-__all__ = ["BotPace", "LinkModel", "Simulation"]
+from p2pnerts.sim._faults import (
+    MIXES,
+    Crash,
+    Fault,
+    FaultMix,
+    LinkDrop,
+    Partition,
+    SlowPeer,
+    fault_schedule,
+)
+from p2pnerts.sim._invariants import (
+    Invariants,
+    Verdict,
+    Violation,
+    check_cut_off,
+    check_progress,
+    check_round_over,
+    check_round_time,
+    misplaced_cards,
+    replay_round,
+)
+from p2pnerts.sim._network import LinkModel, Network, Scheduler
+from p2pnerts.sim._report import Report, SeedResult, Tally, ViolationReport
+from p2pnerts.sim._run import Simulation, run
+from p2pnerts.sim._sequencer import SequencerRun
+from p2pnerts.sim._workload import BotPace, SimConfig
+
+__all__ = [
+    "MIXES",
+    "BotPace",
+    "Crash",
+    "Fault",
+    "FaultMix",
+    "Invariants",
+    "LinkDrop",
+    "LinkModel",
+    "Network",
+    "Partition",
+    "Report",
+    "Scheduler",
+    "SeedResult",
+    "SequencerRun",
+    "SimConfig",
+    "Simulation",
+    "SlowPeer",
+    "Tally",
+    "Verdict",
+    "Violation",
+    "ViolationReport",
+    "check_cut_off",
+    "check_progress",
+    "check_round_over",
+    "check_round_time",
+    "fault_schedule",
+    "misplaced_cards",
+    "replay_round",
+    "run",
+]

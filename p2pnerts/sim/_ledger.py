@@ -1,0 +1,240 @@
+"""What the replicas of a run send and report, counted and checked as it comes.
+
+Per seat, the ledger keeps the round its replica is in and the plays it committed there,
+its own plays not yet committed (for commit latency), and whether it is cut off on a side
+without a majority. Per round, it keeps the rules engine's verdict, replayed from the real
+decks, that every replica's round end must match. It holds the tally and the run's digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from p2pnerts.protocol import (
+    Ack,
+    AuditFailed,
+    AuditPassed,
+    Diverged,
+    Event,
+    Leave,
+    Message,
+    Play,
+    PlayCommitted,
+    PlayInTheAir,
+    PlayReturned,
+    Ready,
+    Replica,
+    Reveal,
+    RoundOver,
+    RoundStarted,
+    ShutOut,
+    ViewInstalled,
+)
+from p2pnerts.rules import Card, Move
+from p2pnerts.sim._faults import KIND, Fault
+from p2pnerts.sim._invariants import (
+    Invariants,
+    Verdict,
+    Violation,
+    check_cut_off,
+    check_round_over,
+    replay_round,
+)
+from p2pnerts.sim._network import Link, LinkModel
+from p2pnerts.sim._report import HEARTBEAT, Tally
+from p2pnerts.sim._workload import SimConfig, mean_rtt, rtt_to_slowest
+
+ORDERED = (Ready, Play, Leave)
+
+
+@dataclass(slots=True)
+class _Seat:
+    up: bool = True
+    checked: int = 0
+    """The replica's commit count when the invariants last looked."""
+    fresh: bool = False
+    """An ordered message arrived since this seat last sent an Ack."""
+    round: int = 0
+    plays: list[tuple[Move, bool]] | None = None
+    """The plays committed this round, if this replica saw the whole round with no view
+    change in it (the moves a replica makes by itself for seats that left are not told)."""
+    settled: bool = True
+    """No view was installed at this replica since its last round ended."""
+    finished: bool = False
+    cut_at: float | None = None
+    """When this seat was cut off on a side without a majority, while it is."""
+    in_flight: dict[int, float] = field(default_factory=dict)
+    """This seat's plays not yet committed at its own replica, by clock: when sent."""
+
+
+class Ledger:
+    """The counts and checks of one seed's run."""
+
+    def __init__(self, config: SimConfig, links: dict[Link, LinkModel]) -> None:
+        self.config = config
+        self.peers = config.peers
+        self.tally = Tally()
+        self.invariants = Invariants()
+        self.seats = [_Seat() for _ in range(config.peers)]
+        self.decks: dict[tuple[int, int], tuple[Card, ...]] = {}
+        """Every deck order handed out, by (seat, round)."""
+        self.round_ended = [0.0]
+        """When each round ended at a majority (the start of the run for round 0)."""
+        self.done_at: float | None = None
+        """Once the last round ended at every seat that is up: when to stop."""
+        self._unit = mean_rtt(links)
+        self._slowest = [rtt_to_slowest(links, s) for s in range(config.peers)]
+        self._sent: dict[tuple[int, int], float] = {}
+        self._ready_sent: dict[int, float] = {}
+        self._verdicts: dict[int, Verdict] = {}
+        self._overs: dict[int, list[RoundOver]] = {}
+        self._digest = hashlib.blake2b(digest_size=16)
+
+    # --- messages -----------------------------------------------------------------------------
+
+    def arrived(self, seat: int, message: Message) -> None:
+        if isinstance(message, ORDERED):
+            self.seats[seat].fresh = True
+
+    def sent(self, seat: int, message: Message, now: float) -> str:
+        """How the tally files a message a seat sends; notes when plays were sent."""
+        record = self.seats[seat]
+        match message:
+            case Ack():
+                kind = "ack" if record.fresh else HEARTBEAT
+                record.fresh = False
+                return kind
+            case Play():
+                self._sent.setdefault((seat, message.clock), now)
+                record.in_flight[message.clock] = now
+                return "ordered"
+            case Ready():
+                self._ready_sent[message.round] = now
+                return "ordered"
+            case Leave():
+                return "ordered"
+            case Reveal():
+                return "reveal"
+        return "membership"
+
+    # --- replicas ------------------------------------------------------------------------------
+
+    def check(self, seat: int, replica: Replica) -> None:
+        """The per-step invariants, for what ``seat`` committed since the last look."""
+        record = self.seats[seat]
+        if replica.committed != record.checked:
+            record.checked = self.invariants.after_step(seat, replica, record.checked)
+
+    def event(self, seat: int, replica: Replica, event: Event, now: float) -> None:
+        record = self.seats[seat]
+        match event:
+            case RoundStarted():
+                sent = self._ready_sent.get(event.round, 0.0)
+                what = f"the start of round {event.round} on a Ready"
+                check_cut_off(seat, record.cut_at, sent, what)
+                record.round, record.plays = event.round, [] if record.settled else None
+            case PlayCommitted():
+                self._check_cut(seat, event.seat, event.clock)
+                if record.plays is not None:
+                    record.plays.append((event.move, event.tie))
+                if event.seat == seat:
+                    self.tally.plays += 1
+                    self.tally.ties += event.tie
+                    self.tally.races += event.tie
+                    self._landed(seat, event.clock, now)
+            case PlayReturned():
+                self._check_cut(seat, event.seat, event.clock)
+                if event.seat == seat:
+                    self.tally.returns += 1
+                    self.tally.races += event.winner not in (None, seat)
+                    self._landed(seat, event.clock, now)
+            case RoundOver():
+                self._round_over(seat, replica, event, now)
+            case AuditPassed():
+                self.tally.audits += 1
+            case AuditFailed():
+                raise Violation(
+                    f"seat {seat}'s audit of round {event.round} failed seat {event.seat}: "
+                    f"{event.reason}"
+                )
+            case Diverged():
+                raise Violation(
+                    f"seat {seat} saw seat {event.seat} diverge at commit {event.index}"
+                )
+            case ViewInstalled() | ShutOut():
+                record.settled, record.plays = False, None
+                self.tally.membership[type(event).__name__] += 1
+            case PlayInTheAir():
+                pass
+            case _:
+                self.tally.membership[type(event).__name__] += 1
+
+    def _check_cut(self, seat: int, sender: int, clock: int) -> None:
+        sent = self._sent.get((sender, clock), 0.0)
+        check_cut_off(seat, self.seats[seat].cut_at, sent, f"seat {sender}'s play")
+
+    def _landed(self, seat: int, clock: int, now: float) -> None:
+        sent = self.seats[seat].in_flight.pop(clock, None)
+        if sent is None:
+            return
+        latency = now - sent
+        self.tally.latency.append(latency)
+        self.tally.latency_rtt.append(latency / self._unit)
+        if latency <= self._slowest[seat] + self.config.timing.ack_delay:
+            self.tally.within_target += 1
+
+    def _round_over(self, seat: int, replica: Replica, over: RoundOver, now: float) -> None:
+        record, number = self.seats[seat], over.round
+        verdict = self._verdicts.get(number)
+        decks = [self.decks[s, number] for s in range(self.peers) if (s, number) in self.decks]
+        whole = record.round == number and len(decks) == self.peers  # else a seat sat it out
+        if verdict is None and whole and record.plays is not None:
+            verdict = replay_round(self.config.options, decks, record.plays)
+            self._verdicts[number] = verdict
+            self.tally.replayed += 1
+        if verdict is not None:
+            check_round_over(seat, over, verdict)
+        overs = self._overs.setdefault(number, [])
+        if overs and (overs[0].scores, overs[0].digest) != (over.scores, over.digest):
+            raise Violation(f"seat {seat}'s end of round {number} differs from another seat's")
+        overs.append(over)
+        record.plays, record.settled = None, True
+        self._digest.update(b"over %d %d " % (seat, number) + over.digest + replica.digest)
+        if 2 * len(overs) > self.peers and len(self.round_ended) == number:
+            self.tally.rounds += 1
+            self.round_ended.append(now)
+        if number == self.config.rounds:
+            record.finished = True
+            if all(s.finished or not s.up for s in self.seats):
+                self.done_at = now + self.config.drain
+
+    # --- faults -------------------------------------------------------------------------------
+
+    def struck(self, fault: Fault) -> None:
+        self.tally.faults[KIND[type(fault)]] += 1
+        self._digest.update(repr(fault).encode())
+
+    def cut(self, seats: tuple[int, ...], now: float) -> None:
+        """A partition left ``seats`` on a side without a majority."""
+        for seat in seats:
+            self.seats[seat].cut_at = now
+
+    def healed(self) -> None:
+        for record in self.seats:
+            record.cut_at = None
+
+    def crashed(self, seat: int) -> None:
+        record = self.seats[seat]
+        record.up, record.cut_at = False, None
+        record.in_flight.clear()
+
+    def restarted(self, seat: int) -> None:
+        record = self.seats[seat]
+        record.up, record.checked, record.fresh, record.plays = True, 0, False, None
+
+    def digest(self, replicas: list[Replica]) -> bytes:
+        """The run's digest: every round end seen, every fault, and how every replica ended."""
+        for seat, replica in enumerate(replicas):
+            self._digest.update(b"end %d %d " % (seat, replica.committed) + replica.digest)
+        return self._digest.digest()

@@ -1,0 +1,372 @@
+"""The run driver: replicas with bots on the modelled network, faults injected, invariants
+checked after every step.
+
+Everything that happens is an entry in one time-ordered queue — a message landing, a
+replica's timer, a bot's next look at the table, a fault striking or ending — and every
+choice comes from generators the seed fixes, so the same seed gives the same run, step
+for step, and the same digest.
+
+A peer crashes by losing its replica, all but its ``disk``, and restarts with
+`Replica.restart`. A connection that comes back up carries, first, what each side's
+replica says to resend (`Replica.resend_to`) — and under a mix with duplicates, some of
+what it had already delivered, too.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from p2pnerts.bots import SimpleBot
+from p2pnerts.protocol import (
+    Disk,
+    LocalProtocolError,
+    Message,
+    ProtocolError,
+    Replica,
+    Status,
+    encode,
+)
+from p2pnerts.rules import IllegalMove, Rotate
+from p2pnerts.sim._faults import Crash, Fault, LinkDrop, Partition, SlowPeer
+from p2pnerts.sim._invariants import Violation, check_progress, check_round_time
+from p2pnerts.sim._ledger import Ledger
+from p2pnerts.sim._network import Network, Scheduler
+from p2pnerts.sim._report import Report, SeedResult, ViolationReport
+from p2pnerts.sim._sequencer import SequencerRun
+from p2pnerts.sim._trace import Trace
+from p2pnerts.sim._workload import SimConfig, deck_order, setting
+
+WATCH_EVERY = 5.0
+"""Simulated seconds between two looks of the liveness watchdog."""
+TIMER_GRAIN = 1e-6
+"""A timer falls due this long after the step that set it, at the soonest: time moves on
+between two steps of a real peer's loop, too (and a deadline the replica's ``tick`` does
+not act on yet cannot spin the simulation)."""
+SPINS = 1000
+"""Steps in a row after which a replica's timer being due already is a fault of its own."""
+REDELIVERED = 8
+"""How many delivered messages a link keeps, to deliver again after a reconnect."""
+
+
+@dataclass(slots=True)
+class _Peer:
+    """One seat's replica and bot, and the driver's hold on its timer and its lives."""
+
+    replica: Replica
+    bot: SimpleBot
+    life: int = 0
+    """Bumped by each crash, so that the old life's timers and looks lapse."""
+    disk: Disk | None = None
+    timer_at: float | None = None
+    spins: int = 0
+
+
+class _Watch(NamedTuple):
+    """A majority cut off from the others: what it had committed when the fault began."""
+
+    counts: dict[int, int]
+    since: float
+    what: str
+
+
+class Simulation:
+    """One seed's run of a table of replicas with bots, on the mix's network."""
+
+    def __init__(self, config: SimConfig, seed: int) -> None:
+        self.config, self.seed = config, seed
+        self.peers = config.peers
+        fixed = setting(config, seed)
+        self.scheduler = Scheduler()
+        self.network: Network[Message] = Network(
+            self.scheduler, random.Random(fixed.network), fixed.links, self._arrive
+        )
+        self.ledger = Ledger(config, fixed.links)
+        self.trace = Trace(config.trace)
+        self.seats = [
+            _Peer(
+                Replica(seat, config.options, self.peers, timing=config.timing),
+                SimpleBot(random.Random(fixed.bots[seat])),
+            )
+            for seat in range(self.peers)
+        ]
+        self._faults = fixed.faults
+        self._pace = random.Random(fixed.pace)
+        self._salts = random.Random(fixed.deals)
+        self._deals = fixed.deals
+        self._delivered: dict[tuple[int, int], deque[Message]] = {}
+
+    @property
+    def now(self) -> float:
+        return self.scheduler.now
+
+    def run(self) -> SeedResult:
+        """Play the configured rounds; stop at the first violation."""
+        violation = None
+        try:
+            self._begin()
+            while self.ledger.done_at is None or self.scheduler.next_time <= self.ledger.done_at:
+                if not self.scheduler.step():
+                    raise Violation("nothing is left to happen, yet the rounds are not over")
+        except Violation as exc:
+            violation = ViolationReport(self.seed, self.now, str(exc), self.trace.lines())
+        except Exception as exc:  # a crash in a replica is reported like a violation
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            where = f"{Path(frame.filename).parent.name}/{Path(frame.filename).name}"
+            message = f"{type(exc).__name__}: {exc} (at {where}:{frame.lineno}, {frame.name})"
+            violation = ViolationReport(self.seed, self.now, message, self.trace.lines())
+        digest = self.ledger.digest([p.replica for p in self.seats])
+        return SeedResult(self.seed, self.ledger.tally, digest, self.now, violation)
+
+    def _begin(self) -> None:
+        for seat in range(self.peers):
+            self._look_later(seat)
+        self._next_fault()
+        self.scheduler.at(WATCH_EVERY, self._watchdog)
+
+    # --- the players ----------------------------------------------------------------------
+
+    def _look_later(self, seat: int) -> None:
+        action = functools.partial(self._look, seat, self.seats[seat].life)
+        self.scheduler.at(self.now + self.config.pace.sample(self._pace), action)
+
+    def _look(self, seat: int, life: int) -> None:
+        """A bot's look at its table: deal the next round when the last is over, else play.
+
+        A player waits while the table regroups or this peer rejoins, and while the
+        replica refuses a move (this seat sits the round out).
+        """
+        peer = self.seats[seat]
+        if peer.life != life:
+            return
+        self._look_later(seat)
+        replica = peer.replica
+        if replica.status is not Status.NORMAL:
+            return
+        public = replica.public
+        fresh = replica.round == 0 and public is None
+        between = public is not None and public.ended is not None
+        if replica.round < self.config.rounds and (fresh or between):
+            self._deal(seat)
+            return
+        display = replica.display
+        if display is None or display.ended is not None or replica.in_the_air is not None:
+            return
+        move = peer.bot.choose(display, seat)
+        if move is None or isinstance(move, Rotate):
+            return
+        self.trace.add(self.now, "intend", seat, move)
+        try:
+            replica.intend(move, self.now)
+        except LocalProtocolError:
+            return
+        except IllegalMove as exc:
+            raise Violation(f"seat {seat}'s replica finds its bot's move illegal: {exc}") from exc
+        self._after(seat)
+
+    def _deal(self, seat: int) -> None:
+        replica = self.seats[seat].replica
+        number = replica.round + 1
+        order = deck_order(self._deals, number, seat, self.config.options)
+        self.trace.add(self.now, "deal", seat, number)
+        replica.start_round(order, self._salts.randbytes(16), self.now)
+        self.ledger.decks[seat, replica.round] = order
+        self._after(seat)
+
+    # --- replicas' inputs and outputs -------------------------------------------------------
+
+    def _arrive(self, src: int, dst: int, message: Message) -> None:
+        self.trace.add(self.now, "deliver", dst, message)
+        if self.config.faults.duplicate:
+            self._delivered.setdefault((src, dst), deque(maxlen=REDELIVERED)).append(message)
+        self.ledger.arrived(dst, message)
+        try:
+            self.seats[dst].replica.receive(message, self.now)
+        except ProtocolError as exc:
+            raise Violation(f"seat {dst} rejected a message from seat {src}: {exc}") from exc
+        self._after(dst)
+
+    def _timer(self, seat: int, life: int, deadline: float) -> None:
+        peer = self.seats[seat]
+        if peer.life != life or peer.timer_at != deadline:
+            return
+        peer.timer_at = None
+        self.trace.add(self.now, "tick", seat, None)
+        peer.replica.tick(self.now)
+        self._after(seat)
+
+    def _after(self, seat: int) -> None:
+        """Ship what a replica wants sent, take its events, check it, keep its timer set."""
+        peer, ledger = self.seats[seat], self.ledger
+        replica = peer.replica
+        for message in replica.take_outgoing():
+            kind, size = ledger.sent(seat, message, self.now), self._size(seat, message)
+            for dst in range(self.peers):
+                if dst != seat:
+                    self._send(seat, dst, message, kind, size)
+        rounds = ledger.tally.rounds
+        for event in replica.take_events():
+            ledger.event(seat, replica, event, self.now)
+        if ledger.tally.rounds != rounds:
+            up = [
+                p.replica.committed for p, r in zip(self.seats, ledger.seats, strict=True) if r.up
+            ]
+            ledger.invariants.forget_before(min(up))
+        ledger.check(seat, replica)
+        deadline = replica.next_deadline()
+        peer.spins = peer.spins + 1 if deadline <= self.now else 0
+        if peer.spins > SPINS:
+            raise Violation(f"seat {seat}'s timer keeps falling due at once, again and again")
+        if peer.timer_at is None or deadline < peer.timer_at:
+            peer.timer_at = deadline
+            action = functools.partial(self._timer, seat, peer.life, deadline)
+            self.scheduler.at(max(deadline, self.now + TIMER_GRAIN), action)
+
+    def _send(self, src: int, dst: int, message: Message, kind: str, size: int) -> None:
+        self.ledger.tally.messages[kind] += 1
+        self.ledger.tally.bytes[kind] += size
+        self.network.send(src, dst, message)
+
+    def _size(self, seat: int, message: Message) -> int:
+        try:
+            return len(encode(message))
+        except ValueError as exc:  # the codec refuses it: no peer could send it either
+            name = type(message).__name__
+            raise Violation(f"seat {seat}'s {name} cannot be sent: {exc}") from exc
+
+    # --- faults -------------------------------------------------------------------------------
+
+    def _next_fault(self) -> None:
+        fault = next(self._faults, None)
+        if fault is not None:
+            self.scheduler.at(fault.at, functools.partial(self._strike, fault))
+
+    def _strike(self, fault: Fault) -> None:
+        self._next_fault()
+        self.ledger.struck(fault)
+        self.trace.add(self.now, "fault", -1, fault)
+        match fault:
+            case LinkDrop(peers=(a, b)):
+                self.network.hold_down(a, b)
+                self._later(fault.down_for, self._mend, [(a, b)])
+            case SlowPeer(seat=seat):
+                self.network.slow[seat] = self.network.slow.get(seat, 0.0) + fault.extra
+                self._later(fault.lasts, self._unslow, seat, fault.extra)
+            case Partition():
+                self._partition(fault)
+            case Crash():
+                self._crash(fault)
+
+    def _later(self, delay: float, action: Callable[..., None], *args: Any) -> None:
+        self.scheduler.at(self.now + delay, functools.partial(action, *args))
+
+    def _unslow(self, seat: int, extra: float) -> None:
+        left = self.network.slow.pop(seat) - extra
+        if left > 1e-9:  # another slow spell of this seat goes on
+            self.network.slow[seat] = left
+
+    def _mend(self, links: Iterable[tuple[int, int]]) -> None:
+        """Lift one reason each link is down; resend on those that come back up."""
+        for a, b in links:
+            if self.network.release(a, b):
+                self._reconnect(a, b)
+
+    def _reconnect(self, a: int, b: int) -> None:
+        self.trace.add(self.now, "reconnect", a, b)
+        for src, dst in ((a, b), (b, a)):
+            again: list[Message] = []
+            chance = self.config.faults.duplicate
+            if chance and self._pace.random() < chance:
+                again = list(self._delivered.get((src, dst), ()))
+            for message in again + self.seats[src].replica.resend_to(dst):
+                self._send(src, dst, message, "resent", self._size(src, message))
+
+    def _partition(self, fault: Partition) -> None:
+        group = fault.group
+        rest = tuple(s for s in range(self.peers) if s not in group)
+        cut = [(a, b) for a in group for b in rest]
+        for a, b in cut:
+            self.network.hold_down(a, b)
+        for side in (group, rest):
+            if 2 * len(side) <= self.peers:
+                self.ledger.cut(side, self.now)
+        watch = self._watch(rest, "partition")  # the group is never a majority
+        self._later(fault.heal_after, self._heal, cut, watch)
+
+    def _heal(self, cut: list[tuple[int, int]], watch: _Watch | None) -> None:
+        self._check_progress(watch)
+        self.ledger.healed()
+        self._mend(cut)
+
+    def _crash(self, fault: Crash) -> None:
+        for seat in fault.seats:
+            peer = self.seats[seat]
+            peer.life, peer.disk = peer.life + 1, peer.replica.disk
+            peer.timer_at = None
+            self.ledger.crashed(seat)
+            for other in range(self.peers):
+                if other != seat:
+                    self.network.hold_down(seat, other)
+        survivors = tuple(s for s in range(self.peers) if s not in fault.seats)
+        self._later(fault.down_for, self._restart, fault.seats, self._watch(survivors, "crash"))
+
+    def _restart(self, seats: tuple[int, ...], watch: _Watch | None) -> None:
+        self._check_progress(watch)
+        c = self.config
+        for seat in seats:
+            peer = self.seats[seat]
+            assert peer.disk is not None
+            self.trace.add(self.now, "restart", seat, None)
+            peer.replica = Replica.restart(
+                seat, c.options, c.peers, disk=peer.disk, now=self.now, timing=c.timing
+            )
+            self.ledger.restarted(seat)
+            for key in [k for k in self._delivered if seat in k]:
+                del self._delivered[key]
+        self._mend((s, o) for s in seats for o in range(self.peers) if o != s)
+        for seat in seats:
+            self._after(seat)
+            self._look_later(seat)
+
+    # --- liveness -----------------------------------------------------------------------------
+
+    def _watch(self, seats: tuple[int, ...], what: str) -> _Watch | None:
+        finished = all(self.ledger.seats[s].finished for s in seats)
+        if 2 * len(seats) <= self.peers or finished:
+            return None
+        return _Watch({s: self.seats[s].replica.committed for s in seats}, self.now, what)
+
+    def _check_progress(self, watch: _Watch | None) -> None:
+        """A majority cut off from the rest long enough must have gone on without them."""
+        lasted = 0.0 if watch is None else self.now - watch.since
+        if watch is None or lasted < self.config.progress_after:
+            return
+        records = self.ledger.seats
+        going = [s for s in watch.counts if records[s].up and not records[s].finished]
+        now = {s: self.seats[s].replica.committed for s in going}
+        check_progress(watch.counts, now, lasted, watch.what)
+
+    def _watchdog(self) -> None:
+        """Every round ends in bounded time; after the last, every peer up catches up."""
+        ended, limit = self.ledger.round_ended, self.config.round_limit
+        if len(ended) <= self.config.rounds:
+            check_round_time(len(ended), ended[-1], self.now, limit)
+        elif self.now - ended[-1] > limit:
+            behind = next(s for s, r in enumerate(self.ledger.seats) if r.up and not r.finished)
+            raise Violation(f"seat {behind} has not seen the last round end, {limit:.0f} s on")
+        self.scheduler.at(self.now + WATCH_EVERY, self._watchdog)
+
+
+def run(config: SimConfig, seeds: Iterable[int], *, sequencer: bool = False) -> Report:
+    """Run every seed on the configured table (each stops at its first violation), and
+    with ``sequencer`` the central-sequencer baseline on the same seeds too."""
+    seeds = tuple(seeds)
+    results = tuple(Simulation(config, seed).run() for seed in seeds)
+    baseline = tuple(SequencerRun(config, seed).run() for seed in seeds) if sequencer else ()
+    return Report(config, results, baseline)

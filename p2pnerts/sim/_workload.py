@@ -1,0 +1,96 @@
+"""What a simulated run is given: its configuration, and all a seed fixes before it starts.
+
+A seed fixes the network (every link's latency model), the schedule of faults, every
+bot's generator and every deck of every round, each from a generator of its own. So the
+peer-to-peer run and the central-sequencer baseline of one seed meet the same network,
+deal the same cards and seat the same bots, whatever either of them does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from p2pnerts.protocol import Timing
+from p2pnerts.rules import Card, TableOptions, shuffled_deck
+from p2pnerts.sim._faults import MIXES, Fault, FaultMix, fault_schedule, link_models
+from p2pnerts.sim._network import Link, LinkModel
+
+MAX_PEERS = 14
+
+
+@dataclass(frozen=True, slots=True)
+class BotPace:
+    """How long a simulated player takes between looks at the table."""
+
+    think: float = 0.05
+    spread: float = 0.05
+
+    def sample(self, rng: random.Random) -> float:
+        return self.think + rng.random() * self.spread
+
+
+@dataclass(frozen=True, slots=True)
+class SimConfig:
+    """One simulated table: its size, how many rounds each seed plays, and its network."""
+
+    peers: int = 4
+    rounds: int = 1
+    faults: FaultMix = field(default_factory=lambda: MIXES["none"])
+    options: TableOptions = field(default_factory=TableOptions)
+    timing: Timing = field(default_factory=Timing)
+    pace: BotPace = field(default_factory=BotPace)
+    round_limit: float = 1200.0
+    """Simulated seconds a round may take, from the end of the one before, before it counts
+    as never ending."""
+    progress_after: float = 6.0
+    """A majority cut off from the rest (by a partition, or others' crash) at least this
+    long must have committed something new by the time the fault ends."""
+    drain: float = 2.0
+    """Simulated seconds to run on after the last round, so that its audit completes."""
+    trace: int = 30
+    """Steps a violation report shows."""
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.peers <= MAX_PEERS:
+            raise ValueError(f"a simulated table has 2 to {MAX_PEERS} peers, not {self.peers}")
+        if self.rounds < 1:
+            raise ValueError(f"a simulated table plays at least one round, not {self.rounds}")
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """Everything a seed fixes before the run starts."""
+
+    links: dict[Link, LinkModel]
+    faults: Iterator[Fault]
+    bots: tuple[int, ...]
+    """Each seat's bot's generator seed."""
+    network: int
+    """The seed of the generator that samples each message's delay."""
+    pace: int
+    deals: int
+
+
+def setting(config: SimConfig, seed: int) -> Setting:
+    seeds = random.Random(seed)
+    links = link_models(config.faults, config.peers, random.Random(seeds.getrandbits(64)))
+    faults = fault_schedule(config.faults, config.peers, random.Random(seeds.getrandbits(64)))
+    bots = tuple(seeds.getrandbits(64) for _ in range(config.peers))
+    return Setting(links, faults, bots, *(seeds.getrandbits(64) for _ in range(3)))
+
+
+def deck_order(deals: int, number: int, seat: int, options: TableOptions) -> tuple[Card, ...]:
+    """Seat ``seat``'s deck in round ``number``: the same in every run of the seed."""
+    return shuffled_deck(seat, options, random.Random(f"{deals}:{number}:{seat}"))
+
+
+def rtt_to_slowest(links: dict[Link, LinkModel], seat: int) -> float:
+    """The longest round trip, short of a spike, between ``seat`` and any other peer."""
+    return max(2 * m.usual_max for (a, b), m in links.items() if seat in (a, b))
+
+
+def mean_rtt(links: dict[Link, LinkModel]) -> float:
+    """The network's mean round trip: the unit commit latencies are reported in."""
+    return 2 * sum(m.mean for m in links.values()) / len(links)

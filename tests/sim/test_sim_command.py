@@ -1,0 +1,92 @@
+"""``p2pnerts sim`` as a user meets it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from p2pnerts.cli import main
+from p2pnerts.sim import MIXES
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
+    status = main(["sim", *args, "--json"])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return status, report
+
+
+def test_help_names_every_fault_mix(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["sim", "--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    assert all(f"  {name} " in out for name in MIXES)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--peers", "1"], "argument --peers: must be 2 to 14, not 1"),
+        (["--peers", "15"], "argument --peers: must be 2 to 14, not 15"),
+        (["--faults", "storm"], "argument --faults: 'storm' is not one of none, light,"),
+        (["--tie-rule", "coin"], "argument --tie-rule: 'coin' is not one of both-stay"),
+        (["--rounds", "0"], "argument --rounds: must be 1 to 1000, not 0"),
+    ],
+)
+def test_bad_arguments_get_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["sim", *args])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("p2pnerts sim: error: ") and message in err[-1]
+
+
+def test_json_reports_what_the_run_found_and_repeats_itself(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, report = _json(capsys, "--peers", "3", "--rounds", "2", "--seed", "4", "--seeds", "2")
+    for key in (
+        "seeds_run",
+        "rounds_completed",
+        "plays_committed",
+        "races_resolved",
+        "ties",
+        "returns",
+        "faults_injected",
+        "invariant_violations",
+        "messages_per_play",
+        "bytes_per_play",
+        "commit_latency",
+        "digest",
+    ):
+        assert key in report
+    assert report["seeds"] == [4, 5] and report["seeds_run"] == 2
+    assert status == (1 if report["invariant_violations"] else 0)
+    assert (
+        _json(capsys, "--peers", "3", "--rounds", "2", "--seed", "4", "--seeds", "2")[1] == report
+    )
+
+
+def test_the_summary_reads_plainly(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["sim", "--peers", "2", "--rounds", "1", "--seed", "3", "--sequencer"])
+    out = capsys.readouterr().out
+    assert out.startswith("p2pnerts sim — 2 peers, faults light, seed 3, 1 round each")
+    assert "central sequencer" in out and "run digest" in out and "invariants" in out
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: after view changes two replicas can still disagree on a commit",
+)
+def test_fifty_heavy_rounds_at_six_peers_hold_every_invariant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # That the same seed gives the same digest is shown, more cheaply, by the tests above.
+    args = ("--peers", "6", "--rounds", "50", "--faults", "heavy", "--seed", "1")
+    status, report = _json(capsys, *args)
+    assert report["invariant_violations"] == 0, report["violations"][0]["message"]
+    assert status == 0 and report["rounds_completed"] == 50
