@@ -6,24 +6,15 @@ import argparse
 import json
 import random
 import sys
-import time
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
-from p2pnerts import sim
-from p2pnerts.bots import SimpleBot, play_round
-from p2pnerts.rules import (
-    Event,
-    Match,
-    RulesError,
-    State,
-    TableOptions,
-    TieRule,
-    deal,
-    score_round,
-    solo_seats,
-)
+import trio
+
+from p2pnerts import _netcommands, sim
+from p2pnerts.net import TableSpec, tables_command
+from p2pnerts.rules import RulesError, TableOptions, TieRule
 from p2pnerts.sim import MIXES, SimConfig
-from p2pnerts.ui.text import describe_event, render_scores, render_table, seat_name
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,16 +41,41 @@ def _parser() -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play",
         help="play a game against bots on this machine",
-        description="Play against bots on this machine. Until the terminal front end "
-        "exists, this shows a bots-only match in plain text (your seat is played by a bot).",
+        description="A table on this machine (loopback) with bot peers over real sockets. "
+        "Until the terminal front end exists your seat is played by a bot too, and the table "
+        "is told play by play.",
     )
     play.add_argument("--bots", type=_count(1, 13), default=3, help="bot opponents (1-13)")
-    play.add_argument("--seed", type=int, default=None, help="deal and play from this seed")
-    play.add_argument("--rounds", type=_count(1, 1000), default=1, help="rounds to play")
-    play.add_argument(
-        "--pace", type=float, default=0.04, help="seconds between told events (0: no pause)"
-    )
+    play.add_argument("--seed", type=int, default=None, help="shuffle the decks from this seed")
+    _table_options(play, rounds=1)
     play.set_defaults(run=_play)
+
+    host = commands.add_parser("host", help="host a table on the network")
+    host.add_argument("--name", required=True, help="the table's name, as others see it")
+    host.add_argument("--port", type=_count(0, 65535), default=0, help="TCP port (0: any)")
+    host.add_argument("--seats", type=_count(2, 14), default=4, help="seats at the table (2-14)")
+    host.add_argument("--bots", type=_count(0, 13), default=0, help="bots from this machine")
+    host.add_argument("--no-advertise", action="store_true", help="do not announce by mDNS")
+    _player_options(host)
+    _table_options(host)
+    host.set_defaults(run=_netcommands.host_command)
+
+    join = commands.add_parser("join", help="take a seat at a table on the network")
+    join.add_argument("table", metavar="NAME|HOST:PORT", help="a table's name, or where it is")
+    _player_options(join)
+    join.set_defaults(run=_netcommands.join_command)
+
+    bot = commands.add_parser("bot", help="run a bot peer that plays a table's match")
+    bot.add_argument("--join", required=True, metavar="NAME|HOST:PORT", help="the table")
+    _player_options(bot, flag="--name", default="Bot", headless=False)
+    bot.set_defaults(run=_netcommands.bot_command)
+
+    tables = commands.add_parser("tables", help="list the tables announced on the network")
+    tables.add_argument("--timeout", type=float, default=3.0, help="seconds to listen (3)")
+    tables.add_argument("--json", action="store_true", help="print JSON")
+    tables.add_argument("--interface", metavar="ADDR", help="listen for mDNS on this address")
+    tables.set_defaults(run=lambda a: tables_command(a.timeout, a.json, a.interface))
+
     simulate = commands.add_parser(
         "sim",
         help="run the protocol on a simulated network, with faults, and check it",
@@ -106,6 +122,42 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _player_options(
+    parser: argparse.ArgumentParser,
+    *,
+    flag: str = "--player",
+    default: str = "Player",
+    headless: bool = True,
+) -> None:
+    parser.add_argument(flag, dest="player", default=default, help="the player's name")
+    parser.add_argument("--level", type=_count(1, 10), default=5, help="bot level 1-10 (5)")
+    parser.add_argument("--seed", type=int, default=None, help="shuffle from this seed")
+    parser.add_argument("--interface", metavar="ADDR", help="use mDNS on this address only")
+    if headless:
+        parser.add_argument(
+            "--headless", action="store_true", help="a bot plays the seat; print progress lines"
+        )
+
+
+def _table_options(parser: argparse.ArgumentParser, rounds: int | None = None) -> None:
+    group = parser.add_argument_group("table options (the rule texts' variants)")
+    end = group.add_mutually_exclusive_group()
+    end.add_argument("--target", type=_count(1, 10_000), default=100, help="target score (100)")
+    end.add_argument("--rounds", type=_count(1, 1000), default=rounds, help="fixed rounds")
+    group.add_argument("--stock-turn", type=int, choices=(1, 3), default=3)
+    group.add_argument("--work-piles", type=int, choices=(4, 5), default=4)
+    group.add_argument("--nerts-pile", type=_count(1, 26), default=13)
+    group.add_argument("--nerts-bonus", type=int, choices=(0, 10, 25), default=0)
+    group.add_argument("--jokers", action="store_true", help="jokers as declared wild cards")
+    group.add_argument(
+        "--tie-rule",
+        type=_choice(r.value for r in TieRule),
+        default="both-stay",
+        metavar="RULE",
+        help="both-stay, rotate or seat",
+    )
+
+
 def _count(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -145,27 +197,23 @@ def _sim(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     players = args.bots + 1
-    options = TableOptions(rounds=args.rounds)
-    rng = random.Random(seed)
-    bots = [SimpleBot(random.Random(rng.getrandbits(64))) for _ in range(players)]
-    match = Match(options, players)
+    spec = TableSpec("this machine", players, _netcommands.options_from(args))
     print(
-        f"p2pnerts — {players} players, seed {seed}. The terminal front end is not built "
-        "yet: your seat is played by a bot.\n"
+        f"p2pnerts — {players} players on this machine, decks shuffled from seed {seed}. "
+        f"{_netcommands.NO_FRONT_END}\n",
+        flush=True,
     )
-    while not match.over:
-        state = deal(options, solo_seats(players), rng=rng)
-        print(f"Round {len(match.rounds) + 1}\n{render_table(state)}\n")
-
-        def tell(_: State, events: list[Event]) -> None:
-            for line in filter(None, map(describe_event, events)):
-                print(line)
-                time.sleep(args.pace)
-
-        state = play_round(state, bots, rng, tell)
-        match = match.record(score_round(state))
-        scores = render_scores(state, match.rounds[-1], match.totals)
-        print(f"\n{render_table(state)}\n\n{scores}\n")
-    names = ", ".join(seat_name(deck) for deck in match.winners)
-    print(f"Winner: {names} (seed {seed})")
+    table = argparse.Namespace(
+        player="You",
+        level=5,
+        seed=seed,
+        bots=args.bots,
+        port=0,
+        no_advertise=True,
+        interface=None,
+    )
+    result = trio.run(
+        partial(_netcommands.run_host, spec, table, bind="127.0.0.1", tell=_netcommands.say)
+    )
+    print(result.summary())
     return 0

@@ -7,28 +7,15 @@ import pytest
 from p2pnerts.cli import main
 
 
-def test_play_shows_a_whole_round_and_names_the_winner(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--seed", "3", "--pace", "0"]) == 0
+def test_play_runs_a_table_on_this_machine_to_the_winner(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["play", "--bots", "2", "--seed", "3", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
-    assert "4 players, seed 3" in out
-    assert "to foundation #" in out
-    assert "played  Nerts  bonus  round  total" in out
-    assert out.rstrip().splitlines()[-1].startswith("Winner: ")
-
-
-def test_play_is_the_same_game_for_the_same_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["play", "--seed", "11", "--bots", "2", "--pace", "0"])
-    first = capsys.readouterr().out
-    main(["play", "--seed", "11", "--bots", "2", "--pace", "0"])
-    assert capsys.readouterr().out == first
-    main(["play", "--seed", "12", "--bots", "2", "--pace", "0"])
-    assert capsys.readouterr().out != first
-
-
-def test_play_runs_a_match_of_several_rounds(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--seed", "5", "--bots", "5", "--rounds", "3", "--pace", "0"]) == 0
-    out = capsys.readouterr().out
-    assert "Round 3" in out and "Round 4" not in out
+    assert "3 players on this machine, decks shuffled from seed 3" in out
+    assert "round 1 starts" in out and "round 1 over" in out
+    assert " plays " in out
+    assert out.rstrip().splitlines()[-1].startswith("match over after 1 round(s): You ")
 
 
 @pytest.mark.parametrize(
@@ -37,6 +24,11 @@ def test_play_runs_a_match_of_several_rounds(capsys: pytest.CaptureFixture[str])
         (["play", "--bots", "0"], "must be 1 to 13, not 0"),
         (["play", "--bots", "many"], "not a whole number: 'many'"),
         (["play", "--rounds", "0"], "must be 1 to 1000"),
+        (["host", "--name", "x", "--seats", "40"], "must be 2 to 14, not 40"),
+        (["host", "--seats", "3"], "the following arguments are required: --name"),
+        (["host", "--name", "x", "--stock-turn", "2"], "invalid choice: 2"),
+        (["bot"], "the following arguments are required: --join"),
+        (["sim", "--faults", "storm"], "'storm' is not one of"),
         (["fly"], "invalid choice"),
     ],
 )
@@ -49,3 +41,20 @@ def test_bad_arguments_give_a_one_line_error(
     err = capsys.readouterr().err
     assert message in err
     assert "Traceback" not in err
+
+
+def test_a_bot_that_cannot_reach_its_table_says_so_and_fails(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bot", "--join", "127.0.0.1:1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("p2pnerts: cannot join: cannot reach 127.0.0.1:1")
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["play", "host", "join", "bot", "tables", "sim"])
+def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"])
+    assert exit_.value.code == 0
+    assert f"usage: p2pnerts {command}" in capsys.readouterr().out

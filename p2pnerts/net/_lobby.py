@@ -47,6 +47,8 @@ class Player:
     rng: random.Random
     pace: Pace
     report: Callable[[str], None]
+    tell: Callable[[str], None] | None = None
+    """If given, hears every foundation play, race and Nerts call as it commits."""
 
 
 class _Seating:
@@ -81,7 +83,14 @@ class _Seating:
         """Play the match at ``seat``, over ``links`` already open."""
         p = self.player
         self.peer = TablePeer(
-            self.table, seat, roster, options, rng=p.rng, pace=p.pace, report=p.report
+            self.table,
+            seat,
+            roster,
+            options,
+            rng=p.rng,
+            pace=p.pace,
+            report=p.report,
+            tell=p.tell,
         )
         for other, conn in links.items():
             self.peer.adopt(other, conn)

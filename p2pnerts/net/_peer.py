@@ -25,6 +25,8 @@ from p2pnerts.protocol import (
     PeerExcluded,
     PeerRejoined,
     PeerSuspected,
+    PlayCommitted,
+    PlayReturned,
     RemoteProtocolError,
     Replica,
     RoundOver,
@@ -43,7 +45,7 @@ from p2pnerts.protocol._messages import (
     StartView,
     ViewChange,
 )
-from p2pnerts.rules import IllegalMove, TableOptions, shuffled_deck
+from p2pnerts.rules import CallNerts, IllegalMove, TableOptions, ToFoundation, shuffled_deck
 
 log = logging.getLogger("p2pnerts.net")
 
@@ -60,9 +62,17 @@ class Pace:
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
+    """How a match ended: every seat's name and total, the winners' seats, the rounds."""
+
+    names: tuple[str, ...]
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     rounds: int
+
+    def summary(self) -> str:
+        totals = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=True))
+        winners = " and ".join(self.names[d] for d in self.winners)
+        return f"match over after {self.rounds} round(s): {totals}. Winner: {winners}"
 
 
 class TablePeer:
@@ -79,6 +89,7 @@ class TablePeer:
         pace: Pace,
         report: Callable[[str], None],
         between_rounds: float = 1.0,
+        tell: Callable[[str], None] | None = None,
         timing: Timing | None = None,
     ) -> None:
         self.table = table
@@ -92,6 +103,8 @@ class TablePeer:
         self._bot = SimpleBot(random.Random(rng.getrandbits(64)))
         self._pace = pace
         self._report = report
+        self._tell = tell or (lambda _: None)
+        """Where the plays themselves are told, play by play (for a watching player)."""
         self._between_rounds = between_rounds
         self._poke = trio.Event()
         self._done = trio.Event()
@@ -270,6 +283,13 @@ class TablePeer:
                 self._report(f"{name(seat)} is back")
             case AuditFailed(seat=seat, reason=reason):
                 self._report(f"audit: {name(seat)} {reason}")
+            case PlayCommitted(seat=seat, move=ToFoundation(card=card), tie=tie):
+                self._tell(f"{name(seat)} plays {card}" + (" (a tie: both stay)" if tie else ""))
+            case PlayReturned(seat=seat, move=ToFoundation(card=card), winner=winner):
+                if winner is not None:
+                    self._tell(f"{name(seat)}'s {card} goes back: {name(winner)} was first")
+            case PlayCommitted(seat=seat, move=CallNerts()):
+                self._tell(f"{name(seat)} calls Nerts!")
 
     def _name(self, seat: int | None) -> str:
         return "nobody" if seat is None else self.roster[seat].name
@@ -291,7 +311,8 @@ class TablePeer:
         if over:
             best = max(totals)
             winners = tuple(d for d, t in enumerate(totals) if t == best)
-            self.result = MatchResult(totals, winners, rounds)
+            names = tuple(s.name for s in self.roster)
+            self.result = MatchResult(names, totals, winners, rounds)
             self._nursery.start_soon(self._finish)
         else:
             self._next_round_at = trio.current_time() + self._between_rounds

@@ -1,0 +1,189 @@
+"""The commands that put peers on a real network: host, join, bot and play.
+
+The terminal front end is not built yet, so every seat here is played by a bot and the
+commands print the table's progress as plain lines (what ``--headless`` asks for).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+
+import trio
+
+from p2pnerts.net import (
+    DiscoveryError,
+    JoinError,
+    MatchResult,
+    Pace,
+    Player,
+    TableInfo,
+    TableSpec,
+    advertise,
+    find_tables,
+    host_table,
+    join_table,
+)
+from p2pnerts.net._discovery import TableState
+from p2pnerts.protocol import PROTOCOL_VERSION
+from p2pnerts.rules import TableOptions, TieRule
+
+DISCOVERY_WAIT = 3.0
+"""Seconds to listen for a table named on the command line."""
+NO_FRONT_END = "(the terminal front end is not built yet: a bot plays your seat)"
+
+
+def level_pace(level: int) -> Pace:
+    """How fast a bot of a level (1-10) plays; level 10 as fast as the table allows."""
+    think = 0.9 * 0.6 ** (level - 1)
+    return Pace(think, think)
+
+
+def options_from(args: argparse.Namespace) -> TableOptions:
+    return TableOptions(
+        nerts_pile=args.nerts_pile,
+        work_piles=args.work_piles,
+        stock_turn=args.stock_turn,
+        jokers=args.jokers,
+        nerts_bonus=args.nerts_bonus,
+        target=args.target,
+        rounds=args.rounds,
+        tie_rule=TieRule(args.tie_rule),
+    )
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def host_command(args: argparse.Namespace) -> int:
+    if not args.headless:
+        say(NO_FRONT_END)
+    spec = TableSpec(args.name, args.seats, options_from(args))
+    result = trio.run(run_host, spec, args)
+    say(result.summary())
+    return 0
+
+
+async def run_host(
+    spec: TableSpec,
+    args: argparse.Namespace,
+    *,
+    bind: str | None = None,
+    tell: Callable[[str], None] | None = None,
+) -> MatchResult:
+    """Host ``spec``, announce it (unless told not to), seat ``args.bots`` local bots."""
+    rng = random.Random(args.seed)
+    me = Player(args.player, random.Random(rng.getrandbits(64)), level_pace(args.level), say, tell)
+    updates, announced = trio.open_memory_channel[TableInfo](64)
+    where: dict[str, int | str] = {"port": 0, "table": ""}
+    async with trio.open_nursery() as nursery:
+
+        def listening(port: int, table: bytes) -> None:
+            where.update(port=port, table=table.hex())
+            say(
+                f"table {spec.name!r} open on port {port}: {spec.seats} seats, "
+                f"{spec.options.summary()}"
+            )
+            if not args.no_advertise:
+                nursery.start_soon(_announce, announced, args.interface)
+                updates.send_nowait(_info(spec, where, 1))
+            for k in range(args.bots):
+                bot = Player(
+                    f"Bot {k + 1}",
+                    random.Random(rng.getrandbits(64)),
+                    level_pace(args.level),
+                    lambda _: None,
+                )
+                nursery.start_soon(_local_bot, port, bot)
+
+        def seated(taken: int) -> None:
+            if not args.no_advertise and where["table"]:
+                updates.send_nowait(_info(spec, where, taken))
+
+        result = await host_table(
+            spec, me, port=args.port, bind=bind, on_listening=listening, on_roster=seated
+        )
+        nursery.cancel_scope.cancel()
+    return result
+
+
+def _info(spec: TableSpec, where: dict[str, int | str], taken: int) -> TableInfo:
+    state: TableState = "playing" if taken >= spec.seats else "lobby"
+    return TableInfo(
+        spec.name,
+        str(where["table"]),
+        PROTOCOL_VERSION,
+        taken,
+        spec.seats,
+        spec.options.summary(),
+        state,
+        "0.0.0.0",
+        int(where["port"]),
+    )
+
+
+async def _announce(updates: trio.MemoryReceiveChannel[TableInfo], interface: str | None) -> None:
+    """Announce the table over mDNS, and keep the announcement up to date."""
+    first = await updates.receive()
+    try:
+        async with advertise(first, interfaces=None if interface is None else [interface]) as ad:
+            async for info in updates:
+                await ad.update(info)
+    except DiscoveryError as exc:
+        say(f"(not announced on the network: {exc}; others can still join with HOST:PORT)")
+
+
+async def _local_bot(port: int, player: Player) -> None:
+    try:
+        await join_table("127.0.0.1", port, player)
+    except JoinError as exc:
+        say(f"{player.name} could not join: {exc}")
+
+
+def join_command(args: argparse.Namespace) -> int:
+    if not args.headless:
+        say(NO_FRONT_END)
+    return _join_and_play(args.table, args)
+
+
+def bot_command(args: argparse.Namespace) -> int:
+    return _join_and_play(args.join, args)
+
+
+def _join_and_play(target: str, args: argparse.Namespace) -> int:
+    player = Player(args.player, random.Random(args.seed), level_pace(args.level), say)
+
+    async def go() -> MatchResult:
+        host, port = await locate(target, args.interface)
+        say(f"{player.name} joining {host}:{port}")
+        return await join_table(host, port, player)
+
+    try:
+        result = trio.run(go)
+    except (JoinError, DiscoveryError) as exc:
+        print(f"p2pnerts: cannot join: {exc}", file=sys.stderr)
+        return 1
+    say(result.summary())
+    return 0
+
+
+async def locate(target: str, interface: str | None) -> tuple[str, int]:
+    """HOST:PORT as given, or where the table of that name is, found by mDNS."""
+    host, sep, port = target.rpartition(":")
+    if sep and host and port.isdigit():
+        return host, int(port)
+    interfaces = None if interface is None else [interface]
+    seen = await find_tables(DISCOVERY_WAIT, interfaces=interfaces)
+    tables = [t for t in seen if t.name == target]
+    if not tables:
+        raise JoinError(
+            f"no table named {target!r} seen on the network (see `p2pnerts tables`, "
+            "or give HOST:PORT)"
+        )
+    if len(tables) > 1:
+        where = ", ".join(f"{t.host}:{t.port}" for t in tables)
+        raise JoinError(f"{len(tables)} tables are named {target!r} ({where}): give HOST:PORT")
+    return tables[0].host, tables[0].port

@@ -1,0 +1,82 @@
+"""Separate processes on loopback: a host and bots finish a match, even when one is killed."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+COMMAND = [sys.executable, "-m", "p2pnerts"]
+LIMIT = 180
+
+
+@contextmanager
+def _host(*extra: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    args = [*COMMAND, "host", "--name", "lab", "--headless", "--no-advertise", *extra]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        match = re.search(r"open on port (\d+)", first)
+        assert match, f"the host said {first!r}"
+        yield proc, int(match.group(1))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+def _bot(port: int, name: str, *extra: str) -> subprocess.Popen[str]:
+    args = [*COMMAND, "bot", "--join", f"127.0.0.1:{port}", "--name", name, "--level", "9"]
+    return subprocess.Popen(
+        [*args, *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+
+
+def _finish(proc: subprocess.Popen[str]) -> str:
+    out, _ = proc.communicate(timeout=LIMIT)
+    assert proc.returncode == 0, out
+    return out
+
+
+def _summary(out: str) -> str:
+    return [line for line in out.splitlines() if line.startswith("match over")][-1]
+
+
+def test_a_host_and_three_bot_processes_finish_a_match_and_agree() -> None:
+    with _host("--seats", "4", "--rounds", "2", "--level", "9") as (host, port):
+        bots = [_bot(port, f"B{k}") for k in (1, 2, 3)]
+        outs = [_finish(b) for b in bots]
+        assert host.stdout is not None
+        host_out = host.stdout.read()
+        host.wait(timeout=LIMIT)
+    summaries = {_summary(o) for o in [*outs, host_out]}
+    assert len(summaries) == 1, summaries
+    assert "after 2 round(s)" in summaries.pop()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs kill -9")
+def test_a_peer_killed_mid_round_is_left_out_and_the_others_finish() -> None:
+    with _host("--seats", "4", "--rounds", "2", "--level", "6") as (host, port):
+        bots = [_bot(port, f"B{k}") for k in (1, 2, 3)]
+        assert host.stdout is not None
+        for line in host.stdout:  # wait until play is under way
+            if "round 1 starts" in line:
+                break
+        time.sleep(1.0)
+        os.kill(bots[2].pid, signal.SIGKILL)
+        bots[2].communicate()
+        outs = [_finish(b) for b in bots[:2]]
+        rest = host.stdout.read()
+        host.wait(timeout=LIMIT)
+    assert "B3 is left out; the table plays on" in rest
+    assert len({_summary(o) for o in [*outs, rest]}) == 1
