@@ -7,7 +7,9 @@ commands print the table's progress as plain lines (what ``--headless`` asks for
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import resource
 import sys
 from collections.abc import Callable
 
@@ -58,12 +60,30 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
+def write_stats(path: str | None, result: MatchResult) -> None:
+    """``--stats FILE``: what this peer measured, as JSON (for tools/bench.py net)."""
+    if path is None or result.stats is None:
+        return
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    s = result.stats
+    figures = {
+        "commit_latencies": s.commit_latencies,
+        "frames_sent": s.frames_sent,
+        "bytes_sent": s.bytes_sent,
+        "seconds": s.finished - s.started,
+        "cpu_seconds": usage.ru_utime + usage.ru_stime,
+    }
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(figures, out)
+
+
 def host_command(args: argparse.Namespace) -> int:
     if not args.headless:
         say(NO_FRONT_END)
     spec = TableSpec(args.name, args.seats, options_from(args))
     result = trio.run(run_host, spec, args)
     say(result.summary())
+    write_stats(args.stats, result)
     return 0
 
 
@@ -167,6 +187,7 @@ def _join_and_play(target: str, args: argparse.Namespace) -> int:
         print(f"p2pnerts: cannot join: {exc}", file=sys.stderr)
         return 1
     say(result.summary())
+    write_stats(args.stats, result)
     return 0
 
 

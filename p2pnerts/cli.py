@@ -133,6 +133,7 @@ def _player_options(
     parser.add_argument("--level", type=_count(1, 10), default=5, help="bot level 1-10 (5)")
     parser.add_argument("--seed", type=int, default=None, help="shuffle from this seed")
     parser.add_argument("--interface", metavar="ADDR", help="use mDNS on this address only")
+    parser.add_argument("--stats", metavar="FILE", help="write what this peer measured (JSON)")
     if headless:
         parser.add_argument(
             "--headless", action="store_true", help="a bot plays the seat; print progress lines"

@@ -39,6 +39,8 @@ class Connection:
         self._decoder = FrameDecoder()
         self._ready: deque[Received] = deque()
         self._scope = trio.CancelScope()
+        self.frames_sent = 0
+        self.bytes_sent = 0
         self.early: list[Received] = []
         """What arrived before anyone took this connection over (see `on_message`)."""
         self.on_message: Callable[[Received], None] = self.early.append
@@ -49,8 +51,11 @@ class Connection:
         """Queue a message; a full queue means a stuck peer, and closes the connection."""
         if self.closed:
             return
+        frame = encode(message)
         try:
-            self._send.send_nowait(encode(message))
+            self._send.send_nowait(frame)
+            self.frames_sent += 1
+            self.bytes_sent += len(frame)
         except trio.WouldBlock:
             log.warning("%s: send queue full, dropping the connection", self.peer)
             self.close()

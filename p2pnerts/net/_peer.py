@@ -11,7 +11,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import trio
 
@@ -45,7 +45,14 @@ from p2pnerts.protocol._messages import (
     StartView,
     ViewChange,
 )
-from p2pnerts.rules import CallNerts, IllegalMove, TableOptions, ToFoundation, shuffled_deck
+from p2pnerts.rules import (
+    CallNerts,
+    IllegalMove,
+    Move,
+    TableOptions,
+    ToFoundation,
+    shuffled_deck,
+)
 
 log = logging.getLogger("p2pnerts.net")
 
@@ -60,6 +67,18 @@ class Pace:
     spread: float = 0.05
 
 
+@dataclass(slots=True)
+class PeerStats:
+    """What one peer measured of its own table: for benchmarks and the curious."""
+
+    commit_latencies: list[float]
+    """Seconds from sending each own foundation play to its commit (or return)."""
+    frames_sent: int = 0
+    bytes_sent: int = 0
+    started: float = 0.0
+    finished: float = 0.0
+
+
 @dataclass(frozen=True, slots=True)
 class MatchResult:
     """How a match ended: every seat's name and total, the winners' seats, the rounds."""
@@ -68,6 +87,7 @@ class MatchResult:
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     rounds: int
+    stats: PeerStats | None = field(default=None, compare=False)
 
     def summary(self) -> str:
         totals = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=True))
@@ -110,6 +130,8 @@ class TablePeer:
         self._done = trio.Event()
         self._lost: dict[int, trio.Event] = {}
         self._next_round_at: float | None = None
+        self.stats = PeerStats([], started=trio.current_time())
+        self._sent_at: dict[Move, float] = {}
         self._nursery: trio.Nursery | None = None
 
     # --- running --------------------------------------------------------------------------
@@ -127,6 +149,9 @@ class TablePeer:
             await self._done.wait()
             nursery.cancel_scope.cancel()
         for conn in self.links.values():
+            self.stats.frames_sent += conn.frames_sent
+            self.stats.bytes_sent += conn.bytes_sent
+            conn.frames_sent = conn.bytes_sent = 0
             conn.close()
         assert self.result is not None
         return self.result
@@ -149,6 +174,9 @@ class TablePeer:
 
     def lost(self, seat: int, conn: Connection) -> None:
         """A connection ended (whoever served it)."""
+        self.stats.frames_sent += conn.frames_sent
+        self.stats.bytes_sent += conn.bytes_sent
+        conn.frames_sent = conn.bytes_sent = 0
         if self.links.get(seat) is conn:
             del self.links[seat]
             self._lost.setdefault(seat, trio.Event()).set()
@@ -241,9 +269,11 @@ class TablePeer:
             if move is None:
                 continue
             try:
-                replica.intend(move, trio.current_time())
+                sent = replica.intend(move, trio.current_time())
             except (IllegalMove, LocalProtocolError):
                 continue
+            if isinstance(sent, ToFoundation):
+                self._sent_at[sent] = trio.current_time()
             self._flush()
             self._poke.set()
 
@@ -267,6 +297,10 @@ class TablePeer:
 
     def _on_event(self, event: Event) -> None:
         name = self._name
+        if isinstance(event, PlayCommitted | PlayReturned) and event.seat == self.seat:
+            sent = self._sent_at.pop(event.move, None)
+            if sent is not None:
+                self.stats.commit_latencies.append(trio.current_time() - sent)
         match event:
             case RoundStarted(round=number):
                 self._report(f"round {number} starts")
@@ -312,7 +346,7 @@ class TablePeer:
             best = max(totals)
             winners = tuple(d for d, t in enumerate(totals) if t == best)
             names = tuple(s.name for s in self.roster)
-            self.result = MatchResult(names, totals, winners, rounds)
+            self.result = MatchResult(names, totals, winners, rounds, self.stats)
             self._nursery.start_soon(self._finish)
         else:
             self._next_round_at = trio.current_time() + self._between_rounds
@@ -326,4 +360,5 @@ class TablePeer:
     async def _finish(self) -> None:
         # Linger a moment, acknowledging, so that every seat commits the last round too.
         await trio.sleep(max(2.0, 4 * self.replica.timing.heartbeat))
+        self.stats.finished = trio.current_time()
         self._done.set()
