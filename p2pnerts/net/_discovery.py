@@ -96,8 +96,9 @@ MAX_TEXT_BYTES: Final = 200
 # crashed without saying goodbye leaves browsers' lists within about a minute.
 _TTL: Final = 60
 _RESOLVE_MS: Final = 3000
-_LOOP_TIMEOUT: Final = 10.0
 """How long one resolution (SRV, TXT, A of one service) may wait for answers."""
+_LOOP_TIMEOUT: Final = 10.0
+"""How long an update or a goodbye may take on zeroconf's loop (they take ~0.5 s)."""
 
 # Ask for multicast answers (QM), never unicast ones (QU): where several programs on one
 # machine share port 5353 (two browsers, or a browser beside the advertiser), a unicast
@@ -389,8 +390,10 @@ class Advertiser:
         try:
             # allow_name_change: should the label clash after all, zeroconf picks "-2"...
             await trio.to_thread.run_sync(partial(zc.register_service, service, None, True))
-        except BaseException:
+        except BaseException as exc:
             await _close_zeroconf(zc)
+            if isinstance(exc, Exception):
+                raise DiscoveryError(f"cannot announce {name}: {exc!r}") from exc
             raise
         self._zc = zc
         self._service = service
@@ -702,6 +705,9 @@ async def browse(
         raise ValueError(f"timeout must be a finite number of seconds >= 0, not {timeout}")
     chosen = _interface_list(interfaces)
     zc = await trio.to_thread.run_sync(_open_zeroconf, chosen)
+    # What the caller's block raises is re-raised as it is, not inside the nursery's
+    # ExceptionGroup: the nursery is this function's business.
+    raised: BaseException | None = None
     try:
         async with trio.open_nursery() as nursery:
             view = TableBrowser(zc, nursery)
@@ -709,13 +715,18 @@ async def browse(
                 await view._start()
                 if timeout is not None:
                     nursery.start_soon(_close_after, view, timeout)
-                yield view
+                try:
+                    yield view
+                except BaseException as exc:
+                    raised = exc
             finally:
                 view._close()
                 await view._stop()
                 nursery.cancel_scope.cancel()
     finally:
         await _close_zeroconf(zc)
+    if raised is not None:
+        raise raised
 
 
 async def _close_after(view: TableBrowser, seconds: float) -> None:

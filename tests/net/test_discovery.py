@@ -239,6 +239,17 @@ async def test_a_cancelled_browse_and_advertise_leave_nothing_behind() -> None:
     assert zeroconf_threads() == []
 
 
+async def test_an_error_in_a_browse_block_comes_out_as_it_is() -> None:
+    with pytest.raises(KeyError, match="mine"):
+        async with browse(interfaces=LOOPBACK):
+            raise KeyError("mine")
+    with trio.move_on_after(0.2) as scope:
+        async with browse(interfaces=LOOPBACK):
+            await trio.sleep_forever()
+    assert scope.cancelled_caught
+    assert zeroconf_threads() == []
+
+
 async def test_advertiser_refuses_another_table_id() -> None:
     info = a_table("Same id")
     async with advertise(info, interfaces=LOOPBACK) as ad:

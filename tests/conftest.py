@@ -1,8 +1,9 @@
-"""Shared settings for the net tests.
+"""Settings for the whole suite.
 
-No test may send multicast out of the machine: every discovery call in these tests names
+No test may send multicast out of this machine: every discovery call in the tests names
 its interface, and as a second guard ``P2PNERTS_INTERFACES`` makes a call that forgot
-(``interfaces=None``) use loopback instead of every interface. Child processes inherit it.
+(``interfaces=None``) use loopback instead of every interface. Child processes inherit
+it; the LAN lab gives the processes it starts their own namespace's address.
 """
 
 from collections.abc import Iterator
