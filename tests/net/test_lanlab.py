@@ -203,3 +203,55 @@ def test_without_root_the_lab_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
     assert lanlab.unavailable_reason() == "network namespaces need root (this process is not root)"
     with pytest.raises(lanlab.LabUnavailable, match="need root"), lanlab.lab(2):
         pass
+
+
+def test_bots_in_other_namespaces_find_a_hosted_table_by_mdns_and_finish_the_match(
+    can_build: None,
+) -> None:
+    command = [sys.executable, "-m", "p2pnerts"]
+    name = f"Lab {uuid.uuid4().hex[:8]}"
+    try:
+        with lanlab.lab(4) as net:
+            h0, *others = net.hosts
+            host = net.exec_in(
+                h0,
+                [*command, "host", "--name", name, "--seats", "4", "--rounds", "1",
+                 "--level", "9", "--headless", "--interface", h0.address],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=0,
+            )  # fmt: skip
+            assert host.stdout is not None
+            assert b"open on port" in read_line(host.stdout)
+            bots = [
+                net.exec_in(
+                    h,
+                    [
+                        *command,
+                        "bot",
+                        "--join",
+                        name,
+                        "--name",
+                        f"B{h.index}",
+                        "--level",
+                        "9",
+                        "--interface",
+                        h.address,
+                    ],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                )  # fmt: skip
+                for h in others
+            ]
+            outs = [bot.communicate(timeout=180)[0].decode() for bot in bots]
+            rest = host.communicate(timeout=180)[0].decode()
+            assert [bot.returncode for bot in bots] == [0, 0, 0], outs
+            assert host.returncode == 0, rest
+            for out in outs:
+                assert f"joining {h0.address}:" in out  # found by mDNS, not told where
+            summaries = {
+                [line for line in text.splitlines() if line.startswith("match over")][-1]
+                for text in [*outs, rest]
+            }
+            assert len(summaries) == 1, summaries
+    except lanlab.LabUnavailable as exc:
+        print(f"skipping the LAN lab: {exc}")
+        pytest.skip(str(exc))
