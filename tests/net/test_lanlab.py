@@ -238,7 +238,7 @@ def test_bots_in_other_namespaces_find_a_hosted_table_by_mdns_and_finish_the_mat
                     ],
                     stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT,
-                )  # fmt: skip
+                )
                 for h in others
             ]
             outs = [bot.communicate(timeout=180)[0].decode() for bot in bots]
