@@ -92,11 +92,13 @@ READY_2 = Ready(
     0, 1, 310, 141, 2, bytes(range(32)), tuple(card_code(Card(0, r, S)) for r in (9, 2, 3, 4, 5))
 )
 CRASH = StartView(
-    1, 1, 60, 33, 0, (0, 1, 3), (20, 32, 7, 11), (), (0, 1, 2, 3), 1, 0, ZERO,
+    1, 1, 60, 33, 0, (0, 1, 3), ((0, (0, 1, 2, 3)),), (20, 32, 7, 11), (), (), (0, 0, 0, 0),
+    (0, 1, 2, 3), 1, 0, ZERO,
     (encode_payload(READY), encode_payload(TO_FOUNDATION)), (),
 )  # fmt: skip
 REJOINED = StartView(
-    3, 2, 320, 150, 1, (0, 1, 2, 3), (141, 98, 17, 149), (2,), (0, 1, 3), 2, 57, DIGEST,
+    3, 2, 320, 150, 1, (0, 1, 2, 3), ((1, (0, 1, 3)),), (141, 98, 17, 149), (2,), (0,),
+    (0, 0, 2, 0), (0, 1, 3), 2, 57, DIGEST,
     (encode_payload(READY_2),), ((5, -40, 12, 0),),
 )  # fmt: skip
 
@@ -189,7 +191,9 @@ FRAMES: list[tuple[str, Message, str]] = [
         "start-view-crash",
         CRASH,
         "Seat 1, coordinator of view 1 (index 1 mod 4 of members 0 1 2 3), starts it without"
-        " seat 2; round 1 began at commit 0, and its two ordered messages so far are carried.",
+        " seat 2; round 1 began at commit 0, and its two ordered messages so far are carried."
+        " Until view 1 is known to be installed by all its members, a view change out of it"
+        " needs a majority of view 0's members 0 1 2 3 too; no seat has rejoined yet.",
     ),
     (
         "rejoin",
@@ -201,7 +205,8 @@ FRAMES: list[tuple[str, Message, str]] = [
         "start-view-rejoin",
         REJOINED,
         "Seat 3, coordinator of view 2 (index 2 mod 3 of members 0 1 3), lets seat 2 back in"
-        " during round 2; round 1 scored 5, -40, 12 and 0.",
+        " during round 2, as it asked from view 0, its life beginning in view 2; round 1 scored"
+        " 5, -40, 12 and 0.",
     ),
 ]
 

@@ -123,6 +123,16 @@ def _frames() -> _Field:
     return _Field(list, check)
 
 
+def _views() -> _Field:
+    """Views, each ``[number, members]``."""
+
+    def check(value: Any, what: str) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        views = (_array(v, what, 2, 2) for v in _array(value, what, 0, 1_000))
+        return tuple((_int(n, what), _SEATS.from_wire(m, what)) for n, m in views)
+
+    return _Field(lambda views: [[n, list(m)] for n, m in views], check)
+
+
 def _score_rows() -> _Field:
     def check(value: Any, what: str) -> tuple[tuple[int, ...], ...]:
         rows = _array(value, what, 0, 10_000)
@@ -159,8 +169,11 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
         (
             ("voted_in", _number()),
             ("members", _SEATS),
+            ("quorums", _views()),
             ("cuts", _HAVE),
             ("joined", _SEATS),
+            ("joined_from", _numbers(MAX_SEATS)),
+            ("lives", _numbers(MAX_SEATS)),
             ("seated", _SEATS),
             ("round", _number()),
             ("base_committed", _number()),
@@ -173,6 +186,9 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
 }
 _BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LAYOUT.items()}
 _HEADER = ("sender", "view", "clock", "seq")
+_MOST_ITEMS = 2 + len(_HEADER) + max(len(layout) for _, layout in _LAYOUT.values())
+"""The most items a frame's array can hold: the version, the kind, the header, the
+fields of the largest kind."""
 
 
 def _text(most: int, least: int = 1) -> _Field:
@@ -399,7 +415,7 @@ def decode_any(payload: bytes) -> Message | LinkMessage:
         raise RemoteProtocolError(
             f"protocol version {version}, this peer speaks {PROTOCOL_VERSION}"
         )
-    items = _array(value, "frame", 2, 16)
+    items = _array(value, "frame", 2, _MOST_ITEMS)
     kind = _int(items[1], "kind", 0, 255)
     if kind in _LINK_BY_KIND:
         link, fields = _LINK_BY_KIND[kind]
@@ -407,7 +423,7 @@ def decode_any(payload: bytes) -> Message | LinkMessage:
     if kind not in _BY_KIND:
         raise RemoteProtocolError(f"unknown message kind {kind}")
     cls, layout = _BY_KIND[kind]
-    items = _array(value, "frame", 6, 16)
+    items = _array(value, "frame", 6, _MOST_ITEMS)
     header = (
         _int(items[2], "sender", 0, MAX_SEATS - 1),
         _int(items[3], "view", 0),

@@ -9,9 +9,11 @@ from p2pnerts.rules import EndReason, Move, RoundScore
 
 @dataclass(frozen=True, slots=True)
 class RoundStarted:
-    """Every seat's Ready committed: play is on."""
+    """Every seat's Ready committed: play is on, with the decks of the seats ``dealt``
+    (the others sit the round out)."""
 
     round: int
+    dealt: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,10 +88,15 @@ class StartView(Header):
     """The coordinator of view ``view`` starts it, for ``members``, from votes cast in view
     ``voted_in``: only a member still in that view may install it.
 
-    ``cuts`` gives, per seat, the last message of that seat the view carries over (later
-    ones from a seat that left are dropped); ``joined`` the seats that come (back) in and
-    start their sequence numbers again. ``carried`` holds the encoded ordered messages of
-    the current round, so that every member holds all of them; ``base_committed``,
+    ``quorums`` are earlier views, each as its number and members, whose members the next
+    view change needs a majority of too, besides this view's (it needs none of them once
+    every member is known to have installed this view). ``cuts`` gives, per seat, the
+    last message of that seat the view carries over (later ones from a seat that left are
+    dropped); ``joined`` the seats that come (back) in and start their sequence numbers
+    again, and ``joined_from`` the view each of them asked to rejoin from; ``lives``, per
+    seat, the view its current life began in (this view for the joined seats, 0 for a
+    seat that never rejoined). ``carried`` holds the encoded ordered messages of the
+    current round, so that every member holds all of them; ``base_committed``,
     ``base_digest`` and ``seated`` are the commit count, the digest and the seats at the
     table (as committed) before the first of them. ``scores`` is the match so far: each
     finished round's points per deck.
@@ -99,8 +104,11 @@ class StartView(Header):
 
     voted_in: int
     members: tuple[int, ...]
+    quorums: tuple[tuple[int, tuple[int, ...]], ...]
     cuts: tuple[int, ...]
     joined: tuple[int, ...]
+    joined_from: tuple[int, ...]
+    lives: tuple[int, ...]
     seated: tuple[int, ...]
     round: int
     base_committed: int

@@ -16,7 +16,8 @@ connection (`resend_to`).
 Ready, Play, Leave and StartView messages are *ordered*: all of them, from every seat,
 form one sequence sorted by (clock, tie class, tie rank) — see `order_key`. A replica
 *commits* the first message of that sequence once every member of its view has
-acknowledged receiving it (the ``have`` vectors of their Acks). Any message sorting
+acknowledged receiving it (the ``have`` vectors of their Acks, counted only when sent in
+that view: `Views.install_acks`). Any message sorting
 earlier was sent, on a FIFO link, before its sender's acknowledgement, so it has already
 arrived: every replica commits the same messages in the same order, each on its own,
 with no leader. Acks go out a moment after an ordered message arrives (coalescing a
@@ -176,6 +177,12 @@ class Replica(Views):
             raise LocalProtocolError(f"the table is {self.status.value}")
         if self.public is not None and self.public.ended is None:
             raise LocalProtocolError("a round is still being played")
+        if self.round > self.playing:
+            # §5.1: no Ready for round r+1 before round r has ended here. Dealing twice in
+            # one gap between rounds would commit a Ready for a round after the next one
+            # before the next one is dealt in: the round base a StartView rebuilds a
+            # rejoining seat from would then skip the next round's first Readies.
+            raise LocalProtocolError(f"round {self.round} is dealt already: wait for it")
         for old in [r for r in self._rounds.values() if r.number < self.playing]:
             self._audit_if_complete(old, final=True)  # whoever never revealed: unchecked
             del self._rounds[old.number]
@@ -247,6 +254,9 @@ class Replica(Views):
             )
         self.have[sender] = message.seq
         self.acked[sender][sender] = message.seq
+        if message.view == self.view:  # it is in this view, and vouches for commits in it
+            self.vouched[sender][sender] = message.seq
+            self.in_view.add(sender)
         self.clock = max(self.clock, message.clock)
         self._hear(sender, now)
         match message:
@@ -297,7 +307,13 @@ class Replica(Views):
 
     def resend_to(self, seat: int) -> list[Message]:
         """What to send again to ``seat`` on a new connection: everything it may lack."""
-        return [m for m in self.sent if m.seq > self.acked[seat][self.seat]]
+        held = self.acked[seat][self.seat]
+        kept = [m for m in self.sent if m.seq > held]
+        if seat not in self.members and kept and kept[0].seq > held + 1:
+            # A seat left out of this view: what it lacks went once every member had it,
+            # and the rest would leave it a gap. It will find itself out soon enough.
+            return []
+        return kept
 
     def next_deadline(self) -> float:
         """When `tick` next has something to do."""
@@ -389,10 +405,17 @@ class Replica(Views):
     def _take_ack(self, ack: Ack) -> None:
         if len(ack.have) != self.players:
             raise RemoteProtocolError(f"seat {ack.sender}'s Ack covers {len(ack.have)} seats")
-        row = self.acked[ack.sender]
-        for seat, seq in enumerate(ack.have):
-            if ack.view >= self.joined_view[seat]:
-                row[seat] = max(row[seat], seq)
+        # Only a seat known to be in this view vouches for a commit in it: an Ack from
+        # another view may come from a seat that never installs this one (it installed a
+        # sibling view, built from the same old view), whose order drops other messages
+        # than this view's (see `Views.install_acks`).
+        rows = [self.acked[ack.sender]]
+        if ack.view == self.view:
+            rows.append(self.vouched[ack.sender])
+        for row in rows:
+            for seat, seq in enumerate(ack.have):
+                if ack.view >= self.joined_view[seat]:
+                    row[seat] = max(row[seat], seq)
         mine = self.digests.get(ack.committed)
         if mine is not None and mine != ack.digest:
             self.events.append(Diverged(ack.sender, ack.committed))
@@ -475,7 +498,7 @@ class Replica(Views):
             _deal.with_own_deck(self.public, self.seat, this.order) if dealt else self.public
         )
         self._display = None
-        self.events.append(RoundStarted(this.number))
+        self.events.append(RoundStarted(this.number, tuple(sorted(this.shown))))
 
     def _commit_play(self, play: Play, now: float) -> int:
         if play.sender == self.seat:
@@ -574,7 +597,7 @@ class Replica(Views):
         )
         this = self._rounds[self.playing]
         this.ended = True
-        if this.order and self.seat in this.readies:
+        if this.order and self.seat in this.shown:
             this.reveals[self.seat] = (this.salt, this.order)
             order = tuple(map(card_code, this.order))
             self.send(
@@ -593,11 +616,11 @@ class Replica(Views):
         self._audit_if_complete(this)
 
     def _audit_if_complete(self, this: Round, *, final: bool = False) -> None:
-        revealed = self.members & set(this.readies) <= set(this.reveals)
+        revealed = self.members & set(this.shown) <= set(this.reveals)
         if this.audited or not this.ended or not (revealed or final):
             return
         this.audited = True
-        commitments = {seat: r.commitment for seat, r in this.readies.items()}
+        commitments = {s: r.commitment for s, r in this.readies.items() if s in this.shown}
         failures = _deal.audit(
             self.options, self.seats, this.reveals, commitments, this.shown, this.log
         )

@@ -9,28 +9,40 @@ sending plays; every member that hears it does the same. The coordinator of view
 seat ``v' mod seats`` — fixed by the number alone, so two peers that disagree on the
 membership still never start the same view twice — and v' is the first view number whose
 coordinator is a member the peer does not suspect. Once the coordinator holds votes for
-v' from every member it does not suspect, cast in its own view, and they are a majority
-of that view's members, it broadcasts
-StartView: the voters (plus any seat asking to rejoin) as the new members, its own
-``have`` vector as the *cut* of every seat's messages, and every ordered message of the
-current round it has committed or holds, *carried*.
+v' from every member it does not suspect, cast in its own view, and they (with the seats
+asking to rejoin from one of the views it counts) are a majority of that view's members —
+and, until every member is known to have installed that view, of the earlier views'
+members its own StartView named (`_quorums_now`) — it broadcasts StartView: the voters
+(plus any seat asking to rejoin) as the new members, its own ``have`` vector as the *cut*
+of every seat's messages, and every ordered message of the current round it has
+committed or holds, *carried*.
 
 Why that is safe: a message commits anywhere only once every member acknowledged holding
-it, so the coordinator — a member — holds every message committed anywhere; anything of
-a departed seat beyond its cut was committed nowhere and is dropped. A member that
-installs the StartView holds every carried message, so a carried message commits once
-every new member has acknowledged the StartView itself. The StartView is ordered too
-(its clock exceeds every carried message's), and at its commit the departed seats'
-tableaux are declared stuck so that the round can still end. A minority never gathers a
-majority of votes: it waits, and commits nothing on its own. A view change that does not
-finish within `Timing.view_change_timeout` moves on to the next view number, and so to
-the next coordinator.
+it *in that view* (`vouched`), so the coordinator — a member — holds every message
+committed anywhere in its view; anything of a departed seat beyond its cut was committed
+nowhere and is dropped. A member that installs the StartView holds every carried message,
+so a carried message commits once every new member has acknowledged the StartView
+itself. The StartView is ordered too (its clock exceeds every carried message's), and at
+its commit the departed seats' tableaux are declared stuck so that the round can still
+end. A minority never gathers a majority of votes: it waits, and commits nothing on its
+own. A view change that does not finish within `Timing.view_change_timeout` moves on to
+the next view number, and so to the next coordinator.
 
-A replica that learns it was left out — a StartView without it, or the others talking in
-a view it never installed — is *out*: it broadcasts Rejoin until a StartView lists it in
-``joined``. A restarted replica starts out. A rejoining seat starts its sequence
-numbers again at 1 in the view it joins; messages from its earlier life, sent in an
-older view, are dropped by everyone.
+Two StartViews may still be built from one view (a voter votes for v', then for a later
+v''): such *siblings* never both take hold. A seat that voted for both installs at most
+one (after voting for a view it installs no earlier one), and a view commits only once
+every member acknowledged in it, so at most one sibling commits anything; and because a
+view not known to be installed by all its members needs majorities of the earlier views'
+members to be left, the siblings cannot both go on to views of their own. A member that
+shows it installed another view (it talks from one between where it came from and this
+view) is *gone*; if the rest can no longer make the majorities, the replica leaves.
+
+A replica that learns it was left out — a StartView without it, the others talking in a
+view it never installed, or a view that can never go on — is *out*: it broadcasts Rejoin
+until a StartView lists it in ``joined`` as asking from its view. A restarted replica
+starts out. A rejoining seat starts its sequence numbers again at 1 in the view it
+joins; messages from its earlier life, sent in an older view, are dropped by everyone,
+and the StartView's ``lives`` tells a rejoining replica where each seat's life began.
 """
 
 from __future__ import annotations
@@ -70,6 +82,13 @@ def bare(message: Message) -> Message:
     if isinstance(message, StartView) and message.carried:
         return replace(message, carried=())
     return message
+
+
+def check_start_view(start: StartView, players: int) -> None:
+    """Refuse a StartView whose per-seat vectors do not cover every seat."""
+    per_seat = len(start.cuts) == len(start.lives) == players
+    if not per_seat or len(start.joined_from) != len(start.joined):
+        raise RemoteProtocolError(f"seat {start.sender}'s StartView does not cover {players} seats")
 
 
 class Status(StrEnum):
@@ -155,6 +174,10 @@ class Views:
         self.have = [0] * players
         self.acked = [[0] * players for _ in range(players)]
         self.acked[seat] = self.have
+        self.vouched = [[0] * players for _ in range(players)]
+        """Like ``acked``, but only from acknowledgements sent in this view: the commit rule
+        counts these (`install_acks`)."""
+        self.vouched[seat] = self.have
         self.heard = [now] * players
         self.pending: list[Pending] = []
         self.out: list[Message] = []
@@ -181,9 +204,20 @@ class Views:
         self._changing_to = 0
         self._change_started = now
         self._votes: dict[int, dict[int, ViewChange]] = {}
-        self._rejoiners: dict[int, float] = {}
+        self._rejoiners: dict[int, tuple[float, int]] = {}
+        """Seats asking to rejoin: when they last asked, and the view they asked from."""
+        self._quorums: tuple[tuple[int, frozenset[int]], ...] = ()
+        """Earlier views (number, members) a view change also needs a majority of until
+        every member is known to have installed this view (`_quorums_now`)."""
+        self.in_view: set[int] = set(range(players))
+        """The members known to have installed this view: each sent something in it."""
         self._stash: list[Message] = []
         self._stash_since: float | None = None
+        self._elsewhere_above: dict[int, int] = {}
+        """Per member of this view, the view above which a message it sends from a view
+        below this one shows it installed another view instead (`admit`)."""
+        self._gone: set[int] = set()
+        """The members shown to have installed another view than this one."""
 
     # Provided by Replica.
     send: Callable[[float, Callable[[int, int], Message]], Message]
@@ -201,17 +235,21 @@ class Views:
             seat, seq = entry.carrier
         else:
             seat, seq = entry.message.sender, entry.message.seq
-        return all(self.acked[r][seat] >= seq for r in self.members)
+        return all(self.vouched[r][seat] >= seq for r in self.members)
 
     def note_committed(self, message: Ordered | StartView) -> None:
         """Keep what a StartView would carry: every ordered message of the current round."""
-        if isinstance(message, Ready) and message.round > self._base_round:
+        this = self.round_data(message.round) if isinstance(message, Ready) else None
+        if this is not None and this.number > self.playing and not this.participants:
+            # The first Ready of the next round. (Not "of a round above the base's": a
+            # replica that rejoined has the StartView's base and round before it has
+            # replayed that round's first Ready, and must rebuild its base there too.)
             self._base = (self.committed, self.chain)
             self._base_seated = self._seated
             self._base_scores = tuple(self.match_scores)
-            self._base_round = message.round
+            self._base_round = this.number
             self._since_base = []
-            self.round_data(message.round).participants = self._seated
+            this.participants = self._seated
         self._since_base.append(message)
 
     def round_data(self, number: int) -> Round:
@@ -224,11 +262,21 @@ class Views:
         sender = message.sender
         if self.status is Status.LEFT:
             return False
+        if isinstance(message, StartView):
+            check_start_view(message, self.players)
         if self.status is Status.OUT:
-            if isinstance(message, StartView) and self.seat in message.joined:
+            if isinstance(message, StartView) and self._answers_my_rejoin(message):
                 self._install_as_rejoiner(message, now)
             else:
                 self._hold_back(message, now)
+            return False
+        if self._elsewhere_above.get(sender, self.view) < message.view < self.view:
+            # That member went on from where it voted (or asked to rejoin) to another view
+            # than this one: it will never vouch for anything here. Should the others be
+            # too few to go on without it, leave, to be let back in where it went.
+            self._gone.add(sender)
+            if any(2 * len(q - self._gone) <= len(q) for _, q in self._quorums_now()):
+                self._shut_out(now)
             return False
         if message.view < self.joined_view[sender]:
             return False  # from the sender's earlier life
@@ -239,10 +287,29 @@ class Views:
                 return False
         return sender in self.members
 
+    def _note_lineage(self, start: StartView) -> None:
+        """Where each member of a view just installed came from: a voter from the view the
+        votes were cast in, a joining seat from the view it asked to rejoin from."""
+        self._gone = set()
+        self._elsewhere_above = dict.fromkeys(start.members, start.voted_in)
+        self._elsewhere_above.update(zip(start.joined, start.joined_from, strict=True))
+        self._elsewhere_above.pop(self.seat, None)
+
+    def _answers_my_rejoin(self, start: StartView) -> bool:
+        """Whether a StartView lets this seat back in as it asks now, from its view: not one
+        built for an earlier request of this seat (its own earlier life, say, resent on a
+        new connection), which it may meanwhile have answered by installing another."""
+        if self.seat not in start.joined:
+            return False
+        return start.joined_from[start.joined.index(self.seat)] == self.view
+
     def _hold_back(self, message: Message, now: float) -> None:
         if len(self._stash) < STASH_LIMIT:
             self._stash.append(message)
-        if self._stash_since is None:
+        if self._stash_since is None and message.sender in self.members:
+            # Only a member of this view going on in a newer one shows that this replica
+            # was left behind: a seat outside it may be stuck in a view that never got
+            # going (a sibling of this one's, say), and is no reason to leave.
             self._stash_since = now
 
     # --- view changes -----------------------------------------------------------------------
@@ -324,14 +391,21 @@ class Views:
         voters = {s for s, vote in votes.items() if s in self.members and vote.view == self.view}
         needed = self.members - self.suspected
         rejoining = self._fresh_rejoiners(now) - voters
-        # A member that restarted counts towards the majority: it can install only one
-        # view (the one whose votes were cast in the view it rejoins from), so two groups
-        # can still never both go on with it.
-        backing = voters | (rejoining & self.members)
-        if not needed <= voters or 2 * len(backing) <= len(self.members):
+        quorums = self._quorums_now()
+        # A seat asking to rejoin from one of those views counts like a voter: it has
+        # installed no view since, and will install one at most, the first StartView that
+        # lists it. (Not from another view: it may have helped a view of another branch
+        # on, and the majorities of its two branches would no longer meet.)
+        behind = {number for number, _ in quorums}
+        backing = voters | {s for s in rejoining if self._rejoiners[s][1] in behind}
+        majorities = all(2 * len(backing & q) > len(q) for _, q in quorums)
+        if not needed <= voters or not majorities:
             return
         joined = tuple(sorted(rejoining))
+        joined_from = tuple(self._rejoiners[s][1] for s in joined)
         members = tuple(sorted(voters | set(joined)))
+        lives = tuple(new_view if s in joined else v for s, v in enumerate(self.joined_view))
+        earlier = tuple((number, tuple(sorted(q))) for number, q in quorums)
         carried = self._to_carry(self.members - voters, joined)
         base_committed, base_digest = self._base
         cuts, scores = tuple(self.have), self._base_scores
@@ -347,8 +421,11 @@ class Views:
                 s,
                 voted_in,
                 members,
+                earlier,
                 cuts,
                 joined,
+                joined_from,
+                lives,
                 seated,
                 number,
                 base_committed,
@@ -359,6 +436,26 @@ class Views:
         )
         assert isinstance(start, StartView)
         self._install(start, now)
+
+    def _quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]:
+        """The memberships a view change out of this view needs a majority of, each: this
+        view's, and until every member is known to have installed it, those its own view
+        change needed (`StartView.quorums`).
+
+        Two StartViews can be built from one view (a voter may vote for two views, and
+        installs only one of them, `take_start_view`); each is then installed by some of
+        its members only, and commits nothing (`Replica._take_ack`). But one of them
+        could still go on to a view of its own with a majority of its own members — and
+        the other too, with a majority of its own — and both commit. So a view not known
+        to be installed everywhere counts majorities of the memberships behind it as
+        well, down to a view known to be installed: of the seats of that view, only one
+        side can hold a majority, since a seat that installed one of two sibling views
+        never installs the other (it can only come back in through a later view of the
+        side that lets it rejoin, which that side must form first).
+        """
+        if self.members <= self.in_view:
+            return ((self.view, self.members),)
+        return ((self.view, self.members), *self._quorums)
 
     def _to_carry(self, departed: frozenset[int], joined: tuple[int, ...]) -> tuple[bytes, ...]:
         """What a StartView carries: for a seat coming back, everything of the round; for
@@ -372,6 +469,10 @@ class Views:
     def take_start_view(self, start: StartView, now: float) -> None:
         if start.view <= self.view or start.voted_in != self.view:
             return  # stale, or built from votes of a view this replica has left
+        if self.status is Status.CHANGING and start.view < self._changing_to:
+            # This replica has since voted for a later view, which may form from those
+            # votes: it installs at most one of the two (see `install_acks`).
+            return
         if self.seat not in start.members:
             self._shut_out(now)
             return
@@ -382,6 +483,9 @@ class Views:
         departed = self.members - set(start.members)
         self.view, self.members = start.view, frozenset(start.members)
         self.status = Status.NORMAL
+        self.install_acks(start)
+        self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
+        self._note_lineage(start)
         self._votes = {v: b for v, b in self._votes.items() if v > self.view}
         self._stash_since = None
         carrier = (start.sender, start.seq)
@@ -391,7 +495,7 @@ class Views:
         for entry in self.pending:
             sender, seq = entry.message.sender, entry.message.seq
             if sender in departed or sender in start.joined:
-                if seq > start.cuts[sender]:
+                if seq > start.cuts[sender] and self._this_life(entry.message):
                     continue  # committed nowhere: the view drops it
                 entry = Pending(entry.key, entry.message, carrier)
             kept.append(entry)
@@ -409,6 +513,28 @@ class Views:
         self.send_ack(now)
         self._replay_stash(now)
 
+    def install_acks(self, start: StartView) -> None:
+        """Forget every other seat's acknowledgements for the commit rule on moving to a
+        new view: from here on only those sent in this view count (``vouched``; ``acked``
+        keeps them all, for what to resend).
+
+        Several StartViews may be built from one view — a coordinator that timed out and
+        another with votes for a later view — each installed by some replicas, each
+        dropping other messages of the seats it leaves out. A commit in view v must never
+        rest on a seat that installs a sibling of v instead: that seat goes on in an order
+        v does not share. Two majorities of the old view meet in a voter; its votes rise,
+        and after voting for a view it installs no earlier one (`take_start_view`), so it
+        installs at most one of the two — and a view commits only once every member has
+        acknowledged in that view, i.e. installed it. So of sibling views at most one ever
+        commits anything (and `_quorums_now` keeps the others from going on).
+        """
+        for seat in range(self.players):
+            if seat != self.seat:
+                self.vouched[seat] = [0] * self.players
+        if start.sender != self.seat:
+            self.vouched[start.sender][start.sender] = start.seq  # it holds its StartView
+        self.in_view = {self.seat, start.sender}
+
     def _take_carried(
         self, start: StartView, carrier: tuple[int, int], changed: set[int] | None
     ) -> None:
@@ -420,22 +546,49 @@ class Views:
             if not isinstance(message, Ready | Play | Leave | StartView):
                 raise RemoteProtocolError("a StartView carried a message that is not ordered")
             sender = message.sender
+            by: tuple[int, int] | None = carrier
             if changed is None:
                 if any(p.message == message for p in self.pending):
                     continue
+                if self._held_on_its_own(start, message):
+                    by = None
             elif sender not in changed or message.seq <= self.have[sender]:
                 continue
+            elif not self._this_life(message):
+                continue  # handed over when its sender rejoined: held or committed already
             self.have[sender] = max(self.have[sender], message.seq)
-            self.add_pending(message, carrier)
+            self.add_pending(message, by)
+
+    @staticmethod
+    def _held_on_its_own(start: StartView, message: Message) -> bool:
+        """Whether a rejoining replica must wait for every member to acknowledge a carried
+        message by its own sender and number, not just through the StartView.
+
+        The members took from the StartView only the messages of seats that leave or
+        rejoin; a continuing member's message the coordinator held may still be on its
+        way to another member, which holds the StartView without it. A message from an
+        earlier life of its sender (numbered afresh since) every member holds already.
+        """
+        sender = message.sender
+        continuing = sender in start.members and sender not in start.joined
+        return continuing and message.view >= start.lives[sender]
+
+    def _this_life(self, message: Message) -> bool:
+        """Whether a message is from its sender's current life, whose sequence numbers
+        ``have`` and the cuts count: a seat that rejoins numbers its messages from 1
+        again, so one from an earlier life (sent in a view before the one it joined) can
+        bear any number. Those were handed over by the StartView it rejoined by."""
+        return message.view >= self.joined_view[message.sender]
 
     def _reset_seat(self, seat: int, view: int) -> None:
         """A seat (re)joins in ``view``: its sequence numbers start again."""
         self.joined_view[seat] = view
         self.have[seat] = 0
-        for row in self.acked:
-            row[seat] = 0
-        if seat != self.seat:
-            self.acked[seat] = [0] * self.players
+        for rows in (self.acked, self.vouched):
+            for row in rows:
+                row[seat] = 0
+            if seat != self.seat:
+                rows[seat] = [0] * self.players
         self.heard[seat] = max(self.heard)
         self.suspected.discard(seat)
         self._rejoiners.pop(seat, None)
@@ -450,7 +603,9 @@ class Views:
     def away(self) -> list[int]:
         """Seats that cannot move this round: not at the table, or not dealt in."""
         this = self._rounds.get(self.playing)
-        dealt = set(this.readies) if this is not None else set()
+        # Dealt in: a Ready in when play started. One that commits later (its seat was not
+        # at the table when the round's first Ready committed) deals nothing in.
+        dealt = set(this.shown) if this is not None else set()
         return [s for s in range(self.players) if s not in self._seated or s not in dealt]
 
     def keep_absent_stuck(self) -> None:
@@ -480,15 +635,20 @@ class Views:
             self.send_rejoin(now)
 
     def take_rejoin(self, rejoin: Rejoin, now: float) -> None:
-        if rejoin.view < self.joined_view[rejoin.sender]:
+        late = rejoin.view < self.joined_view[rejoin.sender]
+        if late and rejoin.sender in self.members:
             return  # sent before that seat rejoined, arriving late
+        # (One that is no member any more may never have got the StartView that let it
+        # back in, and still be asking: a StartView built for an older request of its own
+        # it ignores, `_answers_my_rejoin`.)
         if self.status in (Status.NORMAL, Status.CHANGING):
-            self._rejoiners[rejoin.sender] = now
+            self._rejoiners[rejoin.sender] = (now, rejoin.view)
             if rejoin.sender in self.members:
                 self.heard[rejoin.sender] = 0.0  # it lost its state: let it go, then back
 
     def _fresh_rejoiners(self, now: float) -> set[int]:
-        return {s for s, t in self._rejoiners.items() if now - t <= self.timing.exclude_after}
+        fresh = self._rejoiners.items()
+        return {s for s, (t, _) in fresh if now - t <= self.timing.exclude_after}
 
     def _install_as_rejoiner(self, start: StartView, now: float) -> None:
         """Come back into a view from nothing but the StartView and this seat's disk."""
@@ -498,15 +658,20 @@ class Views:
         self.pending, self.sent, self._votes = [], [], {}
         self.suspected.clear()
         self.have[:] = [0] * self.players
-        for row in self.acked:
+        for row in [*self.acked, *self.vouched]:
             row[:] = [0] * self.players
-        self.joined_view = [0] * self.players
-        for seat in start.joined:
-            self.joined_view[seat] = start.view
+        self.joined_view = list(start.lives)
+        self.vouched[start.sender][start.sender] = start.seq
+        self.in_view = {self.seat, start.sender}
+        self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
+        self._note_lineage(start)
         self.committed, self.chain = start.base_committed, start.base_digest
         self.digests = {self.committed: self.chain}
         self._awaited = {}
-        self._base, self._base_round, self._since_base = (self.committed, self.chain), 0, []
+        # Until it replays the round's first Ready, its base is the StartView's: were it to
+        # coordinate a view before then, its StartView must rebuild the same table.
+        self._base, self._since_base = (self.committed, self.chain), []
+        self._base_round, self._base_scores = start.round, tuple(start.scores)
         self.match_scores = list(start.scores)
         # The carried messages replay the table from the first Ready of round start.round.
         self.playing = start.round - 1

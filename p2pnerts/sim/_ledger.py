@@ -88,6 +88,8 @@ class Ledger:
         self._sent: dict[tuple[int, int], float] = {}
         self._ready_sent: dict[int, float] = {}
         self._verdicts: dict[int, Verdict] = {}
+        self._dealt: dict[int, tuple[int, ...]] = {}
+        """Per round, the seats dealt in (a seat whose Ready came too late sits it out)."""
         self._overs: dict[int, list[RoundOver]] = {}
         self._digest = hashlib.blake2b(digest_size=16)
 
@@ -134,6 +136,7 @@ class Ledger:
                 what = f"the start of round {event.round} on a Ready"
                 check_cut_off(seat, record.cut_at, sent, what)
                 record.round, record.plays = event.round, [] if record.settled else None
+                self._dealt.setdefault(event.round, event.dealt)
             case PlayCommitted():
                 self._check_cut(seat, event.seat, event.clock)
                 if record.plays is not None:
@@ -187,7 +190,8 @@ class Ledger:
     def _round_over(self, seat: int, replica: Replica, over: RoundOver, now: float) -> None:
         record, number = self.seats[seat], over.round
         verdict = self._verdicts.get(number)
-        decks = [self.decks[s, number] for s in range(self.peers) if (s, number) in self.decks]
+        dealt = self._dealt.get(number, ())
+        decks = [self.decks[s, number] for s in dealt if (s, number) in self.decks]
         whole = record.round == number and len(decks) == self.peers  # else a seat sat it out
         if verdict is None and whole and record.plays is not None:
             verdict = replay_round(self.config.options, decks, record.plays)

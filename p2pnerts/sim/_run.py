@@ -152,7 +152,11 @@ class Simulation:
         public = replica.public
         fresh = replica.round == 0 and public is None
         between = public is not None and public.ended is not None
-        if replica.round < self.config.rounds and (fresh or between):
+        dealt = replica.round > replica.playing  # for the next round, not yet begun
+        # (A seat that came back without its deck sat a round out: the table is ahead of
+        # the last round it dealt for.)
+        last = max(replica.round, replica.playing)
+        if last < self.config.rounds and (fresh or between) and not dealt:
             self._deal(seat)
             return
         display = replica.display
@@ -172,7 +176,7 @@ class Simulation:
 
     def _deal(self, seat: int) -> None:
         replica = self.seats[seat].replica
-        number = replica.round + 1
+        number = max(replica.round, replica.playing) + 1  # the round start_round deals
         order = deck_order(self._deals, number, seat, self.config.options)
         self.trace.add(self.now, "deal", seat, number)
         replica.start_round(order, self._salts.randbytes(16), self.now)

@@ -127,6 +127,7 @@ _FIELDS: dict[str, Callable[[Any], Any]] = {
     "order": lambda cards: tuple(code(c) for c in cards),
     "carried": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
     "scores": lambda rows: tuple(tuple(r) for r in rows),
+    "quorums": lambda views: tuple((n, tuple(m)) for n, m in views),
 }
 
 

@@ -32,6 +32,7 @@ from p2pnerts.rules import (
     TableOptions,
     TieRule,
     ToFoundation,
+    ToWork,
     TurnStock,
 )
 
@@ -292,4 +293,45 @@ def test_a_round_dealt_while_a_seat_is_away_starts_without_it() -> None:
         assert public is not None
         away = public.tableau_of(2)
         assert away.stuck and not away.nerts and not away.stock
+    _agree(table)
+
+
+def test_a_ready_that_commits_after_play_started_deals_nothing_in() -> None:
+    table = _table(3, nerts_pile=1)
+    table.replicas[0].intend(CallNerts(0), table.now)
+    table.flush()
+    table.settle()
+    disk = table.crash(2)
+    _run_for(table, 6)
+    opts = table.options
+    deals = [order(s, ["5C"], ["6D", "7S", "8H", "9C"], opts) for s in range(3)]
+    table.replicas[0].start_round(deals[0], b"another-salt-16b", table.now)
+    table.flush()
+    table.settle()  # round 2's first Ready commits: its participants are seats 0 and 1
+    table.restart(2, disk)
+    _run_for(table, 4)
+    assert table.replicas[2].members == {0, 1, 2}
+    table.replicas[1].start_round(deals[1], b"another-salt-16b", table.now)
+    table.flush()
+    for seat in (0, 2):
+        table.deliver(1, seat)  # seat 2 deals after it has seen seat 1's Ready: later
+    table.replicas[2].start_round(deals[2], b"another-salt-16b", table.now)
+    table.flush()
+    table.settle()
+    for seat in range(3):
+        replica = table.replicas[seat]
+        assert [e.dealt for e in table.of(seat, RoundStarted) if e.round == 2] == [(0, 1)]
+        assert 2 in replica.away()  # its Ready is in, but came too late to be dealt
+        public = replica.public
+        assert public is not None and public.tableau_of(2).stuck
+        assert not public.tableau_of(2).nerts
+    with pytest.raises(LocalProtocolError, match="sit this round out"):
+        table.replicas[2].intend(CallNerts(2), table.now)
+    for move in (ToWork(0, Card(0, 5, Suit.CLUBS), NERTS, 0), CallNerts(0)):
+        table.replicas[0].intend(move, table.now)
+        table.flush()
+        table.settle()
+    for seat in range(3):
+        assert [e.round for e in table.of(seat, RoundOver)][-1] == 2
+        assert not table.of(seat, AuditFailed)
     _agree(table)

@@ -40,19 +40,20 @@ def test_the_sweep_covers_500_rounds_every_mix_and_2_to_14_peers() -> None:
     assert set(LARGE) == set(MIXES)
 
 
-OPEN_DIVERGENCE = (
-    "open: after view changes under link faults, crashes or partitions, two replicas can "
-    "still disagree on a commit (a digest differs at the same index)"
-)
-CLEAN = ("none", "light", "slow")
+OPEN = {
+    "churn": (
+        "open: at 2 peers, seed 6022, both seats crash in turn, the second before the first "
+        "was let back in: no seat keeps the table's state, no view can form from seats that "
+        "all ask to rejoin, and round 6 never ends"
+    ),
+}
+"""Mixes whose sweep still fails, with why: liveness, not divergence."""
 
 
 @pytest.mark.parametrize(
     "mix",
     [
-        m
-        if m in CLEAN
-        else pytest.param(m, marks=pytest.mark.xfail(strict=True, reason=OPEN_DIVERGENCE))
+        pytest.param(m, marks=pytest.mark.xfail(strict=True, reason=OPEN[m])) if m in OPEN else m
         for m in MIXES
     ],
 )
