@@ -47,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--bots", type=_count(1, 13), default=3, help="bot opponents (1-13)")
     play.add_argument("--seed", type=int, default=None, help="shuffle the decks from this seed")
-    _table_options(play, rounds=1)
+    _table_options(play)
     play.set_defaults(run=_play)
 
     host = commands.add_parser("host", help="host a table on the network")
