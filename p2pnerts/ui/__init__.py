@@ -1,1 +1,1 @@
-"""The player's front end; for now a plain-text view of the table."""
+"""The player's front end (prompt_toolkit): not built yet; the commands print plain lines."""
