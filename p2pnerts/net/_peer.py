@@ -18,31 +18,29 @@ import trio
 from p2pnerts.bots import SimpleBot
 from p2pnerts.net._link import Closed, Connection, Received
 from p2pnerts.protocol import (
+    Ack,
     AuditFailed,
     Event,
     Hello,
+    Leave,
     LocalProtocolError,
     PeerExcluded,
     PeerRejoined,
     PeerSuspected,
+    Play,
     PlayCommitted,
     PlayReturned,
+    Ready,
+    Rejoin,
     RemoteProtocolError,
     Replica,
+    Reveal,
     RoundOver,
     RoundStarted,
     Seat,
+    StartView,
     Status,
     Timing,
-)
-from p2pnerts.protocol._messages import (
-    Ack,
-    Leave,
-    Play,
-    Ready,
-    Rejoin,
-    Reveal,
-    StartView,
     ViewChange,
 )
 from p2pnerts.rules import (

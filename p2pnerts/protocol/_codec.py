@@ -201,18 +201,7 @@ def _text(most: int, least: int = 1) -> _Field:
 
 
 def _options_to_wire(o: TableOptions) -> list[Any]:
-    return [
-        o.nerts_pile,
-        o.work_piles,
-        o.stock_turn,
-        o.jokers,
-        o.nerts_bonus,
-        o.card_points,
-        o.nerts_penalty,
-        o.target,
-        o.rounds or 0,
-        o.tie_rule.value,
-    ]
+    return [*o.numbers(), o.tie_rule.value]
 
 
 def _options_from_wire(value: Any, what: str) -> TableOptions:

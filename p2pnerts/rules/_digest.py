@@ -21,20 +21,7 @@ def state_digest(state: State) -> bytes:
     """The digest of everything the state knows, hidden cards as hidden."""
     out = bytearray(b"p2pnerts-state-1")
     o = state.options
-    _ints(
-        out,
-        (
-            o.nerts_pile,
-            o.work_piles,
-            o.stock_turn,
-            o.jokers,
-            o.nerts_bonus,
-            o.card_points,
-            o.nerts_penalty,
-            o.target,
-            o.rounds or 0,
-        ),
-    )
+    _ints(out, o.numbers())
     out += o.tie_rule.value.encode()
     _ints(out, state.seats)
     for t in state.tableaux:

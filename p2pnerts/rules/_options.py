@@ -53,6 +53,21 @@ class TableOptions:
         if not isinstance(self.tie_rule, TieRule):
             raise BadOptions(f"unknown tie rule {self.tie_rule!r}")
 
+    def numbers(self) -> tuple[int, ...]:
+        """Every option but the tie rule, in one fixed order (for digests and the wire);
+        ``jokers`` stays a bool, ``rounds`` is 0 for none."""
+        return (
+            self.nerts_pile,
+            self.work_piles,
+            self.stock_turn,
+            self.jokers,
+            self.nerts_bonus,
+            self.card_points,
+            self.nerts_penalty,
+            self.target,
+            self.rounds or 0,
+        )
+
     @property
     def deck_size(self) -> int:
         return 54 if self.jokers else 52
