@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import trio
 
+from p2pnerts.bots import Policy
 from p2pnerts.net._link import Closed, Connection, Received
 from p2pnerts.net._peer import MatchResult, Pace, TablePeer
 from p2pnerts.protocol import Hello, Refuse, RemoteProtocolError, Roster, Seat, Welcome
@@ -41,14 +42,21 @@ class TableSpec:
 
 @dataclass(slots=True)
 class Player:
-    """Who plays a seat here and how: the name, pacing and randomness of its bot."""
+    """Who plays a seat here and how: the name, randomness, and the bot's pace and policy.
+
+    ``pace`` None: a person plays the seat through the `TablePeer` given to ``seated``.
+    """
 
     name: str
     rng: random.Random
-    pace: Pace
+    pace: Pace | None
     report: Callable[[str], None]
     tell: Callable[[str], None] | None = None
     """If given, hears every foundation play, race and Nerts call as it commits."""
+    policy: Policy | None = None
+    """The bot's policy (None: a `SimpleBot`)."""
+    seated: Callable[[TablePeer], None] | None = None
+    """Hears the seat's peer as play begins, before any message reaches it."""
 
 
 class _Seating:
@@ -91,7 +99,10 @@ class _Seating:
             pace=p.pace,
             report=p.report,
             tell=p.tell,
+            policy=p.policy,
         )
+        if p.seated is not None:
+            p.seated(self.peer)
         for other, conn in links.items():
             self.peer.adopt(other, conn)
         self.playing.set()

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import trio
 
-from p2pnerts.bots import SimpleBot
+from p2pnerts.bots import Policy, SimpleBot
 from p2pnerts.net._link import Closed, Connection, Received
 from p2pnerts.protocol import (
     Ack,
@@ -24,6 +24,7 @@ from p2pnerts.protocol import (
     Hello,
     Leave,
     LocalProtocolError,
+    Message,
     PeerExcluded,
     PeerRejoined,
     PeerSuspected,
@@ -93,8 +94,19 @@ class MatchResult:
         return f"match over after {self.rounds} round(s): {totals}. Winner: {winners}"
 
 
+Watcher = Callable[[Sequence[Event]], None]
+"""Hears the events of every change to the replica (after the change is made)."""
+Traffic = Callable[[bool, int | None, Message], None]
+"""Hears every protocol message: outgoing or not, the other seat (None: to all), it."""
+
+
 class TablePeer:
-    """One seat's replica on the network, played by a bot (the headless player)."""
+    """One seat's replica on the network, played by a policy at a pace, or by a person.
+
+    With a ``pace`` a bot plays the seat (``policy``, or a `SimpleBot`); with ``pace``
+    None nobody does, and whoever drives the seat (the front end) calls `intend`, and
+    reads `replica` after each change it hears through `watchers`.
+    """
 
     def __init__(
         self,
@@ -104,8 +116,9 @@ class TablePeer:
         options: TableOptions,
         *,
         rng: random.Random,
-        pace: Pace,
+        pace: Pace | None,
         report: Callable[[str], None],
+        policy: Policy | None = None,
         between_rounds: float = 1.0,
         tell: Callable[[str], None] | None = None,
         timing: Timing | None = None,
@@ -118,7 +131,7 @@ class TablePeer:
         self.links: dict[int, Connection] = {}
         self.result: MatchResult | None = None
         self._rng = rng
-        self._bot = SimpleBot(random.Random(rng.getrandbits(64)))
+        self._bot: Policy = policy or SimpleBot(random.Random(rng.getrandbits(64)))
         self._pace = pace
         self._report = report
         self._tell = tell or (lambda _: None)
@@ -131,6 +144,8 @@ class TablePeer:
         self.stats = PeerStats([], started=trio.current_time())
         self._sent_at: dict[Move, float] = {}
         self._nursery: trio.Nursery | None = None
+        self.watchers: list[Watcher] = []
+        self.traffic: list[Traffic] = []
 
     # --- running --------------------------------------------------------------------------
 
@@ -139,7 +154,8 @@ class TablePeer:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._drive)
-            nursery.start_soon(self._play)
+            if self._pace is not None:
+                nursery.start_soon(self._play)
             for other in self.roster:
                 if other.seat < self.seat:
                     nursery.start_soon(self._keep_dialled, other)
@@ -250,10 +266,21 @@ class TablePeer:
                 self._start_round()
             self._flush()
 
+    def intend(self, move: Move) -> Move:
+        """Make ``move`` at this seat now; raises `IllegalMove` or `LocalProtocolError`."""
+        sent = self.replica.intend(move, trio.current_time())
+        if isinstance(sent, ToFoundation):
+            self._sent_at[sent] = trio.current_time()
+        self._flush()
+        self._poke.set()
+        return sent
+
     async def _play(self) -> None:
         """The bot at this seat: look at the table now and then, and make a move."""
+        pace = self._pace
+        assert pace is not None
         while True:
-            await trio.sleep(self._pace.think + self._rng.random() * self._pace.spread)
+            await trio.sleep(pace.think + self._rng.random() * pace.spread)
             replica = self.replica
             display = replica.display
             if (
@@ -267,13 +294,9 @@ class TablePeer:
             if move is None:
                 continue
             try:
-                sent = replica.intend(move, trio.current_time())
+                self.intend(move)
             except (IllegalMove, LocalProtocolError):
                 continue
-            if isinstance(sent, ToFoundation):
-                self._sent_at[sent] = trio.current_time()
-            self._flush()
-            self._poke.set()
 
     # --- messages and events -----------------------------------------------------------------
 
@@ -282,16 +305,23 @@ class TablePeer:
             return  # lobby news after play began: nothing to do
         if message.sender != seat:
             raise RemoteProtocolError(f"seat {seat}'s connection carried seat {message.sender}")
+        for hear in self.traffic:
+            hear(False, seat, message)
         self.replica.receive(message, trio.current_time())
         self._flush()
         self._poke.set()
 
     def _flush(self) -> None:
         for message in self.replica.take_outgoing():
+            for hear in self.traffic:
+                hear(True, None, message)
             for conn in list(self.links.values()):
                 conn.send_nowait(message)
-        for event in self.replica.take_events():
+        events = self.replica.take_events()
+        for event in events:
             self._on_event(event)
+        for watch in self.watchers:
+            watch(events)
 
     def _on_event(self, event: Event) -> None:
         name = self._name

@@ -1,0 +1,19 @@
+"""What a bot is to the rest of p2pnerts: a policy that picks a seat's next move."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from p2pnerts.rules import Move, State
+
+
+class Policy(Protocol):
+    """Chooses the next move for one seat from what that seat may see.
+
+    ``view`` is `private_view(state, seat)`: the public table plus the seat's own cards
+    as its player knows them; other seats' face-down cards are hidden (None). Return a
+    move for ``seat`` to try, or None to wait and look again later. How often a policy
+    is asked (its reaction time) is the caller's business, not the policy's.
+    """
+
+    def choose(self, view: State, seat: int) -> Move | None: ...
