@@ -12,6 +12,7 @@ import random
 import resource
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import trio
 
@@ -21,12 +22,14 @@ from p2pnerts.net import (
     MatchResult,
     Pace,
     Player,
+    SeatFile,
     TableInfo,
     TableSpec,
     advertise,
     find_tables,
     host_table,
     join_table,
+    resume_table,
 )
 from p2pnerts.net._discovery import TableState
 from p2pnerts.protocol import PROTOCOL_VERSION
@@ -80,6 +83,9 @@ def write_stats(path: str | None, result: MatchResult) -> None:
 def host_command(args: argparse.Namespace) -> int:
     if not args.headless:
         say(NO_FRONT_END)
+    saved = _saved_seat(args)
+    if saved is not None:
+        return _resume(saved, args)
     spec = TableSpec(args.name, args.seats, options_from(args))
     result = trio.run(run_host, spec, args)
     say(result.summary())
@@ -96,7 +102,7 @@ async def run_host(
 ) -> MatchResult:
     """Host ``spec``, announce it (unless told not to), seat ``args.bots`` local bots."""
     rng = random.Random(args.seed)
-    me = Player(args.player, random.Random(rng.getrandbits(64)), level_pace(args.level), say, tell)
+    me = _player(args, random.Random(rng.getrandbits(64)), tell)
     updates, announced = trio.open_memory_channel[TableInfo](64)
     where: dict[str, int | str] = {"port": 0, "table": ""}
     async with trio.open_nursery() as nursery:
@@ -173,8 +179,41 @@ def bot_command(args: argparse.Namespace) -> int:
     return _join_and_play(args.join, args)
 
 
+def _player(
+    args: argparse.Namespace, rng: random.Random, tell: Callable[[str], None] | None = None
+) -> Player:
+    state = getattr(args, "state", None)
+    seat_file = None if state is None else Path(state)
+    return Player(args.player, rng, level_pace(args.level), say, tell, seat_file=seat_file)
+
+
+def _saved_seat(args: argparse.Namespace) -> SeatFile | None:
+    """``--state FILE`` naming a file that exists: the seat to come back to."""
+    if args.state is None or not Path(args.state).exists():
+        return None
+    return SeatFile.load(Path(args.state))
+
+
+def _resume(saved: SeatFile, args: argparse.Namespace) -> int:
+    """Take back the seat of a started table that a state file keeps."""
+    player = _player(args, random.Random(args.seed))
+    me = saved.roster[saved.seat]
+    say(f"{me.name} coming back to seat {saved.seat} (state from {args.state})")
+    try:
+        result = trio.run(resume_table, saved, player)
+    except JoinError as exc:
+        print(f"p2pnerts: cannot come back: {exc}", file=sys.stderr)
+        return 1
+    say(result.summary())
+    write_stats(args.stats, result)
+    return 0
+
+
 def _join_and_play(target: str, args: argparse.Namespace) -> int:
-    player = Player(args.player, random.Random(args.seed), level_pace(args.level), say)
+    saved = _saved_seat(args)
+    if saved is not None:
+        return _resume(saved, args)
+    player = _player(args, random.Random(args.seed))
 
     async def go() -> MatchResult:
         host, port = await locate(target, args.interface)

@@ -12,7 +12,7 @@ from functools import partial
 import trio
 
 from p2pnerts import _netcommands, sim
-from p2pnerts.net import TableSpec, tables_command
+from p2pnerts.net import SeatFileError, TableSpec, tables_command
 from p2pnerts.rules import RulesError, TableOptions, TieRule
 from p2pnerts.sim import MIXES, SimConfig
 
@@ -23,6 +23,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.run(args)
     except RulesError as exc:
+        parser.exit(2, f"p2pnerts: error: {exc}\n")
+    except SeatFileError as exc:
         parser.exit(2, f"p2pnerts: error: {exc}\n")
     except KeyboardInterrupt:
         print("\nInterrupted.", file=sys.stderr)
@@ -134,6 +136,12 @@ def _player_options(
     parser.add_argument("--seed", type=int, default=None, help="shuffle from this seed")
     parser.add_argument("--interface", metavar="ADDR", help="use mDNS on this address only")
     parser.add_argument("--stats", metavar="FILE", help="write what this peer measured (JSON)")
+    parser.add_argument(
+        "--state",
+        metavar="FILE",
+        help="keep this seat's state in FILE while playing; if FILE exists, come back to "
+        "the seat it keeps (after a crash)",
+    )
     if headless:
         parser.add_argument(
             "--headless", action="store_true", help="a bot plays the seat; print progress lines"

@@ -18,8 +18,16 @@ from p2pnerts.net._discovery import (
     find_tables,
     tables_command,
 )
-from p2pnerts.net._lobby import JoinError, Player, TableSpec, host_table, join_table
+from p2pnerts.net._lobby import (
+    JoinError,
+    Player,
+    TableSpec,
+    host_table,
+    join_table,
+    resume_table,
+)
 from p2pnerts.net._peer import MatchResult, Pace, TablePeer
+from p2pnerts.net._seatfile import SeatFile, SeatFileError
 
 __all__ = [
     "SERVICE_TYPE",
@@ -29,6 +37,8 @@ __all__ = [
     "MatchResult",
     "Pace",
     "Player",
+    "SeatFile",
+    "SeatFileError",
     "TableBrowser",
     "TableInfo",
     "TablePeer",
@@ -38,5 +48,6 @@ __all__ = [
     "find_tables",
     "host_table",
     "join_table",
+    "resume_table",
     "tables_command",
 ]

@@ -15,13 +15,15 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import trio
 
 from p2pnerts.bots import Policy
 from p2pnerts.net._link import Closed, Connection, Received
 from p2pnerts.net._peer import MatchResult, Pace, TablePeer
-from p2pnerts.protocol import Hello, Refuse, RemoteProtocolError, Roster, Seat, Welcome
+from p2pnerts.net._seatfile import SeatFile
+from p2pnerts.protocol import Disk, Hello, Refuse, RemoteProtocolError, Roster, Seat, Welcome
 from p2pnerts.rules import TableOptions
 
 log = logging.getLogger("p2pnerts.net")
@@ -57,6 +59,8 @@ class Player:
     """The bot's policy (None: a `SimpleBot`)."""
     seated: Callable[[TablePeer], None] | None = None
     """Hears the seat's peer as play begins, before any message reaches it."""
+    seat_file: Path | None = None
+    """Where to keep what this seat needs to come back after a crash (`resume_table`)."""
 
 
 class _Seating:
@@ -86,9 +90,15 @@ class _Seating:
             peer.lost(hello.seat, conn)
 
     async def play(
-        self, seat: int, roster: list[Seat], options: TableOptions, links: dict[int, Connection]
+        self,
+        seat: int,
+        roster: list[Seat],
+        options: TableOptions,
+        links: dict[int, Connection],
+        disk: Disk | None = None,
     ) -> MatchResult:
-        """Play the match at ``seat``, over ``links`` already open."""
+        """Play the match at ``seat``, over ``links`` already open (coming back with
+        ``disk``, if given)."""
         p = self.player
         self.peer = TablePeer(
             self.table,
@@ -100,6 +110,8 @@ class _Seating:
             report=p.report,
             tell=p.tell,
             policy=p.policy,
+            seat_file=p.seat_file,
+            disk=disk,
         )
         if p.seated is not None:
             p.seated(self.peer)
@@ -246,6 +258,37 @@ async def join_table(host: str, port: int, player: Player) -> MatchResult:
             raise JoinError(f"{host}:{port} closed the table before it started")
         seats = [Seat(s.seat, s.name, host if s.seat == 0 else s.host, s.port) for s in roster]
         result = await seating.play(answer.seat, seats, answer.options, {0: conn})
+        nursery.cancel_scope.cancel()
+    return result
+
+
+async def resume_table(saved: SeatFile, player: Player) -> MatchResult:
+    """Come back to the seat ``saved`` describes (after this process was killed, say):
+    listen where the seat listened, dial the others, rebuild the table from them."""
+    seating = _Seating(player)
+    seating.table = saved.table
+    me = saved.roster[saved.seat]
+    try:
+        listeners = await trio.open_tcp_listeners(me.port)
+    except OSError as exc:
+        raise JoinError(f"cannot listen on port {me.port} again: {exc.strerror}") from None
+
+    async def handle(stream: trio.SocketStream) -> None:
+        incoming = Connection(stream, _peername(stream))
+        hello = await _hello(incoming)
+        if hello is None:
+            await incoming.finish()
+        elif hello.seat < 0:
+            incoming.send_nowait(Refuse("this table has started"))
+            await incoming.finish()
+        else:
+            await seating.serve_mesh(incoming, hello)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(trio.serve_listeners, handle, listeners)
+        result = await seating.play(
+            saved.seat, list(saved.roster), saved.options, {}, disk=saved.disk
+        )
         nursery.cancel_scope.cancel()
     return result
 

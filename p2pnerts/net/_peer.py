@@ -12,14 +12,17 @@ import random
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import trio
 
 from p2pnerts.bots import Policy, SimpleBot
 from p2pnerts.net._link import Closed, Connection, Received
+from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.protocol import (
     Ack,
     AuditFailed,
+    Disk,
     Event,
     Hello,
     Leave,
@@ -106,6 +109,10 @@ class TablePeer:
     With a ``pace`` a bot plays the seat (``policy``, or a `SimpleBot`); with ``pace``
     None nobody does, and whoever drives the seat (the front end) calls `intend`, and
     reads `replica` after each change it hears through `watchers`.
+
+    With a ``seat_file`` the peer keeps there what it needs to come back after a crash
+    (`SeatFile`); given the ``disk`` of such a file it starts as a peer coming back, and
+    rebuilds the table from the others (`Replica.restart`).
     """
 
     def __init__(
@@ -122,12 +129,23 @@ class TablePeer:
         between_rounds: float = 1.0,
         tell: Callable[[str], None] | None = None,
         timing: Timing | None = None,
+        seat_file: Path | None = None,
+        disk: Disk | None = None,
     ) -> None:
         self.table = table
         self.seat = seat
         self.roster = tuple(roster)
         self.options = options
-        self.replica = Replica(seat, options, len(roster), timing=timing, now=trio.current_time())
+        now, players = trio.current_time(), len(roster)
+        if disk is None:
+            self.replica = Replica(seat, options, players, timing=timing, now=now)
+        else:
+            self.replica = Replica.restart(
+                seat, options, players, disk=disk, now=now, timing=timing
+            )
+        self.resumed = disk is not None
+        self._seat_file = seat_file
+        self._saved: Disk | None = None
         self.links: dict[int, Connection] = {}
         self.result: MatchResult | None = None
         self._rng = rng
@@ -159,7 +177,10 @@ class TablePeer:
             for other in self.roster:
                 if other.seat < self.seat:
                     nursery.start_soon(self._keep_dialled, other)
-            self._start_round()
+            if self.resumed:
+                self._flush()  # the request to rejoin
+            else:
+                self._start_round()
             await self._done.wait()
             nursery.cancel_scope.cancel()
         for conn in self.links.values():
@@ -260,6 +281,8 @@ class TablePeer:
                 await self._poke.wait()
             now = trio.current_time()
             self.replica.tick(now)
+            if self._next_round_at is None and self._wants_deal():
+                self._next_round_at = now + self._between_rounds
             due = self._next_round_at is not None and now >= self._next_round_at
             if due and self.replica.status is Status.NORMAL:
                 self._next_round_at = None
@@ -322,6 +345,16 @@ class TablePeer:
             self._on_event(event)
         for watch in self.watchers:
             watch(events)
+        self._save()
+
+    def _save(self) -> None:
+        """Keep the seat file up to date with what the replica must keep (it changes
+        once a round and once a view: seldom)."""
+        disk = self.replica.disk
+        if self._seat_file is None or disk == self._saved or self.result is not None:
+            return
+        SeatFile(self.table, self.seat, self.roster, self.options, disk).save(self._seat_file)
+        self._saved = disk
 
     def _on_event(self, event: Event) -> None:
         name = self._name
@@ -379,6 +412,17 @@ class TablePeer:
         else:
             self._next_round_at = trio.current_time() + self._between_rounds
 
+    def _wants_deal(self) -> bool:
+        """Between rounds (or before the first) with no deck dealt for the next: as a
+        peer that came back finds itself, having missed the end of a round."""
+        replica = self.replica
+        if self.result is not None or replica.status is not Status.NORMAL:
+            return False
+        public = replica.public
+        fresh = replica.round == 0 and public is None
+        between = public is not None and public.ended is not None
+        return (fresh or between) and replica.round <= replica.playing
+
     def _start_round(self) -> None:
         order = shuffled_deck(self.seat, self.options, self._rng)
         self.replica.start_round(order, secrets.token_bytes(16), trio.current_time())
@@ -389,4 +433,6 @@ class TablePeer:
         # Linger a moment, acknowledging, so that every seat commits the last round too.
         await trio.sleep(max(2.0, 4 * self.replica.timing.heartbeat))
         self.stats.finished = trio.current_time()
+        if self._seat_file is not None:
+            self._seat_file.unlink(missing_ok=True)
         self._done.set()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -10,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -80,3 +82,31 @@ def test_a_peer_killed_mid_round_is_left_out_and_the_others_finish() -> None:
         host.wait(timeout=LIMIT)
     assert "B3 is left out; the table plays on" in rest
     assert len({_summary(o) for o in [*outs, rest]}) == 1
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs kill -9")
+def test_a_killed_peer_started_again_with_its_state_file_comes_back(tmp_path: Path) -> None:
+    state = tmp_path / "b3.json"
+    with _host("--seats", "4", "--rounds", "3", "--level", "6") as (host, port):
+        bots = [_bot(port, f"B{k}") for k in (1, 2)]
+        bots.append(_bot(port, "B3", "--state", str(state)))
+        assert host.stdout is not None
+        for line in host.stdout:  # wait until play is under way
+            if "round 1 starts" in line:
+                break
+        time.sleep(1.0)
+        assert state.exists(), "the seat's state file is written once play begins"
+        kept = json.loads(state.read_text())
+        assert kept["seat"] == 3 and len(kept["disk"]["order"]) == 52
+        os.kill(bots[2].pid, signal.SIGKILL)
+        bots[2].communicate()
+        again = _bot(port, "B3", "--state", str(state))
+        outs = [_finish(b) for b in [*bots[:2], again]]
+        rest = host.stdout.read()
+        host.wait(timeout=LIMIT)
+    assert "coming back to seat 3" in outs[2]
+    assert "B3 is back" in rest
+    summaries = {_summary(o) for o in [*outs, rest]}
+    assert len(summaries) == 1, summaries
+    assert "after 3 round(s)" in summaries.pop()
+    assert not state.exists(), "the state file goes when the match is over"

@@ -1,0 +1,134 @@
+"""A seat's state file: all a peer process needs to come back to its table after a crash.
+
+Written (atomically, by rename) once play begins and whenever the replica's `Disk`
+changes; removed when the match is over. A process started again with the same file
+takes its seat back: it listens on the same port, dials the others, and rebuilds the
+table from what they send it (`Replica.restart`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from p2pnerts.protocol import Disk, Seat
+from p2pnerts.rules import Card, RulesError, TableOptions, TieRule, card_code, card_from_code
+
+FORMAT = 1
+"""The file's format version: a file of another version is refused, never guessed at."""
+
+
+class SeatFileError(Exception):
+    """A state file that cannot be used; the message names the file and what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFile:
+    """One seat of one started table, as a peer keeps it on disk."""
+
+    table: bytes
+    seat: int
+    roster: tuple[Seat, ...]
+    options: TableOptions
+    disk: Disk
+
+    def save(self, path: Path) -> None:
+        """Write the file whole or not at all: a crash mid-write leaves the old one."""
+        options = {f.name: getattr(self.options, f.name) for f in fields(TableOptions)}
+        document = {
+            "p2pnerts-seat": FORMAT,
+            "table": self.table.hex(),
+            "seat": self.seat,
+            "roster": [[s.seat, s.name, s.host, s.port] for s in self.roster],
+            "options": {**options, "tie_rule": self.options.tie_rule.value},
+            "disk": {
+                "round": self.disk.round,
+                "order": [card_code(c) for c in self.disk.order],
+                "salt": self.disk.salt.hex(),
+                "view": self.disk.view,
+            },
+        }
+        part = path.with_name(path.name + ".part")
+        with open(part, "w", encoding="utf-8") as out:
+            json.dump(document, out, indent=1)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(part, path)
+
+    @classmethod
+    def load(cls, path: Path) -> SeatFile:
+        """Read and check a state file; `SeatFileError` says what is wrong with it."""
+        try:
+            with open(path, encoding="utf-8") as src:
+                document = json.load(src)
+        except OSError as exc:
+            raise SeatFileError(f"{path}: {exc.strerror or exc}") from None
+        except ValueError as exc:
+            raise SeatFileError(f"{path}: not a p2pnerts state file ({exc})") from None
+        try:
+            return _parse(document)
+        except (KeyError, TypeError, ValueError, RulesError) as exc:
+            raise SeatFileError(f"{path}: not a usable p2pnerts state file ({exc})") from None
+
+
+def _parse(document: Any) -> SeatFile:
+    if not isinstance(document, dict) or document.get("p2pnerts-seat") != FORMAT:
+        raise ValueError(f"format {FORMAT} expected")
+    roster = tuple(_seat(row, n) for n, row in enumerate(_list(document["roster"])))
+    seat = _int(document["seat"], 0, len(roster) - 1, "seat")
+    options = document["options"]
+    if not isinstance(options, dict):
+        raise TypeError("options must be a mapping")
+    known = {f.name for f in fields(TableOptions)}
+    if set(options) - known:
+        raise ValueError(f"unknown options {sorted(set(options) - known)}")
+    table_options = TableOptions(**{**options, "tie_rule": TieRule(options["tie_rule"])})
+    disk = document["disk"]
+    order = tuple(_card(code, len(roster)) for code in _list(disk["order"]))
+    return SeatFile(
+        bytes.fromhex(_str(document["table"])),
+        seat,
+        roster,
+        table_options,
+        Disk(
+            _int(disk["round"], 0, 1 << 31, "round"),
+            order,
+            bytes.fromhex(_str(disk["salt"])),
+            _int(disk["view"], 0, 1 << 62, "view"),
+        ),
+    )
+
+
+def _seat(row: Any, number: int) -> Seat:
+    seat, name, host, port = _list(row)
+    if seat != number:
+        raise ValueError(f"roster row {number} is seat {seat}")
+    return Seat(number, _str(name), _str(host), _int(port, 0, 65535, "port"))
+
+
+def _card(code: Any, decks: int) -> Card:
+    card = card_from_code(_int(code, 0, decks << 6, "card"))
+    if card.deck >= decks or card.rank > 13:
+        raise ValueError(f"no card has code {code}")
+    return card
+
+
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise TypeError(f"a list expected, not {value!r}")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"a string expected, not {value!r}")
+    return value
+
+
+def _int(value: Any, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{what} must be a whole number {low} to {high}, not {value!r}")
+    return value

@@ -1,0 +1,71 @@
+"""The seat's state file: what a peer keeps to come back after a crash."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from p2pnerts.net import SeatFile, SeatFileError
+from p2pnerts.protocol import Disk, Seat
+from p2pnerts.rules import TableOptions, TieRule, shuffled_deck
+
+
+def _saved() -> SeatFile:
+    options = TableOptions(stock_turn=1, rounds=3, tie_rule=TieRule.ROTATE, jokers=True)
+    order = shuffled_deck(2, options, random.Random(4))
+    roster = tuple(Seat(n, f"P{n}", "127.0.0.1", 4000 + n) for n in range(3))
+    return SeatFile(bytes(range(16)), 2, roster, options, Disk(5, order, b"salt" * 4, 7))
+
+
+def test_a_saved_seat_reads_back_the_same(tmp_path: Path) -> None:
+    path = tmp_path / "seat.json"
+    _saved().save(path)
+    assert SeatFile.load(path) == _saved()
+    assert not path.with_name("seat.json.part").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        (lambda d: d.update({"p2pnerts-seat": 2}), "format 1 expected"),
+        (lambda d: d.update(seat=3), "seat must be a whole number 0 to 2"),
+        (lambda d: d["options"].update(work_piles=7), "4 or 5 work piles"),
+        (lambda d: d["options"].update(colour="red"), "unknown options"),
+        (lambda d: d["disk"].update(order=[3 << 6]), "no card has code 192"),
+        (lambda d: d["roster"][1].__setitem__(3, 70000), "port must be"),
+        (lambda d: d.pop("table"), "'table'"),
+    ],
+)
+def test_a_damaged_state_file_is_refused_saying_why(
+    tmp_path: Path, change: object, complaint: str
+) -> None:
+    path = tmp_path / "seat.json"
+    _saved().save(path)
+    document = json.loads(path.read_text())
+    assert callable(change)
+    change(document)
+    path.write_text(json.dumps(document))
+    with pytest.raises(SeatFileError, match=complaint) as caught:
+        SeatFile.load(path)
+    assert str(path) in str(caught.value)
+
+
+def test_a_state_file_that_is_not_json_is_one_line_of_error_from_the_command(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "seat.json"
+    path.write_text("{half")
+    args = ["bot", "--join", "127.0.0.1:9", "--state", str(path)]
+    done = subprocess.run(
+        [sys.executable, "-m", "p2pnerts", *args], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("p2pnerts: error: ")
+    assert "not a p2pnerts state file" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert path.read_text() == "{half", "a bad file is left as it was"
