@@ -253,6 +253,9 @@ class Simulation:
 
     def _strike(self, fault: Fault) -> None:
         self._next_fault()
+        if isinstance(fault, Crash) and not self._holders_outside(fault.seats):
+            self.trace.add(self.now, "no crash", -1, fault)
+            return
         self.ledger.struck(fault)
         self.trace.add(self.now, "fault", -1, fault)
         match fault:
@@ -308,6 +311,21 @@ class Simulation:
         self.ledger.healed()
         self._mend(cut)
 
+    def _holders_outside(self, seats: tuple[int, ...]) -> bool:
+        """Whether a seat not in ``seats`` holds the table, as a member in a view.
+
+        A seat that comes back after a crash has only its deck; it rebuilds the table
+        from the others. A crash that would leave no seat holding the table (the one other
+        seat of two still coming back, say) would lose the committed plays for good:
+        that is a fault no peer-to-peer table survives without keeping its whole log on
+        disk, so the simulator does not inject it.
+        """
+        return any(
+            self.seats[s].replica.status is Status.NORMAL
+            for s in range(self.peers)
+            if s not in seats and self.ledger.seats[s].up
+        )
+
     def _crash(self, fault: Crash) -> None:
         for seat in fault.seats:
             peer = self.seats[seat]
@@ -347,12 +365,24 @@ class Simulation:
         return _Watch({s: self.seats[s].replica.committed for s in seats}, self.now, what)
 
     def _check_progress(self, watch: _Watch | None) -> None:
-        """A majority cut off from the rest long enough must have gone on without them."""
+        """A majority cut off from the rest long enough must have gone on without them.
+
+        A seat whose own connection to another seat of that majority is down as the
+        fault ends is let off: a commit needs every member's messages, heard directly,
+        so it waits for that link (its catching up afterwards the watchdog checks).
+        """
         lasted = 0.0 if watch is None else self.now - watch.since
         if watch is None or lasted < self.config.progress_after:
             return
         records = self.ledger.seats
-        going = [s for s in watch.counts if records[s].up and not records[s].finished]
+        side = watch.counts
+        going = [
+            s
+            for s in side
+            if records[s].up
+            and not records[s].finished
+            and all(self.network.is_up(s, o) for o in side if o != s)
+        ]
         now = {s: self.seats[s].replica.committed for s in going}
         check_progress(watch.counts, now, lasted, watch.what)
 

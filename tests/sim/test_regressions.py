@@ -162,6 +162,26 @@ CASES = [
         "could still go on from, and every seat ended up out",
         "a view is left only when the members gone elsewhere leave too few for its majorities",
     ),
+    Case(
+        "churn",
+        2,
+        8,
+        6022,
+        "round 6 never ended: both seats of two crashed in turn, the second before the first "
+        "was let back in, and no seat held the table any more",
+        "the simulator injects no crash that leaves no member holding the table (a fault no "
+        "peer-to-peer table survives without its whole log on disk; SPEC §6.9)",
+    ),
+    Case(
+        "heavy",
+        6,
+        50,
+        1,
+        "seat 2, on the majority side of a partition for 7.1 s, committed nothing new: its "
+        "links to seats 0, 3 and 5 dropped in turn all that time",
+        "a seat with a link down to another seat of the majority is let off the progress "
+        "check while it is down (a commit needs every member's messages, heard directly)",
+    ),
 ]
 
 

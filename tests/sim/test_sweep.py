@@ -40,13 +40,7 @@ def test_the_sweep_covers_500_rounds_every_mix_and_2_to_14_peers() -> None:
     assert set(LARGE) == set(MIXES)
 
 
-OPEN = {
-    "churn": (
-        "open: at 2 peers, seed 6022, both seats crash in turn, the second before the first "
-        "was let back in: no seat keeps the table's state, no view can form from seats that "
-        "all ask to rejoin, and round 6 never ends"
-    ),
-}
+OPEN: dict[str, str] = {}
 """Mixes whose sweep still fails, with why: liveness, not divergence."""
 
 
