@@ -97,16 +97,40 @@ def test_a_killed_peer_started_again_with_its_state_file_comes_back(tmp_path: Pa
         time.sleep(1.0)
         assert state.exists(), "the seat's state file is written once play begins"
         kept = json.loads(state.read_text())
-        assert kept["seat"] == 3 and len(kept["disk"]["order"]) == 52
+        assert kept["roster"][kept["seat"]][1] == "B3" and len(kept["disk"]["order"]) == 52
         os.kill(bots[2].pid, signal.SIGKILL)
         bots[2].communicate()
         again = _bot(port, "B3", "--state", str(state))
         outs = [_finish(b) for b in [*bots[:2], again]]
         rest = host.stdout.read()
         host.wait(timeout=LIMIT)
-    assert "coming back to seat 3" in outs[2]
+    assert f"B3 coming back to seat {kept['seat']}" in outs[2]
     assert "B3 is back" in rest
     summaries = {_summary(o) for o in [*outs, rest]}
     assert len(summaries) == 1, summaries
     assert "after 3 round(s)" in summaries.pop()
     assert not state.exists(), "the state file goes when the match is over"
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs kill -9")
+def test_the_host_killed_and_started_again_with_its_state_file_comes_back(
+    tmp_path: Path,
+) -> None:
+    state = tmp_path / "host.json"
+    table = ("--seats", "3", "--rounds", "2", "--level", "6", "--state", str(state))
+    with _host(*table) as (host, port):
+        bots = [_bot(port, f"B{k}") for k in (1, 2)]
+        assert host.stdout is not None
+        for line in host.stdout:
+            if "round 1 starts" in line:
+                break
+        time.sleep(1.0)
+        host.kill()
+        host.wait()
+    args = [*COMMAND, "host", "--name", "lab", "--headless", "--no-advertise", *table]
+    again = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    outs = [_finish(p) for p in [*bots, again]]
+    assert "coming back to seat 0" in outs[2]
+    assert "Player is back" in outs[0]
+    assert len({_summary(o) for o in outs}) == 1
+    assert not state.exists()
