@@ -7,7 +7,16 @@ import random
 import pytest
 import trio
 
-from p2pnerts.net import JoinError, MatchResult, Pace, Player, TableSpec, host_table, join_table
+from p2pnerts.net import (
+    JoinError,
+    MatchResult,
+    Pace,
+    Player,
+    TablePeer,
+    TableSpec,
+    host_table,
+    join_table,
+)
 from p2pnerts.protocol import Hello, encode
 from p2pnerts.rules import TableOptions
 
@@ -105,3 +114,46 @@ async def test_garbage_and_a_wrong_version_are_dropped_and_the_match_goes_on() -
 
                 nursery.start_soon(bot)
     assert len(set(results.values())) == 1 and len(results) == 3
+
+
+async def test_garbage_sent_to_every_seat_mid_match_is_dropped_and_play_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    results: dict[int, MatchResult] = {}
+    lines: list[str] = []
+    spec = TableSpec("sturdy", 3, TableOptions(rounds=2))
+    peers: list[TablePeer] = []
+    hello = encode(Hello(bytes(16), 1, "Eve", 9))
+    junk = (
+        b"\xff" * 64,  # not a frame
+        hello[:4] + bytes([hello[4], 2]) + hello[6:],  # another protocol version
+        (10**6).to_bytes(4, "big") + b"x",  # larger than any frame may be
+        hello,  # a seat of another table
+    )
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, lines)
+            playing = trio.Event()
+            for k in (1, 2):
+                player = _player(f"Bot{k}", k)
+                player.seated = peers.append
+                player.report = lambda line: playing.set() if "starts" in line else None
+
+                async def bot(k: int = k, player: Player = player) -> None:
+                    results[k] = await join_table("127.0.0.1", port, player)
+
+                nursery.start_soon(bot)
+            await playing.wait()
+            for seat in peers[0].roster:
+                for bad in junk:
+                    stream = await trio.open_tcp_stream("127.0.0.1", seat.port)
+                    await stream.send_all(bad)
+                    with trio.move_on_after(5):  # the peer hangs up
+                        while await stream.receive_some():
+                            pass
+                    await stream.aclose()
+            in_play = [peer.replica.committed for peer in peers]
+    assert len(set(results.values())) == 1 and len(results) == 3
+    assert results[0].rounds == 2
+    assert all(peer.replica.committed > before for peer, before in zip(peers, in_play, strict=True))
+    assert any("refused at the handshake" in r.getMessage() for r in caplog.records)
