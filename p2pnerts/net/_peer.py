@@ -281,13 +281,13 @@ class TablePeer:
                 await self._poke.wait()
             now = trio.current_time()
             self.replica.tick(now)
+            self._flush()  # events first: a round's end may be the match's
             if self._next_round_at is None and self._wants_deal():
                 self._next_round_at = now + self._between_rounds
             due = self._next_round_at is not None and now >= self._next_round_at
-            if due and self.replica.status is Status.NORMAL:
+            if due and self.replica.status is Status.NORMAL and self.result is None:
                 self._next_round_at = None
                 self._start_round()
-            self._flush()
 
     def intend(self, move: Move) -> Move:
         """Make ``move`` at this seat now; raises `IllegalMove` or `LocalProtocolError`."""
