@@ -321,8 +321,12 @@ class Views:
                 for s in self.members
                 if s != self.seat and now - self.heard[s] >= self.timing.exclude_after
             ]
-            if silent or self._fresh_rejoiners(now):
-                self._start_view_change(self._next_view(self.view), now)
+            asking = self._fresh_rejoiners(now)
+            if silent or asking:
+                # A seat comes back only into a view above every view it was in (its
+                # earlier life's messages are then all older than its new life).
+                since = max([self.view, *(self._rejoiners[s][1] for s in asking)])
+                self._start_view_change(self._next_view(since), now)
         elif self.status is Status.CHANGING:
             if now - self._change_started >= self.timing.view_change_timeout:
                 self._start_view_change(self._next_view(self._changing_to), now)
@@ -390,7 +394,9 @@ class Views:
         votes = self._votes.get(new_view, {})
         voters = {s for s, vote in votes.items() if s in self.members and vote.view == self.view}
         needed = self.members - self.suspected
-        rejoining = self._fresh_rejoiners(now) - voters
+        rejoining = {
+            s for s in self._fresh_rejoiners(now) - voters if self._rejoiners[s][1] < new_view
+        }
         quorums = self._quorums_now()
         # A seat asking to rejoin from one of those views counts like a voter: it has
         # installed no view since, and will install one at most, the first StartView that

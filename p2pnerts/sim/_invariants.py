@@ -8,9 +8,12 @@
 - The scores every replica announces at a round's end are the rules engine's scoring of
   the committed plays, replayed on a deal from the real deck orders.
 
-And, with what the driver knows of the network: a side of a partition without a majority
-commits nothing sent since the cut; a majority cut off from the rest long enough goes on
-committing without them; every round ends within a bound, while a majority is connected.
+And, with what the driver knows of the network: a side of a partition (or the survivors of
+a crash) without a majority commits nothing sent since the cut; a majority cut off from
+the rest long enough goes on committing without them; every round ends within a bound,
+while a majority is connected. A majority is of the members of the views the seats are
+in, as the protocol's is (a view shrinks as seats leave or are left out), not of the
+table's seats.
 """
 
 from __future__ import annotations

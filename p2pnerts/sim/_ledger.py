@@ -205,7 +205,9 @@ class Ledger:
         overs.append(over)
         record.plays, record.settled = None, True
         self._digest.update(b"over %d %d " % (seat, number) + over.digest + replica.digest)
-        if 2 * len(overs) > self.peers and len(self.round_ended) == number:
+        # A round's end is committed, so with every member of a view: the first seat to
+        # see it is enough (a view may be down to a few seats of the table).
+        if len(overs) == 1 and len(self.round_ended) == number:
             self.tally.rounds += 1
             self.round_ended.append(now)
         if number == self.config.rounds:
@@ -220,7 +222,7 @@ class Ledger:
         self._digest.update(repr(fault).encode())
 
     def cut(self, seats: tuple[int, ...], now: float) -> None:
-        """A partition left ``seats`` on a side without a majority."""
+        """A partition or a crash left ``seats`` on a side without a majority."""
         for seat in seats:
             self.seats[seat].cut_at = now
 

@@ -301,10 +301,28 @@ class Simulation:
         for a, b in cut:
             self.network.hold_down(a, b)
         for side in (group, rest):
-            if 2 * len(side) <= self.peers:
+            if self._without_majority(side):
                 self.ledger.cut(side, self.now)
-        watch = self._watch(rest, "partition")  # the group is never a majority
+        watch = self._watch(rest, "partition") or self._watch(group, "partition")
         self._later(fault.heal_after, self._heal, cut, watch)
+
+    def _views_now(self) -> set[frozenset[int]]:
+        """The members of every view a seat that is up is in now."""
+        return {
+            self.seats[s].replica.members
+            for s in range(self.peers)
+            if self.ledger.seats[s].up
+            and self.seats[s].replica.status in (Status.NORMAL, Status.CHANGING)
+        }
+
+    def _without_majority(self, side: tuple[int, ...]) -> bool:
+        """Whether ``side`` holds no more than half the members of any view a seat is in.
+
+        A commit needs every member of a view, and a new view needs a majority of the
+        members of the views before it (SPEC §6): such a side can do neither. The table
+        itself does not count: a view shrinks as seats leave or are left out.
+        """
+        return all(2 * len(set(side) & members) <= len(members) for members in self._views_now())
 
     def _heal(self, cut: list[tuple[int, int]], watch: _Watch | None) -> None:
         self._check_progress(watch)
@@ -336,10 +354,14 @@ class Simulation:
                 if other != seat:
                     self.network.hold_down(seat, other)
         survivors = tuple(s for s in range(self.peers) if s not in fault.seats)
-        self._later(fault.down_for, self._restart, fault.seats, self._watch(survivors, "crash"))
+        watch = self._watch(survivors, "crash")
+        if self._without_majority(survivors):
+            self.ledger.cut(survivors, self.now)
+        self._later(fault.down_for, self._restart, fault.seats, watch)
 
     def _restart(self, seats: tuple[int, ...], watch: _Watch | None) -> None:
         self._check_progress(watch)
+        self.ledger.healed()
         c = self.config
         for seat in seats:
             peer = self.seats[seat]
@@ -359,8 +381,13 @@ class Simulation:
     # --- liveness -----------------------------------------------------------------------------
 
     def _watch(self, seats: tuple[int, ...], what: str) -> _Watch | None:
+        """Watch a side that holds a majority of the members of every view a seat is in:
+        it must go on by itself (unless its rounds are all played)."""
         finished = all(self.ledger.seats[s].finished for s in seats)
-        if 2 * len(seats) <= self.peers or finished:
+        views = self._views_now()
+        if finished or not views:
+            return None
+        if any(2 * len(set(seats) & members) <= len(members) for members in views):
             return None
         return _Watch({s: self.seats[s].replica.committed for s in seats}, self.now, what)
 

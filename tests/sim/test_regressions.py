@@ -182,10 +182,59 @@ CASES = [
         "a seat with a link down to another seat of the majority is let off the progress "
         "check while it is down (a commit needs every member's messages, heard directly)",
     ),
+    Case(
+        "heavy",
+        5,
+        3,
+        57,
+        "seat 4 rejected seat 0's StartView: 'seat 0 skipped from message 98 to 530' (seat 0, "
+        "shut out after starting a view 10 of its own, was let back into view 9; its earlier "
+        "life's view-10 messages then looked like its new life's)",
+        "a seat comes back only into a view above the one it asks from",
+    ),
+    Case(
+        "heavy",
+        6,
+        3,
+        7,
+        "seat 2, cut off without a majority of the table, committed: its side held 3 of the 5 "
+        "members of the view",
+        "the simulator's majorities are of the members of the views the seats are in, as "
+        "the protocol's are",
+    ),
+    Case(
+        "partition",
+        7,
+        3,
+        53,
+        "seat 1, on a side with 4 of 7 seats, committed nothing new for 10.9 s: the view had "
+        "shrunk to 4 members, and the side held 2 of them",
+        "the simulator's majorities are of the members of the views the seats are in",
+    ),
+    Case("heavy", 6, 3, 49, "as heavy-6p-3r-seed7", "as heavy-6p-3r-seed7"),
+    Case("heavy", 5, 3, 5, "as partition-7p-3r-seed53", "as partition-7p-3r-seed53"),
+    Case("heavy", 5, 3, 46, "as partition-7p-3r-seed53, for a crash", "the same"),
+    Case(
+        "heavy",
+        4,
+        3,
+        106,
+        "seat 1 rejected seat 0's Ack: 'seat 0 skipped from message 135 to 138'. Seat 1, let "
+        "back into view 7 with seat 0's cut at 135, needs seat 0's messages from 136; seat 0, "
+        "still in view 4, sent 136-137 while its link to seat 1 was down and dropped them "
+        "from its resend buffer once seats 2 and 3 acknowledged them, so its reconnect "
+        "resends nothing before 138",
+    ),
 ]
 
 
-STILL_OPEN: dict[tuple[str, int, int, int], str] = {}
+STILL_OPEN: dict[tuple[str, int, int, int], str] = {
+    ("heavy", 4, 3, 106): (
+        "open: a seat keeps its sent messages for resending only until the members of its "
+        "view have them, but a seat let back in by a view it has not installed yet needs "
+        "those after the new view's cut (SPEC §6.5 step 6 resends them at its install)"
+    ),
+}
 """(mix, peers, rounds, seed) of cases still failing, with why."""
 
 
