@@ -249,6 +249,10 @@ class Replica(Views):
         if message.seq <= self.have[sender]:
             return  # delivered again after a reconnect: already have it
         if message.seq != self.have[sender] + 1:
+            if message.view < self.view:
+                # A member still in the view this one was built from, sending after its cut
+                # what a link lost: it resends all that when it installs this view.
+                return
             raise RemoteProtocolError(
                 f"seat {sender} skipped from message {self.have[sender]} to {message.seq}"
             )
@@ -424,7 +428,11 @@ class Replica(Views):
         self._trim_sent()
 
     def _trim_sent(self) -> None:
-        others = [self.acked[r][self.seat] for r in self.members if r != self.seat]
+        # Only what every member acknowledged in this view: a view built from this one
+        # cuts this seat's messages at its coordinator's `have`, which such an
+        # acknowledgement bounds from below; a seat let back in then needs every message
+        # after that cut, resent when this seat installs the view (SPEC §6.5 step 6).
+        others = [self.vouched[r][self.seat] for r in self.members if r != self.seat]
         low = min(others, default=self.have[self.seat])
         while self.sent and self.sent[0].seq <= low:
             del self.sent[0]
