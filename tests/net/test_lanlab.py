@@ -221,6 +221,19 @@ def test_bots_in_other_namespaces_find_a_hosted_table_by_mdns_and_finish_the_mat
             )  # fmt: skip
             assert host.stdout is not None
             assert b"open on port" in read_line(host.stdout)
+            # `p2pnerts tables` in another namespace lists it, by mDNS alone.
+            first = others[0]
+            listing = net.exec_in(
+                first,
+                [*command, "tables", "--timeout", "5", "--json", "--interface", first.address],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            )  # fmt: skip
+            out, err = listing.communicate(timeout=WAIT)
+            assert listing.returncode == 0, err.decode()
+            seen = [t for t in json.loads(out) if t["name"] == name]
+            assert len(seen) == 1, out.decode()
+            assert seen[0]["host"] == h0.address and seen[0]["state"] == "lobby"
+            assert (seen[0]["seats_taken"], seen[0]["seats_total"]) == (1, 4), seen[0]
             bots = [
                 net.exec_in(
                     h,
