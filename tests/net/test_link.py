@@ -1,0 +1,60 @@
+"""One connection's queue and the mesh's one link per pair of seats."""
+
+from __future__ import annotations
+
+import random
+
+import trio
+import trio.testing
+
+from p2pnerts.net import Pace, TablePeer
+from p2pnerts.net._link import Connection, Received
+from p2pnerts.protocol import Ack, FrameDecoder, Seat
+from p2pnerts.rules import TableOptions
+
+
+def _ack(seq: int) -> Ack:
+    return Ack(0, 0, seq, seq, (seq, 0), 0, bytes(16))
+
+
+async def test_a_stuck_peer_loses_its_connection_and_never_stalls_another() -> None:
+    stuck_end, _never_read = trio.testing.lockstep_stream_pair()
+    ok_end, ok_far = trio.testing.memory_stream_pair()
+    stuck = Connection(stuck_end, "stuck", queue_limit=8)
+    ok = Connection(ok_end, "ok", queue_limit=8)
+    got: list[Received] = []
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(stuck.serve)
+            nursery.start_soon(ok.serve)
+            for seq in range(1, 101):
+                stuck.send_nowait(_ack(seq))  # never blocks, whoever does not read
+                ok.send_nowait(_ack(seq))
+                await trio.testing.wait_all_tasks_blocked()
+            decoder = FrameDecoder()
+            while len(got) < 100:
+                got += decoder.feed(bytes(await ok_far.receive_some()))
+            assert stuck.closed and not ok.closed
+            ok.close()
+    assert got == [_ack(seq) for seq in range(1, 101)]
+
+
+async def test_a_second_connection_to_a_seat_replaces_the_first() -> None:
+    roster = [Seat(0, "Ann", "127.0.0.1", 1), Seat(1, "Bea", "127.0.0.1", 2)]
+    peer = TablePeer(
+        bytes(16),
+        0,
+        roster,
+        TableOptions(),
+        rng=random.Random(1),
+        pace=Pace(),
+        report=lambda _: None,
+    )
+    first = Connection(trio.testing.memory_stream_pair()[0], "first")
+    second = Connection(trio.testing.memory_stream_pair()[0], "second")
+    peer.adopt(1, first)
+    peer.adopt(1, second)
+    assert peer.links == {1: second}
+    assert first.closed and not second.closed
+    peer.lost(1, first)  # the old one's end, reported late, leaves the new one alone
+    assert peer.links == {1: second}
