@@ -37,7 +37,7 @@ from p2pnerts.rules import IllegalMove, Rotate
 from p2pnerts.sim._faults import Crash, Fault, LinkDrop, Partition, SlowPeer
 from p2pnerts.sim._invariants import Violation, check_progress, check_round_time
 from p2pnerts.sim._ledger import Ledger
-from p2pnerts.sim._network import Network, Scheduler
+from p2pnerts.sim._network import Link, Network, Scheduler, link
 from p2pnerts.sim._report import Report, SeedResult, ViolationReport
 from p2pnerts.sim._sequencer import SequencerRun
 from p2pnerts.sim._trace import Trace
@@ -101,6 +101,8 @@ class Simulation:
         self._salts = random.Random(fixed.deals)
         self._deals = fixed.deals
         self._delivered: dict[tuple[int, int], deque[Message]] = {}
+        self._up_again: dict[Link, float] = {}
+        """When each link that went down came back up, last."""
 
     @property
     def now(self) -> float:
@@ -282,6 +284,7 @@ class Simulation:
         """Lift one reason each link is down; resend on those that come back up."""
         for a, b in links:
             if self.network.release(a, b):
+                self._up_again[link(a, b)] = self.now
                 self._reconnect(a, b)
 
     def _reconnect(self, a: int, b: int) -> None:
@@ -395,8 +398,10 @@ class Simulation:
         """A majority cut off from the rest long enough must have gone on without them.
 
         A seat whose own connection to another seat of that majority is down as the
-        fault ends is let off: a commit needs every member's messages, heard directly,
-        so it waits for that link (its catching up afterwards the watchdog checks).
+        fault ends, or came back only lately, is let off: a commit needs every member's
+        messages, heard directly, so it waits for that link, and may meanwhile have been
+        left out, which takes as long again to undo (finding itself out, then a view
+        change to let it back in). Its catching up afterwards the watchdog checks.
         """
         lasted = 0.0 if watch is None else self.now - watch.since
         if watch is None or lasted < self.config.progress_after:
@@ -408,10 +413,18 @@ class Simulation:
             for s in side
             if records[s].up
             and not records[s].finished
-            and all(self.network.is_up(s, o) for o in side if o != s)
+            and all(self._steady(s, o) for o in side if o != s)
         ]
         now = {s: self.seats[s].replica.committed for s in going}
         check_progress(watch.counts, now, lasted, watch.what)
+
+    def _steady(self, a: int, b: int) -> bool:
+        """Whether the link a-b is up, and has been for as long as a seat left out while
+        it was down may take to come back."""
+        t = self.config.timing
+        settling = t.exclude_after + 2 * t.view_change_timeout
+        since = self._up_again.get(link(a, b))
+        return self.network.is_up(a, b) and (since is None or self.now - since >= settling)
 
     def _watchdog(self) -> None:
         """Every round ends in bounded time; after the last, every peer up catches up."""

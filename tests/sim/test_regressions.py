@@ -227,6 +227,17 @@ CASES = [
         "a seat trims its resend buffer only by what members acknowledged in its own view, "
         "and a gap in messages from a seat in an older view waits for its resend at install",
     ),
+    Case(
+        "heavy",
+        8,
+        3,
+        309,
+        "seat 3, on the majority side of a partition for 6.1 s, committed nothing new: its "
+        "link to seat 0 was down until 1.1 s before the partition healed, and it had been "
+        "left out meanwhile",
+        "a seat is let off the progress check until its links have been up for as long as "
+        "coming back after being left out takes",
+    ),
 ]
 
 
