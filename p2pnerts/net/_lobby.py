@@ -57,6 +57,9 @@ class Player:
     """The bot's policy (None: a `SimpleBot`)."""
     seated: Callable[[TablePeer], None] | None = None
     """Hears the seat's peer as play begins, before any message reaches it."""
+    between_rounds: float = 1.0
+    """Seconds from a round's end to this seat's Ready for the next (a person reading the
+    scores takes longer; `TablePeer.deal_next_round` says Ready sooner)."""
 
 
 class _Seating:
@@ -100,6 +103,7 @@ class _Seating:
             report=p.report,
             tell=p.tell,
             policy=p.policy,
+            between_rounds=p.between_rounds,
         )
         if p.seated is not None:
             p.seated(self.peer)
