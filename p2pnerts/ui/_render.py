@@ -91,27 +91,29 @@ def render(model: TableModel, width: int, height: int) -> Frame:
     if model.help:
         rows = _help(width)
     elif model.classroom and width >= 120:
-        board = _board(model, width - SIDE_PANE, height)
+        board = _board(model, width - SIDE_PANE, height, pane=False)
         pane = _classroom(model, SIDE_PANE - 1, height)
+        pane += [Row() for _ in range(height - len(pane))]
         rows = [
             b.beside(Row().add("│", "class:rule").beside(p, 1), width - SIDE_PANE)
             for b, p in zip(board, pane, strict=False)
         ]
     else:
-        rows = _board(model, width, height)
+        rows = _board(model, width, height, pane=model.classroom)
     rows = [row.clip(width) for row in rows[:height]]
     rows += [Row() for _ in range(height - len(rows))]
     return Frame(rows)
 
 
-def _board(model: TableModel, width: int, height: int) -> list[Row]:
+def _board(model: TableModel, width: int, height: int, *, pane: bool) -> list[Row]:
+    """The table; with ``pane`` the classroom pane takes the place of its middle."""
     head = [_header(model, width)]
     foot = [_ticker(model, width), _status(model, width)]
     room = height - len(head) - len(foot)
     tallest = max((len(p.cards) for p in model.tableau.work), default=1) if model.tableau else 1
     if model.round_end is not None:
         middle = _round_end(model, model.round_end, width)
-    elif model.classroom:
+    elif pane:
         middle = _classroom(model, width, max(room - 4 - min(tallest, 4), 6))
     else:
         middle = _foundations(model, width)
@@ -407,11 +409,9 @@ def _classroom(model: TableModel, width: int, room: int) -> list[Row]:
     snap = model.snap
     me = model.name(model.seat)
     rows = [_rule(f"classroom · seat {seat_tag(model.seat)} ({me}) · view {snap.view}", width)]
-    rows.append(
-        Row()
-        .add(f" Lamport clock {snap.clock:<7}", "class:title")
-        .add(f"committed {snap.committed}   pending {snap.pending} (ours {snap.own_pending})")
-    )
+    rows.append(Row().add(f" Lamport clock {snap.clock}", "class:title"))
+    rows.append(Row().add(f" committed {snap.committed} · pending {snap.pending}"))
+    rows[-1].add(f" (ours {snap.own_pending})", "class:dim")
     for seat, live in enumerate(snap.liveness):
         if seat == model.seat:
             continue

@@ -1,0 +1,91 @@
+"""End to end: ``p2pnerts play`` in a real terminal (tmux), played by keys, then left."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+TMUX = shutil.which("tmux")
+pytestmark = pytest.mark.skipif(
+    TMUX is None, reason="tmux is not installed: the end-to-end terminal test needs it"
+)
+WAIT = 60.0
+"""Seconds to wait for the screen to show something before the test fails."""
+
+
+class Terminal:
+    """A tmux server of the test's own, with one window of a given size running a shell."""
+
+    def __init__(self, width: int, height: int) -> None:
+        assert TMUX is not None
+        self.base = [TMUX, "-L", f"p2pnerts-test-{os.getpid()}", "-f", os.devnull]
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), "sh")
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(
+            [*self.base, *args], check=True, capture_output=True, text=True, timeout=10
+        ).stdout
+
+    def type(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "t", *keys)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "t")
+
+    def alternate_screen(self) -> bool:
+        return self.tmux("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "1"
+
+    def wait_for(self, shown: Callable[[str], bool], what: str) -> str:
+        deadline = time.monotonic() + WAIT
+        while True:
+            text = self.screen()
+            if shown(text):
+                return text
+            if time.monotonic() > deadline:
+                pytest.fail(f"the screen never showed {what}:\n{text}")
+            time.sleep(0.1)
+
+    def close(self) -> None:
+        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=10)
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    term = Terminal(80, 24)
+    try:
+        yield term
+    finally:
+        term.close()
+
+
+def own_row(text: str) -> str:
+    """The screen row under the player's pile labels: Nerts top, waste top, stock count."""
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if "n Nerts" in line and "Stock" in line)
+    return lines[at + 1]
+
+
+def test_play_draws_the_table_moves_by_key_and_quits_to_the_shell(terminal: Terminal) -> None:
+    command = [sys.executable, "-m", "p2pnerts", "play", "--bots", "3", "--seed", "7"]
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(command)}; echo p2pnerts exited $?", "Enter")
+    text = terminal.wait_for(lambda t: "foundations" in t and "round 1" in t, "the table")
+    assert terminal.alternate_screen()
+    assert "opponents" in text and "Bot 1" in text and "Bot 3" in text
+    assert own_row(text).split()[2] == "35"  # the whole stock: 52 - 13 - 4
+    terminal.type("Space")
+    text = terminal.wait_for(lambda t: own_row(t).split()[2] == "32", "the stock turned")
+    assert "(+2)" in text  # three cards on the waste: its top and two more
+    terminal.type("q")
+    terminal.wait_for(lambda t: "Leave the match? y" in t, "the question before quitting")
+    terminal.type("y")
+    text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+    assert "Left the table." in text
+    assert "foundations" not in text
+    assert not terminal.alternate_screen()
