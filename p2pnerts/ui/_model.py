@@ -184,6 +184,14 @@ class TableModel:
         tableau = self.tableau
         return self.playing and tableau is not None and not tableau.nerts
 
+    @property
+    def others_stuck(self) -> bool:
+        """Every other seat is stuck and this one is not: the round waits for this player."""
+        state, tableau = self.snap.display, self.tableau
+        if state is None or tableau is None or tableau.stuck or not self.playing:
+            return False
+        return all(t.stuck for t in state.tableaux if t.deck != tableau.deck)
+
     def name(self, seat: int | None) -> str:
         return "nobody" if seat is None else self.names[seat]
 

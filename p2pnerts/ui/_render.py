@@ -163,6 +163,8 @@ def _status(model: TableModel, width: int) -> Row:
         row.add(" 1-5 onto a pile · f foundation · b best · same key again: one deeper · Esc ")
     elif model.can_call_nerts:
         row.add(" Your Nerts pile is empty: x calls Nerts! ", "class:alert")
+    elif model.others_stuck:
+        row.add(" Everyone else is stuck: play on, or d to declare stuck too ", "class:notice")
     elif model.playing:
         row.add(" n/w/1-5 select · space turns the stock · b best move · ? every key", "class:dim")
     return row
@@ -398,10 +400,20 @@ def _cascade(model: TableModel, rows: list[Row], k: int, at: int) -> None:
 # --- overlays --------------------------------------------------------------------------------
 
 
+HOW_TO_PLAY = (
+    "Everyone plays at once. Empty your Nerts pile first. The foundations in the",
+    "middle are shared: an ace starts one, then its suit goes up, played by anyone.",
+    "Work piles go down in alternating colours; an empty one takes any card. A card",
+    "on a foundation scores 1; a card left in your Nerts pile costs 2.",
+)
+
+
 def _help(width: int) -> list[Row]:
-    rows = [_rule("keys (any of these closes this help: ? or Esc)", width), Row()]
+    rows = [_rule("how to play · ? or Esc closes this help", width)]
+    rows += [Row().add(f"  {line}") for line in HOW_TO_PLAY]
+    rows.append(_rule("keys", width))
     for keys, what in KEYMAP:
-        rows.append(Row().add(f"  {keys:<16}", "class:key").add(what))
+        rows.append(Row().add(f"  {keys:<11}", "class:key").add(what))
     return rows
 
 

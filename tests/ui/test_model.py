@@ -167,3 +167,11 @@ def test_the_round_end_stays_until_the_next_round_and_enter_deals_once() -> None
     assert len(dealt_next) == 1 and model.ready
     model.refresh(Snapshot(display=TABLE), [RoundStarted(2, (0, 1))])
     assert model.round_end is None and model.round_number == 2 and not model.ready
+
+
+def test_when_everyone_else_is_stuck_the_player_is_told() -> None:
+    state = TABLE._replace(tableaux=(TABLE.tableaux[0], TABLE.tableaux[1]._replace(stuck=True)))
+    model, _ = model_on(state)
+    assert model.others_stuck
+    model.refresh(Snapshot(display=TABLE))
+    assert not model.others_stuck

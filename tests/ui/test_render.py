@@ -82,7 +82,7 @@ def test_the_round_end_lists_every_score_and_who_called_nerts() -> None:
 def test_the_help_lists_every_key() -> None:
     model = model_of(2)
     model.help = True
-    text = render(model, 100, 30).text()
+    text = render(model, 80, 24).text()  # all of it, on the smallest screen
     for keys, what in KEYMAP:
         assert keys in text and what in text
 
