@@ -11,6 +11,7 @@ the terminal on the way out, and a crash is raised again only after that.
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 from collections.abc import Awaitable, Callable
 from typing import TypeVar, cast
@@ -80,6 +81,9 @@ def run_with_trio(app: Application[None], main: Callable[[], Awaitable[T]]) -> T
     Returns what ``main`` returned, or None if the application ended first (``main`` is
     then cancelled); raises what ``main`` raised, once the terminal is restored.
     """
+    # Everything made so far (modules, the application) lives as long as the program: out
+    # of the collector's way, a full collection takes ~4 ms instead of ~25 ms — a frame.
+    gc.freeze()
     return asyncio.run(_host(app, main))
 
 

@@ -224,8 +224,8 @@ class TableModel:
 
     def note_message(self, outgoing: bool, seat: int | None, message: Message) -> None:
         """A protocol message went out or came in (the classroom pane lists them)."""
-        arrow = "→ all" if outgoing else f"← {self.name(seat)}"
-        text = f"{arrow:<10} {type(message).__name__:<10} L={message.clock:<5}"
+        arrow = "→ all" if outgoing else f"← {self.name(seat)[:8]}"
+        text = f"{arrow:<10} {type(message).__name__:<5} L={message.clock:<4} "
         self.messages.append(Line(self.clock(), text + self._detail(message)))
 
     def _detail(self, message: Message) -> str:
