@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 import trio
 
-from p2pnerts import ui
 from p2pnerts.net import (
     DiscoveryError,
     JoinError,
@@ -82,7 +81,9 @@ def host_command(args: argparse.Namespace) -> int:
     if args.headless:
         result = trio.run(run_host, spec, args)
     else:
-        played = in_terminal(args, lambda me, report: run_host(spec, args, me=me, report=report))
+        from p2pnerts import _frontend
+
+        played = _frontend.host(spec, args)
         if played is None:
             return 0
         result = played
@@ -99,10 +100,12 @@ async def run_host(
     tell: Callable[[str], None] | None = None,
     me: Player | None = None,
     report: Callable[[str], None] = say,
+    on_port: Callable[[int], None] | None = None,
 ) -> MatchResult:
     """Host ``spec``, announce it (unless told not to), seat ``args.bots`` local bots.
 
-    ``me`` plays seat 0 (by default a bot at ``args.level``); ``report`` hears the lobby.
+    ``me`` plays seat 0 (by default a bot at ``args.level``); ``report`` hears the lobby;
+    ``on_port`` hears where the table listens.
     """
     rng = random.Random(args.seed)
     seed = rng.getrandbits(64)
@@ -114,6 +117,8 @@ async def run_host(
 
         def listening(port: int, table: bytes) -> None:
             where.update(port=port, table=table.hex())
+            if on_port is not None:
+                on_port(port)
             report(
                 f"table {spec.name!r} open on port {port}: {spec.seats} seats, "
                 f"{spec.options.summary()}"
@@ -128,7 +133,7 @@ async def run_host(
                     level_pace(args.level),
                     lambda _: None,
                 )
-                nursery.start_soon(_local_bot, port, bot, report)
+                nursery.start_soon(local_bot, port, bot, report)
 
         def seated(taken: int) -> None:
             if not args.no_advertise and where["table"]:
@@ -171,7 +176,8 @@ async def _announce(
         report(f"(not announced on the network: {exc}; others can still join with HOST:PORT)")
 
 
-async def _local_bot(port: int, player: Player, report: Callable[[str], None]) -> None:
+async def local_bot(port: int, player: Player, report: Callable[[str], None]) -> None:
+    """A bot of this machine takes a seat at the table on ``port``."""
     try:
         await join_table("127.0.0.1", port, player)
     except JoinError as exc:
@@ -179,6 +185,9 @@ async def _local_bot(port: int, player: Player, report: Callable[[str], None]) -
 
 
 def join_command(args: argparse.Namespace) -> int:
+    if args.table is None and args.headless:
+        print("p2pnerts: error: --headless needs a table: NAME or HOST:PORT", file=sys.stderr)
+        return 2
     return _join_and_play(args.table, args, headless=args.headless)
 
 
@@ -186,15 +195,15 @@ def bot_command(args: argparse.Namespace) -> int:
     return _join_and_play(args.join, args, headless=True)
 
 
-def _join_and_play(target: str, args: argparse.Namespace, *, headless: bool) -> int:
+def _join_and_play(target: str | None, args: argparse.Namespace, *, headless: bool) -> int:
     player = Player(args.player, random.Random(args.seed), level_pace(args.level), say)
     try:
-        if headless:
+        if target is not None and headless:
             result = trio.run(locate_and_join, target, args.interface, player, say)
         else:
-            played = in_terminal(
-                args, lambda me, report: locate_and_join(target, args.interface, me, report)
-            )
+            from p2pnerts import _frontend
+
+            played = _frontend.join(target, args)
             if played is None:
                 return 0
             result = played
@@ -213,15 +222,6 @@ async def locate_and_join(
     host, port = await locate(target, interface)
     report(f"{player.name} joining {host}:{port}")
     return await join_table(host, port, player)
-
-
-def in_terminal(args: argparse.Namespace, start: ui.Start) -> MatchResult | None:
-    """Play this seat on the table screen; None if the player left before the end."""
-    look = ui.default_look(ascii=args.ascii, four_colour=args.four_colour)
-    result = ui.play_in_terminal(args.player, args.seed, look, start)
-    if result is None:
-        say("Left the table.")
-    return result
 
 
 async def locate(target: str, interface: str | None) -> tuple[str, int]:

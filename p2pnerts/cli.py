@@ -11,7 +11,7 @@ from functools import partial
 
 import trio
 
-from p2pnerts import _netcommands, sim
+from p2pnerts import _frontend, _netcommands, sim
 from p2pnerts.net import TableSpec, tables_command
 from p2pnerts.rules import RulesError, TableOptions, TieRule
 from p2pnerts.sim import MIXES, SimConfig
@@ -65,7 +65,12 @@ def _parser() -> argparse.ArgumentParser:
     host.set_defaults(run=_netcommands.host_command)
 
     join = commands.add_parser("join", help="take a seat at a table on the network")
-    join.add_argument("table", metavar="NAME|HOST:PORT", help="a table's name, or where it is")
+    join.add_argument(
+        "table",
+        nargs="?",
+        metavar="NAME|HOST:PORT",
+        help="a table's name, or where it is (none: choose in the lobby)",
+    )
     _player_options(join)
     join.set_defaults(run=_netcommands.join_command)
 
@@ -223,12 +228,7 @@ def _play(args: argparse.Namespace) -> int:
         four_colour=args.four_colour,
     )
     if not args.headless:
-        result = _netcommands.in_terminal(
-            table,
-            lambda me, report: _netcommands.run_host(
-                spec, table, bind="127.0.0.1", me=me, report=report
-            ),
-        )
+        result = _frontend.play(spec, table)
         if result is not None:
             print(result.summary())
         return 0

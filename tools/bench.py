@@ -472,8 +472,7 @@ def ui_key_latency(presses: int, players: int) -> dict[str, Any]:
     model = ui.TableModel(0, ("You",), TableOptions())
     with create_pipe_input() as pipe:
         app, screen = _ui_app(model, (80, 24), pipe)
-        session = ui.Session(model, app.invalidate)
-        me = session.player("You", random.Random(1))
+        me = ui.Session(model, app.invalidate, "You", random.Random(1)).player
         waiting: list[tuple[float, int]] = []
 
         def flushed() -> None:

@@ -57,6 +57,8 @@ class Player:
     """The bot's policy (None: a `SimpleBot`)."""
     seated: Callable[[TablePeer], None] | None = None
     """Hears the seat's peer as play begins, before any message reaches it."""
+    lobby: Callable[[tuple[Seat, ...]], None] | None = None
+    """Hears the roster while the table fills (seated so far, by seat)."""
     between_rounds: float = 1.0
     """Seconds from a round's end to this seat's Ready for the next (a person reading the
     scores takes longer; `TablePeer.deal_next_round` says Ready sooner)."""
@@ -151,6 +153,8 @@ async def host_table(
             conn.send_nowait(message)
         if on_roster is not None:
             on_roster(len(roster))
+        if player.lobby is not None:
+            player.lobby(message.seats)
 
     async def handle(stream: trio.SocketStream) -> None:
         conn = Connection(stream, _peername(stream))
@@ -215,6 +219,8 @@ async def join_table(host: str, port: int, player: Player) -> MatchResult:
     def lobby(message: Received) -> None:
         if isinstance(message, Roster):
             roster[:] = message.seats
+            if player.lobby is not None:
+                player.lobby(message.seats)
             if message.started:
                 started.set()
         else:

@@ -19,14 +19,18 @@ from typing import TypeVar, cast
 import outcome
 import trio
 from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import ConditionalKeyBindings, KeyBindingsBase, merge_key_bindings
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.output import Output
 
 from p2pnerts.ui._keys import create_key_bindings
+from p2pnerts.ui._lobby import LobbyModel
+from p2pnerts.ui._lobbyview import create_lobby_bindings, render_lobby
 from p2pnerts.ui._model import TableModel
 from p2pnerts.ui._render import Frame, render
 from p2pnerts.ui._style import STYLE
@@ -37,12 +41,17 @@ T = TypeVar("T")
 class BoardControl(UIControl):
     """Draws the model with `render`, and turns clicks into `TableModel.click`."""
 
-    def __init__(self, model: TableModel) -> None:
+    def __init__(self, model: TableModel, lobby: LobbyModel | None = None) -> None:
         self.model = model
+        self.lobby = lobby
         self.frame: Frame | None = None
 
     def create_content(self, width: int, height: int) -> UIContent:
-        self.frame = frame = render(self.model, width, height)
+        if self.lobby is not None and self.lobby.active:
+            frame = render_lobby(self.lobby, width, height)
+            self.frame = None
+        else:
+            self.frame = frame = render(self.model, width, height)
         return UIContent(
             get_line=lambda y: cast(StyleAndTextTuples, frame.rows[y].frags),
             line_count=len(frame.rows),
@@ -61,12 +70,26 @@ class BoardControl(UIControl):
 
 
 def create_application(
-    model: TableModel, *, input: Input | None = None, output: Output | None = None
+    model: TableModel,
+    lobby: LobbyModel | None = None,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
 ) -> Application[None]:
-    """The table screen over ``model``; ``input`` and ``output`` default to the terminal."""
+    """The table screen over ``model``, after the ``lobby`` if there is one; ``input`` and
+    ``output`` default to the terminal."""
+    keys: KeyBindingsBase = create_key_bindings(model)
+    if lobby is not None:
+        in_lobby = Condition(lambda: lobby.active)
+        keys = merge_key_bindings(
+            [
+                ConditionalKeyBindings(create_lobby_bindings(lobby), in_lobby),
+                ConditionalKeyBindings(keys, ~in_lobby),
+            ]
+        )
     return Application(
-        layout=Layout(Window(BoardControl(model))),
-        key_bindings=create_key_bindings(model),
+        layout=Layout(Window(BoardControl(model, lobby))),
+        key_bindings=keys,
         style=STYLE,
         full_screen=True,
         mouse_support=True,

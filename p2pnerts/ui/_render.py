@@ -173,14 +173,14 @@ def _status(model: TableModel, width: int) -> Row:
 # --- the middle of the table -----------------------------------------------------------------
 
 
-def _rule(title: str, width: int, style: str = "class:title") -> Row:
+def rule(title: str, width: int, style: str = "class:title") -> Row:
     row = Row().add("─ ", "class:rule").add(title, style).add(" ", "class:rule")
     return row.add("─" * max(width - row.width, 0), "class:rule")
 
 
 def _foundations(model: TableModel, width: int) -> list[Row]:
     state = model.snap.display
-    rows = [_rule("foundations", width)]
+    rows = [rule("foundations", width)]
     if state is None:
         return rows + [Row().add("  waiting for every seat to deal…", "class:dim")]
     air = model.snap.in_the_air
@@ -226,7 +226,7 @@ def _opponents(model: TableModel, width: int, room: int) -> list[Row]:
     column = max((r.width for r in lines), default=1) + 1
     columns = max(1, min(width // column, math.ceil(len(lines) / max(room - 1, 1))))
     per = math.ceil(len(lines) / columns)
-    rows = [_rule("opponents", width)]
+    rows = [rule("opponents", width)]
     for r in range(min(per, room - 1)):
         row = Row()
         for c in range(columns):
@@ -289,7 +289,7 @@ def _round_end(model: TableModel, over: RoundOver, width: int) -> list[Row]:
     snap = model.snap
     caller = over.caller
     why = f"{model.name(caller)} called Nerts!" if caller is not None else "everyone was stuck"
-    rows = [_rule(f"round {over.round} over: {why}", width, "class:alert"), Row()]
+    rows = [rule(f"round {over.round} over: {why}", width, "class:alert"), Row()]
     rows.append(
         Row().add("   player        played  Nerts left  bonus   round   total", "class:dim")
     )
@@ -329,9 +329,9 @@ def _own(model: TableModel, width: int, room: int) -> list[Row]:
     title = f"{model.name(model.seat)} · {total} points"
     if tableau is not None and tableau.stuck:
         title += " · stuck"
-    rule = _rule(title, width, seat_style(model.seat))
+    titled = rule(title, width, seat_style(model.seat))
     if tableau is None or room < 3:
-        return [rule][: max(room, 0)]
+        return [titled][: max(room, 0)]
     cw = 8 if width < 120 else 12
     pile_x = 3 * cw + 2
     head = Row()
@@ -352,7 +352,7 @@ def _own(model: TableModel, width: int, room: int) -> list[Row]:
         counts.pad(cw + 1).add(f"(+{max(len(tableau.waste) - 1, 0)})", "class:dim")
     for k in range(len(tableau.work)):
         _cascade(model, rows, k, pile_x + k * cw)
-    return ([rule, head] + rows)[:room]
+    return ([titled, head] + rows)[:room]
 
 
 def _pile_face(model: TableModel, row: Row, card: Card | None, source: int) -> None:
@@ -409,9 +409,9 @@ HOW_TO_PLAY = (
 
 
 def _help(width: int) -> list[Row]:
-    rows = [_rule("how to play · ? or Esc closes this help", width)]
+    rows = [rule("how to play · ? or Esc closes this help", width)]
     rows += [Row().add(f"  {line}") for line in HOW_TO_PLAY]
-    rows.append(_rule("keys", width))
+    rows.append(rule("keys", width))
     for keys, what in KEYMAP:
         rows.append(Row().add(f"  {keys:<11}", "class:key").add(what))
     return rows
@@ -420,7 +420,7 @@ def _help(width: int) -> list[Row]:
 def _classroom(model: TableModel, width: int, room: int) -> list[Row]:
     snap = model.snap
     me = model.name(model.seat)
-    rows = [_rule(f"classroom · seat {seat_tag(model.seat)} ({me}) · view {snap.view}", width)]
+    rows = [rule(f"classroom · seat {seat_tag(model.seat)} ({me}) · view {snap.view}", width)]
     rows.append(Row().add(f" Lamport clock {snap.clock}", "class:title"))
     rows.append(Row().add(f" committed {snap.committed} · pending {snap.pending}"))
     rows[-1].add(f" (ours {snap.own_pending})", "class:dim")

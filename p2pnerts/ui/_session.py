@@ -1,23 +1,27 @@
 """The seam between a seat's peer (trio) and the front end's model (the screen's loop).
 
 The peer's watchers and traffic hooks run in trio: they refresh the model and ask for a
-redraw. The model's moves come from key handlers outside trio: they go to the peer
-through the trio token, so `TablePeer.intend` runs inside trio as it must.
+redraw. The model's moves (and the lobby's choices) come from key handlers outside trio:
+they go through the trio token (`Session.soon`), so `TablePeer.intend` runs inside trio
+as it must.
 """
 
 from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeVar
 
 import trio
 
 from p2pnerts.net import Player, TablePeer
-from p2pnerts.protocol import Event, LocalProtocolError, Message
+from p2pnerts.protocol import Event, LocalProtocolError, Message, Seat
 from p2pnerts.rules import IllegalMove, Move
+from p2pnerts.ui._lobby import LobbyModel
 from p2pnerts.ui._model import Liveness, Snapshot, TableModel
 
+T = TypeVar("T")
 BETWEEN_ROUNDS = 30.0
 """Seconds a person has to read the round's scores before their seat deals anyway."""
 
@@ -46,32 +50,74 @@ def snapshot(peer: TablePeer) -> Snapshot:
 
 
 class Session:
-    """Plays one seat from the front end: the `Player` to seat, and the wiring once seated."""
+    """Plays one seat from the front end: the `Player` to seat, the lobby while the table
+    fills, and the wiring of the seat's peer to the model once play begins."""
 
-    def __init__(self, model: TableModel, invalidate: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        model: TableModel,
+        invalidate: Callable[[], None],
+        name: str,
+        rng: random.Random,
+        lobby: LobbyModel | None = None,
+    ) -> None:
         self.model = model
         self.invalidate = invalidate
+        self.lobby = lobby
         self.peer: TablePeer | None = None
         self._token: trio.lowlevel.TrioToken | None = None
-
-    def player(self, name: str, rng: random.Random) -> Player:
-        """The person's seat: no bot plays it, and the scores stay up a while."""
-        return Player(
+        self.player = Player(
             name,
             rng,
             None,
             lambda _: None,
             seated=self.seated,
+            lobby=self._roster,
             between_rounds=BETWEEN_ROUNDS,
         )
+        """The person's seat: no bot plays it, and the scores stay up a while."""
+
+    async def run(self, start: Callable[[Session], Awaitable[T]]) -> T:
+        """Run ``start`` in trio with this session (keys reach trio from here on)."""
+        self._token = trio.lowlevel.current_trio_token()
+        return await start(self)
+
+    def soon(self, action: Callable[..., None]) -> Callable[..., None]:
+        """``action`` made callable from the screen's side: it runs in trio, then redraws."""
+
+        def call(*args: object) -> None:
+            assert self._token is not None
+            self._token.run_sync_soon(self._then_redraw, action, *args)
+
+        return call
+
+    def _then_redraw(self, action: Callable[..., None], *args: object) -> None:
+        action(*args)
+        self.invalidate()
+
+    def report(self, line: str) -> None:
+        """A line for the person: in the lobby while it shows, else on the ticker."""
+        if self.lobby is not None and self.lobby.active:
+            self.lobby.tell(line)
+        else:
+            self.model.tell(line)
+        self.invalidate()
+
+    def _roster(self, seats: tuple[Seat, ...]) -> None:
+        if self.lobby is not None:
+            self.lobby.roster = tuple(seat.name for seat in seats)
+            self.invalidate()
 
     def seated(self, peer: TablePeer) -> None:
         """Play begins (inside trio): show this peer's table and send it the moves."""
-        self.peer, self._token = peer, trio.lowlevel.current_trio_token()
+        self.peer = peer
+        self._token = self._token or trio.lowlevel.current_trio_token()
+        if self.lobby is not None:
+            self.lobby.active = False
         model = self.model
         model.seat, model.options = peer.seat, peer.options
         model.names = tuple(seat.name for seat in peer.roster)
-        model.send, model.deal_next = self._send, self._deal_next
+        model.send, model.deal_next = self.soon(self._intend), self.soon(self._deal_next)
         peer.watchers.append(self._changed)
         peer.traffic.append(self._traffic)
         self._changed(())
@@ -85,10 +131,6 @@ class Session:
     def _traffic(self, outgoing: bool, seat: int | None, message: Message) -> None:
         self.model.note_message(outgoing, seat, message)
 
-    def _send(self, move: Move) -> None:
-        assert self._token is not None
-        self._token.run_sync_soon(self._intend, move)
-
     def _intend(self, move: Move) -> None:
         assert self.peer is not None
         try:
@@ -96,19 +138,18 @@ class Session:
         except (IllegalMove, LocalProtocolError) as exc:
             self.model.refused(str(exc))
         self._changed(())
-        self.invalidate()
 
     def _deal_next(self) -> None:
-        assert self._token is not None and self.peer is not None
-        self._token.run_sync_soon(self.peer.deal_next_round)
+        assert self.peer is not None
+        self.peer.deal_next_round()
 
 
 class TickerLog(logging.Handler):
-    """Warnings from the network layer, onto the ticker instead of over the screen."""
+    """Warnings from the network layer, told to the person instead of over the screen."""
 
-    def __init__(self, model: TableModel) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__(logging.WARNING)
-        self.model = model
+        self.session = session
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.model.tell(record.getMessage())
+        self.session.report(record.getMessage())

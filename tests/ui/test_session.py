@@ -36,7 +36,7 @@ async def seated(bot: Pace) -> AsyncIterator[tuple[TableModel, Screen]]:
     once the first round is on."""
     model = TableModel(0, ("Ann",), TableOptions())
     screen = Screen()
-    person = Session(model, screen.invalidate).player("Ann", random.Random(1))
+    person = Session(model, screen.invalidate, "Ann", random.Random(1)).player
     spec = TableSpec("test", 2, TableOptions(rounds=1))
     other = Player("Bea", random.Random(2), bot, lambda _: None)
     with trio.fail_after(30):
