@@ -58,3 +58,8 @@ def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]
         main([command, "--help"])
     assert exit_.value.code == 0
     assert f"usage: p2pnerts {command}" in capsys.readouterr().out
+
+
+def test_join_headless_needs_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["join", "--headless"]) == 2
+    assert "--headless needs a table" in capsys.readouterr().err

@@ -59,7 +59,8 @@ def _form(lobby: LobbyModel, width: int) -> list[Row]:
 
 def _waiting(lobby: LobbyModel, width: int) -> list[Row]:
     taken = len(lobby.roster)
-    rows = [rule(f"{lobby.table_name}: {taken} of {lobby.seats} seats taken", width)]
+    seats = f"{taken} of {lobby.seats}" if lobby.seats else f"{taken}"
+    rows = [rule(f"{lobby.table_name}: {seats} seats taken", width)]
     for seat, name in enumerate(lobby.roster):
         rows.append(Row().add(f"  {seat + 1:>2}  {name}"))
     for seat in range(taken, lobby.seats):

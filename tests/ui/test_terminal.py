@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import secrets
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +28,8 @@ class Terminal:
 
     def __init__(self, width: int, height: int) -> None:
         assert TMUX is not None
-        self.base = [TMUX, "-L", f"p2pnerts-test-{os.getpid()}", "-f", os.devnull]
+        socket = f"p2pnerts-test-{os.getpid()}-{secrets.token_hex(4)}"
+        self.base = [TMUX, "-L", socket, "-f", os.devnull]
         self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), "sh")
 
     def tmux(self, *args: str) -> str:
@@ -72,9 +76,11 @@ def own_row(text: str) -> str:
     return lines[at + 1]
 
 
+COMMAND = [sys.executable, "-m", "p2pnerts", "play", "--bots", "3", "--seed", "7"]
+
+
 def test_play_draws_the_table_moves_by_key_and_quits_to_the_shell(terminal: Terminal) -> None:
-    command = [sys.executable, "-m", "p2pnerts", "play", "--bots", "3", "--seed", "7"]
-    terminal.type(f"LANG=C.UTF-8 {shlex.join(command)}; echo p2pnerts exited $?", "Enter")
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
     text = terminal.wait_for(lambda t: "foundations" in t and "round 1" in t, "the table")
     assert terminal.alternate_screen()
     assert "opponents" in text and "Bot 1" in text and "Bot 3" in text
@@ -88,4 +94,20 @@ def test_play_draws_the_table_moves_by_key_and_quits_to_the_shell(terminal: Term
     text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
     assert "Left the table." in text
     assert "foundations" not in text
+    assert not terminal.alternate_screen()
+
+
+def test_a_resize_redraws_and_sigterm_restores_the_shell(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    pid = tmp_path / "pid"
+    inner = f"echo $$ > {shlex.quote(str(pid))}; exec {shlex.join(COMMAND)}"
+    terminal.type(f"LANG=C.UTF-8 sh -c {shlex.quote(inner)}; echo p2pnerts exited $?", "Enter")
+    terminal.wait_for(lambda t: "foundations" in t and "round 1" in t, "the table")
+    terminal.tmux("resize-window", "-t", "t", "-x", "100", "-y", "30")
+    # The header's keys end at the right edge: the table was drawn again for 100 columns.
+    terminal.wait_for(lambda t: len(t.splitlines()[0].rstrip()) == 99, "the table redrawn")
+    os.kill(int(pid.read_text()), signal.SIGTERM)
+    text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+    assert "Left the table." in text and "foundations" not in text
     assert not terminal.alternate_screen()
