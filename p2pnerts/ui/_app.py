@@ -49,6 +49,8 @@ class BoardControl(UIControl):
     def create_content(self, width: int, height: int) -> UIContent:
         if self.lobby is not None and self.lobby.active:
             frame = render_lobby(self.lobby, width, height)
+            if self.model.look.ascii:
+                frame = frame.to_ascii()
             self.frame = None
         else:
             self.frame = frame = render(self.model, width, height)

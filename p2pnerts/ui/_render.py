@@ -21,6 +21,8 @@ from p2pnerts.ui._model import Hit, Line, TableModel
 from p2pnerts.ui._style import card_style, seat_style, seat_tag, suit_style, suit_symbol
 
 Fragment = tuple[str, str]
+_ASCII = str.maketrans("─│‥·»✓…␣‹›↑↓→←★", "-|~.>+._<>^v><*")
+"""One ASCII character for each other one the screen uses (suits are letters already)."""
 SIDE_PANE = 48
 """Width of the classroom pane when it sits beside the table (from 120 columns)."""
 
@@ -80,6 +82,12 @@ class Frame:
                 return hit
         return None
 
+    def to_ascii(self) -> Frame:
+        """The frame with every character outside ASCII replaced by one that is not."""
+        for row in self.rows:
+            row.frags = [(style, text.translate(_ASCII)) for style, text in row.frags]
+        return self
+
     def text(self) -> str:
         """The screen as plain text (for captures and tests)."""
         return "\n".join("".join(t for _, t in row.frags).rstrip() for row in self.rows)
@@ -102,7 +110,7 @@ def render(model: TableModel, width: int, height: int) -> Frame:
         rows = _board(model, width, height, pane=model.classroom)
     rows = [row.clip(width) for row in rows[:height]]
     rows += [Row() for _ in range(height - len(rows))]
-    return Frame(rows)
+    return Frame(rows).to_ascii() if model.look.ascii else Frame(rows)
 
 
 def _board(model: TableModel, width: int, height: int, *, pane: bool) -> list[Row]:
@@ -160,13 +168,15 @@ def _status(model: TableModel, width: int) -> Row:
     elif sel is not None:
         lifted = f"{model.card(sel.card)}" + (f" and {sel.depth} on it" if sel.depth else "")
         row.add(f" {lifted} selected: ", "class:selected")
-        row.add(" 1-5 onto a pile · f foundation · b best · same key again: one deeper · Esc ")
+        piles = f"1-{model.options.work_piles}"
+        row.add(f" {piles} onto a pile · f foundation · b best · same key: one deeper · Esc")
     elif model.can_call_nerts:
         row.add(" Your Nerts pile is empty: x calls Nerts! ", "class:alert")
     elif model.others_stuck:
         row.add(" Everyone else is stuck: play on, or d to declare stuck too ", "class:notice")
     elif model.playing:
-        row.add(" n/w/1-5 select · space turns the stock · b best move · ? every key", "class:dim")
+        hint = f" n/w/1-{model.options.work_piles} select · space turns the stock · b best move"
+        row.add(hint + " · ? every key", "class:dim")
     return row
 
 
