@@ -38,18 +38,21 @@ class Terminal:
         ).stdout
 
     def type(self, *keys: str) -> None:
-        self.tmux("send-keys", "-t", "t", *keys)
+        self.type_to("t:0", *keys)
 
-    def screen(self) -> str:
-        return self.tmux("capture-pane", "-p", "-t", "t")
+    def type_to(self, window: str, *keys: str) -> None:
+        self.tmux("send-keys", "-t", window, *keys)
+
+    def screen(self, window: str = "t:0") -> str:
+        return self.tmux("capture-pane", "-p", "-t", window)
 
     def alternate_screen(self) -> bool:
-        return self.tmux("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "1"
+        return self.tmux("display-message", "-p", "-t", "t:0", "#{alternate_on}").strip() == "1"
 
-    def wait_for(self, shown: Callable[[str], bool], what: str) -> str:
+    def wait_for(self, shown: Callable[[str], bool], what: str, window: str = "t:0") -> str:
         deadline = time.monotonic() + WAIT
         while True:
-            text = self.screen()
+            text = self.screen(window)
             if shown(text):
                 return text
             if time.monotonic() > deadline:
@@ -104,10 +107,30 @@ def test_a_resize_redraws_and_sigterm_restores_the_shell(
     inner = f"echo $$ > {shlex.quote(str(pid))}; exec {shlex.join(COMMAND)}"
     terminal.type(f"LANG=C.UTF-8 sh -c {shlex.quote(inner)}; echo p2pnerts exited $?", "Enter")
     terminal.wait_for(lambda t: "foundations" in t and "round 1" in t, "the table")
-    terminal.tmux("resize-window", "-t", "t", "-x", "100", "-y", "30")
+    terminal.tmux("resize-window", "-t", "t:0", "-x", "100", "-y", "30")
     # The header's keys end at the right edge: the table was drawn again for 100 columns.
     terminal.wait_for(lambda t: len(t.splitlines()[0].rstrip()) == 99, "the table redrawn")
     os.kill(int(pid.read_text()), signal.SIGTERM)
     text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
     assert "Left the table." in text and "foundations" not in text
     assert not terminal.alternate_screen()
+
+
+def test_host_and_join_meet_in_the_lobby_and_play(terminal: Terminal) -> None:
+    """Two processes: Ann hosts, Bea picks the table from the lobby's list (mDNS on
+    loopback: the suite's P2PNERTS_INTERFACES reaches the shells through tmux)."""
+    p2pnerts = [sys.executable, "-m", "p2pnerts"]
+    host = [*p2pnerts, "host", "--name", "Attic", "--seats", "3", "--player", "Ann"]
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(host)}", "Enter")
+    terminal.wait_for(lambda t: "Attic: 1 of 3 seats taken" in t, "the host's waiting room")
+    terminal.tmux("new-window", "-t", "t", "sh")
+    bea = "t:1"
+    join = [*p2pnerts, "join", "--player", "Bea"]
+    terminal.type_to(bea, f"LANG=C.UTF-8 {shlex.join(join)}", "Enter")
+    terminal.wait_for(lambda t: "Attic" in t and "1/3" in t, "the table in the list", bea)
+    terminal.type_to(bea, "Enter")
+    terminal.wait_for(lambda t: "Attic: 2 of 3 seats taken" in t and "Bea" in t, "Bea seated")
+    terminal.type("a")  # Ann adds a bot; the table is full and play begins
+    for window in ("t:0", bea):
+        text = terminal.wait_for(lambda t: "round 1" in t, "the table", window)
+        assert "Bot 1 L5" in text
