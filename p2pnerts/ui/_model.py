@@ -165,7 +165,11 @@ class TableModel:
     help: bool = False
     classroom: bool = False
     confirm_quit: bool = False
-    started: float = field(default_factory=time.monotonic)
+    started: float = 0.0
+    """When the model was made, by its clock: the classroom's times count from here."""
+
+    def __post_init__(self) -> None:
+        self.started = self.clock()
 
     # --- reading ----------------------------------------------------------------------------
 

@@ -127,7 +127,9 @@ def _board(model: TableModel, width: int, height: int, *, pane: bool) -> list[Ro
         middle = _foundations(model, width)
         middle += _opponents(model, width, max(room - len(middle) - 3 - min(tallest, 6), 2))
     own = _own(model, width, room - len(middle))
-    return head + middle + own + [Row() for _ in range(room - len(middle) - len(own))] + foot
+    spare = room - len(middle) - len(own)
+    recent = _recent(model, width, min(spare, 12)) if spare >= 5 else []
+    return head + middle + own + [Row() for _ in range(spare - len(recent))] + recent + foot
 
 
 # --- header, ticker, status ------------------------------------------------------------------
@@ -153,6 +155,14 @@ def _ticker(model: TableModel, width: int) -> Row:
             break
         row.add(line.text, "" if k == 0 else "class:dim").add("  ·  ", "class:rule")
     return row
+
+
+def _recent(model: TableModel, width: int, room: int) -> list[Row]:
+    """On a tall screen, the ticker's last lines too, newest at the bottom."""
+    lines = list(model.ticker)[-(room - 2) :]
+    return [Row(), rule("recent", width, "class:dim")] + [
+        Row().add(f"   {line.text}", "class:dim") for line in lines
+    ]
 
 
 def _status(model: TableModel, width: int) -> Row:
