@@ -95,8 +95,6 @@ def create_application(
         style=STYLE,
         full_screen=True,
         mouse_support=True,
-        # Peers' plays may arrive hundreds of times a second: at most one frame per 60th.
-        min_redraw_interval=1 / 60,
         input=input,
         output=output,
     )

@@ -107,3 +107,14 @@ def test_the_key_map_document_lists_every_key() -> None:
     document = (Path(__file__).parents[2] / "ui" / "KEYS.md").read_text(encoding="utf-8")
     for keys, what in KEYMAP:
         assert f"| `{keys}` | {what} |" in document
+
+
+def test_a_tall_screen_keeps_the_recent_lines_of_the_ticker() -> None:
+    model = model_of(4)
+    for k in range(30):
+        model.tell(f"line {k}")
+    tall = render(model, 160, 50).text()
+    assert "recent" in tall and "line 29" in tall and "   line 20" in tall
+    crowded = model_of(14)
+    crowded.tell("line")
+    assert "recent" not in render(crowded, 80, 24).text()  # no room to spare
