@@ -215,7 +215,7 @@ def _foundations(model: TableModel, width: int) -> list[Row]:
         for f in (f for f in state.foundations if f.suit == suit):
             _foundation(row, model, f, flying, hit)
         if done[suit]:
-            row.add(f"  {'+' if model.look.ascii else '✓'}{done[suit]} to the king", "class:dim")
+            row.add(f"  ✓{done[suit]} to the king", "class:dim")
         rows.append(row)
     return rows
 
@@ -299,9 +299,7 @@ def _short(name: str, width: int) -> str:
         return name.ljust(width)
     digits = len(name) - len(name.rstrip("0123456789"))
     if 0 < digits < width:
-        return (
-            name[: width - digits].rstrip().ljust(width - digits)[: width - digits] + name[-digits:]
-        )
+        return name[: width - digits].rstrip().ljust(width - digits) + name[-digits:]
     return name[:width]
 
 

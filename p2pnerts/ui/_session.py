@@ -145,7 +145,7 @@ class Session:
 
 
 class TickerLog(logging.Handler):
-    """Warnings from the network layer, told to the person instead of over the screen."""
+    """Warnings (from the network layer, zeroconf...), told to the person instead."""
 
     def __init__(self, session: Session) -> None:
         super().__init__(logging.WARNING)

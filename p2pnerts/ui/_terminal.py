@@ -38,12 +38,10 @@ def play_in_terminal(
     app = create_application(model, lobby)
     rng = random.Random(random.Random(seed).getrandbits(64))
     session = Session(model, app.invalidate, name, rng, lobby)
-    log = TickerLog(session)
-    net_log = logging.getLogger("p2pnerts")
-    net_log.addHandler(log)
-    net_log.propagate = False
+    # Log records would be written over the screen: they go to the person instead.
+    log, root = TickerLog(session), logging.getLogger()
+    root.addHandler(log)
     try:
         return run_with_trio(app, lambda: session.run(start))
     finally:
-        net_log.removeHandler(log)
-        net_log.propagate = True
+        root.removeHandler(log)
