@@ -18,7 +18,7 @@ from p2pnerts.rules import (
     ToWork,
     TurnStock,
 )
-from p2pnerts.ui import Snapshot, TableModel, create_application
+from p2pnerts.ui import Snapshot, TableModel, create_application, render
 
 TABLE = dealt(["7H"], ["8S", "9D", "KC", "AS"])
 
@@ -70,3 +70,21 @@ def test_the_help_overlay_swallows_play_keys_until_closed(pipe: PipeInput) -> No
     model, sent = run(pipe, "?" + "4f " + "?" + "c" + "qy")
     assert sent == []  # "4", "f" and space were read as nothing while the help was up
     assert not model.help and model.classroom
+
+
+def click(x: int, y: int) -> str:
+    """A left click at column x, row y (from 0), as an xterm sends it (SGR mouse mode)."""
+    return f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m"
+
+
+def test_click_click_moves_a_card_with_the_mouse(pipe: PipeInput) -> None:
+    sent: list[Move] = []
+    model = TableModel(0, ("You", "Bea"), TableOptions(), send=sent.append)
+    model.refresh(Snapshot(display=TABLE, totals=(0, 0)))
+    lines = render(model, 80, 40).text().splitlines()  # DummyOutput's size
+    y = next(i for i, line in enumerate(lines) if "n Nerts" in line) + 1
+    nerts, pile = lines[y].index("7♥"), lines[y].index("8♠")
+    app = create_application(model, input=pipe, output=DummyOutput())
+    pipe.send_text(click(nerts, y) + click(pile, y) + "qy")
+    app.run()
+    assert sent == [ToWork(0, card(0, "7H"), NERTS, 0)]
