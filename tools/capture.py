@@ -17,28 +17,30 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "ui" / "captures"
-CAPTURES = (
-    # name, width, height, bots, keys typed after the table shows
-    ("table-80x24", 80, 24, 3, ["Space", "n"]),
-    ("table-160x50", 160, 50, 3, ["Space", "n"]),
-    ("table-14-players-80x24", 80, 24, 13, ["Space"]),
-    ("table-14-players-160x50", 160, 50, 13, ["Space", "c"]),
-    ("help-80x24", 80, 24, 3, ["?"]),
-    ("classroom-80x24", 80, 24, 3, ["c"]),
+CAPTURES: tuple[tuple[str, int, int, list[str], list[str]], ...] = (
+    # name, width, height, options, keys typed after the table shows
+    ("table-80x24", 80, 24, ["--bots", "3"], ["Space", "n"]),
+    ("table-160x50", 160, 50, ["--bots", "3"], ["Space", "n"]),
+    ("table-14-players-80x24", 80, 24, ["--bots", "13"], ["Space"]),
+    ("table-14-players-160x50", 160, 50, ["--bots", "13"], ["Space", "c"]),
+    ("help-80x24", 80, 24, ["--bots", "3"], ["?"]),
+    ("classroom-80x24", 80, 24, ["--bots", "3"], ["c"]),
+    # Bots at level 10 end a round in a few seconds (the person's seat playing nothing).
+    ("round-end-80x24", 80, 24, ["--bots", "3", "--level", "10", "--rounds", "3"], []),
 )
 
 
-def capture(name: str, width: int, height: int, bots: int, keys: list[str]) -> str:
+def capture(name: str, width: int, height: int, options: list[str], keys: list[str]) -> str:
     tmux = shutil.which("tmux")
     if tmux is None:
         sys.exit("capture.py needs tmux")
     base = [tmux, "-L", f"p2pnerts-{name}-{os.getpid()}", "-f", os.devnull]
-    play = [sys.executable, "-m", "p2pnerts", "play", "--bots", str(bots), "--seed", "7"]
+    play = [sys.executable, "-m", "p2pnerts", "play", *options, "--seed", "7"]
     command = f"cd {shlex.quote(str(ROOT))} && LANG=C.UTF-8 {shlex.join(play)}; sleep 60"
     size = ["-x", str(width), "-y", str(height)]
     subprocess.run([*base, "new-session", "-d", "-s", "c", *size, command], check=True)
     try:
-        time.sleep(4)
+        time.sleep(8 if "--level" in options else 4)
         for key in keys:
             subprocess.run([*base, "send-keys", "-t", "c", key], check=True)
             time.sleep(0.3)
@@ -52,9 +54,9 @@ def capture(name: str, width: int, height: int, bots: int, keys: list[str]) -> s
 
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
-    for name, width, height, bots, keys in CAPTURES:
+    for name, width, height, options, keys in CAPTURES:
         path = OUT / f"{name}.txt"
-        path.write_text(capture(name, width, height, bots, keys), encoding="utf-8")
+        path.write_text(capture(name, width, height, options, keys), encoding="utf-8")
         print(f"wrote {path.relative_to(ROOT)}")
     return 0
 

@@ -128,7 +128,7 @@ def _board(model: TableModel, width: int, height: int, *, pane: bool) -> list[Ro
         middle += _opponents(model, width, max(room - len(middle) - 3 - min(tallest, 6), 2))
     own = _own(model, width, room - len(middle))
     spare = room - len(middle) - len(own)
-    recent = _recent(model, width, min(spare, 12)) if spare >= 5 else []
+    recent = _recent(model, width, min(spare, 12)) if spare >= 5 and height >= 36 else []
     return head + middle + own + [Row() for _ in range(spare - len(recent))] + recent + foot
 
 
