@@ -144,7 +144,7 @@ async def _host(app: Application[None], main: Callable[[], Awaitable[T]]) -> T |
     )
     try:
         if not done.done():
-            await app.run_async()
+            await app.run_async(handle_sigint=False)  # SIGINT is ours (above)
     finally:
         if not done.done():
             await started.wait()

@@ -100,8 +100,9 @@ def test_play_draws_the_table_moves_by_key_and_quits_to_the_shell(terminal: Term
     assert not terminal.alternate_screen()
 
 
-def test_a_resize_redraws_and_sigterm_restores_the_shell(
-    terminal: Terminal, tmp_path: Path
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_resize_redraws_and_a_signal_restores_the_shell(
+    terminal: Terminal, tmp_path: Path, signum: signal.Signals
 ) -> None:
     pid = tmp_path / "pid"
     inner = f"echo $$ > {shlex.quote(str(pid))}; exec {shlex.join(COMMAND)}"
@@ -110,10 +111,18 @@ def test_a_resize_redraws_and_sigterm_restores_the_shell(
     terminal.tmux("resize-window", "-t", "t:0", "-x", "100", "-y", "30")
     # The header's keys end at the right edge: the table was drawn again for 100 columns.
     terminal.wait_for(lambda t: len(t.splitlines()[0].rstrip()) == 99, "the table redrawn")
-    os.kill(int(pid.read_text()), signal.SIGTERM)
+    os.kill(int(pid.read_text()), signum)
     text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
     assert "Left the table." in text and "foundations" not in text
     assert not terminal.alternate_screen()
+
+
+def test_a_network_error_is_told_on_the_restored_shell(terminal: Terminal) -> None:
+    join = [sys.executable, "-m", "p2pnerts", "join", "127.0.0.1:1"]
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(join)}; echo p2pnerts exited $?", "Enter")
+    text = terminal.wait_for(lambda t: "p2pnerts exited 1" in t, "the shell again")
+    assert "p2pnerts: cannot join: cannot reach 127.0.0.1:1" in text
+    assert "Traceback" not in text and not terminal.alternate_screen()
 
 
 def test_host_and_join_meet_in_the_lobby_and_play(terminal: Terminal) -> None:
