@@ -39,20 +39,23 @@ def pile_cards(state: State, seat: int, source: int) -> tuple[Card, ...]:
     return ()
 
 
+def checked(state: State, move: Move) -> Move | str:
+    """``move`` if the rules allow it on ``state``, else their reason why not."""
+    try:
+        apply(state, move)
+    except IllegalMove as exc:
+        return str(exc)
+    return move
+
+
 def onto_work(state: State, seat: int, card: Card, source: int, dest: int) -> Move | str:
     """Move ``card`` (with what lies on it) onto work pile ``dest``, or slide it under that
     pile; the move, or why the rules refuse it."""
-    move: Move = ToWork(seat, card, source, dest)
-    try:
-        apply(state, move)
-    except IllegalMove as onto:
-        slide = SlideUnder(seat, card, source, dest)
-        try:
-            apply(state, slide)
-        except IllegalMove:
-            return str(onto)
-        return slide
-    return move
+    onto = checked(state, ToWork(seat, card, source, dest))
+    if isinstance(onto, str):
+        slide = checked(state, SlideUnder(seat, card, source, dest))
+        return onto if isinstance(slide, str) else slide
+    return onto
 
 
 def to_foundation(state: State, seat: int, card: Card, source: int) -> Move | str:

@@ -185,8 +185,11 @@ class TableModel:
 
     @property
     def can_call_nerts(self) -> bool:
-        tableau = self.tableau
-        return self.playing and tableau is not None and not tableau.nerts
+        """Whether the rules let this player call Nerts now."""
+        state = self.snap.display
+        if state is None or not self.playing:
+            return False
+        return not isinstance(_choose.checked(state, CallNerts(self.seat)), str)
 
     @property
     def others_stuck(self) -> bool:
@@ -350,17 +353,13 @@ class TableModel:
         self._make(move)
 
     def turn_stock(self) -> None:
-        self._make(TurnStock(self.seat))
+        self._checked(TurnStock(self.seat))
 
     def call_nerts(self) -> None:
-        tableau = self.tableau
-        if tableau is not None and tableau.nerts:
-            self.notice = f"Nerts only with an empty Nerts pile ({len(tableau.nerts)} left)"
-            return
-        self._make(CallNerts(self.seat))
+        self._checked(CallNerts(self.seat))
 
     def declare_stuck(self) -> None:
-        self._make(DeclareStuck(self.seat))
+        self._checked(DeclareStuck(self.seat))
 
     def cancel(self) -> None:
         self.selection, self.notice = None, ""
@@ -402,6 +401,10 @@ class TableModel:
         state = self.snap.display
         assert state is not None
         self._make(_choose.onto_work(state, self.seat, sel.card, sel.source, dest))
+
+    def _checked(self, move: Move) -> None:
+        state = self.snap.display
+        self._make(move if state is None else _choose.checked(state, move))
 
     def _make(self, move: Move | str) -> None:
         if isinstance(move, str):
