@@ -15,7 +15,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from p2pnerts.protocol import RoundOver
-from p2pnerts.rules import NERTS, WASTE, Card, Foundation, Suit, Tableau, ToFoundation
+from p2pnerts.rules import (
+    NERTS,
+    WASTE,
+    CallNerts,
+    Card,
+    Foundation,
+    Suit,
+    Tableau,
+    ToFoundation,
+)
 from p2pnerts.ui._keymap import KEYMAP
 from p2pnerts.ui._model import Hit, Line, TableModel
 from p2pnerts.ui._style import card_style, seat_style, seat_tag, suit_style, suit_symbol
@@ -175,6 +184,8 @@ def _status(model: TableModel, width: int) -> Row:
         row.add(f" {model.notice}", "class:notice")
     elif isinstance(air, ToFoundation):
         row.add(f" {model.card(air.card)} is in the air… ", "class:air")
+    elif isinstance(air, CallNerts):
+        row.add(" Nerts! is called: the table is settling what came before… ", "class:air")
     elif sel is not None:
         lifted = f"{model.card(sel.card)}" + (f" and {sel.depth} on it" if sel.depth else "")
         row.add(f" {lifted} selected: ", "class:selected")

@@ -65,6 +65,8 @@ async def test_a_seat_is_played_through_the_model_and_its_moves_land() -> None:
         after = model.tableau
         assert after is not None and (len(after.stock), len(after.waste)) == (stock - 3, 3)
         assert screen.redraws
+        snap = model.snap  # the classroom's figures, read from the peer
+        assert snap.clock > 0 and snap.committed > 0 and len(snap.liveness) == 2
         assert any("Play" in line.text and "turn stock" in line.text for line in model.messages)
 
 
