@@ -271,12 +271,12 @@ def _opponent(model: TableModel, seat: int, tableau: Tableau | None, wide: bool)
     """One opponent in a row: Nerts count and top, each work pile (wide: its bottom and
     top card), the waste top, the stock (wide), any news, the score."""
     look = model.look
-    row = Row().add(f" {seat_tag(seat)} ", seat_style(seat))
+    row = Row().add(f" {seat_tag(seat)} " if wide else f"{seat_tag(seat)} ", seat_style(seat))
     row.add(_short(model.name(seat), 10 if wide else 5), seat_style(seat))
     total = model.snap.totals[seat] if model.snap.totals else 0
     if tableau is not None:
         top = tableau.nerts[-1] if tableau.nerts else None
-        row.add(f" N{len(tableau.nerts):>2}" if wide else f"{len(tableau.nerts):>3}", "class:dim")
+        row.add(f" N{len(tableau.nerts):>2}" if wide else f" {len(tableau.nerts):>2} ", "class:dim")
         row.add(*(_face(model, top), card_style(top, look)) if top else ("  -",))
         row.add(" │" if wide else "", "class:rule")
         for pile in tableau.work:
