@@ -276,7 +276,9 @@ def _opponent(model: TableModel, seat: int, tableau: Tableau | None, wide: bool)
     total = model.snap.totals[seat] if model.snap.totals else 0
     if tableau is not None:
         top = tableau.nerts[-1] if tableau.nerts else None
-        row.add(f" N{len(tableau.nerts):>2}" if wide else f" {len(tableau.nerts):>2} ", "class:dim")
+        row.add(
+            f" N{len(tableau.nerts):>2} " if wide else f" {len(tableau.nerts):>2} ", "class:dim"
+        )
         row.add(*(_face(model, top), card_style(top, look)) if top else ("  -",))
         row.add(" │" if wide else "", "class:rule")
         for pile in tableau.work:
@@ -289,7 +291,7 @@ def _opponent(model: TableModel, seat: int, tableau: Tableau | None, wide: bool)
                 row.add("    " if wide else "")
             else:
                 row.add("   ·" + ("    " if wide else ""), "class:dim")
-        row.add(" │ W" if wide else " ", "class:dim")
+        row.add(" │ W " if wide else " ", "class:dim")
         waste = tableau.waste[-1] if tableau.waste else None
         row.add(*(_face(model, waste), card_style(waste, look)) if waste else ("  -",))
         note = model.notes.get(seat) or ("stuck" if tableau.stuck else "")
@@ -301,7 +303,7 @@ def _opponent(model: TableModel, seat: int, tableau: Tableau | None, wide: bool)
             row.add("*", "class:notice")
     if not wide:
         row.pad(19 + 4 * model.options.work_piles)
-    return row.add(f"{total:>5}" if wide else f"{total:>4}", "class:title")
+    return row.add(f"{total:>4}", "class:title")
 
 
 def _short(name: str, width: int) -> str:
