@@ -1,7 +1,7 @@
 """The commands that put peers on a real network: host, join, bot and play.
 
-The terminal front end is not built yet, so every seat here is played by a bot and the
-commands print the table's progress as plain lines (what ``--headless`` asks for).
+A person plays their seat on the table screen (`p2pnerts.ui`); with ``--headless`` a bot
+plays it and the commands print the table's progress as plain lines.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from p2pnerts.rules import TableOptions, TieRule
 
 DISCOVERY_WAIT = 3.0
 """Seconds to listen for a table named on the command line."""
-NO_FRONT_END = "(the terminal front end is not built yet: a bot plays your seat)"
 
 
 def level_pace(level: int) -> Pace:
@@ -81,13 +80,19 @@ def write_stats(path: str | None, result: MatchResult) -> None:
 
 
 def host_command(args: argparse.Namespace) -> int:
-    if not args.headless:
-        say(NO_FRONT_END)
     saved = _saved_seat(args)
     if saved is not None:
-        return _resume(saved, args)
+        return _resume(saved, args, headless=args.headless)
     spec = TableSpec(args.name, args.seats, options_from(args))
-    result = trio.run(run_host, spec, args)
+    if args.headless:
+        result = trio.run(run_host, spec, args)
+    else:
+        from p2pnerts import _frontend
+
+        played = _frontend.host(spec, args)
+        if played is None:
+            return 0
+        result = played
     say(result.summary())
     write_stats(args.stats, result)
     return 0
@@ -99,22 +104,33 @@ async def run_host(
     *,
     bind: str | None = None,
     tell: Callable[[str], None] | None = None,
+    me: Player | None = None,
+    report: Callable[[str], None] = say,
+    on_port: Callable[[int], None] | None = None,
 ) -> MatchResult:
-    """Host ``spec``, announce it (unless told not to), seat ``args.bots`` local bots."""
+    """Host ``spec``, announce it (unless told not to), seat ``args.bots`` local bots.
+
+    ``me`` plays seat 0 (by default a bot at ``args.level``); ``report`` hears the lobby;
+    ``on_port`` hears where the table listens.
+    """
     rng = random.Random(args.seed)
-    me = _player(args, random.Random(rng.getrandbits(64)), tell)
+    seed = rng.getrandbits(64)
+    if me is None:
+        me = _player(args, random.Random(seed), tell)
     updates, announced = trio.open_memory_channel[TableInfo](64)
     where: dict[str, int | str] = {"port": 0, "table": ""}
     async with trio.open_nursery() as nursery:
 
         def listening(port: int, table: bytes) -> None:
             where.update(port=port, table=table.hex())
-            say(
+            if on_port is not None:
+                on_port(port)
+            report(
                 f"table {spec.name!r} open on port {port}: {spec.seats} seats, "
                 f"{spec.options.summary()}"
             )
             if not args.no_advertise:
-                nursery.start_soon(_announce, announced, args.interface)
+                nursery.start_soon(_announce, announced, args.interface, report)
                 updates.send_nowait(_info(spec, where, 1))
             for k in range(args.bots):
                 bot = Player(
@@ -123,7 +139,7 @@ async def run_host(
                     level_pace(args.level),
                     lambda _: None,
                 )
-                nursery.start_soon(_local_bot, port, bot)
+                nursery.start_soon(local_bot, port, bot, report)
 
         def seated(taken: int) -> None:
             if not args.no_advertise and where["table"]:
@@ -151,7 +167,11 @@ def _info(spec: TableSpec, where: dict[str, int | str], taken: int) -> TableInfo
     )
 
 
-async def _announce(updates: trio.MemoryReceiveChannel[TableInfo], interface: str | None) -> None:
+async def _announce(
+    updates: trio.MemoryReceiveChannel[TableInfo],
+    interface: str | None,
+    report: Callable[[str], None],
+) -> None:
     """Announce the table over mDNS, and keep the announcement up to date."""
     first = await updates.receive()
     try:
@@ -159,24 +179,26 @@ async def _announce(updates: trio.MemoryReceiveChannel[TableInfo], interface: st
             async for info in updates:
                 await ad.update(info)
     except DiscoveryError as exc:
-        say(f"(not announced on the network: {exc}; others can still join with HOST:PORT)")
+        report(f"(not announced on the network: {exc}; others can still join with HOST:PORT)")
 
 
-async def _local_bot(port: int, player: Player) -> None:
+async def local_bot(port: int, player: Player, report: Callable[[str], None]) -> None:
+    """A bot of this machine takes a seat at the table on ``port``."""
     try:
         await join_table("127.0.0.1", port, player)
     except JoinError as exc:
-        say(f"{player.name} could not join: {exc}")
+        report(f"{player.name} could not join: {exc}")
 
 
 def join_command(args: argparse.Namespace) -> int:
-    if not args.headless:
-        say(NO_FRONT_END)
-    return _join_and_play(args.table, args)
+    if args.table is None and args.headless:
+        print("p2pnerts: error: --headless needs a table: NAME or HOST:PORT", file=sys.stderr)
+        return 2
+    return _join_and_play(args.table, args, headless=args.headless)
 
 
 def bot_command(args: argparse.Namespace) -> int:
-    return _join_and_play(args.join, args)
+    return _join_and_play(args.join, args, headless=True)
 
 
 def _player(
@@ -194,13 +216,20 @@ def _saved_seat(args: argparse.Namespace) -> SeatFile | None:
     return SeatFile.load(Path(args.state))
 
 
-def _resume(saved: SeatFile, args: argparse.Namespace) -> int:
+def _resume(saved: SeatFile, args: argparse.Namespace, *, headless: bool) -> int:
     """Take back the seat of a started table that a state file keeps."""
-    player = _player(args, random.Random(args.seed))
     me = saved.roster[saved.seat]
     say(f"{me.name} coming back to seat {saved.seat} (state from {args.state})")
     try:
-        result = trio.run(resume_table, saved, player)
+        if headless:
+            result = trio.run(resume_table, saved, _player(args, random.Random(args.seed)))
+        else:
+            from p2pnerts import _frontend
+
+            played = _frontend.resume(saved, args)
+            if played is None:
+                return 0
+            result = played
     except JoinError as exc:
         print(f"p2pnerts: cannot come back: {exc}", file=sys.stderr)
         return 1
@@ -209,25 +238,36 @@ def _resume(saved: SeatFile, args: argparse.Namespace) -> int:
     return 0
 
 
-def _join_and_play(target: str, args: argparse.Namespace) -> int:
+def _join_and_play(target: str | None, args: argparse.Namespace, *, headless: bool) -> int:
     saved = _saved_seat(args)
     if saved is not None:
-        return _resume(saved, args)
+        return _resume(saved, args, headless=headless)
     player = _player(args, random.Random(args.seed))
-
-    async def go() -> MatchResult:
-        host, port = await locate(target, args.interface)
-        say(f"{player.name} joining {host}:{port}")
-        return await join_table(host, port, player)
-
     try:
-        result = trio.run(go)
+        if target is not None and headless:
+            result = trio.run(locate_and_join, target, args.interface, player, say)
+        else:
+            from p2pnerts import _frontend
+
+            played = _frontend.join(target, args)
+            if played is None:
+                return 0
+            result = played
     except (JoinError, DiscoveryError) as exc:
         print(f"p2pnerts: cannot join: {exc}", file=sys.stderr)
         return 1
     say(result.summary())
     write_stats(args.stats, result)
     return 0
+
+
+async def locate_and_join(
+    target: str, interface: str | None, player: Player, report: Callable[[str], None]
+) -> MatchResult:
+    """Find the table (by name or HOST:PORT), take a seat and play the match."""
+    host, port = await locate(target, interface)
+    report(f"{player.name} joining {host}:{port}")
+    return await join_table(host, port, player)
 
 
 async def locate(target: str, interface: str | None) -> tuple[str, int]:

@@ -11,7 +11,7 @@ from functools import partial
 
 import trio
 
-from p2pnerts import _netcommands, sim
+from p2pnerts import _frontend, _netcommands, sim
 from p2pnerts.net import SeatFileError, TableSpec, tables_command
 from p2pnerts.rules import RulesError, TableOptions, TieRule
 from p2pnerts.sim import MIXES, SimConfig
@@ -43,12 +43,16 @@ def _parser() -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play",
         help="play a game against bots on this machine",
-        description="A table on this machine (loopback) with bot peers over real sockets. "
-        "Until the terminal front end exists your seat is played by a bot too, and the table "
-        "is told play by play.",
+        description="A table on this machine (loopback) with bot peers over real sockets; "
+        "you play your seat on the table screen (? lists every key there).",
     )
     play.add_argument("--bots", type=_count(1, 13), default=3, help="bot opponents (1-13)")
     play.add_argument("--seed", type=int, default=None, help="shuffle the decks from this seed")
+    play.add_argument("--level", type=_count(1, 10), default=5, help="the bots' level 1-10 (5)")
+    play.add_argument(
+        "--headless", action="store_true", help="a bot plays your seat; the table is told in lines"
+    )
+    _look_options(play)
     _table_options(play)
     play.set_defaults(run=_play)
 
@@ -63,7 +67,12 @@ def _parser() -> argparse.ArgumentParser:
     host.set_defaults(run=_netcommands.host_command)
 
     join = commands.add_parser("join", help="take a seat at a table on the network")
-    join.add_argument("table", metavar="NAME|HOST:PORT", help="a table's name, or where it is")
+    join.add_argument(
+        "table",
+        nargs="?",
+        metavar="NAME|HOST:PORT",
+        help="a table's name, or where it is (none: choose in the lobby)",
+    )
     _player_options(join)
     join.set_defaults(run=_netcommands.join_command)
 
@@ -146,6 +155,14 @@ def _player_options(
         parser.add_argument(
             "--headless", action="store_true", help="a bot plays the seat; print progress lines"
         )
+        _look_options(parser)
+
+
+def _look_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ascii", action="store_true", help="suits as letters (S H D C)")
+    parser.add_argument(
+        "--four-colour", action="store_true", help="a four-colour deck (♦ blue, ♣ green)"
+    )
 
 
 def _table_options(parser: argparse.ArgumentParser, rounds: int | None = None) -> None:
@@ -207,19 +224,26 @@ def _play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     players = args.bots + 1
     spec = TableSpec("this machine", players, _netcommands.options_from(args))
-    print(
-        f"p2pnerts — {players} players on this machine, decks shuffled from seed {seed}. "
-        f"{_netcommands.NO_FRONT_END}\n",
-        flush=True,
-    )
     table = argparse.Namespace(
         player="You",
-        level=5,
+        level=args.level,
         seed=seed,
         bots=args.bots,
         port=0,
         no_advertise=True,
         interface=None,
+        ascii=args.ascii,
+        four_colour=args.four_colour,
+    )
+    if not args.headless:
+        result = _frontend.play(spec, table)
+        if result is not None:
+            print(result.summary())
+        return 0
+    print(
+        f"p2pnerts — {players} players on this machine, decks shuffled from seed {seed}. "
+        "(--headless: a bot plays your seat)\n",
+        flush=True,
     )
     result = trio.run(
         partial(_netcommands.run_host, spec, table, bind="127.0.0.1", tell=_netcommands.say)

@@ -10,7 +10,7 @@ from p2pnerts.cli import main
 def test_play_runs_a_table_on_this_machine_to_the_winner(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["play", "--bots", "2", "--seed", "3", "--rounds", "1"]) == 0
+    assert main(["play", "--headless", "--bots", "2", "--seed", "3", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     assert "3 players on this machine, decks shuffled from seed 3" in out
     assert "round 1 starts" in out and "round 1 over" in out
@@ -58,3 +58,8 @@ def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]
         main([command, "--help"])
     assert exit_.value.code == 0
     assert f"usage: p2pnerts {command}" in capsys.readouterr().out
+
+
+def test_join_headless_needs_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["join", "--headless"]) == 2
+    assert "--headless needs a table" in capsys.readouterr().err

@@ -61,6 +61,11 @@ class Player:
     """Hears the seat's peer as play begins, before any message reaches it."""
     seat_file: Path | None = None
     """Where to keep what this seat needs to come back after a crash (`resume_table`)."""
+    lobby: Callable[[tuple[Seat, ...]], None] | None = None
+    """Hears the roster while the table fills (seated so far, by seat)."""
+    between_rounds: float = 1.0
+    """Seconds from a round's end to this seat's Ready for the next (a person reading the
+    scores takes longer; `TablePeer.deal_next_round` says Ready sooner)."""
 
 
 class _Seating:
@@ -112,6 +117,7 @@ class _Seating:
             policy=p.policy,
             seat_file=p.seat_file,
             disk=disk,
+            between_rounds=p.between_rounds,
         )
         if p.seated is not None:
             p.seated(self.peer)
@@ -159,6 +165,8 @@ async def host_table(
             conn.send_nowait(message)
         if on_roster is not None:
             on_roster(len(roster))
+        if player.lobby is not None:
+            player.lobby(message.seats)
 
     async def handle(stream: trio.SocketStream) -> None:
         conn = Connection(stream, _peername(stream))
@@ -223,6 +231,8 @@ async def join_table(host: str, port: int, player: Player) -> MatchResult:
     def lobby(message: Received) -> None:
         if isinstance(message, Roster):
             roster[:] = message.seats
+            if player.lobby is not None:
+                player.lobby(message.seats)
             if message.started:
                 started.set()
         else:

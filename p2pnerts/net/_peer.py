@@ -298,6 +298,12 @@ class TablePeer:
         self._poke.set()
         return sent
 
+    def deal_next_round(self) -> None:
+        """Say Ready for the next round now rather than after the pause between rounds."""
+        if self._next_round_at is not None:
+            self._next_round_at = trio.current_time()
+            self._poke.set()
+
     async def _play(self) -> None:
         """The bot at this seat: look at the table now and then, and make a move."""
         pace = self._pace

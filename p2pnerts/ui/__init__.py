@@ -1,1 +1,40 @@
-"""The player's front end (prompt_toolkit): not built yet; the commands print plain lines."""
+"""The terminal front end: prompt_toolkit on asyncio, with the network (trio) as a guest.
+
+The model (`TableModel`) holds what the table screen shows and what the keys do;
+`render` draws it for a screen size; `create_key_bindings` makes the keys from it;
+`LobbyModel` is the lobby's model; `create_application` puts them together (its input
+and output can be replaced, for tests); `Session` connects a seat's peer to the models;
+`play_in_terminal` plays a seat in this terminal. The key map is `KEYMAP` (and
+``ui/KEYS.md``).
+"""
+
+from p2pnerts.ui._app import BoardControl, create_application, run_with_trio
+from p2pnerts.ui._keymap import KEYMAP
+from p2pnerts.ui._keys import create_key_bindings
+from p2pnerts.ui._lobby import LobbyModel
+from p2pnerts.ui._model import Hit, Liveness, Look, Selection, Snapshot, TableModel
+from p2pnerts.ui._render import Frame, render
+from p2pnerts.ui._session import Session, snapshot
+from p2pnerts.ui._terminal import Start, default_look, play_in_terminal
+
+__all__ = [
+    "KEYMAP",
+    "BoardControl",
+    "Frame",
+    "Hit",
+    "Liveness",
+    "LobbyModel",
+    "Look",
+    "Selection",
+    "Session",
+    "Snapshot",
+    "Start",
+    "TableModel",
+    "create_application",
+    "create_key_bindings",
+    "default_look",
+    "play_in_terminal",
+    "render",
+    "run_with_trio",
+    "snapshot",
+]

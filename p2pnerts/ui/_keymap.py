@@ -1,0 +1,22 @@
+"""Every key of the table screen, as the help overlay and ``ui/KEYS.md`` list them."""
+
+from __future__ import annotations
+
+KEYMAP: tuple[tuple[str, str], ...] = (
+    ("n", "select the top card of your Nerts pile"),
+    ("w", "select the top card of your waste"),
+    ("1 2 3 4 5", "select a work pile's top card; with one selected: move it there"),
+    ("1-5 again", "the selected pile again: one card more in the block (or ↑ ↓)"),
+    ("f", "send the selected card to a foundation"),
+    ("b", "best move for the selected card (none selected: any card)"),
+    ("space", "turn the stock onto the waste"),
+    ("x", "call Nerts! (once your Nerts pile is empty)"),
+    ("d", "declare stuck (declared for you when nothing can move)"),
+    ("Esc", "drop the selection"),
+    ("Enter", "after a round: ready for the next one"),
+    ("c", "show or hide the classroom pane: clocks, messages, peers"),
+    ("?", "show or hide this help"),
+    ("q  Ctrl-C", "quit (asks first while the match is on)"),
+    ("mouse", "click a card, then where it goes; click the stock to turn it"),
+)
+"""(keys, what they do), in the order the help lists them."""

@@ -1,0 +1,190 @@
+"""The lobby's model: the tables seen on the network, a new table's options, the waiting room.
+
+Like the table's model it does no IO: the tables and the roster are handed in as the
+network sees them, and the player's choices go out through callables the trio side sets
+(`join`, `create`, `add_bot`, `start`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from p2pnerts.net import TableInfo, TableSpec
+from p2pnerts.rules import BadOptions, TableOptions, TieRule
+
+Mode = Literal["browse", "create", "waiting"]
+LEVELS = range(1, 11)
+NAME_LENGTH = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option of a new table: its label, the values it cycles through, the chosen one."""
+
+    key: str
+    label: str
+    values: tuple[object, ...]
+    index: int = 0
+
+    @property
+    def value(self) -> object:
+        return self.values[self.index]
+
+    def text(self, value: object) -> str:
+        if value is None:
+            return "to the target"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
+
+
+def _choices() -> list[Choice]:
+    defaults = TableOptions()
+
+    def choice(key: str, label: str, values: tuple[object, ...]) -> Choice:
+        default = getattr(defaults, key, values[0])
+        return Choice(key, label, values, values.index(default))
+
+    return [
+        Choice("seats", "seats", tuple(range(2, 15)), 2),
+        choice("target", "target score", (25, 50, 75, 100, 150, 200, 300, 500)),
+        choice("rounds", "or a fixed number of rounds", (None, 1, 2, 3, 5, 10, 20)),
+        choice("stock_turn", "stock turned", (3, 1)),
+        choice("work_piles", "work piles", (4, 5)),
+        choice("nerts_pile", "Nerts pile", tuple(range(1, 27))),
+        choice("nerts_bonus", "bonus for calling Nerts", (0, 10, 25)),
+        choice("card_points", "points per foundation card", tuple(range(0, 11))),
+        choice("nerts_penalty", "penalty per Nerts card left", tuple(range(0, 11))),
+        choice("jokers", "jokers (wild)", (False, True)),
+        choice("tie_rule", "tie rule", tuple(TieRule)),
+    ]
+
+
+@dataclass(slots=True)
+class LobbyModel:
+    """What the lobby shows and what its keys do."""
+
+    mode: Mode = "browse"
+    active: bool = True
+    """Shown instead of the table (False once play begins)."""
+    tables: list[TableInfo] = field(default_factory=list)
+    cursor: int = 0
+    name: str = "Table"
+    choices: list[Choice] = field(default_factory=_choices)
+    row: int = 0
+    """The form's row: 0 is the name, then one per choice."""
+    table_name: str = ""
+    seats: int = 0
+    roster: tuple[str, ...] = ()
+    hosting: bool = False
+    bot_level: int = 5
+    bots_added: int = 0
+    notice: str = ""
+    lines: deque[str] = field(default_factory=lambda: deque(maxlen=8))
+    join: Callable[[TableInfo], None] = lambda _: None
+    create: Callable[[TableSpec], None] = lambda _: None
+    add_bot: Callable[[int], None] = lambda _: None
+    """Seats a bot of this level at the table being hosted."""
+    start: Callable[[], None] = lambda: None
+    """Fills every open seat with bots, so that play begins."""
+
+    # --- the network's side ---------------------------------------------------------------
+
+    def seen(self, tables: list[TableInfo]) -> None:
+        """The tables on the network now."""
+        chosen = self.tables[self.cursor] if self.cursor < len(self.tables) else None
+        self.tables = tables
+        ids = [t.table_id for t in tables]
+        if chosen is not None and chosen.table_id in ids:
+            self.cursor = ids.index(chosen.table_id)
+        self.cursor = min(self.cursor, max(len(tables) - 1, 0))
+
+    def waiting(self, name: str, seats: int, *, hosting: bool, roster: tuple[str, ...]) -> None:
+        """This player is at a table that is filling up."""
+        self.mode, self.table_name, self.seats, self.hosting = "waiting", name, seats, hosting
+        self.roster = roster
+
+    def tell(self, line: str) -> None:
+        self.lines.append(line)
+
+    # --- the player's side ------------------------------------------------------------------
+
+    def move(self, step: int) -> None:
+        """↑ / ↓: the next table, or the next row of the form."""
+        if self.mode == "browse" and self.tables:
+            self.cursor = (self.cursor + step) % len(self.tables)
+        elif self.mode == "create":
+            self.row = (self.row + step) % (len(self.choices) + 1)
+
+    def change(self, step: int) -> None:
+        """← / →: another value for the form's row; another level for the bots."""
+        if self.mode == "create" and self.row > 0:
+            c = self.choices[self.row - 1]
+            self.choices[self.row - 1] = Choice(
+                c.key, c.label, c.values, (c.index + step) % len(c.values)
+            )
+        elif self.mode == "waiting":
+            self.bot_level = min(max(self.bot_level + step, LEVELS[0]), LEVELS[-1])
+
+    def type(self, text: str) -> None:
+        if self.mode == "create" and self.row == 0:
+            self.name = (self.name + text)[:NAME_LENGTH]
+
+    def erase(self) -> None:
+        if self.mode == "create" and self.row == 0:
+            self.name = self.name[:-1]
+
+    def new_table(self) -> None:
+        if self.mode == "browse":
+            self.mode, self.row, self.notice = "create", 0, ""
+
+    def back(self) -> None:
+        if self.mode == "create":
+            self.mode, self.notice = "browse", ""
+
+    def bot(self) -> None:
+        """Add a bot of the chosen level to an open seat."""
+        if self.mode == "waiting" and self.hosting:
+            if len(self.roster) + self.bots_added >= self.seats:
+                self.notice = "every seat is taken"
+                return
+            self.bots_added += 1
+            self.add_bot(self.bot_level)
+
+    def enter(self) -> None:
+        """Join the chosen table, open the new one, or (hosting) start with bots."""
+        if self.mode == "browse":
+            self._join()
+        elif self.mode == "create":
+            self._create()
+        elif self.hosting:
+            self.start()
+
+    def _join(self) -> None:
+        if not self.tables:
+            self.notice = "no table seen yet: n opens one"
+            return
+        table = self.tables[self.cursor]
+        if table.state != "lobby" or table.seats_taken >= table.seats_total:
+            self.notice = f"{table.name} is already playing"
+            return
+        self.notice = f"joining {table.name}…"
+        self.join(table)
+
+    def _create(self) -> None:
+        values = {c.key: c.value for c in self.choices}
+        seats = values.pop("seats")
+        if not self.name.strip():
+            self.notice = "the table needs a name"
+            return
+        try:
+            options = TableOptions(**values)  # type: ignore[arg-type]
+        except BadOptions as exc:
+            self.notice = str(exc)
+            return
+        assert isinstance(seats, int)
+        self.notice = ""
+        self.create(TableSpec(self.name.strip(), seats, options))

@@ -1,0 +1,98 @@
+"""The lobby drawn, and its keys: the tables seen, a new table's form, the waiting room."""
+
+from __future__ import annotations
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+from p2pnerts.ui._lobby import LobbyModel
+from p2pnerts.ui._render import Frame, Row, rule
+
+HINTS = {
+    "browse": " ↑ ↓ choose · Enter joins · n opens a new table · q quits",
+    "create": " ↑ ↓ choose a row · ← → change it · type the name · Enter opens it · Esc back",
+    "waiting": " a adds a bot · ← → its level · Enter: ready, bots take the open seats · q quits",
+}
+
+
+def render_lobby(lobby: LobbyModel, width: int, height: int) -> Frame:
+    rows = [Row().add(" p2pnerts · lobby", "class:title")]
+    if lobby.mode == "browse":
+        rows += _browse(lobby, width)
+    elif lobby.mode == "create":
+        rows += _form(lobby, width)
+    else:
+        rows += _waiting(lobby, width)
+    rows.append(Row())
+    rows += [Row().add(f" {line}", "class:dim") for line in lobby.lines]
+    foot = [
+        Row().add(f" {lobby.notice}", "class:notice"),
+        Row().add(HINTS[lobby.mode], "class:dim"),
+    ]
+    body = rows[: max(height - len(foot), 0)]
+    body += [Row() for _ in range(height - len(foot) - len(body))]
+    return Frame([row.clip(width) for row in body + foot][:height])
+
+
+def _browse(lobby: LobbyModel, width: int) -> list[Row]:
+    rows = [rule("tables on the network", width)]
+    if not lobby.tables:
+        rows.append(Row().add("  none seen yet (listening…)", "class:dim"))
+    for k, t in enumerate(lobby.tables):
+        style = "class:selected" if k == lobby.cursor else ""
+        seats = f"{t.seats_taken}/{t.seats_total}"
+        row = Row().add(f" {t.name[:20]:<20} {seats:>5}  {t.state:<8} ", style)
+        rows.append(row.add(f"{t.options[:24]:<24} {t.host}:{t.port}", "class:dim"))
+    return rows
+
+
+def _form(lobby: LobbyModel, width: int) -> list[Row]:
+    rows = [rule("a new table", width)]
+    name = Row().add(f"  {'name':<30}")
+    rows.append(name.add(f" {lobby.name}_ ", "class:selected" if lobby.row == 0 else "class:key"))
+    for k, c in enumerate(lobby.choices, start=1):
+        row = Row().add(f"  {c.label:<30}")
+        row.add(f" ‹ {c.text(c.value)} › ", "class:selected" if lobby.row == k else "class:key")
+        rows.append(row)
+    return rows
+
+
+def _waiting(lobby: LobbyModel, width: int) -> list[Row]:
+    taken = len(lobby.roster)
+    seats = f"{taken} of {lobby.seats}" if lobby.seats else f"{taken}"
+    rows = [rule(f"{lobby.table_name}: {seats} seats taken", width)]
+    for seat, name in enumerate(lobby.roster):
+        rows.append(Row().add(f"  {seat + 1:>2}  {name}"))
+    for seat in range(taken, lobby.seats):
+        rows.append(Row().add(f"  {seat + 1:>2}  (open)", "class:dim"))
+    if lobby.hosting:
+        level = Row().add("  bots join at level ").add(f" ‹ {lobby.bot_level} › ", "class:key")
+        rows += [Row(), level.add("  (1 slow … 10 as fast as the table allows)", "class:dim")]
+    else:
+        rows += [Row(), Row().add("  play begins once every seat is taken", "class:dim")]
+    return rows
+
+
+def create_lobby_bindings(lobby: LobbyModel) -> KeyBindings:
+    """The lobby's keys (the application shows them while the lobby is active)."""
+    kb = KeyBindings()
+    form = Condition(lambda: lobby.mode == "create")
+    other = ~form
+
+    kb.add("up")(lambda _: lobby.move(-1))
+    kb.add("down")(lambda _: lobby.move(1))
+    kb.add("left")(lambda _: lobby.change(-1))
+    kb.add("right")(lambda _: lobby.change(1))
+    kb.add("enter")(lambda _: lobby.enter())
+    kb.add("escape")(lambda _: lobby.back())
+    kb.add("backspace", filter=form)(lambda _: lobby.erase())
+    kb.add("<any>", filter=form)(lambda event: lobby.type(event.data))
+    kb.add("n", filter=other)(lambda _: lobby.new_table())
+    kb.add("a", filter=other)(lambda _: lobby.bot())
+
+    @kb.add("q", filter=other)
+    @kb.add("c-c")
+    def _quit(event: KeyPressEvent) -> None:
+        event.app.exit()
+
+    return kb

@@ -1,0 +1,474 @@
+"""Layout: the model drawn as rows of styled text for a screen of a given size.
+
+`render` is a pure function of the model and the size. It fills the height it is given
+top to bottom — header, the shared foundations, the opponents (in as many columns as
+the width allows when they would not fit one per row), the player's own tableau, the
+ticker and a status line — and records what each stretch of a row shows, so a mouse
+click maps back to a pile (`Frame.hit`). The round's scores, the help and the classroom
+pane take the place of parts of the table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from p2pnerts.protocol import RoundOver
+from p2pnerts.rules import (
+    NERTS,
+    WASTE,
+    CallNerts,
+    Card,
+    Foundation,
+    Suit,
+    Tableau,
+    ToFoundation,
+)
+from p2pnerts.ui._keymap import KEYMAP
+from p2pnerts.ui._model import Hit, Line, TableModel
+from p2pnerts.ui._style import card_style, seat_style, seat_tag, suit_style, suit_symbol
+
+Fragment = tuple[str, str]
+_ASCII = str.maketrans("─│‥·»✓…␣‹›↑↓→←★", "-|~.>+._<>^v><*")
+"""One ASCII character for each other one the screen uses (suits are letters already)."""
+SIDE_PANE = 48
+"""Width of the classroom pane when it sits beside the table (from 120 columns)."""
+
+
+@dataclass(slots=True)
+class Row:
+    """One screen row being built: styled fragments, and what each stretch shows."""
+
+    frags: list[Fragment] = field(default_factory=list)
+    width: int = 0
+    hits: list[tuple[int, int, Hit]] = field(default_factory=list)
+
+    def add(self, text: str, style: str = "", hit: Hit | None = None) -> Row:
+        if hit is not None:
+            self.hits.append((self.width, self.width + len(text), hit))
+        self.frags.append((style, text))
+        self.width += len(text)
+        return self
+
+    def pad(self, column: int, style: str = "") -> Row:
+        if self.width < column:
+            self.add(" " * (column - self.width), style)
+        return self
+
+    def clip(self, width: int) -> Row:
+        """The row cut to ``width`` columns."""
+        if self.width <= width:
+            return self
+        out, left = Row(hits=[h for h in self.hits if h[0] < width]), width
+        for style, text in self.frags:
+            if left <= 0:
+                break
+            out.frags.append((style, text[:left]))
+            left -= len(text[:left])
+        out.width = width
+        return out
+
+    def beside(self, other: Row, column: int) -> Row:
+        """This row padded to ``column``, then ``other`` after it."""
+        self.clip(column).pad(column)
+        joined = Row(self.frags + other.frags, column + other.width, list(self.hits))
+        joined.hits += [(a + column, b + column, hit) for a, b, hit in other.hits]
+        return joined
+
+
+@dataclass(slots=True)
+class Frame:
+    """A rendered screen: exactly ``height`` rows of at most ``width`` columns."""
+
+    rows: list[Row]
+
+    def hit(self, x: int, y: int) -> Hit | None:
+        if not 0 <= y < len(self.rows):
+            return None
+        for start, end, hit in self.rows[y].hits:
+            if start <= x < end:
+                return hit
+        return None
+
+    def to_ascii(self) -> Frame:
+        """The frame with every character outside ASCII replaced by one that is not."""
+        for row in self.rows:
+            row.frags = [(style, text.translate(_ASCII)) for style, text in row.frags]
+        return self
+
+    def text(self) -> str:
+        """The screen as plain text (for captures and tests)."""
+        return "\n".join("".join(t for _, t in row.frags).rstrip() for row in self.rows)
+
+
+def render(model: TableModel, width: int, height: int) -> Frame:
+    """Draw the whole screen."""
+    width, height = max(width, 20), max(height, 5)
+    if model.help:
+        rows = _help(width)
+    elif model.classroom and width >= 120:
+        board = _board(model, width - SIDE_PANE, height, pane=False)
+        pane = _classroom(model, SIDE_PANE - 1, height)
+        pane += [Row() for _ in range(height - len(pane))]
+        rows = [
+            b.beside(Row().add("│", "class:rule").beside(p, 1), width - SIDE_PANE)
+            for b, p in zip(board, pane, strict=False)
+        ]
+    else:
+        rows = _board(model, width, height, pane=model.classroom)
+    rows = [row.clip(width) for row in rows[:height]]
+    rows += [Row() for _ in range(height - len(rows))]
+    return Frame(rows).to_ascii() if model.look.ascii else Frame(rows)
+
+
+def _board(model: TableModel, width: int, height: int, *, pane: bool) -> list[Row]:
+    """The table; with ``pane`` the classroom pane takes the place of its middle."""
+    head = [_header(model, width)]
+    foot = [_ticker(model, width), _status(model, width)]
+    room = height - len(head) - len(foot)
+    tallest = max((len(p.cards) for p in model.tableau.work), default=1) if model.tableau else 1
+    if model.round_end is not None:
+        middle = _round_end(model, model.round_end, width)
+    elif pane:
+        middle = _classroom(model, width, max(room - 4 - min(tallest, 4), 6))
+    else:
+        middle = _foundations(model, width)
+        middle += _opponents(model, width, max(room - len(middle) - 3 - min(tallest, 6), 2))
+    own = _own(model, width, room - len(middle))
+    spare = room - len(middle) - len(own)
+    recent = _recent(model, width, min(spare, 12)) if spare >= 5 and height >= 36 else []
+    return head + middle + own + [Row() for _ in range(spare - len(recent))] + recent + foot
+
+
+# --- header, ticker, status ------------------------------------------------------------------
+
+
+def _header(model: TableModel, width: int) -> Row:
+    row = Row().add(" p2pnerts", "class:title")
+    options = model.options
+    if model.round_number:
+        row.add(f" · round {model.round_number}", "class:title")
+    goal = f"{options.rounds} rounds" if options.rounds else f"to {options.target} points"
+    row.add(f" · {len(model.names)} players · {goal}", "class:dim")
+    if model.snap.status != "playing":
+        row.add(f" · {model.snap.status}", "class:alert")
+    keys = " ? help  c classroom  q quit "
+    return row.pad(width - len(keys)).add(keys, "class:dim")
+
+
+def _ticker(model: TableModel, width: int) -> Row:
+    row = Row().add(" » ", "class:key")
+    for k, line in enumerate(reversed(model.ticker)):
+        if row.width >= width:
+            break
+        row.add(line.text, "" if k == 0 else "class:dim").add("  ·  ", "class:rule")
+    return row
+
+
+def _recent(model: TableModel, width: int, room: int) -> list[Row]:
+    """On a tall screen, the ticker's last lines too, newest at the bottom."""
+    lines = list(model.ticker)[-(room - 2) :]
+    return [Row(), rule("recent", width, "class:dim")] + [
+        Row().add(f"   {line.text}", "class:dim") for line in lines
+    ]
+
+
+def _status(model: TableModel, width: int) -> Row:
+    row = Row()
+    if model.confirm_quit:
+        return row.add(" Leave the match? y: yes, quit   n: no, play on ", "class:alert")
+    air = model.snap.in_the_air
+    sel = model.selection
+    if model.notice:
+        row.add(f" {model.notice}", "class:notice")
+    elif isinstance(air, ToFoundation):
+        row.add(f" {model.card(air.card)} is in the air… ", "class:air")
+    elif isinstance(air, CallNerts):
+        row.add(" Nerts! is called: the table is settling what came before… ", "class:air")
+    elif sel is not None:
+        lifted = f"{model.card(sel.card)}" + (f" and {sel.depth} on it" if sel.depth else "")
+        row.add(f" {lifted} selected: ", "class:selected")
+        piles = f"1-{model.options.work_piles}"
+        row.add(f" {piles} onto a pile · f foundation · b best · same key: one deeper · Esc")
+    elif model.can_call_nerts:
+        row.add(" Your Nerts pile is empty: x calls Nerts! ", "class:alert")
+    elif model.others_stuck:
+        row.add(" Everyone else is stuck: play on, or d to declare stuck too ", "class:notice")
+    elif model.playing:
+        hint = f" n/w/1-{model.options.work_piles} select · space turns the stock · b best move"
+        row.add(hint + " · ? every key", "class:dim")
+    return row
+
+
+# --- the middle of the table -----------------------------------------------------------------
+
+
+def rule(title: str, width: int, style: str = "class:title") -> Row:
+    row = Row().add("─ ", "class:rule").add(title, style).add(" ", "class:rule")
+    return row.add("─" * max(width - row.width, 0), "class:rule")
+
+
+def _foundations(model: TableModel, width: int) -> list[Row]:
+    state = model.snap.display
+    rows = [rule("foundations", width)]
+    if state is None:
+        return rows + [Row().add("  waiting for every seat to deal…", "class:dim")]
+    air = model.snap.in_the_air
+    flying = air.card if isinstance(air, ToFoundation) else None
+    done = {suit: 0 for suit in Suit}
+    for f in state.completed:
+        done[Suit(f.suit)] += 1
+    hit = Hit("foundation")
+    for suit in Suit:
+        row = Row().add(f" {suit_symbol(suit, model.look)} ", suit_style(suit, model.look), hit)
+        row.add("│", "class:rule", hit)
+        for f in (f for f in state.foundations if f.suit == suit):
+            _foundation(row, model, f, flying, hit)
+        if done[suit]:
+            row.add(f"  ✓{done[suit]} to the king", "class:dim")
+        rows.append(row)
+    return rows
+
+
+def _foundation(row: Row, model: TableModel, f: Foundation, flying: Card | None, hit: Hit) -> None:
+    top = f.cards[-1]
+    style = "class:air" if top == flying else ""
+    row.add(" ", "", hit)
+    row.add(_face(model, top, f.rank, Suit(f.suit)), style or card_style(top, model.look), hit)
+    row.add(seat_tag(top.deck), seat_style(top.deck), hit)
+    if len(f.cards) > f.rank:  # a tie under both-stay: the card beside it
+        row.add("=" + seat_tag(f.cards[-2].deck), seat_style(f.cards[-2].deck), hit)
+
+
+def _face(model: TableModel, card: Card, rank: int = 0, suit: Suit | None = None) -> str:
+    """A card's face in 3 columns; a joker as what it stands for, if it stands for one."""
+    if card.is_joker and rank and suit is not None:
+        return f"{'A23456789TJQK'[rank - 1]}{suit_symbol(suit, model.look)}*"
+    return model.card(card).rjust(3)
+
+
+def _opponents(model: TableModel, width: int, room: int) -> list[Row]:
+    state = model.snap.display
+    seats = [s for s in range(len(model.names)) if s != model.seat]
+    lines = [_opponent(model, s, state.tableau_of(s) if state else None, True) for s in seats]
+    if max((r.width for r in lines), default=0) > width or len(lines) > room - 1:
+        lines = [_opponent(model, s, state.tableau_of(s) if state else None, False) for s in seats]
+    column = max((r.width for r in lines), default=1) + 1
+    columns = max(1, min(width // column, math.ceil(len(lines) / max(room - 1, 1))))
+    per = math.ceil(len(lines) / columns)
+    rows = [rule("opponents", width)]
+    for r in range(min(per, room - 1)):
+        row = Row()
+        for c in range(columns):
+            if c * per + r < len(lines):
+                row = row.beside(lines[c * per + r], c * column) if c else lines[r]
+        rows.append(row)
+    return rows
+
+
+def _opponent(model: TableModel, seat: int, tableau: Tableau | None, wide: bool) -> Row:
+    """One opponent in a row: Nerts count and top, each work pile (wide: its bottom and
+    top card), the waste top, the stock (wide), any news, the score."""
+    look = model.look
+    row = Row().add(f" {seat_tag(seat)} " if wide else f"{seat_tag(seat)} ", seat_style(seat))
+    row.add(_short(model.name(seat), 10 if wide else 5), seat_style(seat))
+    total = model.snap.totals[seat] if model.snap.totals else 0
+    if tableau is not None:
+        top = tableau.nerts[-1] if tableau.nerts else None
+        row.add(
+            f" N{len(tableau.nerts):>2} " if wide else f" {len(tableau.nerts):>2} ", "class:dim"
+        )
+        row.add(*(_face(model, top), card_style(top, look)) if top else ("  -",))
+        row.add(" │" if wide else "", "class:rule")
+        for pile in tableau.work:
+            cards = pile.cards
+            if wide and len(cards) > 1:
+                row.add(" ").add(_face(model, cards[0]), card_style(cards[0], look))
+                row.add("‥", "class:dim").add(_face(model, cards[-1]), card_style(cards[-1], look))
+            elif cards:
+                row.add(" ").add(_face(model, cards[-1]), card_style(cards[-1], look))
+                row.add("    " if wide else "")
+            else:
+                row.add("   ·" + ("    " if wide else ""), "class:dim")
+        row.add(" │ W " if wide else " ", "class:dim")
+        waste = tableau.waste[-1] if tableau.waste else None
+        row.add(*(_face(model, waste), card_style(waste, look)) if waste else ("  -",))
+        note = model.notes.get(seat) or ("stuck" if tableau.stuck else "")
+        if wide:
+            row.add(f" S{len(tableau.stock):>2} ", "class:dim").add(
+                f"{note[:8]:<8}", "class:notice"
+            )
+        elif note:
+            row.add("*", "class:notice")
+    if not wide:
+        row.pad(19 + 4 * model.options.work_piles)
+    return row.add(f"{total:>4}", "class:title")
+
+
+def _short(name: str, width: int) -> str:
+    """A name cut to ``width`` columns, keeping a number at its end (``Bot 10``: ``Bot10``)."""
+    if len(name) <= width:
+        return name.ljust(width)
+    digits = len(name) - len(name.rstrip("0123456789"))
+    if 0 < digits < width:
+        return name[: width - digits].rstrip().ljust(width - digits) + name[-digits:]
+    return name[:width]
+
+
+def _round_end(model: TableModel, over: RoundOver, width: int) -> list[Row]:
+    snap = model.snap
+    caller = over.caller
+    why = f"{model.name(caller)} called Nerts!" if caller is not None else "everyone was stuck"
+    rows = [rule(f"round {over.round} over: {why}", width, "class:alert"), Row()]
+    rows.append(
+        Row().add("   player        played  Nerts left  bonus   round   total", "class:dim")
+    )
+    totals = snap.totals or (0,) * len(model.names)
+    for s in sorted(over.scores, key=lambda s: -totals[s.deck]):
+        row = Row().add(f" {seat_tag(s.deck)} ", seat_style(s.deck))
+        row.add(f"{model.name(s.deck)[:12]:<12}", seat_style(s.deck))
+        row.add(f"{s.played:8}{s.nerts_left:12}{s.bonus:7}{s.points:+8}")
+        row.add(f"{totals[s.deck]:8}", "class:title")
+        if s.called_nerts:
+            row.add("  Nerts!", "class:good")
+        rows.append(row)
+    rows.append(Row())
+    if snap.over:
+        best = " and ".join(model.name(w) for w in snap.winners)
+        rows.append(Row().add(f" Match over after {len(model.history)} rounds. ", "class:alert"))
+        rows.append(Row().add(f" Winner: {best} ", "class:good").add("  q: quit", "class:dim"))
+    elif model.ready:
+        rows.append(
+            Row().add(" Ready: the next round starts once every seat has dealt…", "class:dim")
+        )
+    else:
+        rows.append(
+            Row()
+            .add(" Enter: ready for the next round ", "class:key")
+            .add(" (it also starts by itself after a while)", "class:dim")
+        )
+    return rows
+
+
+# --- the player's own tableau ----------------------------------------------------------------
+
+
+def _own(model: TableModel, width: int, room: int) -> list[Row]:
+    tableau = model.tableau
+    total = model.snap.totals[model.seat] if model.snap.totals else 0
+    title = f"{model.name(model.seat)} · {total} points"
+    if tableau is not None and tableau.stuck:
+        title += " · stuck"
+    titled = rule(title, width, seat_style(model.seat))
+    if tableau is None or room < 3:
+        return [titled][: max(room, 0)]
+    cw = 8 if width < 120 else 12
+    pile_x = 3 * cw + 2
+    head = Row()
+    for k, (key, label) in enumerate((("n", "Nerts"), ("w", "Waste"), ("␣", "Stock"))):
+        head.pad(k * cw).add(f" {key} ", "class:key").add(label)
+    for k in range(len(tableau.work)):
+        head.pad(pile_x + k * cw).add(f" {k + 1} ", "class:key")
+    tallest = max((len(p.cards) for p in tableau.work), default=1)
+    rows = [Row() for _ in range(max(2, min(tallest, room - 2)))]
+    faces, counts = rows[0], rows[1]
+    _pile_face(model, faces.pad(1), tableau.nerts[-1] if tableau.nerts else None, NERTS)
+    _pile_face(model, faces.pad(cw + 1), tableau.waste[-1] if tableau.waste else None, WASTE)
+    faces.pad(2 * cw + 1).add(f" {len(tableau.stock):>2} ", "class:selected", Hit("stock"))
+    if model.can_call_nerts:
+        counts.pad(1).add(" x: Nerts! ", "class:alert")
+    else:
+        counts.pad(1).add(f"({len(tableau.nerts)})", "class:dim")
+        counts.pad(cw + 1).add(f"(+{max(len(tableau.waste) - 1, 0)})", "class:dim")
+    for k in range(len(tableau.work)):
+        _cascade(model, rows, k, pile_x + k * cw)
+    return ([titled, head] + rows)[:room]
+
+
+def _pile_face(model: TableModel, row: Row, card: Card | None, source: int) -> None:
+    if card is None:
+        row.add("  ·  ", "class:dim", Hit("pile", source))
+        return
+    sel = model.selection
+    row.add(
+        f" {_face(model, card)} ",
+        _card_look(model, card, sel is not None and sel.source == source),
+        Hit("pile", source),
+    )
+
+
+def _card_look(model: TableModel, card: Card, selected: bool) -> str:
+    if selected:
+        return card_style(card, model.look) + " class:selected"
+    if model.marked_returned(card):
+        return "class:returned"
+    return card_style(card, model.look)
+
+
+def _cascade(model: TableModel, rows: list[Row], k: int, at: int) -> None:
+    """Work pile ``k`` as a column of cards, one a row; a pile too tall shows its top."""
+    tableau = model.tableau
+    assert tableau is not None
+    cards = tableau.work[k].cards
+    if not cards:
+        rows[0].pad(at).add("  ·  ", "class:dim", Hit("pile", k))
+        return
+    shown = cards if len(cards) <= len(rows) else cards[len(cards) - len(rows) + 1 :]
+    first = 0
+    if len(shown) < len(cards):
+        more = len(cards) - len(shown)
+        rows[0].pad(at).add(f" +{more:<2}  ", "class:dim", Hit("pile", k, len(cards) - 1))
+        first = 1
+    sel = model.selection
+    for i, card in enumerate(shown):
+        depth = len(shown) - 1 - i
+        chosen = sel is not None and sel.source == k and depth <= sel.depth
+        hit = Hit("pile", k, depth)
+        rows[first + i].pad(at).add(f" {_face(model, card)} ", _card_look(model, card, chosen), hit)
+
+
+# --- overlays --------------------------------------------------------------------------------
+
+
+HOW_TO_PLAY = (
+    "Everyone plays at once. Empty your Nerts pile first. The foundations in the",
+    "middle are shared: an ace starts one, then its suit goes up, played by anyone.",
+    "Work piles go down in alternating colours; an empty one takes any card. A card",
+    "on a foundation scores 1; a card left in your Nerts pile costs 2.",
+)
+
+
+def _help(width: int) -> list[Row]:
+    rows = [rule("how to play · ? or Esc closes this help", width)]
+    rows += [Row().add(f"  {line}") for line in HOW_TO_PLAY]
+    rows.append(rule("keys", width))
+    for keys, what in KEYMAP:
+        rows.append(Row().add(f"  {keys:<11}", "class:key").add(what))
+    return rows
+
+
+def _classroom(model: TableModel, width: int, room: int) -> list[Row]:
+    snap = model.snap
+    me = model.name(model.seat)
+    rows = [rule(f"classroom · seat {seat_tag(model.seat)} ({me}) · view {snap.view}", width)]
+    rows.append(Row().add(f" Lamport clock {snap.clock}", "class:title"))
+    rows.append(Row().add(f" committed {snap.committed} · pending {snap.pending}"))
+    rows[-1].add(f" (ours {snap.own_pending})", "class:dim")
+    for seat, live in enumerate(snap.liveness):
+        if seat == model.seat:
+            continue
+        state = model.notes.get(seat) or ("silent" if live.suspected else "")
+        if not live.member:
+            state = "left out"
+        row = Row().add(f" {seat_tag(seat)} {model.name(seat)[:10]:<10}", seat_style(seat))
+        row.add(f" heard {live.heard_ago:5.2f} s ago  ")
+        rows.append(row.add(state or "alive", "class:bad" if state else "class:good"))
+    rows.append(Row().add(" latest messages (time since start, s)", "class:dim"))
+    for line in _last(model.messages, max(room - len(rows), 0)):
+        rows.append(Row().add(f" {line.at - model.started:8.3f} ", "class:dim").add(line.text))
+    return rows[:room]
+
+
+def _last(lines: Iterable[Line], count: int) -> list[Line]:
+    return list(lines)[-count:] if count > 0 else []

@@ -1,0 +1,155 @@
+"""The seam between a seat's peer (trio) and the front end's model (the screen's loop).
+
+The peer's watchers and traffic hooks run in trio: they refresh the model and ask for a
+redraw. The model's moves (and the lobby's choices) come from key handlers outside trio:
+they go through the trio token (`Session.soon`), so `TablePeer.intend` runs inside trio
+as it must.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeVar
+
+import trio
+
+from p2pnerts.net import Player, TablePeer
+from p2pnerts.protocol import Event, LocalProtocolError, Message, Seat
+from p2pnerts.rules import IllegalMove, Move
+from p2pnerts.ui._lobby import LobbyModel
+from p2pnerts.ui._model import Liveness, Snapshot, TableModel
+
+T = TypeVar("T")
+BETWEEN_ROUNDS = 30.0
+"""Seconds a person has to read the round's scores before their seat deals anyway."""
+
+
+def snapshot(peer: TablePeer) -> Snapshot:
+    """What the front end shows of ``peer`` now (call it inside trio)."""
+    r = peer.replica
+    now = trio.current_time()
+    seats = range(len(peer.roster))
+    totals = tuple(sum(row[deck] for row in r.match_scores) for deck in seats)
+    result = peer.result
+    return Snapshot(
+        display=r.display,
+        in_the_air=r.in_the_air,
+        status=r.status.value,
+        clock=r.clock,
+        committed=r.committed,
+        pending=len(r.pending),
+        own_pending=sum(1 for p in r.pending if p.message.sender == r.seat),
+        view=r.view,
+        liveness=tuple(Liveness(now - r.heard[s], s in r.suspected, s in r.members) for s in seats),
+        totals=totals,
+        over=result is not None,
+        winners=() if result is None else result.winners,
+    )
+
+
+class Session:
+    """Plays one seat from the front end: the `Player` to seat, the lobby while the table
+    fills, and the wiring of the seat's peer to the model once play begins."""
+
+    def __init__(
+        self,
+        model: TableModel,
+        invalidate: Callable[[], None],
+        name: str,
+        rng: random.Random,
+        lobby: LobbyModel | None = None,
+    ) -> None:
+        self.model = model
+        self.invalidate = invalidate
+        self.lobby = lobby
+        self.peer: TablePeer | None = None
+        self._token: trio.lowlevel.TrioToken | None = None
+        self.player = Player(
+            name,
+            rng,
+            None,
+            lambda _: None,
+            seated=self.seated,
+            lobby=self._roster,
+            between_rounds=BETWEEN_ROUNDS,
+        )
+        """The person's seat: no bot plays it, and the scores stay up a while."""
+
+    async def run(self, start: Callable[[Session], Awaitable[T]]) -> T:
+        """Run ``start`` in trio with this session (keys reach trio from here on)."""
+        self._token = trio.lowlevel.current_trio_token()
+        return await start(self)
+
+    def soon(self, action: Callable[..., None]) -> Callable[..., None]:
+        """``action`` made callable from the screen's side: it runs in trio, then redraws."""
+
+        def call(*args: object) -> None:
+            assert self._token is not None
+            self._token.run_sync_soon(self._then_redraw, action, *args)
+
+        return call
+
+    def _then_redraw(self, action: Callable[..., None], *args: object) -> None:
+        action(*args)
+        self.invalidate()
+
+    def report(self, line: str) -> None:
+        """A line for the person: in the lobby while it shows, else on the ticker."""
+        if self.lobby is not None and self.lobby.active:
+            self.lobby.tell(line)
+        else:
+            self.model.tell(line)
+        self.invalidate()
+
+    def _roster(self, seats: tuple[Seat, ...]) -> None:
+        if self.lobby is not None:
+            self.lobby.roster = tuple(seat.name for seat in seats)
+            self.invalidate()
+
+    def seated(self, peer: TablePeer) -> None:
+        """Play begins (inside trio): show this peer's table and send it the moves."""
+        self.peer = peer
+        self._token = self._token or trio.lowlevel.current_trio_token()
+        if self.lobby is not None:
+            self.lobby.active = False
+        model = self.model
+        model.seat, model.options = peer.seat, peer.options
+        model.names = tuple(seat.name for seat in peer.roster)
+        model.send, model.deal_next = self.soon(self._intend), self.soon(self._deal_next)
+        peer.watchers.append(self._changed)
+        peer.traffic.append(self._traffic)
+        self._changed(())
+
+    def _changed(self, events: Sequence[Event]) -> None:
+        assert self.peer is not None
+        self.model.refresh(snapshot(self.peer), events)
+        if events or self.model.classroom:
+            self.invalidate()
+
+    def _traffic(self, outgoing: bool, seat: int | None, message: Message) -> None:
+        self.model.note_message(outgoing, seat, message)
+
+    def _intend(self, move: Move) -> None:
+        assert self.peer is not None
+        try:
+            self.peer.intend(move)
+        except (IllegalMove, LocalProtocolError) as exc:
+            self.model.refused(str(exc))
+        self._changed(())
+
+    def _deal_next(self) -> None:
+        assert self.peer is not None
+        self.peer.deal_next_round()
+
+
+class TickerLog(logging.Handler):
+    """Warnings (from the network layer, zeroconf...), told to the person instead."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(logging.WARNING)
+        self.session = session
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.session.report(record.getMessage())

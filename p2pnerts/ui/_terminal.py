@@ -1,0 +1,47 @@
+"""Playing a seat in this terminal: the table screen, the peer, and a clean exit."""
+
+from __future__ import annotations
+
+import logging
+import random
+import sys
+from collections.abc import Awaitable, Callable
+
+from p2pnerts.net import MatchResult
+from p2pnerts.rules import TableOptions
+from p2pnerts.ui._app import create_application, run_with_trio
+from p2pnerts.ui._lobby import LobbyModel
+from p2pnerts.ui._model import Look, TableModel
+from p2pnerts.ui._session import Session, TickerLog
+
+Start = Callable[[Session], Awaitable[MatchResult]]
+"""Seats the session's player at a table and plays the match (inside trio)."""
+
+
+def default_look(*, ascii: bool = False, four_colour: bool = False) -> Look:
+    """ASCII suits when asked, or when the terminal's encoding cannot show the symbols."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "ascii").lower()
+    return Look(ascii=ascii or "utf" not in encoding, four_colour=four_colour)
+
+
+def play_in_terminal(
+    name: str, seed: int | None, look: Look, start: Start, lobby: LobbyModel | None = None
+) -> MatchResult | None:
+    """Play a seat at the table ``start`` seats it at, on the full-screen table screen
+    (after the ``lobby``, if there is one).
+
+    The seat's deck is shuffled as a bot's at seat 0 would be from ``seed``. Returns the
+    match's result, or None if the player left first; raises what the network raised,
+    once the terminal is restored.
+    """
+    model = TableModel(0, (name,), TableOptions(), look=look)
+    app = create_application(model, lobby)
+    rng = random.Random(random.Random(seed).getrandbits(64))
+    session = Session(model, app.invalidate, name, rng, lobby)
+    # Log records would be written over the screen: they go to the person instead.
+    log, root = TickerLog(session), logging.getLogger()
+    root.addHandler(log)
+    try:
+        return run_with_trio(app, lambda: session.run(start))
+    finally:
+        root.removeHandler(log)

@@ -1,0 +1,178 @@
+"""The table model: what the player's keys and clicks make, and what the peer's events show."""
+
+from __future__ import annotations
+
+from _tables import card, dealt
+
+from p2pnerts.protocol import PlayCommitted, PlayReturned, RoundOver, RoundStarted
+from p2pnerts.rules import (
+    NERTS,
+    NEW_FOUNDATION,
+    CallNerts,
+    EndReason,
+    Move,
+    RoundScore,
+    State,
+    TableOptions,
+    ToFoundation,
+    ToWork,
+    TurnStock,
+    apply,
+)
+from p2pnerts.ui import Hit, Snapshot, TableModel
+
+# Seat 0: the Nerts top is 7♥; work piles 8♠, 9♦, K♣, A♠.
+TABLE = dealt(["7H"], ["8S", "9D", "KC", "AS"])
+SEVEN, EIGHT, ACE = card(0, "7H"), card(0, "8S"), card(0, "AS")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def model_on(state: State, options: TableOptions | None = None) -> tuple[TableModel, list[Move]]:
+    sent: list[Move] = []
+    model = TableModel(
+        0, ("You", "Bea"), options or TableOptions(), send=sent.append, clock=Clock()
+    )
+    model.refresh(Snapshot(display=state, totals=(0, 0)))
+    return model, sent
+
+
+def test_two_keys_move_the_nerts_card_onto_a_work_pile() -> None:
+    model, sent = model_on(TABLE)
+    model.pick(NERTS)
+    assert model.selection is not None and model.selection.card == SEVEN
+    model.pick(0)
+    assert sent == [ToWork(0, SEVEN, NERTS, 0)]
+    assert model.selection is None
+
+
+def test_a_move_the_rules_refuse_is_not_sent_and_the_reason_is_shown() -> None:
+    model, sent = model_on(TABLE)
+    model.pick(NERTS)
+    model.pick(1)  # 7♥ onto 9♦
+    assert sent == []
+    assert "not one below" in model.notice
+
+
+def test_the_same_pile_key_again_takes_a_deeper_block_and_wraps_round() -> None:
+    state, _ = apply(TABLE, ToWork(0, SEVEN, NERTS, 0))
+    model, sent = model_on(state)
+    model.pick(0)
+    assert model.selection is not None and (model.selection.card, model.selection.depth) == (
+        SEVEN,
+        0,
+    )
+    model.pick(0)
+    assert model.selection is not None and model.selection.card == EIGHT
+    model.pick(1)  # 8♠ with 7♥ on it, onto 9♦
+    assert sent == [ToWork(0, EIGHT, 0, 1)]
+    model.pick(0)
+    model.pick(0)
+    model.pick(0)
+    assert model.selection is not None and model.selection.card == SEVEN
+
+
+def test_f_sends_the_selected_ace_to_a_new_foundation() -> None:
+    model, sent = model_on(TABLE)
+    model.pick(3)
+    model.to_foundation()
+    assert sent == [ToFoundation(0, ACE, 3, NEW_FOUNDATION)]
+
+
+def test_f_without_a_fitting_foundation_says_so_and_keeps_the_selection() -> None:
+    model, sent = model_on(TABLE)
+    model.pick(NERTS)
+    model.to_foundation()
+    assert sent == [] and "no foundation takes 7♥" in model.notice
+    assert model.selection is not None
+
+
+def test_best_move_prefers_a_foundation_and_takes_the_selected_card_otherwise() -> None:
+    model, sent = model_on(TABLE)
+    model.best()
+    model.pick(NERTS)
+    model.best()
+    assert sent == [ToFoundation(0, ACE, 3, NEW_FOUNDATION), ToWork(0, SEVEN, NERTS, 0)]
+
+
+def test_nerts_is_called_only_with_an_empty_nerts_pile() -> None:
+    options = TableOptions(nerts_pile=1)
+    state = dealt(["7H"], ["8S", "9D", "KC", "AS"], options)
+    model, sent = model_on(state, options)
+    model.call_nerts()
+    assert sent == [] and model.notice == "your Nerts pile still has 1 card"
+    assert not model.can_call_nerts
+    model.refresh(Snapshot(display=apply(state, ToWork(0, SEVEN, NERTS, 0))[0]))
+    assert model.can_call_nerts
+    model.call_nerts()
+    assert sent == [CallNerts(0)]
+
+
+def test_space_turns_the_stock() -> None:
+    model, sent = model_on(TABLE)
+    model.turn_stock()
+    assert sent == [TurnStock(0)]
+
+
+def test_click_click_moves_a_card() -> None:
+    model, sent = model_on(TABLE)
+    model.click(Hit("pile", NERTS))
+    model.click(Hit("pile", 0))
+    model.click(Hit("stock"))
+    assert sent == [ToWork(0, SEVEN, NERTS, 0), TurnStock(0)]
+
+
+def test_the_selection_goes_when_its_card_leaves_the_pile() -> None:
+    model, _ = model_on(TABLE)
+    model.pick(NERTS)
+    model.refresh(Snapshot(display=apply(TABLE, ToWork(0, SEVEN, NERTS, 0))[0]))
+    assert model.selection is None
+
+
+def test_a_lost_race_marks_the_card_gone_back_and_names_the_winner() -> None:
+    model, _ = model_on(TABLE)
+    play = ToFoundation(0, ACE, 3, NEW_FOUNDATION)
+    model.refresh(Snapshot(display=TABLE), [PlayReturned(0, play, 9, 1, "taken")])
+    assert model.ticker[-1].text == "Bea beat you to A♠: it goes back"
+    assert model.marked_returned(ACE)
+    assert isinstance(model.clock, Clock)
+    model.clock.now += 5
+    model.refresh(Snapshot(display=TABLE))
+    assert not model.marked_returned(ACE)
+
+
+def test_a_tie_is_told_as_both_cards_staying() -> None:
+    model, _ = model_on(TABLE)
+    model.refresh(
+        Snapshot(display=TABLE), [PlayCommitted(1, ToFoundation(1, card(1, "2H"), 0, 0), 9, True)]
+    )
+    assert model.ticker[-1].text == "Bea played 2♥: a tie, both stay"
+
+
+def test_the_round_end_stays_until_the_next_round_and_enter_deals_once() -> None:
+    dealt_next: list[None] = []
+    model, _ = model_on(TABLE)
+    model.deal_next = lambda: dealt_next.append(None)
+    scores = (RoundScore(0, 10, 0, 0, 10, True), RoundScore(1, 4, 5, 0, -6, False))
+    over = RoundOver(1, EndReason.NERTS, 0, scores, b"")
+    model.refresh(Snapshot(display=TABLE), [over])
+    assert model.round_end is over and model.ticker[-1].text == "round 1 over: You called Nerts"
+    model.next_round()
+    model.next_round()
+    assert len(dealt_next) == 1 and model.ready
+    model.refresh(Snapshot(display=TABLE), [RoundStarted(2, (0, 1))])
+    assert model.round_end is None and model.round_number == 2 and not model.ready
+
+
+def test_when_everyone_else_is_stuck_the_player_is_told() -> None:
+    state = TABLE._replace(tableaux=(TABLE.tableaux[0], TABLE.tableaux[1]._replace(stuck=True)))
+    model, _ = model_on(state)
+    assert model.others_stuck
+    model.refresh(Snapshot(display=TABLE))
+    assert not model.others_stuck

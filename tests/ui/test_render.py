@@ -1,0 +1,120 @@
+"""Rendering: every size from 80×24 up holds the whole table; clicks map back to piles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _tables import card, dealt, played
+
+from p2pnerts.protocol import RoundOver
+from p2pnerts.rules import NERTS, NEW_FOUNDATION, EndReason, RoundScore, TableOptions, ToFoundation
+from p2pnerts.ui import KEYMAP, Hit, Liveness, Look, Snapshot, TableModel, render
+
+SIZES = [(80, 24), (100, 30), (160, 50)]
+
+
+def model_of(players: int, moves: int = 400, look: Look | None = None) -> TableModel:
+    names = ("You", *(f"Bot {k}" for k in range(1, players)))
+    model = TableModel(0, names, TableOptions(), look=look or Look())
+    model.refresh(Snapshot(display=played(players, moves), totals=tuple(range(players))))
+    return model
+
+
+@pytest.mark.parametrize("players", [2, 4, 14])
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_whole_table_fits_the_screen(players: int, width: int, height: int) -> None:
+    model = model_of(players)
+    frame = render(model, width, height)
+    assert len(frame.rows) == height
+    assert all(row.width <= width for row in frame.rows)
+    text = frame.text()
+    assert "foundations" in text and "Nerts" in text and "Stock" in text
+    for seat in range(1, players):  # every opponent, with their score
+        assert any(f"Bot{seat}" in line.replace(" ", "") for line in text.splitlines())
+    tableau = model.tableau
+    assert tableau is not None
+    assert f"({len(tableau.nerts)})" in text  # the Nerts count under its top card
+
+
+def test_a_click_on_a_card_names_its_pile_and_depth() -> None:
+    model = model_of(4)
+    frame = render(model, 80, 24)
+    lines = frame.text().splitlines()
+    tableau = model.tableau
+    assert tableau is not None and tableau.nerts
+    top = tableau.nerts[-1]
+    assert top is not None
+    nerts = model.card(top).rjust(3)
+    y = next(i for i, line in enumerate(lines) if "n Nerts" in line) + 1
+    x = lines[y].index(nerts)
+    assert frame.hit(x, y) == Hit("pile", NERTS)
+    pile = tableau.work[0].cards
+    column = lines[y - 1].index(" 1 ")
+    assert frame.hit(column + 1, y) == Hit("pile", 0, len(pile) - 1)
+
+
+@pytest.mark.parametrize("players", [4, 14])
+def test_the_ascii_look_draws_nothing_but_ascii(players: int) -> None:
+    model = model_of(players, look=Look(ascii=True))
+    model.tell("a line")
+    text = render(model, 100, 30).text()
+    assert text.isascii()
+    assert " S |" in text and " H |" in text  # the foundations' suits, as letters
+
+
+def test_a_play_in_the_air_is_shown_as_such() -> None:
+    model = TableModel(0, ("You", "Bea"), TableOptions())
+    ace = card(0, "AS")
+    state = dealt(["7H"], ["8S", "9D", "KC", "AS"])
+    model.refresh(Snapshot(display=state, in_the_air=ToFoundation(0, ace, 3, NEW_FOUNDATION)))
+    assert "A♠ is in the air" in render(model, 80, 24).text()
+
+
+def test_the_round_end_lists_every_score_and_who_called_nerts() -> None:
+    model = model_of(4)
+    scores = tuple(RoundScore(d, 10 + d, 0 if d == 2 else 3, 0, 4 + d, d == 2) for d in range(4))
+    model.refresh(model.snap, [RoundOver(1, EndReason.NERTS, 2, scores, b"")])
+    text = render(model, 80, 24).text()
+    assert "round 1 over: Bot 2 called Nerts!" in text
+    assert "Enter: ready for the next round" in text
+    for name in model.names:
+        assert name in text
+
+
+def test_the_help_lists_every_key() -> None:
+    model = model_of(2)
+    model.help = True
+    text = render(model, 80, 24).text()  # all of it, on the smallest screen
+    for keys, what in KEYMAP:
+        assert keys in text and what in text
+
+
+@pytest.mark.parametrize("width", [80, 160])
+def test_the_classroom_pane_shows_clock_pending_and_liveness(width: int) -> None:
+    model = model_of(4)
+    live = (Liveness(0.0), Liveness(0.1), Liveness(2.5, suspected=True), Liveness(9, member=False))
+    model.refresh(Snapshot(display=model.snap.display, clock=57, pending=3, liveness=live))
+    model.classroom = True
+    text = render(model, width, 24 if width == 80 else 50).text()
+    assert "Lamport clock 57" in text and "pending 3" in text
+    assert "silent" in text and "left out" in text and "alive" in text
+    if width == 160:
+        assert "foundations" in text  # the pane sits beside the table
+
+
+def test_the_key_map_document_lists_every_key() -> None:
+    document = (Path(__file__).parents[2] / "ui" / "KEYS.md").read_text(encoding="utf-8")
+    for keys, what in KEYMAP:
+        assert f"| `{keys}` | {what} |" in document
+
+
+def test_a_tall_screen_keeps_the_recent_lines_of_the_ticker() -> None:
+    model = model_of(4)
+    for k in range(30):
+        model.tell(f"line {k}")
+    tall = render(model, 160, 50).text()
+    assert "recent" in tall and "line 29" in tall and "   line 20" in tall
+    crowded = model_of(14)
+    crowded.tell("line")
+    assert "recent" not in render(crowded, 80, 24).text()  # no room to spare

@@ -1,0 +1,78 @@
+"""A person's seat at a real table on loopback, played through the model alone."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import trio
+
+from p2pnerts.net import Pace, Player, TableSpec, host_table, join_table
+from p2pnerts.rules import TableOptions
+from p2pnerts.ui import Session, TableModel
+
+
+class Screen:
+    """Stands in for the application: counts redraws, and waits for one that shows a change."""
+
+    def __init__(self) -> None:
+        self.redraws = 0
+        self._redrawn = trio.Event()
+
+    def invalidate(self) -> None:
+        self.redraws += 1
+        self._redrawn.set()
+        self._redrawn = trio.Event()
+
+    async def until(self, shown: Callable[[], bool]) -> None:
+        while not shown():
+            await self._redrawn.wait()
+
+
+@asynccontextmanager
+async def seated(bot: Pace) -> AsyncIterator[tuple[TableModel, Screen]]:
+    """Ann's seat, played through the model, at a table of two with a bot at ``bot``'s pace,
+    once the first round is on."""
+    model = TableModel(0, ("Ann",), TableOptions())
+    screen = Screen()
+    person = Session(model, screen.invalidate, "Ann", random.Random(1)).player
+    spec = TableSpec("test", 2, TableOptions(rounds=1))
+    other = Player("Bea", random.Random(2), bot, lambda _: None)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+
+            def listening(port: int, table: bytes) -> None:
+                nursery.start_soon(join_table, "127.0.0.1", port, other)
+
+            nursery.start_soon(
+                lambda: host_table(spec, person, bind="127.0.0.1", on_listening=listening)
+            )
+            await screen.until(lambda: model.playing)
+            yield model, screen
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_seat_is_played_through_the_model_and_its_moves_land() -> None:
+    async with seated(Pace(0.2, 0.1)) as (model, screen):
+        assert model.names == ("Ann", "Bea") and model.seat == 0
+        assert model.ticker[-1].text == "round 1: go!"
+        tableau = model.tableau
+        assert tableau is not None and not tableau.waste
+        stock = len(tableau.stock)
+        model.turn_stock()
+        await screen.until(lambda: model.tableau is not None and bool(model.tableau.waste))
+        after = model.tableau
+        assert after is not None and (len(after.stock), len(after.waste)) == (stock - 3, 3)
+        assert screen.redraws
+        snap = model.snap  # the classroom's figures, read from the peer
+        assert snap.clock > 0 and snap.committed > 0 and len(snap.liveness) == 2
+        assert any("Play" in line.text and "turn stock" in line.text for line in model.messages)
+
+
+async def test_a_move_the_peer_refuses_comes_back_as_the_notice() -> None:
+    async with seated(Pace(5.0, 0.1)) as (model, screen):
+        model.declare_stuck()
+        model.declare_stuck()  # one hand: the first is still in the air
+        await screen.until(lambda: bool(model.notice))
+        assert "one hand" in model.notice or "already declared stuck" in model.notice

@@ -1,0 +1,65 @@
+"""Reference captures of the table screen: ``python tools/capture.py`` writes ``ui/captures``.
+
+Each capture runs ``p2pnerts play`` in a tmux window of its size, lets the bots play a
+few seconds, types a few keys, and saves what the window shows. The bots play in real
+time, so two runs differ in the details; the captures are for reviewing the layout.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "ui" / "captures"
+CAPTURES: tuple[tuple[str, int, int, list[str], list[str]], ...] = (
+    # name, width, height, options, keys typed after the table shows
+    ("table-80x24", 80, 24, ["--bots", "3"], ["Space", "n"]),
+    ("table-160x50", 160, 50, ["--bots", "3"], ["Space", "n"]),
+    ("table-14-players-80x24", 80, 24, ["--bots", "13"], ["Space"]),
+    ("table-14-players-160x50", 160, 50, ["--bots", "13"], ["Space", "c"]),
+    ("help-80x24", 80, 24, ["--bots", "3"], ["?"]),
+    ("classroom-80x24", 80, 24, ["--bots", "3"], ["c"]),
+    # Bots at level 10 end a round in a few seconds (the person's seat playing nothing).
+    ("round-end-80x24", 80, 24, ["--bots", "3", "--level", "10", "--rounds", "3"], []),
+)
+
+
+def capture(name: str, width: int, height: int, options: list[str], keys: list[str]) -> str:
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        sys.exit("capture.py needs tmux")
+    base = [tmux, "-L", f"p2pnerts-{name}-{os.getpid()}", "-f", os.devnull]
+    play = [sys.executable, "-m", "p2pnerts", "play", *options, "--seed", "7"]
+    command = f"cd {shlex.quote(str(ROOT))} && LANG=C.UTF-8 {shlex.join(play)}; sleep 60"
+    size = ["-x", str(width), "-y", str(height)]
+    subprocess.run([*base, "new-session", "-d", "-s", "c", *size, command], check=True)
+    try:
+        time.sleep(8 if "--level" in options else 4)
+        for key in keys:
+            subprocess.run([*base, "send-keys", "-t", "c", key], check=True)
+            time.sleep(0.3)
+        shown = subprocess.run(
+            [*base, "capture-pane", "-p", "-t", "c"], check=True, capture_output=True, text=True
+        )
+        return shown.stdout
+    finally:
+        subprocess.run([*base, "kill-server"], capture_output=True)
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, width, height, options, keys in CAPTURES:
+        path = OUT / f"{name}.txt"
+        path.write_text(capture(name, width, height, options, keys), encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
