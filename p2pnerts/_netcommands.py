@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import trio
 
+from p2pnerts.bots import PolicyError, level, load_policy
 from p2pnerts.net import (
     DiscoveryError,
     JoinError,
@@ -37,10 +38,26 @@ DISCOVERY_WAIT = 3.0
 NO_FRONT_END = "(the terminal front end is not built yet: a bot plays your seat)"
 
 
-def level_pace(level: int) -> Pace:
+def level_pace(number: int) -> Pace:
     """How fast a bot of a level (1-10) plays; level 10 as fast as the table allows."""
-    think = 0.9 * 0.6 ** (level - 1)
-    return Pace(think, think)
+    reaction = level(number).reaction
+    return Pace(reaction.think, reaction.spread)
+
+
+def bot_player(
+    name: str,
+    number: int,
+    rng: random.Random,
+    report: Callable[[str], None],
+    tell: Callable[[str], None] | None = None,
+    *,
+    policy: str | None = None,
+) -> Player:
+    """A seat played by a bot of level ``number`` (1-10): the level's pace, and its policy
+    unless ``policy`` names another (built-in, or ``package.module:Class``)."""
+    make = level(number).make if policy is None else load_policy(policy)
+    bot = make(random.Random(rng.getrandbits(64)))
+    return Player(name, rng, level_pace(number), report, tell, policy=bot)
 
 
 def options_from(args: argparse.Namespace) -> TableOptions:
@@ -96,7 +113,8 @@ async def run_host(
 ) -> MatchResult:
     """Host ``spec``, announce it (unless told not to), seat ``args.bots`` local bots."""
     rng = random.Random(args.seed)
-    me = Player(args.player, random.Random(rng.getrandbits(64)), level_pace(args.level), say, tell)
+    me = bot_player(args.player, args.level, random.Random(rng.getrandbits(64)), say, tell)
+    levels = getattr(args, "bot_level", None) or [args.level]
     updates, announced = trio.open_memory_channel[TableInfo](64)
     where: dict[str, int | str] = {"port": 0, "table": ""}
     async with trio.open_nursery() as nursery:
@@ -111,10 +129,10 @@ async def run_host(
                 nursery.start_soon(_announce, announced, args.interface)
                 updates.send_nowait(_info(spec, where, 1))
             for k in range(args.bots):
-                bot = Player(
+                bot = bot_player(
                     f"Bot {k + 1}",
+                    levels[k % len(levels)],
                     random.Random(rng.getrandbits(64)),
-                    level_pace(args.level),
                     lambda _: None,
                 )
                 nursery.start_soon(_local_bot, port, bot)
@@ -174,7 +192,17 @@ def bot_command(args: argparse.Namespace) -> int:
 
 
 def _join_and_play(target: str, args: argparse.Namespace) -> int:
-    player = Player(args.player, random.Random(args.seed), level_pace(args.level), say)
+    try:
+        player = bot_player(
+            args.player,
+            args.level,
+            random.Random(args.seed),
+            say,
+            policy=getattr(args, "policy", None),
+        )
+    except PolicyError as exc:
+        print(f"p2pnerts: {exc}", file=sys.stderr)
+        return 2
 
     async def go() -> MatchResult:
         host, port = await locate(target, args.interface)
