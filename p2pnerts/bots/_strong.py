@@ -1,11 +1,19 @@
-"""The strong bot: it searches its own tableau two moves ahead and watches the races.
+"""The strong bot: it plays its own tableau ahead before it moves, and watches the races.
 
-It scores each move by what the tableau is worth after it (Nerts cards left count most;
-a Nerts card that can go somewhere, spaces and cards ready for the foundations count
-too) and, for moves between piles, by the best play they open up. Foundation plays get
-a bonus when another player shows the same card (a race it should be first to), and are
-held back while they would only feed another player's Nerts card. Once its Nerts pile is
-empty it calls Nerts at once, unless it has cards to play and nobody is close to calling.
+A move is worth the change it makes to the tableau (Nerts cards left count most; a Nerts
+card that can go somewhere, spaces, and cards ready for the foundations count too), plus,
+for a play to a foundation, terms for the race: the foundations are shared, so a play
+there goes before any rearranging at home, first of all when another player shows the
+same card (and above all when it is their Nerts card, which then stays down); a play
+that would only let another player's Nerts card go up next is held back, for at most one
+pass of the stock. For its few best moves and for turning the stock it then plays on
+alone for a few moves, the foundations as they are, and takes the move whose line
+gains most. It calls Nerts as soon as it can, unless it has cards to play up and every
+other player is far from calling.
+
+It reads its own stock in order (a player who has turned through it once knows it), but
+never its face-down Nerts cards: a Nerts card it has not turned up counts at a guess,
+and a line of play stops where the next Nerts card would be turned up.
 """
 
 from __future__ import annotations
@@ -13,7 +21,6 @@ from __future__ import annotations
 from p2pnerts.rules import (
     ACE,
     NERTS,
-    WASTE,
     CallNerts,
     Card,
     DeclareStuck,
@@ -33,16 +40,22 @@ from p2pnerts.rules import (
     makes_progress,
 )
 
+CardPlay = ToFoundation | ToWork | SlideUnder
+
 NERTS_CARD = 3.0
 """What a card off the Nerts pile is worth: the 2-point penalty saved, and a bit more."""
 NERTS_UP = 2.0
 """The Nerts card on top could go to a foundation now."""
 NERTS_DOWN = 1.2
 """The Nerts card on top could go onto a work pile (or into a space) now."""
+NERTS_GUESS = 0.6
+"""What a Nerts card not yet turned up is worth, for where it might go."""
 SPACE = 0.8
 """An empty work pile, while Nerts cards are left to fill it."""
 READY = 0.4
 """Each other exposed card of the tableau that could go to a foundation now."""
+DIG = 0.1
+"""Each card left in stock and waste: the fewer, the sooner each one shows."""
 CARD_UP = 1.0
 """A card on a foundation: the point it scores."""
 URGENT = 1.5
@@ -53,19 +66,21 @@ BLOCK = 3.0
 """Another player's Nerts card wants the same place: taking it first keeps theirs down."""
 FEED = 1.5
 """The play would let another player's Nerts card go up next."""
-ONWARD = 0.9
-"""How much of the best play a move opens up counts for the move itself."""
 WORTH = 0.05
 """A move must gain at least this much to be made rather than turning the stock."""
-DIG = 0.1
-"""Each card left in stock and waste: the fewer, the sooner each one shows."""
 KEEP_SCORING = 5
 """With an empty Nerts pile, keep playing cards up while every other player has at least
 this many Nerts cards left; otherwise call Nerts."""
+CANDIDATES = 3
+"""How many of the best-looking moves are played ahead (turning the stock is, too)."""
+AHEAD = 4
+"""Moves played ahead after each candidate."""
+LATER = 0.8
+"""What a gain one move later is worth against the same gain now."""
 
 
 class StrongBot:
-    """Two-move search over its own tableau, race-aware, with a sense of when to call.
+    """Plays ahead over its own tableau, race-aware, with a sense of when to call.
 
     One instance plays one seat: it remembers how many times in a row it has only turned
     the stock, so that it never holds back a play for more than one pass of its stock.
@@ -82,15 +97,15 @@ class StrongBot:
         tableau = view.tableau_of(seat)
         table = _Table(view, seat)
         patient = self._idle <= _pass_length(tableau, view.options.stock_turn)
-        scored = [
-            (_score(view, move, table, patient, onward=True), move)
-            for move in moves
-            if isinstance(move, ToFoundation | ToWork | SlideUnder)
-        ]
-        gain, best = max(scored, key=lambda pair: pair[0], default=(0.0, None))
-        if CallNerts(seat) in moves and (gain <= WORTH or table.closest < KEEP_SCORING):
-            return CallNerts(seat)
-        if best is not None and gain > WORTH:
+        scored = _gains(view, seat, moves, table, patient)
+        if CallNerts(seat) in moves:
+            up = [m for gain, m in scored if isinstance(m, ToFoundation) and gain > WORTH]
+            if not up or table.closest < KEEP_SCORING:
+                return CallNerts(seat)
+            return up[0]
+        turn = TurnStock(seat) in moves and not tableau.stuck
+        best = _look_ahead(view, seat, scored[:CANDIDATES], turn, table, patient)
+        if best is not None:
             self._idle = 0
             return best
         if Rotate(seat) in moves:
@@ -99,16 +114,15 @@ class StrongBot:
             return None
         if is_stuck(view, seat):
             return DeclareStuck(seat)
-        turn = TurnStock(seat) in moves
         if turn and patient:
             self._idle += 1
             return TurnStock(seat)
         # A whole pass of the stock with nothing worth playing: make the best play that
         # gets anywhere, held back or not, so that a round never waits on this seat.
-        progress = [(s, m) for s, m in scored if makes_progress(view, m)]
+        progress = [m for _, m in scored if makes_progress(view, m)]
         if progress:
             self._idle = 0
-            return max(progress, key=lambda pair: pair[0])[1]
+            return progress[0]
         return TurnStock(seat) if turn else None
 
 
@@ -133,51 +147,86 @@ class _Table:
                     self.nerts_tops[card.suit, card.rank] = t.stuck
 
 
-def _score(
+def _look_ahead(
     view: State,
-    move: ToFoundation | ToWork | SlideUnder,
+    seat: int,
+    candidates: list[tuple[float, CardPlay]],
+    turn: bool,
     table: _Table,
     patient: bool,
-    *,
-    onward: bool,
-) -> float:
-    """What a move gains: the change in the tableau's worth, plus race and feeding terms,
-    plus (with ``onward``, for moves between piles) part of the best play it opens up."""
-    seat = move.seat
-    after = apply(view, move)[0]
-    score = _worth(after, seat) - _worth(view, seat)
-    if isinstance(move, ToFoundation):
-        score += CARD_UP + URGENT
-        card = move.card
-        if not card.is_joker:
-            if (card.suit, card.rank) in table.shown:
-                score += RACE
-            if (card.suit, card.rank) in table.nerts_tops:
-                score += BLOCK
-            stuck = table.nerts_tops.get((card.suit, card.rank + 1))
-            if stuck is False and move.source != NERTS and patient:
-                score -= FEED
-        return score
-    if onward and (move.source >= 0 or move.source == WASTE):
-        follow = max(
-            (
-                _score(after, m, table, patient, onward=False)
-                for m in legal_moves(after, seat)
-                if isinstance(m, ToFoundation | ToWork | SlideUnder) and not _undoes(m, move)
-            ),
-            default=0.0,
-        )
-        score += ONWARD * max(follow, 0.0)
-    return score
+) -> CardPlay | None:
+    """The candidate whose line of play gains most, if it beats turning the stock."""
+    best, best_gain = None, WORTH
+    if turn:
+        after = apply(view, TurnStock(seat))[0]
+        best_gain = max(best_gain, LATER * _line(after, seat, table, patient))
+    for gain, move in candidates:
+        if move.source != NERTS:
+            gain += LATER * _line(apply(view, move)[0], seat, table, patient)
+        if gain > best_gain:
+            best, best_gain = move, gain
+    return best
 
 
-def _undoes(move: ToWork | ToFoundation | SlideUnder, before: ToWork | SlideUnder) -> bool:
-    """Whether ``move`` puts back the cards ``before`` moved."""
-    return isinstance(move, ToWork) and move.card == before.card and move.dest == before.source
+def _line(view: State, seat: int, table: _Table, patient: bool) -> float:
+    """What playing on alone gains: the best move each time (or a turn of the stock),
+    up to `AHEAD` moves or until a Nerts card would be turned up."""
+    total, weight = 0.0, 1.0
+    for _ in range(AHEAD):
+        moves = legal_moves(view, seat)
+        scored = _gains(view, seat, moves, table, patient)
+        move: Move
+        if scored and scored[0][0] > WORTH:
+            gain, play = scored[0]
+            total += weight * gain
+            if play.source == NERTS:
+                break
+            move = play
+        elif TurnStock(seat) in moves:
+            move = TurnStock(seat)
+        else:
+            break
+        view = apply(view, move)[0]
+        weight *= LATER
+    return total
 
 
-def _worth(view: State, seat: int) -> float:
-    """What the seat's tableau is worth as it lies, for the choice of the next move."""
+def _gains(
+    view: State, seat: int, moves: list[Move], table: _Table, patient: bool
+) -> list[tuple[float, CardPlay]]:
+    """Every card play among ``moves`` with what it gains, best first."""
+    base = _worth(view, seat, known=True)
+    scored = []
+    for move in moves:
+        if isinstance(move, ToFoundation | ToWork | SlideUnder):
+            after = apply(view, move)[0]
+            gain = _worth(after, seat, known=move.source != NERTS) - base
+            if isinstance(move, ToFoundation):
+                gain += _race(move, table, patient)
+            scored.append((gain, move))
+    scored.sort(key=lambda pair: -pair[0])
+    return scored
+
+
+def _race(move: ToFoundation, table: _Table, patient: bool) -> float:
+    """The terms of a foundation play: its point, and what it means in the race."""
+    gain = CARD_UP + URGENT
+    card = move.card
+    if card.is_joker:
+        return gain
+    if (card.suit, card.rank) in table.shown:
+        gain += RACE
+    if (card.suit, card.rank) in table.nerts_tops:
+        gain += BLOCK
+    stuck = table.nerts_tops.get((card.suit, card.rank + 1))
+    if stuck is False and move.source != NERTS and patient:
+        gain -= FEED
+    return gain
+
+
+def _worth(view: State, seat: int, *, known: bool) -> float:
+    """What the seat's tableau is worth as it lies; with ``known`` False the Nerts card on
+    top has just been turned up in a line of play, and counts at a guess."""
     tableau = view.tableau_of(seat)
     wanted = {(f.suit, f.rank + 1) for f in view.foundations}
     worth = -NERTS_CARD * len(tableau.nerts) - DIG * (len(tableau.stock) + len(tableau.waste))
@@ -189,7 +238,9 @@ def _worth(view: State, seat: int) -> float:
         return worth
     top = tableau.nerts[-1]
     assert top is not None
-    if _goes_up(top, wanted):
+    if not known:
+        worth += NERTS_GUESS
+    elif _goes_up(top, wanted):
         worth += NERTS_UP
     elif _fits_down(tableau, top):
         worth += NERTS_DOWN
