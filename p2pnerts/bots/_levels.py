@@ -11,10 +11,13 @@ lets a seat play (one play in the air at a time).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 
 from p2pnerts.bots._baseline import BaselineBot
 from p2pnerts.bots._policy import Policy
@@ -93,21 +96,21 @@ class PolicyError(ValueError):
 
 
 def load_policy(spec: str) -> Callable[[random.Random], Policy]:
-    """A maker of the policy ``spec`` names: a built-in name, or ``package.module:Class``.
+    """A maker of the policy ``spec`` names: a built-in name, ``package.module:Class``,
+    or ``path/to/file.py:Class``.
 
     A class is called with a seeded `random.Random` if its constructor takes an
     argument, with none otherwise; what it makes must have a ``choose`` method.
     """
     if spec in POLICIES:
         return POLICIES[spec]
-    module_name, sep, attr = spec.partition(":")
+    module_name, sep, attr = spec.rpartition(":")
     if not sep or not module_name or not attr:
         names = ", ".join(POLICIES)
-        raise PolicyError(f"{spec!r} is neither a policy ({names}) nor package.module:Class")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise PolicyError(f"cannot import {module_name!r}: {exc}") from exc
+        raise PolicyError(
+            f"{spec!r} is neither a policy ({names}) nor package.module:Class nor file.py:Class"
+        )
+    module = _import(module_name)
     cls = getattr(module, attr, None)
     if cls is None or not callable(cls):
         raise PolicyError(f"{module_name!r} has no class {attr!r}")
@@ -123,3 +126,19 @@ def load_policy(spec: str) -> Callable[[random.Random], Policy]:
         return policy  # type: ignore[no-any-return]
 
     return make
+
+
+def _import(name: str) -> ModuleType:
+    """The module ``name``: a dotted module name, or the path of a Python file."""
+    try:
+        if not name.endswith(".py"):
+            return importlib.import_module(name)
+        path = Path(name)
+        loader = importlib.util.spec_from_file_location(f"p2pnerts_policy_{path.stem}", path)
+        if loader is None or loader.loader is None:
+            raise ImportError(f"{name} is not a Python file")
+        module = importlib.util.module_from_spec(loader)
+        loader.loader.exec_module(module)
+        return module
+    except (ImportError, OSError) as exc:
+        raise PolicyError(f"cannot import {name!r}: {exc}") from exc
