@@ -237,8 +237,7 @@ def _play_round(
     points: list[int | None] = [None] * players
 
     def decks(_round: int, seat: int) -> tuple[Card, ...]:
-        base = (seat + rotation) % players
-        return shuffled_deck(seat, options, random.Random(f"arena:{seed}:{deal}:{base}"))
+        return arena_deck(seed, deal, rotation, seat, players, options)
 
     def hear(seat: int, event: Event) -> None:
         tally = tallies[name_of[seat]]
@@ -266,6 +265,15 @@ def _play_round(
     if None in points:
         raise ArenaError(f"deal {deal}, rotation {rotation}: a seat never saw the round end")
     return [p for p in points if p is not None]
+
+
+def arena_deck(
+    seed: int, deal: int, rotation: int, seat: int, players: int, options: TableOptions
+) -> tuple[Card, ...]:
+    """Seat ``seat``'s deck in rotation ``rotation`` of a deal: the deal's deck
+    ``(seat + rotation) mod players``, in the same order, as deck ``seat``'s cards."""
+    base = (seat + rotation) % players
+    return shuffled_deck(seat, options, random.Random(f"arena:{seed}:{deal}:{base}"))
 
 
 def _ci95(values: Sequence[float]) -> float:
