@@ -1,10 +1,11 @@
 """The strong bot: it plays its own tableau ahead before it moves, and watches the races.
 
-A move is worth the change it makes to the tableau (Nerts cards left count most; a Nerts
-card that can go somewhere, spaces, and cards ready for the foundations count too), plus,
-for a play to a foundation, terms for the race: the foundations are shared, so a play
-there goes before any rearranging at home, first of all when another player shows the
-same card (and above all when it is their Nerts card, which then stays down); a play
+A move is worth the change it makes to the tableau (Nerts cards left count most by far:
+the sooner it calls, the more the others are left holding; a Nerts card that can go
+somewhere, spaces, and cards ready for the foundations count too), plus, for a play to a
+foundation, terms for the race: the foundations are shared, so a play there goes before
+any rearranging at home, first of all when another player shows the same card (and
+above all when it is their Nerts card, which then stays down); a play
 that would only let another player's Nerts card go up next is held back, for at most one
 pass of the stock. For its few best moves and for turning the stock it then plays on
 alone for a few moves, the foundations as they are, and takes the move whose line
@@ -42,8 +43,9 @@ from p2pnerts.rules import (
 
 CardPlay = ToFoundation | ToWork | SlideUnder
 
-NERTS_CARD = 3.0
-"""What a card off the Nerts pile is worth: the 2-point penalty saved, and a bit more."""
+NERTS_CARD = 10.0
+"""What a card off the Nerts pile is worth: the 2-point penalty saved, and above all a
+step towards calling Nerts, which ends the round while the others still hold theirs."""
 NERTS_UP = 2.0
 """The Nerts card on top could go to a foundation now."""
 NERTS_DOWN = 1.2
@@ -58,8 +60,8 @@ DIG = 0.1
 """Each card left in stock and waste: the fewer, the sooner each one shows."""
 CARD_UP = 1.0
 """A card on a foundation: the point it scores."""
-URGENT = 1.5
-"""Any play to a foundation: the foundations are a race, the tableau can wait."""
+URGENT = 0.5
+"""Any play to a foundation: the foundations are a race, rearranging at home can wait."""
 RACE = 0.6
 """Another player shows the same card for the same foundation: play it first."""
 BLOCK = 3.0
