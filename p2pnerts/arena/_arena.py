@@ -77,6 +77,8 @@ class PolicyFigures:
     margin: float | None
     """Mean points per round above the first policy's, in the same rounds (None for it)."""
     margin_ci95: float | None
+    decisions: int
+    """How many times it was asked for a move."""
     decision_ms: float
     """Mean milliseconds per decision: measured, so it varies from run to run."""
     decision_p50_ms: float
@@ -209,6 +211,7 @@ def play_arena(
                 t.lost / t.seat_rounds,
                 None if margin is None else statistics.fmean(margin),
                 None if margin is None else _ci95(margin),
+                len(t.decisions),
                 1000 * statistics.fmean(t.decisions) if t.decisions else 0.0,
                 1000 * _quantile(t.decisions, 0.50),
                 1000 * _quantile(t.decisions, 0.99),
