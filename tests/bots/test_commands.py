@@ -94,3 +94,11 @@ def test_the_guides_example_policy_plays_a_match_as_a_peer() -> None:
     summary = [line for line in bot.stdout.splitlines() if line.startswith("match over")]
     assert summary and "Eager" in summary[0]
     assert summary[0] in host_out
+
+
+def test_the_guide_shows_the_example_policy_as_it_is_in_examples() -> None:
+    readme = (EXAMPLE.parents[1] / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    assert len(blocks) == 1
+    assert "class Eager" in blocks[0]
+    assert blocks[0] in EXAMPLE.read_text(encoding="utf-8")
