@@ -7,10 +7,13 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from p2pnerts import _netcommands
 from p2pnerts.cli import main
+from p2pnerts.net import Player
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "eager.py"
 COMMAND = [sys.executable, "-m", "p2pnerts"]
@@ -102,3 +105,21 @@ def test_the_guide_shows_the_example_policy_as_it_is_in_examples() -> None:
     assert len(blocks) == 1
     assert "class Eager" in blocks[0]
     assert blocks[0] in EXAMPLE.read_text(encoding="utf-8")
+
+
+def test_a_host_seats_local_bots_of_the_levels_asked_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made: list[tuple[str, int]] = []
+    real = _netcommands.bot_player
+
+    def recording(name: str, number: int, *args: Any, **kwargs: Any) -> Player:
+        made.append((name, number))
+        return real(name, number, *args, **kwargs)
+
+    monkeypatch.setattr(_netcommands, "bot_player", recording)
+    args = ["host", "--name", "levels", "--headless", "--no-advertise", "--seats", "4"]
+    args += ["--bots", "3", "--bot-level", "3,10", "--level", "9", "--rounds", "1"]
+    assert main(args) == 0
+    assert sorted(made) == [("Bot 1", 3), ("Bot 2", 10), ("Bot 3", 3), ("Player", 9)]
+    assert "match over after 1 round(s): Player " in capsys.readouterr().out
