@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2pnerts.bots import POLICIES, BaselineBot, StrongBot
 from p2pnerts.rules import (
@@ -66,6 +68,37 @@ def test_a_policy_only_ever_chooses_a_legal_move(name: str, options: TableOption
                 apply(state, move)  # the full table accepts it too
                 checked += 1
     assert checked > 100
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(2, 6),
+    options=st.sampled_from(list(OPTIONS.values())),
+    steps=st.integers(0, 250),
+)
+def test_no_policy_chooses_an_illegal_move_anywhere_random_play_leads(
+    seed: int, players: int, options: TableOptions, steps: int
+) -> None:
+    """Positions reached by random legal moves (stranger than any bot makes): each
+    policy's choice for each seat is one of that seat's legal moves, and the full table
+    accepts it."""
+    rng = random.Random(seed)
+    state = deal(options, solo_seats(players), rng=rng)
+    for _ in range(steps):
+        if state.ended is not None:
+            break
+        seat = rng.randrange(players)
+        moves = [m for m in legal_moves(state, seat) if not isinstance(m, CallNerts | DeclareStuck)]
+        if moves:
+            state, _ = apply(state, rng.choice(moves))
+    for seat in range(players):
+        view = private_view(state, seat)
+        for name, make in sorted(POLICIES.items()):
+            move = make(random.Random(seed)).choose(view, seat)
+            if move is not None:
+                assert move in legal_moves(view, seat), (name, seat, move)
+                apply(state, move)
 
 
 def _other_hidden_cards_shuffled(state: State, seat: int, rng: random.Random) -> State:
