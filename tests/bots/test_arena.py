@@ -95,3 +95,31 @@ def test_an_authors_policy_plays_in_the_arena() -> None:
 def test_an_arena_it_cannot_run_says_why(policies: list[str], players: int) -> None:
     with pytest.raises((ArenaError, PolicyError)):
         play_arena(policies, 4, seed=1, players=players)
+
+
+def test_a_policy_in_the_simulator_sees_no_other_seats_face_down_cards() -> None:
+    """What a seat's replica hands its policy shows its own deck, and of the others only
+    what has been face up: never a card below a Nerts pile's top, and in a stock only
+    cards that went through the waste (turned over as the next pass)."""
+    looked = 0
+    shown: set[Card] = set()
+
+    class Inspecting(SimpleBot):
+        def choose(self, view: State, seat: int) -> Move | None:
+            nonlocal looked
+            own = view.seats[seat]
+            for t in view.tableaux:
+                shown.update(t.waste)
+            for t in view.tableaux:
+                if t.deck == own:
+                    assert None not in (*t.nerts, *t.stock)
+                    continue
+                assert all(c is None for c in t.nerts[:-1])
+                assert all(c is None or c in shown for c in t.stock), t.stock
+            looked += 1
+            return super().choose(view, seat)
+
+    config = SimConfig(3, 1, MIXES["none"], TableOptions())
+    lineup = Lineup([Inspecting(random.Random(s)) for s in range(3)], [BotPace()] * 3)
+    assert Simulation(config, 8, lineup).run().violation is None
+    assert looked > 100
