@@ -79,7 +79,7 @@ def _parser() -> argparse.ArgumentParser:
         "--policy",
         metavar="POLICY",
         help="play this policy instead of the level's: "
-        f"{', '.join(POLICIES)}, or package.module:Class",
+        f"{', '.join(POLICIES)}, package.module:Class or file.py:Class",
     )
     _player_options(bot, flag="--name", default="Bot", headless=False)
     bot.set_defaults(run=_netcommands.bot_command)
@@ -139,7 +139,7 @@ def _parser() -> argparse.ArgumentParser:
         help="play bot policies against each other on simulated tables, and measure them",
         description="Seat the policies around simulated tables (seat s plays policy s mod P) "
         "and play every deal once in each rotation of the seats, so that each policy meets "
-        "each deck from each seat. Reports, per policy: mean points per round with a 95%% "
+        "each deck from each seat. Reports, per policy: mean points per round with a 95% "
         "confidence interval, its margin over the first policy, Nerts-call rate, cards "
         "played, races won and lost, and decision time. The same seed gives the same "
         "results (decision times are measured, and vary).",
@@ -148,7 +148,7 @@ def _parser() -> argparse.ArgumentParser:
         "--policies",
         default="baseline,strong",
         metavar="P1,P2,...",
-        help=f"comma-separated: {', '.join(POLICIES)} or package.module:Class",
+        help=f"comma-separated: {', '.join(POLICIES)}, package.module:Class or file.py:Class",
     )
     arena.add_argument("--rounds", type=_count(1, 1_000_000), default=100, help="rounds (100)")
     arena.add_argument("--players", type=_count(2, 14), default=4, help="players (4)")
