@@ -14,11 +14,10 @@ from pathlib import Path
 import trio
 
 from p2pnerts import ui
-from p2pnerts._netcommands import level_pace, local_bot, locate_and_join, run_host, say
+from p2pnerts._netcommands import bot_player, local_bot, locate_and_join, run_host, say
 from p2pnerts.net import (
     DiscoveryError,
     MatchResult,
-    Player,
     SeatFile,
     TableInfo,
     TableSpec,
@@ -92,8 +91,7 @@ async def host_in_lobby(
         def add_bot(level: int) -> None:
             if ports:
                 name = f"Bot {lobby.bots_added} L{level}"
-                pace = level_pace(level)
-                bot = Player(name, random.Random(rng.getrandbits(64)), pace, lambda _: None)
+                bot = bot_player(name, level, random.Random(rng.getrandbits(64)), lambda _: None)
                 nursery.start_soon(local_bot, ports[0], bot, session.report)
 
         def fill() -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import trio
 
+from p2pnerts.bots import PolicyError, level, load_policy
 from p2pnerts.net import (
     DiscoveryError,
     JoinError,
@@ -39,10 +40,26 @@ DISCOVERY_WAIT = 3.0
 """Seconds to listen for a table named on the command line."""
 
 
-def level_pace(level: int) -> Pace:
+def level_pace(number: int) -> Pace:
     """How fast a bot of a level (1-10) plays; level 10 as fast as the table allows."""
-    think = 0.9 * 0.6 ** (level - 1)
-    return Pace(think, think)
+    reaction = level(number).reaction
+    return Pace(reaction.think, reaction.spread)
+
+
+def bot_player(
+    name: str,
+    number: int,
+    rng: random.Random,
+    report: Callable[[str], None],
+    tell: Callable[[str], None] | None = None,
+    *,
+    policy: str | None = None,
+) -> Player:
+    """A seat played by a bot of level ``number`` (1-10): the level's pace, and its policy
+    unless ``policy`` names another (built-in, or ``package.module:Class``)."""
+    make = level(number).make if policy is None else load_policy(policy)
+    bot = make(random.Random(rng.getrandbits(64)))
+    return Player(name, rng, level_pace(number), report, tell, policy=bot)
 
 
 def options_from(args: argparse.Namespace) -> TableOptions:
@@ -117,6 +134,7 @@ async def run_host(
     seed = rng.getrandbits(64)
     if me is None:
         me = _player(args, random.Random(seed), tell)
+    levels = getattr(args, "bot_level", None) or [args.level]
     updates, announced = trio.open_memory_channel[TableInfo](64)
     where: dict[str, int | str] = {"port": 0, "table": ""}
     async with trio.open_nursery() as nursery:
@@ -133,10 +151,10 @@ async def run_host(
                 nursery.start_soon(_announce, announced, args.interface, report)
                 updates.send_nowait(_info(spec, where, 1))
             for k in range(args.bots):
-                bot = Player(
+                bot = bot_player(
                     f"Bot {k + 1}",
+                    levels[k % len(levels)],
                     random.Random(rng.getrandbits(64)),
-                    level_pace(args.level),
                     lambda _: None,
                 )
                 nursery.start_soon(local_bot, port, bot, report)
@@ -204,9 +222,13 @@ def bot_command(args: argparse.Namespace) -> int:
 def _player(
     args: argparse.Namespace, rng: random.Random, tell: Callable[[str], None] | None = None
 ) -> Player:
+    """The seat's player when a bot plays it: its level (or ``--policy``), and the file
+    ``--state`` names."""
+    policy = getattr(args, "policy", None)
+    player = bot_player(args.player, args.level, rng, say, tell, policy=policy)
     state = getattr(args, "state", None)
-    seat_file = None if state is None else Path(state)
-    return Player(args.player, rng, level_pace(args.level), say, tell, seat_file=seat_file)
+    player.seat_file = None if state is None else Path(state)
+    return player
 
 
 def _saved_seat(args: argparse.Namespace) -> SeatFile | None:
@@ -222,7 +244,8 @@ def _resume(saved: SeatFile, args: argparse.Namespace, *, headless: bool) -> int
     say(f"{me.name} coming back to seat {saved.seat} (state from {args.state})")
     try:
         if headless:
-            result = trio.run(resume_table, saved, _player(args, random.Random(args.seed)))
+            player = _player(args, random.Random(args.seed))
+            result = trio.run(resume_table, saved, player)
         else:
             from p2pnerts import _frontend
 
@@ -233,6 +256,9 @@ def _resume(saved: SeatFile, args: argparse.Namespace, *, headless: bool) -> int
     except JoinError as exc:
         print(f"p2pnerts: cannot come back: {exc}", file=sys.stderr)
         return 1
+    except PolicyError as exc:
+        print(f"p2pnerts: {exc}", file=sys.stderr)
+        return 2
     say(result.summary())
     write_stats(args.stats, result)
     return 0
@@ -242,7 +268,11 @@ def _join_and_play(target: str | None, args: argparse.Namespace, *, headless: bo
     saved = _saved_seat(args)
     if saved is not None:
         return _resume(saved, args, headless=headless)
-    player = _player(args, random.Random(args.seed))
+    try:
+        player = _player(args, random.Random(args.seed))
+    except PolicyError as exc:
+        print(f"p2pnerts: {exc}", file=sys.stderr)
+        return 2
     try:
         if target is not None and headless:
             result = trio.run(locate_and_join, target, args.interface, player, say)

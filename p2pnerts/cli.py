@@ -12,6 +12,8 @@ from functools import partial
 import trio
 
 from p2pnerts import _frontend, _netcommands, sim
+from p2pnerts.arena import ArenaError, play_arena
+from p2pnerts.bots import POLICIES, PolicyError
 from p2pnerts.net import SeatFileError, TableSpec, tables_command
 from p2pnerts.rules import RulesError, TableOptions, TieRule
 from p2pnerts.sim import MIXES, SimConfig
@@ -61,6 +63,12 @@ def _parser() -> argparse.ArgumentParser:
     host.add_argument("--port", type=_count(0, 65535), default=0, help="TCP port (0: any)")
     host.add_argument("--seats", type=_count(2, 14), default=4, help="seats at the table (2-14)")
     host.add_argument("--bots", type=_count(0, 13), default=0, help="bots from this machine")
+    host.add_argument(
+        "--bot-level",
+        type=_levels,
+        metavar="L[,L...]",
+        help="the bots' level 1-10, or one level per bot in turn (default: --level)",
+    )
     host.add_argument("--no-advertise", action="store_true", help="do not announce by mDNS")
     _player_options(host)
     _table_options(host)
@@ -78,6 +86,12 @@ def _parser() -> argparse.ArgumentParser:
 
     bot = commands.add_parser("bot", help="run a bot peer that plays a table's match")
     bot.add_argument("--join", required=True, metavar="NAME|HOST:PORT", help="the table")
+    bot.add_argument(
+        "--policy",
+        metavar="POLICY",
+        help="play this policy instead of the level's: "
+        f"{', '.join(POLICIES)}, package.module:Class or file.py:Class",
+    )
     _player_options(bot, flag="--name", default="Bot", headless=False)
     bot.set_defaults(run=_netcommands.bot_command)
 
@@ -130,6 +144,28 @@ def _parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--json", action="store_true", help="print the report as JSON")
     simulate.set_defaults(run=_sim)
+
+    arena = commands.add_parser(
+        "arena",
+        help="play bot policies against each other on simulated tables, and measure them",
+        description="Seat the policies around simulated tables (seat s plays policy s mod P) "
+        "and play every deal once in each rotation of the seats, so that each policy meets "
+        "each deck from each seat. Reports, per policy: mean points per round with a 95% "
+        "confidence interval, its margin over the first policy, Nerts-call rate, cards "
+        "played, races won and lost, and decision time. The same seed gives the same "
+        "results (decision times are measured, and vary).",
+    )
+    arena.add_argument(
+        "--policies",
+        default="baseline,strong",
+        metavar="P1,P2,...",
+        help=f"comma-separated: {', '.join(POLICIES)}, package.module:Class or file.py:Class",
+    )
+    arena.add_argument("--rounds", type=_count(1, 1_000_000), default=100, help="rounds (100)")
+    arena.add_argument("--players", type=_count(2, 14), default=4, help="players (4)")
+    arena.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
+    arena.add_argument("--json", action="store_true", help="print the report as JSON")
+    arena.set_defaults(run=_arena)
     return parser
 
 
@@ -197,6 +233,11 @@ def _count(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def _levels(text: str) -> list[int]:
+    """A comma-separated list of bot levels, 1 to 10."""
+    return [_count(1, 10)(part) for part in text.split(",")]
+
+
 def _choice(names: Iterable[str]) -> Callable[[str], str]:
     allowed = list(names)
 
@@ -218,6 +259,29 @@ def _sim(args: argparse.Namespace) -> int:
     else:
         print(report.text())
     return 1 if report.violations else 0
+
+
+def _arena(args: argparse.Namespace) -> int:
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+    names = [name.strip() for name in args.policies.split(",") if name.strip()]
+    try:
+        report = play_arena(names, args.rounds, seed, players=args.players, progress=_bar)
+    except (ArenaError, PolicyError) as exc:
+        print(f"p2pnerts: arena: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print(report.text())
+    return 0
+
+
+def _bar(done: int, total: int, width: int = 30) -> None:
+    """A progress bar on stderr, drawn over itself."""
+    filled = width * done // total
+    end = "\n" if done == total else ""
+    bar = "#" * filled + "." * (width - filled)
+    print(f"\r[{bar}] {done}/{total} rounds", end=end, file=sys.stderr, flush=True)
 
 
 def _play(args: argparse.Namespace) -> int:

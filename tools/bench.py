@@ -1,4 +1,4 @@
-"""Benchmarks, one subcommand each: ``python tools/bench.py rules|sim|net|ui [--json]``.
+"""Benchmarks, one subcommand each: ``python tools/bench.py rules|sim|net|ui|bots [--json]``.
 
 Every benchmark runs on one core from fixed seeds, so two runs measure the same work. A
 new benchmark is one function taking the parsed arguments, and a subparser naming it in
@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from p2pnerts import sim, ui
+from p2pnerts.arena import play_arena
+from p2pnerts.bots import POLICIES
 from p2pnerts.rules import (
     NERTS,
     CallNerts,
@@ -541,6 +543,113 @@ def bench_ui(args: argparse.Namespace) -> dict[str, Any]:
     return {"frames": frames, "key": key}
 
 
+# --- bots: decision time per policy, and the strong bot's margin over the baseline ---------
+
+BOT_POLICIES = ("simple", "baseline", "strong")
+BOT_PLAYERS = 4
+
+
+def bot_positions(count: int, seed: int) -> list[tuple[State, int]]:
+    """``count`` seats' views, from rounds of the built-in policies playing each other."""
+    rng = random.Random(seed)
+    views: list[tuple[State, int]] = []
+    while len(views) < count:
+        state = deal(TableOptions(), solo_seats(BOT_PLAYERS), rng=rng)
+        bots = [POLICIES[BOT_POLICIES[s % 3]](random.Random(s)) for s in range(BOT_PLAYERS)]
+        for _ in range(20_000):
+            if state.ended is not None or len(views) >= count:
+                break
+            seat = rng.randrange(BOT_PLAYERS)
+            view = private_view(state, seat)
+            views.append((view, seat))
+            move = bots[seat].choose(view, seat)
+            if move is not None:
+                state, _ = apply(state, move)
+    return views
+
+
+def decision_times(name: str, views: Sequence[tuple[State, int]]) -> dict[str, float]:
+    """Milliseconds per ``choose`` of policy ``name`` on each view: p50, p99, max, mean.
+
+    Each view gets a fresh policy, made outside the timing."""
+    make = POLICIES[name]
+    times = []
+    for view, seat in views:
+        policy = make(random.Random(0))
+        start = time.perf_counter()
+        policy.choose(view, seat)
+        times.append(time.perf_counter() - start)
+    times.sort()
+
+    def at(q: float) -> float:
+        return 1000 * times[min(len(times) - 1, int(q * len(times)))]
+
+    return {
+        "p50_ms": at(0.50),
+        "p99_ms": at(0.99),
+        "max_ms": 1000 * times[-1],
+        "mean_ms": 1000 * statistics.fmean(times),
+    }
+
+
+def bench_bots(args: argparse.Namespace) -> dict[str, Any]:
+    views = bot_positions(int(args.positions), int(args.seed))
+    timing = {name: decision_times(name, views) for name in BOT_POLICIES}
+    if not args.json:
+        print(f"decision time per move, one core, {len(views)} views at {BOT_PLAYERS} players")
+        print(f"{'policy':<10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'mean ms':>9}")
+        for name, t in timing.items():
+            print(
+                f"{name:<10}{t['p50_ms']:>9.3f}{t['p99_ms']:>9.3f}"
+                f"{t['max_ms']:>9.3f}{t['mean_ms']:>9.3f}"
+            )
+    progress = None if args.json else _progress
+    report = play_arena(
+        ["baseline", "strong"],
+        int(args.rounds),
+        int(args.seed),
+        players=BOT_PLAYERS,
+        progress=progress,
+    )
+    strong = report.figures[1]
+    assert strong.margin is not None and strong.margin_ci95 is not None
+    low, high = strong.margin - strong.margin_ci95, strong.margin + strong.margin_ci95
+    deciding = sum(f.decision_ms * f.decisions for f in report.figures) / 1000
+    margin = {
+        "rounds": report.rounds,
+        "players": BOT_PLAYERS,
+        "seed": report.seed,
+        "baseline_points": report.figures[0].mean_points,
+        "strong_points": strong.mean_points,
+        "margin": strong.margin,
+        "ci95": [low, high],
+        "seconds": report.seconds,
+        "seconds_per_round": report.seconds / report.rounds,
+        "seconds_deciding": deciding,
+    }
+    if not args.json:
+        print(
+            f"\nstrong over baseline, {report.rounds} paired rounds at {BOT_PLAYERS} players "
+            f"(seats baseline, strong, baseline, strong; each deal in all 4 rotations), "
+            f"seed {report.seed}:"
+        )
+        print(
+            f"  points per round: baseline {report.figures[0].mean_points:.2f}, strong "
+            f"{strong.mean_points:.2f}; margin {strong.margin:+.2f}, 95% CI "
+            f"[{low:+.2f}, {high:+.2f}]"
+        )
+        print(
+            f"  arena: {report.seconds:.0f} s, {margin['seconds_per_round']:.3f} s per round, "
+            f"{deciding / report.seconds:.0%} of it in the policies' decisions"
+        )
+    return {"decision_ms": timing, "margin": margin}
+
+
+def _progress(done: int, total: int) -> None:
+    if done == total or done % 50 == 0:
+        print(f"\r  {done}/{total} rounds", end="\n" if done == total else "", file=sys.stderr)
+
+
 # --- the command line --------------------------------------------------------------------
 
 
@@ -587,6 +696,17 @@ def parser() -> argparse.ArgumentParser:
     front.add_argument("--presses", type=int, default=100, help="keys pressed for latency")
     front.add_argument("--seed", type=int, default=1, help="the recorded rounds' seed")
     front.set_defaults(run=bench_ui)
+
+    bots = sub.add_parser(
+        "bots",
+        help="decision time per policy (p50, p99), and the strong bot's margin over the "
+        "baseline in mean points per round over paired arena rounds, with its 95%% CI",
+    )
+    bots.add_argument("--json", action="store_true", help="emit the figures as JSON")
+    bots.add_argument("--rounds", type=int, default=2000, help="arena rounds (2000)")
+    bots.add_argument("--positions", type=int, default=3000, help="views timed per policy")
+    bots.add_argument("--seed", type=int, default=1, help="the arena's and the views' seed")
+    bots.set_defaults(run=bench_bots)
     return top
 
 

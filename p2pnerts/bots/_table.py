@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from p2pnerts.bots._simple import SimpleBot
+from p2pnerts.bots._policy import Policy
 from p2pnerts.rules import Event, State, apply, private_view
 
 MAX_STEPS = 200_000
@@ -14,7 +14,7 @@ MAX_STEPS = 200_000
 
 def play_round(
     state: State,
-    bots: Sequence[SimpleBot],
+    bots: Sequence[Policy],
     rng: random.Random,
     on_events: Callable[[State, list[Event]], None] | None = None,
 ) -> State:

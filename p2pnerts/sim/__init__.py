@@ -28,7 +28,7 @@ from p2pnerts.sim._invariants import (
 )
 from p2pnerts.sim._network import LinkModel, Network, Scheduler
 from p2pnerts.sim._report import Report, SeedResult, Tally, ViolationReport
-from p2pnerts.sim._run import Simulation, run
+from p2pnerts.sim._run import Lineup, Simulation, run
 from p2pnerts.sim._sequencer import SequencerRun
 from p2pnerts.sim._workload import BotPace, SimConfig
 
@@ -39,6 +39,7 @@ __all__ = [
     "Fault",
     "FaultMix",
     "Invariants",
+    "Lineup",
     "LinkDrop",
     "LinkModel",
     "Network",

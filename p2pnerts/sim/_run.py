@@ -18,14 +18,15 @@ import functools
 import random
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from p2pnerts.bots import SimpleBot
+from p2pnerts.bots import Policy, SimpleBot
 from p2pnerts.protocol import (
     Disk,
+    Event,
     LocalProtocolError,
     Message,
     ProtocolError,
@@ -33,7 +34,7 @@ from p2pnerts.protocol import (
     Status,
     encode,
 )
-from p2pnerts.rules import IllegalMove, Rotate
+from p2pnerts.rules import Card, IllegalMove, Rotate
 from p2pnerts.sim._faults import Crash, Fault, LinkDrop, Partition, SlowPeer
 from p2pnerts.sim._invariants import Violation, check_progress, check_round_time
 from p2pnerts.sim._ledger import Ledger
@@ -41,7 +42,7 @@ from p2pnerts.sim._network import Link, Network, Scheduler, link
 from p2pnerts.sim._report import Report, SeedResult, ViolationReport
 from p2pnerts.sim._sequencer import SequencerRun
 from p2pnerts.sim._trace import Trace
-from p2pnerts.sim._workload import SimConfig, deck_order, setting
+from p2pnerts.sim._workload import BotPace, SimConfig, deck_order, setting
 
 WATCH_EVERY = 5.0
 """Simulated seconds between two looks of the liveness watchdog."""
@@ -60,12 +61,27 @@ class _Peer:
     """One seat's replica and bot, and the driver's hold on its timer and its lives."""
 
     replica: Replica
-    bot: SimpleBot
+    bot: Policy
     life: int = 0
     """Bumped by each crash, so that the old life's timers and looks lapse."""
     disk: Disk | None = None
     timer_at: float | None = None
     spins: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Lineup:
+    """Who plays each seat of a run in place of the simulator's own bots, and at what pace,
+    on which decks, and who hears what each replica tells: how an arena uses a run.
+
+    ``decks(round, seat)`` gives seat ``seat``'s deck order for a round (its cards from deck
+    ``seat``); ``hear(seat, event)`` hears every event of seat ``seat``'s replica.
+    """
+
+    policies: Sequence[Policy]
+    paces: Sequence[BotPace]
+    decks: Callable[[int, int], tuple[Card, ...]] | None = None
+    hear: Callable[[int, Event], None] | None = None
 
 
 class _Watch(NamedTuple):
@@ -79,8 +95,9 @@ class _Watch(NamedTuple):
 class Simulation:
     """One seed's run of a table of replicas with bots, on the mix's network."""
 
-    def __init__(self, config: SimConfig, seed: int) -> None:
+    def __init__(self, config: SimConfig, seed: int, lineup: Lineup | None = None) -> None:
         self.config, self.seed = config, seed
+        self.lineup = lineup
         self.peers = config.peers
         fixed = setting(config, seed)
         self.scheduler = Scheduler()
@@ -92,7 +109,9 @@ class Simulation:
         self.seats = [
             _Peer(
                 Replica(seat, config.options, self.peers, timing=config.timing),
-                SimpleBot(random.Random(fixed.bots[seat])),
+                SimpleBot(random.Random(fixed.bots[seat]))
+                if lineup is None
+                else lineup.policies[seat],
             )
             for seat in range(self.peers)
         ]
@@ -136,7 +155,8 @@ class Simulation:
 
     def _look_later(self, seat: int) -> None:
         action = functools.partial(self._look, seat, self.seats[seat].life)
-        self.scheduler.at(self.now + self.config.pace.sample(self._pace), action)
+        pace = self.config.pace if self.lineup is None else self.lineup.paces[seat]
+        self.scheduler.at(self.now + pace.sample(self._pace), action)
 
     def _look(self, seat: int, life: int) -> None:
         """A bot's look at its table: deal the next round when the last is over, else play.
@@ -179,7 +199,10 @@ class Simulation:
     def _deal(self, seat: int) -> None:
         replica = self.seats[seat].replica
         number = max(replica.round, replica.playing) + 1  # the round start_round deals
-        order = deck_order(self._deals, number, seat, self.config.options)
+        if self.lineup is not None and self.lineup.decks is not None:
+            order = self.lineup.decks(number, seat)
+        else:
+            order = deck_order(self._deals, number, seat, self.config.options)
         self.trace.add(self.now, "deal", seat, number)
         replica.start_round(order, self._salts.randbytes(16), self.now)
         self.ledger.decks[seat, replica.round] = order
@@ -217,8 +240,11 @@ class Simulation:
                 if dst != seat:
                     self._send(seat, dst, message, kind, size)
         rounds = ledger.tally.rounds
+        hear = None if self.lineup is None else self.lineup.hear
         for event in replica.take_events():
             ledger.event(seat, replica, event, self.now)
+            if hear is not None:
+                hear(seat, event)
         if ledger.tally.rounds != rounds:
             up = [
                 p.replica.committed for p, r in zip(self.seats, ledger.seats, strict=True) if r.up

@@ -1,0 +1,10 @@
+"""The arena: bot policies against each other on simulated tables, measured.
+
+`play_arena` seats the policies around simulated tables (`p2pnerts.sim`, no faults) and
+plays the same deals once in every rotation of the seats, so that each policy meets each
+deck from each seat: the luck of the deal cancels out of the comparison.
+"""
+
+from p2pnerts.arena._arena import ArenaError, ArenaReport, PolicyFigures, play_arena
+
+__all__ = ["ArenaError", "ArenaReport", "PolicyFigures", "play_arena"]

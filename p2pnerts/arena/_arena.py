@@ -1,0 +1,292 @@
+"""Policies against each other in the simulator, on the same deals in every seat rotation.
+
+Seat ``s`` plays policy ``s mod P`` of the ``P`` policies named. A deal is one deck order
+per seat; it is played ``players`` times, once in each rotation (in rotation ``k`` seat
+``s`` gets the deal's deck ``(s + k) mod players``), so the rounds come in groups of
+``players``. Every round is one simulated run with an ideal network (no faults), each
+seat's replica playing its policy at the same pace; the seed fixes every deck, pace and
+message delay, so the same seed gives the same figures. Decision times are measured with
+the process clock around each ``choose`` and are the one thing that varies between runs.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2pnerts.bots import Policy, load_policy
+from p2pnerts.protocol import Event, PlayCommitted, PlayReturned, RoundOver
+from p2pnerts.rules import Card, Move, State, TableOptions, ToFoundation, shuffled_deck
+from p2pnerts.sim import MIXES, BotPace, Lineup, SimConfig, Simulation
+
+Z95 = 1.96
+"""Normal quantile of a two-sided 95% confidence interval (rounds are many)."""
+
+
+class ArenaError(Exception):
+    """The arena cannot run as asked, or a simulated round broke a protocol check."""
+
+
+@dataclass(slots=True)
+class _Tally:
+    """What one policy did, summed over the seats it played."""
+
+    seat_rounds: int = 0
+    points: int = 0
+    calls: int = 0
+    cards: int = 0
+    won: int = 0
+    lost: int = 0
+    decisions: list[float] = field(default_factory=list)
+    """Seconds each ``choose`` took."""
+
+
+class _Timed:
+    """A policy whose every decision is timed into a tally."""
+
+    def __init__(self, policy: Policy, tally: _Tally) -> None:
+        self._policy, self._tally = policy, tally
+
+    def choose(self, view: State, seat: int) -> Move | None:
+        start = time.perf_counter()
+        move = self._policy.choose(view, seat)
+        self._tally.decisions.append(time.perf_counter() - start)
+        return move
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyFigures:
+    """One policy's figures: per round of one seat, unless the name says otherwise."""
+
+    name: str
+    seat_rounds: int
+    mean_points: float
+    points_ci95: float
+    """Half the width of the 95% confidence interval of ``mean_points``."""
+    nerts_rate: float
+    """Share of its seat-rounds in which it called Nerts."""
+    cards_played: float
+    """Cards it played to the foundations."""
+    races_won: float
+    races_lost: float
+    margin: float | None
+    """Mean points per round above the first policy's, in the same rounds (None for it)."""
+    margin_ci95: float | None
+    decisions: int
+    """How many times it was asked for a move."""
+    decision_ms: float
+    """Mean milliseconds per decision: measured, so it varies from run to run."""
+    decision_p50_ms: float
+    decision_p99_ms: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "policy": self.name,
+            "seat_rounds": self.seat_rounds,
+            "mean_points": round(self.mean_points, 4),
+            "points_ci95": round(self.points_ci95, 4),
+            "nerts_rate": round(self.nerts_rate, 4),
+            "cards_played": round(self.cards_played, 4),
+            "races_won": round(self.races_won, 4),
+            "races_lost": round(self.races_lost, 4),
+            "margin": None if self.margin is None else round(self.margin, 4),
+            "margin_ci95": None if self.margin_ci95 is None else round(self.margin_ci95, 4),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaReport:
+    """The arena's result: what was played, and every policy's figures."""
+
+    policies: tuple[str, ...]
+    players: int
+    rounds: int
+    seed: int
+    pace: BotPace
+    figures: tuple[PolicyFigures, ...]
+    seconds: float
+    """Wall-clock seconds the arena took (measured)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON: ``results`` is the same for the same seed; ``timing`` holds
+        what the clock measured."""
+        return {
+            "players": self.players,
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "pace": {"think": self.pace.think, "spread": self.pace.spread},
+            "seats": [self.policies[s % len(self.policies)] for s in range(self.players)],
+            "results": [f.to_json() for f in self.figures],
+            "timing": {
+                "seconds": round(self.seconds, 3),
+                "decision_ms": {
+                    f.name: {
+                        "mean": round(f.decision_ms, 4),
+                        "p50": round(f.decision_p50_ms, 4),
+                        "p99": round(f.decision_p99_ms, 4),
+                    }
+                    for f in self.figures
+                },
+            },
+        }
+
+    def text(self) -> str:
+        seats = ", ".join(self.policies[s % len(self.policies)] for s in range(self.players))
+        lines = [
+            f"{self.rounds} rounds at {self.players} players ({seats}), seed {self.seed}, "
+            f"every deal in all {self.players} rotations; {self.seconds:.1f} s",
+            f"{'policy':<16}{'points/round':>20}{'margin':>18}{'Nerts':>7}"
+            f"{'cards':>7}{'won':>6}{'lost':>6}{'ms/move':>9}",
+        ]
+        for f in self.figures:
+            margin = "" if f.margin is None else f"{f.margin:+.2f} ± {f.margin_ci95:.2f}"
+            lines.append(
+                f"{f.name:<16}{f.mean_points:>12.2f} ± {f.points_ci95:<5.2f}{margin:>18}"
+                f"{f.nerts_rate:>7.0%}{f.cards_played:>7.1f}{f.races_won:>6.2f}"
+                f"{f.races_lost:>6.2f}{f.decision_ms:>9.3f}"
+            )
+        lines.append(
+            "points ± 95% confidence interval; margin: points/round above the first policy in "
+            "the same rounds; Nerts: rounds it called; cards, won, lost: foundation plays and "
+            "races per round"
+        )
+        return "\n".join(lines)
+
+
+def play_arena(
+    policies: Sequence[str],
+    rounds: int,
+    seed: int,
+    *,
+    players: int = 4,
+    pace: BotPace | None = None,
+    options: TableOptions | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaReport:
+    """Play ``rounds`` rounds of the named policies (built-in names or
+    ``package.module:Class``); ``progress(done, rounds)`` hears each round finish."""
+    if not policies:
+        raise ArenaError("name at least one policy")
+    if len(policies) > players:
+        raise ArenaError(f"{len(policies)} policies cannot share {players} seats")
+    if rounds < 1:
+        raise ArenaError("play at least one round")
+    makers = [load_policy(name) for name in policies]
+    pace = pace or BotPace()
+    options = options or TableOptions()
+    config = SimConfig(players, 1, MIXES["none"], options, pace=pace)
+    tallies = {name: _Tally() for name in policies}
+    per_round: dict[str, list[float]] = {name: [] for name in policies}
+    started = time.perf_counter()
+    for number in range(rounds):
+        deal, rotation = divmod(number, players)
+        scores = _play_round(config, policies, makers, tallies, seed, deal, rotation)
+        for name in policies:
+            mine = [p for s, p in enumerate(scores) if policies[s % len(policies)] == name]
+            per_round[name].append(sum(mine) / len(mine))
+        if progress is not None:
+            progress(number + 1, rounds)
+    seconds = time.perf_counter() - started
+    first = per_round[policies[0]]
+    figures = []
+    for name in policies:
+        t, points = tallies[name], per_round[name]
+        margin = (
+            None if name == policies[0] else [a - b for a, b in zip(points, first, strict=True)]
+        )
+        figures.append(
+            PolicyFigures(
+                name,
+                t.seat_rounds,
+                statistics.fmean(points),
+                _ci95(points),
+                t.calls / t.seat_rounds,
+                t.cards / t.seat_rounds,
+                t.won / t.seat_rounds,
+                t.lost / t.seat_rounds,
+                None if margin is None else statistics.fmean(margin),
+                None if margin is None else _ci95(margin),
+                len(t.decisions),
+                1000 * statistics.fmean(t.decisions) if t.decisions else 0.0,
+                1000 * _quantile(t.decisions, 0.50),
+                1000 * _quantile(t.decisions, 0.99),
+            )
+        )
+    return ArenaReport(tuple(policies), players, rounds, seed, pace, tuple(figures), seconds)
+
+
+def _play_round(
+    config: SimConfig,
+    names: Sequence[str],
+    makers: Sequence[Callable[[random.Random], Policy]],
+    tallies: dict[str, _Tally],
+    seed: int,
+    deal: int,
+    rotation: int,
+) -> list[int]:
+    """One simulated round: every seat's points, in seat order."""
+    players, options = config.peers, config.options
+    name_of = [names[s % len(names)] for s in range(players)]
+    seeds = random.Random(f"arena:{seed}:{deal}:{rotation}")
+    policies: list[Policy] = [
+        _Timed(makers[s % len(makers)](random.Random(seeds.getrandbits(64))), tallies[name_of[s]])
+        for s in range(players)
+    ]
+    points: list[int | None] = [None] * players
+
+    def decks(_round: int, seat: int) -> tuple[Card, ...]:
+        return arena_deck(seed, deal, rotation, seat, players, options)
+
+    def hear(seat: int, event: Event) -> None:
+        tally = tallies[name_of[seat]]
+        match event:
+            case PlayCommitted(seat=who, move=ToFoundation()) if who == seat:
+                tally.cards += 1
+            case PlayReturned(seat=who, move=ToFoundation(), winner=winner) if who == seat:
+                if winner is not None:
+                    tally.lost += 1
+                    tallies[name_of[winner]].won += 1
+            case RoundOver(caller=caller, scores=scores):
+                points[seat] = scores[seat].points
+                tally.seat_rounds += 1
+                tally.calls += caller == seat
+                tally.points += scores[seat].points
+
+    paces = [config.pace] * players
+    lineup = Lineup(policies, paces, decks, hear)
+    result = Simulation(config, seed * 1_000_003 + deal, lineup).run()
+    if result.violation is not None:
+        raise ArenaError(
+            f"deal {deal}, rotation {rotation}: {result.violation.message} "
+            f"(seed {result.violation.seed})"
+        )
+    if None in points:
+        raise ArenaError(f"deal {deal}, rotation {rotation}: a seat never saw the round end")
+    return [p for p in points if p is not None]
+
+
+def arena_deck(
+    seed: int, deal: int, rotation: int, seat: int, players: int, options: TableOptions
+) -> tuple[Card, ...]:
+    """Seat ``seat``'s deck in rotation ``rotation`` of a deal: the deal's deck
+    ``(seat + rotation) mod players``, in the same order, as deck ``seat``'s cards."""
+    base = (seat + rotation) % players
+    return shuffled_deck(seat, options, random.Random(f"arena:{seed}:{deal}:{base}"))
+
+
+def _ci95(values: Sequence[float]) -> float:
+    if len(values) < 2:
+        return math.inf
+    return Z95 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def _quantile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]

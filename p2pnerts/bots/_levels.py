@@ -1,0 +1,144 @@
+"""Bot levels 1-10, and policies by name: what the commands and the arena put at a seat.
+
+A level is a policy and a reaction time. The reaction time is how long the player takes
+between two looks at the table (a look makes at most one move); it is drawn afresh each
+time, uniformly from ``think`` to ``think + spread`` seconds. Levels 1-2 play the
+simple bot, 3-4 the baseline, 5-10 the strong bot, each level quicker than the one
+before; level 10 looks again within milliseconds, so it plays as fast as the protocol
+lets a seat play (one play in the air at a time).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from p2pnerts.bots._baseline import BaselineBot
+from p2pnerts.bots._policy import Policy
+from p2pnerts.bots._simple import SimpleBot
+from p2pnerts.bots._strong import StrongBot
+
+POLICIES: dict[str, Callable[[random.Random], Policy]] = {
+    "simple": SimpleBot,
+    "baseline": lambda _: BaselineBot(),
+    "strong": lambda _: StrongBot(),
+}
+"""The built-in policies by name; each is made from a seeded generator (for tie-breaks)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reaction:
+    """Seconds between two looks at the table: uniform from ``think`` to ``think + spread``."""
+
+    think: float
+    spread: float
+
+    def sample(self, rng: random.Random) -> float:
+        return self.think + rng.random() * self.spread
+
+    @property
+    def mean(self) -> float:
+        return self.think + self.spread / 2
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """What a bot of one level plays like: its policy (a name in `POLICIES`) and pace."""
+
+    number: int
+    name: str
+    policy: str
+    reaction: Reaction
+
+    def make(self, rng: random.Random) -> Policy:
+        return POLICIES[self.policy](rng)
+
+    def describe(self) -> str:
+        mean = self.reaction.mean
+        pace = f"{mean * 1000:.0f} ms" if mean < 1 else f"{mean:.1f} s"
+        return f"level {self.number} ({self.name}): {self.policy} policy, a look every {pace}"
+
+
+def _level(number: int, name: str, policy: str) -> Level:
+    think = 0.9 * 0.6 ** (number - 1) if number < 10 else 0.002
+    return Level(number, name, policy, Reaction(think, think))
+
+
+LEVELS: tuple[Level, ...] = (
+    _level(1, "beginner", "simple"),
+    _level(2, "casual", "simple"),
+    _level(3, "steady", "baseline"),
+    _level(4, "sharp", "baseline"),
+    _level(5, "club", "strong"),
+    _level(6, "expert", "strong"),
+    _level(7, "master", "strong"),
+    _level(8, "fast master", "strong"),
+    _level(9, "beyond human", "strong"),
+    _level(10, "as fast as the table allows", "strong"),
+)
+
+
+def level(number: int) -> Level:
+    """Level ``number`` (1-10); raises ValueError for any other."""
+    if not 1 <= number <= len(LEVELS):
+        raise ValueError(f"bot levels are 1 to {len(LEVELS)}, not {number}")
+    return LEVELS[number - 1]
+
+
+class PolicyError(ValueError):
+    """A policy named on the command line cannot be loaded or made."""
+
+
+def load_policy(spec: str) -> Callable[[random.Random], Policy]:
+    """A maker of the policy ``spec`` names: a built-in name, ``package.module:Class``,
+    or ``path/to/file.py:Class``.
+
+    A class is called with a seeded `random.Random` if its constructor takes an
+    argument, with none otherwise; what it makes must have a ``choose`` method.
+    """
+    if spec in POLICIES:
+        return POLICIES[spec]
+    module_name, sep, attr = spec.rpartition(":")
+    if not sep or not module_name or not attr:
+        names = ", ".join(POLICIES)
+        raise PolicyError(
+            f"{spec!r} is neither a policy ({names}) nor package.module:Class nor file.py:Class"
+        )
+    module = _import(module_name)
+    cls = getattr(module, attr, None)
+    if cls is None or not callable(cls):
+        raise PolicyError(f"{module_name!r} has no class {attr!r}")
+    try:
+        takes_rng = bool(inspect.signature(cls).parameters)
+    except (TypeError, ValueError):
+        takes_rng = False
+
+    def make(rng: random.Random) -> Policy:
+        policy = cls(rng) if takes_rng else cls()
+        if not callable(getattr(policy, "choose", None)):
+            raise PolicyError(f"{spec} has no choose(view, seat) method")
+        return policy  # type: ignore[no-any-return]
+
+    return make
+
+
+def _import(name: str) -> ModuleType:
+    """The module ``name``: a dotted module name, or the path of a Python file."""
+    try:
+        if not name.endswith(".py"):
+            return importlib.import_module(name)
+        path = Path(name)
+        loader = importlib.util.spec_from_file_location(f"p2pnerts_policy_{path.stem}", path)
+        if loader is None or loader.loader is None:
+            raise ImportError(f"{name} is not a Python file")
+        module = importlib.util.module_from_spec(loader)
+        loader.loader.exec_module(module)
+        return module
+    except (ImportError, OSError) as exc:
+        raise PolicyError(f"cannot import {name!r}: {exc}") from exc

@@ -1,0 +1,125 @@
+"""``p2pnerts arena``, and an author's policy playing as a peer at a real table."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from p2pnerts import _netcommands
+from p2pnerts.cli import main
+from p2pnerts.net import Player
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "eager.py"
+COMMAND = [sys.executable, "-m", "p2pnerts"]
+LIMIT = 180
+
+
+def _arena_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[dict[str, object], str]:
+    assert main(["arena", "--rounds", "4", "--json", *args]) == 0
+    out, err = capsys.readouterr()
+    return json.loads(out), err
+
+
+def test_arena_prints_json_with_its_progress_on_stderr(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    first, err = _arena_json(capsys, "--seed", "9", "--policies", "baseline,strong")
+    again, _ = _arena_json(capsys, "--seed", "9", "--policies", "baseline,strong")
+    assert first["results"] == again["results"]
+    assert first["seats"] == ["baseline", "strong", "baseline", "strong"]
+    assert "4/4 rounds" in err and "[####" in err
+    results = first["results"]
+    assert isinstance(results, list)
+    assert [r["policy"] for r in results] == ["baseline", "strong"]
+
+
+def test_arena_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--rounds", "3", "--players", "3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 rounds at 3 players (baseline, strong, baseline), seed 1")
+    assert re.search(r"^strong +-?\d+\.\d\d ± \d+\.\d\d +[+-]\d+\.\d\d ± ", out, re.M)
+
+
+@pytest.mark.parametrize(
+    ("policies", "message"),
+    [("baseline,nobody", "is neither a policy"), ("a,b,c,d,e", "cannot share 4 seats")],
+)
+def test_arena_refuses_what_it_cannot_run(
+    policies: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["arena", "--policies", policies, "--rounds", "1"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_arena_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["arena", "--help"])
+    assert exit_.value.code == 0
+    assert "usage: p2pnerts arena" in capsys.readouterr().out
+
+
+def test_the_guides_example_policy_plays_a_match_as_a_peer() -> None:
+    """A host process and a bot process playing the example, over loopback."""
+    host = subprocess.Popen(
+        [*COMMAND, "host", "--name", "guide", "--headless", "--no-advertise"]
+        + ["--seats", "2", "--rounds", "1", "--level", "9", "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert host.stdout is not None
+        first = host.stdout.readline()
+        match = re.search(r"open on port (\d+)", first)
+        assert match, first
+        bot = subprocess.run(
+            [*COMMAND, "bot", "--join", f"127.0.0.1:{match.group(1)}", "--name", "Eager"]
+            + ["--level", "9", "--policy", f"{EXAMPLE}:Eager"],
+            capture_output=True,
+            text=True,
+            timeout=LIMIT,
+        )
+        assert bot.returncode == 0, bot.stdout + bot.stderr
+        host_out = host.stdout.read()
+        host.wait(timeout=LIMIT)
+    finally:
+        if host.poll() is None:
+            host.kill()
+        host.wait()
+        if host.stdout is not None:
+            host.stdout.close()
+    summary = [line for line in bot.stdout.splitlines() if line.startswith("match over")]
+    assert summary and "Eager" in summary[0]
+    assert summary[0] in host_out
+
+
+def test_the_guide_shows_the_example_policy_as_it_is_in_examples() -> None:
+    readme = (EXAMPLE.parents[1] / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    assert len(blocks) == 1
+    assert "class Eager" in blocks[0]
+    assert blocks[0] in EXAMPLE.read_text(encoding="utf-8")
+
+
+def test_a_host_seats_local_bots_of_the_levels_asked_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made: list[tuple[str, int]] = []
+    real = _netcommands.bot_player
+
+    def recording(name: str, number: int, *args: Any, **kwargs: Any) -> Player:
+        made.append((name, number))
+        return real(name, number, *args, **kwargs)
+
+    monkeypatch.setattr(_netcommands, "bot_player", recording)
+    args = ["host", "--name", "levels", "--headless", "--no-advertise", "--seats", "4"]
+    args += ["--bots", "3", "--bot-level", "3,10", "--level", "9", "--rounds", "1"]
+    assert main(args) == 0
+    assert sorted(made) == [("Bot 1", 3), ("Bot 2", 10), ("Bot 3", 3), ("Player", 9)]
+    assert "match over after 1 round(s): Player " in capsys.readouterr().out

@@ -1,0 +1,113 @@
+"""Bot levels 1-10, and policies loaded by name, module or file."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from p2pnerts import _netcommands
+from p2pnerts.bots import (
+    LEVELS,
+    BaselineBot,
+    PolicyError,
+    SimpleBot,
+    StrongBot,
+    level,
+    load_policy,
+)
+from p2pnerts.cli import main
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "eager.py"
+
+
+def test_each_level_is_quicker_than_the_one_before_and_plays_a_policy_as_strong() -> None:
+    order = ["simple", "baseline", "strong"]
+    assert [lv.number for lv in LEVELS] == list(range(1, 11))
+    for lower, higher in itertools.pairwise(LEVELS):
+        assert higher.reaction.mean < lower.reaction.mean
+        assert order.index(higher.policy) >= order.index(lower.policy)
+    assert level(10).reaction.think + level(10).reaction.spread <= 0.005
+    assert isinstance(level(1).make(random.Random(0)), SimpleBot)
+    assert isinstance(level(3).make(random.Random(0)), BaselineBot)
+    assert isinstance(level(10).make(random.Random(0)), StrongBot)
+
+
+@pytest.mark.parametrize("number", [0, 11, -1])
+def test_there_are_ten_levels(number: int) -> None:
+    with pytest.raises(ValueError, match="levels are 1 to 10"):
+        level(number)
+
+
+def test_a_reaction_time_stays_within_its_range() -> None:
+    rng = random.Random(4)
+    for lv in LEVELS:
+        r = lv.reaction
+        samples = [r.sample(rng) for _ in range(200)]
+        assert all(r.think <= s <= r.think + r.spread for s in samples)
+
+
+@pytest.mark.parametrize("number", range(1, 11))
+def test_a_bot_seat_gets_its_levels_pace_and_policy(number: int) -> None:
+    pace = _netcommands.level_pace(number)
+    assert (pace.think, pace.spread) == (
+        level(number).reaction.think,
+        level(number).reaction.spread,
+    )
+    player = _netcommands.bot_player("B", number, random.Random(1), lambda _: None)
+    assert player.pace == pace
+    assert type(player.policy).__name__ == type(level(number).make(random.Random(0))).__name__
+
+
+def test_a_bot_seat_plays_a_policy_named_in_place_of_its_levels() -> None:
+    player = _netcommands.bot_player(
+        "B", 2, random.Random(1), lambda _: None, policy=f"{EXAMPLE}:Eager"
+    )
+    assert type(player.policy).__name__ == "Eager"
+    assert player.pace == _netcommands.level_pace(2)
+    player = _netcommands.bot_player("B", 9, random.Random(1), lambda _: None, policy="baseline")
+    assert isinstance(player.policy, BaselineBot)
+
+
+def test_a_policy_loads_from_a_module_by_its_dotted_name() -> None:
+    make = load_policy("p2pnerts.bots:StrongBot")
+    assert isinstance(make(random.Random(0)), StrongBot)
+    make = load_policy("p2pnerts.bots:SimpleBot")  # takes a generator
+    assert isinstance(make(random.Random(0)), SimpleBot)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nobody", "is neither a policy"),
+        ("no_such_module_here:Bot", "cannot import 'no_such_module_here'"),
+        (f"{EXAMPLE}:Missing", "has no class 'Missing'"),
+        ("/no/such/file.py:Bot", "cannot import '/no/such/file.py'"),
+    ],
+)
+def test_a_policy_that_cannot_be_loaded_says_why(spec: str, message: str) -> None:
+    with pytest.raises(PolicyError, match=message):
+        load_policy(spec)
+
+
+def test_a_class_without_choose_is_not_a_policy() -> None:
+    make = load_policy("types:SimpleNamespace")
+    with pytest.raises(PolicyError, match="no choose"):
+        make(random.Random(0))
+
+
+def test_bad_bot_levels_give_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    for bad in ("11", "3,x"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["host", "--name", "x", "--bots", "2", "--bot-level", bad])
+        assert exit_.value.code == 2
+        assert "--bot-level" in capsys.readouterr().err
+
+
+def test_a_bot_with_a_policy_that_cannot_load_fails_before_it_joins(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bot", "--join", "127.0.0.1:1", "--policy", "nobody"]) == 2
+    assert "is neither a policy" in capsys.readouterr().err
