@@ -29,6 +29,7 @@ from p2pnerts.protocol import (
     LocalProtocolError,
     Message,
     PeerExcluded,
+    PeerLeft,
     PeerRejoined,
     PeerSuspected,
     Play,
@@ -289,6 +290,22 @@ class TablePeer:
                 self._next_round_at = None
                 self._start_round()
 
+    def leave(self) -> bool:
+        """Leave the table now (the player quits): every other seat hears it and plays on
+        without this one at once, instead of after the silence that leaves it out. False
+        if this seat cannot say so now (it is not a member of a settled view)."""
+        if self.replica.status is not Status.NORMAL:
+            return False
+        self.replica.leave(trio.current_time())
+        self._flush()
+        self._poke.set()
+        return True
+
+    @property
+    def left(self) -> bool:
+        """Whether this seat's Leave has committed: the others know it has gone."""
+        return self.replica.status is Status.LEFT
+
     def intend(self, move: Move) -> Move:
         """Make ``move`` at this seat now; raises `IllegalMove` or `LocalProtocolError`."""
         sent = self.replica.intend(move, trio.current_time())
@@ -382,6 +399,8 @@ class TablePeer:
                 self._report(f"{name(seat)} is left out; the table plays on")
             case PeerRejoined(seat=seat):
                 self._report(f"{name(seat)} is back")
+            case PeerLeft(seat=seat) if seat != self.seat:
+                self._report(f"{name(seat)} left the table; the others play on")
             case AuditFailed(seat=seat, reason=reason):
                 self._report(f"audit: {name(seat)} {reason}")
             case PlayCommitted(seat=seat, move=ToFoundation(card=card), tie=tie):

@@ -139,6 +139,16 @@ class Session:
             self.model.refused(str(exc))
         self._changed(())
 
+    async def farewell(self) -> None:
+        """The person quits mid-match: tell the table, and wait until it has heard (the
+        caller bounds the wait), so the others play on at once without this seat."""
+        peer = self.peer
+        if peer is None or peer.result is not None or not peer.leave():
+            return
+        gone = trio.Event()
+        peer.watchers.append(lambda _: gone.set() if peer.left else None)
+        await gone.wait()
+
     def _deal_next(self) -> None:
         assert self.peer is not None
         self.peer.deal_next_round()

@@ -42,6 +42,6 @@ def play_in_terminal(
     log, root = TickerLog(session), logging.getLogger()
     root.addHandler(log)
     try:
-        return run_with_trio(app, lambda: session.run(start))
+        return run_with_trio(app, lambda: session.run(start), session.farewell)
     finally:
         root.removeHandler(log)

@@ -157,3 +157,41 @@ async def test_garbage_sent_to_every_seat_mid_match_is_dropped_and_play_goes_on(
     assert results[0].rounds == 2
     assert all(peer.replica.committed > before for peer, before in zip(peers, in_play, strict=True))
     assert any("refused at the handshake" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_seat_that_leaves_is_told_to_the_others_who_finish_without_it() -> None:
+    results: dict[int, MatchResult] = {}
+    lines: list[str] = []
+    spec = TableSpec("goodbye", 3, TableOptions(rounds=2))
+    seated: list[TablePeer] = []
+    playing, left = trio.Event(), trio.Event()
+
+    def watch(peer: TablePeer) -> None:
+        seated.append(peer)
+
+        def changed(_: object) -> None:
+            if peer.replica.display is not None:
+                playing.set()
+            if peer.left:
+                left.set()
+
+        peer.watchers.append(changed)
+
+    person = Player("Cy", random.Random(3), None, lambda _: None, seated=watch)
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, lines)
+
+            async def bot() -> None:
+                results[1] = await join_table("127.0.0.1", port, _player("Bea", 2))
+
+            nursery.start_soon(bot)
+            async with trio.open_nursery() as cy:
+                cy.start_soon(join_table, "127.0.0.1", port, person)
+                await playing.wait()
+                assert seated[0].leave()
+                await left.wait()
+                cy.cancel_scope.cancel()
+    assert results[0] == results[1] and results[0].rounds == 2
+    assert "Cy left the table; the others play on" in lines
+    assert not any("Cy is left out" in line for line in lines)  # told, not found silent

@@ -19,6 +19,7 @@ class Screen:
     def __init__(self) -> None:
         self.redraws = 0
         self._redrawn = trio.Event()
+        self.session: Session | None = None
 
     def invalidate(self) -> None:
         self.redraws += 1
@@ -36,7 +37,8 @@ async def seated(bot: Pace) -> AsyncIterator[tuple[TableModel, Screen]]:
     once the first round is on."""
     model = TableModel(0, ("Ann",), TableOptions())
     screen = Screen()
-    person = Session(model, screen.invalidate, "Ann", random.Random(1)).player
+    screen.session = Session(model, screen.invalidate, "Ann", random.Random(1))
+    person = screen.session.player
     spec = TableSpec("test", 2, TableOptions(rounds=1))
     other = Player("Bea", random.Random(2), bot, lambda _: None)
     with trio.fail_after(30):
@@ -76,3 +78,12 @@ async def test_a_move_the_peer_refuses_comes_back_as_the_notice() -> None:
         model.declare_stuck()  # one hand: the first is still in the air
         await screen.until(lambda: bool(model.notice))
         assert "one hand" in model.notice or "already declared stuck" in model.notice
+
+
+async def test_quitting_mid_match_tells_the_table_at_once() -> None:
+    async with seated(Pace(5.0, 0.1)) as (_, screen):
+        session = screen.session
+        assert session is not None and session.peer is not None
+        with trio.fail_after(5):  # bounded like the application's farewell, for a failure
+            await session.farewell()
+        assert session.peer.left
