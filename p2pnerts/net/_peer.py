@@ -373,6 +373,9 @@ class TablePeer:
     def _save(self) -> None:
         """Keep the seat file up to date with what the replica must keep (it changes
         once a round and once a view: seldom)."""
+        if self._seat_file is not None and self.left:
+            self._seat_file.unlink(missing_ok=True)  # gone for good: nothing to come back to
+            self._seat_file = None
         disk = self.replica.disk
         if self._seat_file is None or disk == self._saved or self.result is not None:
             return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 import trio
@@ -159,7 +160,9 @@ async def test_garbage_sent_to_every_seat_mid_match_is_dropped_and_play_goes_on(
     assert any("refused at the handshake" in r.getMessage() for r in caplog.records)
 
 
-async def test_a_seat_that_leaves_is_told_to_the_others_who_finish_without_it() -> None:
+async def test_a_seat_that_leaves_is_told_to_the_others_who_finish_without_it(
+    tmp_path: Path,
+) -> None:
     results: dict[int, MatchResult] = {}
     lines: list[str] = []
     spec = TableSpec("goodbye", 3, TableOptions(rounds=2))
@@ -177,7 +180,8 @@ async def test_a_seat_that_leaves_is_told_to_the_others_who_finish_without_it() 
 
         peer.watchers.append(changed)
 
-    person = Player("Cy", random.Random(3), None, lambda _: None, seated=watch)
+    state = tmp_path / "cy.json"
+    person = Player("Cy", random.Random(3), None, lambda _: None, seated=watch, seat_file=state)
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
             port = await _hosted(nursery, spec, results, lines)
@@ -189,9 +193,11 @@ async def test_a_seat_that_leaves_is_told_to_the_others_who_finish_without_it() 
             async with trio.open_nursery() as cy:
                 cy.start_soon(join_table, "127.0.0.1", port, person)
                 await playing.wait()
+                assert state.exists()
                 assert seated[0].leave()
                 await left.wait()
                 cy.cancel_scope.cancel()
     assert results[0] == results[1] and results[0].rounds == 2
     assert "Cy left the table; the others play on" in lines
     assert not any("Cy is left out" in line for line in lines)  # told, not found silent
+    assert not state.exists(), "a seat that left has nothing to come back to"
