@@ -17,6 +17,7 @@ from p2pnerts.bots import POLICIES, PolicyError
 from p2pnerts.net import SeatFileError, TableSpec, tables_command
 from p2pnerts.rules import RulesError, TableOptions, TieRule
 from p2pnerts.sim import MIXES, SimConfig
+from p2pnerts.ui import NoTerminal
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -26,7 +27,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = args.run(args)
     except RulesError as exc:
         parser.exit(2, f"p2pnerts: error: {exc}\n")
-    except SeatFileError as exc:
+    except (SeatFileError, NoTerminal) as exc:
         parser.exit(2, f"p2pnerts: error: {exc}\n")
     except KeyboardInterrupt:
         print("\nInterrupted.", file=sys.stderr)

@@ -63,3 +63,18 @@ def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]
 def test_join_headless_needs_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["join", "--headless"]) == 2
     assert "--headless needs a table" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "args", [["play"], ["join"], ["join", "Kitchen"], ["host", "--name", "x", "--no-advertise"]]
+)
+def test_the_table_screen_without_a_terminal_is_a_one_line_error(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Under pytest neither standard input nor output is a terminal.
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("p2pnerts: error: the table screen needs a terminal (with --headless")
+    assert len(err.strip().splitlines()) == 1

@@ -15,7 +15,7 @@ from p2pnerts.ui._lobby import LobbyModel
 from p2pnerts.ui._model import Hit, Liveness, Look, Selection, Snapshot, TableModel
 from p2pnerts.ui._render import Frame, render
 from p2pnerts.ui._session import Session, snapshot
-from p2pnerts.ui._terminal import Start, default_look, play_in_terminal
+from p2pnerts.ui._terminal import NoTerminal, Start, default_look, play_in_terminal
 
 __all__ = [
     "KEYMAP",
@@ -25,6 +25,7 @@ __all__ = [
     "Liveness",
     "LobbyModel",
     "Look",
+    "NoTerminal",
     "Selection",
     "Session",
     "Snapshot",

@@ -14,6 +14,11 @@ from p2pnerts.ui._lobby import LobbyModel
 from p2pnerts.ui._model import Look, TableModel
 from p2pnerts.ui._session import Session, TickerLog
 
+
+class NoTerminal(Exception):
+    """The table screen was asked for where there is no terminal to draw it on."""
+
+
 Start = Callable[[Session], Awaitable[MatchResult]]
 """Seats the session's player at a table and plays the match (inside trio)."""
 
@@ -32,8 +37,14 @@ def play_in_terminal(
 
     The seat's deck is shuffled as a bot's at seat 0 would be from ``seed``. Returns the
     match's result, or None if the player left first; raises what the network raised,
-    once the terminal is restored.
+    once the terminal is restored. Raises `NoTerminal` if standard input or output is
+    not a terminal.
     """
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise NoTerminal(
+            "the table screen needs a terminal (with --headless a bot plays the seat and "
+            "the table is told in lines)"
+        )
     model = TableModel(0, (name,), TableOptions(), look=look)
     app = create_application(model, lobby)
     rng = random.Random(random.Random(seed).getrandbits(64))
