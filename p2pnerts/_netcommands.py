@@ -101,17 +101,22 @@ def host_command(args: argparse.Namespace) -> int:
     if saved is not None:
         return _resume(saved, args, headless=args.headless)
     spec = TableSpec(args.name, args.seats, options_from(args))
+    result: MatchResult | None
     if args.headless:
         result = trio.run(run_host, spec, args)
     else:
         from p2pnerts import _frontend
 
-        played = _frontend.host(spec, args)
-        if played is None:
-            return 0
-        result = played
-    say(result.summary())
-    write_stats(args.stats, result)
+        result = _frontend.host(spec, args)
+    return _ended(result, args)
+
+
+def _ended(result: MatchResult | None, args: argparse.Namespace) -> int:
+    """How a command ends its match: the summary line and ``--stats``; None (the player
+    left the table screen first) ends it quietly. The exit status, 0."""
+    if result is not None:
+        say(result.summary())
+        write_stats(args.stats, result)
     return 0
 
 
@@ -242,6 +247,7 @@ def _resume(saved: SeatFile, args: argparse.Namespace, *, headless: bool) -> int
     """Take back the seat of a started table that a state file keeps."""
     me = saved.roster[saved.seat]
     say(f"{me.name} coming back to seat {saved.seat} (state from {args.state})")
+    result: MatchResult | None
     try:
         if headless:
             player = _player(args, random.Random(args.seed))
@@ -249,19 +255,14 @@ def _resume(saved: SeatFile, args: argparse.Namespace, *, headless: bool) -> int
         else:
             from p2pnerts import _frontend
 
-            played = _frontend.resume(saved, args)
-            if played is None:
-                return 0
-            result = played
+            result = _frontend.resume(saved, args)
     except JoinError as exc:
         print(f"p2pnerts: cannot come back: {exc}", file=sys.stderr)
         return 1
     except PolicyError as exc:
         print(f"p2pnerts: {exc}", file=sys.stderr)
         return 2
-    say(result.summary())
-    write_stats(args.stats, result)
-    return 0
+    return _ended(result, args)
 
 
 def _join_and_play(target: str | None, args: argparse.Namespace, *, headless: bool) -> int:
@@ -273,22 +274,18 @@ def _join_and_play(target: str | None, args: argparse.Namespace, *, headless: bo
     except PolicyError as exc:
         print(f"p2pnerts: {exc}", file=sys.stderr)
         return 2
+    result: MatchResult | None
     try:
         if target is not None and headless:
             result = trio.run(locate_and_join, target, args.interface, player, say)
         else:
             from p2pnerts import _frontend
 
-            played = _frontend.join(target, args)
-            if played is None:
-                return 0
-            result = played
+            result = _frontend.join(target, args)
     except (JoinError, DiscoveryError) as exc:
         print(f"p2pnerts: cannot join: {exc}", file=sys.stderr)
         return 1
-    say(result.summary())
-    write_stats(args.stats, result)
-    return 0
+    return _ended(result, args)
 
 
 async def locate_and_join(
