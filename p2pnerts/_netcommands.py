@@ -34,7 +34,7 @@ from p2pnerts.net import (
 )
 from p2pnerts.net._discovery import TableState
 from p2pnerts.protocol import PROTOCOL_VERSION
-from p2pnerts.rules import TableOptions, TieRule
+from p2pnerts.rules import BadOptions, TableOptions, TieRule
 
 DISCOVERY_WAIT = 3.0
 """Seconds to listen for a table named on the command line."""
@@ -72,7 +72,21 @@ def options_from(args: argparse.Namespace) -> TableOptions:
         target=args.target,
         rounds=args.rounds,
         tie_rule=TieRule(args.tie_rule),
+        teams=args.teams,
     )
+
+
+def table_size(asked: int | None, options: TableOptions, default: int, flag: str) -> int:
+    """The number of seats: as asked, or as the teams make up, or ``default``. Raises
+    `BadOptions` (a one-line error, exit 2) when the teams seat another number."""
+    if not options.teams:
+        return asked or default
+    seats = sum(options.teams)
+    if asked is not None and asked != seats:
+        raise BadOptions(f"teams {options.teams_text()} seat {seats} players, not {asked} ({flag})")
+    if seats > 14:
+        raise BadOptions(f"teams {options.teams_text()} seat {seats} players: 14 at most")
+    return seats
 
 
 def say(line: str) -> None:
@@ -100,7 +114,8 @@ def host_command(args: argparse.Namespace) -> int:
     saved = _saved_seat(args)
     if saved is not None:
         return _resume(saved, args, headless=args.headless)
-    spec = TableSpec(args.name, args.seats, options_from(args))
+    options = options_from(args)
+    spec = TableSpec(args.name, table_size(args.seats, options, 4, "--seats"), options)
     result: MatchResult | None
     if args.headless:
         result = trio.run(run_host, spec, args)

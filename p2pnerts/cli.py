@@ -15,7 +15,7 @@ from p2pnerts import _frontend, _netcommands, sim
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.bots import POLICIES, PolicyError
 from p2pnerts.net import SeatFileError, TableSpec, tables_command
-from p2pnerts.rules import RulesError, TableOptions, TieRule
+from p2pnerts.rules import BadOptions, RulesError, TableOptions, TieRule
 from p2pnerts.sim import MIXES, SimConfig
 from p2pnerts.ui import NoTerminal
 
@@ -49,7 +49,9 @@ def _parser() -> argparse.ArgumentParser:
         description="A table on this machine (loopback) with bot peers over real sockets; "
         "you play your seat on the table screen (? lists every key there).",
     )
-    play.add_argument("--bots", type=_count(1, 13), default=3, help="bot opponents (1-13)")
+    play.add_argument(
+        "--bots", type=_count(1, 13), default=None, help="bots at the table (1-13; 3)"
+    )
     play.add_argument("--seed", type=int, default=None, help="shuffle the decks from this seed")
     play.add_argument("--level", type=_count(1, 10), default=5, help="the bots' level 1-10 (5)")
     play.add_argument(
@@ -62,7 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     host = commands.add_parser("host", help="host a table on the network")
     host.add_argument("--name", required=True, help="the table's name, as others see it")
     host.add_argument("--port", type=_count(0, 65535), default=0, help="TCP port (0: any)")
-    host.add_argument("--seats", type=_count(2, 14), default=4, help="seats at the table (2-14)")
+    host.add_argument(
+        "--seats", type=_count(2, 14), default=None, help="seats at the table (2-14; 4)"
+    )
     host.add_argument("--bots", type=_count(0, 13), default=0, help="bots from this machine")
     host.add_argument(
         "--bot-level",
@@ -213,6 +217,14 @@ def _table_options(parser: argparse.ArgumentParser, rounds: int | None = None) -
     group.add_argument("--nerts-bonus", type=int, choices=(0, 10, 25), default=0)
     group.add_argument("--jokers", action="store_true", help="jokers as declared wild cards")
     group.add_argument(
+        "--teams",
+        type=_team_sizes,
+        default=(),
+        metavar="N+N[+N...]",
+        help="teams sharing a deck, sizes 1-3 in seat order (2+2: seats 1-2 and 3-4); "
+        "sets the number of players",
+    )
+    group.add_argument(
         "--tie-rule",
         type=_choice(r.value for r in TieRule),
         default="both-stay",
@@ -232,6 +244,16 @@ def _count(low: int, high: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def _team_sizes(text: str) -> tuple[int, ...]:
+    """Team sizes joined by '+', e.g. 2+2+1; the options check the sizes."""
+    sizes = tuple(_count(1, 3)(part) for part in text.split("+"))
+    try:
+        TableOptions(teams=sizes)
+    except BadOptions as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return sizes
 
 
 def _levels(text: str) -> list[int]:
@@ -287,8 +309,10 @@ def _bar(done: int, total: int, width: int = 30) -> None:
 
 def _play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
-    players = args.bots + 1
-    spec = TableSpec("this machine", players, _netcommands.options_from(args))
+    options = _netcommands.options_from(args)
+    players = _netcommands.table_size(args.bots and args.bots + 1, options, 4, "--bots")
+    args.bots = players - 1
+    spec = TableSpec("this machine", players, options)
     table = argparse.Namespace(
         player="You",
         level=args.level,

@@ -39,6 +39,7 @@ from p2pnerts.protocol import (
     RemoteProtocolError,
     Reveal,
     StartView,
+    TeamDeal,
     ViewChange,
     commitment,
     decode,
@@ -202,6 +203,13 @@ FRAMES: list[tuple[str, Message, str]] = [
         " no view later than 0.",
     ),
     (
+        "team-deal",
+        TeamDeal(0, 0, 3, 1, 1, 1, SALT, tuple(map(card_code, ORDER))),
+        "Seat 0 shuffled its team's deck for round 1 and sends it to its teammate, seat 1,"
+        " alone: the salt and order behind the commitment of the Ready it sends next. Outside"
+        " the sequence (seq 1, like Rejoin); the clock is the sender's, not advanced.",
+    ),
+    (
         "start-view-rejoin",
         REJOINED,
         "Seat 3, coordinator of view 2 (index 2 mod 3 of members 0 1 3), lets seat 2 back in"
@@ -281,10 +289,10 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     ),
     (
         "unknown-kind",
-        "Message kind 9 does not exist in version 1.",
-        _raw([1, 9, 0, 0, 1, 1]),
+        "Message kind 10 does not exist in version 1.",
+        _raw([1, 10, 0, 0, 1, 1]),
         "unknown-kind",
-        "unknown message kind 9",
+        "unknown message kind 10",
     ),
     (
         "extra-field",

@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import get_args
 
 import trio
 
@@ -20,33 +21,26 @@ from p2pnerts.bots import Policy, SimpleBot
 from p2pnerts.net._link import Closed, Connection, Received
 from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.protocol import (
-    Ack,
     AuditFailed,
     Disk,
     Event,
     Hello,
-    Leave,
     LocalProtocolError,
     Message,
     PeerExcluded,
     PeerLeft,
     PeerRejoined,
     PeerSuspected,
-    Play,
     PlayCommitted,
     PlayReturned,
-    Ready,
-    Rejoin,
     RemoteProtocolError,
     Replica,
-    Reveal,
     RoundOver,
     RoundStarted,
     Seat,
-    StartView,
     Status,
     Timing,
-    ViewChange,
+    addressed_to,
 )
 from p2pnerts.rules import (
     CallNerts,
@@ -59,7 +53,7 @@ from p2pnerts.rules import (
 
 log = logging.getLogger("p2pnerts.net")
 
-PROTOCOL_MESSAGES = (Ready, Play, Ack, Reveal, Leave, ViewChange, StartView, Rejoin)
+PROTOCOL_MESSAGES = get_args(Message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,6 +328,7 @@ class TablePeer:
                 or display.ended is not None
                 or replica.in_the_air is not None
                 or replica.status is not Status.NORMAL
+                or replica.blind
             ):
                 continue
             move = self._bot.choose(display, self.seat)
@@ -361,8 +356,9 @@ class TablePeer:
         for message in self.replica.take_outgoing():
             for hear in self.traffic:
                 hear(True, None, message)
-            for conn in list(self.links.values()):
-                conn.send_nowait(message)
+            for seat, conn in list(self.links.items()):
+                if addressed_to(message, seat):
+                    conn.send_nowait(message)
         events = self.replica.take_events()
         for event in events:
             self._on_event(event)
@@ -452,7 +448,7 @@ class TablePeer:
         return (fresh or between) and replica.round <= replica.playing
 
     def _start_round(self) -> None:
-        order = shuffled_deck(self.seat, self.options, self._rng)
+        order = shuffled_deck(self.replica.deck, self.options, self._rng)
         self.replica.start_round(order, secrets.token_bytes(16), trio.current_time())
         self._flush()
         self._poke.set()

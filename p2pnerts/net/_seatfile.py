@@ -85,7 +85,12 @@ def _parse(document: Any) -> SeatFile:
     known = {f.name for f in fields(TableOptions)}
     if set(options) - known:
         raise ValueError(f"unknown options {sorted(set(options) - known)}")
-    table_options = TableOptions(**{**options, "tie_rule": TieRule(options["tie_rule"])})
+    teams = options.get("teams", [])
+    if not isinstance(teams, list):
+        raise TypeError("teams must be a list")
+    table_options = TableOptions(
+        **{**options, "tie_rule": TieRule(options["tie_rule"]), "teams": tuple(teams)}
+    )
     disk = document["disk"]
     order = tuple(_card(code, len(roster)) for code in _list(disk["order"]))
     return SeatFile(

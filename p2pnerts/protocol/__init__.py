@@ -49,8 +49,10 @@ from p2pnerts.protocol._messages import (
     Roster,
     Seat,
     StartView,
+    TeamDeal,
     ViewChange,
     Welcome,
+    addressed_to,
 )
 from p2pnerts.protocol._replica import Replica, order_key
 from p2pnerts.protocol._views import Disk, Status, Timing
@@ -94,10 +96,12 @@ __all__ = [
     "ShutOut",
     "StartView",
     "Status",
+    "TeamDeal",
     "Timing",
     "ViewChange",
     "ViewInstalled",
     "Welcome",
+    "addressed_to",
     "audit",
     "commitment",
     "decode",

@@ -30,6 +30,7 @@ from p2pnerts.protocol._messages import (
     Roster,
     Seat,
     StartView,
+    TeamDeal,
     ViewChange,
     Welcome,
 )
@@ -183,6 +184,15 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
         ),
     ),
     Rejoin: (8, (("round", _number()),)),
+    TeamDeal: (
+        9,
+        (
+            ("to", _number(0, MAX_SEATS - 1)),
+            ("round", _number(1)),
+            ("salt", _bytes(16, 64)),
+            ("order", _card_codes(52, 54)),
+        ),
+    ),
 }
 _BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LAYOUT.items()}
 _HEADER = ("sender", "view", "clock", "seq")
@@ -201,12 +211,15 @@ def _text(most: int, least: int = 1) -> _Field:
 
 
 def _options_to_wire(o: TableOptions) -> list[Any]:
-    return [*o.numbers(), o.tie_rule.value]
+    # The teams go last, and only at a table of teams: a table of solo players encodes
+    # as it did before teams existed.
+    return [*o.numbers(), o.tie_rule.value] + ([list(o.teams)] if o.teams else [])
 
 
 def _options_from_wire(value: Any, what: str) -> TableOptions:
-    items = _array(value, what, 10, 10)
-    numbers = [_int(v, what, 0, 10_000) for i, v in enumerate(items) if i not in (3, 9)]
+    items = _array(value, what, 10, 11)
+    teams = _numbers(MAX_SEATS, 1, 3, 2).from_wire(items[10], what) if len(items) > 10 else ()
+    numbers = [_int(v, what, 0, 10_000) for i, v in enumerate(items[:10]) if i not in (3, 9)]
     if type(items[3]) is not bool or items[9] not in {r.value for r in TieRule}:
         raise RemoteProtocolError(f"{what}: bad jokers flag or tie rule")
     pile, work, turn, bonus, points, penalty, target, rounds = numbers
@@ -222,6 +235,7 @@ def _options_from_wire(value: Any, what: str) -> TableOptions:
             target,
             rounds or None,
             TieRule(items[9]),
+            teams,
         )
     except BadOptions as exc:
         raise RemoteProtocolError(f"{what}: {exc}") from None

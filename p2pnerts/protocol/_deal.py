@@ -90,23 +90,30 @@ def audit(
 ) -> list[tuple[int, str]]:
     """Check every revealed deck, and replay the round with those decks known.
 
-    Returns (deck, reason) for each deck found cheating (empty when all is well).
+    ``reveals`` go by seat (each teammate reveals the team's deck); ``commitments`` and
+    ``shown`` by deck. Returns (seat, reason) for each seat found cheating (empty when
+    all is well).
     """
     failures = []
-    reveals = {deck: r for deck, r in reveals.items() if deck in commitments}
-    for deck, (salt, order) in sorted(reveals.items()):
+    decks: dict[int, Sequence[Card]] = {}
+    for seat, (salt, order) in sorted(reveals.items()):
+        deck = seats[seat]
+        if deck not in commitments:
+            continue
         if commitment(salt, order) != commitments[deck]:
-            failures.append((deck, "revealed deck does not match its commitment"))
+            failures.append((seat, "revealed deck does not match its commitment"))
         elif tuple(face_up(order, options)) != tuple(shown[deck]):
-            failures.append((deck, "revealed deck does not match the cards it dealt face up"))
+            failures.append((seat, "revealed deck does not match the cards it dealt face up"))
+        else:
+            decks.setdefault(deck, order)
     if failures:
         return failures
-    # Decks never revealed (their seat left, or lost its deck) are replayed as everyone saw
-    # them: face-down cards unknown, so only the revealed decks are checked card by card.
+    # Decks never revealed (their seats left, or lost their deck) are replayed as everyone
+    # saw them: face-down cards unknown, so only the revealed decks are checked card by card.
     try:
         public = public_deal(options, seats, shown)
         tableaux = tuple(
-            deal_tableau(d, reveals[d][1], options) if d in reveals else public.tableaux[d]
+            deal_tableau(d, decks[d], options) if d in decks else public.tableaux[d]
             for d in range(max(seats) + 1)
         )
     except RulesError as exc:
@@ -116,5 +123,5 @@ def audit(
         try:
             state, _ = apply(state, move, tie=tie)
         except IllegalMove as exc:
-            return [(seats[move.seat], f"a card it showed contradicts its deck: {exc}")]
+            return [(move.seat, f"a card it showed contradicts its deck: {exc}")]
     return []

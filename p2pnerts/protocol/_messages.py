@@ -125,8 +125,27 @@ class Rejoin(Header):
     round: int
 
 
+@dataclass(frozen=True, slots=True)
+class TeamDeal(Header):
+    """A team's deck for round ``round``, from the teammate who shuffled it to teammate
+    ``to`` alone (never to another seat): the salt and order behind the team's
+    commitment. Outside the sequence, like Rejoin (``seq`` is 1); sent before the Ready
+    that commits to it, and again on every new connection to that teammate."""
+
+    to: int
+    round: int
+    salt: bytes
+    order: tuple[int, ...]
+
+
 Ordered = Ready | Play | Leave
-Message = Ready | Play | Ack | Reveal | Leave | ViewChange | StartView | Rejoin
+Message = Ready | Play | Ack | Reveal | Leave | ViewChange | StartView | Rejoin | TeamDeal
+
+
+def addressed_to(message: Message, seat: int) -> bool:
+    """Whether a message a replica sends goes to ``seat`` (never its own sender): every
+    message goes to every other seat, except a TeamDeal, to its one teammate."""
+    return message.to == seat if isinstance(message, TeamDeal) else message.sender != seat
 
 
 # --- link messages: forming a table and opening connections; not part of the order --------

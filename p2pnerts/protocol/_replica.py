@@ -72,10 +72,12 @@ from p2pnerts.protocol._messages import (
     Rejoin,
     Reveal,
     StartView,
+    TeamDeal,
     ViewChange,
 )
 from p2pnerts.protocol._views import Disk, Pending, Round, Status, Timing, Views, bare
 from p2pnerts.rules import (
+    BadOptions,
     CallNerts,
     Card,
     CardPlayed,
@@ -91,14 +93,16 @@ from p2pnerts.rules import (
     ToFoundation,
     ToWork,
     TurnStock,
+    all_cards,
     apply,
     card_code,
     card_from_code,
     is_stuck,
+    new_deck,
     public_digest,
     score_round,
-    solo_seats,
 )
+from p2pnerts.rules import Event as RulesEvent
 
 DIGESTS_KEPT = 4096
 Key = tuple[int, int, int]
@@ -129,7 +133,7 @@ class _Outcome(IntEnum):
 
 
 class Replica(Views):
-    """One seat's replica of a table of solo players."""
+    """One seat's replica of a table: of solo players, or of teams sharing a deck."""
 
     def __init__(
         self,
@@ -143,10 +147,20 @@ class Replica(Views):
     ) -> None:
         if not 0 <= seat < players:
             raise LocalProtocolError(f"seat {seat} is not at a table of {players}")
+        try:
+            seats = options.seating(players)
+        except BadOptions as exc:
+            raise LocalProtocolError(str(exc)) from None
         super().__init__(seat, players, timing or Timing(), now)
         self.options = options
-        self.seats = solo_seats(players)
+        self.seats = seats
+        """The deck each seat plays: teammates share one."""
+        self.deck = seats[seat]
+        self.team = self.team_of(seat)
+        """This seat and its teammates, if any."""
         self.auto_stuck = auto_stuck
+        self._team_deals: dict[int, dict[int, tuple[bytes, tuple[Card, ...]]]] = {}
+        """Per round, the team decks teammates sent this seat: sender → (salt, order)."""
 
     @classmethod
     def restart(
@@ -177,6 +191,8 @@ class Replica(Views):
             raise LocalProtocolError(f"the table is {self.status.value}")
         if self.public is not None and self.public.ended is None:
             raise LocalProtocolError("a round is still being played")
+        if sorted(order) != sorted(new_deck(self.deck, jokers=self.options.jokers)):
+            raise LocalProtocolError(f"seat {self.seat} deals deck {self.deck + 1}, not that order")
         if self.round > self.playing:
             # §5.1: no Ready for round r+1 before round r has ended here. Dealing twice in
             # one gap between rounds would commit a Ready for a round after the next one
@@ -188,12 +204,48 @@ class Replica(Views):
             del self._rounds[old.number]
         self.round = max(self.round, self.playing) + 1
         this = self.round_data(self.round)
-        this.order, this.salt = tuple(order), salt
-        self.disk_kept = Disk(self.round, this.order, salt)
+        if len(self.team) == 1:
+            self._deal(this, tuple(order), salt, now)
+        else:
+            # A team deals one deck: its first seat at the table shuffles and deals, and
+            # the others keep their own shuffle in case that seat drops out first.
+            this.spare = (tuple(order), salt)
+            self._deal_for_team(now)
+
+    def _deal(self, this: Round, order: tuple[Card, ...], salt: bytes, now: float) -> None:
+        this.order, this.salt, this.spare = order, salt, None
+        self.disk_kept = Disk(this.number, order, salt)
+        codes = tuple(map(card_code, order))
+        for mate in self.team:
+            if mate != self.seat:
+                self.out.append(self._team_deal(mate, this.number, salt, codes))
         shown = tuple(map(card_code, _deal.face_up(order, self.options)))
         commitment = _deal.commitment(salt, order)
-        number = self.round
+        number = this.number
         self.send(now, lambda c, s: Ready(self.seat, self.view, c, s, number, commitment, shown))
+
+    def _team_deal(self, mate: int, number: int, salt: bytes, codes: tuple[int, ...]) -> TeamDeal:
+        return TeamDeal(self.seat, self.view, max(self.clock, 1), 1, mate, number, salt, codes)
+
+    def _deal_for_team(self, now: float) -> None:
+        """Deal the team's deck with this seat's spare shuffle if no teammate deals it: this
+        seat is the first of the team at the table, and no teammate's deal has come."""
+        this = self._rounds.get(self.round)
+        if this is None or this.spare is None or this.order or self.status is not Status.NORMAL:
+            return
+        number = this.number
+        pending = (p.message for p in self.pending)
+        readies = [*this.readies, *(m.sender for m in pending if isinstance(m, Ready))]
+        if self._team_deals.get(number) or any(s in self.team and s != self.seat for s in readies):
+            return  # a teammate deals: its deck arrives with its Ready
+        present = [s for s in self.team if s in self._seated and s in self.members]
+        if present and present[0] != self.seat:
+            return
+        self._deal(this, *this.spare, now)
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        """The seats playing ``seat``'s deck, itself included."""
+        return tuple(s for s, deck in enumerate(self.seats) if deck == self.seats[seat])
 
     def intend(self, move: Move, now: float) -> Move:
         """Make a move for this seat: sent at once, shown in the air until it commits.
@@ -207,8 +259,10 @@ class Replica(Views):
             raise LocalProtocolError(f"the table is {self.status.value}: wait")
         if display is None or display.ended is not None:
             raise LocalProtocolError("no round is being played")
-        if self.seat in self.away() or not self._rounds[self.playing].order:
+        if self.seat in self.away():
             raise LocalProtocolError("you sit this round out: you were not dealt in")
+        if self.blind:
+            raise LocalProtocolError("your deck's order is not here: you cannot play it")
         if move.seat != self.seat:
             raise LocalProtocolError(f"seat {self.seat} cannot move for seat {move.seat}")
         if self._hand is not None:
@@ -227,7 +281,10 @@ class Replica(Views):
         assert isinstance(play, Play)
         self._mine.append(play)
         self._display = None
-        if isinstance(move, ToFoundation | CallNerts | DeclareStuck):
+        if isinstance(move, ToFoundation | CallNerts | DeclareStuck) or len(self.team) > 1:
+            # On a tableau of its own a player's moves cannot collide; on a team's, each
+            # may race a teammate's, so every move waits for the last (as two hands on one
+            # stock would).
             self._hand = play
             self.events.append(PlayInTheAir(move))
         return move
@@ -243,6 +300,9 @@ class Replica(Views):
             raise RemoteProtocolError(f"a message from seat {sender} cannot reach seat {self.seat}")
         if isinstance(message, Rejoin):
             self.take_rejoin(message, now)
+            return
+        if isinstance(message, TeamDeal):
+            self._take_team_deal(message, now)
             return
         if not self.admit(message, now):
             return
@@ -310,14 +370,20 @@ class Replica(Views):
         return events
 
     def resend_to(self, seat: int) -> list[Message]:
-        """What to send again to ``seat`` on a new connection: everything it may lack."""
+        """What to send again to ``seat`` on a new connection: everything it may lack
+        (a teammate gets the team's deck first, as it may have restarted without it)."""
+        deals: list[Message] = [
+            self._team_deal(seat, r.number, r.salt, tuple(map(card_code, r.order)))
+            for r in sorted(self._rounds.values(), key=lambda r: r.number)
+            if seat in self.team and seat != self.seat and r.order and r.number >= self.playing
+        ]
         held = self.acked[seat][self.seat]
         kept = [m for m in self.sent if m.seq > held]
         if seat not in self.members and kept and kept[0].seq > held + 1:
             # A seat left out of this view: what it lacks went once every member had it,
             # and the rest would leave it a gap. It will find itself out soon enough.
-            return []
-        return kept
+            return deals
+        return deals + kept
 
     def next_deadline(self) -> float:
         """When `tick` next has something to do."""
@@ -354,6 +420,13 @@ class Replica(Views):
                     continue  # it will be returned when it commits
             self._display = state
         return self._display
+
+    @property
+    def blind(self) -> bool:
+        """Whether this seat is dealt in but does not know its deck's face-down order (it
+        came back without it, or its team's deck has not reached it yet)."""
+        this = self._rounds.get(self.playing)
+        return this is not None and self.deck in this.shown and not this.order
 
     @property
     def in_the_air(self) -> Move | None:
@@ -403,7 +476,10 @@ class Replica(Views):
     def _check_ordered(self, message: Ordered) -> None:
         if isinstance(message, Play) and message.move.seat != message.sender:
             raise RemoteProtocolError(f"seat {message.sender} sent a move for another seat")
-        if isinstance(message, Ready) and len(message.face_up) != 1 + self.options.work_piles:
+        if isinstance(message, Ready) and (
+            len(message.face_up) != 1 + self.options.work_piles
+            or any(c >> 6 != self.seats[message.sender] for c in message.face_up)
+        ):
             raise RemoteProtocolError(f"seat {message.sender}'s Ready shows the wrong deal")
 
     def _take_ack(self, ack: Ack) -> None:
@@ -455,6 +531,8 @@ class Replica(Views):
                 digest_size=16,
             ).digest()
             self._record_digest()
+        if len(self.team) > 1:
+            self._deal_for_team(now)  # the teammate that was to deal may have gone
 
     def _record_digest(self) -> None:
         self.digests[self.committed] = self.chain
@@ -491,22 +569,72 @@ class Replica(Views):
             return
         if self.public is not None and self.public.ended is None:
             return
-        if this.participants & self._seated <= set(this.readies):
+        decks = {self.seats[s] for s in this.readies}
+        if {self.seats[s] for s in this.participants & self._seated} <= decks:
             self._start_play(this)
 
     def _start_play(self, this: Round) -> None:
         self.playing = this.number
         self._placed = {}
-        this.shown = {
-            r.sender: tuple(map(card_from_code, r.face_up)) for r in this.readies.values()
-        }
+        this.shown, this.dealers = {}, {}
+        for ready in this.readies.values():  # in commit order: a deck's first Ready deals it
+            deck = self.seats[ready.sender]
+            if deck not in this.shown:
+                this.shown[deck] = tuple(map(card_from_code, ready.face_up))
+                this.dealers[deck] = ready.sender
         self.public = _deal.public_deal(self.options, self.seats, this.shown)
-        dealt = this.order and self.seat in this.readies
+        if len(self.team) > 1:
+            self._adopt_team_deck(this)
+        dealt = this.order and self.deck in this.shown
         self.private = (
-            _deal.with_own_deck(self.public, self.seat, this.order) if dealt else self.public
+            _deal.with_own_deck(self.public, self.deck, this.order) if dealt else self.public
         )
         self._display = None
         self.events.append(RoundStarted(this.number, tuple(sorted(this.shown))))
+
+    # --- a team's deck ----------------------------------------------------------------------
+
+    def _take_team_deal(self, deal: TeamDeal, now: float) -> None:
+        if deal.to != self.seat or deal.sender not in self.team:
+            raise RemoteProtocolError(
+                f"seat {deal.sender} sent seat {deal.to}'s team deck to seat {self.seat}"
+            )
+        order = tuple(map(card_from_code, deal.order))
+        if sorted(order) != sorted(new_deck(self.deck, jokers=self.options.jokers)):
+            raise RemoteProtocolError(f"seat {deal.sender}'s team deck is not deck {self.deck + 1}")
+        self._team_deals.setdefault(deal.round, {})[deal.sender] = (deal.salt, order)
+        for old in [r for r in self._team_deals if r < self.playing]:
+            del self._team_deals[old]
+        this = self._rounds.get(deal.round)
+        if this is not None and deal.round == self.playing and not this.order:
+            self._adopt_team_deck(this)
+            if this.order and self.public is not None:
+                self._see_own_deck(this)
+
+    def _adopt_team_deck(self, this: Round) -> None:
+        """Take the order behind the Ready that deals this seat's deck, from whichever
+        teammate sent it (or this seat's own deal); without it this seat plays blind."""
+        dealer = this.dealers.get(self.deck)
+        if dealer is None:
+            return
+        want = this.readies[dealer].commitment
+        offers = [(this.salt, this.order), *self._team_deals.get(this.number, {}).values()]
+        for salt, order in offers:
+            if order and _deal.commitment(salt, order) == want:
+                this.order, this.salt = order, salt
+                self.disk_kept = Disk(this.number, order, salt)
+                return
+        this.order, this.salt = (), b""
+
+    def _see_own_deck(self, this: Round) -> None:
+        """The team's deck arrived after play began (this seat came back): replay the round
+        so far with it known."""
+        private = _deal.with_own_deck(
+            _deal.public_deal(self.options, self.seats, this.shown), self.deck, this.order
+        )
+        for move, tie in this.log:
+            private, _ = apply(private, move, tie=tie)
+        self.private, self._display = private, None
 
     def _commit_play(self, play: Play, now: float) -> int:
         if play.sender == self.seat:
@@ -524,15 +652,22 @@ class Replica(Views):
             return _Outcome.RETURNED
         tie = False
         try:
-            after, events = apply(public, play.move)
+            after, events = self._apply_public(public, play.move, tie=False)
         except IllegalMove as exc:
             tie, winner = self._tie_with(play), self._winner(play)
             if not tie:
                 self._returned(play, winner, str(exc))
                 return _Outcome.RETURNED
-            after, events = apply(public, play.move, tie=True)
+            after, events = self._apply_public(public, play.move, tie=True)
         assert self.private is not None
-        self.private, _ = apply(self.private, play.move, tie=tie)
+        try:
+            self.private, _ = apply(self.private, play.move, tie=tie)
+        except IllegalMove as exc:
+            # Only a teammate can show a card of this seat's deck that this seat knows is
+            # elsewhere: the table took it, so this seat plays on blind.
+            self.events.append(AuditFailed(self.playing, play.sender, f"it showed {exc}"))
+            self._rounds[self.playing].order = ()
+            self.private = after
         self.public = after
         self._rounds[self.playing].log.append((play.move, tie))
         for event in events:
@@ -541,6 +676,21 @@ class Replica(Views):
         self.events.append(PlayCommitted(play.sender, play.move, play.clock, tie))
         self._settle(now)
         return _Outcome.TIE if tie else _Outcome.APPLIED
+
+    def _apply_public(
+        self, public: State, move: Move, *, tie: bool
+    ) -> tuple[State, list[RulesEvent]]:
+        """Apply a committed move to the public table. On a shared tableau, refuse one that
+        turns up a card already seen: a teammate's move ordered first turned it up, and the
+        mover saw the tableau before that move (the public table, not knowing the order,
+        would take the card for the next face-down one)."""
+        after, events = apply(public, move, tie=tie)
+        if getattr(move, "revealed", ()) and len(self.team_of(move.seat)) > 1:
+            deck = self.seats[move.seat]
+            cards = [c for c in all_cards(after) if c is not None and c.deck == deck]
+            if len(cards) != len(set(cards)):
+                raise IllegalMove("a teammate's move turned those cards up first")
+        return after, events
 
     def _tie_with(self, play: Play) -> bool:
         move = play.move
@@ -605,7 +755,7 @@ class Replica(Views):
         )
         this = self._rounds[self.playing]
         this.ended = True
-        if this.order and self.seat in this.shown:
+        if this.order and self.deck in this.shown:
             this.reveals[self.seat] = (this.salt, this.order)
             order = tuple(map(card_code, this.order))
             self.send(
@@ -624,18 +774,21 @@ class Replica(Views):
         self._audit_if_complete(this)
 
     def _audit_if_complete(self, this: Round, *, final: bool = False) -> None:
-        revealed = self.members & set(this.shown) <= set(this.reveals)
-        if this.audited or not this.ended or not (revealed or final):
+        # Every member dealt in reveals (each teammate the team's deck, so that each is
+        # checked); at the next deal, the audit goes ahead with whatever has come.
+        dealt_in = {s for s in self.members if self.seats[s] in this.shown}
+        if this.audited or not this.ended or not (dealt_in <= set(this.reveals) or final):
             return
         this.audited = True
-        commitments = {s: r.commitment for s, r in this.readies.items() if s in this.shown}
+        commitments = {d: this.readies[s].commitment for d, s in this.dealers.items()}
         failures = _deal.audit(
             self.options, self.seats, this.reveals, commitments, this.shown, this.log
         )
         for seat, reason in failures:
             self.events.append(AuditFailed(this.number, seat, reason))
         if not failures:
-            unchecked = tuple(sorted(set(range(self.players)) - set(this.reveals)))
+            revealed = {self.seats[s] for s in this.reveals}
+            unchecked = tuple(s for s in range(self.players) if self.seats[s] not in revealed)
             self.events.append(AuditPassed(this.number, unchecked))
 
     # --- stuck ------------------------------------------------------------------------------
@@ -652,7 +805,9 @@ class Replica(Views):
             return  # not dealt in: the others count this seat as stuck already
         blind = not self._rounds[self.playing].order  # dealt, but the deck was lost
         if blind:
-            self._declare_blind_stuck(now)
+            away = self.away()
+            if not any(s not in away for s in self.team if s != self.seat):
+                self._declare_blind_stuck(now)  # (a teammate who sees the deck plays it)
         elif is_stuck(display, self.seat):
             self.intend(DeclareStuck(self.seat), now)
 

@@ -142,10 +142,16 @@ class Round:
     salt: bytes = b""
     readies: dict[int, Ready] = field(default_factory=dict)
     shown: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    """The cards each deck dealt face up, by deck."""
     log: list[tuple[Move, bool]] = field(default_factory=list)
     reveals: dict[int, tuple[bytes, tuple[Card, ...]]] = field(default_factory=dict)
     ended: bool = False
     audited: bool = False
+    dealers: dict[int, int] = field(default_factory=dict)
+    """Per deck dealt in, the seat whose Ready deals it: the first of the deck's seats to
+    have its Ready committed (a team deals one deck; `shown` and the audit go by deck)."""
+    spare: tuple[tuple[Card, ...], bytes] | None = None
+    """A team member's own shuffle, kept in case the teammate who deals drops out first."""
     participants: frozenset[int] = frozenset()
     """The seats at the table when the round's first Ready committed: play starts once
     each of them still seated has its Ready committed."""
@@ -220,6 +226,8 @@ class Views:
         """The members shown to have installed another view than this one."""
 
     # Provided by Replica.
+    seats: tuple[int, ...]
+    team_of: Callable[[int], tuple[int, ...]]
     send: Callable[[float, Callable[[int, int], Message]], Message]
     send_ack: Callable[[float], None]
     commit_ready: Callable[[float], None]
@@ -612,15 +620,19 @@ class Views:
         # Dealt in: a Ready in when play started. One that commits later (its seat was not
         # at the table when the round's first Ready committed) deals nothing in.
         dealt = set(this.shown) if this is not None else set()
-        return [s for s in range(self.players) if s not in self._seated or s not in dealt]
+        return [
+            s for s in range(self.players) if s not in self._seated or self.seats[s] not in dealt
+        ]
 
     def keep_absent_stuck(self) -> None:
-        """Seats away from the table count as stuck, so the others can still rotate."""
+        """Tableaux with none of their seats at the table count as stuck, so the others
+        can still rotate."""
         public = self.public
         if public is None or public.ended is not None:
             return
-        for seat in self.away():
-            if not public.tableau_of(seat).stuck:
+        away = self.away()
+        for seat in away:
+            if all(s in away for s in self.team_of(seat)) and not public.tableau_of(seat).stuck:
                 self.apply_everywhere(DeclareStuck(seat))
                 public = self.public
                 assert public is not None

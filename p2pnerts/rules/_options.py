@@ -7,6 +7,8 @@ from enum import StrEnum
 
 from p2pnerts.rules._errors import BadOptions
 
+MAX_PLAYERS = 64
+
 
 class TieRule(StrEnum):
     """What happens when two plays onto one foundation are provably concurrent."""
@@ -33,6 +35,9 @@ class TableOptions:
     target: int = 100
     rounds: int | None = None
     tie_rule: TieRule = TieRule.BOTH_STAY
+    teams: tuple[int, ...] = ()
+    """Team sizes in seat order (1 for a player on their own): the first team takes the
+    first seats and deck 1, and so on. Empty: everyone plays a deck of their own."""
 
     def __post_init__(self) -> None:
         deck_size = 54 if self.jokers else 52
@@ -52,9 +57,29 @@ class TableOptions:
                 raise BadOptions(rule)
         if not isinstance(self.tie_rule, TieRule):
             raise BadOptions(f"unknown tie rule {self.tie_rule!r}")
+        if not isinstance(self.teams, tuple) or not all(
+            type(size) is int and 1 <= size <= 3 for size in self.teams
+        ):
+            raise BadOptions("a team has 1 to 3 players")
+        if self.teams and (len(self.teams) < 2 or sum(self.teams) > MAX_PLAYERS):
+            raise BadOptions(
+                f"a table of teams has 2 or more teams and {MAX_PLAYERS} players at most"
+            )
+
+    def seating(self, players: int) -> tuple[int, ...]:
+        """The deck each of ``players`` seats plays (see `teams`)."""
+        if not self.teams:
+            return tuple(range(players))
+        if sum(self.teams) != players:
+            raise BadOptions(f"teams {self.teams_text()} seat {sum(self.teams)}, not {players}")
+        return tuple(team for team, size in enumerate(self.teams) for _ in range(size))
+
+    def teams_text(self) -> str:
+        """The teams as the command line writes them: sizes joined by '+' (e.g. 2+2+1)."""
+        return "+".join(map(str, self.teams))
 
     def numbers(self) -> tuple[int, ...]:
-        """Every option but the tie rule, in one fixed order (for digests and the wire);
+        """Every option but the tie rule and the teams, in one fixed order (for the wire);
         ``jokers`` stays a bool, ``rounds`` is 0 for none."""
         return (
             self.nerts_pile,
@@ -76,7 +101,7 @@ class TableOptions:
         """A short line naming every option that differs from the texts' defaults."""
         default = TableOptions()
         parts = [
-            f"{name}={getattr(self, name)}"
+            f"{name}={self.teams_text() if name == 'teams' else getattr(self, name)}"
             for name in self.__slots__
             if getattr(self, name) != getattr(default, name)
         ]

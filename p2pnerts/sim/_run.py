@@ -32,6 +32,7 @@ from p2pnerts.protocol import (
     ProtocolError,
     Replica,
     Status,
+    addressed_to,
     encode,
 )
 from p2pnerts.rules import Card, IllegalMove, Rotate
@@ -237,7 +238,7 @@ class Simulation:
         for message in replica.take_outgoing():
             kind, size = ledger.sent(seat, message, self.now), self._size(seat, message)
             for dst in range(self.peers):
-                if dst != seat:
+                if addressed_to(message, dst):
                     self._send(seat, dst, message, kind, size)
         rounds = ledger.tally.rounds
         hear = None if self.lineup is None else self.lineup.hear

@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from p2pnerts.protocol import Disk, Event, Message, Replica, Timing
+from p2pnerts.protocol import Disk, Event, Message, Replica, Timing, addressed_to
 from p2pnerts.rules import Card, Suit, TableOptions, new_deck
 
 SALT = b"0123456789abcdef"
@@ -78,7 +78,7 @@ class Table:
                 if seat in self.down:
                     continue
                 for dest in range(self.players):
-                    if dest != seat and frozenset((seat, dest)) not in self.cut:
+                    if addressed_to(message, dest) and frozenset((seat, dest)) not in self.cut:
                         self.links[seat, dest].append(message)
             self.events[seat] += replica.take_events()
 

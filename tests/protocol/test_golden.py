@@ -30,6 +30,7 @@ from p2pnerts.protocol import (
     RemoteProtocolError,
     Reveal,
     StartView,
+    TeamDeal,
     ViewChange,
     commitment,
     decode,
@@ -116,6 +117,7 @@ _KINDS: dict[str, Callable[..., Message]] = {
     "ViewChange": ViewChange,
     "StartView": StartView,
     "Rejoin": Rejoin,
+    "TeamDeal": TeamDeal,
 }
 _FIELDS: dict[str, Callable[[Any], Any]] = {
     "move": move,

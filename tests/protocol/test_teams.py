@@ -1,0 +1,299 @@
+"""Teams of 2–3 sharing one deck and tableau: one deals, the deck reaches the teammates
+alone, their moves on the shared tableau race like foundation plays, and a teammate that
+drops out or comes back leaves the team playing."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+import pytest
+from _table import SALT, Table, order
+
+from p2pnerts.bots import SimpleBot
+from p2pnerts.protocol import (
+    AuditFailed,
+    AuditPassed,
+    Disk,
+    LocalProtocolError,
+    PlayCommitted,
+    PlayReturned,
+    Ready,
+    RemoteProtocolError,
+    Replica,
+    RoundOver,
+    RoundStarted,
+    Status,
+    TeamDeal,
+    Welcome,
+    decode,
+    encode,
+)
+from p2pnerts.rules import (
+    NERTS,
+    NEW_FOUNDATION,
+    BadOptions,
+    CallNerts,
+    Card,
+    IllegalMove,
+    State,
+    Suit,
+    TableOptions,
+    ToFoundation,
+    TurnStock,
+    card_code,
+    shuffled_deck,
+)
+
+AH0 = Card(0, 1, Suit.HEARTS)
+
+
+def _orders(options: TableOptions, players: int) -> list[list[Card]]:
+    """Deck 0 shows the ace of hearts; every other seat's own shuffle shows a queen. A
+    teammate's shuffle (kept spare) differs from its dealer's: the five of clubs on top."""
+    seats = options.seating(players)
+    orders = []
+    for seat, deck in enumerate(seats):
+        dealer = seats.index(deck) == seat
+        nerts = ["AH"] if deck == 0 and dealer else ["QS"] if dealer else ["5C"]
+        orders.append(order(deck, nerts, ["2H", "9C", "9S", "KD"], options))
+    return orders
+
+
+def _teams(*sizes: int, settle: bool = True, **options: object) -> Table:
+    opts = TableOptions(teams=sizes, **options)  # type: ignore[arg-type]
+    table = Table(sum(sizes), opts)
+    if settle:
+        table.start(_orders(opts, table.players))
+    return table
+
+
+def _agree(table: Table) -> None:
+    live = [r for s, r in enumerate(table.replicas) if s not in table.down]
+    shortest = min(r.committed for r in live)
+    assert len({r.digest_at(shortest) for r in live}) == 1
+
+
+def _known(state: State | None, deck: int) -> list[Card]:
+    assert state is not None
+    t = state.tableaux[deck]
+    cards = [*t.nerts, *t.stock, *t.waste, *(c for p in t.work for c in p.cards)]
+    cards += [c for f in state.all_foundations() for c in f.cards if c.deck == deck]
+    return [c for c in cards if c is not None]
+
+
+def _run_for(table: Table, seconds: float) -> None:
+    for _ in range(int(seconds / 0.25)):
+        table.advance(0.25)
+        table.settle(rounds=5)
+
+
+# --- options and wire --------------------------------------------------------------------
+
+
+def test_team_sizes_give_each_seat_its_deck_and_bad_sizes_are_refused() -> None:
+    assert TableOptions(teams=(2, 1, 3)).seating(6) == (0, 0, 1, 2, 2, 2)
+    assert TableOptions().seating(3) == (0, 1, 2)
+    assert TableOptions(teams=(2, 2)).summary() == "teams=2+2"
+    with pytest.raises(BadOptions, match="seat 4, not 5"):
+        TableOptions(teams=(2, 2)).seating(5)
+    for bad in [(4, 1), (0, 2), (2,)]:
+        with pytest.raises(BadOptions):
+            TableOptions(teams=bad)
+    with pytest.raises(LocalProtocolError, match="seat 4, not 3"):
+        Replica(0, TableOptions(teams=(2, 2)), 3)
+
+
+def test_the_teams_travel_in_the_options_and_a_table_of_solo_players_encodes_as_before() -> None:
+    teams = Welcome(bytes(16), 3, 5, TableOptions(teams=(2, 2, 1)))
+    assert decode(encode(teams)) == teams
+    solo = Welcome(bytes(16), 3, 5, TableOptions())
+    assert len(encode(teams)) == len(encode(solo)) + 4  # one array of three small integers
+    assert decode(encode(solo)) == solo
+
+
+# --- the deal ----------------------------------------------------------------------------
+
+
+def test_a_team_deals_one_deck_and_its_deck_reaches_the_teammate_alone() -> None:
+    table = _teams(2, 2, settle=False)
+    for seat, deal in enumerate(_orders(table.options, 4)):
+        table.replicas[seat].start_round(deal, SALT, table.now)
+    table.flush()
+    sent = {key: list(queue) for key, queue in table.links.items()}
+    deals = {key: [m for m in q if isinstance(m, TeamDeal)] for key, q in sent.items()}
+    assert {key for key, found in deals.items() if found} == {(0, 1), (2, 3)}
+    readies = {m.sender for q in sent.values() for m in q if isinstance(m, Ready)}
+    assert readies == {0, 2}  # a team's first seat deals; the other keeps its shuffle spare
+    table.settle()
+    for seat in range(4):
+        assert [e.dealt for e in table.of(seat, RoundStarted)] == [(0, 1)]
+    mate = table.replicas[1].display
+    assert mate is not None and mate.tableau_of(1).nerts[-1] == AH0  # the dealer's deck
+    assert mate.tableau_of(1) == table.replicas[0].private.tableau_of(0)  # type: ignore[union-attr]
+    assert None not in mate.tableau_of(1).stock
+    other = table.replicas[2].display
+    assert other is not None and set(other.tableau_of(0).stock) == {None}
+    _agree(table)
+
+
+def test_a_team_deck_for_another_seat_or_from_a_stranger_is_a_remote_error() -> None:
+    table = _teams(2, 2)
+    deck = tuple(card_code(c) for c in _orders(table.options, 4)[0])
+    for deal in [
+        TeamDeal(0, 0, 1, 1, 2, 1, SALT, deck),  # addressed to seat 2, reaching seat 1
+        TeamDeal(2, 0, 1, 1, 1, 1, SALT, deck),  # from seat 2, of the other team
+        TeamDeal(0, 0, 1, 1, 1, 1, SALT, deck[:-1] + deck[:1]),  # a card twice
+    ]:
+        with pytest.raises(RemoteProtocolError):
+            table.replicas[1].receive(deal, table.now)
+
+
+# --- racing on the shared tableau ----------------------------------------------------------
+
+
+def test_teammates_turning_the_stock_at_once_one_turn_stands_and_the_other_returns() -> None:
+    table = _teams(2, 1)
+    for seat in (0, 1):
+        table.replicas[seat].intend(TurnStock(seat), table.now)
+    table.flush()
+    table.settle()
+    committed = [e for e in table.of(2, PlayCommitted) if isinstance(e.move, TurnStock)]
+    returned = table.of(2, PlayReturned)
+    assert len(committed) == 1 and len(returned) == 1
+    assert "turned those cards up first" in returned[0].reason
+    assert table.of(returned[0].seat, PlayReturned) == returned
+    for seat in (0, 1):
+        private = table.replicas[seat].private
+        cards = _known(private, 0)
+        assert len(cards) == len(set(cards)) == 52
+        assert private is not None and len(private.tableaux[0].waste) == 3
+    assert table.replicas[2].public == table.replicas[0].public
+    _agree(table)
+
+
+def test_teammates_playing_the_same_card_one_lands_and_the_other_returns() -> None:
+    table = _teams(2, 1)
+    for seat in (0, 1):
+        move = ToFoundation(seat, AH0, NERTS, NEW_FOUNDATION)
+        table.replicas[seat].intend(move, table.now)
+    table.flush()
+    table.settle()
+    for seat in range(3):
+        played = [e for e in table.of(seat, PlayCommitted) if isinstance(e.move, ToFoundation)]
+        assert len(played) == 1 and len(table.of(seat, PlayReturned)) == 1
+        public = table.replicas[seat].public
+        assert public is not None and [f.rank for f in public.foundations] == [1]
+    _agree(table)
+
+
+# --- the round's end and the audit ---------------------------------------------------------
+
+
+def test_a_teammate_calls_nerts_and_every_deck_is_audited_by_all() -> None:
+    table = _teams(2, 1, nerts_pile=1)
+    table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    table.settle()
+    table.replicas[1].intend(CallNerts(1), table.now)
+    table.flush()
+    table.settle()
+    for seat in range(3):
+        (over,) = table.of(seat, RoundOver)
+        assert over.caller == 1 and len(over.scores) == 2  # one score per deck
+        assert table.of(seat, AuditPassed) == [AuditPassed(1, ())]
+    _agree(table)
+
+
+def test_a_teammate_revealing_another_order_than_the_team_committed_to_is_flagged() -> None:
+    table = _teams(2, 1, nerts_pile=1)
+    cheat = table.replicas[1]._rounds[1]
+    cheat.order = tuple(reversed(cheat.order))
+    table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    table.settle()
+    table.replicas[0].intend(CallNerts(0), table.now)
+    table.flush()
+    table.settle()
+    for seat in (0, 2):
+        failed = table.of(seat, AuditFailed)
+        assert [(e.seat, "commitment" in e.reason) for e in failed] == [(1, True)]
+
+
+# --- faults --------------------------------------------------------------------------------
+
+
+def test_when_the_seat_that_deals_is_gone_its_teammate_deals_the_team_in() -> None:
+    table = _teams(2, 1, 1, settle=False)
+    table.crash(0)
+    for seat, deal in enumerate(_orders(table.options, 4)):
+        if seat != 0:
+            table.replicas[seat].start_round(deal, SALT, table.now)
+    table.flush()
+    _run_for(table, 6)
+    for seat in (1, 2, 3):
+        assert table.replicas[seat].members == {1, 2, 3}
+        assert [e.dealt for e in table.of(seat, RoundStarted)] == [(0, 1, 2)]
+    mine = table.replicas[1].display
+    assert mine is not None and mine.tableau_of(1).nerts[-1] == Card(0, 5, Suit.CLUBS)
+    assert table.replicas[1].disk.order == tuple(_orders(table.options, 4)[1])
+    _agree(table)
+
+
+def test_a_teammate_that_lost_its_disk_sees_the_deck_again_from_its_teammate() -> None:
+    table = _teams(2, 1, 1)
+    table.crash(1)
+    _run_for(table, 6)
+    table.restart(1, Disk())
+    _run_for(table, 6)
+    back = table.replicas[1]
+    assert back.status is Status.NORMAL and back.members == {0, 1, 2, 3}
+    display = back.display
+    assert display is not None and set(display.tableau_of(1).stock) == {None}  # blind
+    assert not back._rounds[1].order
+    table.links[0, 1].extend(table.replicas[0].resend_to(1))  # a new connection to seat 0
+    table.settle()
+    display = back.display
+    assert display is not None and None not in display.tableau_of(1).stock
+    assert display.tableau_of(1) == table.replicas[0].private.tableau_of(0)  # type: ignore[union-attr]
+    back.intend(TurnStock(1), table.now)  # and plays it
+    table.flush()
+    table.settle()
+    assert [type(e.move) for e in table.of(0, PlayCommitted)][-1] is TurnStock
+    _agree(table)
+
+
+# --- whole rounds --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("teams", "seed"), [((2, 2), 1), ((2, 1), 2), ((3, 3), 4), ((2, 1, 2), 5)])
+def test_teams_of_bots_play_a_round_to_its_end_and_agree(teams: tuple[int, ...], seed: int) -> None:
+    """Teammates race for their one stock all round long: one hand each keeps them from
+    running ahead on moves bound to return, and turning a stock of cards seen before (after
+    the waste turned over) is no stale reveal. Both once kept these rounds from ending."""
+    opts = TableOptions(teams=teams)
+    players = sum(teams)
+    table = Table(players, opts, auto_stuck=True)
+    rng = random.Random(seed)
+    table.start([shuffled_deck(deck, opts, rng) for deck in opts.seating(players)])
+    bots = [SimpleBot(random.Random(seat)) for seat in range(players)]
+    for _ in range(3000):
+        seat = rng.randrange(players)
+        replica = table.replicas[seat]
+        display = replica.display
+        if display is not None and display.ended is None and replica.in_the_air is None:
+            move = bots[seat].choose(display, seat)
+            if move is not None:
+                with contextlib.suppress(IllegalMove, LocalProtocolError):
+                    replica.intend(move, table.now)
+        table.flush()
+        table.settle(rounds=1)
+        if all(table.of(s, RoundOver) for s in range(players)):
+            break
+    table.settle()  # the reveals
+    overs = [table.of(s, RoundOver) for s in range(players)]
+    assert all(len(o) == 1 for o in overs) and len({o[0] for o in overs}) == 1
+    assert all(table.of(s, AuditPassed) == [AuditPassed(1, ())] for s in range(players))
+    returned = [e for e in table.of(0, PlayReturned) if "teammate" in e.reason]
+    assert returned  # the races happened
+    _agree(table)
