@@ -228,17 +228,22 @@ class Replica(Views):
         return TeamDeal(self.seat, self.view, max(self.clock, 1), 1, mate, number, salt, codes)
 
     def _deal_for_team(self, now: float) -> None:
-        """Deal the team's deck with this seat's spare shuffle if no teammate deals it: this
-        seat is the first of the team at the table, and no teammate's deal has come."""
+        """Deal the team's deck with this seat's spare shuffle unless a teammate deals it:
+        one whose Ready for the round is held or committed, or one still at the table whose
+        deck has come; otherwise the first of the team at the table deals."""
         this = self._rounds.get(self.round)
         if this is None or this.spare is None or this.order or self.status is not Status.NORMAL:
             return
         number = this.number
-        pending = (p.message for p in self.pending)
-        readies = [*this.readies, *(m.sender for m in pending if isinstance(m, Ready))]
-        if self._team_deals.get(number) or any(s in self.team and s != self.seat for s in readies):
-            return  # a teammate deals: its deck arrives with its Ready
         present = [s for s in self.team if s in self._seated and s in self.members]
+        pending = (p.message for p in self.pending)
+        readies = [
+            *this.readies,
+            *(m.sender for m in pending if isinstance(m, Ready) and m.round == number),
+        ]
+        dealing = [*readies, *(s for s in self._team_deals.get(number, {}) if s in present)]
+        if any(s in self.team and s != self.seat for s in dealing):
+            return  # that teammate's deck deals the team (a dealer gone since has no say)
         if present and present[0] != self.seat:
             return
         self._deal(this, *this.spare, now)

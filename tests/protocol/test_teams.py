@@ -240,6 +240,24 @@ def test_when_the_seat_that_deals_is_gone_its_teammate_deals_the_team_in() -> No
     _agree(table)
 
 
+def test_a_dealer_gone_after_its_deck_reached_the_teammate_but_not_its_ready() -> None:
+    table = _teams(2, 1, 1, settle=False)
+    orders = _orders(table.options, 4)
+    table.replicas[0].start_round(orders[0], SALT, table.now)
+    table.flush()
+    assert isinstance(table.links[0, 1][0], TeamDeal)
+    table.deliver(0, 1, count=1)  # the deck reaches seat 1; the Ready reaches nobody
+    table.crash(0)
+    for seat in (1, 2, 3):
+        table.replicas[seat].start_round(orders[seat], SALT, table.now)
+    table.flush()
+    _run_for(table, 6)
+    for seat in (1, 2, 3):
+        assert [e.dealt for e in table.of(seat, RoundStarted)] == [(0, 1, 2)]
+    assert table.replicas[1].disk.order == tuple(orders[1])  # its own shuffle, dealt
+    _agree(table)
+
+
 def test_a_teammate_that_lost_its_disk_sees_the_deck_again_from_its_teammate() -> None:
     table = _teams(2, 1, 1)
     table.crash(1)
