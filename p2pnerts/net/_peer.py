@@ -303,9 +303,13 @@ class TablePeer:
             if self._next_round_at is None and self._wants_deal():
                 self._next_round_at = now + self._between_rounds
             due = self._next_round_at is not None and now >= self._next_round_at
-            if due and self.replica.status is Status.NORMAL and self.result is None:
+            if due and self._wants_deal():
                 self._next_round_at = None
                 self._start_round()
+            elif due and self.replica.status is Status.NORMAL:
+                # Nothing to deal: a teammate dealt this seat's deck and the round is on
+                # (or the match is over).
+                self._next_round_at = None
 
     def leave(self) -> bool:
         """Leave the table now (the player quits): every other seat hears it and plays on
