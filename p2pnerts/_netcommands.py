@@ -76,16 +76,22 @@ def options_from(args: argparse.Namespace) -> TableOptions:
     )
 
 
-def table_size(asked: int | None, options: TableOptions, default: int, flag: str) -> int:
-    """The number of seats: as asked, or as the teams make up, or ``default``. Raises
-    `BadOptions` (a one-line error, exit 2) when the teams seat another number."""
+def table_size(
+    options: TableOptions, given: int | None, flag: str, *, besides: int = 0, default: int = 4
+) -> int:
+    """The number of seats: as ``flag`` gives it (``given``, counting every seat but
+    ``besides``), or as the teams make up, or ``default``. Raises `BadOptions` (a one-line
+    error, exit 2) when the teams seat another number."""
     if not options.teams:
-        return asked or default
-    seats = sum(options.teams)
-    if asked is not None and asked != seats:
-        raise BadOptions(f"teams {options.teams_text()} seat {seats} players, not {asked} ({flag})")
+        return default if given is None else given + besides
+    seats, teams = sum(options.teams), options.teams_text()
     if seats > 14:
-        raise BadOptions(f"teams {options.teams_text()} seat {seats} players: 14 at most")
+        raise BadOptions(f"teams {teams} seat {seats} players: 14 at most")
+    if given is not None and given + besides != seats:
+        raise BadOptions(
+            f"teams {teams} seat {seats} players: that takes {flag} {seats - besides} "
+            f"(or no {flag}), not {flag} {given}"
+        )
     return seats
 
 
@@ -115,7 +121,7 @@ def host_command(args: argparse.Namespace) -> int:
     if saved is not None:
         return _resume(saved, args, headless=args.headless)
     options = options_from(args)
-    spec = TableSpec(args.name, table_size(args.seats, options, 4, "--seats"), options)
+    spec = TableSpec(args.name, table_size(options, args.seats, "--seats"), options)
     result: MatchResult | None
     if args.headless:
         result = trio.run(run_host, spec, args)

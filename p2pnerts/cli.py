@@ -310,7 +310,7 @@ def _bar(done: int, total: int, width: int = 30) -> None:
 def _play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     options = _netcommands.options_from(args)
-    players = _netcommands.table_size(args.bots and args.bots + 1, options, 4, "--bots")
+    players = _netcommands.table_size(options, args.bots, "--bots", besides=1)
     args.bots = players - 1
     spec = TableSpec("this machine", players, options)
     table = argparse.Namespace(

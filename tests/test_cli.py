@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from p2pnerts.cli import main
@@ -18,6 +21,38 @@ def test_play_runs_a_table_on_this_machine_to_the_winner(
     assert out.rstrip().splitlines()[-1].startswith("match over after 1 round(s): You ")
 
 
+def test_play_with_teams_names_each_team_by_its_players(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["play", "--headless", "--teams", "2+1", "--seed", "3", "--rounds", "1"]
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "3 players on this machine" in lines[0]
+    assert "table 'this machine' open on port" in lines[2] and "teams=2+1" in lines[2]
+    mate = next(line for line in lines if line.startswith("You are in team 1 of 2, with "))
+    team = f"You & {mate.removeprefix('You are in team 1 of 2, with ')}"
+    assert any(line.startswith("You play ") for line in lines)
+    assert not any(line.startswith("You plays ") for line in lines)
+    over = next(line for line in lines if line.startswith("round 1 over"))
+    assert f"): {team} " in over and over.count(",") == 1, over
+    summary = lines[-1]
+    assert summary.startswith(f"match over after 1 round(s): {team} ") and summary.count(",") == 1
+
+
+def test_host_with_teams_and_no_seats_seats_the_teams() -> None:
+    argv = [sys.executable, "-m", "p2pnerts", "host", "--name", "x", "--teams", "2+2"]
+    host = subprocess.Popen(
+        [*argv, "--headless", "--no-advertise"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert host.stdout is not None
+        first = host.stdout.readline()
+    finally:
+        host.kill()
+        host.communicate()
+    assert "4 seats" in first and "teams=2+2" in first, first
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -27,6 +62,13 @@ def test_play_runs_a_table_on_this_machine_to_the_winner(
         (["host", "--name", "x", "--seats", "40"], "must be 2 to 14, not 40"),
         (["host", "--seats", "3"], "the following arguments are required: --name"),
         (["host", "--name", "x", "--stock-turn", "2"], "invalid choice: 2"),
+        (
+            ["host", "--name", "x", "--seats", "3", "--teams", "2+2"],
+            "teams 2+2 seat 4 players: that takes --seats 4 (or no --seats), not --seats 3",
+        ),
+        (["play", "--bots", "2", "--teams", "2+2"], "that takes --bots 3 (or no --bots)"),
+        (["play", "--teams", "3+3+3+3+3"], "teams 3+3+3+3+3 seat 15 players: 14 at most"),
+        (["play", "--teams", "2+4"], "must be 1 to 3, not 4"),
         (["bot"], "the following arguments are required: --join"),
         (["sim", "--faults", "storm"], "'storm' is not one of"),
         (["fly"], "invalid choice"),

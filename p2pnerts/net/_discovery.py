@@ -756,31 +756,40 @@ def _render(tables: Sequence[TableInfo], timeout: float, where: str) -> str:
             "(A network that blocks multicast hides tables: ask the host for its address "
             "and port.)\n"
         )
-    header = ("NAME", "SEATS", "STATE", "OPTIONS", "ADDRESS")
-    rows = [
-        (
-            t.name,
-            f"{t.seats_taken}/{t.seats_total}",
-            t.state,
-            t.options or "-",
-            f"{t.host}:{t.port}",
-        )
-        for t in tables
-    ]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    apart = [_teams_apart(t.options) for t in tables]
+    columns: dict[str, list[str]] = {
+        "NAME": [t.name for t in tables],
+        "SEATS": [f"{t.seats_taken}/{t.seats_total}" for t in tables],
+        "TEAMS": [teams or "-" for teams, _ in apart],
+        "STATE": [t.state for t in tables],
+        "OPTIONS": [rest or "-" for _, rest in apart],
+        "ADDRESS": [f"{t.host}:{t.port}" for t in tables],
+    }
+    if not any(teams for teams, _ in apart):
+        del columns["TEAMS"]  # nobody plays in teams: no column of dashes
+    widths = [max(map(len, [header, *cells])) for header, cells in columns.items()]
+    rows = [tuple(columns), *zip(*columns.values(), strict=True)]
     lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-        for row in [header, *rows]
+        for row in rows
     ]
     return "\n".join(lines) + "\n"
+
+
+def _teams_apart(options: str) -> tuple[str, str]:
+    """A table's team sizes ("2+2", or "") and its other options, from the options summary
+    it announces ("rounds=2, teams=2+2")."""
+    parts = options.split(", ")
+    teams = next((part.removeprefix("teams=") for part in parts if part.startswith("teams=")), "")
+    return teams, ", ".join(part for part in parts if not part.startswith("teams="))
 
 
 def tables_command(timeout: float, as_json: bool, interface: str | None) -> int:
     """``p2pnerts tables [--timeout S] [--json] [--interface ADDR]``: list the tables.
 
-    Prints a table (name, seats taken/total, state, options, host:port) or, with
-    ``as_json``, a JSON list of objects with the TableInfo fields. Returns 0, or 1 with
-    a one-line message on stderr when mDNS cannot start or the arguments are wrong.
+    Prints a table (name, seats taken/total, teams if any, state, options, host:port)
+    or, with ``as_json``, a JSON list of objects with the TableInfo fields. Returns 0, or
+    1 with a one-line message on stderr when mDNS cannot start or the arguments are wrong.
     """
     out: Callable[[str], object] = sys.stdout.write
     if not (timeout >= 0 and math.isfinite(timeout)):

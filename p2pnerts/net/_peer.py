@@ -20,6 +20,7 @@ import trio
 from p2pnerts.bots import Policy, SimpleBot
 from p2pnerts.net._link import Closed, Connection, Received
 from p2pnerts.net._seatfile import SeatFile
+from p2pnerts.net._words import deck_names, either, says, together, whose
 from p2pnerts.protocol import (
     AuditFailed,
     Disk,
@@ -78,18 +79,28 @@ class PeerStats:
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
-    """How a match ended: every seat's name and total, the winners' seats, the rounds."""
+    """How a match ended: every seat's name, every deck's total, the winning decks, the
+    rounds. At a table of teams a deck is a team's (``seats`` gives each seat's deck)."""
 
     names: tuple[str, ...]
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     rounds: int
+    seats: tuple[int, ...] = ()
+    """The deck of each seat; empty: every seat plays its own."""
     stats: PeerStats | None = field(default=None, compare=False)
 
+    @property
+    def decks(self) -> tuple[str, ...]:
+        """Every deck's name: its seat's, or its team's ("You & Bot 1")."""
+        return deck_names(self.names, self.seats or range(len(self.names)))
+
     def summary(self) -> str:
-        totals = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=True))
-        winners = " and ".join(self.names[d] for d in self.winners)
-        return f"match over after {self.rounds} round(s): {totals}. Winner: {winners}"
+        decks = self.decks
+        totals = ", ".join(f"{n} {t}" for n, t in zip(decks, self.totals, strict=True))
+        winners = " and ".join(decks[d] for d in self.winners)
+        label = "Winner" if len(self.winners) == 1 else "Winners"
+        return f"match over after {self.rounds} round(s): {totals}. {label}: {winners}"
 
 
 Watcher = Callable[[Sequence[Event]], None]
@@ -172,6 +183,7 @@ class TablePeer:
             for other in self.roster:
                 if other.seat < self.seat:
                     nursery.start_soon(self._keep_dialled, other)
+            self._say_team()
             if self.resumed:
                 self._flush()  # the request to rejoin
             else:
@@ -185,6 +197,17 @@ class TablePeer:
             conn.close()
         assert self.result is not None
         return self.result
+
+    def _say_team(self) -> None:
+        """At a table of teams, tell which team this seat plays in, and with whom."""
+        if not self.options.teams:
+            return
+        me = self._name(self.seat)
+        mates = [self._name(s) for s in self.replica.team if s != self.seat]
+        where = f"in team {self.replica.deck + 1} of {len(self.options.teams)}"
+        self._report(
+            f"{says(me, 'is')} {where}, " + (f"with {together(mates)}" if mates else "alone")
+        )
 
     def adopt(self, seat: int, conn: Connection) -> None:
         """Take over a connection to ``seat`` (already being served), replacing any other."""
@@ -280,9 +303,13 @@ class TablePeer:
             if self._next_round_at is None and self._wants_deal():
                 self._next_round_at = now + self._between_rounds
             due = self._next_round_at is not None and now >= self._next_round_at
-            if due and self.replica.status is Status.NORMAL and self.result is None:
+            if due and self._wants_deal():
                 self._next_round_at = None
                 self._start_round()
+            elif due and self.replica.status is Status.NORMAL:
+                # Nothing to deal: a teammate dealt this seat's deck and the round is on
+                # (or the match is over).
+                self._next_round_at = None
 
     def leave(self) -> bool:
         """Leave the table now (the player quits): every other seat hears it and plays on
@@ -389,26 +416,41 @@ class TablePeer:
                 self._report(f"round {number} starts")
             case RoundOver(round=number, caller=caller, scores=scores):
                 who = f"{name(caller)} called Nerts" if caller is not None else "everyone stuck"
-                points = ", ".join(f"{name(s.deck)} {s.points:+d}" for s in scores)
+                decks = deck_names([s.name for s in self.roster], self.replica.seats)
+                points = ", ".join(f"{decks[s.deck]} {s.points:+d}" for s in scores)
                 self._report(f"round {number} over ({who}): {points}")
                 self._after_round()
             case PeerSuspected(seat=seat):
-                self._report(f"{name(seat)} is silent")
+                self._report(f"{says(name(seat), 'is')} silent")
             case PeerExcluded(seat=seat):
-                self._report(f"{name(seat)} is left out; the table plays on")
+                self._report(f"{says(name(seat), 'is')} left out; the table plays on")
             case PeerRejoined(seat=seat):
-                self._report(f"{name(seat)} is back")
+                self._report(f"{says(name(seat), 'is')} back")
             case PeerLeft(seat=seat) if seat != self.seat:
                 self._report(f"{name(seat)} left the table; the others play on")
             case AuditFailed(seat=seat, reason=reason):
                 self._report(f"audit: {name(seat)} {reason}")
             case PlayCommitted(seat=seat, move=ToFoundation(card=card), tie=tie):
-                self._tell(f"{name(seat)} plays {card}" + (" (a tie: both stay)" if tie else ""))
+                tie_text = " (a tie: both stay)" if tie else ""
+                self._tell(f"{says(name(seat), 'plays')} {card}{tie_text}")
             case PlayReturned(seat=seat, move=ToFoundation(card=card), winner=winner):
-                if winner is not None:
-                    self._tell(f"{name(seat)}'s {card} goes back: {name(winner)} was first")
+                first = self._first(seat, winner)
+                if first is not None:
+                    self._tell(f"{whose(name(seat))} {card} goes back: {first}")
             case PlayCommitted(seat=seat, move=CallNerts()):
-                self._tell(f"{name(seat)} calls Nerts!")
+                self._tell(f"{says(name(seat), 'calls')} Nerts!")
+
+    def _first(self, seat: int, winner: int | None) -> str | None:
+        """Who took the spot of ``seat``'s returned play, in words: the winner of the race;
+        or, on a team's tableau during play, the teammates (one of whose moves, ordered
+        first, changed the tableau under it). None if neither."""
+        if winner is not None:
+            return f"{says(self._name(winner), 'was')} first"
+        mates = [self._name(s) for s in self.replica.team_of(seat) if s != seat]
+        public = self.replica.public
+        if not mates or public is None or public.ended is not None:
+            return None
+        return f"{either(mates)} moved first"
 
     def _name(self, seat: int | None) -> str:
         return "nobody" if seat is None else self.roster[seat].name
@@ -416,7 +458,8 @@ class TablePeer:
     # --- rounds -------------------------------------------------------------------------------
 
     def _totals(self) -> tuple[int, ...]:
-        totals = [0] * len(self.roster)
+        """Every deck's total so far (a team's deck scores for the team)."""
+        totals = [0] * (max(self.replica.seats) + 1)
         for row in self.replica.match_scores:
             for deck, points in enumerate(row):
                 totals[deck] += points
@@ -431,7 +474,8 @@ class TablePeer:
             best = max(totals)
             winners = tuple(d for d, t in enumerate(totals) if t == best)
             names = tuple(s.name for s in self.roster)
-            self.result = MatchResult(names, totals, winners, rounds, self.stats)
+            seats = self.replica.seats
+            self.result = MatchResult(names, totals, winners, rounds, seats, self.stats)
             self._nursery.start_soon(self._finish)
         else:
             self._next_round_at = trio.current_time() + self._between_rounds

@@ -32,7 +32,7 @@ from p2pnerts.net import (
     find_tables,
     tables_command,
 )
-from p2pnerts.net._discovery import instance_label, table_from_txt
+from p2pnerts.net._discovery import _render, instance_label, table_from_txt
 
 LOOPBACK = ["127.0.0.1"]
 WAIT = 20.0  # seconds: a bound for failure only; discovery here takes well under one
@@ -463,3 +463,16 @@ def test_tables_command_says_so_when_mdns_cannot_start(
         assert captured.err.startswith("p2pnerts tables: ")
         assert interface in captured.err
     assert tables_command(float("nan"), False, "127.0.0.1") == 1
+
+
+def test_a_listing_shows_teams_in_a_column_of_their_own_only_when_a_table_has_them() -> None:
+    teams = a_table("Pairs", options="rounds=2, teams=2+2", seats_total=4)
+    solo = a_table("Solo", options="standard rules", seats_total=3)
+    lines = _render([teams, solo], 3.0, "here").splitlines()
+    assert lines[0].split() == ["NAME", "SEATS", "TEAMS", "STATE", "OPTIONS", "ADDRESS"]
+    assert lines[1].split() == ["Pairs", "1/4", "2+2", "lobby", "rounds=2", "127.0.0.1:4000"]
+    assert lines[2].split() == ["Solo", "1/3", "-", "lobby", "standard", "rules", "127.0.0.1:4000"]
+    only_teams = _render([a_table("Trios", options="teams=3+3")], 3.0, "here").splitlines()
+    assert only_teams[1].split() == ["Trios", "1/4", "3+3", "lobby", "-", "127.0.0.1:4000"]
+    alone = _render([solo], 3.0, "here").splitlines()
+    assert alone[0].split() == ["NAME", "SEATS", "STATE", "OPTIONS", "ADDRESS"]

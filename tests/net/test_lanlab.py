@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -205,9 +206,11 @@ def test_without_root_the_lab_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
         pass
 
 
-def test_bots_in_other_namespaces_find_a_hosted_table_by_mdns_and_finish_the_match(
+def test_bots_in_other_namespaces_find_a_hosted_table_of_teams_by_mdns_and_finish_the_match(
     can_build: None,
 ) -> None:
+    # Teams 2+2 without --seats: four seats, and each team deck goes to a teammate in
+    # another namespace.
     command = [sys.executable, "-m", "p2pnerts"]
     name = f"Lab {uuid.uuid4().hex[:8]}"
     try:
@@ -215,7 +218,7 @@ def test_bots_in_other_namespaces_find_a_hosted_table_by_mdns_and_finish_the_mat
             h0, *others = net.hosts
             host = net.exec_in(
                 h0,
-                [*command, "host", "--name", name, "--seats", "4", "--rounds", "1",
+                [*command, "host", "--name", name, "--teams", "2+2", "--rounds", "1",
                  "--level", "9", "--headless", "--interface", h0.address],
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=0,
             )  # fmt: skip
@@ -234,6 +237,7 @@ def test_bots_in_other_namespaces_find_a_hosted_table_by_mdns_and_finish_the_mat
             assert len(seen) == 1, out.decode()
             assert seen[0]["host"] == h0.address and seen[0]["state"] == "lobby"
             assert (seen[0]["seats_taken"], seen[0]["seats_total"]) == (1, 4), seen[0]
+            assert seen[0]["options"] == "rounds=1, teams=2+2", seen[0]
             bots = [
                 net.exec_in(
                     h,
@@ -258,13 +262,18 @@ def test_bots_in_other_namespaces_find_a_hosted_table_by_mdns_and_finish_the_mat
             rest = host.communicate(timeout=180)[0].decode()
             assert [bot.returncode for bot in bots] == [0, 0, 0], outs
             assert host.returncode == 0, rest
-            for out in outs:
+            for out, h in zip(outs, others, strict=True):
                 assert f"joining {h0.address}:" in out  # found by mDNS, not told where
+                assert f"B{h.index} is in team " in out
             summaries = {
                 [line for line in text.splitlines() if line.startswith("match over")][-1]
                 for text in [*outs, rest]
             }
             assert len(summaries) == 1, summaries
+            summary = summaries.pop()
+            assert re.match(
+                r"match over after 1 round\(s\): Player & B\d -?\d+, B\d & B\d ", summary
+            )
     except lanlab.LabUnavailable as exc:
         print(f"skipping the LAN lab: {exc}")
         pytest.skip(str(exc))

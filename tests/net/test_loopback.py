@@ -18,7 +18,7 @@ from p2pnerts.net import (
     host_table,
     join_table,
 )
-from p2pnerts.protocol import Hello, encode
+from p2pnerts.protocol import Hello, Message, TeamDeal, encode
 from p2pnerts.rules import TableOptions
 
 FAST = Pace(0.005, 0.005)
@@ -30,7 +30,11 @@ def _player(name: str, seed: int, lines: list[str] | None = None) -> Player:
 
 
 async def _hosted(
-    nursery: trio.Nursery, spec: TableSpec, results: dict[int, MatchResult], lines: list[str]
+    nursery: trio.Nursery,
+    spec: TableSpec,
+    results: dict[int, MatchResult],
+    lines: list[str],
+    player: Player | None = None,
 ) -> int:
     ready = trio.Event()
     port = [0]
@@ -40,9 +44,8 @@ async def _hosted(
         ready.set()
 
     async def host() -> None:
-        results[0] = await host_table(
-            spec, _player("Ann", 1, lines), bind="127.0.0.1", on_listening=listening
-        )
+        host = player or _player("Ann", 1, lines)
+        results[0] = await host_table(spec, host, bind="127.0.0.1", on_listening=listening)
 
     nursery.start_soon(host)
     await ready.wait()
@@ -201,3 +204,54 @@ async def test_a_seat_that_leaves_is_told_to_the_others_who_finish_without_it(
     assert "Cy left the table; the others play on" in lines
     assert not any("Cy is left out" in line for line in lines)  # told, not found silent
     assert not state.exists(), "a seat that left has nothing to come back to"
+
+
+async def test_a_table_of_teams_keeps_each_team_deck_inside_its_team() -> None:
+    # Teams 2+1+2: decks 0 and 2 are dealt by one teammate to the other; seat 2 plays alone.
+    results: dict[int, MatchResult] = {}
+    lines: list[str] = []
+    options = TableOptions(rounds=2, teams=(2, 1, 2))
+    spec = TableSpec("teams", 5, options)
+    sent: list[TeamDeal] = []
+    heard: list[tuple[int, TeamDeal]] = []  # (the seat that received it, it)
+
+    def watch(peer: TablePeer) -> None:
+        def traffic(outgoing: bool, _other: int | None, message: Message) -> None:
+            if isinstance(message, TeamDeal):
+                if outgoing:
+                    sent.append(message)
+                else:
+                    heard.append((peer.seat, message))
+
+        peer.traffic.append(traffic)
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            host = _player("Ann", 1, lines)
+            host.seated = watch
+            port = await _hosted(nursery, spec, results, lines, host)
+            for k in range(1, 5):
+                player = _player(f"Bot{k}", k)
+                player.seated = watch
+
+                async def bot(k: int = k, player: Player = player) -> None:
+                    results[k] = await join_table("127.0.0.1", port, player)
+
+                nursery.start_soon(bot)
+    assert len(results) == 5 and len(set(results.values())) == 1
+    seating = options.seating(5)
+    assert sent, "no team deck was dealt"
+    assert {(d.sender, d.to, d.round) for d in sent} <= {
+        (d.sender, d.to, d.round) for _, d in heard
+    }
+    for seat, deal in heard:
+        assert deal.to == seat, f"seat {seat} got the deck meant for seat {deal.to}"
+        assert seating[deal.sender] == seating[seat] and deal.sender != seat
+    result = results[0]
+    names = result.names
+    teams = (f"{names[0]} & {names[1]}", names[2], f"{names[3]} & {names[4]}")
+    assert result.decks == teams and len(result.totals) == 3
+    assert result.summary().startswith(f"match over after 2 round(s): {teams[0]} ")
+    over = [line for line in lines if " over (" in line]
+    assert len(over) == 2 and all(line.count(" & ") == 2 for line in over), over
+    assert f"Ann is in team 1 of 3, with {names[1]}" in lines

@@ -134,3 +134,46 @@ def test_the_host_killed_and_started_again_with_its_state_file_comes_back(
     assert "Player is back" in outs[0]
     assert len({_summary(o) for o in outs}) == 1
     assert not state.exists()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs kill -9")
+def test_a_killed_teammate_started_again_with_its_state_file_plays_its_team_deck(
+    tmp_path: Path,
+) -> None:
+    # Teams 2+2: the host (seat 0) deals its team's deck to seat 1, whoever that is.
+    names = ("B1", "B2", "B3")
+    states = {name: tmp_path / f"{name}.json" for name in ("host", *names)}
+    stats = {name: tmp_path / f"{name}-stats.json" for name in names}
+
+    def bot(port: int, name: str) -> subprocess.Popen[str]:
+        return _bot(port, name, "--state", str(states[name]), "--stats", str(stats[name]))
+
+    table = ("--teams", "2+2", "--rounds", "3", "--level", "6", "--state", str(states["host"]))
+    with _host(*table) as (host, port):
+        bots = {name: bot(port, name) for name in names}
+        assert host.stdout is not None
+        for line in host.stdout:  # wait until play is under way
+            if "round 1 starts" in line:
+                break
+        time.sleep(1.0)
+        kept = {name: json.loads(path.read_text()) for name, path in states.items()}
+        mate = next(name for name in names if kept[name]["seat"] == 1)
+        mine, dealt = kept[mate]["disk"], kept["host"]["disk"]
+        assert (mine["round"], mine["order"]) == (dealt["round"], dealt["order"]), (
+            "the teammate keeps the team's deck as its dealer shuffled it"
+        )
+        os.kill(bots[mate].pid, signal.SIGKILL)
+        bots[mate].communicate()
+        bots[mate] = bot(port, mate)
+        outs = {name: _finish(proc) for name, proc in bots.items()}
+        rest = host.stdout.read()
+        host.wait(timeout=LIMIT)
+    assert f"{mate} coming back to seat 1" in outs[mate]
+    assert f"{mate} is in team 1 of 2, with Player" in outs[mate]
+    assert f"{mate} is back" in rest
+    summaries = {_summary(o) for o in [*outs.values(), rest]}
+    assert len(summaries) == 1, summaries
+    assert summaries.pop().startswith(f"match over after 3 round(s): Player & {mate} ")
+    played = json.loads(stats[mate].read_text())["commit_latencies"]
+    assert played, "back at its seat, the teammate played cards of the team's deck"
+    assert not any(path.exists() for path in states.values())

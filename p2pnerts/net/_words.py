@@ -1,0 +1,48 @@
+"""The table in words: the names of seats and teams, and verbs that agree with them.
+
+Scores are per deck, and at a table of teams a deck is a team's: a team is named by its
+players ("You & Bot 1"). The ``play`` command seats its person as "You", who plays
+rather than plays*s*: `says` and `whose` know that one name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+YOU = "You"
+"""The name that takes the second person."""
+
+_SECOND_PERSON = {"is": "are", "was": "were", "has": "have", "goes": "go"}
+
+
+def together(names: Sequence[str]) -> str:
+    """Names as one: "Ann", "Ann & Bea", "Ann, Bea & Cy"."""
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} & {names[-1]}"
+
+
+def deck_names(names: Sequence[str], seats: Sequence[int]) -> tuple[str, ...]:
+    """The name of every deck: its seat's, or its team's players together. ``seats`` is
+    the deck of each seat (``TableOptions.seating``)."""
+    decks = max(seats, default=-1) + 1
+    players = [[n for n, d in zip(names, seats, strict=True) if d == deck] for deck in range(decks)]
+    return tuple(together(team) for team in players)
+
+
+def says(name: str, verb: str) -> str:
+    """``name`` doing ``verb`` (given in the third person singular), agreeing:
+    "Bot 1 plays", "You play"; "Bot 1 is", "You are"."""
+    if name != YOU:
+        return f"{name} {verb}"
+    return f"{name} {_SECOND_PERSON.get(verb, verb.removesuffix('s'))}"
+
+
+def whose(name: str) -> str:
+    """The possessive of a name: "Bot 1's", "Your"."""
+    return "Your" if name == YOU else f"{name}'s"
+
+
+def either(names: Sequence[str]) -> str:
+    """One of the names, whichever it was: "Ann", "Ann or Bea"."""
+    return " or ".join(names)

@@ -1,0 +1,44 @@
+"""The table in words: teams named by their players, verbs that agree with "You"."""
+
+from __future__ import annotations
+
+from p2pnerts.net import MatchResult
+from p2pnerts.net._words import deck_names, says, together, whose
+
+
+def test_a_team_is_named_by_its_players_in_seat_order() -> None:
+    names = ("You", "Bot 1", "Bot 2", "Bot 3", "Bot 4", "Bot 5")
+    assert deck_names(names, (0, 0, 1, 2, 2, 2)) == (
+        "You & Bot 1",
+        "Bot 2",
+        "Bot 3, Bot 4 & Bot 5",
+    )
+    assert deck_names(names[:3], (0, 1, 2)) == names[:3]
+    assert together([]) == ""
+
+
+def test_you_take_the_second_person_and_others_the_third() -> None:
+    assert [says("You", v) for v in ("plays", "calls", "is", "was")] == [
+        "You play",
+        "You call",
+        "You are",
+        "You were",
+    ]
+    assert says("Bot 1", "plays") == "Bot 1 plays" and says("Bot 1", "is") == "Bot 1 is"
+    assert (whose("You"), whose("Bot 1")) == ("Your", "Bot 1's")
+
+
+def test_a_match_of_teams_is_summed_up_per_team() -> None:
+    result = MatchResult(("You", "Bot 1", "Bot 2", "Bot 3"), (33, 15), (0,), 2, (0, 0, 1, 1))
+    assert result.summary() == (
+        "match over after 2 round(s): You & Bot 1 33, Bot 2 & Bot 3 15. Winner: You & Bot 1"
+    )
+
+
+def test_a_solo_match_reads_as_before_and_a_shared_win_names_every_winner() -> None:
+    solo = MatchResult(("Ann", "Bea", "Cy"), (40, 52, 52), (1, 2), 3)
+    assert (
+        solo.summary() == "match over after 3 round(s): Ann 40, Bea 52, Cy 52. Winners: Bea and Cy"
+    )
+    alone = MatchResult(("Ann", "Bea"), (40, 12), (0,), 1, (0, 1))
+    assert alone.summary() == "match over after 1 round(s): Ann 40, Bea 12. Winner: Ann"
