@@ -61,7 +61,9 @@ def resume(saved: SeatFile, args: argparse.Namespace) -> MatchResult | None:
 def host(spec: TableSpec, args: argparse.Namespace) -> MatchResult | None:
     """``p2pnerts host``: the waiting room until the table is full, then the table."""
     lobby = ui.LobbyModel()
-    lobby.waiting(spec.name, spec.seats, hosting=True, roster=(args.player,))
+    lobby.waiting(
+        spec.name, spec.seats, hosting=True, roster=(args.player,), teams=spec.options.teams
+    )
     lobby.bots_added = args.bots  # run_host seats those
     return on_screen(args, lambda s: host_in_lobby(spec, args, s), lobby)
 
@@ -137,8 +139,10 @@ async def choose_and_play(args: argparse.Namespace, session: ui.Session) -> Matc
         await picked.wait()
     choice = chosen[0]
     if isinstance(choice, TableSpec):
-        lobby.waiting(choice.name, choice.seats, hosting=True, roster=(args.player,))
+        teams = choice.options.teams
+        lobby.waiting(choice.name, choice.seats, hosting=True, roster=(args.player,), teams=teams)
         table = argparse.Namespace(**vars(args), bots=0, port=0, no_advertise=False)
         return await host_in_lobby(choice, table, session)
-    lobby.waiting(choice.name, choice.seats_total, hosting=False, roster=())
+    teams = ui.teams_of(choice.options)
+    lobby.waiting(choice.name, choice.seats_total, hosting=False, roster=(), teams=teams)
     return await join_table(choice.host, choice.port, session.player)

@@ -1,4 +1,5 @@
-"""Reference captures of the table screen: ``python tools/capture.py`` writes ``ui/captures``.
+"""Reference captures of the table screen: ``python tools/capture.py`` writes ``ui/captures``
+(``python tools/capture.py NAME...``: only the captures named).
 
 Each capture runs ``p2pnerts play`` in a tmux window of its size, lets the bots play a
 few seconds, types a few keys, and saves what the window shows. The bots play in real
@@ -27,6 +28,9 @@ CAPTURES: tuple[tuple[str, int, int, list[str], list[str]], ...] = (
     ("classroom-80x24", 80, 24, ["--bots", "3"], ["c"]),
     # Bots at level 10 end a round in a few seconds (the person's seat playing nothing).
     ("round-end-80x24", 80, 24, ["--bots", "3", "--level", "10", "--rounds", "3"], []),
+    ("table-teams-80x24", 80, 24, ["--teams", "2+2"], ["Space"]),
+    ("table-teams-14-players-160x50", 160, 50, ["--teams", "+".join("2" * 7)], ["Space", "c"]),
+    ("round-end-teams-80x24", 80, 24, ["--teams", "2+1+2", "--level", "10", "--rounds", "3"], []),
 )
 
 
@@ -52,9 +56,14 @@ def capture(name: str, width: int, height: int, options: list[str], keys: list[s
         subprocess.run([*base, "kill-server"], capture_output=True)
 
 
-def main() -> int:
+def main(names: list[str]) -> int:
+    unknown = set(names) - {c[0] for c in CAPTURES}
+    if unknown:
+        sys.exit(f"no capture named {', '.join(sorted(unknown))}")
     OUT.mkdir(parents=True, exist_ok=True)
     for name, width, height, options, keys in CAPTURES:
+        if names and name not in names:
+            continue
         path = OUT / f"{name}.txt"
         path.write_text(capture(name, width, height, options, keys), encoding="utf-8")
         print(f"wrote {path.relative_to(ROOT)}")
@@ -62,4 +71,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

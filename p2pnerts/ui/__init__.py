@@ -11,7 +11,7 @@ and output can be replaced, for tests); `Session` connects a seat's peer to the 
 from p2pnerts.ui._app import BoardControl, create_application, run_with_trio
 from p2pnerts.ui._keymap import KEYMAP
 from p2pnerts.ui._keys import create_key_bindings
-from p2pnerts.ui._lobby import LobbyModel
+from p2pnerts.ui._lobby import LobbyModel, teams_of
 from p2pnerts.ui._model import Hit, Liveness, Look, Selection, Snapshot, TableModel
 from p2pnerts.ui._render import Frame, render
 from p2pnerts.ui._session import Session, snapshot
@@ -38,4 +38,5 @@ __all__ = [
     "render",
     "run_with_trio",
     "snapshot",
+    "teams_of",
 ]

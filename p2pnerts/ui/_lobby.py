@@ -7,6 +7,7 @@ network sees them, and the player's choices go out through callables the trio si
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,11 @@ from p2pnerts.rules import BadOptions, TableOptions, TieRule
 Mode = Literal["browse", "create", "waiting"]
 LEVELS = range(1, 11)
 NAME_LENGTH = 32
+SEATS = range(2, 15)
+"""A table's seats, as the form offers them."""
+TEAMS_ROW = 2
+"""The form's row where the teams are typed (0 is the name, 1 the seats)."""
+_TEAMS = re.compile(r"(?:^|, )teams=([0-9+]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +55,7 @@ def _choices() -> list[Choice]:
         return Choice(key, label, values, values.index(default))
 
     return [
-        Choice("seats", "seats", tuple(range(2, 15)), 2),
+        Choice("seats", "seats", tuple(SEATS), 2),
         choice("target", "target score", (25, 50, 75, 100, 150, 200, 300, 500)),
         choice("rounds", "or a fixed number of rounds", (None, 1, 2, 3, 5, 10, 20)),
         choice("stock_turn", "stock turned", (3, 1)),
@@ -75,9 +81,15 @@ class LobbyModel:
     name: str = "Table"
     choices: list[Choice] = field(default_factory=_choices)
     row: int = 0
-    """The form's row: 0 is the name, then one per choice."""
+    """The form's row: 0 is the name, `TEAMS_ROW` the teams, the others one per choice."""
+    teams: str = ""
+    """The teams as typed: sizes joined by '+' (empty: everyone plays solo)."""
+    teams_error: str = ""
+    """Why the teams as typed make no table ("" if they do)."""
     table_name: str = ""
     seats: int = 0
+    table_teams: tuple[int, ...] = ()
+    """The waiting room's table's teams (empty: solo, or not known)."""
     roster: tuple[str, ...] = ()
     hosting: bool = False
     bot_level: int = 5
@@ -102,10 +114,18 @@ class LobbyModel:
             self.cursor = ids.index(chosen.table_id)
         self.cursor = min(self.cursor, max(len(tables) - 1, 0))
 
-    def waiting(self, name: str, seats: int, *, hosting: bool, roster: tuple[str, ...]) -> None:
-        """This player is at a table that is filling up."""
+    def waiting(
+        self,
+        name: str,
+        seats: int,
+        *,
+        hosting: bool,
+        roster: tuple[str, ...],
+        teams: tuple[int, ...] = (),
+    ) -> None:
+        """This player is at a table that is filling up (in ``teams``, if it has any)."""
         self.mode, self.table_name, self.seats, self.hosting = "waiting", name, seats, hosting
-        self.roster = roster
+        self.roster, self.table_teams = roster, teams
 
     def tell(self, line: str) -> None:
         self.lines.append(line)
@@ -117,25 +137,54 @@ class LobbyModel:
         if self.mode == "browse" and self.tables:
             self.cursor = (self.cursor + step) % len(self.tables)
         elif self.mode == "create":
-            self.row = (self.row + step) % (len(self.choices) + 1)
+            self.row = (self.row + step) % (len(self.choices) + 2)
+
+    def choice_at(self, row: int) -> int | None:
+        """The index in `choices` of the form's ``row`` (None: a row typed into)."""
+        if row in (0, TEAMS_ROW):
+            return None
+        return row - 1 if row < TEAMS_ROW else row - 2
 
     def change(self, step: int) -> None:
         """← / →: another value for the form's row; another level for the bots."""
-        if self.mode == "create" and self.row > 0:
-            c = self.choices[self.row - 1]
-            self.choices[self.row - 1] = Choice(
-                c.key, c.label, c.values, (c.index + step) % len(c.values)
-            )
+        k = self.choice_at(self.row)
+        if self.mode == "create" and k is not None:
+            c = self.choices[k]
+            if c.key == "seats" and self.teams:
+                self.notice = "the teams make the number of seats"
+                return
+            self.choices[k] = Choice(c.key, c.label, c.values, (c.index + step) % len(c.values))
         elif self.mode == "waiting":
             self.bot_level = min(max(self.bot_level + step, LEVELS[0]), LEVELS[-1])
 
     def type(self, text: str) -> None:
         if self.mode == "create" and self.row == 0:
             self.name = (self.name + text)[:NAME_LENGTH]
+        elif self.mode == "create" and self.row == TEAMS_ROW:
+            typed = "".join(c for c in text if c.isdigit() or c == "+")
+            self._type_teams((self.teams + typed)[: 2 * SEATS[-1]])
 
     def erase(self) -> None:
         if self.mode == "create" and self.row == 0:
             self.name = self.name[:-1]
+        elif self.mode == "create" and self.row == TEAMS_ROW:
+            self._type_teams(self.teams[:-1])
+
+    def _type_teams(self, text: str) -> None:
+        """The teams typed so far: checked as the table's options would check them, the
+        seats set to match."""
+        self.teams, self.teams_error, self.notice = text, "", ""
+        try:
+            sizes = team_sizes(text)
+        except BadOptions as exc:
+            self.teams_error = str(exc)
+            return
+        if sizes:
+            k, c = next((k, c) for k, c in enumerate(self.choices) if c.key == "seats")
+            if sum(sizes) not in c.values:
+                self.teams_error = f"{sum(sizes)} players: {SEATS[-1]} at most"
+                return
+            self.choices[k] = Choice(c.key, c.label, c.values, c.values.index(sum(sizes)))
 
     def new_table(self) -> None:
         if self.mode == "browse":
@@ -180,11 +229,36 @@ class LobbyModel:
         if not self.name.strip():
             self.notice = "the table needs a name"
             return
+        if self.teams_error:
+            self.notice, self.row = self.teams_error, TEAMS_ROW
+            return
         try:
-            options = TableOptions(**values)  # type: ignore[arg-type]
+            options = TableOptions(teams=team_sizes(self.teams), **values)  # type: ignore[arg-type]
         except BadOptions as exc:
             self.notice = str(exc)
             return
         assert isinstance(seats, int)
         self.notice = ""
         self.create(TableSpec(self.name.strip(), seats, options))
+
+
+def team_sizes(text: str) -> tuple[int, ...]:
+    """Teams typed as sizes joined by '+' (``2+1+2``; empty: none), checked as a table's
+    options check them; raises `BadOptions`."""
+    if not text:
+        return ()
+    parts = text.split("+")
+    if not all(part.isdigit() for part in parts):
+        raise BadOptions("type team sizes joined by +, like 2+2")
+    sizes = tuple(int(part) for part in parts)
+    TableOptions(teams=sizes)
+    return sizes
+
+
+def teams_of(summary: str) -> tuple[int, ...]:
+    """The teams named in a table's options summary (``teams=2+2``), if any."""
+    found = _TEAMS.search(summary)
+    try:
+        return team_sizes(found.group(1)) if found else ()
+    except BadOptions:
+        return ()  # an announcement of teams this version would not make: shown as solo

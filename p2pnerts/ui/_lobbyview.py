@@ -5,12 +5,13 @@ from __future__ import annotations
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from p2pnerts.ui._lobby import LobbyModel
+from p2pnerts.ui._lobby import TEAMS_ROW, LobbyModel, teams_of
 from p2pnerts.ui._render import Frame, Row, rule
+from p2pnerts.ui._style import seat_style
 
 HINTS = {
     "browse": " ↑ ↓ choose · Enter joins · n opens a new table · q quits",
-    "create": " ↑ ↓ choose a row · ← → change it · type the name · Enter opens it · Esc back",
+    "create": " ↑ ↓ choose a row · ← → change it · type name, teams · Enter opens · Esc back",
     "waiting": " a adds a bot · ← → its level · Enter: ready, bots take the open seats · q quits",
 }
 
@@ -42,29 +43,63 @@ def _browse(lobby: LobbyModel, width: int) -> list[Row]:
         style = "class:selected" if k == lobby.cursor else ""
         seats = f"{t.seats_taken}/{t.seats_total}"
         row = Row().add(f" {t.name[:20]:<20} {seats:>5}  {t.state:<8} ", style)
-        rows.append(row.add(f"{t.options[:24]:<24} {t.host}:{t.port}", "class:dim"))
+        rows.append(row.add(f"{_options(t.options)[:24]:<24} {t.host}:{t.port}", "class:dim"))
     return rows
+
+
+def _options(summary: str) -> str:
+    """A table's options summary, its teams first (so that they are never cut off)."""
+    teams = teams_of(summary)
+    if not teams:
+        return summary
+    rest = [part for part in summary.split(", ") if not part.startswith("teams=")]
+    return ", ".join([f"teams {'+'.join(map(str, teams))}", *rest])
 
 
 def _form(lobby: LobbyModel, width: int) -> list[Row]:
     rows = [rule("a new table", width)]
-    name = Row().add(f"  {'name':<30}")
-    rows.append(name.add(f" {lobby.name}_ ", "class:selected" if lobby.row == 0 else "class:key"))
-    for k, c in enumerate(lobby.choices, start=1):
-        row = Row().add(f"  {c.label:<30}")
-        row.add(f" ‹ {c.text(c.value)} › ", "class:selected" if lobby.row == k else "class:key")
-        rows.append(row)
+    for k in range(len(lobby.choices) + 2):
+        style = "class:selected" if lobby.row == k else "class:key"
+        choice = lobby.choice_at(k)
+        if k == 0:
+            rows.append(Row().add(f"  {'name':<30}").add(f" {lobby.name}_ ", style))
+        elif choice is None:
+            rows.append(_teams_field(lobby, style))
+        else:
+            c = lobby.choices[choice]
+            row = Row().add(f"  {c.label:<30}").add(f" ‹ {c.text(c.value)} › ", style)
+            if c.key == "seats" and lobby.teams and not lobby.teams_error:
+                row.add("  as the teams make", "class:dim")
+            rows.append(row)
     return rows
+
+
+def _teams_field(lobby: LobbyModel, style: str) -> Row:
+    """The teams as typed, with what is wrong with them beside."""
+    row = Row().add(f"  {'teams (sizes, like 2+2)':<30}")
+    if lobby.teams or lobby.row == TEAMS_ROW:
+        row.add(f" {lobby.teams}_ ", style)
+    else:
+        row.add(" none: everyone solo ", style)
+    if lobby.teams_error:
+        row.add(f"  {lobby.teams_error}", "class:bad")
+    return row
 
 
 def _waiting(lobby: LobbyModel, width: int) -> list[Row]:
     taken = len(lobby.roster)
     seats = f"{taken} of {lobby.seats}" if lobby.seats else f"{taken}"
     rows = [rule(f"{lobby.table_name}: {seats} seats taken", width)]
-    for seat, name in enumerate(lobby.roster):
-        rows.append(Row().add(f"  {seat + 1:>2}  {name}"))
-    for seat in range(taken, lobby.seats):
-        rows.append(Row().add(f"  {seat + 1:>2}  (open)", "class:dim"))
+    decks = [d for d, size in enumerate(lobby.table_teams) for _ in range(size)]
+    for seat in range(max(taken, lobby.seats)):
+        row = Row()
+        if seat < len(decks):  # the team's name on its first seat's row
+            first = seat == 0 or decks[seat - 1] != decks[seat]
+            row.add(f"  {f'team {decks[seat] + 1}' if first else '':<7}", seat_style(decks[seat]))
+        if seat < taken:
+            rows.append(row.add(f"  {seat + 1:>2}  {lobby.roster[seat]}"))
+        else:
+            rows.append(row.add(f"  {seat + 1:>2}  (open)", "class:dim"))
     if lobby.hosting:
         level = Row().add("  bots join at level ").add(f" ‹ {lobby.bot_level} › ", "class:key")
         rows += [Row(), level.add("  (1 slow … 10 as fast as the table allows)", "class:dim")]

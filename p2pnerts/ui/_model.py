@@ -31,11 +31,13 @@ from p2pnerts.protocol import (
     PeerSuspected,
     Play,
     PlayCommitted,
+    PlayInTheAir,
     PlayReturned,
     Ready,
     RoundOver,
     RoundStarted,
     ShutOut,
+    TeamDeal,
     ViewChange,
 )
 from p2pnerts.rules import (
@@ -62,6 +64,9 @@ MESSAGES = 200
 """Protocol messages the classroom pane keeps."""
 FLASH = 2.0
 """Seconds a card that went back stays marked."""
+ONE_HAND = "one hand:"
+"""How a refusal to make a move while the last is in the air begins (here and in the peer)."""
+BLIND = "your team's deck has not reached you yet: your teammates play it until it does"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +107,13 @@ class Snapshot:
     view: int = 0
     liveness: tuple[Liveness, ...] = ()
     totals: tuple[int, ...] = ()
+    """Match points per deck: a player's own, or a team's."""
     over: bool = False
     """The match is over (``totals`` are final)."""
     winners: tuple[int, ...] = ()
+    """The decks (players, or teams) with the best total."""
+    blind: bool = False
+    """Dealt in, but the team's deck order has not reached this seat: it cannot play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +176,9 @@ class TableModel:
     confirm_quit: bool = False
     started: float = 0.0
     """When the model was made, by its clock: the classroom's times count from here."""
+    mate_moved: int | None = None
+    """The teammate whose move last landed on the shared tableau since this player's
+    last move went into the air."""
 
     def __post_init__(self) -> None:
         self.started = self.clock()
@@ -177,6 +189,45 @@ class TableModel:
     def tableau(self) -> Tableau | None:
         state = self.snap.display
         return None if state is None else state.tableau_of(self.seat)
+
+    @property
+    def seating(self) -> tuple[int, ...]:
+        """The deck each seat plays: teammates share one (everyone solo: seat = deck)."""
+        state = self.snap.display
+        return state.seats if state is not None else self.options.seating(len(self.names))
+
+    @property
+    def deck(self) -> int:
+        """This player's deck: theirs alone, or their team's."""
+        return self.seating[self.seat]
+
+    def team(self, deck: int) -> tuple[int, ...]:
+        """The seats playing ``deck``."""
+        return tuple(s for s, d in enumerate(self.seating) if d == deck)
+
+    def team_names(self, deck: int) -> list[str]:
+        """The names of the players of ``deck``, this player's first."""
+        seats = sorted(self.team(deck), key=lambda s: s != self.seat)
+        return [self.names[s] for s in seats]
+
+    def team_name(self, deck: int) -> str:
+        """A deck's players by name: ``Bea``, ``You & Bot 1``, ``Ann, Bea & Cy``."""
+        return _joined(self.team_names(deck))
+
+    def total(self, deck: int) -> int:
+        return self.snap.totals[deck] if deck < len(self.snap.totals) else 0
+
+    @property
+    def flying(self) -> Card | None:
+        """The card this player's move in the air carries (for a stock turn: the waste
+        top it shows), so the screen can mark it."""
+        air, tableau = self.snap.in_the_air, self.tableau
+        match air:
+            case ToFoundation(card=card) | ToWork(card=card) | SlideUnder(card=card):
+                return card
+            case TurnStock() if tableau is not None and tableau.waste:
+                return tableau.waste[-1]
+        return None
 
     @property
     def playing(self) -> bool:
@@ -215,6 +266,8 @@ class TableModel:
         self.snap = snap
         for event in events:
             self._hear(event)
+        if snap.in_the_air is None and self.notice.startswith(ONE_HAND):
+            self.notice = ""  # the hand is free again
         if self.returned is not None and self.clock() >= self.returned[1]:
             self.returned = None
         sel = self.selection
@@ -231,12 +284,19 @@ class TableModel:
 
     def note_message(self, outgoing: bool, seat: int | None, message: Message) -> None:
         """A protocol message went out or came in (the classroom pane lists them)."""
-        arrow = "→ all" if outgoing else f"← {self.name(seat)[:8]}"
+        if not outgoing:
+            arrow = f"← {self.name(seat)[:8]}"
+        elif isinstance(message, TeamDeal):  # the one message not sent to every seat
+            arrow = f"→ {self.name(message.to)[:8]}"
+        else:
+            arrow = "→ all"
         text = f"{arrow:<10} {type(message).__name__:<5} L={message.clock:<4} "
         self.messages.append(Line(self.clock(), text + self._detail(message)))
 
     def _detail(self, message: Message) -> str:
         match message:
+            case TeamDeal(to=to, round=number):
+                return f"round {number} deck → seat {to + 1} only"
             case Play(move=move):
                 return _move_text(move, self.look)
             case Ack(have=have, committed=committed):
@@ -252,15 +312,16 @@ class TableModel:
         match event:
             case RoundStarted(round=number):
                 self.round_number, self.round_end, self.ready = number, None, False
-                self.selection, self.notice = None, ""
+                self.selection, self.notice, self.mate_moved = None, "", None
                 self.tell(f"round {number}: go!")
-            case PlayCommitted(seat=seat, move=ToFoundation(card=card), tie=tie):
-                also = ": a tie, both stay" if tie else ""
-                self.tell(f"{self._who(seat)} played {self.card(card)}{also}")
-            case PlayCommitted(seat=seat, move=CallNerts()):
-                self.tell(f"{self._who(seat)} called Nerts!")
-            case PlayCommitted(seat=seat, move=DeclareStuck()) if seat == self.seat:
-                self.tell("you are stuck: waiting for the others (or play a card)")
+            case PlayInTheAir():
+                self.mate_moved = None  # only a teammate's move from now on can beat it
+            case PlayCommitted(seat=seat) if self._mate(seat):
+                self.mate_moved = seat
+                if isinstance(event.move, ToFoundation | CallNerts):
+                    self._committed(event)
+            case PlayCommitted():
+                self._committed(event)
             case PlayReturned(seat=seat, move=move, winner=winner, reason=reason):
                 self._returned(seat, move, winner, reason)
             case AutoApplied(move=Rotate()):
@@ -289,20 +350,47 @@ class TableModel:
             case ShutOut():
                 self.tell("the others went on without us: rejoining")
 
+    def _committed(self, event: PlayCommitted) -> None:
+        seat = event.seat
+        match event.move:
+            case ToFoundation(card=card):
+                also = ": a tie, both stay" if event.tie else ""
+                self.tell(f"{self._who(seat)} played {self.card(card)}{also}")
+            case CallNerts():
+                self.tell(f"{self._who(seat)} called Nerts!")
+            case DeclareStuck() if seat == self.seat:
+                self.tell("you are stuck: waiting for the others (or play a card)")
+
     def _returned(self, seat: int, move: Move, winner: int | None, reason: str) -> None:
-        if not isinstance(move, ToFoundation):
-            if seat == self.seat:
-                self.tell(f"your {_move_text(move, self.look)} did not count: {reason}")
-            return
-        card = self.card(move.card)
         if seat == self.seat:
+            self._own_returned(move, winner, reason)
+        elif isinstance(move, ToFoundation) and winner is not None:
+            self.tell(f"{self._who(winner)} beat {self.name(seat)} to {self.card(move.card)}")
+
+    def _own_returned(self, move: Move, winner: int | None, reason: str) -> None:
+        """This player's move went back: say who was first, or why."""
+        if isinstance(move, ToFoundation | ToWork | SlideUnder):
             self.returned = (move.card, self.clock() + FLASH)
-            if winner is not None:
-                self.tell(f"{self.name(winner)} beat you to {card}: it goes back")
-            else:
-                self.tell(f"your {card} goes back: {reason}")
-        elif winner is not None:
-            self.tell(f"{self._who(winner)} beat {self.name(seat)} to {card}")
+        match move:
+            case ToFoundation(card=card) if winner is not None:
+                self.tell(f"{self.name(winner)} beat you to {self.card(card)}: it goes back")
+                return
+            case ToFoundation(card=card) | ToWork(card=card) | SlideUnder(card=card):
+                what = f"your {self.card(card)} goes back"
+            case TurnStock():
+                what = "your stock turn is undone"
+            case _:
+                what = f"your {_move_text(move, self.look)} did not count"
+        mate = self.mate_moved
+        # On a shared tableau a move the rules refuse at its place in the order was beaten
+        # by a teammate's, the only other hand on these cards.
+        if mate is not None and len(self.team(self.deck)) > 1:
+            self.tell(f"{self.name(mate)} moved first: {what}")
+        else:
+            self.tell(f"{what}: {reason}")
+
+    def _mate(self, seat: int) -> bool:
+        return seat != self.seat and self.seating[seat] == self.deck
 
     def _note(self, seat: int, note: str, line: str) -> None:
         self.notes[seat] = note
@@ -407,14 +495,37 @@ class TableModel:
         self._make(move if state is None else _choose.checked(state, move))
 
     def _make(self, move: Move | str) -> None:
-        if isinstance(move, str):
+        air = self.snap.in_the_air
+        if self.snap.blind and self.playing:
+            self.notice = BLIND
+        elif air is not None:  # the selection stays: the key works again once it lands
+            self.notice = f"{ONE_HAND} wait until your {air_words(air, self.look)} lands or returns"
+        elif isinstance(move, str):
             self.notice = move
-            return
-        if not self.playing:
+        elif not self.playing:
             self.notice = "no round is being played"
-            return
-        self.selection, self.notice = None, ""
-        self.send(move)
+        else:
+            self.selection, self.notice = None, ""
+            self.send(move)
+
+
+def air_words(move: Move, look: Look) -> str:
+    """A move of this player's in the air, in a few words: ``7♥ to pile 2``."""
+    match move:
+        case ToFoundation(card=card):
+            return look.card(card)
+        case TurnStock():
+            return "stock turn"
+        case DeclareStuck():
+            return "stuck declaration"
+        case CallNerts():
+            return "Nerts! call"
+    return _move_text(move, look)
+
+
+def _joined(names: list[str]) -> str:
+    """``A``, ``A & B``, ``A, B & C``."""
+    return " & ".join([", ".join(names[:-1]), names[-1]] if len(names) > 2 else names)
 
 
 def _move_text(move: Move, look: Look) -> str:

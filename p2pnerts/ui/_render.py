@@ -23,10 +23,9 @@ from p2pnerts.rules import (
     Foundation,
     Suit,
     Tableau,
-    ToFoundation,
 )
 from p2pnerts.ui._keymap import KEYMAP
-from p2pnerts.ui._model import Hit, Line, TableModel
+from p2pnerts.ui._model import BLIND, Hit, Line, TableModel, air_words
 from p2pnerts.ui._style import card_style, seat_style, seat_tag, suit_style, suit_symbol
 
 Fragment = tuple[str, str]
@@ -150,11 +149,23 @@ def _header(model: TableModel, width: int) -> Row:
     if model.round_number:
         row.add(f" · round {model.round_number}", "class:title")
     goal = f"{options.rounds} rounds" if options.rounds else f"to {options.target} points"
-    row.add(f" · {len(model.names)} players · {goal}", "class:dim")
+    row.add(f" · {_players(model)} · {goal}", "class:dim")
     if model.snap.status != "playing":
         row.add(f" · {model.snap.status}", "class:alert")
     keys = " ? help  c classroom  q quit "
+    if row.width + len(keys) > width:
+        keys = " ? help "
     return row.pad(width - len(keys)).add(keys, "class:dim")
+
+
+def _players(model: TableModel) -> str:
+    """``4 players``; at a table of teams, the teams: ``7 teams of 2``, ``teams 2+1+2``."""
+    teams = model.options.teams
+    if not teams:
+        return f"{len(model.names)} players"
+    if len(set(teams)) == 1:
+        return f"{len(teams)} teams of {teams[0]}"
+    return f"teams {model.options.teams_text()}"
 
 
 def _ticker(model: TableModel, width: int) -> Row:
@@ -182,10 +193,12 @@ def _status(model: TableModel, width: int) -> Row:
     sel = model.selection
     if model.notice:
         row.add(f" {model.notice}", "class:notice")
-    elif isinstance(air, ToFoundation):
-        row.add(f" {model.card(air.card)} is in the air… ", "class:air")
     elif isinstance(air, CallNerts):
         row.add(" Nerts! is called: the table is settling what came before… ", "class:air")
+    elif air is not None:
+        row.add(f" {air_words(air, model.look)} is in the air… ", "class:air")
+    elif model.snap.blind and model.playing:
+        row.add(f" {BLIND} ", "class:alert")
     elif sel is not None:
         lifted = f"{model.card(sel.card)}" + (f" and {sel.depth} on it" if sel.depth else "")
         row.add(f" {lifted} selected: ", "class:selected")
@@ -214,8 +227,7 @@ def _foundations(model: TableModel, width: int) -> list[Row]:
     rows = [rule("foundations", width)]
     if state is None:
         return rows + [Row().add("  waiting for every seat to deal…", "class:dim")]
-    air = model.snap.in_the_air
-    flying = air.card if isinstance(air, ToFoundation) else None
+    flying = model.flying
     done = {suit: 0 for suit in Suit}
     for f in state.completed:
         done[Suit(f.suit)] += 1
@@ -249,11 +261,18 @@ def _face(model: TableModel, card: Card, rank: int = 0, suit: Suit | None = None
 
 
 def _opponents(model: TableModel, width: int, room: int) -> list[Row]:
+    """Every other deck in a row: a player's own, or a team's."""
     state = model.snap.display
-    seats = [s for s in range(len(model.names)) if s != model.seat]
-    lines = [_opponent(model, s, state.tableau_of(s) if state else None, True) for s in seats]
+    decks = [d for d in range(max(model.seating) + 1) if d != model.deck]
+    tableaux = [state.tableaux[d] if state else None for d in decks]
+    # A team's names take what the width leaves them, 10 to 20 columns (5 or 9 if narrow).
+    names = (
+        max(10, min(width - 38 - 8 * model.options.work_piles, 20)) if model.options.teams else 10
+    )
+    lines = [_opponent(model, d, t, names) for d, t in zip(decks, tableaux, strict=True)]
     if max((r.width for r in lines), default=0) > width or len(lines) > room - 1:
-        lines = [_opponent(model, s, state.tableau_of(s) if state else None, False) for s in seats]
+        names = 9 if model.options.teams else 5
+        lines = [_opponent(model, d, t, names) for d, t in zip(decks, tableaux, strict=True)]
     column = max((r.width for r in lines), default=1) + 1
     columns = max(1, min(width // column, math.ceil(len(lines) / max(room - 1, 1))))
     per = math.ceil(len(lines) / columns)
@@ -267,13 +286,15 @@ def _opponents(model: TableModel, width: int, room: int) -> list[Row]:
     return rows
 
 
-def _opponent(model: TableModel, seat: int, tableau: Tableau | None, wide: bool) -> Row:
-    """One opponent in a row: Nerts count and top, each work pile (wide: its bottom and
-    top card), the waste top, the stock (wide), any news, the score."""
+def _opponent(model: TableModel, deck: int, tableau: Tableau | None, names: int) -> Row:
+    """One opponent (a player, or a team) in a row: Nerts count and top, each work pile
+    (wide, with ``names`` of 10 columns or more: its bottom and top card), the waste top,
+    the stock (wide), any news, the score."""
     look = model.look
-    row = Row().add(f" {seat_tag(seat)} " if wide else f"{seat_tag(seat)} ", seat_style(seat))
-    row.add(_short(model.name(seat), 10 if wide else 5), seat_style(seat))
-    total = model.snap.totals[seat] if model.snap.totals else 0
+    wide = names >= 10
+    row = Row().add(f" {seat_tag(deck)} " if wide else f"{seat_tag(deck)} ", seat_style(deck))
+    row.add(_team_label(model, deck, names), seat_style(deck))
+    total = model.total(deck)
     if tableau is not None:
         top = tableau.nerts[-1] if tableau.nerts else None
         row.add(
@@ -294,7 +315,8 @@ def _opponent(model: TableModel, seat: int, tableau: Tableau | None, wide: bool)
         row.add(" │ W " if wide else " ", "class:dim")
         waste = tableau.waste[-1] if tableau.waste else None
         row.add(*(_face(model, waste), card_style(waste, look)) if waste else ("  -",))
-        note = model.notes.get(seat) or ("stuck" if tableau.stuck else "")
+        news = (model.notes[s] for s in model.team(deck) if s in model.notes)
+        note = next(news, "stuck" if tableau.stuck else "")
         if wide:
             row.add(f" S{len(tableau.stock):>2} ", "class:dim").add(
                 f"{note[:8]:<8}", "class:notice"
@@ -302,8 +324,18 @@ def _opponent(model: TableModel, seat: int, tableau: Tableau | None, wide: bool)
         elif note:
             row.add("*", "class:notice")
     if not wide:
-        row.pad(19 + 4 * model.options.work_piles)
+        row.pad(14 + names + 4 * model.options.work_piles)
     return row.add(f"{total:>4}", "class:title")
+
+
+def _team_label(model: TableModel, deck: int, width: int) -> str:
+    """A deck's players' names in ``width`` columns, each name cut to fit if need be."""
+    full = model.team_name(deck)
+    if len(full) <= width:
+        return full.ljust(width)
+    names = model.team_names(deck)
+    each = (width - len(names) + 1) // len(names)
+    return "&".join(_short(n, each).rstrip() for n in names)[:width].ljust(width)
 
 
 def _short(name: str, width: int) -> str:
@@ -321,21 +353,22 @@ def _round_end(model: TableModel, over: RoundOver, width: int) -> list[Row]:
     caller = over.caller
     why = f"{model.name(caller)} called Nerts!" if caller is not None else "everyone was stuck"
     rows = [rule(f"round {over.round} over: {why}", width, "class:alert"), Row()]
-    rows.append(
-        Row().add("   player        played  Nerts left  bonus   round   total", "class:dim")
-    )
-    totals = snap.totals or (0,) * len(model.names)
-    for s in sorted(over.scores, key=lambda s: -totals[s.deck]):
+    # A team's name takes what the figures leave of the width (they need 54 columns).
+    names = min(max([12, *(len(model.team_name(s.deck)) for s in over.scores)]), width - 54)
+    who = "team" if model.options.teams else "player"
+    heading = f"   {who:<{names}}  played  Nerts left  bonus   round   total"
+    rows.append(Row().add(heading, "class:dim"))
+    for s in sorted(over.scores, key=lambda s: -model.total(s.deck)):
         row = Row().add(f" {seat_tag(s.deck)} ", seat_style(s.deck))
-        row.add(f"{model.name(s.deck)[:12]:<12}", seat_style(s.deck))
+        row.add(_team_label(model, s.deck, names), seat_style(s.deck))
         row.add(f"{s.played:8}{s.nerts_left:12}{s.bonus:7}{s.points:+8}")
-        row.add(f"{totals[s.deck]:8}", "class:title")
+        row.add(f"{model.total(s.deck):8}", "class:title")
         if s.called_nerts:
             row.add("  Nerts!", "class:good")
         rows.append(row)
     rows.append(Row())
     if snap.over:
-        best = " and ".join(model.name(w) for w in snap.winners)
+        best = " and ".join(model.team_name(w) for w in snap.winners)
         rows.append(Row().add(f" Match over after {len(model.history)} rounds. ", "class:alert"))
         rows.append(Row().add(f" Winner: {best} ", "class:good").add("  q: quit", "class:dim"))
     elif model.ready:
@@ -356,11 +389,10 @@ def _round_end(model: TableModel, over: RoundOver, width: int) -> list[Row]:
 
 def _own(model: TableModel, width: int, room: int) -> list[Row]:
     tableau = model.tableau
-    total = model.snap.totals[model.seat] if model.snap.totals else 0
-    title = f"{model.name(model.seat)} · {total} points"
+    title = f"{model.team_name(model.deck)} · {model.total(model.deck)} points"
     if tableau is not None and tableau.stuck:
         title += " · stuck"
-    titled = rule(title, width, seat_style(model.seat))
+    titled = rule(title, width, seat_style(model.deck))
     if tableau is None or room < 3:
         return [titled][: max(room, 0)]
     cw = 8 if width < 120 else 12
@@ -401,6 +433,8 @@ def _pile_face(model: TableModel, row: Row, card: Card | None, source: int) -> N
 def _card_look(model: TableModel, card: Card, selected: bool) -> str:
     if selected:
         return card_style(card, model.look) + " class:selected"
+    if card == model.flying:
+        return "class:air"
     if model.marked_returned(card):
         return "class:returned"
     return card_style(card, model.look)
@@ -461,7 +495,8 @@ def _classroom(model: TableModel, width: int, room: int) -> list[Row]:
         state = model.notes.get(seat) or ("silent" if live.suspected else "")
         if not live.member:
             state = "left out"
-        row = Row().add(f" {seat_tag(seat)} {model.name(seat)[:10]:<10}", seat_style(seat))
+        team = seat_style(model.seating[seat])  # coloured as the seat's deck is on the table
+        row = Row().add(f" {seat_tag(seat)} {model.name(seat)[:10]:<10}", team)
         row.add(f" heard {live.heard_ago:5.2f} s ago  ")
         rows.append(row.add(state or "alive", "class:bad" if state else "class:good"))
     rows.append(Row().add(" latest messages (time since start, s)", "class:dim"))

@@ -31,7 +31,8 @@ def snapshot(peer: TablePeer) -> Snapshot:
     r = peer.replica
     now = trio.current_time()
     seats = range(len(peer.roster))
-    totals = tuple(sum(row[deck] for row in r.match_scores) for deck in seats)
+    decks = range(max(r.seats) + 1)  # teammates share a deck, and a score
+    totals = tuple(sum(row[deck] for row in r.match_scores) for deck in decks)
     result = peer.result
     return Snapshot(
         display=r.display,
@@ -45,7 +46,8 @@ def snapshot(peer: TablePeer) -> Snapshot:
         liveness=tuple(Liveness(now - r.heard[s], s in r.suspected, s in r.members) for s in seats),
         totals=totals,
         over=result is not None,
-        winners=() if result is None else result.winners,
+        winners=() if result is None else tuple(d for d in result.winners if d in decks),
+        blind=r.blind,
     )
 
 

@@ -44,10 +44,11 @@ def dealt(nerts: Sequence[str], work: Sequence[str], options: TableOptions | Non
     return private_view(deal(options, solo_seats(2), orders=orders), 0)
 
 
-def played(players: int, moves: int, seed: int = 1) -> State:
-    """A table of ``players`` after bots made ``moves`` moves, as seat 0 sees it."""
-    options = TableOptions()
-    state = deal(options, solo_seats(players), rng=random.Random(seed))
+def played(players: int, moves: int, seed: int = 1, options: TableOptions | None = None) -> State:
+    """A table of ``players`` (in ``options``' teams) after bots made ``moves`` moves, as
+    seat 0 sees it."""
+    options = options or TableOptions()
+    state = deal(options, options.seating(players), rng=random.Random(seed))
     bots = [SimpleBot(random.Random(seed + s)) for s in range(players)]
     rng = random.Random(seed)
     for _ in range(moves):

@@ -7,7 +7,8 @@ from prompt_toolkit.output import DummyOutput
 
 from p2pnerts.net import TableInfo, TableSpec
 from p2pnerts.rules import TableOptions, TieRule
-from p2pnerts.ui import LobbyModel, TableModel, create_application
+from p2pnerts.ui import LobbyModel, TableModel, create_application, teams_of
+from p2pnerts.ui._lobby import TEAMS_ROW
 from p2pnerts.ui._lobbyview import render_lobby
 
 
@@ -101,3 +102,84 @@ def test_lobby_keys_reach_the_lobby_and_table_keys_wait_for_play() -> None:
         app.run()
     assert created == [TableSpec("Den q", 4, TableOptions())]
     assert model.selection is None and not model.confirm_quit
+
+
+def test_teams_typed_in_the_form_set_the_seats_and_travel_in_the_options() -> None:
+    created: list[TableSpec] = []
+    lobby = LobbyModel(create=created.append)
+    lobby.new_table()
+    lobby.move(2)
+    assert lobby.row == TEAMS_ROW
+    lobby.type("2+x1+2")  # a letter is no team size: left out
+    assert lobby.teams == "2+1+2" and lobby.teams_error == ""
+    lobby.move(-1)
+    lobby.change(1)  # the seats follow the teams, not the arrows
+    assert lobby.notice == "the teams make the number of seats"
+    text = render_lobby(lobby, 80, 24).text()
+    assert "‹ 5 ›   as the teams make" in text
+    lobby.enter()
+    assert created == [TableSpec("Table", 5, TableOptions(teams=(2, 1, 2)))]
+
+
+def test_teams_the_options_refuse_are_said_beside_the_field_and_open_no_table() -> None:
+    created: list[TableSpec] = []
+    lobby = LobbyModel(create=created.append)
+    lobby.new_table()
+    lobby.move(TEAMS_ROW)
+    for typed, error in [
+        ("4+", "type team sizes joined by +, like 2+2"),
+        ("4+1", "a team has 1 to 3 players"),
+        ("3+3+3+3+3", "15 players: 14 at most"),
+    ]:
+        while lobby.teams:
+            lobby.erase()
+        lobby.type(typed)
+        assert lobby.teams_error == error
+        line = next(x for x in render_lobby(lobby, 100, 24).text().splitlines() if "teams" in x)
+        assert line.endswith(f"{typed}_   {error}")
+        lobby.move(3)
+        lobby.enter()
+        assert created == [] and lobby.notice == error and lobby.row == TEAMS_ROW
+    while lobby.teams:
+        lobby.erase()
+    assert lobby.teams_error == ""
+    lobby.enter()
+    # Everyone solo, at the seats the last teams typed made ("3+3", erasing): as shown.
+    assert "‹ 6 ›" in render_lobby(lobby, 80, 24).text()
+    assert created == [TableSpec("Table", 6, TableOptions())]
+
+
+def test_the_waiting_room_shows_who_sits_in_which_team() -> None:
+    lobby = LobbyModel()
+    lobby.waiting("Den", 5, hosting=True, roster=("Ann", "Bea", "Cy"), teams=(2, 1, 2))
+    rows = render_lobby(lobby, 80, 24).text().splitlines()[2:7]
+    assert rows == [
+        "  team 1    1  Ann",
+        "            2  Bea",
+        "  team 2    3  Cy",
+        "  team 3    4  (open)",
+        "            5  (open)",
+    ]
+
+
+def test_the_list_shows_a_tables_teams_before_its_other_options() -> None:
+    lobby = LobbyModel()
+    summary = "target=50, rounds=3, tie_rule=rotate, teams=2+2"
+    attic = TableInfo("Attic", f"{1:032x}", 1, 1, 4, summary, "lobby", "127.0.0.1", 4001)
+    lobby.seen([attic, table("Barn", k=2)])
+    text = render_lobby(lobby, 80, 24).text()
+    assert " teams 2+2, target=50, ro" in text
+    assert teams_of(summary) == (2, 2) and teams_of("standard rules") == ()
+    assert teams_of("teams=9+9") == ()  # not a table this version would make
+
+
+def test_the_teams_are_typed_with_the_keys_into_their_row() -> None:
+    created: list[TableSpec] = []
+    lobby = LobbyModel(create=created.append)
+    model = TableModel(0, ("Ann",), TableOptions())
+    down = "\x1b[B"
+    with create_pipe_input() as pipe:
+        app = create_application(model, lobby, input=pipe, output=DummyOutput())
+        pipe.send_text("n" + down * TEAMS_ROW + "3+3" + "\x7f" + "2" + "\r" + "\x03")
+        app.run()
+    assert created == [TableSpec("Table", 5, TableOptions(teams=(3, 2)))]

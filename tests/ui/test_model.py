@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
-from _tables import card, dealt
+from dataclasses import replace
 
-from p2pnerts.protocol import PlayCommitted, PlayReturned, RoundOver, RoundStarted
+from _tables import card, dealt, played
+
+from p2pnerts.protocol import (
+    Ack,
+    PlayCommitted,
+    PlayInTheAir,
+    PlayReturned,
+    RoundOver,
+    RoundStarted,
+    TeamDeal,
+)
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
@@ -176,3 +186,62 @@ def test_when_everyone_else_is_stuck_the_player_is_told() -> None:
     assert model.others_stuck
     model.refresh(Snapshot(display=TABLE))
     assert not model.others_stuck
+
+
+# --- teams --------------------------------------------------------------------------------
+
+TEAMS = TableOptions(teams=(3, 1))
+
+
+def team_model() -> TableModel:
+    """Bea at seat 0; this player at seat 1, in a team of three with Bea and Cy; Dee alone."""
+    model = TableModel(1, ("Bea", "You", "Cy", "Dee"), TEAMS, clock=Clock())
+    model.refresh(Snapshot(display=played(4, 0, options=TEAMS), totals=(7, 3)))
+    return model
+
+
+def test_a_team_is_named_for_its_players_this_one_first_and_scores_once() -> None:
+    model = team_model()
+    assert model.deck == 0 and model.team(0) == (0, 1, 2) and model.team(1) == (3,)
+    assert model.team_name(0) == "You, Bea & Cy" and model.team_name(1) == "Dee"
+    assert (model.total(0), model.total(1)) == (7, 3)
+
+
+def test_a_move_back_after_a_teammates_is_blamed_on_it_and_only_then() -> None:
+    model = team_model()
+    stock = TurnStock(1)
+    returned = PlayReturned(1, stock, 9, None, "a teammate's move turned those cards up first")
+    model.refresh(model.snap, [PlayInTheAir(stock), PlayCommitted(2, TurnStock(2), 8, False)])
+    model.refresh(model.snap, [returned])
+    assert model.ticker[-1].text == "Cy moved first: your stock turn is undone"
+    # Cy's move landed before this player's went into the air: it beat nothing.
+    model.refresh(model.snap, [PlayInTheAir(stock), returned])
+    assert model.ticker[-1].text == (
+        "your stock turn is undone: a teammate's move turned those cards up first"
+    )
+
+
+def test_the_team_deck_is_listed_as_going_to_one_seat_only() -> None:
+    model = team_model()
+    deal = TeamDeal(0, 0, 1, 1, 1, 1, bytes(16), tuple(range(52)))
+    model.note_message(False, 0, deal)
+    model.note_message(True, None, replace(deal, sender=1, to=2))
+    model.note_message(True, None, Ack(1, 0, 2, 0, (1, 1, 0, 0), 1, bytes(16)))
+    texts = [line.text for line in model.messages]
+    assert texts[0].startswith("← Bea") and texts[0].endswith("round 1 deck → seat 2 only")
+    assert texts[1].startswith("→ Cy ") and texts[1].endswith("→ seat 3 only")
+    assert texts[2].startswith("→ all")
+
+
+def test_a_key_while_a_move_is_in_the_air_keeps_the_selection_and_waits() -> None:
+    model, sent = model_on(TABLE)
+    air = ToWork(0, SEVEN, NERTS, 0)
+    model.refresh(Snapshot(display=TABLE, in_the_air=air))
+    model.pick(3)
+    model.to_foundation()
+    assert sent == [] and model.selection is not None
+    assert model.notice == "one hand: wait until your 7♥ to pile 1 lands or returns"
+    model.refresh(Snapshot(display=TABLE))
+    assert model.notice == ""
+    model.to_foundation()
+    assert sent == [ToFoundation(0, ACE, 3, NEW_FOUNDATION)]

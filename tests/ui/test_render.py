@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -14,10 +15,15 @@ from p2pnerts.ui import KEYMAP, Hit, Liveness, Look, Snapshot, TableModel, rende
 SIZES = [(80, 24), (100, 30), (160, 50)]
 
 
-def model_of(players: int, moves: int = 400, look: Look | None = None) -> TableModel:
+def model_of(
+    players: int, moves: int = 400, look: Look | None = None, teams: tuple[int, ...] = ()
+) -> TableModel:
+    """Seat 0 ("You") after bots played; every deck's total is its number (0 for yours)."""
     names = ("You", *(f"Bot {k}" for k in range(1, players)))
-    model = TableModel(0, names, TableOptions(), look=look or Look())
-    model.refresh(Snapshot(display=played(players, moves), totals=tuple(range(players))))
+    options = TableOptions(teams=teams)
+    model = TableModel(0, names, options, look=look or Look())
+    state = played(players, moves, options=options)
+    model.refresh(Snapshot(display=state, totals=tuple(range(len(state.tableaux)))))
     return model
 
 
@@ -35,6 +41,56 @@ def test_the_whole_table_fits_the_screen(players: int, width: int, height: int) 
     tableau = model.tableau
     assert tableau is not None
     assert f"({len(tableau.nerts)})" in text  # the Nerts count under its top card
+
+
+TEAMS = [(2,) * 7, (2, 1, 2)]
+
+
+@pytest.mark.parametrize("teams", TEAMS)
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_teams_are_shown_as_one_tableau_each_named_for_its_players(
+    teams: tuple[int, ...], width: int, height: int
+) -> None:
+    model = model_of(sum(teams), teams=teams)
+    frame = render(model, width, height)
+    assert len(frame.rows) == height and all(row.width <= width for row in frame.rows)
+    text = frame.text()
+    assert "─ You & Bot 1 · 0 points ─" in text  # this player's team: one tableau, one score
+    opponents = text.split("─ opponents")[1].split("─ You & Bot 1")[0].splitlines()[1:]
+    assert len(opponents) == len(teams) - 1  # a row per other deck, not per seat
+    for deck, line in enumerate(opponents, start=1):
+        label = line.split("N")[0] if "N" in line else line[:15]
+        seats = [int(n) for n in re.findall(r"Bo(?:t ?)?(\d+)", label)]
+        assert line.startswith(f" {deck + 1} ") and seats == list(model.team(deck)), line
+        assert line.endswith(f" {deck}")  # the team's total
+    if width >= 160:
+        assert f" 2 {model.team_name(1)} " in text  # the names whole, given the room
+
+
+def test_a_team_name_too_long_for_its_column_keeps_every_players_number() -> None:
+    model = model_of(14, teams=(2,) * 7)
+    text = render(model, 80, 24).text()
+    assert " 7 Bo12&Bo13 " in text
+
+
+@pytest.mark.parametrize("teams", TEAMS)
+def test_the_round_and_the_match_end_list_one_score_per_team(teams: tuple[int, ...]) -> None:
+    model = model_of(sum(teams), teams=teams)
+    decks = len(teams)
+    scores = tuple(
+        RoundScore(d, 10 + d, 0 if d == 1 else 3, 0, 4 + d, d == 1) for d in range(decks)
+    )
+    model.refresh(model.snap, [RoundOver(1, EndReason.NERTS, 3, scores, b"")])
+    text = render(model, 80, 24).text()
+    assert "round 1 over: Bot 3 called Nerts!" in text and "   team " in text
+    for deck in range(decks):
+        assert f" {deck + 1} {model.team_name(deck)} " in text
+    assert "  +5       1  Nerts!" in text  # deck 2 (Bots 2 & 3) called it
+    last = decks - 1
+    model.refresh(
+        Snapshot(model.snap.display, totals=model.snap.totals, over=True, winners=(last,))
+    )
+    assert f"Winner: Bot {sum(teams) - 2} & Bot {sum(teams) - 1}" in render(model, 80, 24).text()
 
 
 def test_a_click_on_a_card_names_its_pile_and_depth() -> None:

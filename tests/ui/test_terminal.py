@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shlex
 import shutil
@@ -143,3 +144,23 @@ def test_host_and_join_meet_in_the_lobby_and_play(terminal: Terminal) -> None:
     for window in ("t:0", bea):
         text = terminal.wait_for(lambda t: "round 1" in t, "the table", window)
         assert "Bot 1 L5" in text
+
+
+def test_play_in_teams_shows_one_tableau_and_one_score_per_team(terminal: Terminal) -> None:
+    """Bots at level 10 play a one-round match: the teammate plays the shared deck."""
+    teams = [*COMMAND[:4], "--teams", "2+2", "--level", "10", "--rounds", "1", "--seed", "7"]
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(teams)}; echo p2pnerts exited $?", "Enter")
+    text = terminal.wait_for(lambda t: "foundations" in t and "round 1" in t, "the table")
+    assert "2 teams of 2" in text.splitlines()[0]
+    mate = re.search(r"─ You & (Bot \d) · -?\d+ points", text)  # one tableau for the team
+    assert mate is not None
+    opponents = text.split("─ opponents")[1].split("─ You &")[0].splitlines()[1:]
+    assert len(opponents) == 1 and re.match(r" 2 Bot\d&Bot\d ", opponents[0])
+    text = terminal.wait_for(lambda t: "Match over" in t, "the match's end")
+    rows = [line for line in text.splitlines() if re.match(r" [12] (You|Bot)", line)]
+    assert len(rows) == 2  # a score per team
+    assert f" 1 You & {mate[1]} " in text and re.search(r" 2 Bot \d & Bot \d ", text)
+    assert re.search(r"Winner: (You & Bot \d|Bot \d & Bot \d)", text)
+    terminal.type("q")
+    text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+    assert "Traceback" not in text
