@@ -102,8 +102,8 @@ class Ledger:
         self._verdicts: dict[int, Verdict] = {}
         self._dealt: dict[int, tuple[int, ...]] = {}
         """Per round, the decks dealt in (a deck whose Ready came too late sits it out)."""
-        self._dealers: dict[int, dict[int, int]] = {}
-        """Per round, the seat whose shuffle dealt each deck dealt in."""
+        self.dealers: dict[int, dict[int, int]] = {}
+        """Per round, by deck dealt in, the seat whose shuffle dealt it."""
         self._overs: dict[int, list[RoundOver]] = {}
         self._digest = hashlib.blake2b(digest_size=16)
 
@@ -151,7 +151,7 @@ class Ledger:
                 check_cut_off(seat, record.cut_at, sent, what)
                 record.round, record.plays = event.round, [] if record.settled else None
                 self._dealt.setdefault(event.round, event.dealt)
-                self._dealt_by(seat, event.round, dealers(replica, event.round))
+                self._dealt_by(seat, event.round, dealers_of(replica, event.round))
             case PlayCommitted():
                 self._check_cut(seat, event.seat, event.clock)
                 if record.plays is not None:
@@ -192,7 +192,7 @@ class Ledger:
     def _dealt_by(self, seat: int, number: int, found: dict[int, int]) -> None:
         """Every replica deals each deck of a round from the same seat's Ready, one of the
         deck's seats."""
-        agreed = self._dealers.setdefault(number, found)
+        agreed = self.dealers.setdefault(number, found)
         if found != agreed:
             raise Violation(
                 f"seat {seat} dealt round {number} from the Readies of seats "
@@ -255,7 +255,7 @@ class Ledger:
 
     def _orders(self, number: int) -> list[tuple[Card, ...]] | None:
         """Every deck's order as round ``number`` dealt it, if every deck was dealt in."""
-        dealers = self._dealers.get(number, {})
+        dealers = self.dealers.get(number, {})
         keys = [(dealers.get(deck, -1), number) for deck in range(self.config.decks)]
         if self._dealt.get(number) != tuple(range(self.config.decks)):
             return None
@@ -294,7 +294,7 @@ class Ledger:
         return self._digest.digest()
 
 
-def dealers(replica: Replica, number: int) -> dict[int, int]:
+def dealers_of(replica: Replica, number: int) -> dict[int, int]:
     """Per deck dealt in round ``number``, the seat whose Ready dealt it, as ``replica``
     committed it. (What a replica tells its player names the decks dealt in, not whose
     shuffle dealt them: the checker reads the round the replica keeps.)"""
