@@ -8,6 +8,8 @@
 - The scores every replica announces at a round's end are the rules engine's scoring of
   the committed plays, replayed on a deal from the real deck orders (a team's deck from
   the shuffle of the teammate that dealt it). Scores are per deck: a team scores as one.
+- Every replica deals each deck of a round from the same seat's Ready, a seat of that deck
+  (the ledger checks it as each replica starts the round).
 
 And, with what the driver knows of the network: a side of a partition (or the survivors of
 a crash) without a majority commits nothing sent since the cut; a majority cut off from

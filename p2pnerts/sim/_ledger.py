@@ -228,10 +228,8 @@ class Ledger:
     def _round_over(self, seat: int, replica: Replica, over: RoundOver, now: float) -> None:
         record, number = self.seats[seat], over.round
         verdict = self._verdicts.get(number)
-        orders = self._orders(number)
-        whole = record.round == number and orders is not None  # else a deck sat it out
-        if verdict is None and whole and record.plays is not None:
-            assert orders is not None
+        orders = self._orders(number) if record.round == number else None
+        if verdict is None and orders is not None and record.plays is not None:
             verdict = replay_round(self.config.options, orders, record.plays)
             self._verdicts[number] = verdict
             self.tally.replayed += 1
@@ -254,11 +252,12 @@ class Ledger:
                 self.done_at = now + self.config.drain
 
     def _orders(self, number: int) -> list[tuple[Card, ...]] | None:
-        """Every deck's order as round ``number`` dealt it, if every deck was dealt in."""
-        dealers = self.dealers.get(number, {})
-        keys = [(dealers.get(deck, -1), number) for deck in range(self.config.decks)]
+        """Every deck's order as round ``number`` dealt it, if every deck was dealt in
+        (else a deck sat the round out: the replay cannot deal it)."""
         if self._dealt.get(number) != tuple(range(self.config.decks)):
             return None
+        dealers = self.dealers[number]
+        keys = [(dealers.get(deck, -1), number) for deck in range(self.config.decks)]
         if any(key not in self.decks for key in keys):
             return None
         return [self.decks[key] for key in keys]
