@@ -119,7 +119,15 @@ def _parser() -> argparse.ArgumentParser:
         + "".join(f"  {name:<10} {mix.about}\n" for name, mix in MIXES.items()),
     )
     simulate.add_argument(
-        "--peers", type=_count(2, 14), default=4, help="peers at the table (2-14)"
+        "--peers", type=_count(2, 14), help="peers at the table (2-14; default 4, or the teams')"
+    )
+    simulate.add_argument(
+        "--teams",
+        type=_team_sizes,
+        default=(),
+        metavar="N+N[+N...]",
+        help="teams sharing a deck, sizes 1-3 in seat order (2+2: seats 1-2 and 3-4); "
+        "sets the number of peers",
     )
     simulate.add_argument("--rounds", type=_count(1, 1000), default=10, help="rounds per seed")
     simulate.add_argument(
@@ -274,8 +282,9 @@ def _choice(names: Iterable[str]) -> Callable[[str], str]:
 
 def _sim(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
-    options = TableOptions(tie_rule=TieRule(args.tie_rule))
-    config = SimConfig(args.peers, args.rounds, MIXES[args.faults], options)
+    options = TableOptions(tie_rule=TieRule(args.tie_rule), teams=args.teams)
+    peers = _netcommands.table_size(args.peers, options, 4, "--peers")
+    config = SimConfig(peers, args.rounds, MIXES[args.faults], options)
     report = sim.run(config, range(seed, seed + args.seeds), sequencer=args.sequencer)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))

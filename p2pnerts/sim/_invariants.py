@@ -6,7 +6,10 @@
   committed k messages is the same.
 - Every card of every deck is in exactly one place on each table that appears.
 - The scores every replica announces at a round's end are the rules engine's scoring of
-  the committed plays, replayed on a deal from the real deck orders.
+  the committed plays, replayed on a deal from the real deck orders (a team's deck from
+  the shuffle of the teammate that dealt it). Scores are per deck: a team scores as one.
+- Every replica deals each deck of a round from the same seat's Ready, a seat of that deck
+  (the ledger checks it as each replica starts the round).
 
 And, with what the driver knows of the network: a side of a partition (or the survivors of
 a crash) without a majority commits nothing sent since the cut; a majority cut off from
@@ -40,6 +43,7 @@ from p2pnerts.rules import (
     public_digest,
     score_round,
     solo_seats,
+    team_seats,
 )
 
 DIGESTS_KEPT = 4096
@@ -166,12 +170,14 @@ def misplaced_cards(state: State) -> str | None:
 def replay_round(
     options: TableOptions, orders: Sequence[Sequence[Card]], plays: Sequence[tuple[Move, bool]]
 ) -> Verdict:
-    """Deal from the real deck orders, apply the committed plays, and score the round.
+    """Deal from the real deck orders (one per deck: per team, at a table of teams), apply
+    the committed plays, and score the round.
 
     After a stuck declaration that leaves every tableau stuck, the stocks rotate by
     themselves, as they do at every replica.
     """
-    state = deal(options, solo_seats(len(orders)), orders=orders)
+    seats = team_seats(*options.teams) if options.teams else solo_seats(len(orders))
+    state = deal(options, seats, orders=orders)
     for number, (move, tie) in enumerate(plays, 1):
         try:
             state, _ = apply(state, move, tie=tie)

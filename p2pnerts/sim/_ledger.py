@@ -4,6 +4,10 @@ Per seat, the ledger keeps the round its replica is in and the plays it committe
 its own plays not yet committed (for commit latency), and whether it is cut off on a side
 without a majority. Per round, it keeps the rules engine's verdict, replayed from the real
 decks, that every replica's round end must match. It holds the tally and the run's digest.
+
+At a table of teams each seat is handed a shuffle of its team's deck, and the round deals
+the one behind the deck's first committed Ready (`Round.dealers`, the same at every
+replica): the replay deals each deck from its dealing seat's shuffle.
 """
 
 from __future__ import annotations
@@ -46,6 +50,9 @@ from p2pnerts.sim._report import HEARTBEAT, Tally
 from p2pnerts.sim._workload import SimConfig, mean_rtt, rtt_to_slowest
 
 ORDERED = (Ready, Play, Leave)
+NO_RACE = ("the round is over", "that seat sits this round out")
+"""The reasons a replica returns a play with no seat to blame that are not races: a play
+on a team's tableau returned for anything else lost to a teammate's move ordered first."""
 
 
 @dataclass(slots=True)
@@ -78,7 +85,12 @@ class Ledger:
         self.invariants = Invariants()
         self.seats = [_Seat() for _ in range(config.peers)]
         self.decks: dict[tuple[int, int], tuple[Card, ...]] = {}
-        """Every deck order handed out, by (seat, round)."""
+        """Every deck order handed out, by (seat, round): a shuffle of the seat's deck."""
+        seating = config.seating
+        self._mates = [
+            frozenset(s for s, d in enumerate(seating) if d == deck) - {seat}
+            for seat, deck in enumerate(seating)
+        ]
         self.round_ended = [0.0]
         """When each round ended at a majority (the start of the run for round 0)."""
         self.done_at: float | None = None
@@ -89,7 +101,9 @@ class Ledger:
         self._ready_sent: dict[int, float] = {}
         self._verdicts: dict[int, Verdict] = {}
         self._dealt: dict[int, tuple[int, ...]] = {}
-        """Per round, the seats dealt in (a seat whose Ready came too late sits it out)."""
+        """Per round, the decks dealt in (a deck whose Ready came too late sits it out)."""
+        self.dealers: dict[int, dict[int, int]] = {}
+        """Per round, by deck dealt in, the seat whose shuffle dealt it."""
         self._overs: dict[int, list[RoundOver]] = {}
         self._digest = hashlib.blake2b(digest_size=16)
 
@@ -137,6 +151,7 @@ class Ledger:
                 check_cut_off(seat, record.cut_at, sent, what)
                 record.round, record.plays = event.round, [] if record.settled else None
                 self._dealt.setdefault(event.round, event.dealt)
+                self._dealt_by(seat, event.round, dealers_of(replica, event.round))
             case PlayCommitted():
                 self._check_cut(seat, event.seat, event.clock)
                 if record.plays is not None:
@@ -151,6 +166,7 @@ class Ledger:
                 if event.seat == seat:
                     self.tally.returns += 1
                     self.tally.races += event.winner not in (None, seat)
+                    self.tally.team_races += self._lost_to_a_teammate(event)
                     self._landed(seat, event.clock, now)
             case RoundOver():
                 self._round_over(seat, replica, event, now)
@@ -173,6 +189,28 @@ class Ledger:
             case _:
                 self.tally.membership[type(event).__name__] += 1
 
+    def _dealt_by(self, seat: int, number: int, found: dict[int, int]) -> None:
+        """Every replica deals each deck of a round from the same seat's Ready, one of the
+        deck's seats."""
+        agreed = self.dealers.setdefault(number, found)
+        if found != agreed:
+            raise Violation(
+                f"seat {seat} dealt round {number} from the Readies of seats "
+                f"{_by_deck(found)}, another seat from {_by_deck(agreed)}"
+            )
+        seating = self.config.seating
+        for deck, dealer in found.items():
+            if seating[dealer] != deck:
+                raise Violation(f"seat {seat} dealt deck {deck + 1} from seat {dealer}'s Ready")
+
+    def _lost_to_a_teammate(self, returned: PlayReturned) -> bool:
+        """Whether a play on a team's tableau was returned for a teammate's move ordered
+        before it: one that named the teammate, or no one, for a reason that is a race."""
+        mates = self._mates[returned.seat]
+        if returned.winner is None:
+            return bool(mates) and returned.reason not in NO_RACE
+        return returned.winner in mates
+
     def _check_cut(self, seat: int, sender: int, clock: int) -> None:
         sent = self._sent.get((sender, clock), 0.0)
         check_cut_off(seat, self.seats[seat].cut_at, sent, f"seat {sender}'s play")
@@ -190,11 +228,9 @@ class Ledger:
     def _round_over(self, seat: int, replica: Replica, over: RoundOver, now: float) -> None:
         record, number = self.seats[seat], over.round
         verdict = self._verdicts.get(number)
-        dealt = self._dealt.get(number, ())
-        decks = [self.decks[s, number] for s in dealt if (s, number) in self.decks]
-        whole = record.round == number and len(decks) == self.peers  # else a seat sat it out
-        if verdict is None and whole and record.plays is not None:
-            verdict = replay_round(self.config.options, decks, record.plays)
+        orders = self._orders(number) if record.round == number else None
+        if verdict is None and orders is not None and record.plays is not None:
+            verdict = replay_round(self.config.options, orders, record.plays)
             self._verdicts[number] = verdict
             self.tally.replayed += 1
         if verdict is not None:
@@ -214,6 +250,17 @@ class Ledger:
             record.finished = True
             if all(s.finished or not s.up for s in self.seats):
                 self.done_at = now + self.config.drain
+
+    def _orders(self, number: int) -> list[tuple[Card, ...]] | None:
+        """Every deck's order as round ``number`` dealt it, if every deck was dealt in
+        (else a deck sat the round out: the replay cannot deal it)."""
+        if self._dealt.get(number) != tuple(range(self.config.decks)):
+            return None
+        dealers = self.dealers[number]
+        keys = [(dealers.get(deck, -1), number) for deck in range(self.config.decks)]
+        if any(key not in self.decks for key in keys):
+            return None
+        return [self.decks[key] for key in keys]
 
     # --- faults -------------------------------------------------------------------------------
 
@@ -244,3 +291,15 @@ class Ledger:
         for seat, replica in enumerate(replicas):
             self._digest.update(b"end %d %d " % (seat, replica.committed) + replica.digest)
         return self._digest.digest()
+
+
+def dealers_of(replica: Replica, number: int) -> dict[int, int]:
+    """Per deck dealt in round ``number``, the seat whose Ready dealt it, as ``replica``
+    committed it. (What a replica tells its player names the decks dealt in, not whose
+    shuffle dealt them: the checker reads the round the replica keeps.)"""
+    this = replica._rounds.get(number)
+    return {} if this is None else dict(this.dealers)
+
+
+def _by_deck(dealers: dict[int, int]) -> str:
+    return ", ".join(f"{seat} (deck {deck + 1})" for deck, seat in sorted(dealers.items()))

@@ -32,6 +32,10 @@ class Tally:
     races: int = 0
     """Plays that met another on the same spot: returned naming another seat, or tied."""
     ties: int = 0
+    team_races: int = 0
+    """Plays on a team's tableau returned because a teammate's move, ordered first, took
+    the card or turned the cards up: naming the teammate (these count in ``races`` too)
+    or no one."""
     audits: int = 0
     messages: Counter[str] = field(default_factory=Counter)
     bytes: Counter[str] = field(default_factory=Counter)
@@ -51,6 +55,7 @@ class Tally:
         self.returns += other.returns
         self.races += other.races
         self.ties += other.ties
+        self.team_races += other.team_races
         self.audits += other.audits
         for mine, theirs in (
             (self.messages, other.messages),
@@ -140,6 +145,7 @@ class Report:
         per_play, bytes_per_play = t.per_play()
         out: dict[str, Any] = {
             "peers": self.config.peers,
+            "teams": self.config.options.teams_text() or None,
             "faults": self.config.faults.name,
             "tie_rule": self.config.options.tie_rule.value,
             "rounds_per_seed": self.config.rounds,
@@ -151,6 +157,7 @@ class Report:
             "returns": t.returns,
             "races_resolved": t.races,
             "ties": t.ties,
+            "team_races": t.team_races,
             "audits_passed": t.audits,
             "faults_injected": dict(sorted(t.faults.items())),
             "membership_events": dict(sorted(t.membership.items())),
@@ -185,11 +192,13 @@ class Report:
         seeds = [r.seed for r in self.results]
         which = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]}-{seeds[-1]}"
         per_play, bytes_per_play = t.per_play()
+        teams = f" in teams {c.options.teams_text()}" if c.options.teams else ""
+        between = f", between teammates {t.team_races}" if c.options.teams else ""
         lines = [
-            f"p2pnerts sim — {c.peers} peers, faults {c.faults.name}, {which}, "
+            f"p2pnerts sim — {c.peers} peers{teams}, faults {c.faults.name}, {which}, "
             f"{c.rounds} round{'s' if c.rounds > 1 else ''} each",
             f"  rounds completed   {t.rounds} ({t.replayed} replayed on the real decks)",
-            f"  plays committed    {t.plays} (returned {t.returns}, races {t.races}, "
+            f"  plays committed    {t.plays} (returned {t.returns}, races {t.races}{between}, "
             f"ties {t.ties})",
             f"  faults injected    {_counts(t.faults) or 'none'}",
         ]

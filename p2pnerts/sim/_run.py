@@ -75,8 +75,9 @@ class Lineup:
     """Who plays each seat of a run in place of the simulator's own bots, and at what pace,
     on which decks, and who hears what each replica tells: how an arena uses a run.
 
-    ``decks(round, seat)`` gives seat ``seat``'s deck order for a round (its cards from deck
-    ``seat``); ``hear(seat, event)`` hears every event of seat ``seat``'s replica.
+    ``decks(round, seat)`` gives seat ``seat``'s deck order for a round (a shuffle of the
+    deck the seat plays, ``SimConfig.seating``); ``hear(seat, event)`` hears every event
+    of seat ``seat``'s replica.
     """
 
     policies: Sequence[Policy]
@@ -203,7 +204,7 @@ class Simulation:
         if self.lineup is not None and self.lineup.decks is not None:
             order = self.lineup.decks(number, seat)
         else:
-            order = deck_order(self._deals, number, seat, self.config.options)
+            order = deck_order(self._deals, number, seat, self.config)
         self.trace.add(self.now, "deal", seat, number)
         replica.start_round(order, self._salts.randbytes(16), self.now)
         self.ledger.decks[seat, replica.round] = order

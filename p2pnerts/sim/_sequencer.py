@@ -7,6 +7,10 @@ server, none for the server's own. The seed's network (its link latencies, witho
 faults), bots and decks are the peer-to-peer run's, so commit latency and messages per
 play compare on the same workload. Nothing is hidden from the server: this measures
 latency and messages, not trust.
+
+At a table of teams the server deals each team's deck from its first seat's shuffle, and a
+seat on a team's tableau holds every move in its one hand, as a replica does; teammates'
+moves are decided in the order they arrive, like everyone's.
 """
 
 from __future__ import annotations
@@ -29,7 +33,6 @@ from p2pnerts.rules import (
     deal,
     private_view,
     public_digest,
-    solo_seats,
 )
 from p2pnerts.sim._network import Network, Scheduler
 from p2pnerts.sim._report import SeedResult, Tally
@@ -98,6 +101,9 @@ class SequencerRun:
         self._unit = mean_rtt(fixed.links)
         self._rtt = [0.0] + [2 * fixed.links[SERVER, s].usual_max for s in range(1, config.peers)]
         self.seats = [_Seat(SimpleBot(random.Random(b))) for b in fixed.bots]
+        seating = config.seating
+        self._shared = [seating.count(deck) > 1 for deck in seating]
+        """Whether each seat plays a team's tableau."""
         self.table: State | None = None
         self.number = 0
         self.tally = Tally()
@@ -117,10 +123,13 @@ class SequencerRun:
     # --- the server ----------------------------------------------------------------------
 
     def _deal(self) -> None:
+        """Deal every deck, a team's from its first seat's shuffle (as a team deals when
+        every seat is there)."""
         self.number += 1
-        options, peers = self.config.options, self.config.peers
-        orders = [deck_order(self._deals, self.number, s, options) for s in range(peers)]
-        self.table = deal(options, solo_seats(peers), orders=orders)
+        seating = self.config.seating
+        firsts = [seating.index(deck) for deck in range(self.config.decks)]
+        orders = [deck_order(self._deals, self.number, s, self.config) for s in firsts]
+        self.table = deal(self.config.options, seating, orders=orders)
         self._tell(_Deal(self.number, self.table), "deal")
 
     def _decide(self, submit: _Submit) -> None:
@@ -210,8 +219,8 @@ class SequencerRun:
         me = self.seats[seat]
         assert me.mine is not None
         me.mine.append((move, self.scheduler.now))
-        if isinstance(move, ToFoundation | CallNerts | DeclareStuck):
-            me.hand = move
+        if isinstance(move, ToFoundation | CallNerts | DeclareStuck) or self._shared[seat]:
+            me.hand = move  # one hand, as at a replica (on a team's tableau, every move)
         submit = _Submit(seat, me.number, move)
         if seat == SERVER:
             self._decide(submit)

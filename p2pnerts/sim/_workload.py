@@ -33,7 +33,10 @@ class BotPace:
 
 @dataclass(frozen=True, slots=True)
 class SimConfig:
-    """One simulated table: its size, how many rounds each seed plays, and its network."""
+    """One simulated table: its size, how many rounds each seed plays, and its network.
+
+    A table of teams (``options.teams``) seats as many peers as the teams add up to.
+    """
 
     peers: int = 4
     rounds: int = 1
@@ -57,6 +60,21 @@ class SimConfig:
             raise ValueError(f"a simulated table has 2 to {MAX_PEERS} peers, not {self.peers}")
         if self.rounds < 1:
             raise ValueError(f"a simulated table plays at least one round, not {self.rounds}")
+        teams = self.options.teams
+        if teams and sum(teams) != self.peers:
+            raise ValueError(
+                f"teams {self.options.teams_text()} seat {sum(teams)} peers, not {self.peers}"
+            )
+
+    @property
+    def seating(self) -> tuple[int, ...]:
+        """The deck each seat plays."""
+        return self.options.seating(self.peers)
+
+    @property
+    def decks(self) -> int:
+        """How many decks, and tableaux, the table has: one per team."""
+        return len(self.options.teams) or self.peers
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +99,11 @@ def setting(config: SimConfig, seed: int) -> Setting:
     return Setting(links, faults, bots, *(seeds.getrandbits(64) for _ in range(3)))
 
 
-def deck_order(deals: int, number: int, seat: int, options: TableOptions) -> tuple[Card, ...]:
-    """Seat ``seat``'s deck in round ``number``: the same in every run of the seed."""
-    return shuffled_deck(seat, options, random.Random(f"{deals}:{number}:{seat}"))
+def deck_order(deals: int, number: int, seat: int, config: SimConfig) -> tuple[Card, ...]:
+    """Seat ``seat``'s shuffle of its deck in round ``number``: the same in every run of the
+    seed. (A team's seats each have one; the team deals the first's unless it is away.)"""
+    deck = config.seating[seat]
+    return shuffled_deck(deck, config.options, random.Random(f"{deals}:{number}:{seat}"))
 
 
 def rtt_to_slowest(links: dict[Link, LinkModel], seat: int) -> float:

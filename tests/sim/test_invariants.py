@@ -48,12 +48,14 @@ def _orders(players: int, seed: int) -> list[tuple[Card, ...]]:
 
 
 def _playout(
-    players: int, seed: int
+    players: int, seed: int, options: TableOptions = OPTIONS
 ) -> tuple[list[tuple[Card, ...]], list[tuple[Move, bool]], State]:
-    """Bots play a round with every deck known, stocks rotating as a replica rotates them."""
-    orders = _orders(players, seed)
-    state = deal(OPTIONS, solo_seats(players), orders=orders)
+    """Bots play a round with every deck known, stocks rotating as a replica rotates them
+    (teammates, each with a bot of its own, on their team's one tableau)."""
+    seats = options.seating(players)
     rng = random.Random(seed)
+    orders = [shuffled_deck(d, options, rng) for d in range(max(seats) + 1)]
+    state = deal(options, seats, orders=orders)
     bots = [SimpleBot(random.Random(seed + s)) for s in range(players)]
     plays: list[tuple[Move, bool]] = []
     while state.ended is None:
@@ -136,6 +138,18 @@ def test_the_replay_scores_the_round_as_the_rules_do(players: int) -> None:
     verdict = replay_round(OPTIONS, orders, plays)
     assert verdict.scores == score_round(final)
     assert verdict.digest == public_digest(final)
+
+
+def test_a_team_round_replays_on_the_shuffle_its_team_dealt_and_scores_per_deck() -> None:
+    teams = TableOptions(teams=(2, 1, 2))
+    orders, plays, final = _playout(5, 3, teams)
+    assert {m.seat for m, _ in plays} == set(range(5))  # every seat of each team played
+    verdict = replay_round(teams, orders, plays)
+    assert len(verdict.scores) == 3
+    assert verdict == (score_round(final), public_digest(final))
+    spare = shuffled_deck(0, teams, random.Random(99))  # a teammate's own shuffle
+    with pytest.raises(Violation, match="does not replay on the real decks"):
+        replay_round(teams, [spare, *orders[1:]], plays)
 
 
 def test_a_log_the_real_decks_contradict_does_not_replay() -> None:

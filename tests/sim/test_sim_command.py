@@ -33,6 +33,8 @@ def test_help_names_every_fault_mix(capsys: pytest.CaptureFixture[str]) -> None:
         (["--faults", "storm"], "argument --faults: 'storm' is not one of none, light,"),
         (["--tie-rule", "coin"], "argument --tie-rule: 'coin' is not one of both-stay"),
         (["--rounds", "0"], "argument --rounds: must be 1 to 1000, not 0"),
+        (["--teams", "2+4"], "argument --teams: must be 1 to 3, not 4"),
+        (["--teams", "2"], "argument --teams: "),
     ],
 )
 def test_bad_arguments_get_one_line(
@@ -45,6 +47,37 @@ def test_bad_arguments_get_one_line(
     assert err[-1].startswith("p2pnerts sim: error: ") and message in err[-1]
 
 
+def test_teams_that_seat_another_number_than_the_peers_get_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for args, message in [
+        (["--teams", "2+2", "--peers", "5"], "teams 2+2 seat 4 players, not 5 (--peers)"),
+        (["--teams", "3+3+3+3+3"], "teams 3+3+3+3+3 seat 15 players: 14 at most"),
+    ]:
+        with pytest.raises(SystemExit) as exited:
+            main(["sim", *args])
+        assert exited.value.code == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == [f"p2pnerts: error: {message}"]
+
+
+def test_a_table_of_teams_seats_the_teams_and_reports_their_races(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, report = _json(capsys, "--teams", "2+1+2", "--rounds", "2", "--seed", "1")
+    assert status == 0, report["violations"]
+    assert report["peers"] == 5 and report["teams"] == "2+1+2"
+    assert report["rounds_completed"] == 2 and report["team_races"] > 0
+    assert (
+        _json(capsys, "--teams", "2+1+2", "--peers", "5", "--rounds", "2", "--seed", "1")[1]
+        == report
+    )
+    main(["sim", "--teams", "2+2", "--rounds", "1", "--seed", "1"])
+    out = capsys.readouterr().out
+    assert out.startswith("p2pnerts sim — 4 peers in teams 2+2, faults light, seed 1")
+    assert ", between teammates " in out
+
+
 def test_json_reports_what_the_run_found_and_repeats_itself(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -54,6 +87,7 @@ def test_json_reports_what_the_run_found_and_repeats_itself(
         "rounds_completed",
         "plays_committed",
         "races_resolved",
+        "team_races",
         "ties",
         "returns",
         "faults_injected",

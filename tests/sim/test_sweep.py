@@ -1,13 +1,17 @@
 """Many seeded runs across table sizes and every fault mix, all invariants checked.
 
 The sweep plays over 500 rounds: mostly small tables, several rounds per seed, and every
-peer count from 2 to 14 somewhere.
+peer count from 2 to 14 somewhere; and some 80 rounds of tables of teams, three small
+layouts and a larger one in every mix.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pytest
 
+from p2pnerts.rules import TableOptions
 from p2pnerts.sim import MIXES, SimConfig, run
 
 SMALL = ((2, 6, 8), (3, 2, 6), (4, 1, 5), (5, 1, 2))
@@ -25,19 +29,60 @@ LARGE = {
 """Two larger tables per mix, one seed and one round each."""
 
 
-def plan(mix: str) -> list[tuple[int, range, int]]:
-    """(peers, seeds, rounds) for one mix; seeds differ between mixes and table sizes."""
-    base = 1000 * list(MIXES).index(mix)
-    cases = [(p, range(base + 10 * p, base + 10 * p + n), r) for p, n, r in SMALL]
-    cases += [(p, range(base + 10 * p, base + 10 * p + 1), 1) for p in LARGE[mix]]
+TEAMS = ((2, 2), (2, 1), (3, 3), (2, 1, 2), (1, 2, 3), (3, 1), (1, 1, 2), (2, 2, 2))
+"""Small layouts of teams: each mix plays three of them, one seed of three rounds each."""
+TEAMS_ROUNDS = 3
+LARGE_TEAMS = {
+    "none": (3, 3, 3, 3, 2),
+    "light": (2, 3, 2),
+    "links": (3, 2, 3, 1),
+    "slow": (2, 2, 2, 2),
+    "partition": (1, 3, 3, 2),
+    "crash": (3, 3, 2, 1, 2),
+    "churn": (2, 2, 2, 2, 2),
+    "heavy": (3, 2, 3),
+}
+"""A larger table of teams per mix, one seed and one round."""
+
+
+class Case(NamedTuple):
+    teams: tuple[int, ...]
+    """Team sizes, or () for a table of players on their own."""
+    peers: int
+    seeds: range
+    rounds: int
+
+
+def plan(mix: str) -> list[Case]:
+    """The cases of one mix; seeds differ between mixes, table sizes and layouts."""
+    m = list(MIXES).index(mix)
+    base = 1000 * m
+    cases = [Case((), p, range(base + 10 * p, base + 10 * p + n), r) for p, n, r in SMALL]
+    cases += [Case((), p, range(base + 10 * p, base + 10 * p + 1), 1) for p in LARGE[mix]]
+    for i in (m, m + 3, m + 6):
+        teams = TEAMS[i % len(TEAMS)]
+        seeds = range(base + 500 + 10 * i, base + 501 + 10 * i)
+        cases.append(Case(teams, sum(teams), seeds, TEAMS_ROUNDS))
+    large = LARGE_TEAMS[mix]
+    cases.append(Case(large, sum(large), range(base + 600, base + 601), 1))
     return cases
 
 
 def test_the_sweep_covers_500_rounds_every_mix_and_2_to_14_peers() -> None:
-    cases = [case for mix in MIXES for case in plan(mix)]
-    assert sum(len(seeds) * rounds for _, seeds, rounds in cases) >= 500
-    assert {peers for peers, _, _ in cases} == set(range(2, 15))
+    cases = [case for mix in MIXES for case in plan(mix) if not case.teams]
+    assert sum(len(c.seeds) * c.rounds for c in cases) >= 500
+    assert {c.peers for c in cases} == set(range(2, 15))
     assert set(LARGE) == set(MIXES)
+
+
+def test_the_sweep_plays_every_layout_of_teams_in_several_mixes_up_to_14_seats() -> None:
+    cases = {mix: [c for c in plan(mix) if c.teams] for mix in MIXES}
+    assert sum(len(c.seeds) * c.rounds for found in cases.values() for c in found) >= 80
+    for teams in TEAMS:
+        assert sum(teams in {c.teams for c in found} for found in cases.values()) >= 3
+    assert all(len({c.teams for c in found}) == 4 for found in cases.values())
+    assert max(c.peers for found in cases.values() for c in found) == 14
+    assert set(LARGE_TEAMS) == set(MIXES)
 
 
 OPEN: dict[str, str] = {}
@@ -53,8 +98,9 @@ OPEN: dict[str, str] = {}
 )
 def test_every_invariant_holds_across_the_sweep(mix: str) -> None:
     failures = []
-    for peers, seeds, rounds in plan(mix):
-        report = run(SimConfig(peers, rounds, MIXES[mix]), seeds)
+    for teams, peers, seeds, rounds in plan(mix):
+        config = SimConfig(peers, rounds, MIXES[mix], TableOptions(teams=teams))
+        report = run(config, seeds)
         failures += [v.text() for v in report.violations]
         assert report.tally.rounds == len(seeds) * rounds or failures
     assert not failures, "\n\n".join(failures)

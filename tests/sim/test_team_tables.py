@@ -1,0 +1,87 @@
+"""Tables of teams on the simulated network: each deck replayed from the shuffle its team
+dealt, scored per deck, teammates' races counted, and the checker failing a team run that
+deals another deck than the one it was handed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from p2pnerts.protocol import Replica
+from p2pnerts.protocol._views import Round
+from p2pnerts.rules import Card, TableOptions
+from p2pnerts.sim import MIXES, SequencerRun, SimConfig, Simulation, run
+
+
+def _teams(*sizes: int, rounds: int = 1, mix: str = "none") -> SimConfig:
+    return SimConfig(sum(sizes), rounds, MIXES[mix], TableOptions(teams=sizes))
+
+
+def test_a_team_table_seats_as_many_peers_as_its_teams_add_up_to() -> None:
+    assert _teams(2, 1, 2).seating == (0, 0, 1, 2, 2)
+    assert _teams(2, 1, 2).decks == 3
+    with pytest.raises(ValueError, match="teams 2\\+2 seat 4 peers, not 5"):
+        SimConfig(5, options=TableOptions(teams=(2, 2)))
+
+
+def test_every_deck_of_a_team_table_is_replayed_and_teammates_race() -> None:
+    report = run(_teams(2, 1, 2, rounds=2), range(2))
+    assert not report.violations, report.text()
+    t = report.tally
+    assert t.rounds == t.replayed == 4
+    assert t.audits == 4 * 5  # every seat audits every round
+    assert 0 < t.team_races <= t.returns, "teammates never raced: the test proves nothing"
+    solo = run(SimConfig(5, rounds=2), range(2)).tally
+    assert solo.team_races == 0 < solo.returns
+
+
+def test_the_same_seed_gives_the_same_team_run_and_another_seed_another() -> None:
+    config = _teams(2, 2, rounds=2, mix="heavy")
+    first, again, other = (run(config, [s]).to_json() for s in (3, 3, 4))
+    assert not first["violations"], first["violations"]
+    assert first == again
+    assert first["digest"] != other["digest"]
+    assert first["teams"] == "2+2" and first["peers"] == 4
+
+
+def _violation(config: SimConfig, seed: int, seat: int, replica: type[Replica]) -> str:
+    """What a run finds with ``replica`` in seat ``seat``'s place."""
+    sim = Simulation(config, seed)
+    sim.seats[seat].replica = replica(seat, config.options, config.peers, timing=config.timing)
+    result = sim.run()
+    assert result.violation is not None
+    return result.violation.message
+
+
+class _OwnShuffle(Replica):
+    """Deals another order of its deck than the one it was handed."""
+
+    def start_round(self, order: Sequence[Card], salt: bytes, now: float) -> None:
+        super().start_round(tuple(reversed(order)), salt, now)
+
+
+def test_a_team_that_deals_another_deck_than_it_was_handed_fails_the_replay() -> None:
+    found = _violation(_teams(2, 1), 2, 0, _OwnShuffle)
+    assert "does not replay on the real decks" in found
+
+
+class _Misdealt(Replica):
+    """Takes the second team's deck for dealt by its second seat, whoever dealt it."""
+
+    def _start_play(self, this: Round) -> None:
+        super()._start_play(this)
+        this.dealers[1] = 3
+
+
+def test_replicas_that_disagree_on_who_dealt_a_deck_are_caught() -> None:
+    found = _violation(_teams(2, 2), 1, 3, _Misdealt)
+    assert "dealt round 1 from the Readies of seats" in found
+    assert "2 (deck 2)" in found and "3 (deck 2)" in found
+
+
+def test_the_sequencer_deals_a_team_one_deck_and_plays_every_round() -> None:
+    config = _teams(2, 1, 2, rounds=2)
+    result = SequencerRun(config, 3).run()
+    assert result.tally.rounds == 2 and result.tally.plays > 50
+    assert result == SequencerRun(config, 3).run()
