@@ -283,7 +283,7 @@ def _choice(names: Iterable[str]) -> Callable[[str], str]:
 def _sim(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     options = TableOptions(tie_rule=TieRule(args.tie_rule), teams=args.teams)
-    peers = _netcommands.table_size(args.peers, options, 4, "--peers")
+    peers = _netcommands.table_size(options, args.peers, "--peers")
     config = SimConfig(peers, args.rounds, MIXES[args.faults], options)
     report = sim.run(config, range(seed, seed + args.seeds), sequencer=args.sequencer)
     if args.json:

@@ -97,6 +97,7 @@ from p2pnerts.rules import (
     apply,
     card_code,
     card_from_code,
+    exposed,
     is_stuck,
     new_deck,
     public_digest,
@@ -712,10 +713,18 @@ class Replica(Views):
         return True
 
     def _winner(self, play: Play) -> int | None:
-        if isinstance(play.move, ToFoundation):
-            placed = self._placed.get(play.move.foundation)
-            return None if placed is None else placed[0]
-        return None
+        """The seat whose play took the spot, when a foundation play lost a race for it.
+        (On a team's tableau the play may instead have lost its card to a teammate's
+        move: then it lost no race for the foundation, and nobody is named.)"""
+        move = play.move
+        if not isinstance(move, ToFoundation):
+            return None
+        placed = self._placed.get(move.foundation)
+        if placed is None or self.public is None:
+            return None
+        if (move.source, move.card) not in exposed(self.public.tableau_of(move.seat)):
+            return None
+        return placed[0]
 
     def _returned(self, play: Play, winner: int | None, reason: str) -> None:
         self.events.append(PlayReturned(play.sender, play.move, play.clock, winner, reason))

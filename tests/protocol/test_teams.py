@@ -40,6 +40,7 @@ from p2pnerts.rules import (
     Suit,
     TableOptions,
     ToFoundation,
+    ToWork,
     TurnStock,
     card_code,
     shuffled_deck,
@@ -184,6 +185,32 @@ def test_teammates_playing_the_same_card_one_lands_and_the_other_returns() -> No
         assert len(played) == 1 and len(table.of(seat, PlayReturned)) == 1
         public = table.replicas[seat].public
         assert public is not None and [f.rank for f in public.foundations] == [1]
+    _agree(table)
+
+
+def test_a_foundation_play_whose_card_a_teammate_moved_away_names_no_winner() -> None:
+    opts = TableOptions(teams=(2, 1))
+    table = Table(3, opts)
+    mine = order(0, ["QS"], ["2H", "9C", "AS", "KD"], opts)
+    theirs = order(1, ["AH"], ["QD", "9C", "9S", "KD"], opts)
+    table.start([mine, mine, theirs])
+    for move in (
+        ToFoundation(0, Card(0, 1, Suit.SPADES), 2, NEW_FOUNDATION),
+        ToFoundation(2, Card(1, 1, Suit.HEARTS), NERTS, NEW_FOUNDATION),
+    ):
+        table.replicas[move.seat].intend(move, table.now)
+        table.flush()
+        table.settle()
+    two = Card(0, 2, Suit.HEARTS)
+    table.replicas[1].intend(ToWork(1, two, 0, 2), table.now)  # onto the emptied pile
+    table.flush()
+    table.deliver(1, 0)  # seat 0 hears it (its clock passes it) before it commits
+    table.replicas[0].intend(ToFoundation(0, two, 0, 1), table.now)  # onto seat 2's ace
+    table.flush()
+    table.settle()
+    for seat in range(3):
+        (returned,) = table.of(seat, PlayReturned)
+        assert returned.seat == 0 and returned.winner is None  # seat 2 won no race
     _agree(table)
 
 

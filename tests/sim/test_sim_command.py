@@ -51,7 +51,10 @@ def test_teams_that_seat_another_number_than_the_peers_get_one_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     for args, message in [
-        (["--teams", "2+2", "--peers", "5"], "teams 2+2 seat 4 players, not 5 (--peers)"),
+        (
+            ["--teams", "2+2", "--peers", "5"],
+            "teams 2+2 seat 4 players: that takes --peers 4 (or no --peers), not --peers 5",
+        ),
         (["--teams", "3+3+3+3+3"], "teams 3+3+3+3+3 seat 15 players: 14 at most"),
     ]:
         with pytest.raises(SystemExit) as exited:
