@@ -26,7 +26,8 @@ from p2pnerts.net._lobby import (
     join_table,
     resume_table,
 )
-from p2pnerts.net._peer import MatchResult, Pace, TablePeer
+from p2pnerts.net._peer import Pace, TablePeer
+from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile, SeatFileError
 
 __all__ = [

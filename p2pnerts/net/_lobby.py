@@ -21,7 +21,8 @@ import trio
 
 from p2pnerts.bots import Policy
 from p2pnerts.net._link import Closed, Connection, Received
-from p2pnerts.net._peer import MatchResult, Pace, TablePeer
+from p2pnerts.net._peer import Pace, TablePeer
+from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.protocol import Disk, Hello, Refuse, RemoteProtocolError, Roster, Seat, Welcome
 from p2pnerts.rules import TableOptions

@@ -11,7 +11,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
@@ -19,6 +19,7 @@ import trio
 
 from p2pnerts.bots import Policy, SimpleBot
 from p2pnerts.net._link import Closed, Connection, Received
+from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.net._words import deck_names, either, says, together, whose
 from p2pnerts.protocol import (
@@ -63,44 +64,6 @@ class Pace:
 
     think: float = 0.05
     spread: float = 0.05
-
-
-@dataclass(slots=True)
-class PeerStats:
-    """What one peer measured of its own table: for benchmarks and the curious."""
-
-    commit_latencies: list[float]
-    """Seconds from sending each own foundation play to its commit (or return)."""
-    frames_sent: int = 0
-    bytes_sent: int = 0
-    started: float = 0.0
-    finished: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class MatchResult:
-    """How a match ended: every seat's name, every deck's total, the winning decks, the
-    rounds. At a table of teams a deck is a team's (``seats`` gives each seat's deck)."""
-
-    names: tuple[str, ...]
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-    rounds: int
-    seats: tuple[int, ...] = ()
-    """The deck of each seat; empty: every seat plays its own."""
-    stats: PeerStats | None = field(default=None, compare=False)
-
-    @property
-    def decks(self) -> tuple[str, ...]:
-        """Every deck's name: its seat's, or its team's ("You & Bot 1")."""
-        return deck_names(self.names, self.seats or range(len(self.names)))
-
-    def summary(self) -> str:
-        decks = self.decks
-        totals = ", ".join(f"{n} {t}" for n, t in zip(decks, self.totals, strict=True))
-        winners = " and ".join(decks[d] for d in self.winners)
-        label = "Winner" if len(self.winners) == 1 else "Winners"
-        return f"match over after {self.rounds} round(s): {totals}. {label}: {winners}"
 
 
 Watcher = Callable[[Sequence[Event]], None]

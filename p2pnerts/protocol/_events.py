@@ -46,7 +46,9 @@ class AutoApplied:
 class PlayReturned:
     """A play could not be applied at its place in the order: the card goes back.
 
-    ``winner`` is the seat whose earlier play took the spot, when one did.
+    ``winner`` is the seat whose earlier play took the spot, when one did. ``raced`` is
+    False when no play ordered before it is to blame: the round was over, or the seat sat
+    the round out.
     """
 
     seat: int
@@ -54,6 +56,7 @@ class PlayReturned:
     clock: int
     winner: int | None
     reason: str
+    raced: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -651,10 +651,10 @@ class Replica(Views):
         self._display = None
         public = self.public
         if play.round != self.playing or public is None or public.ended is not None:
-            self._returned(play, None, "the round is over")
+            self._returned(play, None, "the round is over", raced=False)
             return _Outcome.RETURNED
         if play.sender in self.away():
-            self._returned(play, None, "that seat sits this round out")
+            self._returned(play, None, "that seat sits this round out", raced=False)
             return _Outcome.RETURNED
         tie = False
         try:
@@ -726,8 +726,9 @@ class Replica(Views):
             return None
         return placed[0]
 
-    def _returned(self, play: Play, winner: int | None, reason: str) -> None:
-        self.events.append(PlayReturned(play.sender, play.move, play.clock, winner, reason))
+    def _returned(self, play: Play, winner: int | None, reason: str, *, raced: bool = True) -> None:
+        event = PlayReturned(play.sender, play.move, play.clock, winner, reason, raced)
+        self.events.append(event)
 
     def _settle(self, now: float) -> None:
         """What follows a commit by itself, the same at every replica: seats away count as

@@ -50,9 +50,6 @@ from p2pnerts.sim._report import HEARTBEAT, Tally
 from p2pnerts.sim._workload import SimConfig, mean_rtt, rtt_to_slowest
 
 ORDERED = (Ready, Play, Leave)
-NO_RACE = ("the round is over", "that seat sits this round out")
-"""The reasons a replica returns a play with no seat to blame that are not races: a play
-on a team's tableau returned for anything else lost to a teammate's move ordered first."""
 
 
 @dataclass(slots=True)
@@ -208,7 +205,7 @@ class Ledger:
         before it: one that named the teammate, or no one, for a reason that is a race."""
         mates = self._mates[returned.seat]
         if returned.winner is None:
-            return bool(mates) and returned.reason not in NO_RACE
+            return bool(mates) and returned.raced
         return returned.winner in mates
 
     def _check_cut(self, seat: int, sender: int, clock: int) -> None:
