@@ -64,6 +64,8 @@ class Player:
     """Where to keep what this seat needs to come back after a crash (`resume_table`)."""
     lobby: Callable[[tuple[Seat, ...]], None] | None = None
     """Hears the roster while the table fills (seated so far, by seat)."""
+    welcomed: Callable[[Welcome], None] | None = None
+    """Hears the host's answer to a joiner: its seat, the table's size and options."""
     between_rounds: float = 1.0
     """Seconds from a round's end to this seat's Ready for the next (a person reading the
     scores takes longer; `TablePeer.deal_next_round` says Ready sooner)."""
@@ -226,6 +228,8 @@ async def join_table(host: str, port: int, player: Player) -> MatchResult:
             await listener.aclose()
         raise
     seating.table = answer.table
+    if player.welcomed is not None:
+        player.welcomed(answer)
     roster: list[Seat] = []
     started = trio.Event()
 

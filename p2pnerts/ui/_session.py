@@ -16,7 +16,7 @@ from typing import TypeVar
 import trio
 
 from p2pnerts.net import Player, TablePeer
-from p2pnerts.protocol import Event, LocalProtocolError, Message, Seat
+from p2pnerts.protocol import Event, LocalProtocolError, Message, Seat, Welcome
 from p2pnerts.rules import IllegalMove, Move
 from p2pnerts.ui._lobby import LobbyModel
 from p2pnerts.ui._model import Liveness, Snapshot, TableModel
@@ -75,6 +75,7 @@ class Session:
             lambda _: None,
             seated=self.seated,
             lobby=self._roster,
+            welcomed=self._welcomed,
             between_rounds=BETWEEN_ROUNDS,
         )
         """The person's seat: no bot plays it, and the scores stay up a while."""
@@ -108,6 +109,11 @@ class Session:
     def _roster(self, seats: tuple[Seat, ...]) -> None:
         if self.lobby is not None:
             self.lobby.roster = tuple(seat.name for seat in seats)
+            self.invalidate()
+
+    def _welcomed(self, welcome: Welcome) -> None:
+        if self.lobby is not None:  # a joiner learns the table's size and teams here
+            self.lobby.seats, self.lobby.table_teams = welcome.players, welcome.options.teams
             self.invalidate()
 
     def seated(self, peer: TablePeer) -> None:

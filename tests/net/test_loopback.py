@@ -18,7 +18,7 @@ from p2pnerts.net import (
     host_table,
     join_table,
 )
-from p2pnerts.protocol import Hello, Message, TeamDeal, encode
+from p2pnerts.protocol import Hello, Message, TeamDeal, Welcome, encode
 from p2pnerts.rules import TableOptions
 
 FAST = Pace(0.005, 0.005)
@@ -214,6 +214,7 @@ async def test_a_table_of_teams_keeps_each_team_deck_inside_its_team() -> None:
     spec = TableSpec("teams", 5, options)
     sent: list[TeamDeal] = []
     heard: list[tuple[int, TeamDeal]] = []  # (the seat that received it, it)
+    welcomed: list[Welcome] = []  # what each joiner learns of the table before play
 
     def watch(peer: TablePeer) -> None:
         def traffic(outgoing: bool, _other: int | None, message: Message) -> None:
@@ -232,13 +233,15 @@ async def test_a_table_of_teams_keeps_each_team_deck_inside_its_team() -> None:
             port = await _hosted(nursery, spec, results, lines, host)
             for k in range(1, 5):
                 player = _player(f"Bot{k}", k)
-                player.seated = watch
+                player.seated, player.welcomed = watch, welcomed.append
 
                 async def bot(k: int = k, player: Player = player) -> None:
                     results[k] = await join_table("127.0.0.1", port, player)
 
                 nursery.start_soon(bot)
     assert len(results) == 5 and len(set(results.values())) == 1
+    assert sorted(w.seat for w in welcomed) == [1, 2, 3, 4]
+    assert all(w.players == 5 and w.options == options for w in welcomed)
     seating = options.seating(5)
     assert sent, "no team deck was dealt"
     assert {(d.sender, d.to, d.round) for d in sent} <= {

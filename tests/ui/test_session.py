@@ -10,7 +10,7 @@ import trio
 
 from p2pnerts.net import Pace, Player, TableSpec, host_table, join_table
 from p2pnerts.rules import TableOptions
-from p2pnerts.ui import Session, TableModel
+from p2pnerts.ui import LobbyModel, Session, TableModel
 
 
 class Screen:
@@ -87,3 +87,26 @@ async def test_quitting_mid_match_tells_the_table_at_once() -> None:
         with trio.fail_after(5):  # bounded like the application's farewell, for a failure
             await session.farewell()
         assert session.peer.left
+
+
+async def test_a_joiner_learns_the_tables_size_and_teams_in_the_waiting_room() -> None:
+    lobby = LobbyModel()
+    lobby.waiting("teams", 0, hosting=False, roster=())
+    model = TableModel(0, ("Ann",), TableOptions())
+    screen = Screen()
+    session = Session(model, screen.invalidate, "Ann", random.Random(1), lobby)
+    host = Player("Bea", random.Random(2), Pace(0.1, 0.1), lambda _: None)
+    spec = TableSpec("teams", 5, TableOptions(teams=(2, 1, 2)))
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+
+            def listening(port: int, table: bytes) -> None:
+                nursery.start_soon(join_table, "127.0.0.1", port, session.player)
+
+            nursery.start_soon(
+                lambda: host_table(spec, host, bind="127.0.0.1", on_listening=listening)
+            )
+            await screen.until(lambda: len(lobby.roster) == 2)
+            nursery.cancel_scope.cancel()  # the table never fills: play never begins
+    assert (lobby.seats, lobby.table_teams) == (5, (2, 1, 2))
+    assert lobby.roster == ("Bea", "Ann")
