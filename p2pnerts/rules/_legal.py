@@ -8,6 +8,7 @@ two cannot disagree about work piles; the property tests check the rest.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 
 from p2pnerts.rules._apply import fits
 from p2pnerts.rules._cards import ACE, Card, Suit
@@ -140,7 +141,10 @@ def is_stuck(state: State, seat: int) -> bool:
     tableau = state.tableau_of(seat)
     if state.ended is not None or not tableau.nerts:
         return False
-    if any(makes_progress(state, m) for m in legal_moves(state, seat)):
+    # The moves that can make progress, tried lazily: the first one settles it (with a
+    # Nerts card left, turning the stock, a stuck declaration or a rotation never do).
+    moves = chain(_foundation_moves(state, seat, tableau), _work_moves(seat, tableau))
+    if any(makes_progress(state, m) for m in moves):
         return False
     wanted = _wanted(state)
     for card in _stock_cycle(tableau, state.options.stock_turn):
