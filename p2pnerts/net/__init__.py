@@ -29,6 +29,7 @@ from p2pnerts.net._lobby import (
 from p2pnerts.net._peer import Pace, TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile, SeatFileError
+from p2pnerts.net._words import together
 
 __all__ = [
     "SERVICE_TYPE",
@@ -51,4 +52,5 @@ __all__ = [
     "join_table",
     "resume_table",
     "tables_command",
+    "together",
 ]

@@ -396,24 +396,21 @@ class TablePeer:
             case PlayCommitted(seat=seat, move=ToFoundation(card=card), tie=tie):
                 tie_text = " (a tie: both stay)" if tie else ""
                 self._tell(f"{says(name(seat), 'plays')} {card}{tie_text}")
-            case PlayReturned(seat=seat, move=ToFoundation(card=card), winner=winner):
-                first = self._first(seat, winner)
+            case PlayReturned(seat=seat, move=ToFoundation(card=card), winner=w, raced=raced):
+                first = self._first(seat, w, raced)
                 if first is not None:
                     self._tell(f"{whose(name(seat))} {card} goes back: {first}")
             case PlayCommitted(seat=seat, move=CallNerts()):
                 self._tell(f"{says(name(seat), 'calls')} Nerts!")
 
-    def _first(self, seat: int, winner: int | None) -> str | None:
+    def _first(self, seat: int, winner: int | None, raced: bool) -> str | None:
         """Who took the spot of ``seat``'s returned play, in words: the winner of the race;
-        or, on a team's tableau during play, the teammates (one of whose moves, ordered
-        first, changed the tableau under it). None if neither."""
+        or, on a team's tableau, the teammates (one of whose moves, ordered first, changed
+        the tableau under it). None if neither (the round was over, say)."""
         if winner is not None:
             return f"{says(self._name(winner), 'was')} first"
         mates = [self._name(s) for s in self.replica.team_of(seat) if s != seat]
-        public = self.replica.public
-        if not mates or public is None or public.ended is not None:
-            return None
-        return f"{either(mates)} moved first"
+        return f"{either(mates)} moved first" if mates and raced else None
 
     def _name(self, seat: int | None) -> str:
         return "nobody" if seat is None else self.roster[seat].name

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from p2pnerts.net import together
 from p2pnerts.protocol import (
     Ack,
     AuditFailed,
@@ -212,7 +213,7 @@ class TableModel:
 
     def team_name(self, deck: int) -> str:
         """A deck's players by name: ``Bea``, ``You & Bot 1``, ``Ann, Bea & Cy``."""
-        return _joined(self.team_names(deck))
+        return together(self.team_names(deck))
 
     def total(self, deck: int) -> int:
         return self.snap.totals[deck] if deck < len(self.snap.totals) else 0
@@ -521,11 +522,6 @@ def air_words(move: Move, look: Look) -> str:
         case CallNerts():
             return "Nerts! call"
     return _move_text(move, look)
-
-
-def _joined(names: list[str]) -> str:
-    """``A``, ``A & B``, ``A, B & C``."""
-    return " & ".join([", ".join(names[:-1]), names[-1]] if len(names) > 2 else names)
 
 
 def _move_text(move: Move, look: Look) -> str:
