@@ -427,6 +427,12 @@ class Replica(Views):
             self._display = state
         return self._display
 
+    def dealt_by(self, number: int) -> dict[int, int]:
+        """Per deck dealt in round ``number``, the seat whose Ready dealt it (at a table of
+        teams, the teammate whose shuffle the team plays); empty for a round not kept."""
+        this = self._rounds.get(number)
+        return {} if this is None else dict(this.dealers)
+
     @property
     def blind(self) -> bool:
         """Whether this seat is dealt in but does not know its deck's face-down order (it

@@ -42,8 +42,6 @@ from p2pnerts.rules import (
     deal,
     public_digest,
     score_round,
-    solo_seats,
-    team_seats,
 )
 
 DIGESTS_KEPT = 4096
@@ -176,8 +174,8 @@ def replay_round(
     After a stuck declaration that leaves every tableau stuck, the stocks rotate by
     themselves, as they do at every replica.
     """
-    seats = team_seats(*options.teams) if options.teams else solo_seats(len(orders))
-    state = deal(options, seats, orders=orders)
+    players = sum(options.teams) if options.teams else len(orders)  # one deck per team
+    state = deal(options, options.seating(players), orders=orders)
     for number, (move, tie) in enumerate(plays, 1):
         try:
             state, _ = apply(state, move, tie=tie)

@@ -148,7 +148,7 @@ class Ledger:
                 check_cut_off(seat, record.cut_at, sent, what)
                 record.round, record.plays = event.round, [] if record.settled else None
                 self._dealt.setdefault(event.round, event.dealt)
-                self._dealt_by(seat, event.round, dealers_of(replica, event.round))
+                self._dealt_by(seat, event.round, replica.dealt_by(event.round))
             case PlayCommitted():
                 self._check_cut(seat, event.seat, event.clock)
                 if record.plays is not None:
@@ -288,14 +288,6 @@ class Ledger:
         for seat, replica in enumerate(replicas):
             self._digest.update(b"end %d %d " % (seat, replica.committed) + replica.digest)
         return self._digest.digest()
-
-
-def dealers_of(replica: Replica, number: int) -> dict[int, int]:
-    """Per deck dealt in round ``number``, the seat whose Ready dealt it, as ``replica``
-    committed it. (What a replica tells its player names the decks dealt in, not whose
-    shuffle dealt them: the checker reads the round the replica keeps.)"""
-    this = replica._rounds.get(number)
-    return {} if this is None else dict(this.dealers)
 
 
 def _by_deck(dealers: dict[int, int]) -> str:
