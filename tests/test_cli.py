@@ -30,7 +30,9 @@ def test_play_with_teams_names_each_team_by_its_players(
     assert "3 players on this machine" in lines[0]
     assert "table 'this machine' open on port" in lines[2] and "teams=2+1" in lines[2]
     mate = next(line for line in lines if line.startswith("You are in team 1 of 2, with "))
-    team = f"You & {mate.removeprefix('You are in team 1 of 2, with ')}"
+    mate, part = mate.removeprefix("You are in team 1 of 2, with ").split(" — ")
+    team = f"You & {mate}"
+    assert part == "Your part: the stock and the waste"  # the first of a team's seats
     assert any(line.startswith("You play ") for line in lines)
     assert not any(line.startswith("You plays ") for line in lines)
     over = next(line for line in lines if line.startswith("round 1 over"))

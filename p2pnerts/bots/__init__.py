@@ -14,6 +14,7 @@ from p2pnerts.bots._policy import Policy
 from p2pnerts.bots._simple import SimpleBot
 from p2pnerts.bots._strong import StrongBot
 from p2pnerts.bots._table import play_round
+from p2pnerts.bots._teams import my_part, part_in_words
 
 __all__ = [
     "LEVELS",
@@ -27,5 +28,7 @@ __all__ = [
     "StrongBot",
     "level",
     "load_policy",
+    "my_part",
+    "part_in_words",
     "play_round",
 ]

@@ -17,7 +17,7 @@ from typing import get_args
 
 import trio
 
-from p2pnerts.bots import Policy, SimpleBot
+from p2pnerts.bots import Policy, SimpleBot, my_part, part_in_words
 from p2pnerts.net._link import Closed, Connection, Received
 from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatfile import SeatFile
@@ -64,6 +64,9 @@ class Pace:
 
     think: float = 0.05
     spread: float = 0.05
+    patience: float = 2.0
+    """On a team, how long the bot leaves a teammate's part of the tableau to a teammate
+    that makes no move before it plays that part too."""
 
 
 Watcher = Callable[[Sequence[Event]], None]
@@ -128,6 +131,9 @@ class TablePeer:
         self._done = trio.Event()
         self._lost: dict[int, trio.Event] = {}
         self._next_round_at: float | None = None
+        self._moved: dict[int, float] = {}
+        """When each seat last made a move (or the round began): a bot takes over the part
+        of a teammate that has made none for a while (`Pace.patience`)."""
         self.stats = PeerStats([], started=trio.current_time())
         self._sent_at: dict[Move, float] = {}
         self._nursery: trio.Nursery | None = None
@@ -168,9 +174,22 @@ class TablePeer:
         me = self._name(self.seat)
         mates = [self._name(s) for s in self.replica.team if s != self.seat]
         where = f"in team {self.replica.deck + 1} of {len(self.options.teams)}"
+        part = part_in_words(self.seat, self.replica.team)
         self._report(
-            f"{says(me, 'is')} {where}, " + (f"with {together(mates)}" if mates else "alone")
+            f"{says(me, 'is')} {where}, "
+            + (f"with {together(mates)} — {whose(me)} part: {part}" if mates else "alone")
         )
+
+    def _teammates_here(self) -> list[int]:
+        """This seat and the teammates minding their parts, in seat order: at the table,
+        dealt in, and making moves (a person may stop; a bot then plays their part too)."""
+        away, now = self.replica.away(), trio.current_time()
+        patience = self._pace.patience if self._pace is not None else 0.0
+        return [
+            s
+            for s in self.replica.team
+            if s == self.seat or (s not in away and now - self._moved.get(s, now) < patience)
+        ]
 
     def adopt(self, seat: int, conn: Connection) -> None:
         """Take over a connection to ``seat`` (already being served), replacing any other."""
@@ -322,8 +341,8 @@ class TablePeer:
             ):
                 continue
             move = self._bot.choose(display, self.seat)
-            if move is None:
-                continue
+            if move is None or not my_part(move, self.seat, self._teammates_here()):
+                continue  # (a teammate's part: it makes that move)
             try:
                 self.intend(move)
             except (IllegalMove, LocalProtocolError):
@@ -370,10 +389,13 @@ class TablePeer:
 
     def _on_event(self, event: Event) -> None:
         name = self._name
-        if isinstance(event, PlayCommitted | PlayReturned) and event.seat == self.seat:
-            sent = self._sent_at.pop(event.move, None)
+        if isinstance(event, PlayCommitted | PlayReturned):
+            self._moved[event.seat] = trio.current_time()
+            sent = self._sent_at.pop(event.move, None) if event.seat == self.seat else None
             if sent is not None:
                 self.stats.commit_latencies.append(trio.current_time() - sent)
+        elif isinstance(event, RoundStarted):
+            self._moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
         match event:
             case RoundStarted(round=number):
                 self._report(f"round {number} starts")

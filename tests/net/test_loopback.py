@@ -18,10 +18,12 @@ from p2pnerts.net import (
     host_table,
     join_table,
 )
-from p2pnerts.protocol import Hello, Message, TeamDeal, Welcome, encode
-from p2pnerts.rules import TableOptions
+from p2pnerts.protocol import Hello, Message, Play, TeamDeal, Welcome, encode
+from p2pnerts.rules import WASTE, TableOptions, ToFoundation, ToWork, TurnStock
 
 FAST = Pace(0.005, 0.005)
+PATIENT = Pace(0.005, 0.005, patience=float("inf"))
+"""Leaves a teammate's part to the teammate however long it takes."""
 
 
 def _player(name: str, seed: int, lines: list[str] | None = None) -> Player:
@@ -215,6 +217,7 @@ async def test_a_table_of_teams_keeps_each_team_deck_inside_its_team() -> None:
     sent: list[TeamDeal] = []
     heard: list[tuple[int, TeamDeal]] = []  # (the seat that received it, it)
     welcomed: list[Welcome] = []  # what each joiner learns of the table before play
+    plays: list[Play] = []
 
     def watch(peer: TablePeer) -> None:
         def traffic(outgoing: bool, _other: int | None, message: Message) -> None:
@@ -223,17 +226,20 @@ async def test_a_table_of_teams_keeps_each_team_deck_inside_its_team() -> None:
                     sent.append(message)
                 else:
                     heard.append((peer.seat, message))
+            elif isinstance(message, Play) and outgoing:
+                plays.append(message)
 
         peer.traffic.append(traffic)
 
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
             host = _player("Ann", 1, lines)
-            host.seated = watch
+            host.seated, host.pace = watch, PATIENT
             port = await _hosted(nursery, spec, results, lines, host)
             for k in range(1, 5):
                 player = _player(f"Bot{k}", k)
                 player.seated, player.welcomed = watch, welcomed.append
+                player.pace = PATIENT
 
                 async def bot(k: int = k, player: Player = player) -> None:
                     results[k] = await join_table("127.0.0.1", port, player)
@@ -257,4 +263,50 @@ async def test_a_table_of_teams_keeps_each_team_deck_inside_its_team() -> None:
     assert result.summary().startswith(f"match over after 2 round(s): {teams[0]} ")
     over = [line for line in lines if " over (" in line]
     assert len(over) == 2 and all(line.count(" & ") == 2 for line in over), over
-    assert f"Ann is in team 1 of 3, with {names[1]}" in lines
+    assert f"Ann is in team 1 of 3, with {names[1]} — Ann's part: the stock and the waste" in lines
+    # Teammates keep to their parts (nobody left the table): the first of a team turns the
+    # stock and plays the waste, the others play the Nerts pile and the work piles.
+    firsts = {seating.index(deck) for deck in seating}
+    shared = [p for p in plays if seating.count(seating[p.sender]) > 1]
+    parts = {
+        (p.sender in firsts, p.move.source == WASTE)
+        for p in shared
+        if isinstance(p.move, ToFoundation | ToWork)
+    }
+    assert parts == {(True, True), (False, False)}, parts
+    assert {p.sender for p in shared if isinstance(p.move, TurnStock)} == {0, 3}
+
+
+async def test_a_bot_plays_the_part_of_a_teammate_who_makes_no_move() -> None:
+    # Ann (seat 0, the stock's part) is a person who does nothing; Bea, her teammate,
+    # waits half a second, then turns the stock herself, and the round gets played.
+    results: dict[int, MatchResult] = {}
+    lines: list[str] = []
+    spec = TableSpec("idle", 3, TableOptions(rounds=1, nerts_pile=4, teams=(2, 1)))
+    turns: list[int] = []
+
+    def watch(peer: TablePeer) -> None:
+        def traffic(outgoing: bool, _other: int | None, message: Message) -> None:
+            if outgoing and isinstance(message, Play) and isinstance(message.move, TurnStock):
+                turns.append(message.sender)
+
+        peer.traffic.append(traffic)
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            ann = Player("Ann", random.Random(1), None, lines.append)
+            port = await _hosted(nursery, spec, results, lines, ann)
+            bea = Player("Bea", random.Random(2), Pace(0.005, 0.005, patience=0.5), lambda _: None)
+            bea.seated = watch
+            cy = _player("Cy", 3)
+
+            async def join(k: int, player: Player) -> None:
+                results[k] = await join_table("127.0.0.1", port, player)
+
+            seated = trio.Event()  # Bea takes seat 1, Ann's team, before Cy comes
+            bea.lobby = lambda seats: seated.set() if len(seats) == 2 else None
+            nursery.start_soon(join, 1, bea)
+            await seated.wait()
+            nursery.start_soon(join, 2, cy)
+    assert len(results) == 3 and len(set(results.values())) == 1
+    assert turns and set(turns) == {1}, "the bot turned its idle teammate's stock"
