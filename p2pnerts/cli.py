@@ -15,7 +15,7 @@ from p2pnerts import _frontend, _netcommands, sim
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.bots import POLICIES, PolicyError
 from p2pnerts.net import SeatFileError, TableSpec, tables_command
-from p2pnerts.rules import BadOptions, RulesError, TableOptions, TieRule
+from p2pnerts.rules import BadOptions, RulesError, TableOptions, TieRule, teams_from_text
 from p2pnerts.sim import MIXES, SimConfig
 from p2pnerts.ui import NoTerminal
 
@@ -255,13 +255,11 @@ def _count(low: int, high: int) -> Callable[[str], int]:
 
 
 def _team_sizes(text: str) -> tuple[int, ...]:
-    """Team sizes joined by '+', e.g. 2+2+1; the options check the sizes."""
-    sizes = tuple(_count(1, 3)(part) for part in text.split("+"))
+    """Team sizes joined by '+', e.g. 2+2+1, as the options check them."""
     try:
-        TableOptions(teams=sizes)
+        return teams_from_text(text)
     except BadOptions as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-    return sizes
 
 
 def _levels(text: str) -> list[int]:

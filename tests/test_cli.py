@@ -70,7 +70,7 @@ def test_host_with_teams_and_no_seats_seats_the_teams() -> None:
         ),
         (["play", "--bots", "2", "--teams", "2+2"], "that takes --bots 3 (or no --bots)"),
         (["play", "--teams", "3+3+3+3+3"], "teams 3+3+3+3+3 seat 15 players: 14 at most"),
-        (["play", "--teams", "2+4"], "must be 1 to 3, not 4"),
+        (["play", "--teams", "2+4"], "a team has 1 to 3 players, not 4"),
         (["bot"], "the following arguments are required: --join"),
         (["sim", "--faults", "storm"], "'storm' is not one of"),
         (["fly"], "invalid choice"),

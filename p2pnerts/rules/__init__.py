@@ -42,7 +42,7 @@ from p2pnerts.rules._moves import (
     TurnStock,
     WasteTurnedOver,
 )
-from p2pnerts.rules._options import TableOptions, TieRule
+from p2pnerts.rules._options import TableOptions, TieRule, teams_from_text
 from p2pnerts.rules._scoring import Match, RoundScore, score_round
 from p2pnerts.rules._state import (
     HIDDEN,
@@ -133,4 +133,5 @@ __all__ = [
     "solo_seats",
     "state_digest",
     "team_seats",
+    "teams_from_text",
 ]

@@ -57,10 +57,11 @@ class TableOptions:
                 raise BadOptions(rule)
         if not isinstance(self.tie_rule, TieRule):
             raise BadOptions(f"unknown tie rule {self.tie_rule!r}")
-        if not isinstance(self.teams, tuple) or not all(
-            type(size) is int and 1 <= size <= 3 for size in self.teams
-        ):
-            raise BadOptions("a team has 1 to 3 players")
+        if not isinstance(self.teams, tuple):
+            raise BadOptions("the teams are a tuple of team sizes")
+        for size in self.teams:
+            if type(size) is not int or not 1 <= size <= 3:
+                raise BadOptions(f"a team has 1 to 3 players, not {size!r}")
         if self.teams and (len(self.teams) < 2 or sum(self.teams) > MAX_PLAYERS):
             raise BadOptions(
                 f"a table of teams has 2 or more teams and {MAX_PLAYERS} players at most"
@@ -106,3 +107,16 @@ class TableOptions:
             if getattr(self, name) != getattr(default, name)
         ]
         return ", ".join(parts) or "standard rules"
+
+
+def teams_from_text(text: str) -> tuple[int, ...]:
+    """Teams as the command line and an options summary write them, sizes joined by '+'
+    (``2+1+2``; empty for none), checked as `TableOptions` checks them (`BadOptions`)."""
+    if not text:
+        return ()
+    parts = text.split("+")
+    if not all(part.isdigit() for part in parts):
+        raise BadOptions(f"teams are sizes joined by +, like 2+2, not {text!r}")
+    sizes = tuple(int(part) for part in parts)
+    TableOptions(teams=sizes)
+    return sizes

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from p2pnerts.net import TableInfo, TableSpec
-from p2pnerts.rules import BadOptions, TableOptions, TieRule
+from p2pnerts.rules import BadOptions, TableOptions, TieRule, teams_from_text
 
 Mode = Literal["browse", "create", "waiting"]
 LEVELS = range(1, 11)
@@ -175,7 +175,7 @@ class LobbyModel:
         seats set to match."""
         self.teams, self.teams_error, self.notice = text, "", ""
         try:
-            sizes = team_sizes(text)
+            sizes = teams_from_text(text)
         except BadOptions as exc:
             self.teams_error = str(exc)
             return
@@ -233,7 +233,7 @@ class LobbyModel:
             self.notice, self.row = self.teams_error, TEAMS_ROW
             return
         try:
-            options = TableOptions(teams=team_sizes(self.teams), **values)  # type: ignore[arg-type]
+            options = TableOptions(teams=teams_from_text(self.teams), **values)  # type: ignore[arg-type]
         except BadOptions as exc:
             self.notice = str(exc)
             return
@@ -242,23 +242,10 @@ class LobbyModel:
         self.create(TableSpec(self.name.strip(), seats, options))
 
 
-def team_sizes(text: str) -> tuple[int, ...]:
-    """Teams typed as sizes joined by '+' (``2+1+2``; empty: none), checked as a table's
-    options check them; raises `BadOptions`."""
-    if not text:
-        return ()
-    parts = text.split("+")
-    if not all(part.isdigit() for part in parts):
-        raise BadOptions("type team sizes joined by +, like 2+2")
-    sizes = tuple(int(part) for part in parts)
-    TableOptions(teams=sizes)
-    return sizes
-
-
 def teams_of(summary: str) -> tuple[int, ...]:
     """The teams named in a table's options summary (``teams=2+2``), if any."""
     found = _TEAMS.search(summary)
     try:
-        return team_sizes(found.group(1)) if found else ()
+        return teams_from_text(found.group(1)) if found else ()
     except BadOptions:
         return ()  # an announcement of teams this version would not make: shown as solo

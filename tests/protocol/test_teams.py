@@ -44,6 +44,7 @@ from p2pnerts.rules import (
     TurnStock,
     card_code,
     shuffled_deck,
+    teams_from_text,
 )
 
 AH0 = Card(0, 1, Suit.HEARTS)
@@ -101,6 +102,11 @@ def test_team_sizes_give_each_seat_its_deck_and_bad_sizes_are_refused() -> None:
     for bad in [(4, 1), (0, 2), (2,)]:
         with pytest.raises(BadOptions):
             TableOptions(teams=bad)
+    assert teams_from_text("2+1+3") == (2, 1, 3) and teams_from_text("") == ()
+    assert teams_from_text(TableOptions(teams=(3, 3)).teams_text()) == (3, 3)
+    for text in ["2+", "2,2", "4+1", "2"]:
+        with pytest.raises(BadOptions):
+            teams_from_text(text)
     with pytest.raises(LocalProtocolError, match="seat 4, not 3"):
         Replica(0, TableOptions(teams=(2, 2)), 3)
 

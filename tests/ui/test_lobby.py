@@ -127,8 +127,8 @@ def test_teams_the_options_refuse_are_said_beside_the_field_and_open_no_table() 
     lobby.new_table()
     lobby.move(TEAMS_ROW)
     for typed, error in [
-        ("4+", "type team sizes joined by +, like 2+2"),
-        ("4+1", "a team has 1 to 3 players"),
+        ("4+", "teams are sizes joined by +, like 2+2, not '4+'"),
+        ("4+1", "a team has 1 to 3 players, not 4"),
         ("3+3+3+3+3", "15 players: 14 at most"),
     ]:
         while lobby.teams:
