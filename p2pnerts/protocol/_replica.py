@@ -645,7 +645,12 @@ class Replica(Views):
             _deal.public_deal(self.options, self.seats, this.shown), self.deck, this.order
         )
         for move, tie in this.log:
-            private, _ = apply(private, move, tie=tie)
+            try:
+                private, _ = apply(private, move, tie=tie)
+            except IllegalMove as exc:  # a teammate showed a card the deck holds elsewhere
+                self.events.append(AuditFailed(this.number, move.seat, f"it showed {exc}"))
+                this.order = ()
+                return
         self.private, self._display = private, None
 
     def _commit_play(self, play: Play, now: float) -> int:

@@ -348,3 +348,21 @@ def test_teams_of_bots_play_a_round_to_its_end_and_agree(teams: tuple[int, ...],
     returned = [e for e in table.of(0, PlayReturned) if "teammate" in e.reason]
     assert returned  # the races happened
     _agree(table)
+
+
+def test_a_deck_that_comes_back_contradicting_a_card_a_teammate_showed_flags_it() -> None:
+    table = _teams(2, 1, 1)
+    table.crash(1)
+    _run_for(table, 6)
+    table.restart(1, Disk())
+    _run_for(table, 6)
+    back = table.replicas[1]
+    assert back.blind
+    # A turn of the stock that showed other cards than the deck holds (a teammate lying
+    # about its deck: the table, blind to the order, took it).
+    wrong = tuple(c for c in _orders(table.options, 4)[0][-3:])
+    back._rounds[1].log.append((TurnStock(0, wrong), False))
+    table.links[0, 1].extend(table.replicas[0].resend_to(1))
+    table.settle()
+    assert back.blind
+    assert [(e.seat, "showed" in e.reason) for e in table.of(1, AuditFailed)] == [(0, True)]
