@@ -64,6 +64,8 @@ from zeroconf import (
 )
 from zeroconf.asyncio import AsyncServiceInfo
 
+from p2pnerts.rules import summary_teams
+
 __all__ = [
     "INTERFACES_ENV",
     "PROTOCOL_VERSION",
@@ -756,7 +758,7 @@ def _render(tables: Sequence[TableInfo], timeout: float, where: str) -> str:
             "(A network that blocks multicast hides tables: ask the host for its address "
             "and port.)\n"
         )
-    apart = [_teams_apart(t.options) for t in tables]
+    apart = [summary_teams(t.options) for t in tables]
     columns: dict[str, list[str]] = {
         "NAME": [t.name for t in tables],
         "SEATS": [f"{t.seats_taken}/{t.seats_total}" for t in tables],
@@ -774,14 +776,6 @@ def _render(tables: Sequence[TableInfo], timeout: float, where: str) -> str:
         for row in rows
     ]
     return "\n".join(lines) + "\n"
-
-
-def _teams_apart(options: str) -> tuple[str, str]:
-    """A table's team sizes ("2+2", or "") and its other options, from the options summary
-    it announces ("rounds=2, teams=2+2")."""
-    parts = options.split(", ")
-    teams = next((part.removeprefix("teams=") for part in parts if part.startswith("teams=")), "")
-    return teams, ", ".join(part for part in parts if not part.startswith("teams="))
 
 
 def tables_command(timeout: float, as_json: bool, interface: str | None) -> int:

@@ -42,7 +42,14 @@ from p2pnerts.rules._moves import (
     TurnStock,
     WasteTurnedOver,
 )
-from p2pnerts.rules._options import TableOptions, TieRule, teams_from_text
+from p2pnerts.rules._options import (
+    TableOptions,
+    TieRule,
+    solo_seats,
+    summary_teams,
+    team_seats,
+    teams_from_text,
+)
 from p2pnerts.rules._scoring import Match, RoundScore, score_round
 from p2pnerts.rules._state import (
     HIDDEN,
@@ -62,8 +69,6 @@ from p2pnerts.rules._state import (
     private_view,
     public_view,
     shuffled_deck,
-    solo_seats,
-    team_seats,
 )
 
 __all__ = [
@@ -132,6 +137,7 @@ __all__ = [
     "shuffled_deck",
     "solo_seats",
     "state_digest",
+    "summary_teams",
     "team_seats",
     "teams_from_text",
 ]

@@ -70,10 +70,10 @@ class TableOptions:
     def seating(self, players: int) -> tuple[int, ...]:
         """The deck each of ``players`` seats plays (see `teams`)."""
         if not self.teams:
-            return tuple(range(players))
+            return solo_seats(players)
         if sum(self.teams) != players:
             raise BadOptions(f"teams {self.teams_text()} seat {sum(self.teams)}, not {players}")
-        return tuple(team for team, size in enumerate(self.teams) for _ in range(size))
+        return team_seats(*self.teams)
 
     def teams_text(self) -> str:
         """The teams as the command line writes them: sizes joined by '+' (e.g. 2+2+1)."""
@@ -107,6 +107,24 @@ class TableOptions:
             if getattr(self, name) != getattr(default, name)
         ]
         return ", ".join(parts) or "standard rules"
+
+
+def solo_seats(players: int) -> tuple[int, ...]:
+    """Seating with every player on a tableau of their own."""
+    return tuple(range(players))
+
+
+def team_seats(*team_sizes: int) -> tuple[int, ...]:
+    """Seating for teams of the given sizes (1 for a player on their own), in seat order."""
+    return tuple(team for team, size in enumerate(team_sizes) for _ in range(size))
+
+
+def summary_teams(summary: str) -> tuple[str, str]:
+    """An options summary (`TableOptions.summary`) split into its teams as written
+    (``2+2``, or empty) and the rest (``rounds=2, teams=2+2`` → ``2+2``, ``rounds=2``)."""
+    parts = summary.split(", ")
+    teams = next((p.removeprefix("teams=") for p in parts if p.startswith("teams=")), "")
+    return teams, ", ".join(p for p in parts if not p.startswith("teams="))
 
 
 def teams_from_text(text: str) -> tuple[int, ...]:

@@ -119,16 +119,6 @@ class State(NamedTuple):
         return self.completed + self.foundations
 
 
-def solo_seats(players: int) -> tuple[int, ...]:
-    """Seating with every player on a tableau of their own."""
-    return tuple(range(players))
-
-
-def team_seats(*team_sizes: int) -> tuple[int, ...]:
-    """Seating for teams of the given sizes (1 for a player on their own), in seat order."""
-    return tuple(team for team, size in enumerate(team_sizes) for _ in range(size))
-
-
 def check_seats(seats: Sequence[int]) -> None:
     """Raise `BadOptions` unless seats map onto tableaux 0…n-1 with 1 to 3 seats each."""
     if len(seats) < 2:

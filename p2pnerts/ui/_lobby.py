@@ -7,14 +7,13 @@ network sees them, and the player's choices go out through callables the trio si
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from p2pnerts.net import TableInfo, TableSpec
-from p2pnerts.rules import BadOptions, TableOptions, TieRule, teams_from_text
+from p2pnerts.rules import BadOptions, TableOptions, TieRule, summary_teams, teams_from_text
 
 Mode = Literal["browse", "create", "waiting"]
 LEVELS = range(1, 11)
@@ -23,7 +22,6 @@ SEATS = range(2, 15)
 """A table's seats, as the form offers them."""
 TEAMS_ROW = 2
 """The form's row where the teams are typed (0 is the name, 1 the seats)."""
-_TEAMS = re.compile(r"(?:^|, )teams=([0-9+]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,8 +242,7 @@ class LobbyModel:
 
 def teams_of(summary: str) -> tuple[int, ...]:
     """The teams named in a table's options summary (``teams=2+2``), if any."""
-    found = _TEAMS.search(summary)
     try:
-        return teams_from_text(found.group(1)) if found else ()
+        return teams_from_text(summary_teams(summary)[0])
     except BadOptions:
         return ()  # an announcement of teams this version would not make: shown as solo

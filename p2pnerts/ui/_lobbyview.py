@@ -5,6 +5,7 @@ from __future__ import annotations
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from p2pnerts.rules import summary_teams
 from p2pnerts.ui._lobby import TEAMS_ROW, LobbyModel, teams_of
 from p2pnerts.ui._render import Frame, Row, rule
 from p2pnerts.ui._style import seat_style
@@ -52,8 +53,8 @@ def _options(summary: str) -> str:
     teams = teams_of(summary)
     if not teams:
         return summary
-    rest = [part for part in summary.split(", ") if not part.startswith("teams=")]
-    return ", ".join([f"teams {'+'.join(map(str, teams))}", *rest])
+    rest = summary_teams(summary)[1]
+    return ", ".join([f"teams {'+'.join(map(str, teams))}", *([rest] if rest else [])])
 
 
 def _form(lobby: LobbyModel, width: int) -> list[Row]:

@@ -291,13 +291,19 @@ def test_a_dealer_gone_after_its_deck_reached_the_teammate_but_not_its_ready() -
     _agree(table)
 
 
-def test_a_teammate_that_lost_its_disk_sees_the_deck_again_from_its_teammate() -> None:
+def _back_without_its_disk() -> tuple[Table, Replica]:
+    """Teams 2+1+1 in play, and seat 1 (seat 0's teammate) crashed, restarted with an
+    empty disk and let back in: the seat that came back."""
     table = _teams(2, 1, 1)
     table.crash(1)
     _run_for(table, 6)
     table.restart(1, Disk())
     _run_for(table, 6)
-    back = table.replicas[1]
+    return table, table.replicas[1]
+
+
+def test_a_teammate_that_lost_its_disk_sees_the_deck_again_from_its_teammate() -> None:
+    table, back = _back_without_its_disk()
     assert back.status is Status.NORMAL and back.members == {0, 1, 2, 3}
     display = back.display
     assert display is not None and set(display.tableau_of(1).stock) == {None}  # blind
@@ -351,12 +357,7 @@ def test_teams_of_bots_play_a_round_to_its_end_and_agree(teams: tuple[int, ...],
 
 
 def test_a_deck_that_comes_back_contradicting_a_card_a_teammate_showed_flags_it() -> None:
-    table = _teams(2, 1, 1)
-    table.crash(1)
-    _run_for(table, 6)
-    table.restart(1, Disk())
-    _run_for(table, 6)
-    back = table.replicas[1]
+    table, back = _back_without_its_disk()
     assert back.blind
     # A turn of the stock that showed other cards than the deck holds (a teammate lying
     # about its deck: the table, blind to the order, took it).
