@@ -10,6 +10,7 @@ connecting to another (see `TablePeer`).
 
 from __future__ import annotations
 
+import errno
 import logging
 import random
 import secrets
@@ -30,6 +31,10 @@ from p2pnerts.rules import TableOptions
 log = logging.getLogger("p2pnerts.net")
 HANDSHAKE_TIMEOUT = 10.0
 NO_TABLE = bytes(16)
+PORT_TRIES = 20
+"""How many ports the kernel may pick before one is free in both families."""
+REBIND_WAIT = 10.0
+"""How long a seat coming back waits for its old port to be free again."""
 
 
 class JoinError(Exception):
@@ -156,7 +161,7 @@ async def host_table(
     """Host a table: seat 0 here, newcomers seated as they come, then play the match."""
     seating = _Seating(player)
     seating.table = secrets.token_bytes(16)
-    listeners = await trio.open_tcp_listeners(port, host=bind)
+    listeners = await listen(port, bind)
     port = listeners[0].socket.getsockname()[1]
     roster: dict[int, Seat] = {0: Seat(0, player.name, "", port)}
     links: dict[int, Connection] = {}
@@ -211,7 +216,7 @@ async def host_table(
 async def join_table(host: str, port: int, player: Player) -> MatchResult:
     """Take a seat at the table listening at host:port, and play the match."""
     seating = _Seating(player)
-    listeners = await trio.open_tcp_listeners(0)
+    listeners = await listen(0)
     my_port = listeners[0].socket.getsockname()[1]
     try:
         stream = await trio.open_tcp_stream(host, port)
@@ -284,7 +289,7 @@ async def resume_table(saved: SeatFile, player: Player) -> MatchResult:
     seating.table = saved.table
     me = saved.roster[saved.seat]
     try:
-        listeners = await trio.open_tcp_listeners(me.port)
+        listeners = await listen_again(me.port)
     except OSError as exc:
         raise JoinError(f"cannot listen on port {me.port} again: {exc.strerror}") from None
 
@@ -306,6 +311,41 @@ async def resume_table(saved: SeatFile, player: Player) -> MatchResult:
         )
         nursery.cancel_scope.cancel()
     return result
+
+
+async def listen(port: int, host: str | None = None) -> list[trio.SocketListener]:
+    """Listen on ``port`` (0: one the kernel picks) at ``host``, or at the wildcard
+    address of IPv4 and, where this machine has it, IPv6 — on one port for both, since
+    the roster gives the others a single port to dial."""
+    if host is not None:
+        return await trio.open_tcp_listeners(port, host=host)
+    for _ in range(PORT_TRIES):
+        first = await trio.open_tcp_listeners(port, host="0.0.0.0")
+        chosen = first[0].socket.getsockname()[1]
+        try:
+            return [*first, *await trio.open_tcp_listeners(chosen, host="::")]
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                return first  # no IPv6 on this machine: IPv4 alone
+            for listener in first:
+                await listener.aclose()
+            if port != 0:
+                raise
+    raise OSError(errno.EADDRINUSE, f"no port free in both IPv4 and IPv6 in {PORT_TRIES} tries")
+
+
+async def listen_again(port: int, wait: float = REBIND_WAIT) -> list[trio.SocketListener]:
+    """`listen` on ``port`` once more, waiting up to ``wait`` seconds while it is in use:
+    a connection of the killed process may hold it a moment longer, and the others know
+    no other port to dial."""
+    deadline = trio.current_time() + wait
+    while True:
+        try:
+            return await listen(port)
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE or trio.current_time() >= deadline:
+                raise
+        await trio.sleep(0.2)
 
 
 async def _ask_for_a_seat(conn: Connection, player: Player, my_port: int, where: str) -> Welcome:

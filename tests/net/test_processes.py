@@ -17,12 +17,32 @@ import pytest
 
 COMMAND = [sys.executable, "-m", "p2pnerts"]
 LIMIT = 180
+_started: list[subprocess.Popen[str]] = []
+
+
+def _spawn(args: list[str]) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    _started.append(proc)
+    return proc
+
+
+@pytest.fixture(autouse=True)
+def _no_process_outlives_its_test() -> Iterator[None]:
+    """A failed assertion leaves the other processes running: end them with the test."""
+    yield
+    while _started:
+        proc = _started.pop()
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
 
 
 @contextmanager
 def _host(*extra: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
     args = [*COMMAND, "host", "--name", "lab", "--headless", "--no-advertise", *extra]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = _spawn(args)
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()
@@ -39,9 +59,7 @@ def _host(*extra: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
 
 def _bot(port: int, name: str, *extra: str) -> subprocess.Popen[str]:
     args = [*COMMAND, "bot", "--join", f"127.0.0.1:{port}", "--name", name, "--level", "9"]
-    return subprocess.Popen(
-        [*args, *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
+    return _spawn([*args, *extra])
 
 
 def _finish(proc: subprocess.Popen[str]) -> str:
@@ -128,7 +146,7 @@ def test_the_host_killed_and_started_again_with_its_state_file_comes_back(
         host.kill()
         host.wait()
     args = [*COMMAND, "host", "--name", "lab", "--headless", "--no-advertise", *table]
-    again = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    again = _spawn(args)
     outs = [_finish(p) for p in [*bots, again]]
     assert "coming back to seat 0" in outs[2]
     assert "Player is back" in outs[0]
