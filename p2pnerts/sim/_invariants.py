@@ -29,17 +29,19 @@ from typing import NamedTuple, Protocol
 from p2pnerts.protocol import RoundOver
 from p2pnerts.rules import (
     Card,
-    DeclareStuck,
     IllegalMove,
     Move,
     Rotate,
     RoundScore,
     RulesError,
     State,
+    Tableau,
     TableOptions,
+    WorkPile,
     all_cards,
     apply,
     deal,
+    new_deck,
     public_digest,
     score_round,
 )
@@ -166,31 +168,43 @@ def misplaced_cards(state: State) -> str | None:
 
 
 def replay_round(
-    options: TableOptions, orders: Sequence[Sequence[Card]], plays: Sequence[tuple[Move, bool]]
+    options: TableOptions,
+    orders: Sequence[Sequence[Card] | None],
+    moves: Sequence[tuple[Move, bool]],
 ) -> Verdict:
-    """Deal from the real deck orders (one per deck: per team, at a table of teams), apply
-    the committed plays, and score the round.
+    """Deal from the real deck orders (one per deck: per team, at a table of teams; None
+    for a deck not dealt in, whose tableau is empty), apply the moves the round took, and
+    score the round.
 
-    After a stuck declaration that leaves every tableau stuck, the stocks rotate by
-    themselves, as they do at every replica.
+    Whenever every tableau is stuck, the next move must be the rotation (every replica
+    makes it by itself, at that place in the order).
     """
     players = sum(options.teams) if options.teams else len(orders)  # one deck per team
-    state = deal(options, options.seating(players), orders=orders)
-    for number, (move, tie) in enumerate(plays, 1):
+    dealt = [new_deck(d, jokers=options.jokers) if o is None else o for d, o in enumerate(orders)]
+    state = deal(options, options.seating(players), orders=dealt)
+    state = state._replace(
+        tableaux=tuple(
+            _not_dealt_in(t.deck, options) if orders[t.deck] is None else t for t in state.tableaux
+        )
+    )
+    for number, (move, tie) in enumerate(moves, 1):
+        if all(t.stuck for t in state.tableaux) and not isinstance(move, Rotate):
+            raise Violation(f"every tableau is stuck, yet move {number} is not the rotation")
         try:
             state, _ = apply(state, move, tie=tie)
-            if isinstance(move, DeclareStuck) and all(t.stuck for t in state.tableaux):
-                state, _ = apply(state, Rotate(move.seat))
         except (IllegalMove, RulesError) as exc:
-            raise Violation(
-                f"committed play {number} does not replay on the real decks: {exc}"
-            ) from exc
+            raise Violation(f"move {number} does not replay on the real decks: {exc}") from exc
     if state.ended is None:
         raise Violation("the committed plays do not end the round")
     misplaced = misplaced_cards(state)
     if misplaced:
         raise Violation(f"the replayed table: {misplaced}")
     return Verdict(score_round(state), public_digest(state))
+
+
+def _not_dealt_in(deck: int, options: TableOptions) -> Tableau:
+    """The tableau of a deck not dealt in (SPEC §5.2): no cards at all."""
+    return Tableau(deck, (), (WorkPile(),) * options.work_piles, ())
 
 
 def check_round_over(seat: int, over: RoundOver, verdict: Verdict) -> None:

@@ -19,6 +19,7 @@ from p2pnerts.protocol import (
     Ack,
     AuditFailed,
     AuditPassed,
+    AutoApplied,
     Diverged,
     Event,
     Leave,
@@ -33,7 +34,6 @@ from p2pnerts.protocol import (
     RoundOver,
     RoundStarted,
     ShutOut,
-    ViewInstalled,
 )
 from p2pnerts.rules import Card, Move
 from p2pnerts.sim._faults import KIND, Fault
@@ -61,8 +61,10 @@ class _Seat:
     """An ordered message arrived since this seat last sent an Ack."""
     round: int = 0
     plays: list[tuple[Move, bool]] | None = None
-    """The plays committed this round, if this replica saw the whole round with no view
-    change in it (the moves a replica makes by itself for seats that left are not told)."""
+    """The moves this round took, in order, if this replica saw the whole round (it was
+    not shut out of a view, nor restarted, in it): the plays committed, and the moves
+    every replica makes by itself at a place in the order — a rotation when every tableau
+    is stuck, a stuck declaration for a seat no longer at the table."""
     settled: bool = True
     """No view was installed at this replica since its last round ended."""
     finished: bool = False
@@ -178,7 +180,11 @@ class Ledger:
                 raise Violation(
                     f"seat {seat} saw seat {event.seat} diverge at commit {event.index}"
                 )
-            case ViewInstalled() | ShutOut():
+            case AutoApplied():
+                if record.plays is not None:
+                    record.plays.append((event.move, False))
+            case ShutOut():
+                # Back in, it rebuilds the round from what the others carried to it.
                 record.settled, record.plays = False, None
                 self.tally.membership[type(event).__name__] += 1
             case PlayInTheAir():
@@ -248,16 +254,19 @@ class Ledger:
             if all(s.finished or not s.up for s in self.seats):
                 self.done_at = now + self.config.drain
 
-    def _orders(self, number: int) -> list[tuple[Card, ...]] | None:
-        """Every deck's order as round ``number`` dealt it, if every deck was dealt in
-        (else a deck sat the round out: the replay cannot deal it)."""
-        if self._dealt.get(number) != tuple(range(self.config.decks)):
+    def _orders(self, number: int) -> list[tuple[Card, ...] | None] | None:
+        """Every deck's order as round ``number`` dealt it (None for a deck not dealt in),
+        if the run knows them all."""
+        dealt, dealers = self._dealt.get(number), self.dealers.get(number, {})
+        if dealt is None:
             return None
-        dealers = self.dealers[number]
-        keys = [(dealers.get(deck, -1), number) for deck in range(self.config.decks)]
+        keys = [(dealers.get(deck, -1), number) for deck in dealt]
         if any(key not in self.decks for key in keys):
             return None
-        return [self.decks[key] for key in keys]
+        return [
+            self.decks[dealers[deck], number] if deck in dealt else None
+            for deck in range(self.config.decks)
+        ]
 
     # --- faults -------------------------------------------------------------------------------
 

@@ -49,3 +49,14 @@ def test_a_violation_names_the_seed_and_the_steps_that_led_to_it() -> None:
     assert text.startswith("INVARIANT VIOLATED — seed 5, at ")
     assert len(result.violation.trace) == 12
     assert any("receives Ready from" in step for step in result.violation.trace)
+
+
+def test_rounds_through_exclusions_and_rejoins_are_replayed_on_the_real_decks() -> None:
+    # The moves each replica makes by itself (a left seat declared stuck, the rotation)
+    # are in the replayed log, and a deck not dealt in replays as an empty tableau: every
+    # round a seat saw whole is checked against the rules engine, faults or not.
+    report = run(SimConfig(5, rounds=3, faults=MIXES["heavy"]), range(1, 3))
+    assert not report.violations, report.text()
+    t = report.tally
+    assert t.membership["PeerExcluded"] and t.membership["PeerRejoined"], "no view changed"
+    assert t.replayed == t.rounds == 6

@@ -51,7 +51,8 @@ def _playout(
     players: int, seed: int, options: TableOptions = OPTIONS
 ) -> tuple[list[tuple[Card, ...]], list[tuple[Move, bool]], State]:
     """Bots play a round with every deck known, stocks rotating as a replica rotates them
-    (teammates, each with a bot of its own, on their team's one tableau)."""
+    (teammates, each with a bot of its own, on their team's one tableau); the moves as a
+    replica's log has them, the rotations it makes by itself among them."""
     seats = options.seating(players)
     rng = random.Random(seed)
     orders = [shuffled_deck(d, options, rng) for d in range(max(seats) + 1)]
@@ -67,6 +68,7 @@ def _playout(
         plays.append((move, False))
         if isinstance(move, DeclareStuck) and all(t.stuck for t in state.tableaux):
             state, _ = apply(state, Rotate(seat))
+            plays.append((Rotate(seat), False))
     return orders, plays, state
 
 
@@ -150,6 +152,43 @@ def test_a_team_round_replays_on_the_shuffle_its_team_dealt_and_scores_per_deck(
     spare = shuffled_deck(0, teams, random.Random(99))  # a teammate's own shuffle
     with pytest.raises(Violation, match="does not replay on the real decks"):
         replay_round(teams, [spare, *orders[1:]], plays)
+
+
+def test_a_round_with_a_deck_not_dealt_in_replays_with_that_tableau_empty() -> None:
+    # Seat 2 was away when the round began: its tableau is empty and counted stuck, by
+    # every replica at once; the others play as usual.
+    rng = random.Random(5)
+    orders = [shuffled_deck(d, OPTIONS, rng) for d in range(3)]
+    state = deal(OPTIONS, solo_seats(3), orders=orders)
+    empty = Tableau(2, (), (WorkPile(),) * OPTIONS.work_piles, ())
+    state, _ = apply(state._replace(tableaux=(*state.tableaux[:2], empty)), DeclareStuck(2))
+    plays: list[tuple[Move, bool]] = [(DeclareStuck(2), False)]
+    bots = [SimpleBot(random.Random(s)) for s in range(2)]
+    while state.ended is None:
+        seat = rng.randrange(2)
+        move = bots[seat].choose(private_view(state, seat), seat)
+        if move is None or isinstance(move, Rotate):
+            continue
+        state, _ = apply(state, move)
+        plays.append((move, False))
+        while state.ended is None and all(t.stuck for t in state.tableaux):
+            state, _ = apply(state, Rotate(0))
+            plays.append((Rotate(0), False))
+            if state.ended is None and not state.tableaux[2].stuck:
+                state, _ = apply(state, DeclareStuck(2))
+                plays.append((DeclareStuck(2), False))
+    verdict = replay_round(OPTIONS, [orders[0], orders[1], None], plays)
+    assert verdict == (score_round(final := state), public_digest(final))
+    assert verdict.scores[2].points == 0
+    dealt_in = replay_round(OPTIONS, orders, plays)  # as if seat 2 had its cards
+    assert dealt_in.scores[2].points < 0, "its Nerts pile would count against it"
+
+
+def test_a_log_that_does_not_rotate_when_every_tableau_is_stuck_is_caught() -> None:
+    orders, plays, _ = _playout(2, 3)
+    rotation = next(i for i, (m, _) in enumerate(plays) if isinstance(m, Rotate))
+    with pytest.raises(Violation, match="every tableau is stuck, yet move"):
+        replay_round(OPTIONS, orders, plays[:rotation] + plays[rotation + 1 :])
 
 
 def test_a_log_the_real_decks_contradict_does_not_replay() -> None:
