@@ -319,6 +319,12 @@ class Replica(Views):
                 # A member still in the view this one was built from, sending after its cut
                 # what a link lost: it resends all that when it installs this view.
                 return
+            if message.view > self.view:
+                # A StartView from a member that went on without this seat, and so sent
+                # nothing again of what a lost connection dropped (`resend_to`): this seat
+                # is out of that view, and asks to be let back in.
+                self._shut_out(now)
+                return
             raise RemoteProtocolError(
                 f"seat {sender} skipped from message {self.have[sender]} to {message.seq}"
             )

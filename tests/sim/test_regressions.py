@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 import pytest
 
+from p2pnerts.rules import TableOptions
 from p2pnerts.sim import MIXES, SimConfig, Simulation
 
 
@@ -16,6 +17,7 @@ class Case(NamedTuple):
     seed: int
     found: str
     fixed: str = ""
+    teams: tuple[int, ...] = ()
 
 
 CASES = [
@@ -238,6 +240,19 @@ CASES = [
         "a seat is let off the progress check until its links have been up for as long as "
         "coming back after being left out takes",
     ),
+    Case(
+        "links",
+        6,
+        3,
+        6,
+        "seat 2 rejected seat 1's StartView: 'seat 1 skipped from message 529 to 613'. Seat 1 "
+        "went on to views without seat 2 while their link was down, so on reconnecting it "
+        "resent only its team's deck; its next message was a StartView of a later view, which "
+        "a member's StartView is let through to be taken at once",
+        "a gap before a message of a later view means its sender went on without this seat: "
+        "it is out, and asks to rejoin",
+        teams=(3, 3),
+    ),
 ]
 
 
@@ -247,7 +262,8 @@ STILL_OPEN: dict[tuple[str, int, int, int], str] = {}
 
 def _param(case: Case) -> object:
     key = (case.mix, case.peers, case.rounds, case.seed)
-    name = f"{case.mix}-{case.peers}p-{case.rounds}r-seed{case.seed}"
+    layout = f"{'+'.join(map(str, case.teams))}-" if case.teams else ""
+    name = f"{case.mix}-{layout}{case.peers}p-{case.rounds}r-seed{case.seed}"
     if key in STILL_OPEN:
         mark = pytest.mark.xfail(strict=True, reason=STILL_OPEN[key])
         return pytest.param(case, id=name, marks=mark)
@@ -256,7 +272,8 @@ def _param(case: Case) -> object:
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_a_seed_that_once_failed_runs_clean(case: Case) -> None:
-    config = SimConfig(case.peers, case.rounds, MIXES[case.mix])
+    options = TableOptions(teams=case.teams)
+    config = SimConfig(case.peers, case.rounds, MIXES[case.mix], options=options)
     result = Simulation(config, case.seed).run()
     assert result.violation is None, f"once found: {case.found}\n{result.violation.text()}"
     assert result.tally.rounds == case.rounds
