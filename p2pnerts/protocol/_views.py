@@ -209,6 +209,8 @@ class Views:
         self._since_base: list[Ordered | StartView] = []
         self._changing_to = 0
         self._change_started = now
+        self._installed_at = now
+        """When this replica installed its view: silence is counted from then at most."""
         self._votes: dict[int, dict[int, ViewChange]] = {}
         self._rejoiners: dict[int, tuple[float, int]] = {}
         """Seats asking to rejoin: when they last asked, and the view they asked from."""
@@ -324,10 +326,14 @@ class Views:
 
     def tick_views(self, now: float) -> None:
         if self.status is Status.NORMAL:
+            # Silence counts within this view: a member every voter could not hear (one
+            # link down) would otherwise start the next view change at once, and views
+            # would follow each other as fast as they can be installed.
+            since = self._installed_at
             silent = [
                 s
                 for s in self.members
-                if s != self.seat and now - self.heard[s] >= self.timing.exclude_after
+                if s != self.seat and now - max(self.heard[s], since) >= self.timing.exclude_after
             ]
             asking = self._fresh_rejoiners(now)
             if silent or asking:
@@ -351,7 +357,9 @@ class Views:
         times = []
         if self.status is Status.NORMAL:
             times += [
-                self.heard[s] + self.timing.exclude_after for s in self.members if s != self.seat
+                max(self.heard[s], self._installed_at) + self.timing.exclude_after
+                for s in self.members
+                if s != self.seat
             ]
         if self.status is Status.CHANGING:
             times.append(self._change_started + self.timing.view_change_timeout)
@@ -497,6 +505,7 @@ class Views:
         departed = self.members - set(start.members)
         self.view, self.members = start.view, frozenset(start.members)
         self.status = Status.NORMAL
+        self._installed_at = now
         self.install_acks(start)
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self._note_lineage(start)
@@ -672,6 +681,7 @@ class Views:
         """Come back into a view from nothing but the StartView and this seat's disk."""
         self.view, self.members = start.view, frozenset(start.members)
         self.status = Status.NORMAL
+        self._installed_at = now
         self.clock = max(self.clock, start.clock)
         self.pending, self.sent, self._votes = [], [], {}
         self.suspected.clear()
