@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from p2pnerts.bots import Policy, SimpleBot
+from p2pnerts.bots import Policy, SimpleBot, my_part
 from p2pnerts.protocol import (
     Disk,
     Event,
@@ -189,6 +189,10 @@ class Simulation:
         move = peer.bot.choose(display, seat)
         if move is None or isinstance(move, Rotate):
             return
+        away = replica.away()
+        present = [s for s in replica.team if s == seat or s not in away]
+        if not my_part(move, seat, present):
+            return  # a teammate's part of the tableau, as bots share it over the network
         self.trace.add(self.now, "intend", seat, move)
         try:
             replica.intend(move, self.now)

@@ -20,7 +20,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from p2pnerts.bots import SimpleBot
+from p2pnerts.bots import SimpleBot, my_part
 from p2pnerts.rules import (
     CallNerts,
     DeclareStuck,
@@ -104,6 +104,8 @@ class SequencerRun:
         seating = config.seating
         self._shared = [seating.count(deck) > 1 for deck in seating]
         """Whether each seat plays a team's tableau."""
+        self._mates = [[s for s, d in enumerate(seating) if d == deck] for deck in seating]
+        """Each seat's team, itself included, in seat order: bots share its tableau out."""
         self.table: State | None = None
         self.number = 0
         self.tally = Tally()
@@ -199,7 +201,8 @@ class SequencerRun:
         display = self._display(me)
         if display is not None and display.ended is None and me.hand is None:
             move = me.bot.choose(private_view(display, seat), seat)
-            if move is not None and not isinstance(move, Rotate):
+            skip = move is None or isinstance(move, Rotate)
+            if move is not None and not skip and my_part(move, seat, self._mates[seat]):
                 self._intend(seat, move)
         self._look_later(seat)
 
