@@ -66,7 +66,7 @@ class _Seat:
     every replica makes by itself at a place in the order — a rotation when every tableau
     is stuck, a stuck declaration for a seat no longer at the table."""
     settled: bool = True
-    """No view was installed at this replica since its last round ended."""
+    """This replica was not shut out of a view since its last round ended."""
     finished: bool = False
     cut_at: float | None = None
     """When this seat was cut off on a side without a majority, while it is."""

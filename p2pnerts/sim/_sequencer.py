@@ -201,8 +201,8 @@ class SequencerRun:
         display = self._display(me)
         if display is not None and display.ended is None and me.hand is None:
             move = me.bot.choose(private_view(display, seat), seat)
-            skip = move is None or isinstance(move, Rotate)
-            if move is not None and not skip and my_part(move, seat, self._mates[seat]):
+            mates = self._mates[seat]
+            if move is not None and not isinstance(move, Rotate) and my_part(move, seat, mates):
                 self._intend(seat, move)
         self._look_later(seat)
 
