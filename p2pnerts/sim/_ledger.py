@@ -61,12 +61,11 @@ class _Seat:
     """An ordered message arrived since this seat last sent an Ack."""
     round: int = 0
     plays: list[tuple[Move, bool]] | None = None
-    """The moves this round took, in order, if this replica saw the whole round (it was
-    not shut out of a view, nor restarted, in it): the plays committed, and the moves
-    every replica makes by itself at a place in the order — a rotation when every tableau
-    is stuck, a stuck declaration for a seat no longer at the table."""
-    settled: bool = True
-    """This replica was not shut out of a view since its last round ended."""
+    """The moves this round took, in order, since this replica started the round (again,
+    if it was shut out or restarted: let back in, it rebuilds the round from its Readies
+    with what the others carry to it): the plays committed, and the moves every replica
+    makes by itself at a place in the order — a rotation when every tableau is stuck, a
+    stuck declaration for a seat no longer at the table."""
     finished: bool = False
     cut_at: float | None = None
     """When this seat was cut off on a side without a majority, while it is."""
@@ -148,7 +147,7 @@ class Ledger:
                 sent = self._ready_sent.get(event.round, 0.0)
                 what = f"the start of round {event.round} on a Ready"
                 check_cut_off(seat, record.cut_at, sent, what)
-                record.round, record.plays = event.round, [] if record.settled else None
+                record.round, record.plays = event.round, []
                 self._dealt.setdefault(event.round, event.dealt)
                 self._dealt_by(seat, event.round, replica.dealt_by(event.round))
             case PlayCommitted():
@@ -184,8 +183,7 @@ class Ledger:
                 if record.plays is not None:
                     record.plays.append((event.move, False))
             case ShutOut():
-                # Back in, it rebuilds the round from what the others carried to it.
-                record.settled, record.plays = False, None
+                record.plays = None  # until it starts the round again, back in
                 self.tally.membership[type(event).__name__] += 1
             case PlayInTheAir():
                 pass
@@ -242,7 +240,7 @@ class Ledger:
         if overs and (overs[0].scores, overs[0].digest) != (over.scores, over.digest):
             raise Violation(f"seat {seat}'s end of round {number} differs from another seat's")
         overs.append(over)
-        record.plays, record.settled = None, True
+        record.plays = None
         self._digest.update(b"over %d %d " % (seat, number) + over.digest + replica.digest)
         # A round's end is committed, so with every member of a view: the first seat to
         # see it is enough (a view may be down to a few seats of the table).

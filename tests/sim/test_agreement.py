@@ -73,3 +73,14 @@ def test_one_link_down_changes_the_view_every_two_seconds_at_most_not_in_a_storm
     assert result.violation is None, result.violation.text()
     installed = result.tally.membership["ViewInstalled"]
     assert 1 <= installed <= 6 * 3.0 / config.timing.exclude_after, installed
+
+
+def test_a_round_is_replayed_from_a_replica_that_rebuilt_it_after_being_let_back_in() -> None:
+    # Teams 1+1+2, heavy, seed 514: every seat that saw round 1 end had been shut out in
+    # it (or crashed), and rebuilt it from the Readies on coming back.
+    config = SimConfig(4, 3, MIXES["heavy"], options=TableOptions(teams=(1, 1, 2)))
+    report = run(config, [514])
+    assert not report.violations, report.text()
+    t = report.tally
+    assert t.membership["ShutOut"] >= 2
+    assert t.replayed == t.rounds == 3
