@@ -106,6 +106,9 @@ from p2pnerts.rules import (
 from p2pnerts.rules import Event as RulesEvent
 
 DIGESTS_KEPT = 4096
+TEAM_DEALS_KEPT = 4
+"""How many rounds' team decks a seat keeps from each teammate: the one on the table and
+the next are all an honest teammate sends; the lowest are kept."""
 Key = tuple[int, int, int]
 _Builder = Callable[[int, int], Message]
 """Builds a message from the clock and sequence number it is sent with."""
@@ -623,6 +626,11 @@ class Replica(Views):
         self._team_deals.setdefault(deal.round, {})[deal.sender] = (deal.salt, order)
         for old in [r for r in self._team_deals if r < self.playing]:
             del self._team_deals[old]
+        from_sender = sorted(r for r, by in self._team_deals.items() if deal.sender in by)
+        for extra in from_sender[TEAM_DEALS_KEPT:]:  # far ahead: a teammate misbehaving
+            del self._team_deals[extra][deal.sender]
+            if not self._team_deals[extra]:
+                del self._team_deals[extra]
         this = self._rounds.get(deal.round)
         if this is not None and deal.round == self.playing and not this.order:
             self._adopt_team_deck(this)

@@ -29,6 +29,7 @@ from p2pnerts.protocol import (
     decode,
     encode,
 )
+from p2pnerts.protocol._replica import TEAM_DEALS_KEPT
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
@@ -154,6 +155,16 @@ def test_a_team_deck_for_another_seat_or_from_a_stranger_is_a_remote_error() -> 
     ]:
         with pytest.raises(RemoteProtocolError):
             table.replicas[1].receive(deal, table.now)
+
+
+def test_a_teammate_sending_decks_for_rounds_far_ahead_fills_no_memory() -> None:
+    table = _teams(2, 2)
+    deck = tuple(card_code(c) for c in _orders(table.options, 4)[0])
+    for number in range(1, 1001):
+        table.replicas[1].receive(TeamDeal(0, 0, number, number, 1, number, SALT, deck), 0.0)
+    kept = table.replicas[1]._team_deals
+    assert sorted(kept) == list(range(1, 1 + TEAM_DEALS_KEPT))
+    assert all(set(by) == {0} for by in kept.values())
 
 
 # --- racing on the shared tableau ----------------------------------------------------------
