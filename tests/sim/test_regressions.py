@@ -266,6 +266,15 @@ CASES = [
         "on: SPEC 6.4), so no view ever forms",
         teams=(2, 2),
     ),
+    Case(
+        "churn",
+        4,
+        3,
+        1004,
+        "round 3 never ends: as churn-2+2-4p-3r-seed314, from view 9 — view 11 (seats 1, 2, 3) "
+        "installed by seats 2 and 3, view 12 (seats 0, 1, 2) by seats 0 and 1",
+        teams=(2, 2),
+    ),
 ]
 
 
@@ -273,6 +282,7 @@ STILL_OPEN: dict[tuple[str, int, int, int, tuple[int, ...]], str] = {
     ("churn", 4, 3, 314, (2, 2)): "two sibling views, each installed by half the table, and "
     "neither half may count the other's seats asking to rejoin: a rejoin would have to say "
     "which views its seat helped form (a change of the wire, not made in version 1)",
+    ("churn", 4, 3, 1004, (2, 2)): "as churn-2+2-4p-3r-seed314",
 }
 """(mix, peers, rounds, seed, teams) of cases still failing, with why: each must still fail
 (strict), so that the day it runs clean it moves up to the fixed ones."""
