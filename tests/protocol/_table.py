@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from p2pnerts.protocol import Disk, Event, Message, Replica, Timing, addressed_to
-from p2pnerts.rules import Card, Suit, TableOptions, new_deck
+from p2pnerts.rules import Card, Move, Suit, TableOptions, new_deck
 
 SALT = b"0123456789abcdef"
 E = TypeVar("E")
@@ -100,6 +100,24 @@ class Table:
             self.advance(self.timing.ack_delay)
             if not moved and not any(self.links.values()):
                 return
+
+    def play(self, seat: int, move: Move) -> None:
+        """``seat`` makes ``move``, and everything settles."""
+        self.replicas[seat].intend(move, self.now)
+        self.flush()
+        self.settle()
+
+    def run_for(self, seconds: float) -> None:
+        """Let ``seconds`` pass a quarter second at a time, settling as it goes."""
+        for _ in range(int(seconds / 0.25)):
+            self.advance(0.25)
+            self.settle(rounds=5)
+
+    def agree(self) -> None:
+        """Every seat that is up has the same digest at the shortest commit count."""
+        live = [r for s, r in enumerate(self.replicas) if s not in self.down]
+        shortest = min(r.committed for r in live)
+        assert len({r.digest_at(shortest) for r in live}) == 1
 
     def advance(self, seconds: float) -> None:
         self.now += seconds

@@ -47,9 +47,7 @@ def _table(players: int = 2, **options: object) -> Table:
     orders = [order(0, ["AH"], ["2H", "9C", "9S", "KD"], opts)]
     orders += [order(s, ["QS"], ["2H", "9C", "9S", "KD"], opts) for s in range(1, players)]
     table.start(orders)
-    table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
-    table.flush()
-    table.settle()
+    table.play(0, ToFoundation(0, AH0, NERTS, NEW_FOUNDATION))
     return table
 
 
@@ -57,18 +55,12 @@ def _two_of_hearts(seat: int) -> ToFoundation:
     return ToFoundation(seat, Card(seat, 2, Suit.HEARTS), 0, 0)
 
 
-def _agree(table: Table) -> None:
-    live = [r for s, r in enumerate(table.replicas) if s not in table.down]
-    shortest = min(r.committed for r in live)
-    assert len({r.digest_at(shortest) for r in live}) == 1
-
-
 def test_every_seat_commits_the_ready_messages_and_the_first_play() -> None:
     table = _table(3)
     for replica in table.replicas:
         assert replica.public is not None
         assert [f.rank for f in replica.public.foundations] == [1]
-    _agree(table)
+    table.agree()
 
 
 def test_a_race_the_earlier_clock_stays_and_the_later_returns_naming_the_winner() -> None:
@@ -89,7 +81,7 @@ def test_a_race_the_earlier_clock_stays_and_the_later_returns_naming_the_winner(
         assert "is not next on foundation #0" in returned[0].reason
     back = table.replicas[1].display
     assert back is not None and back.tableau_of(1).work[0].cards == (H2_1,)
-    _agree(table)
+    table.agree()
 
 
 @pytest.mark.parametrize("rule", list(TieRule))
@@ -111,7 +103,7 @@ def test_a_tie_at_equal_clocks_follows_the_tie_rule(rule: TieRule) -> None:
         winner = 0 if rule is TieRule.SEAT else min((0, 1), key=lambda s: (s - clock) % 2)
         assert [p.seat for p in plays] == [winner]
         assert [(e.seat, e.winner) for e in table.of(0, PlayReturned)] == [(1 - winner, winner)]
-    _agree(table)
+    table.agree()
 
 
 def test_a_play_in_the_air_when_nerts_is_called_completes_and_a_later_one_returns() -> None:
@@ -121,9 +113,7 @@ def test_a_play_in_the_air_when_nerts_is_called_completes_and_a_later_one_return
     table.replicas[1].intend(_two_of_hearts(1), table.now)
     table.flush()
     table.deliver(0, 2)  # seat 2 hears the call before it plays: its play is later
-    table.replicas[2].intend(_two_of_hearts(2), table.now)
-    table.flush()
-    table.settle()
+    table.play(2, _two_of_hearts(2))
     for seat in range(3):
         [over] = table.of(seat, RoundOver)
         assert over.caller == 0
@@ -144,7 +134,7 @@ def test_when_every_seat_is_stuck_every_peer_rotates_the_stocks_at_the_same_plac
     table.settle()
     for replica in table.replicas:
         assert replica.public is not None and replica.public.rotations == 1
-    _agree(table)
+    table.agree()
 
 
 def test_one_hand_the_next_move_waits_for_the_play_in_the_air() -> None:
@@ -159,9 +149,7 @@ def test_one_hand_the_next_move_waits_for_the_play_in_the_air() -> None:
 
 def test_a_stuck_player_does_not_turn_the_stock_while_waiting() -> None:
     table = _table()
-    table.replicas[0].intend(DeclareStuck(0), table.now)
-    table.flush()
-    table.settle()
+    table.play(0, DeclareStuck(0))
     with pytest.raises(LocalProtocolError, match="declared stuck"):
         table.replicas[0].intend(TurnStock(0), table.now)
 
@@ -202,44 +190,32 @@ def test_a_reveal_that_contradicts_the_commitment_fails_the_audit() -> None:
     table = _table(nerts_pile=1)
     cheat = table.replicas[1]._rounds[1]  # a peer lying about its deck after the round
     cheat.order = tuple(reversed(cheat.order))
-    table.replicas[0].intend(CallNerts(0), table.now)
-    table.flush()
-    table.settle()
+    table.play(0, CallNerts(0))
     assert [(e.seat, "commitment" in e.reason) for e in table.of(0, AuditFailed)] == [(1, True)]
     assert not table.of(0, AuditPassed)
-
-
-def _run_for(table: Table, seconds: float) -> None:
-    for _ in range(int(seconds / 0.25)):
-        table.advance(0.25)
-        table.settle(rounds=5)
 
 
 def test_a_crashed_seat_is_excluded_by_the_others_who_play_on() -> None:
     table = _table(3)
     table.crash(2)
-    _run_for(table, 6)
+    table.run_for(6)
     for seat in (0, 1):
         assert [e.seat for e in table.of(seat, PeerSuspected)] == [2]
         assert [e.seat for e in table.of(seat, PeerExcluded)] == [2]
         assert table.replicas[seat].members == {0, 1}
     before = table.replicas[0].committed
-    table.replicas[0].intend(_two_of_hearts(0), table.now)
-    table.flush()
-    table.settle()
+    table.play(0, _two_of_hearts(0))
     assert table.replicas[1].committed > before
-    _agree(table)
+    table.agree()
 
 
 def test_a_restarted_seat_rejoins_and_recovers_the_table() -> None:
     table = _table(3)
-    table.replicas[2].intend(_two_of_hearts(2), table.now)
-    table.flush()
-    table.settle()
+    table.play(2, _two_of_hearts(2))
     disk = table.crash(2)
-    _run_for(table, 6)
+    table.run_for(6)
     table.restart(2, disk)
-    _run_for(table, 4)
+    table.run_for(4)
     for seat in (0, 1):
         assert [e.seat for e in table.of(seat, PeerRejoined)] == [2]
     rejoined = table.replicas[2]
@@ -247,7 +223,7 @@ def test_a_restarted_seat_rejoins_and_recovers_the_table() -> None:
     assert rejoined.public == table.replicas[0].public
     display = rejoined.display
     assert display is not None and display.tableau_of(2).work[0].cards == ()
-    _agree(table)
+    table.agree()
 
 
 def test_a_minority_commits_nothing_and_the_majority_goes_on_then_the_two_heal() -> None:
@@ -255,32 +231,28 @@ def test_a_minority_commits_nothing_and_the_majority_goes_on_then_the_two_heal()
     minority, majority = {0, 1}, {2, 3, 4}
     table.cut = {frozenset((a, b)) for a in minority for b in majority}
     before = [r.committed for r in table.replicas]
-    _run_for(table, 6)
+    table.run_for(6)
     assert [table.replicas[s].committed for s in minority] == [before[s] for s in minority]
     for seat in majority:
         assert table.replicas[seat].members == majority
-    table.replicas[2].intend(_two_of_hearts(2), table.now)
-    table.flush()
-    table.settle()
+    table.play(2, _two_of_hearts(2))
     assert table.replicas[3].committed > before[3]
     table.cut = set()
     for a in range(5):  # reconnected links resend what the other side may lack
         for b in range(5):
             if a != b and (a in minority) != (b in minority):
                 table.links[a, b].extend(table.replicas[a].resend_to(b))
-    _run_for(table, 6)
+    table.run_for(6)
     assert all(r.members == {0, 1, 2, 3, 4} for r in table.replicas)
-    _agree(table)
+    table.agree()
 
 
 def test_a_round_dealt_while_a_seat_is_away_starts_without_it() -> None:
     table = _table(3, nerts_pile=1)
-    table.replicas[0].intend(CallNerts(0), table.now)
-    table.flush()
-    table.settle()
+    table.play(0, CallNerts(0))
     assert all(table.of(s, RoundOver) for s in range(3))
     table.crash(2)
-    _run_for(table, 6)
+    table.run_for(6)
     opts = table.options
     for seat in (0, 1):
         deal = order(seat, ["5C"], ["6D", "7S", "8H", "9C"], opts)
@@ -293,23 +265,21 @@ def test_a_round_dealt_while_a_seat_is_away_starts_without_it() -> None:
         assert public is not None
         away = public.tableau_of(2)
         assert away.stuck and not away.nerts and not away.stock
-    _agree(table)
+    table.agree()
 
 
 def test_a_ready_that_commits_after_play_started_deals_nothing_in() -> None:
     table = _table(3, nerts_pile=1)
-    table.replicas[0].intend(CallNerts(0), table.now)
-    table.flush()
-    table.settle()
+    table.play(0, CallNerts(0))
     disk = table.crash(2)
-    _run_for(table, 6)
+    table.run_for(6)
     opts = table.options
     deals = [order(s, ["5C"], ["6D", "7S", "8H", "9C"], opts) for s in range(3)]
     table.replicas[0].start_round(deals[0], b"another-salt-16b", table.now)
     table.flush()
     table.settle()  # round 2's first Ready commits: its participants are seats 0 and 1
     table.restart(2, disk)
-    _run_for(table, 4)
+    table.run_for(4)
     assert table.replicas[2].members == {0, 1, 2}
     table.replicas[1].start_round(deals[1], b"another-salt-16b", table.now)
     table.flush()
@@ -328,10 +298,8 @@ def test_a_ready_that_commits_after_play_started_deals_nothing_in() -> None:
     with pytest.raises(LocalProtocolError, match="sit this round out"):
         table.replicas[2].intend(CallNerts(2), table.now)
     for move in (ToWork(0, Card(0, 5, Suit.CLUBS), NERTS, 0), CallNerts(0)):
-        table.replicas[0].intend(move, table.now)
-        table.flush()
-        table.settle()
+        table.play(0, move)
     for seat in range(3):
         assert [e.round for e in table.of(seat, RoundOver)][-1] == 2
         assert not table.of(seat, AuditFailed)
-    _agree(table)
+    table.agree()

@@ -71,24 +71,12 @@ def _teams(*sizes: int, settle: bool = True, **options: object) -> Table:
     return table
 
 
-def _agree(table: Table) -> None:
-    live = [r for s, r in enumerate(table.replicas) if s not in table.down]
-    shortest = min(r.committed for r in live)
-    assert len({r.digest_at(shortest) for r in live}) == 1
-
-
 def _known(state: State | None, deck: int) -> list[Card]:
     assert state is not None
     t = state.tableaux[deck]
     cards = [*t.nerts, *t.stock, *t.waste, *(c for p in t.work for c in p.cards)]
     cards += [c for f in state.all_foundations() for c in f.cards if c.deck == deck]
     return [c for c in cards if c is not None]
-
-
-def _run_for(table: Table, seconds: float) -> None:
-    for _ in range(int(seconds / 0.25)):
-        table.advance(0.25)
-        table.settle(rounds=5)
 
 
 # --- options and wire --------------------------------------------------------------------
@@ -142,7 +130,7 @@ def test_a_team_deals_one_deck_and_its_deck_reaches_the_teammate_alone() -> None
     assert None not in mate.tableau_of(1).stock
     other = table.replicas[2].display
     assert other is not None and set(other.tableau_of(0).stock) == {None}
-    _agree(table)
+    table.agree()
 
 
 def test_a_team_deck_for_another_seat_or_from_a_stranger_is_a_remote_error() -> None:
@@ -187,7 +175,7 @@ def test_teammates_turning_the_stock_at_once_one_turn_stands_and_the_other_retur
         assert len(cards) == len(set(cards)) == 52
         assert private is not None and len(private.tableaux[0].waste) == 3
     assert table.replicas[2].public == table.replicas[0].public
-    _agree(table)
+    table.agree()
 
 
 def test_teammates_playing_the_same_card_one_lands_and_the_other_returns() -> None:
@@ -202,7 +190,7 @@ def test_teammates_playing_the_same_card_one_lands_and_the_other_returns() -> No
         assert len(played) == 1 and len(table.of(seat, PlayReturned)) == 1
         public = table.replicas[seat].public
         assert public is not None and [f.rank for f in public.foundations] == [1]
-    _agree(table)
+    table.agree()
 
 
 def test_a_foundation_play_whose_card_a_teammate_moved_away_names_no_winner() -> None:
@@ -215,9 +203,7 @@ def test_a_foundation_play_whose_card_a_teammate_moved_away_names_no_winner() ->
         ToFoundation(0, Card(0, 1, Suit.SPADES), 2, NEW_FOUNDATION),
         ToFoundation(2, Card(1, 1, Suit.HEARTS), NERTS, NEW_FOUNDATION),
     ):
-        table.replicas[move.seat].intend(move, table.now)
-        table.flush()
-        table.settle()
+        table.play(move.seat, move)
     two = Card(0, 2, Suit.HEARTS)
     table.replicas[1].intend(ToWork(1, two, 0, 2), table.now)  # onto the emptied pile
     table.flush()
@@ -228,7 +214,7 @@ def test_a_foundation_play_whose_card_a_teammate_moved_away_names_no_winner() ->
     for seat in range(3):
         (returned,) = table.of(seat, PlayReturned)
         assert returned.seat == 0 and returned.winner is None  # seat 2 won no race
-    _agree(table)
+    table.agree()
 
 
 # --- the round's end and the audit ---------------------------------------------------------
@@ -236,29 +222,21 @@ def test_a_foundation_play_whose_card_a_teammate_moved_away_names_no_winner() ->
 
 def test_a_teammate_calls_nerts_and_every_deck_is_audited_by_all() -> None:
     table = _teams(2, 1, nerts_pile=1)
-    table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
-    table.flush()
-    table.settle()
-    table.replicas[1].intend(CallNerts(1), table.now)
-    table.flush()
-    table.settle()
+    table.play(0, ToFoundation(0, AH0, NERTS, NEW_FOUNDATION))
+    table.play(1, CallNerts(1))
     for seat in range(3):
         (over,) = table.of(seat, RoundOver)
         assert over.caller == 1 and len(over.scores) == 2  # one score per deck
         assert table.of(seat, AuditPassed) == [AuditPassed(1, ())]
-    _agree(table)
+    table.agree()
 
 
 def test_a_teammate_revealing_another_order_than_the_team_committed_to_is_flagged() -> None:
     table = _teams(2, 1, nerts_pile=1)
     cheat = table.replicas[1]._rounds[1]
     cheat.order = tuple(reversed(cheat.order))
-    table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
-    table.flush()
-    table.settle()
-    table.replicas[0].intend(CallNerts(0), table.now)
-    table.flush()
-    table.settle()
+    table.play(0, ToFoundation(0, AH0, NERTS, NEW_FOUNDATION))
+    table.play(0, CallNerts(0))
     for seat in (0, 2):
         failed = table.of(seat, AuditFailed)
         assert [(e.seat, "commitment" in e.reason) for e in failed] == [(1, True)]
@@ -274,14 +252,14 @@ def test_when_the_seat_that_deals_is_gone_its_teammate_deals_the_team_in() -> No
         if seat != 0:
             table.replicas[seat].start_round(deal, SALT, table.now)
     table.flush()
-    _run_for(table, 6)
+    table.run_for(6)
     for seat in (1, 2, 3):
         assert table.replicas[seat].members == {1, 2, 3}
         assert [e.dealt for e in table.of(seat, RoundStarted)] == [(0, 1, 2)]
     mine = table.replicas[1].display
     assert mine is not None and mine.tableau_of(1).nerts[-1] == Card(0, 5, Suit.CLUBS)
     assert table.replicas[1].disk.order == tuple(_orders(table.options, 4)[1])
-    _agree(table)
+    table.agree()
 
 
 def test_a_dealer_gone_after_its_deck_reached_the_teammate_but_not_its_ready() -> None:
@@ -295,11 +273,11 @@ def test_a_dealer_gone_after_its_deck_reached_the_teammate_but_not_its_ready() -
     for seat in (1, 2, 3):
         table.replicas[seat].start_round(orders[seat], SALT, table.now)
     table.flush()
-    _run_for(table, 6)
+    table.run_for(6)
     for seat in (1, 2, 3):
         assert [e.dealt for e in table.of(seat, RoundStarted)] == [(0, 1, 2)]
     assert table.replicas[1].disk.order == tuple(orders[1])  # its own shuffle, dealt
-    _agree(table)
+    table.agree()
 
 
 def _back_without_its_disk() -> tuple[Table, Replica]:
@@ -307,9 +285,9 @@ def _back_without_its_disk() -> tuple[Table, Replica]:
     empty disk and let back in: the seat that came back."""
     table = _teams(2, 1, 1)
     table.crash(1)
-    _run_for(table, 6)
+    table.run_for(6)
     table.restart(1, Disk())
-    _run_for(table, 6)
+    table.run_for(6)
     return table, table.replicas[1]
 
 
@@ -328,7 +306,7 @@ def test_a_teammate_that_lost_its_disk_sees_the_deck_again_from_its_teammate() -
     table.flush()
     table.settle()
     assert [type(e.move) for e in table.of(0, PlayCommitted)][-1] is TurnStock
-    _agree(table)
+    table.agree()
 
 
 # --- whole rounds --------------------------------------------------------------------------
@@ -364,7 +342,7 @@ def test_teams_of_bots_play_a_round_to_its_end_and_agree(teams: tuple[int, ...],
     assert all(table.of(s, AuditPassed) == [AuditPassed(1, ())] for s in range(players))
     returned = [e for e in table.of(0, PlayReturned) if "teammate" in e.reason]
     assert returned  # the races happened
-    _agree(table)
+    table.agree()
 
 
 def test_a_deck_that_comes_back_contradicting_a_card_a_teammate_showed_flags_it() -> None:
