@@ -5,6 +5,7 @@ is one seed's run, and `SequencerRun` the same workload under a central sequence
 baseline the peer-to-peer protocol is measured against.
 """
 
+from p2pnerts.sim._batch import run, run_seed
 from p2pnerts.sim._faults import (
     MIXES,
     Crash,
@@ -28,7 +29,7 @@ from p2pnerts.sim._invariants import (
 )
 from p2pnerts.sim._network import LinkModel, Network, Scheduler
 from p2pnerts.sim._report import Report, SeedResult, Tally, ViolationReport
-from p2pnerts.sim._run import Lineup, Simulation, run
+from p2pnerts.sim._run import Lineup, Simulation
 from p2pnerts.sim._sequencer import SequencerRun
 from p2pnerts.sim._workload import BotPace, SimConfig
 
@@ -63,4 +64,5 @@ __all__ = [
     "misplaced_cards",
     "replay_round",
     "run",
+    "run_seed",
 ]

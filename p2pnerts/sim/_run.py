@@ -40,8 +40,7 @@ from p2pnerts.sim._faults import Crash, Fault, LinkDrop, Partition, SlowPeer
 from p2pnerts.sim._invariants import Violation, check_progress, check_round_time
 from p2pnerts.sim._ledger import Ledger
 from p2pnerts.sim._network import Link, Network, Scheduler, link
-from p2pnerts.sim._report import Report, SeedResult, ViolationReport
-from p2pnerts.sim._sequencer import SequencerRun
+from p2pnerts.sim._report import SeedResult, ViolationReport
 from p2pnerts.sim._trace import Trace
 from p2pnerts.sim._workload import BotPace, SimConfig, deck_order, setting
 
@@ -467,12 +466,3 @@ class Simulation:
             behind = next(s for s, r in enumerate(self.ledger.seats) if r.up and not r.finished)
             raise Violation(f"seat {behind} has not seen the last round end, {limit:.0f} s on")
         self.scheduler.at(self.now + WATCH_EVERY, self._watchdog)
-
-
-def run(config: SimConfig, seeds: Iterable[int], *, sequencer: bool = False) -> Report:
-    """Run every seed on the configured table (each stops at its first violation), and
-    with ``sequencer`` the central-sequencer baseline on the same seeds too."""
-    seeds = tuple(seeds)
-    results = tuple(Simulation(config, seed).run() for seed in seeds)
-    baseline = tuple(SequencerRun(config, seed).run() for seed in seeds) if sequencer else ()
-    return Report(config, results, baseline)

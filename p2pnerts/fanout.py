@@ -1,0 +1,273 @@
+"""Independent seeded work fanned out over this machine's cores or a Dask cluster, merged in
+seed order, so that any fan-out reports exactly what a serial run reports.
+
+A *task* is a module-level function ``task(job, seed) -> record`` on plain picklable data:
+``job`` is a frozen configuration shared by every seed, ``record`` what one seed gives. The
+seeds go out in chunks (one chunk is one call on a worker, to pay the overhead of a call
+once per chunk rather than once per seed); a bounded number of chunks is in flight, and
+each chunk's completion drives the progress callback. The records come back in the order
+the seeds were given, whatever order the chunks finished in.
+
+Where the work runs is a `Where`: one process (``jobs=1``, no pool at all), a process pool
+of ``jobs`` workers, or a Dask distributed scheduler (``cluster="HOST:PORT"``, through
+``Client.get_executor()``, the same ``concurrent.futures.Executor`` interface as the pool).
+Both go through one path, `fan_out`.
+
+A seed whose task raises stops the fan-out: the chunks not started are cancelled and
+`TaskFailed` names the seed. Every chunk's result carries the worker's package version and
+a hash of its source; a worker running other code than this process is refused
+(`VersionMismatch`), since its records could not be merged with ours.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import logging
+import multiprocessing
+import os
+import platform
+import traceback
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from p2pnerts import __version__
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+IN_FLIGHT_PER_WORKER = 2
+"""Chunks queued per worker: one running, one ready to start the moment it ends."""
+CHUNKS_PER_WORKER = 8
+"""Chunks a fan-out aims for per worker when no chunk size is given: small enough that
+the last chunks do not leave workers idle, large enough that the per-call cost fades."""
+
+
+class FanOutError(Exception):
+    """The fan-out cannot run as asked, or its work failed."""
+
+
+class TaskFailed(FanOutError):
+    """A seed's task raised; the rest of the work was cancelled."""
+
+    def __init__(self, seed: int, detail: str) -> None:
+        super().__init__(f"seed {seed} failed: {detail}")
+        self.seed, self.detail = seed, detail
+
+
+class VersionMismatch(FanOutError):
+    """A worker runs another version of p2pnerts than this process."""
+
+
+class ClusterUnavailable(FanOutError):
+    """The cluster cannot be used: the optional extra is missing or the scheduler is not
+    there."""
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where a fan-out runs: ``jobs`` worker processes here, or the Dask scheduler at
+    ``cluster`` (the two are exclusive)."""
+
+    jobs: int = 1
+    cluster: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.jobs < 1:
+            raise FanOutError(f"--jobs takes 1 or more workers, not {self.jobs}")
+        if self.cluster is not None and self.jobs != 1:
+            raise FanOutError("--jobs and --cluster are exclusive: name one")
+
+
+SERIAL = Where()
+"""One process: this one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fanned(Generic[R]):
+    """The records of a fan-out in seed order, and what ran them."""
+
+    records: tuple[R, ...]
+    workers: frozenset[str]
+    """One name per worker process that ran a chunk (host and process id)."""
+    chunks: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Stamped(Generic[R]):
+    """A chunk's records as a worker returns them, stamped with what the worker runs."""
+
+    version: str
+    source: str
+    worker: str
+    records: tuple[R, ...]
+    failed: tuple[int, str] | None = None
+
+
+def fan_out(
+    task: Callable[[J, int], R],
+    job: J,
+    seeds: Sequence[int],
+    where: Where = SERIAL,
+    *,
+    chunk: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Fanned[R]:
+    """Run ``task(job, seed)`` for every seed where ``where`` says, and return the records
+    in the order of ``seeds``; ``progress(done, total)`` hears each chunk finish."""
+    chunks = _chunks(seeds, chunk or _chunk_size(len(seeds), where))
+    if where.cluster is None and where.jobs == 1:
+        return _merge(chunks, _serially(task, job, chunks), progress, len(seeds))
+    with _executor(where) as (executor, workers):
+        done = _in_flight(executor, workers, task, job, chunks)
+        try:
+            return _merge(chunks, done, progress, len(seeds))
+        finally:
+            done.close()  # cancels the chunks not started, before the pool shuts down
+
+
+def source_hash() -> str:
+    """A hash of this process's p2pnerts source: workers must run the same code."""
+    return _source_hash(Path(__file__).parent)
+
+
+@cache
+def _source_hash(package: Path) -> str:
+    whole = hashlib.blake2b(digest_size=8)
+    for path in sorted(package.rglob("*.py")):
+        whole.update(path.relative_to(package).as_posix().encode() + b"\0")
+        whole.update(path.read_bytes())
+    return whole.hexdigest()
+
+
+def run_chunk(task: Callable[[J, int], R], job: J, seeds: tuple[int, ...]) -> _Stamped[R]:
+    """What a worker runs: the task for each seed of a chunk, stopping at the first that
+    raises (named, with its traceback, for the process that asked)."""
+    records = []
+    failed = None
+    for seed in seeds:
+        try:
+            records.append(task(job, seed))
+        except Exception:
+            failed = (seed, traceback.format_exc(limit=-3).strip())
+            break
+    worker = f"{platform.node()}:{os.getpid()}"
+    return _Stamped(__version__, source_hash(), worker, tuple(records), failed)
+
+
+def _chunk_size(seeds: int, where: Where) -> int:
+    workers = where.jobs if where.cluster is None else 16
+    return max(1, -(-seeds // (workers * CHUNKS_PER_WORKER)))
+
+
+def _chunks(seeds: Sequence[int], size: int) -> list[tuple[int, ...]]:
+    return [tuple(seeds[i : i + size]) for i in range(0, len(seeds), size)]
+
+
+def _serially(
+    task: Callable[[J, int], R], job: J, chunks: list[tuple[int, ...]]
+) -> Iterator[tuple[int, _Stamped[R]]]:
+    for index, seeds in enumerate(chunks):
+        yield index, run_chunk(task, job, seeds)
+
+
+def _in_flight(
+    executor: cf.Executor,
+    workers: int,
+    task: Callable[[J, int], R],
+    job: J,
+    chunks: list[tuple[int, ...]],
+) -> Generator[tuple[int, _Stamped[R]]]:
+    """Keep a bounded number of chunks submitted; yield each as it completes."""
+    waiting = iter(enumerate(chunks))
+    running: dict[cf.Future[_Stamped[R]], int] = {}
+    limit = max(1, workers * IN_FLIGHT_PER_WORKER)
+    try:
+        while True:
+            for index, seeds in waiting:
+                running[executor.submit(run_chunk, task, job, seeds)] = index
+                if len(running) >= limit:
+                    break
+            if not running:
+                return
+            finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                yield running.pop(future), _result(future)
+    finally:
+        for future in running:
+            future.cancel()
+
+
+def _result(future: cf.Future[_Stamped[R]]) -> _Stamped[R]:
+    try:
+        return future.result()
+    except cf.process.BrokenProcessPool as exc:
+        raise FanOutError(f"a worker process died: {exc}") from None
+
+
+def _merge(
+    chunks: list[tuple[int, ...]],
+    done: Iterator[tuple[int, _Stamped[R]]],
+    progress: Callable[[int, int], None] | None,
+    total: int,
+) -> Fanned[R]:
+    """Check each chunk's stamp and failure as it comes, and put the records in seed order."""
+    ours = source_hash()
+    by_chunk: dict[int, tuple[R, ...]] = {}
+    workers: set[str] = set()
+    finished = 0
+    for index, stamped in done:
+        if (stamped.version, stamped.source) != (__version__, ours):
+            raise VersionMismatch(
+                f"worker {stamped.worker} runs p2pnerts {stamped.version} "
+                f"(source {stamped.source}), this machine {__version__} (source {ours}): "
+                "install the same code on every worker"
+            )
+        if stamped.failed is not None:
+            raise TaskFailed(*stamped.failed)
+        by_chunk[index] = stamped.records
+        workers.add(stamped.worker)
+        finished += len(chunks[index])
+        if progress is not None:
+            progress(finished, total)
+    records = tuple(r for index in range(len(chunks)) for r in by_chunk[index])
+    return Fanned(records, frozenset(workers), len(chunks))
+
+
+@contextmanager
+def _executor(where: Where) -> Iterator[tuple[cf.Executor, int]]:
+    """The executor a `Where` names, and how many workers it has."""
+    if where.cluster is not None:
+        with _dask_client(where.cluster) as client:
+            workers = max(1, len(client.scheduler_info()["workers"]))
+            # pure=False: the same chunk submitted twice is two runs, as a seed's work is.
+            yield client.get_executor(pure=False), workers
+        return
+    # spawn everywhere: the default on Windows and macOS, and on Linux it keeps a worker
+    # from inheriting this process's threads (trio's, zeroconf's).
+    spawn = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(where.jobs, mp_context=spawn) as pool:
+        yield pool, where.jobs
+
+
+@contextmanager
+def _dask_client(address: str) -> Iterator[Any]:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterUnavailable(
+            "--cluster needs Dask distributed: pip install 'p2pnerts[cluster]'"
+        ) from None
+    for name in ("distributed", "tornado"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    try:
+        connect: Any = Client  # distributed is not typed
+        client = connect(address, timeout=10, set_as_default=False)
+    except OSError as exc:
+        raise ClusterUnavailable(f"no Dask scheduler answers at {address}: {exc}") from None
+    with client:
+        yield client
