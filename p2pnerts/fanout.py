@@ -262,8 +262,7 @@ def _dask_client(address: str) -> Iterator[Any]:
         raise ClusterUnavailable(
             "--cluster needs Dask distributed: pip install 'p2pnerts[cluster]'"
         ) from None
-    for name in ("distributed", "tornado"):
-        logging.getLogger(name).setLevel(logging.ERROR)
+    _quiet_dask()
     try:
         connect: Any = Client  # distributed is not typed
         client = connect(address, timeout=10, set_as_default=False)
@@ -271,3 +270,32 @@ def _dask_client(address: str) -> Iterator[Any]:
         raise ClusterUnavailable(f"no Dask scheduler answers at {address}: {exc}") from None
     with client:
         yield client
+
+
+@contextmanager
+def loopback_cluster(workers: int) -> Iterator[str]:
+    """A Dask scheduler and ``workers`` worker processes on 127.0.0.1 with no dashboard, for
+    trying ``--cluster`` on one machine; yields the scheduler's address."""
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        raise ClusterUnavailable(
+            "a Dask cluster needs Dask distributed: pip install 'p2pnerts[cluster]'"
+        ) from None
+    _quiet_dask()
+    start: Any = LocalCluster  # distributed is not typed
+    with start(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        worker_dashboard_address=None,
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+def _quiet_dask() -> None:
+    """Dask's loggers speak of every worker coming and going; a command shows errors only."""
+    for name in ("distributed", "tornado"):
+        logging.getLogger(name).setLevel(logging.ERROR)

@@ -18,6 +18,7 @@ from p2pnerts.fanout import (
     _merge,
     _Stamped,
     fan_out,
+    loopback_cluster,
     run_chunk,
     source_hash,
 )
@@ -90,18 +91,11 @@ def test_a_failing_seed_in_a_worker_process_is_named() -> None:
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """A real Dask scheduler and two worker processes on loopback, no dashboard."""
-    distributed = pytest.importorskip(
+    pytest.importorskip(
         "distributed", reason="Dask distributed is the optional extra p2pnerts[cluster]"
     )
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        worker_dashboard_address=None,
-    ) as local:
-        yield local.scheduler_address
+    with loopback_cluster(2) as address:
+        yield address
 
 
 def test_a_cluster_of_two_workers_reports_what_one_process_reports(cluster: str) -> None:

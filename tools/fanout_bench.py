@@ -13,12 +13,12 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable
+from contextlib import nullcontext
 from functools import partial
 from typing import Any
 
-from p2pnerts.fanout import Where, fan_out
+from p2pnerts.fanout import Where, fan_out, loopback_cluster
 from p2pnerts.sim import MIXES, SimConfig, run
 
 CHUNKS = 400
@@ -28,23 +28,6 @@ CHUNKS = 400
 def nothing(_job: None, seed: int) -> int:
     """A task that does no work: what is left is the cost of the fan-out itself."""
     return seed
-
-
-@contextmanager
-def loopback_cluster(workers: int) -> Iterator[str]:
-    """A Dask scheduler and ``workers`` worker processes on 127.0.0.1, no dashboard."""
-    from distributed import LocalCluster
-
-    start: Any = LocalCluster  # distributed is not typed
-    with start(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        worker_dashboard_address=None,
-    ) as cluster:
-        yield cluster.scheduler_address
 
 
 def _timed(work: Callable[[], Any]) -> tuple[float, Any]:
