@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import resource
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import trio
 
+from p2pnerts._platform import cpu_seconds
 from p2pnerts.bots import PolicyError, level, load_policy
 from p2pnerts.net import (
     DiscoveryError,
@@ -103,14 +103,13 @@ def write_stats(path: str | None, result: MatchResult) -> None:
     """``--stats FILE``: what this peer measured, as JSON (for tools/bench.py net)."""
     if path is None or result.stats is None:
         return
-    usage = resource.getrusage(resource.RUSAGE_SELF)
     s = result.stats
     figures = {
         "commit_latencies": s.commit_latencies,
         "frames_sent": s.frames_sent,
         "bytes_sent": s.bytes_sent,
         "seconds": s.finished - s.started,
-        "cpu_seconds": usage.ru_utime + usage.ru_stime,
+        "cpu_seconds": cpu_seconds(),
     }
     with open(path, "w", encoding="utf-8") as out:
         json.dump(figures, out)

@@ -11,16 +11,19 @@ from functools import partial
 
 import trio
 
-from p2pnerts import _frontend, _netcommands, sim
+from p2pnerts import __version__, _frontend, _netcommands, sim
+from p2pnerts._platform import never_die_of_encoding
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.bots import POLICIES, PolicyError
 from p2pnerts.net import SeatFileError, TableSpec, tables_command
+from p2pnerts.protocol import PROTOCOL_VERSION
 from p2pnerts.rules import BadOptions, RulesError, TableOptions, TieRule, teams_from_text
 from p2pnerts.sim import MIXES, SimConfig
 from p2pnerts.ui import NoTerminal
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    never_die_of_encoding(sys.stdout, sys.stderr)
     parser = _parser()
     args = parser.parse_args(argv)
     try:
@@ -41,6 +44,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="p2pnerts", description="Nerts, peer to peer on a local network, with no server."
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"p2pnerts {__version__} (protocol {PROTOCOL_VERSION})",
     )
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
     play = commands.add_parser(
@@ -210,7 +218,7 @@ def _player_options(
 def _look_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ascii", action="store_true", help="suits as letters (S H D C)")
     parser.add_argument(
-        "--four-colour", action="store_true", help="a four-colour deck (♦ blue, ♣ green)"
+        "--four-colour", action="store_true", help="a four-colour deck (diamonds blue, clubs green)"
     )
 
 

@@ -60,6 +60,9 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import IO, Any
 
+if sys.platform != "linux":
+    sys.exit("tools/lanlab.py builds Linux network namespaces: it runs on Linux only")
+
 PREFIX = "p2pn-lab-"
 SKIP_STATUS = 77  # "skipped", as automake's test drivers read it
 MAX_HOSTS = 200

@@ -14,7 +14,6 @@ that do not exist.
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import uuid
@@ -22,6 +21,7 @@ from collections.abc import Sequence
 
 import trio
 
+from p2pnerts._platform import wait_for_eof
 from p2pnerts.net._discovery import (
     PROTOCOL_VERSION,
     DiscoveryError,
@@ -65,9 +65,7 @@ async def _advertise(info: TableInfo, interface: str | None, seconds: float, eof
                     nursery.cancel_scope.cancel()
 
             async def stop_on_eof() -> None:
-                async with trio.lowlevel.FdStream(os.dup(sys.stdin.fileno())) as stdin:
-                    while await stdin.receive_some():
-                        pass
+                await wait_for_eof(sys.stdin)
                 nursery.cancel_scope.cancel()
 
             nursery.start_soon(stop_on_signal)

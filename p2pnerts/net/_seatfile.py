@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from p2pnerts._platform import replace_file
 from p2pnerts.protocol import Disk, Seat
 from p2pnerts.rules import Card, RulesError, TableOptions, TieRule, card_code, card_from_code
 
@@ -56,7 +57,7 @@ class SeatFile:
             json.dump(document, out, indent=1)
             out.flush()
             os.fsync(out.fileno())
-        os.replace(part, path)
+        replace_file(part, path)
 
     @classmethod
     def load(cls, path: Path) -> SeatFile:

@@ -11,8 +11,8 @@ the terminal on the way out, and a crash is raised again only after that.
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
-import signal
 from collections.abc import Awaitable, Callable
 from typing import TypeVar, cast
 
@@ -28,6 +28,7 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.output import Output
 
+from p2pnerts._platform import on_signals
 from p2pnerts.ui._keys import create_key_bindings
 from p2pnerts.ui._lobby import LobbyModel
 from p2pnerts.ui._lobbyview import create_lobby_bindings, render_lobby
@@ -144,8 +145,7 @@ async def _host(
 
     # Installed before trio starts, so trio leaves SIGINT to this loop (no KeyboardInterrupt
     # thrown into a task): either signal ends the application, which restores the terminal.
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, _leave, app)
+    forget_signals = on_signals(loop, functools.partial(_leave, app))
     trio.lowlevel.start_guest_run(
         guest,
         run_sync_soon_threadsafe=loop.call_soon_threadsafe,
@@ -162,8 +162,7 @@ async def _host(
             token, scope = handle[0]
             token.run_sync_soon(_goodbye, scope, farewell)
         result = await done
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(signum)
+        forget_signals()
     return result.unwrap()
 
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-import select
 import subprocess
 import sys
 import threading
-import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
 
@@ -407,10 +406,15 @@ def advertiser_process(info: TableInfo) -> Iterator[subprocess.Popen[bytes]]:
     proc = subprocess.Popen(advertiser_argv(info), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         assert proc.stdout is not None
-        deadline = time.monotonic() + WAIT
-        ready, _, _ = select.select([proc.stdout], [], [], WAIT)
-        assert ready and time.monotonic() < deadline, "the advertiser never said it was ready"
-        assert proc.stdout.readline().startswith(b"advertising ")
+        # A thread waits for the line: select() on a pipe is POSIX only.
+        with ThreadPoolExecutor(1) as reader:
+            first = reader.submit(proc.stdout.readline)
+            try:
+                line = first.result(timeout=WAIT)
+            except TimeoutError:
+                proc.kill()  # ends the readline, so the reader can be joined
+                raise AssertionError("the advertiser never said it was ready") from None
+        assert line.startswith(b"advertising ")
         yield proc
     finally:
         assert proc.stdin is not None

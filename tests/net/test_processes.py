@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -84,7 +82,6 @@ def test_a_host_and_three_bot_processes_finish_a_match_and_agree() -> None:
     assert "after 2 round(s)" in summaries.pop()
 
 
-@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs kill -9")
 def test_a_peer_killed_mid_round_is_left_out_and_the_others_finish() -> None:
     with _host("--seats", "4", "--rounds", "2", "--level", "6") as (host, port):
         bots = [_bot(port, f"B{k}") for k in (1, 2, 3)]
@@ -93,7 +90,7 @@ def test_a_peer_killed_mid_round_is_left_out_and_the_others_finish() -> None:
             if "round 1 starts" in line:
                 break
         time.sleep(1.0)
-        os.kill(bots[2].pid, signal.SIGKILL)
+        bots[2].kill()  # kill -9, or TerminateProcess on Windows
         bots[2].communicate()
         outs = [_finish(b) for b in bots[:2]]
         rest = host.stdout.read()
@@ -102,7 +99,6 @@ def test_a_peer_killed_mid_round_is_left_out_and_the_others_finish() -> None:
     assert len({_summary(o) for o in [*outs, rest]}) == 1
 
 
-@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs kill -9")
 def test_a_killed_peer_started_again_with_its_state_file_comes_back(tmp_path: Path) -> None:
     state = tmp_path / "b3.json"
     with _host("--seats", "4", "--rounds", "3", "--level", "6") as (host, port):
@@ -116,7 +112,7 @@ def test_a_killed_peer_started_again_with_its_state_file_comes_back(tmp_path: Pa
         assert state.exists(), "the seat's state file is written once play begins"
         kept = json.loads(state.read_text())
         assert kept["roster"][kept["seat"]][1] == "B3" and len(kept["disk"]["order"]) == 52
-        os.kill(bots[2].pid, signal.SIGKILL)
+        bots[2].kill()  # kill -9, or TerminateProcess on Windows
         bots[2].communicate()
         again = _bot(port, "B3", "--state", str(state))
         outs = [_finish(b) for b in [*bots[:2], again]]
@@ -130,7 +126,6 @@ def test_a_killed_peer_started_again_with_its_state_file_comes_back(tmp_path: Pa
     assert not state.exists(), "the state file goes when the match is over"
 
 
-@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs kill -9")
 def test_the_host_killed_and_started_again_with_its_state_file_comes_back(
     tmp_path: Path,
 ) -> None:
@@ -154,7 +149,6 @@ def test_the_host_killed_and_started_again_with_its_state_file_comes_back(
     assert not state.exists()
 
 
-@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs kill -9")
 def test_a_killed_teammate_started_again_with_its_state_file_plays_its_team_deck(
     tmp_path: Path,
 ) -> None:
@@ -180,7 +174,7 @@ def test_a_killed_teammate_started_again_with_its_state_file_plays_its_team_deck
         assert (mine["round"], mine["order"]) == (dealt["round"], dealt["order"]), (
             "the teammate keeps the team's deck as its dealer shuffled it"
         )
-        os.kill(bots[mate].pid, signal.SIGKILL)
+        bots[mate].kill()  # kill -9, or TerminateProcess on Windows
         bots[mate].communicate()
         bots[mate] = bot(port, mate)
         outs = {name: _finish(proc) for name, proc in bots.items()}

@@ -1,0 +1,114 @@
+"""What differs between Linux, macOS and Windows, in one place.
+
+Everything else in the package is written once for all three: it asks this module for
+CPU time, for signal handlers on an asyncio loop, for reading standard input to its end
+from trio, for replacing a file another program may hold open, and for whether an output
+stream can show the suits. Nothing here imports a POSIX-only module at import time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+import trio
+
+WINDOWS = sys.platform == "win32"
+
+REPLACE_TRIES = 10
+"""How many times a file is replaced before giving up: Windows refuses to replace a file
+that another program (a virus scanner, an editor, a backup tool) has open for a moment."""
+REPLACE_PAUSE = 0.05
+"""Seconds between two tries."""
+SUITS = "♠♥♦♣"
+
+
+def cpu_seconds() -> float:
+    """CPU time this process has used, in seconds, user and system together."""
+    return time.process_time()
+
+
+def on_signals(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> Callable[[], None]:
+    """Call ``callback`` on the loop when SIGINT or SIGTERM arrives; return what undoes it.
+
+    Windows' loops have no ``add_signal_handler``: there SIGINT (Ctrl-C) is caught with
+    ``signal.signal`` and handed to the loop, and SIGTERM, which Windows never delivers to
+    a console program, is left alone.
+    """
+    signums = (signal.SIGINT, signal.SIGTERM)
+    try:
+        for signum in signums:
+            loop.add_signal_handler(signum, callback)
+    except NotImplementedError:  # the first call raises: nothing to undo
+        return _on_sigint_by_hand(loop, callback)
+
+    def undo() -> None:
+        for signum in signums:
+            loop.remove_signal_handler(signum)
+
+    return undo
+
+
+def _on_sigint_by_hand(
+    loop: asyncio.AbstractEventLoop, callback: Callable[[], None]
+) -> Callable[[], None]:
+    def handler(_signum: int, _frame: object) -> None:
+        loop.call_soon_threadsafe(callback)
+
+    previous = signal.signal(signal.SIGINT, handler)
+
+    def undo() -> None:
+        signal.signal(signal.SIGINT, previous)
+
+    return undo
+
+
+async def wait_for_eof(stdin: TextIO) -> None:
+    """Return once ``stdin`` reaches its end, reading and dropping what comes before."""
+    if sys.platform == "win32":  # spelled out, so that mypy checks each branch per platform
+        # trio has no FdStream on Windows: a thread reads, and is abandoned on cancel.
+        read = functools.partial(os.read, stdin.fileno(), 4096)
+        while await trio.to_thread.run_sync(read, abandon_on_cancel=True):
+            pass
+    else:
+        async with trio.lowlevel.FdStream(os.dup(stdin.fileno())) as stream:
+            while await stream.receive_some():
+                pass
+
+
+def replace_file(source: Path, target: Path) -> None:
+    """Move ``source`` over ``target`` at once, trying again for a moment while another
+    program holds ``target`` open (Windows refuses the replace then)."""
+    for _ in range(REPLACE_TRIES - 1):
+        try:
+            os.replace(source, target)
+            return
+        except PermissionError:
+            time.sleep(REPLACE_PAUSE)
+    os.replace(source, target)
+
+
+def shows_suits(stream: TextIO) -> bool:
+    """Whether ``stream`` can write the suit symbols (a Windows pipe is cp1252: it cannot)."""
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        SUITS.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def never_die_of_encoding(*streams: TextIO) -> None:
+    """Let ``streams`` write what their encoding lacks as ``?`` rather than raise: text
+    sent to a file or a pipe on Windows is cp1252 and has no room for every symbol."""
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and not shows_suits(stream):
+            reconfigure(errors="replace")
