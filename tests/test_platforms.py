@@ -136,9 +136,13 @@ COMMANDS = [
 ]
 
 
-@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
-def test_every_command_writes_to_a_cp1252_pipe(args: list[str]) -> None:
-    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+PIPES = [("cp1252", args) for args in COMMANDS] + [("cp437", COMMANDS[-2])]
+"""Windows' encoding of a pipe or a file, and the legacy console's (no dash, no suits)."""
+
+
+@pytest.mark.parametrize(("encoding", "args"), PIPES, ids=[f"{e} {' '.join(a)}" for e, a in PIPES])
+def test_every_command_writes_to_a_windows_pipe(encoding: str, args: list[str]) -> None:
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
     done = subprocess.run(
         [*COMMAND, *args], capture_output=True, env=env, timeout=LIMIT, stdin=subprocess.DEVNULL
     )
