@@ -47,6 +47,7 @@ from p2pnerts.protocol import (
 from p2pnerts.rules import (
     CallNerts,
     IllegalMove,
+    Match,
     Move,
     TableOptions,
     ToFoundation,
@@ -439,25 +440,20 @@ class TablePeer:
 
     # --- rounds -------------------------------------------------------------------------------
 
-    def _totals(self) -> tuple[int, ...]:
-        """Every deck's total so far (a team's deck scores for the team)."""
-        totals = [0] * (max(self.replica.seats) + 1)
-        for row in self.replica.match_scores:
-            for deck, points in enumerate(row):
-                totals[deck] += points
-        return tuple(totals)
+    @property
+    def match(self) -> Match:
+        """The match so far: every round's points, per deck (a team's deck scores for the
+        team), and from them the totals, the end and the winners."""
+        decks = max(self.replica.seats) + 1
+        return Match.of_points(self.options, decks, self.replica.match_scores)
 
     def _after_round(self) -> None:
-        totals, rounds = self._totals(), len(self.replica.match_scores)
-        limit = self.options.rounds
-        over = rounds >= limit if limit is not None else max(totals) >= self.options.target
+        match = self.match
         assert self._nursery is not None
-        if over:
-            best = max(totals)
-            winners = tuple(d for d, t in enumerate(totals) if t == best)
+        if match.over:
             names = tuple(s.name for s in self.roster)
-            seats = self.replica.seats
-            self.result = MatchResult(names, totals, winners, rounds, seats, self.stats)
+            rounds, seats = len(match.rounds), self.replica.seats
+            self.result = MatchResult(names, match.totals, match.winners, rounds, seats, self.stats)
             self._nursery.start_soon(self._finish)
         else:
             self._next_round_at = trio.current_time() + self._between_rounds
