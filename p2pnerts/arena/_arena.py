@@ -19,10 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2pnerts.bots import Policy, load_policy
+from p2pnerts.bots import BotDriver, Policy, load_policy
+from p2pnerts.driver import Pace
 from p2pnerts.protocol import Event, PlayCommitted, PlayReturned, RoundOver
 from p2pnerts.rules import Card, Move, State, TableOptions, ToFoundation, shuffled_deck
-from p2pnerts.sim import MIXES, BotPace, Lineup, SimConfig, Simulation
+from p2pnerts.sim import MIXES, Lineup, SimConfig, Simulation
 
 Z95 = 1.96
 """Normal quantile of a two-sided 95% confidence interval (rounds are many)."""
@@ -107,7 +108,7 @@ class ArenaReport:
     players: int
     rounds: int
     seed: int
-    pace: BotPace
+    pace: Pace
     figures: tuple[PolicyFigures, ...]
     seconds: float
     """Wall-clock seconds the arena took (measured)."""
@@ -164,7 +165,7 @@ def play_arena(
     seed: int,
     *,
     players: int = 4,
-    pace: BotPace | None = None,
+    pace: Pace | None = None,
     options: TableOptions | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> ArenaReport:
@@ -177,15 +178,15 @@ def play_arena(
     if rounds < 1:
         raise ArenaError("play at least one round")
     makers = [load_policy(name) for name in policies]
-    pace = pace or BotPace()
+    pace = pace or Pace()
     options = options or TableOptions()
-    config = SimConfig(players, 1, MIXES["none"], options, pace=pace)
+    config = SimConfig(players, 1, MIXES["none"], options)
     tallies = {name: _Tally() for name in policies}
     per_round: dict[str, list[float]] = {name: [] for name in policies}
     started = time.perf_counter()
     for number in range(rounds):
         deal, rotation = divmod(number, players)
-        scores = _play_round(config, policies, makers, tallies, seed, deal, rotation)
+        scores = _play_round(config, pace, policies, makers, tallies, seed, deal, rotation)
         for name in policies:
             mine = [p for s, p in enumerate(scores) if policies[s % len(policies)] == name]
             per_round[name].append(sum(mine) / len(mine))
@@ -222,6 +223,7 @@ def play_arena(
 
 def _play_round(
     config: SimConfig,
+    pace: Pace,
     names: Sequence[str],
     makers: Sequence[Callable[[random.Random], Policy]],
     tallies: dict[str, _Tally],
@@ -233,8 +235,13 @@ def _play_round(
     players, options = config.peers, config.options
     name_of = [names[s % len(names)] for s in range(players)]
     seeds = random.Random(f"arena:{seed}:{deal}:{rotation}")
-    policies: list[Policy] = [
-        _Timed(makers[s % len(makers)](random.Random(seeds.getrandbits(64))), tallies[name_of[s]])
+    drivers = [
+        BotDriver(
+            _Timed(
+                makers[s % len(makers)](random.Random(seeds.getrandbits(64))), tallies[name_of[s]]
+            ),
+            pace,
+        )
         for s in range(players)
     ]
     points: list[int | None] = [None] * players
@@ -257,9 +264,8 @@ def _play_round(
                 tally.calls += caller == seat
                 tally.points += scores[seat].points
 
-    paces = [config.pace] * players
-    lineup = Lineup(policies, paces, decks, hear)
-    result = Simulation(config, seed * 1_000_003 + deal, lineup).run()
+    bots = lambda seat, _rng: drivers[seat]  # noqa: E731 (the arena's own, not the seed's)
+    result = Simulation(config, seed * 1_000_003 + deal, bots, Lineup(decks, hear)).run()
     if result.violation is not None:
         raise ArenaError(
             f"deal {deal}, rotation {rotation}: {result.violation.message} "

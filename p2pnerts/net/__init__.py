@@ -26,7 +26,7 @@ from p2pnerts.net._lobby import (
     join_table,
     resume_table,
 )
-from p2pnerts.net._peer import Pace, TablePeer
+from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile, SeatFileError
 from p2pnerts.net._words import together
@@ -37,7 +37,6 @@ __all__ = [
     "DiscoveryError",
     "JoinError",
     "MatchResult",
-    "Pace",
     "Player",
     "SeatFile",
     "SeatFileError",

@@ -11,13 +11,12 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
 import trio
 
-from p2pnerts.bots import Policy, SimpleBot, my_part, part_in_words
+from p2pnerts.driver import Driver, Look
 from p2pnerts.net._link import Closed, Connection, Received
 from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatfile import SeatFile
@@ -51,23 +50,13 @@ from p2pnerts.rules import (
     Move,
     TableOptions,
     ToFoundation,
+    part_in_words,
     shuffled_deck,
 )
 
 log = logging.getLogger("p2pnerts.net")
 
 PROTOCOL_MESSAGES = get_args(Message)
-
-
-@dataclass(frozen=True, slots=True)
-class Pace:
-    """How long a bot takes between looks at the table, in seconds."""
-
-    think: float = 0.05
-    spread: float = 0.05
-    patience: float = 2.0
-    """On a team, how long the bot leaves a teammate's part of the tableau to a teammate
-    that makes no move before it plays that part too."""
 
 
 Watcher = Callable[[Sequence[Event]], None]
@@ -77,11 +66,11 @@ Traffic = Callable[[bool, int | None, Message], None]
 
 
 class TablePeer:
-    """One seat's replica on the network, played by a policy at a pace, or by a person.
+    """One seat's replica on the network, played by a bot or by a person.
 
-    With a ``pace`` a bot plays the seat (``policy``, or a `SimpleBot`); with ``pace``
-    None nobody does, and whoever drives the seat (the front end) calls `intend`, and
-    reads `replica` after each change it hears through `watchers`.
+    With a ``driver`` a bot plays the seat; with ``driver`` None nobody does, and whoever
+    plays the seat (the front end) calls `intend`, and reads `replica` after each change
+    it hears through `watchers`.
 
     With a ``seat_file`` the peer keeps there what it needs to come back after a crash
     (`SeatFile`); given the ``disk`` of such a file it starts as a peer coming back, and
@@ -96,9 +85,8 @@ class TablePeer:
         options: TableOptions,
         *,
         rng: random.Random,
-        pace: Pace | None,
+        driver: Driver | None,
         report: Callable[[str], None],
-        policy: Policy | None = None,
         between_rounds: float = 1.0,
         tell: Callable[[str], None] | None = None,
         timing: Timing | None = None,
@@ -122,8 +110,11 @@ class TablePeer:
         self.links: dict[int, Connection] = {}
         self.result: MatchResult | None = None
         self._rng = rng
-        self._bot: Policy = policy or SimpleBot(random.Random(rng.getrandbits(64)))
-        self._pace = pace
+        if driver is None:
+            # Drawn where a bot for the seat once was, so that a seed still deals a person
+            # the cards it did.
+            rng.getrandbits(64)
+        self._driver = driver
         self._report = report
         self._tell = tell or (lambda _: None)
         """Where the plays themselves are told, play by play (for a watching player)."""
@@ -134,7 +125,7 @@ class TablePeer:
         self._next_round_at: float | None = None
         self._moved: dict[int, float] = {}
         """When each seat last made a move (or the round began): a bot takes over the part
-        of a teammate that has made none for a while (`Pace.patience`)."""
+        of a teammate that has made none for a while (its driver's patience)."""
         self.stats = PeerStats([], started=trio.current_time())
         self._sent_at: dict[Move, float] = {}
         self._nursery: trio.Nursery | None = None
@@ -148,8 +139,8 @@ class TablePeer:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._drive)
-            if self._pace is not None:
-                nursery.start_soon(self._play)
+            if self._driver is not None:
+                nursery.start_soon(self._play, self._driver)
             for other in self.roster:
                 if other.seat < self.seat:
                     nursery.start_soon(self._keep_dialled, other)
@@ -180,17 +171,6 @@ class TablePeer:
             f"{says(me, 'is')} {where}, "
             + (f"with {together(mates)} — {whose(me)} part: {part}" if mates else "alone")
         )
-
-    def _teammates_here(self) -> list[int]:
-        """This seat and the teammates minding their parts, in seat order: at the table,
-        dealt in, and making moves (a person may stop; a bot then plays their part too)."""
-        away, now = self.replica.away(), trio.current_time()
-        patience = self._pace.patience if self._pace is not None else 0.0
-        return [
-            s
-            for s in self.replica.team
-            if s == self.seat or (s not in away and now - self._moved.get(s, now) < patience)
-        ]
 
     def adopt(self, seat: int, conn: Connection) -> None:
         """Take over a connection to ``seat`` (already being served), replacing any other."""
@@ -325,12 +305,10 @@ class TablePeer:
             self._next_round_at = trio.current_time()
             self._poke.set()
 
-    async def _play(self) -> None:
+    async def _play(self, driver: Driver) -> None:
         """The bot at this seat: look at the table now and then, and make a move."""
-        pace = self._pace
-        assert pace is not None
         while True:
-            await trio.sleep(pace.think + self._rng.random() * pace.spread)
+            await trio.sleep(driver.next_look(self._rng))
             replica = self.replica
             display = replica.display
             if (
@@ -341,9 +319,10 @@ class TablePeer:
                 or replica.blind
             ):
                 continue
-            move = self._bot.choose(display, self.seat)
-            if move is None or not my_part(move, self.seat, self._teammates_here()):
-                continue  # (a teammate's part: it makes that move)
+            now, team = trio.current_time(), replica.team
+            move = driver.choose(Look(display, self.seat, team, replica.away(), now, self._moved))
+            if move is None:
+                continue
             try:
                 self.intend(move)
             except (IllegalMove, LocalProtocolError):

@@ -18,12 +18,12 @@ import functools
 import random
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from p2pnerts.bots import Policy, SimpleBot, my_part
+from p2pnerts.driver import Driver, Drivers, Look
 from p2pnerts.protocol import (
     Disk,
     Event,
@@ -35,7 +35,7 @@ from p2pnerts.protocol import (
     addressed_to,
     encode,
 )
-from p2pnerts.rules import Card, IllegalMove, Rotate
+from p2pnerts.rules import Card, IllegalMove
 from p2pnerts.sim._faults import Crash, Fault, LinkDrop, Partition, SlowPeer
 from p2pnerts.sim._invariants import Violation, check_progress, check_round_time
 from p2pnerts.sim._ledger import Ledger
@@ -43,7 +43,7 @@ from p2pnerts.sim._network import Link, Network, Scheduler, link
 from p2pnerts.sim._report import Report, SeedResult, ViolationReport
 from p2pnerts.sim._sequencer import SequencerRun
 from p2pnerts.sim._trace import Trace
-from p2pnerts.sim._workload import BotPace, SimConfig, deck_order, setting
+from p2pnerts.sim._workload import SimConfig, deck_order, setting
 
 WATCH_EVERY = 5.0
 """Simulated seconds between two looks of the liveness watchdog."""
@@ -59,10 +59,10 @@ REDELIVERED = 8
 
 @dataclass(slots=True)
 class _Peer:
-    """One seat's replica and bot, and the driver's hold on its timer and its lives."""
+    """One seat's replica and bot, and the run's hold on its timer and its lives."""
 
     replica: Replica
-    bot: Policy
+    bot: Driver
     life: int = 0
     """Bumped by each crash, so that the old life's timers and looks lapse."""
     disk: Disk | None = None
@@ -72,16 +72,14 @@ class _Peer:
 
 @dataclass(frozen=True, slots=True)
 class Lineup:
-    """Who plays each seat of a run in place of the simulator's own bots, and at what pace,
-    on which decks, and who hears what each replica tells: how an arena uses a run.
+    """On which decks a run's seats play, and who hears what each replica tells: how an
+    arena uses a run.
 
     ``decks(round, seat)`` gives seat ``seat``'s deck order for a round (a shuffle of the
     deck the seat plays, ``SimConfig.seating``); ``hear(seat, event)`` hears every event
     of seat ``seat``'s replica.
     """
 
-    policies: Sequence[Policy]
-    paces: Sequence[BotPace]
     decks: Callable[[int, int], tuple[Card, ...]] | None = None
     hear: Callable[[int, Event], None] | None = None
 
@@ -95,9 +93,15 @@ class _Watch(NamedTuple):
 
 
 class Simulation:
-    """One seed's run of a table of replicas with bots, on the mix's network."""
+    """One seed's run of a table of replicas with bots, on the mix's network.
 
-    def __init__(self, config: SimConfig, seed: int, lineup: Lineup | None = None) -> None:
+    ``bots`` makes each seat's `Driver` (the bots' `SimpleBots`, say), from the
+    generator the seed fixes for that seat's bot.
+    """
+
+    def __init__(
+        self, config: SimConfig, seed: int, bots: Drivers, lineup: Lineup | None = None
+    ) -> None:
         self.config, self.seed = config, seed
         self.lineup = lineup
         self.peers = config.peers
@@ -111,9 +115,7 @@ class Simulation:
         self.seats = [
             _Peer(
                 Replica(seat, config.options, self.peers, timing=config.timing),
-                SimpleBot(random.Random(fixed.bots[seat]))
-                if lineup is None
-                else lineup.policies[seat],
+                bots(seat, random.Random(fixed.bots[seat])),
             )
             for seat in range(self.peers)
         ]
@@ -156,9 +158,9 @@ class Simulation:
     # --- the players ----------------------------------------------------------------------
 
     def _look_later(self, seat: int) -> None:
-        action = functools.partial(self._look, seat, self.seats[seat].life)
-        pace = self.config.pace if self.lineup is None else self.lineup.paces[seat]
-        self.scheduler.at(self.now + pace.sample(self._pace), action)
+        peer = self.seats[seat]
+        action = functools.partial(self._look, seat, peer.life)
+        self.scheduler.at(self.now + peer.bot.next_look(self._pace), action)
 
     def _look(self, seat: int, life: int) -> None:
         """A bot's look at its table: deal the next round when the last is over, else play.
@@ -186,13 +188,11 @@ class Simulation:
         display = replica.display
         if display is None or display.ended is not None or replica.in_the_air is not None:
             return
-        move = peer.bot.choose(display, seat)
-        if move is None or isinstance(move, Rotate):
+        # The simulator's bots never stop making moves: it keeps no times of them, so a
+        # bot leaves its teammates' parts to them.
+        move = peer.bot.choose(Look(display, seat, replica.team, replica.away(), self.now))
+        if move is None:
             return
-        away = replica.away()
-        present = [s for s in replica.team if s == seat or s not in away]
-        if not my_part(move, seat, present):
-            return  # a teammate's part of the tableau, as bots share it over the network
         self.trace.add(self.now, "intend", seat, move)
         try:
             replica.intend(move, self.now)
@@ -469,10 +469,13 @@ class Simulation:
         self.scheduler.at(self.now + WATCH_EVERY, self._watchdog)
 
 
-def run(config: SimConfig, seeds: Iterable[int], *, sequencer: bool = False) -> Report:
-    """Run every seed on the configured table (each stops at its first violation), and
-    with ``sequencer`` the central-sequencer baseline on the same seeds too."""
+def run(
+    config: SimConfig, seeds: Iterable[int], bots: Drivers, *, sequencer: bool = False
+) -> Report:
+    """Run every seed on the configured table with ``bots`` at its seats (each seed stops
+    at its first violation), and with ``sequencer`` the central-sequencer baseline on the
+    same seeds too."""
     seeds = tuple(seeds)
-    results = tuple(Simulation(config, seed).run() for seed in seeds)
-    baseline = tuple(SequencerRun(config, seed).run() for seed in seeds) if sequencer else ()
+    results = tuple(Simulation(config, seed, bots).run() for seed in seeds)
+    baseline = tuple(SequencerRun(config, seed, bots).run() for seed in seeds) if sequencer else ()
     return Report(config, results, baseline)

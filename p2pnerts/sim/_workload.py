@@ -21,17 +21,6 @@ MAX_PEERS = 14
 
 
 @dataclass(frozen=True, slots=True)
-class BotPace:
-    """How long a simulated player takes between looks at the table."""
-
-    think: float = 0.05
-    spread: float = 0.05
-
-    def sample(self, rng: random.Random) -> float:
-        return self.think + rng.random() * self.spread
-
-
-@dataclass(frozen=True, slots=True)
 class SimConfig:
     """One simulated table: its size, how many rounds each seed plays, and its network.
 
@@ -43,7 +32,6 @@ class SimConfig:
     faults: FaultMix = field(default_factory=lambda: MIXES["none"])
     options: TableOptions = field(default_factory=TableOptions)
     timing: Timing = field(default_factory=Timing)
-    pace: BotPace = field(default_factory=BotPace)
     round_limit: float = 1200.0
     """Simulated seconds a round may take, from the end of the one before, before it counts
     as never ending."""

@@ -9,10 +9,11 @@ import pytest
 
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.arena._arena import arena_deck
-from p2pnerts.bots import PolicyError, SimpleBot
+from p2pnerts.bots import BotDriver, PolicyError, SimpleBot
+from p2pnerts.driver import Driver, Pace
 from p2pnerts.protocol import Event, RoundOver
 from p2pnerts.rules import Card, Move, State, TableOptions
-from p2pnerts.sim import MIXES, BotPace, Lineup, SimConfig, Simulation
+from p2pnerts.sim import MIXES, Lineup, SimConfig, Simulation
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "eager.py"
 
@@ -50,13 +51,11 @@ def test_a_simulated_run_plays_the_lineup_it_is_given() -> None:
     def decks(round_: int, seat: int) -> tuple[Card, ...]:
         return arena_deck(3, round_, 1, seat, 3, options)
 
-    lineup = Lineup(
-        [Counting(random.Random(s)) for s in range(3)],
-        [BotPace(0.01, 0.01)] * 3,
-        decks,
-        lambda seat, event: heard.append((seat, event)),
-    )
-    sim = Simulation(config, 5, lineup)
+    def bots(seat: int, _rng: random.Random) -> Driver:
+        return BotDriver(Counting(random.Random(seat)), Pace(0.01, 0.01))
+
+    lineup = Lineup(decks, lambda seat, event: heard.append((seat, event)))
+    sim = Simulation(config, 5, bots, lineup)
     result = sim.run()
     assert result.violation is None
     assert set(asked) == {0, 1, 2}
@@ -120,6 +119,9 @@ def test_a_policy_in_the_simulator_sees_no_other_seats_face_down_cards() -> None
             return super().choose(view, seat)
 
     config = SimConfig(3, 1, MIXES["none"], TableOptions())
-    lineup = Lineup([Inspecting(random.Random(s)) for s in range(3)], [BotPace()] * 3)
-    assert Simulation(config, 8, lineup).run().violation is None
+
+    def bots(seat: int, _rng: random.Random) -> Driver:
+        return BotDriver(Inspecting(random.Random(seat)))
+
+    assert Simulation(config, 8, bots).run().violation is None
     assert looked > 100
