@@ -26,6 +26,7 @@ from p2pnerts.net._lobby import (
     join_table,
     resume_table,
 )
+from p2pnerts.net._narration import Narrator, Told
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile, SeatFileError
@@ -37,6 +38,7 @@ __all__ = [
     "DiscoveryError",
     "JoinError",
     "MatchResult",
+    "Narrator",
     "Player",
     "SeatFile",
     "SeatFileError",
@@ -44,6 +46,7 @@ __all__ = [
     "TableInfo",
     "TablePeer",
     "TableSpec",
+    "Told",
     "advertise",
     "browse",
     "find_tables",

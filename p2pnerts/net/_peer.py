@@ -18,20 +18,15 @@ import trio
 
 from p2pnerts.driver import Driver, Look
 from p2pnerts.net._link import Closed, Connection, Received
+from p2pnerts.net._narration import Narrator
 from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatfile import SeatFile
-from p2pnerts.net._words import deck_names, either, says, together, whose
 from p2pnerts.protocol import (
-    AuditFailed,
     Disk,
     Event,
     Hello,
     LocalProtocolError,
     Message,
-    PeerExcluded,
-    PeerLeft,
-    PeerRejoined,
-    PeerSuspected,
     PlayCommitted,
     PlayReturned,
     RemoteProtocolError,
@@ -44,13 +39,11 @@ from p2pnerts.protocol import (
     addressed_to,
 )
 from p2pnerts.rules import (
-    CallNerts,
     IllegalMove,
     Match,
     Move,
     TableOptions,
     ToFoundation,
-    part_in_words,
     shuffled_deck,
 )
 
@@ -105,6 +98,9 @@ class TablePeer:
                 seat, options, players, disk=disk, now=now, timing=timing
             )
         self.resumed = disk is not None
+        names = tuple(s.name for s in self.roster)
+        self.narrator = Narrator(names, self.replica.seats, seat)
+        """Tells this seat's events in words: the table's news, and (to ``tell``) its plays."""
         self._seat_file = seat_file
         self._saved: Disk | None = None
         self.links: dict[int, Connection] = {}
@@ -161,16 +157,8 @@ class TablePeer:
 
     def _say_team(self) -> None:
         """At a table of teams, tell which team this seat plays in, and with whom."""
-        if not self.options.teams:
-            return
-        me = self._name(self.seat)
-        mates = [self._name(s) for s in self.replica.team if s != self.seat]
-        where = f"in team {self.replica.deck + 1} of {len(self.options.teams)}"
-        part = part_in_words(self.seat, self.replica.team)
-        self._report(
-            f"{says(me, 'is')} {where}, "
-            + (f"with {together(mates)} — {whose(me)} part: {part}" if mates else "alone")
-        )
+        if self.options.teams:
+            self._report(self.narrator.team(len(self.options.teams)))
 
     def adopt(self, seat: int, conn: Connection) -> None:
         """Take over a connection to ``seat`` (already being served), replacing any other."""
@@ -368,7 +356,6 @@ class TablePeer:
         self._saved = disk
 
     def _on_event(self, event: Event) -> None:
-        name = self._name
         if isinstance(event, PlayCommitted | PlayReturned):
             self._moved[event.seat] = trio.current_time()
             sent = self._sent_at.pop(event.move, None) if event.seat == self.seat else None
@@ -376,46 +363,11 @@ class TablePeer:
                 self.stats.commit_latencies.append(trio.current_time() - sent)
         elif isinstance(event, RoundStarted):
             self._moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
-        match event:
-            case RoundStarted(round=number):
-                self._report(f"round {number} starts")
-            case RoundOver(round=number, caller=caller, scores=scores):
-                who = f"{name(caller)} called Nerts" if caller is not None else "everyone stuck"
-                decks = deck_names([s.name for s in self.roster], self.replica.seats)
-                points = ", ".join(f"{decks[s.deck]} {s.points:+d}" for s in scores)
-                self._report(f"round {number} over ({who}): {points}")
-                self._after_round()
-            case PeerSuspected(seat=seat):
-                self._report(f"{says(name(seat), 'is')} silent")
-            case PeerExcluded(seat=seat):
-                self._report(f"{says(name(seat), 'is')} left out; the table plays on")
-            case PeerRejoined(seat=seat):
-                self._report(f"{says(name(seat), 'is')} back")
-            case PeerLeft(seat=seat) if seat != self.seat:
-                self._report(f"{name(seat)} left the table; the others play on")
-            case AuditFailed(seat=seat, reason=reason):
-                self._report(f"audit: {name(seat)} {reason}")
-            case PlayCommitted(seat=seat, move=ToFoundation(card=card), tie=tie):
-                tie_text = " (a tie: both stay)" if tie else ""
-                self._tell(f"{says(name(seat), 'plays')} {card}{tie_text}")
-            case PlayReturned(seat=seat, move=ToFoundation(card=card), winner=w, raced=raced):
-                first = self._first(seat, w, raced)
-                if first is not None:
-                    self._tell(f"{whose(name(seat))} {card} goes back: {first}")
-            case PlayCommitted(seat=seat, move=CallNerts()):
-                self._tell(f"{says(name(seat), 'calls')} Nerts!")
-
-    def _first(self, seat: int, winner: int | None, raced: bool) -> str | None:
-        """Who took the spot of ``seat``'s returned play, in words: the winner of the race;
-        or, on a team's tableau, the teammates (one of whose moves, ordered first, changed
-        the tableau under it). None if neither (the round was over, say)."""
-        if winner is not None:
-            return f"{says(self._name(winner), 'was')} first"
-        mates = [self._name(s) for s in self.replica.team_of(seat) if s != seat]
-        return f"{either(mates)} moved first" if mates and raced else None
-
-    def _name(self, seat: int | None) -> str:
-        return "nobody" if seat is None else self.roster[seat].name
+        told = self.narrator.tell(event)
+        if told is not None:
+            (self._tell if told.play else self._report)(told.text)
+        if isinstance(event, RoundOver):
+            self._after_round()
 
     # --- rounds -------------------------------------------------------------------------------
 

@@ -68,7 +68,7 @@ async def seated(bot: Pace) -> AsyncIterator[tuple[TableModel, Screen]]:
 async def test_a_seat_is_played_through_the_model_and_its_moves_land() -> None:
     async with seated(Pace(0.2, 0.1)) as (model, screen):
         assert model.names == ("Ann", "Bea") and model.seat == 0
-        assert model.ticker[-1].text == "round 1: go!"
+        assert model.ticker[-1].text == "round 1 starts"
         tableau = model.tableau
         assert tableau is not None and not tableau.waste
         stock = len(tableau.stock)
