@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import statistics
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,27 @@ def test_the_same_seed_gives_the_same_results_and_another_seed_others() -> None:
     again = play_arena(["baseline", "strong"], 8, seed=11)
     other = play_arena(["baseline", "strong"], 8, seed=12)
     assert first.to_json()["results"] == again.to_json()["results"]
+    assert first.played == again.played
     assert first.to_json()["results"] != other.to_json()["results"]
+    assert [r.dealt for r in first.played] != [r.dealt for r in other.played]
+
+
+def test_each_deal_is_played_once_in_every_rotation_each_deck_from_every_seat() -> None:
+    """What the simulator dealt: in rotation ``k`` seat ``s`` gets the deal's deck
+    ``(s + k) mod players``, every deal once per rotation, each deal other decks."""
+    players, deals = 3, 2
+    report = play_arena(["simple", "baseline"], deals * players, seed=5, players=players)
+    played = report.played
+    assert [(r.deal, r.rotation) for r in played] == [
+        (d, k) for d in range(deals) for k in range(players)
+    ]
+    for deal in range(deals):
+        rounds = [r for r in played if r.deal == deal]
+        base = rounds[0].dealt
+        assert len(set(base)) == players
+        for r in rounds:
+            assert r.dealt == tuple(base[(s + r.rotation) % players] for s in range(players))
+    assert set(played[0].dealt).isdisjoint(played[players].dealt)
 
 
 def test_every_deal_is_played_from_every_seat() -> None:
@@ -74,7 +95,8 @@ def test_the_figures_add_up() -> None:
     lost = sum(r["races_lost"] for r in results.values())
     assert won == pytest.approx(lost)
     assert sum(r["nerts_rate"] for r in results.values()) <= 1.0 + 1e-9
-    assert all(r["cards_played"] > 0 for r in results.values())
+    # A round scores a card played up +1 and a Nerts card left -2 (no bonus by default).
+    assert all(r["mean_points"] <= r["cards_played"] for r in results.values())
     assert results["simple"]["margin"] is None
     assert results["strong"]["margin"] == pytest.approx(
         results["strong"]["mean_points"] - results["simple"]["mean_points"], abs=1e-3
@@ -82,9 +104,33 @@ def test_the_figures_add_up() -> None:
     assert set(data["timing"]["decision_ms"]) == set(results)
 
 
+def test_each_policys_figures_sum_up_the_points_its_seats_scored() -> None:
+    """Four seats, three policies: the first plays seats 0 and 3, and its points per round
+    are the mean of the two; a margin is per round, against the first policy's."""
+    policies = ["simple", "baseline", "strong"]
+    report = play_arena(policies, 8, seed=3, players=4)
+    seats = {name: [s for s in range(4) if policies[s % 3] == name] for name in policies}
+    per_round = {
+        name: [statistics.fmean(r.points[s] for s in seats[name]) for r in report.played]
+        for name in policies
+    }
+    first = per_round["simple"]
+    for f in report.figures:
+        assert f.seat_rounds == 8 * len(seats[f.name])
+        assert f.mean_points == pytest.approx(statistics.fmean(per_round[f.name]))
+        if f.name != "simple":
+            margins = [a - b for a, b in zip(per_round[f.name], first, strict=True)]
+            assert f.margin == pytest.approx(statistics.fmean(margins))
+    assert len({r.points for r in report.played}) > 1  # the rounds differ
+
+
 def test_an_authors_policy_plays_in_the_arena() -> None:
     report = play_arena([f"{EXAMPLE}:Eager", "baseline"], 2, seed=4)
-    assert report.figures[0].cards_played > 0
+    eager = report.figures[0]
+    assert eager.name.endswith("eager.py:Eager") and eager.seat_rounds == 4
+    assert eager.decisions > 0
+    points = [r.points[s] for r in report.played for s in (0, 2)]
+    assert eager.mean_points == pytest.approx(statistics.fmean(points))
 
 
 @pytest.mark.parametrize(
