@@ -28,9 +28,9 @@ from p2pnerts.sim._invariants import (
 )
 from p2pnerts.sim._network import LinkModel, Network, Scheduler
 from p2pnerts.sim._report import Report, SeedResult, Tally, ViolationReport
-from p2pnerts.sim._run import Lineup, Simulation, run
+from p2pnerts.sim._run import Simulation, run
 from p2pnerts.sim._sequencer import SequencerRun
-from p2pnerts.sim._workload import SimConfig
+from p2pnerts.sim._workload import Lineup, SimConfig
 
 __all__ = [
     "MIXES",

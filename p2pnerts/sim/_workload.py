@@ -9,15 +9,29 @@ deal the same cards and seat the same bots, whatever either of them does.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from p2pnerts.protocol import Timing
+from p2pnerts.protocol import Event, Timing
 from p2pnerts.rules import Card, TableOptions, shuffled_deck
 from p2pnerts.sim._faults import MIXES, Fault, FaultMix, fault_schedule, link_models
 from p2pnerts.sim._network import Link, LinkModel
 
 MAX_PEERS = 14
+
+
+@dataclass(frozen=True, slots=True)
+class Lineup:
+    """On which decks a run's seats play, and who hears what each replica tells: how an
+    arena uses a run.
+
+    ``decks(round, seat)`` gives seat ``seat``'s deck order for a round (a shuffle of the
+    deck the seat plays, ``SimConfig.seating``); ``hear(seat, event)`` hears every event
+    of seat ``seat``'s replica.
+    """
+
+    decks: Callable[[int, int], tuple[Card, ...]] | None = None
+    hear: Callable[[int, Event], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
