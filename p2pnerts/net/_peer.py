@@ -7,7 +7,6 @@ connection is dialled again with backoff, and the replica's `resend_to` restores
 
 from __future__ import annotations
 
-import logging
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -17,7 +16,7 @@ from typing import get_args
 import trio
 
 from p2pnerts.driver import Driver, Look
-from p2pnerts.net._link import Closed, Connection, Received
+from p2pnerts.net._link import Connection, Received, dial_seat
 from p2pnerts.net._narration import Narrator
 from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatfile import SeatFile
@@ -46,8 +45,6 @@ from p2pnerts.rules import (
     ToFoundation,
     shuffled_deck,
 )
-
-log = logging.getLogger("p2pnerts.net")
 
 PROTOCOL_MESSAGES = get_args(Message)
 
@@ -198,7 +195,7 @@ class TablePeer:
                 lost = self._lost[other.seat] = trio.Event()
                 await lost.wait()
                 continue
-            conn = await self._dial(other)
+            conn = await dial_seat(other, self.hello())
             if conn is None:
                 await trio.sleep(delay)
                 delay = min(delay * 2, 2.0)
@@ -217,27 +214,6 @@ class TablePeer:
             self._nursery.start_soon(serve)
             self.adopt(other.seat, conn)
             await done.wait()
-
-    async def _dial(self, other: Seat) -> Connection | None:
-        try:
-            stream = await trio.open_tcp_stream(other.host, other.port)
-        except OSError:
-            return None
-        conn = Connection(stream, f"seat {other.seat} ({other.host}:{other.port})")
-        conn.send_nowait(self.hello())
-        # The writer is not running yet: write the Hello by hand, then read the answer.
-        try:
-            with trio.fail_after(5):
-                await stream.send_all(conn.take_queued())
-                reply = await conn.receive()
-        except (trio.TooSlowError, Closed, OSError, trio.BrokenResourceError):
-            await stream.aclose()
-            return None
-        if not isinstance(reply, Hello) or reply.table != self.table or reply.seat != other.seat:
-            log.warning("seat %d answered with %r: not this table's seat", other.seat, reply)
-            await stream.aclose()
-            return None
-        return conn
 
     async def _drive(self) -> None:
         """Call the replica's timer whenever it is due (or sooner, after news)."""
