@@ -1,4 +1,8 @@
-"""Bot policies: programs that choose a seat's next move from what that seat may see."""
+"""Bot policies: programs that choose a seat's next move from what that seat may see.
+
+A `BotDriver` plays a policy at a seat, at a pace and kept to the seat's part of a team's
+tableau: the network's peers and the simulator take one from whoever seats the bot.
+"""
 
 from p2pnerts.bots._baseline import BaselineBot
 from p2pnerts.bots._driver import BotDriver, SimpleBots
