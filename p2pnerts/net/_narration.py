@@ -56,7 +56,9 @@ class Narrator:
     """Tells seat ``seat``'s events in words, the seats named ``names``.
 
     ``seating`` is the deck of each seat (teammates share one); ``card`` writes a card
-    (the screen may ask for ASCII suits); ``move`` writes any other move in a few words.
+    (the screen may ask for ASCII suits); ``move`` writes any other move in a few words;
+    ``scores``: a round's end lists every deck's points (the screen shows them in a table
+    of its own instead).
     """
 
     names: tuple[str, ...]
@@ -65,6 +67,7 @@ class Narrator:
     you: bool = False
     card: Callable[[Card], str] = str
     move: Callable[[Move], str] = lambda move: type(move).__name__
+    scores: bool = True
 
     def name(self, seat: int | None) -> str:
         """A seat's name as this seat's player reads it."""
@@ -101,6 +104,8 @@ class Narrator:
                 return f"round {number} starts"
             case RoundOver(round=number, caller=caller, scores=scores):
                 who = f"{name(caller)} called Nerts" if caller is not None else "everyone stuck"
+                if not self.scores:
+                    return f"round {number} over ({who})"
                 decks = deck_names([name(s) for s in range(len(self.names))], self.seating)
                 points = ", ".join(f"{decks[s.deck]} {s.points:+d}" for s in scores)
                 return f"round {number} over ({who}): {points}"

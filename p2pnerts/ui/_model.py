@@ -314,6 +314,7 @@ class TableModel:
             you=True,
             card=look.card,
             move=lambda move: _move_text(move, look),
+            scores=False,
         )
 
     def _hear(self, event: Event) -> None:

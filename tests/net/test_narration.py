@@ -43,7 +43,12 @@ def headless(seat: int = 0, seating: tuple[int, ...] = SOLO) -> Narrator:
 
 
 def screen(seat: int = 0, seating: tuple[int, ...] = SOLO) -> Narrator:
-    return Narrator(NAMES, seating, seat, you=True, card=lambda c: c.label(ascii_only=True))
+    """As the table screen tells it: ASCII suits here, and no points (it shows a table)."""
+    return Narrator(NAMES, seating, seat, you=True, card=_ascii, scores=False)
+
+
+def _ascii(card: Card) -> str:
+    return card.label(ascii_only=True)
 
 
 def test_the_table_news_is_the_same_for_both_and_you_agree_with_the_verb() -> None:
@@ -71,9 +76,9 @@ def test_a_round_over_names_the_caller_and_every_decks_points() -> None:
     assert headless(seating=TEAMS).tell(over) == Told(
         "round 1 over (Bea called Nerts): Ann & Bea +9, Cy -5"
     )
-    assert screen(seating=TEAMS).tell(over) == Told(
-        "round 1 over (Bea called Nerts): You & Bea +9, Cy -5"
-    )
+    assert screen(seating=TEAMS).tell(over) == Told("round 1 over (Bea called Nerts)")
+    scored = Narrator(NAMES, TEAMS, 0, you=True)
+    assert scored.tell(over) == Told("round 1 over (Bea called Nerts): You & Bea +9, Cy -5")
     stuck = RoundOver(1, EndReason.STUCK, None, scores, b"")
     assert "(everyone stuck)" in str(headless(seating=TEAMS).tell(stuck))
 
