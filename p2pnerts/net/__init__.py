@@ -26,7 +26,7 @@ from p2pnerts.net._lobby import (
     join_table,
     resume_table,
 )
-from p2pnerts.net._narration import Narrator, Told
+from p2pnerts.net._narration import Narrator, Told, move_words
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile, SeatFileError
@@ -52,6 +52,7 @@ __all__ = [
     "find_tables",
     "host_table",
     "join_table",
+    "move_words",
     "resume_table",
     "tables_command",
     "together",

@@ -30,6 +30,8 @@ from p2pnerts.protocol import (
     ShutOut,
 )
 from p2pnerts.rules import (
+    NERTS,
+    WASTE,
     CallNerts,
     Card,
     DeclareStuck,
@@ -56,9 +58,8 @@ class Narrator:
     """Tells seat ``seat``'s events in words, the seats named ``names``.
 
     ``seating`` is the deck of each seat (teammates share one); ``card`` writes a card
-    (the screen may ask for ASCII suits); ``move`` writes any other move in a few words;
-    ``scores``: a round's end lists every deck's points (the screen shows them in a table
-    of its own instead).
+    (the screen may ask for ASCII suits); with ``scores`` a round's end lists every deck's
+    points (the screen shows them in a table of its own instead).
     """
 
     names: tuple[str, ...]
@@ -66,7 +67,6 @@ class Narrator:
     seat: int
     you: bool = False
     card: Callable[[Card], str] = str
-    move: Callable[[Move], str] = lambda move: type(move).__name__
     scores: bool = True
 
     def name(self, seat: int | None) -> str:
@@ -175,9 +175,29 @@ class Narrator:
                 return f"{owner} {self.card(card)} goes back"
             case TurnStock():
                 return f"{owner} stock turn is undone"
-        return f"{owner} {self.move(move)} did not count"
+        return f"{owner} {move_words(move, self.card)} did not count"
 
     def _mates(self, seat: int) -> list[int]:
         """The other seats playing ``seat``'s deck."""
         deck = self.seating[seat]
         return [s for s, d in enumerate(self.seating) if d == deck and s != seat]
+
+
+def move_words(move: Move, card: Callable[[Card], str] = str) -> str:
+    """A move in a few words (``7♥ to pile 2``), its cards written by ``card``."""
+    match move:
+        case ToFoundation(card=moved, source=source):
+            return f"{card(moved)} from {_source_words(source)} up"
+        case ToWork(card=moved, dest=dest) | SlideUnder(card=moved, dest=dest):
+            return f"{card(moved)} to pile {dest + 1}"
+        case TurnStock():
+            return "turn stock"
+        case DeclareStuck():
+            return "stuck"
+        case CallNerts():
+            return "Nerts!"
+    return type(move).__name__
+
+
+def _source_words(source: int) -> str:
+    return {NERTS: "Nerts", WASTE: "waste"}.get(source, f"pile {source + 1}")

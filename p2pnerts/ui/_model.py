@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from p2pnerts.net import Narrator, together
+from p2pnerts.net import Narrator, move_words, together
 from p2pnerts.protocol import (
     Ack,
     Event,
@@ -38,8 +38,6 @@ from p2pnerts.protocol import (
     ViewChange,
 )
 from p2pnerts.rules import (
-    NERTS,
-    WASTE,
     CallNerts,
     Card,
     DeclareStuck,
@@ -294,7 +292,7 @@ class TableModel:
             case TeamDeal(to=to, round=number):
                 return f"round {number} deck → seat {to + 1} only"
             case Play(move=move):
-                return _move_text(move, self.look)
+                return move_words(move, self.look.card)
             case Ack(have=have, committed=committed):
                 return f"have {list(have)} committed {committed}"
             case Ready(round=number):
@@ -313,7 +311,6 @@ class TableModel:
             self.seat,
             you=True,
             card=look.card,
-            move=lambda move: _move_text(move, look),
             scores=False,
         )
 
@@ -477,24 +474,4 @@ def air_words(move: Move, look: Look) -> str:
             return "stuck declaration"
         case CallNerts():
             return "Nerts! call"
-    return _move_text(move, look)
-
-
-def _move_text(move: Move, look: Look) -> str:
-    """A move in a few words, for the message log."""
-    match move:
-        case ToFoundation(card=card, source=source):
-            return f"{look.card(card)} from {_source_text(source)} up"
-        case ToWork(card=card, dest=dest) | SlideUnder(card=card, dest=dest):
-            return f"{look.card(card)} to pile {dest + 1}"
-        case TurnStock():
-            return "turn stock"
-        case DeclareStuck():
-            return "stuck"
-        case CallNerts():
-            return "Nerts!"
-    return type(move).__name__
-
-
-def _source_text(source: int) -> str:
-    return {NERTS: "Nerts", WASTE: "waste"}.get(source, f"pile {source + 1}")
+    return move_words(move, look.card)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from p2pnerts.net import Narrator, Told
+from p2pnerts.net import Narrator, Told, move_words
 from p2pnerts.protocol import (
     AutoApplied,
     Diverged,
@@ -133,3 +133,11 @@ def test_a_team_line_names_the_teammates_and_the_part() -> None:
         "You are in team 1 of 2, with Bea — Your part: the stock and the waste"
     )
     assert headless(2, TEAMS).team(2) == "Cy is in team 2 of 2, alone"
+
+
+def test_a_move_in_a_few_words_writes_its_cards_as_asked() -> None:
+    assert move_words(ToFoundation(0, ACE, NERTS, NEW_FOUNDATION)) == "A♠ from Nerts up"
+    assert move_words(ToFoundation(0, ACE, 2, NEW_FOUNDATION), _ascii) == "AS from pile 3 up"
+    assert move_words(TurnStock(0)) == "turn stock"
+    back = PlayReturned(0, DeclareStuck(0), 6, None, "the round was over")
+    assert screen().tell(back, ()) == Told("your stuck did not count: the round was over", True)
