@@ -16,12 +16,12 @@ from pathlib import Path
 import trio
 
 from p2pnerts._platform import cpu_seconds
-from p2pnerts.bots import PolicyError, level, load_policy
+from p2pnerts.bots import BotDriver, PolicyError, level, load_policy
+from p2pnerts.driver import Pace
 from p2pnerts.net import (
     DiscoveryError,
     JoinError,
     MatchResult,
-    Pace,
     Player,
     SeatFile,
     TableInfo,
@@ -59,7 +59,7 @@ def bot_player(
     unless ``policy`` names another (built-in, or ``package.module:Class``)."""
     make = level(number).make if policy is None else load_policy(policy)
     bot = make(random.Random(rng.getrandbits(64)))
-    return Player(name, rng, level_pace(number), report, tell, policy=bot)
+    return Player(name, rng, BotDriver(bot, level_pace(number)), report, tell)
 
 
 def options_from(args: argparse.Namespace) -> TableOptions:

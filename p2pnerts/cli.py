@@ -14,7 +14,7 @@ import trio
 from p2pnerts import __version__, _frontend, _netcommands, sim
 from p2pnerts._platform import never_die_of_encoding
 from p2pnerts.arena import ArenaError, play_arena
-from p2pnerts.bots import POLICIES, PolicyError
+from p2pnerts.bots import POLICIES, PolicyError, SimpleBots
 from p2pnerts.net import SeatFileError, TableSpec, tables_command
 from p2pnerts.protocol import PROTOCOL_VERSION
 from p2pnerts.rules import BadOptions, RulesError, TableOptions, TieRule, teams_from_text
@@ -291,7 +291,8 @@ def _sim(args: argparse.Namespace) -> int:
     options = TableOptions(tie_rule=TieRule(args.tie_rule), teams=args.teams)
     peers = _netcommands.table_size(options, args.peers, "--peers")
     config = SimConfig(peers, args.rounds, MIXES[args.faults], options)
-    report = sim.run(config, range(seed, seed + args.seeds), sequencer=args.sequencer)
+    seeds = range(seed, seed + args.seeds)
+    report = sim.run(config, seeds, SimpleBots(), sequencer=args.sequencer)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:

@@ -17,7 +17,7 @@ def test_play_runs_a_table_on_this_machine_to_the_winner(
     out = capsys.readouterr().out
     assert "3 players on this machine, decks shuffled from seed 3" in out
     assert "round 1 starts" in out and "round 1 over" in out
-    assert " plays " in out
+    assert " played " in out
     assert out.rstrip().splitlines()[-1].startswith("match over after 1 round(s): You ")
 
 
@@ -33,8 +33,7 @@ def test_play_with_teams_names_each_team_by_its_players(
     mate, part = mate.removeprefix("You are in team 1 of 2, with ").split(" — ")
     team = f"You & {mate}"
     assert part == "Your part: the stock and the waste"  # the first of a team's seats
-    assert any(line.startswith("You play ") for line in lines)
-    assert not any(line.startswith("You plays ") for line in lines)
+    assert any(line.startswith("You played ") for line in lines)
     over = next(line for line in lines if line.startswith("round 1 over"))
     assert f"): {team} " in over and over.count(",") == 1, over
     summary = lines[-1]

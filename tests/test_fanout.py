@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from p2pnerts import __version__
+from p2pnerts.bots import SimpleBots
 from p2pnerts.fanout import (
     FanOutError,
     TaskFailed,
@@ -25,6 +26,7 @@ from p2pnerts.fanout import (
 from p2pnerts.sim import MIXES, SeedResult, SimConfig, Simulation, run
 
 LIGHT = SimConfig(3, 1, MIXES["light"])
+BOTS = SimpleBots()
 
 
 def square_unless(bad: int, seed: int) -> int:
@@ -78,8 +80,8 @@ def test_jobs_and_cluster_are_exclusive_and_jobs_are_counted() -> None:
 
 
 def test_two_worker_processes_report_what_one_process_reports() -> None:
-    serial = run(LIGHT, range(1, 7))
-    pooled = run(LIGHT, range(1, 7), where=Where(jobs=2))
+    serial = run(LIGHT, range(1, 7), BOTS)
+    pooled = run(LIGHT, range(1, 7), BOTS, where=Where(jobs=2))
     assert json.dumps(pooled.to_json()) == json.dumps(serial.to_json())
 
 
@@ -99,11 +101,11 @@ def cluster() -> Iterator[str]:
 
 
 def test_a_cluster_of_two_workers_reports_what_one_process_reports(cluster: str) -> None:
-    serial = run(LIGHT, range(1, 9))
+    serial = run(LIGHT, range(1, 9), BOTS)
     fanned = fan_out(run_seed_of_light, None, range(1, 9), Where(cluster=cluster), chunk=1)
     assert tuple(r.digest for r in fanned.records) == tuple(r.digest for r in serial.results)
     assert len(fanned.workers) == 2
-    clustered = run(LIGHT, range(1, 9), where=Where(cluster=cluster))
+    clustered = run(LIGHT, range(1, 9), BOTS, where=Where(cluster=cluster))
     assert clustered.digest == serial.digest
 
 
@@ -114,4 +116,4 @@ def test_a_failing_seed_on_the_cluster_is_named(cluster: str) -> None:
 
 def run_seed_of_light(_job: None, seed: int) -> SeedResult:
     """One seed of the light table, as a task of its own."""
-    return Simulation(LIGHT, seed).run()
+    return Simulation(LIGHT, seed, BOTS).run()

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from p2pnerts import sim, ui
 from p2pnerts.arena import play_arena
-from p2pnerts.bots import POLICIES
+from p2pnerts.bots import POLICIES, SimpleBots
 from p2pnerts.rules import (
     NERTS,
     CallNerts,
@@ -210,7 +210,7 @@ def sim_speed(peers: int, rounds: int, seeds: Sequence[int]) -> dict[str, Any]:
     """Simulated rounds per second of one core, invariant checks on, no faults."""
     config = SimConfig(peers=peers, rounds=rounds)
     start = time.perf_counter()
-    report = sim.run(config, seeds)
+    report = sim.run(config, seeds, SimpleBots())
     elapsed = time.perf_counter() - start
     done = report.tally.rounds
     return {
@@ -224,7 +224,7 @@ def sim_speed(peers: int, rounds: int, seeds: Sequence[int]) -> dict[str, Any]:
 
 def sim_cost(peers: int, rounds: int, seeds: Sequence[int]) -> dict[str, Any]:
     """Messages and bytes per committed play, and commit latency against the baseline."""
-    report = sim.run(SimConfig(peers=peers, rounds=rounds), seeds, sequencer=True)
+    report = sim.run(SimConfig(peers=peers, rounds=rounds), seeds, SimpleBots(), sequencer=True)
     figures = report.to_json()
     t = report.tally
     plays = max(1, t.plays + t.returns)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p2pnerts.arena import play_arena
+from p2pnerts.bots import SimpleBots
 from p2pnerts.rules import TableOptions, TieRule
 from p2pnerts.sim import MIXES, SimConfig, run
 
@@ -44,7 +45,7 @@ class Case:
     def digest(self) -> str:
         options = TableOptions(tie_rule=TieRule(self.tie_rule), teams=self.teams)
         config = SimConfig(self.peers, self.rounds, MIXES[self.faults], options)
-        return run(config, self.seeds).digest
+        return run(config, self.seeds, SimpleBots()).digest
 
 
 def _cases() -> list[Case]:

@@ -18,6 +18,7 @@ from contextlib import nullcontext
 from functools import partial
 from typing import Any
 
+from p2pnerts.bots import SimpleBots
 from p2pnerts.fanout import Where, fan_out, loopback_cluster
 from p2pnerts.sim import MIXES, SimConfig, run
 
@@ -47,7 +48,7 @@ def measure(seeds: int, peers: int, cluster: bool) -> dict[str, Any]:
         if address is not None:
             places["cluster of 2"] = Where(cluster=address)
         for name, where in places.items():
-            seconds, report = _timed(partial(run, config, range(seeds), where=where))
+            seconds, report = _timed(partial(run, config, range(seeds), SimpleBots(), where=where))
             figures[f"{name} rounds/s"] = round(seeds / seconds, 2)
             digests.add(report.digest)
         for name, where in places.items():

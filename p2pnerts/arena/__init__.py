@@ -5,6 +5,12 @@ plays the same deals once in every rotation of the seats, so that each policy me
 deck from each seat: the luck of the deal cancels out of the comparison.
 """
 
-from p2pnerts.arena._arena import ArenaError, ArenaReport, PolicyFigures, play_arena
+from p2pnerts.arena._arena import (
+    ArenaError,
+    ArenaReport,
+    ArenaRound,
+    PolicyFigures,
+    play_arena,
+)
 
-__all__ = ["ArenaError", "ArenaReport", "PolicyFigures", "play_arena"]
+__all__ = ["ArenaError", "ArenaReport", "ArenaRound", "PolicyFigures", "play_arena"]

@@ -11,6 +11,7 @@ the process clock around each ``choose`` and are the one thing that varies betwe
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import statistics
@@ -19,10 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2pnerts.bots import Policy, load_policy
+from p2pnerts.bots import BotDriver, Policy, load_policy
+from p2pnerts.driver import Pace
 from p2pnerts.protocol import Event, PlayCommitted, PlayReturned, RoundOver
 from p2pnerts.rules import Card, Move, State, TableOptions, ToFoundation, shuffled_deck
-from p2pnerts.sim import MIXES, BotPace, Lineup, SimConfig, Simulation
+from p2pnerts.sim import MIXES, Lineup, SimConfig, Simulation
 
 Z95 = 1.96
 """Normal quantile of a two-sided 95% confidence interval (rounds are many)."""
@@ -100,6 +102,19 @@ class PolicyFigures:
 
 
 @dataclass(frozen=True, slots=True)
+class ArenaRound:
+    """One round of the arena: which deal and rotation, what each seat was dealt, and the
+    points each seat scored."""
+
+    deal: int
+    rotation: int
+    dealt: tuple[str, ...]
+    """A fingerprint of each seat's deck order as the simulator dealt it (the cards' faces,
+    whoever's deck they are): a deal's deck is the same fingerprint at whichever seat."""
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ArenaReport:
     """The arena's result: what was played, and every policy's figures."""
 
@@ -107,10 +122,12 @@ class ArenaReport:
     players: int
     rounds: int
     seed: int
-    pace: BotPace
+    pace: Pace
     figures: tuple[PolicyFigures, ...]
     seconds: float
     """Wall-clock seconds the arena took (measured)."""
+    played: tuple[ArenaRound, ...] = ()
+    """Every round, in the order played (not in the JSON: its figures sum these up)."""
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON: ``results`` is the same for the same seed; ``timing`` holds
@@ -164,7 +181,7 @@ def play_arena(
     seed: int,
     *,
     players: int = 4,
-    pace: BotPace | None = None,
+    pace: Pace | None = None,
     options: TableOptions | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> ArenaReport:
@@ -177,17 +194,19 @@ def play_arena(
     if rounds < 1:
         raise ArenaError("play at least one round")
     makers = [load_policy(name) for name in policies]
-    pace = pace or BotPace()
+    pace = pace or Pace()
     options = options or TableOptions()
-    config = SimConfig(players, 1, MIXES["none"], options, pace=pace)
+    config = SimConfig(players, 1, MIXES["none"], options)
     tallies = {name: _Tally() for name in policies}
     per_round: dict[str, list[float]] = {name: [] for name in policies}
+    played = []
     started = time.perf_counter()
     for number in range(rounds):
         deal, rotation = divmod(number, players)
-        scores = _play_round(config, policies, makers, tallies, seed, deal, rotation)
+        record = _play_round(config, pace, policies, makers, tallies, seed, deal, rotation)
+        played.append(record)
         for name in policies:
-            mine = [p for s, p in enumerate(scores) if policies[s % len(policies)] == name]
+            mine = [p for s, p in enumerate(record.points) if policies[s % len(policies)] == name]
             per_round[name].append(sum(mine) / len(mine))
         if progress is not None:
             progress(number + 1, rounds)
@@ -217,24 +236,32 @@ def play_arena(
                 1000 * _quantile(t.decisions, 0.99),
             )
         )
-    return ArenaReport(tuple(policies), players, rounds, seed, pace, tuple(figures), seconds)
+    return ArenaReport(
+        tuple(policies), players, rounds, seed, pace, tuple(figures), seconds, tuple(played)
+    )
 
 
 def _play_round(
     config: SimConfig,
+    pace: Pace,
     names: Sequence[str],
     makers: Sequence[Callable[[random.Random], Policy]],
     tallies: dict[str, _Tally],
     seed: int,
     deal: int,
     rotation: int,
-) -> list[int]:
-    """One simulated round: every seat's points, in seat order."""
+) -> ArenaRound:
+    """One simulated round: what every seat was dealt and scored, in seat order."""
     players, options = config.peers, config.options
     name_of = [names[s % len(names)] for s in range(players)]
     seeds = random.Random(f"arena:{seed}:{deal}:{rotation}")
-    policies: list[Policy] = [
-        _Timed(makers[s % len(makers)](random.Random(seeds.getrandbits(64))), tallies[name_of[s]])
+    drivers = [
+        BotDriver(
+            _Timed(
+                makers[s % len(makers)](random.Random(seeds.getrandbits(64))), tallies[name_of[s]]
+            ),
+            pace,
+        )
         for s in range(players)
     ]
     points: list[int | None] = [None] * players
@@ -257,9 +284,9 @@ def _play_round(
                 tally.calls += caller == seat
                 tally.points += scores[seat].points
 
-    paces = [config.pace] * players
-    lineup = Lineup(policies, paces, decks, hear)
-    result = Simulation(config, seed * 1_000_003 + deal, lineup).run()
+    bots = lambda seat, _rng: drivers[seat]  # noqa: E731 (the arena's own, not the seed's)
+    sim = Simulation(config, seed * 1_000_003 + deal, bots, Lineup(decks, hear))
+    result = sim.run()
     if result.violation is not None:
         raise ArenaError(
             f"deal {deal}, rotation {rotation}: {result.violation.message} "
@@ -267,7 +294,14 @@ def _play_round(
         )
     if None in points:
         raise ArenaError(f"deal {deal}, rotation {rotation}: a seat never saw the round end")
-    return [p for p in points if p is not None]
+    dealt = tuple(_faces(sim.ledger.decks[seat, 1]) for seat in range(players))
+    return ArenaRound(deal, rotation, dealt, tuple(p for p in points if p is not None))
+
+
+def _faces(order: Sequence[Card]) -> str:
+    """A short fingerprint of a deck order's faces, whichever deck the cards are of."""
+    faces = " ".join(card.label(ascii_only=True) for card in order)
+    return hashlib.blake2b(faces.encode(), digest_size=8).hexdigest()
 
 
 def arena_deck(

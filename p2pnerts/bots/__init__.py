@@ -1,6 +1,11 @@
-"""Bot policies: programs that choose a seat's next move from what that seat may see."""
+"""Bot policies: programs that choose a seat's next move from what that seat may see.
+
+A `BotDriver` plays a policy at a seat, at a pace and kept to the seat's part of a team's
+tableau: the network's peers and the simulator take one from whoever seats the bot.
+"""
 
 from p2pnerts.bots._baseline import BaselineBot
+from p2pnerts.bots._driver import BotDriver, SimpleBots
 from p2pnerts.bots._levels import (
     LEVELS,
     POLICIES,
@@ -14,21 +19,20 @@ from p2pnerts.bots._policy import Policy
 from p2pnerts.bots._simple import SimpleBot
 from p2pnerts.bots._strong import StrongBot
 from p2pnerts.bots._table import play_round
-from p2pnerts.bots._teams import my_part, part_in_words
 
 __all__ = [
     "LEVELS",
     "POLICIES",
     "BaselineBot",
+    "BotDriver",
     "Level",
     "Policy",
     "PolicyError",
     "Reaction",
     "SimpleBot",
+    "SimpleBots",
     "StrongBot",
     "level",
     "load_policy",
-    "my_part",
-    "part_in_words",
     "play_round",
 ]

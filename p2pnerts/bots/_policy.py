@@ -13,7 +13,7 @@ class Policy(Protocol):
     ``view`` is `private_view(state, seat)`: the public table plus the seat's own cards
     as its player knows them; other seats' face-down cards are hidden (None). Return a
     move for ``seat`` to try, or None to wait and look again later. How often a policy
-    is asked (its reaction time) is the caller's business, not the policy's.
+    is asked (its reaction time) is its driver's business (`BotDriver`), not the policy's.
     """
 
     def choose(self, view: State, seat: int) -> Move | None: ...

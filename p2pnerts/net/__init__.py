@@ -26,7 +26,8 @@ from p2pnerts.net._lobby import (
     join_table,
     resume_table,
 )
-from p2pnerts.net._peer import Pace, TablePeer
+from p2pnerts.net._narration import Narrator, Told, move_words
+from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile, SeatFileError
 from p2pnerts.net._words import together
@@ -37,7 +38,7 @@ __all__ = [
     "DiscoveryError",
     "JoinError",
     "MatchResult",
-    "Pace",
+    "Narrator",
     "Player",
     "SeatFile",
     "SeatFileError",
@@ -45,11 +46,13 @@ __all__ = [
     "TableInfo",
     "TablePeer",
     "TableSpec",
+    "Told",
     "advertise",
     "browse",
     "find_tables",
     "host_table",
     "join_table",
+    "move_words",
     "resume_table",
     "tables_command",
     "together",

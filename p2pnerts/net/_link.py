@@ -14,7 +14,15 @@ from collections.abc import Callable
 
 import trio
 
-from p2pnerts.protocol import FrameDecoder, LinkMessage, Message, RemoteProtocolError, encode
+from p2pnerts.protocol import (
+    FrameDecoder,
+    Hello,
+    LinkMessage,
+    Message,
+    RemoteProtocolError,
+    Seat,
+    encode,
+)
 
 log = logging.getLogger("p2pnerts.net")
 
@@ -140,3 +148,27 @@ class Connection:
             self.closed = True
             self._send.close()
         self._scope.cancel()
+
+
+async def dial_seat(other: Seat, hello: Hello) -> Connection | None:
+    """A connection to seat ``other`` of the table ``hello`` names, opened with ``hello``
+    and answered by that seat's Hello; None if it cannot be had now."""
+    try:
+        stream = await trio.open_tcp_stream(other.host, other.port)
+    except OSError:
+        return None
+    conn = Connection(stream, f"seat {other.seat} ({other.host}:{other.port})")
+    conn.send_nowait(hello)
+    # The writer is not running yet: write the Hello by hand, then read the answer.
+    try:
+        with trio.fail_after(5):
+            await stream.send_all(conn.take_queued())
+            reply = await conn.receive()
+    except (trio.TooSlowError, Closed, OSError, trio.BrokenResourceError):
+        await stream.aclose()
+        return None
+    if not isinstance(reply, Hello) or reply.table != hello.table or reply.seat != other.seat:
+        log.warning("seat %d answered with %r: not this table's seat", other.seat, reply)
+        await stream.aclose()
+        return None
+    return conn

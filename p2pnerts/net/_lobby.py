@@ -20,9 +20,9 @@ from pathlib import Path
 
 import trio
 
-from p2pnerts.bots import Policy
+from p2pnerts.driver import Driver
 from p2pnerts.net._link import Closed, Connection, Received
-from p2pnerts.net._peer import Pace, TablePeer
+from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.protocol import Disk, Hello, Refuse, RemoteProtocolError, Roster, Seat, Welcome
@@ -50,19 +50,17 @@ class TableSpec:
 
 @dataclass(slots=True)
 class Player:
-    """Who plays a seat here and how: the name, randomness, and the bot's pace and policy.
+    """Who plays a seat here and how: the name, randomness, and the bot that plays it.
 
-    ``pace`` None: a person plays the seat through the `TablePeer` given to ``seated``.
+    ``driver`` None: a person plays the seat through the `TablePeer` given to ``seated``.
     """
 
     name: str
     rng: random.Random
-    pace: Pace | None
+    driver: Driver | None
     report: Callable[[str], None]
     tell: Callable[[str], None] | None = None
     """If given, hears every foundation play, race and Nerts call as it commits."""
-    policy: Policy | None = None
-    """The bot's policy (None: a `SimpleBot`)."""
     seated: Callable[[TablePeer], None] | None = None
     """Hears the seat's peer as play begins, before any message reaches it."""
     seat_file: Path | None = None
@@ -119,10 +117,9 @@ class _Seating:
             roster,
             options,
             rng=p.rng,
-            pace=p.pace,
+            driver=p.driver,
             report=p.report,
             tell=p.tell,
-            policy=p.policy,
             seat_file=p.seat_file,
             disk=disk,
             between_rounds=p.between_rounds,

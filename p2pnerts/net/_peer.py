@@ -7,32 +7,25 @@ connection is dialled again with backoff, and the replica's `resend_to` restores
 
 from __future__ import annotations
 
-import logging
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
 import trio
 
-from p2pnerts.bots import Policy, SimpleBot, my_part, part_in_words
-from p2pnerts.net._link import Closed, Connection, Received
+from p2pnerts.driver import Driver, Look
+from p2pnerts.net._link import Connection, Received, dial_seat
+from p2pnerts.net._narration import Narrator
 from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatfile import SeatFile
-from p2pnerts.net._words import deck_names, either, says, together, whose
 from p2pnerts.protocol import (
-    AuditFailed,
     Disk,
     Event,
     Hello,
     LocalProtocolError,
     Message,
-    PeerExcluded,
-    PeerLeft,
-    PeerRejoined,
-    PeerSuspected,
     PlayCommitted,
     PlayReturned,
     RemoteProtocolError,
@@ -45,28 +38,15 @@ from p2pnerts.protocol import (
     addressed_to,
 )
 from p2pnerts.rules import (
-    CallNerts,
     IllegalMove,
+    Match,
     Move,
     TableOptions,
     ToFoundation,
     shuffled_deck,
 )
 
-log = logging.getLogger("p2pnerts.net")
-
 PROTOCOL_MESSAGES = get_args(Message)
-
-
-@dataclass(frozen=True, slots=True)
-class Pace:
-    """How long a bot takes between looks at the table, in seconds."""
-
-    think: float = 0.05
-    spread: float = 0.05
-    patience: float = 2.0
-    """On a team, how long the bot leaves a teammate's part of the tableau to a teammate
-    that makes no move before it plays that part too."""
 
 
 Watcher = Callable[[Sequence[Event]], None]
@@ -76,11 +56,11 @@ Traffic = Callable[[bool, int | None, Message], None]
 
 
 class TablePeer:
-    """One seat's replica on the network, played by a policy at a pace, or by a person.
+    """One seat's replica on the network, played by a bot or by a person.
 
-    With a ``pace`` a bot plays the seat (``policy``, or a `SimpleBot`); with ``pace``
-    None nobody does, and whoever drives the seat (the front end) calls `intend`, and
-    reads `replica` after each change it hears through `watchers`.
+    With a ``driver`` a bot plays the seat; with ``driver`` None nobody does, and whoever
+    plays the seat (the front end) calls `intend`, and reads `replica` after each change
+    it hears through `watchers`.
 
     With a ``seat_file`` the peer keeps there what it needs to come back after a crash
     (`SeatFile`); given the ``disk`` of such a file it starts as a peer coming back, and
@@ -95,9 +75,8 @@ class TablePeer:
         options: TableOptions,
         *,
         rng: random.Random,
-        pace: Pace | None,
+        driver: Driver | None,
         report: Callable[[str], None],
-        policy: Policy | None = None,
         between_rounds: float = 1.0,
         tell: Callable[[str], None] | None = None,
         timing: Timing | None = None,
@@ -116,13 +95,19 @@ class TablePeer:
                 seat, options, players, disk=disk, now=now, timing=timing
             )
         self.resumed = disk is not None
+        names = tuple(s.name for s in self.roster)
+        self.narrator = Narrator(names, self.replica.seats, seat)
+        """Tells this seat's events in words: the table's news, and (to ``tell``) its plays."""
         self._seat_file = seat_file
         self._saved: Disk | None = None
         self.links: dict[int, Connection] = {}
         self.result: MatchResult | None = None
         self._rng = rng
-        self._bot: Policy = policy or SimpleBot(random.Random(rng.getrandbits(64)))
-        self._pace = pace
+        if driver is None:
+            # Drawn where a bot for the seat once was, so that a seed still deals a person
+            # the cards it did.
+            rng.getrandbits(64)
+        self._driver = driver
         self._report = report
         self._tell = tell or (lambda _: None)
         """Where the plays themselves are told, play by play (for a watching player)."""
@@ -133,7 +118,7 @@ class TablePeer:
         self._next_round_at: float | None = None
         self._moved: dict[int, float] = {}
         """When each seat last made a move (or the round began): a bot takes over the part
-        of a teammate that has made none for a while (`Pace.patience`)."""
+        of a teammate that has made none for a while (its driver's patience)."""
         self.stats = PeerStats([], started=trio.current_time())
         self._sent_at: dict[Move, float] = {}
         self._nursery: trio.Nursery | None = None
@@ -147,8 +132,8 @@ class TablePeer:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._drive)
-            if self._pace is not None:
-                nursery.start_soon(self._play)
+            if self._driver is not None:
+                nursery.start_soon(self._play, self._driver)
             for other in self.roster:
                 if other.seat < self.seat:
                     nursery.start_soon(self._keep_dialled, other)
@@ -169,27 +154,8 @@ class TablePeer:
 
     def _say_team(self) -> None:
         """At a table of teams, tell which team this seat plays in, and with whom."""
-        if not self.options.teams:
-            return
-        me = self._name(self.seat)
-        mates = [self._name(s) for s in self.replica.team if s != self.seat]
-        where = f"in team {self.replica.deck + 1} of {len(self.options.teams)}"
-        part = part_in_words(self.seat, self.replica.team)
-        self._report(
-            f"{says(me, 'is')} {where}, "
-            + (f"with {together(mates)} — {whose(me)} part: {part}" if mates else "alone")
-        )
-
-    def _teammates_here(self) -> list[int]:
-        """This seat and the teammates minding their parts, in seat order: at the table,
-        dealt in, and making moves (a person may stop; a bot then plays their part too)."""
-        away, now = self.replica.away(), trio.current_time()
-        patience = self._pace.patience if self._pace is not None else 0.0
-        return [
-            s
-            for s in self.replica.team
-            if s == self.seat or (s not in away and now - self._moved.get(s, now) < patience)
-        ]
+        if self.options.teams:
+            self._report(self.narrator.team(len(self.options.teams)))
 
     def adopt(self, seat: int, conn: Connection) -> None:
         """Take over a connection to ``seat`` (already being served), replacing any other."""
@@ -229,7 +195,7 @@ class TablePeer:
                 lost = self._lost[other.seat] = trio.Event()
                 await lost.wait()
                 continue
-            conn = await self._dial(other)
+            conn = await dial_seat(other, self.hello())
             if conn is None:
                 await trio.sleep(delay)
                 delay = min(delay * 2, 2.0)
@@ -248,27 +214,6 @@ class TablePeer:
             self._nursery.start_soon(serve)
             self.adopt(other.seat, conn)
             await done.wait()
-
-    async def _dial(self, other: Seat) -> Connection | None:
-        try:
-            stream = await trio.open_tcp_stream(other.host, other.port)
-        except OSError:
-            return None
-        conn = Connection(stream, f"seat {other.seat} ({other.host}:{other.port})")
-        conn.send_nowait(self.hello())
-        # The writer is not running yet: write the Hello by hand, then read the answer.
-        try:
-            with trio.fail_after(5):
-                await stream.send_all(conn.take_queued())
-                reply = await conn.receive()
-        except (trio.TooSlowError, Closed, OSError, trio.BrokenResourceError):
-            await stream.aclose()
-            return None
-        if not isinstance(reply, Hello) or reply.table != self.table or reply.seat != other.seat:
-            log.warning("seat %d answered with %r: not this table's seat", other.seat, reply)
-            await stream.aclose()
-            return None
-        return conn
 
     async def _drive(self) -> None:
         """Call the replica's timer whenever it is due (or sooner, after news)."""
@@ -324,12 +269,10 @@ class TablePeer:
             self._next_round_at = trio.current_time()
             self._poke.set()
 
-    async def _play(self) -> None:
+    async def _play(self, driver: Driver) -> None:
         """The bot at this seat: look at the table now and then, and make a move."""
-        pace = self._pace
-        assert pace is not None
         while True:
-            await trio.sleep(pace.think + self._rng.random() * pace.spread)
+            await trio.sleep(driver.next_look(self._rng))
             replica = self.replica
             display = replica.display
             if (
@@ -340,9 +283,10 @@ class TablePeer:
                 or replica.blind
             ):
                 continue
-            move = self._bot.choose(display, self.seat)
-            if move is None or not my_part(move, self.seat, self._teammates_here()):
-                continue  # (a teammate's part: it makes that move)
+            now, team = trio.current_time(), replica.team
+            move = driver.choose(Look(display, self.seat, team, replica.away(), now, self._moved))
+            if move is None:
+                continue
             try:
                 self.intend(move)
             except (IllegalMove, LocalProtocolError):
@@ -388,7 +332,6 @@ class TablePeer:
         self._saved = disk
 
     def _on_event(self, event: Event) -> None:
-        name = self._name
         if isinstance(event, PlayCommitted | PlayReturned):
             self._moved[event.seat] = trio.current_time()
             sent = self._sent_at.pop(event.move, None) if event.seat == self.seat else None
@@ -396,68 +339,28 @@ class TablePeer:
                 self.stats.commit_latencies.append(trio.current_time() - sent)
         elif isinstance(event, RoundStarted):
             self._moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
-        match event:
-            case RoundStarted(round=number):
-                self._report(f"round {number} starts")
-            case RoundOver(round=number, caller=caller, scores=scores):
-                who = f"{name(caller)} called Nerts" if caller is not None else "everyone stuck"
-                decks = deck_names([s.name for s in self.roster], self.replica.seats)
-                points = ", ".join(f"{decks[s.deck]} {s.points:+d}" for s in scores)
-                self._report(f"round {number} over ({who}): {points}")
-                self._after_round()
-            case PeerSuspected(seat=seat):
-                self._report(f"{says(name(seat), 'is')} silent")
-            case PeerExcluded(seat=seat):
-                self._report(f"{says(name(seat), 'is')} left out; the table plays on")
-            case PeerRejoined(seat=seat):
-                self._report(f"{says(name(seat), 'is')} back")
-            case PeerLeft(seat=seat) if seat != self.seat:
-                self._report(f"{name(seat)} left the table; the others play on")
-            case AuditFailed(seat=seat, reason=reason):
-                self._report(f"audit: {name(seat)} {reason}")
-            case PlayCommitted(seat=seat, move=ToFoundation(card=card), tie=tie):
-                tie_text = " (a tie: both stay)" if tie else ""
-                self._tell(f"{says(name(seat), 'plays')} {card}{tie_text}")
-            case PlayReturned(seat=seat, move=ToFoundation(card=card), winner=w, raced=raced):
-                first = self._first(seat, w, raced)
-                if first is not None:
-                    self._tell(f"{whose(name(seat))} {card} goes back: {first}")
-            case PlayCommitted(seat=seat, move=CallNerts()):
-                self._tell(f"{says(name(seat), 'calls')} Nerts!")
-
-    def _first(self, seat: int, winner: int | None, raced: bool) -> str | None:
-        """Who took the spot of ``seat``'s returned play, in words: the winner of the race;
-        or, on a team's tableau, the teammates (one of whose moves, ordered first, changed
-        the tableau under it). None if neither (the round was over, say)."""
-        if winner is not None:
-            return f"{says(self._name(winner), 'was')} first"
-        mates = [self._name(s) for s in self.replica.team_of(seat) if s != seat]
-        return f"{either(mates)} moved first" if mates and raced else None
-
-    def _name(self, seat: int | None) -> str:
-        return "nobody" if seat is None else self.roster[seat].name
+        told = self.narrator.tell(event)
+        if told is not None:
+            (self._tell if told.play else self._report)(told.text)
+        if isinstance(event, RoundOver):
+            self._after_round()
 
     # --- rounds -------------------------------------------------------------------------------
 
-    def _totals(self) -> tuple[int, ...]:
-        """Every deck's total so far (a team's deck scores for the team)."""
-        totals = [0] * (max(self.replica.seats) + 1)
-        for row in self.replica.match_scores:
-            for deck, points in enumerate(row):
-                totals[deck] += points
-        return tuple(totals)
+    @property
+    def match(self) -> Match:
+        """The match so far: every round's points, per deck (a team's deck scores for the
+        team), and from them the totals, the end and the winners."""
+        decks = max(self.replica.seats) + 1
+        return Match.of_points(self.options, decks, self.replica.match_scores)
 
     def _after_round(self) -> None:
-        totals, rounds = self._totals(), len(self.replica.match_scores)
-        limit = self.options.rounds
-        over = rounds >= limit if limit is not None else max(totals) >= self.options.target
+        match = self.match
         assert self._nursery is not None
-        if over:
-            best = max(totals)
-            winners = tuple(d for d, t in enumerate(totals) if t == best)
+        if match.over:
             names = tuple(s.name for s in self.roster)
-            seats = self.replica.seats
-            self.result = MatchResult(names, totals, winners, rounds, seats, self.stats)
+            rounds, seats = len(match.rounds), self.replica.seats
+            self.result = MatchResult(names, match.totals, match.winners, rounds, seats, self.stats)
             self._nursery.start_soon(self._finish)
         else:
             self._next_round_at = trio.current_time() + self._between_rounds

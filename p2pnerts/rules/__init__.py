@@ -70,6 +70,7 @@ from p2pnerts.rules._state import (
     public_view,
     shuffled_deck,
 )
+from p2pnerts.rules._teams import my_part, part_in_words
 
 __all__ = [
     "ACE",
@@ -127,7 +128,9 @@ __all__ = [
     "join",
     "legal_moves",
     "makes_progress",
+    "my_part",
     "new_deck",
+    "part_in_words",
     "pile_name",
     "pile_of",
     "private_view",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from p2pnerts.rules._options import TableOptions
@@ -40,25 +41,44 @@ def score_round(state: State) -> tuple[RoundScore, ...]:
 
 
 class Match(NamedTuple):
-    """The rounds of a match so far; ``decks`` players or teams take part."""
+    """The rounds of a match so far; ``decks`` players or teams take part.
+
+    The one place a match's totals, its end and its winners are worked out: the peers keep
+    every round's points per deck (``rounds``), and read the rest from here.
+    """
 
     options: TableOptions
     decks: int
-    rounds: tuple[tuple[RoundScore, ...], ...] = ()
+    rounds: tuple[tuple[int, ...], ...] = ()
+    """Every round's points, per deck (a team's deck scores for the team)."""
 
-    def record(self, scores: tuple[RoundScore, ...]) -> Match:
+    @classmethod
+    def of_points(cls, options: TableOptions, decks: int, rounds: Iterable[Sequence[int]]) -> Match:
+        """The match whose rounds scored ``rounds`` (each round's points, per deck)."""
+        match = cls(options, decks)
+        for points in rounds:
+            match = match.record_points(points)
+        return match
+
+    def record(self, scores: Sequence[RoundScore]) -> Match:
         """The match with one more round's scores."""
         if len(scores) != self.decks:
             raise ValueError(f"{len(scores)} scores for {self.decks} decks")
-        return self._replace(rounds=self.rounds + (scores,))
+        points = [0] * self.decks
+        for s in scores:
+            points[s.deck] += s.points
+        return self.record_points(points)
+
+    def record_points(self, points: Sequence[int]) -> Match:
+        """The match with one more round, in which deck ``d`` scored ``points[d]``."""
+        if len(points) != self.decks:
+            raise ValueError(f"{len(points)} scores for {self.decks} decks")
+        return self._replace(rounds=self.rounds + (tuple(points),))
 
     @property
     def totals(self) -> tuple[int, ...]:
-        totals = [0] * self.decks
-        for scores in self.rounds:
-            for s in scores:
-                totals[s.deck] += s.points
-        return tuple(totals)
+        """Every deck's points over the rounds so far."""
+        return tuple(sum(points[deck] for points in self.rounds) for deck in range(self.decks))
 
     @property
     def over(self) -> bool:

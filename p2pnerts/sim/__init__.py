@@ -29,13 +29,12 @@ from p2pnerts.sim._invariants import (
 )
 from p2pnerts.sim._network import LinkModel, Network, Scheduler
 from p2pnerts.sim._report import Report, SeedResult, Tally, ViolationReport
-from p2pnerts.sim._run import Lineup, Simulation
+from p2pnerts.sim._run import Simulation
 from p2pnerts.sim._sequencer import SequencerRun
-from p2pnerts.sim._workload import BotPace, SimConfig
+from p2pnerts.sim._workload import Lineup, SimConfig
 
 __all__ = [
     "MIXES",
-    "BotPace",
     "Crash",
     "Fault",
     "FaultMix",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from p2pnerts.driver import Drivers
 from p2pnerts.fanout import SERIAL, Where, fan_out
 from p2pnerts.sim._report import Report, SeedResult
 from p2pnerts.sim._run import Simulation
@@ -12,25 +13,30 @@ from p2pnerts.sim._sequencer import SequencerRun
 from p2pnerts.sim._workload import SimConfig
 
 
-def run_seed(job: tuple[SimConfig, bool], seed: int) -> tuple[SeedResult, SeedResult | None]:
+def run_seed(
+    job: tuple[SimConfig, Drivers, bool], seed: int
+) -> tuple[SeedResult, SeedResult | None]:
     """One seed's run, and with ``job``'s sequencer flag the baseline's on the same seed."""
-    config, sequencer = job
-    baseline = SequencerRun(config, seed).run() if sequencer else None
-    return Simulation(config, seed).run(), baseline
+    config, bots, sequencer = job
+    baseline = SequencerRun(config, seed, bots).run() if sequencer else None
+    return Simulation(config, seed, bots).run(), baseline
 
 
 def run(
     config: SimConfig,
     seeds: Iterable[int],
+    bots: Drivers,
     *,
     sequencer: bool = False,
     where: Where = SERIAL,
     progress: Callable[[int, int], None] | None = None,
 ) -> Report:
-    """Run every seed on the configured table (each stops at its first violation), and
-    with ``sequencer`` the central-sequencer baseline on the same seeds too; ``where``
-    says which processes run them, and changes nothing in the report."""
-    fanned = fan_out(run_seed, (config, sequencer), tuple(seeds), where, progress=progress)
+    """Run every seed on the configured table with ``bots`` at its seats (each seed stops
+    at its first violation), and with ``sequencer`` the central-sequencer baseline on the
+    same seeds too; ``where`` says which processes run them, and changes nothing in the
+    report (``bots`` must then be picklable)."""
+    job = (config, bots, sequencer)
+    fanned = fan_out(run_seed, job, tuple(seeds), where, progress=progress)
     results = tuple(result for result, _ in fanned.records)
     baseline = tuple(b for _, b in fanned.records if b is not None)
     return Report(config, results, baseline)

@@ -18,15 +18,14 @@ import functools
 import random
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
-from p2pnerts.bots import Policy, SimpleBot, my_part
+from p2pnerts.driver import Driver, Drivers, Look
 from p2pnerts.protocol import (
     Disk,
-    Event,
     LocalProtocolError,
     Message,
     ProtocolError,
@@ -35,14 +34,22 @@ from p2pnerts.protocol import (
     addressed_to,
     encode,
 )
-from p2pnerts.rules import Card, IllegalMove, Rotate
+from p2pnerts.rules import IllegalMove
 from p2pnerts.sim._faults import Crash, Fault, LinkDrop, Partition, SlowPeer
-from p2pnerts.sim._invariants import Violation, check_progress, check_round_time
+from p2pnerts.sim._invariants import Violation, check_round_time
 from p2pnerts.sim._ledger import Ledger
 from p2pnerts.sim._network import Link, Network, Scheduler, link
+from p2pnerts.sim._quorum import (
+    Watch,
+    check_watch,
+    holders_outside,
+    views_now,
+    watch_majority,
+    without_majority,
+)
 from p2pnerts.sim._report import SeedResult, ViolationReport
 from p2pnerts.sim._trace import Trace
-from p2pnerts.sim._workload import BotPace, SimConfig, deck_order, setting
+from p2pnerts.sim._workload import Lineup, SimConfig, deck_order, setting
 
 WATCH_EVERY = 5.0
 """Simulated seconds between two looks of the liveness watchdog."""
@@ -58,10 +65,10 @@ REDELIVERED = 8
 
 @dataclass(slots=True)
 class _Peer:
-    """One seat's replica and bot, and the driver's hold on its timer and its lives."""
+    """One seat's replica and bot, and the run's hold on its timer and its lives."""
 
     replica: Replica
-    bot: Policy
+    bot: Driver
     life: int = 0
     """Bumped by each crash, so that the old life's timers and looks lapse."""
     disk: Disk | None = None
@@ -69,34 +76,16 @@ class _Peer:
     spins: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Lineup:
-    """Who plays each seat of a run in place of the simulator's own bots, and at what pace,
-    on which decks, and who hears what each replica tells: how an arena uses a run.
+class Simulation:
+    """One seed's run of a table of replicas with bots, on the mix's network.
 
-    ``decks(round, seat)`` gives seat ``seat``'s deck order for a round (a shuffle of the
-    deck the seat plays, ``SimConfig.seating``); ``hear(seat, event)`` hears every event
-    of seat ``seat``'s replica.
+    ``bots`` makes each seat's `Driver` (the bots' `SimpleBots`, say), from the
+    generator the seed fixes for that seat's bot.
     """
 
-    policies: Sequence[Policy]
-    paces: Sequence[BotPace]
-    decks: Callable[[int, int], tuple[Card, ...]] | None = None
-    hear: Callable[[int, Event], None] | None = None
-
-
-class _Watch(NamedTuple):
-    """A majority cut off from the others: what it had committed when the fault began."""
-
-    counts: dict[int, int]
-    since: float
-    what: str
-
-
-class Simulation:
-    """One seed's run of a table of replicas with bots, on the mix's network."""
-
-    def __init__(self, config: SimConfig, seed: int, lineup: Lineup | None = None) -> None:
+    def __init__(
+        self, config: SimConfig, seed: int, bots: Drivers, lineup: Lineup | None = None
+    ) -> None:
         self.config, self.seed = config, seed
         self.lineup = lineup
         self.peers = config.peers
@@ -110,9 +99,7 @@ class Simulation:
         self.seats = [
             _Peer(
                 Replica(seat, config.options, self.peers, timing=config.timing),
-                SimpleBot(random.Random(fixed.bots[seat]))
-                if lineup is None
-                else lineup.policies[seat],
+                bots(seat, random.Random(fixed.bots[seat])),
             )
             for seat in range(self.peers)
         ]
@@ -155,9 +142,9 @@ class Simulation:
     # --- the players ----------------------------------------------------------------------
 
     def _look_later(self, seat: int) -> None:
-        action = functools.partial(self._look, seat, self.seats[seat].life)
-        pace = self.config.pace if self.lineup is None else self.lineup.paces[seat]
-        self.scheduler.at(self.now + pace.sample(self._pace), action)
+        peer = self.seats[seat]
+        action = functools.partial(self._look, seat, peer.life)
+        self.scheduler.at(self.now + peer.bot.next_look(self._pace), action)
 
     def _look(self, seat: int, life: int) -> None:
         """A bot's look at its table: deal the next round when the last is over, else play.
@@ -185,13 +172,11 @@ class Simulation:
         display = replica.display
         if display is None or display.ended is not None or replica.in_the_air is not None:
             return
-        move = peer.bot.choose(display, seat)
-        if move is None or isinstance(move, Rotate):
+        # The simulator's bots never stop making moves: it keeps no times of them, so a
+        # bot leaves its teammates' parts to them.
+        move = peer.bot.choose(Look(display, seat, replica.team, replica.away(), self.now))
+        if move is None:
             return
-        away = replica.away()
-        present = [s for s in replica.team if s == seat or s not in away]
-        if not my_part(move, seat, present):
-            return  # a teammate's part of the tableau, as bots share it over the network
         self.trace.add(self.now, "intend", seat, move)
         try:
             replica.intend(move, self.now)
@@ -286,7 +271,9 @@ class Simulation:
 
     def _strike(self, fault: Fault) -> None:
         self._next_fault()
-        if isinstance(fault, Crash) and not self._holders_outside(fault.seats):
+        if isinstance(fault, Crash) and not holders_outside(
+            fault.seats, self._replicas(), self._up()
+        ):
             self.trace.add(self.now, "no crash", -1, fault)
             return
         self.ledger.struck(fault)
@@ -340,43 +327,20 @@ class Simulation:
         watch = self._watch(rest, "partition") or self._watch(group, "partition")
         self._later(fault.heal_after, self._heal, cut, watch)
 
-    def _views_now(self) -> set[frozenset[int]]:
-        """The members of every view a seat that is up is in now."""
-        return {
-            self.seats[s].replica.members
-            for s in range(self.peers)
-            if self.ledger.seats[s].up
-            and self.seats[s].replica.status in (Status.NORMAL, Status.CHANGING)
-        }
+    def _up(self) -> list[bool]:
+        return [record.up for record in self.ledger.seats]
+
+    def _replicas(self) -> list[Replica]:
+        return [peer.replica for peer in self.seats]
 
     def _without_majority(self, side: tuple[int, ...]) -> bool:
-        """Whether ``side`` holds no more than half the members of any view a seat is in.
+        """Whether ``side`` can neither commit nor form a view (see `without_majority`)."""
+        return without_majority(side, views_now(self._replicas(), self._up()))
 
-        A commit needs every member of a view, and a new view needs a majority of the
-        members of the views before it (SPEC §6): such a side can do neither. The table
-        itself does not count: a view shrinks as seats leave or are left out.
-        """
-        return all(2 * len(set(side) & members) <= len(members) for members in self._views_now())
-
-    def _heal(self, cut: list[tuple[int, int]], watch: _Watch | None) -> None:
+    def _heal(self, cut: list[tuple[int, int]], watch: Watch | None) -> None:
         self._check_progress(watch)
         self.ledger.healed()
         self._mend(cut)
-
-    def _holders_outside(self, seats: tuple[int, ...]) -> bool:
-        """Whether a seat not in ``seats`` holds the table, as a member in a view.
-
-        A seat that comes back after a crash has only its deck; it rebuilds the table
-        from the others. A crash that would leave no seat holding the table (the one other
-        seat of two still coming back, say) would lose the committed plays for good:
-        that is a fault no peer-to-peer table survives without keeping its whole log on
-        disk, so the simulator does not inject it.
-        """
-        return any(
-            self.seats[s].replica.status is Status.NORMAL
-            for s in range(self.peers)
-            if s not in seats and self.ledger.seats[s].up
-        )
 
     def _crash(self, fault: Crash) -> None:
         for seat in fault.seats:
@@ -393,7 +357,7 @@ class Simulation:
             self.ledger.cut(survivors, self.now)
         self._later(fault.down_for, self._restart, fault.seats, watch)
 
-    def _restart(self, seats: tuple[int, ...], watch: _Watch | None) -> None:
+    def _restart(self, seats: tuple[int, ...], watch: Watch | None) -> None:
         self._check_progress(watch)
         self.ledger.healed()
         c = self.config
@@ -414,18 +378,12 @@ class Simulation:
 
     # --- liveness -----------------------------------------------------------------------------
 
-    def _watch(self, seats: tuple[int, ...], what: str) -> _Watch | None:
-        """Watch a side that holds a majority of the members of every view a seat is in:
-        it must go on by itself (unless its rounds are all played)."""
+    def _watch(self, seats: tuple[int, ...], what: str) -> Watch | None:
         finished = all(self.ledger.seats[s].finished for s in seats)
-        views = self._views_now()
-        if finished or not views:
-            return None
-        if any(2 * len(set(seats) & members) <= len(members) for members in views):
-            return None
-        return _Watch({s: self.seats[s].replica.committed for s in seats}, self.now, what)
+        views = views_now(self._replicas(), self._up())
+        return watch_majority(seats, what, self._replicas(), views, finished, self.now)
 
-    def _check_progress(self, watch: _Watch | None) -> None:
+    def _check_progress(self, watch: Watch | None) -> None:
         """A majority cut off from the rest long enough must have gone on without them.
 
         A seat whose own connection to another seat of that majority is down as the
@@ -434,20 +392,14 @@ class Simulation:
         left out, which takes as long again to undo (finding itself out, then a view
         change to let it back in). Its catching up afterwards the watchdog checks.
         """
-        lasted = 0.0 if watch is None else self.now - watch.since
-        if watch is None or lasted < self.config.progress_after:
-            return
         records = self.ledger.seats
-        side = watch.counts
-        going = [
-            s
-            for s in side
-            if records[s].up
-            and not records[s].finished
-            and all(self._steady(s, o) for o in side if o != s)
-        ]
-        now = {s: self.seats[s].replica.committed for s in going}
-        check_progress(watch.counts, now, lasted, watch.what)
+        side = () if watch is None else tuple(watch.counts)
+
+        def going(s: int) -> bool:
+            steady = all(self._steady(s, o) for o in side if o != s)
+            return records[s].up and not records[s].finished and steady
+
+        check_watch(watch, self.now, self.config.progress_after, self._replicas(), going)
 
     def _steady(self, a: int, b: int) -> bool:
         """Whether the link a-b is up, and has been for as long as a seat left out while

@@ -20,7 +20,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from p2pnerts.bots import SimpleBot, my_part
+from p2pnerts.driver import Driver, Drivers, Look
 from p2pnerts.rules import (
     CallNerts,
     DeclareStuck,
@@ -77,7 +77,7 @@ def commit(table: State, move: Move) -> State:
 
 @dataclass(slots=True)
 class _Seat:
-    bot: SimpleBot
+    bot: Driver
     number: int = 0
     table: State | None = None
     """The table as this seat last heard it from the server."""
@@ -87,9 +87,9 @@ class _Seat:
 
 
 class SequencerRun:
-    """One seed's run of the table with a central sequencer."""
+    """One seed's run of the table with a central sequencer, ``bots`` at its seats."""
 
-    def __init__(self, config: SimConfig, seed: int) -> None:
+    def __init__(self, config: SimConfig, seed: int, bots: Drivers) -> None:
         self.config, self.seed = config, seed
         fixed = setting(config, seed)
         self.scheduler = Scheduler()
@@ -100,7 +100,7 @@ class SequencerRun:
         self._deals = fixed.deals
         self._unit = mean_rtt(fixed.links)
         self._rtt = [0.0] + [2 * fixed.links[SERVER, s].usual_max for s in range(1, config.peers)]
-        self.seats = [_Seat(SimpleBot(random.Random(b))) for b in fixed.bots]
+        self.seats = [_Seat(bots(s, random.Random(b))) for s, b in enumerate(fixed.bots)]
         seating = config.seating
         self._shared = [seating.count(deck) > 1 for deck in seating]
         """Whether each seat plays a team's tableau."""
@@ -194,15 +194,16 @@ class SequencerRun:
 
     def _look_later(self, seat: int) -> None:
         action = functools.partial(self._look, seat)
-        self.scheduler.at(self.scheduler.now + self.config.pace.sample(self._pace), action)
+        delay = self.seats[seat].bot.next_look(self._pace)
+        self.scheduler.at(self.scheduler.now + delay, action)
 
     def _look(self, seat: int) -> None:
         me = self.seats[seat]
         display = self._display(me)
         if display is not None and display.ended is None and me.hand is None:
-            move = me.bot.choose(private_view(display, seat), seat)
-            mates = self._mates[seat]
-            if move is not None and not isinstance(move, Rotate) and my_part(move, seat, mates):
+            mates = tuple(self._mates[seat])
+            move = me.bot.choose(Look(private_view(display, seat), seat, mates))
+            if move is not None:
                 self._intend(seat, move)
         self._look_later(seat)
 

@@ -9,10 +9,10 @@ deal the same cards and seat the same bots, whatever either of them does.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from p2pnerts.protocol import Timing
+from p2pnerts.protocol import Event, Timing
 from p2pnerts.rules import Card, TableOptions, shuffled_deck
 from p2pnerts.sim._faults import MIXES, Fault, FaultMix, fault_schedule, link_models
 from p2pnerts.sim._network import Link, LinkModel
@@ -21,14 +21,17 @@ MAX_PEERS = 14
 
 
 @dataclass(frozen=True, slots=True)
-class BotPace:
-    """How long a simulated player takes between looks at the table."""
+class Lineup:
+    """On which decks a run's seats play, and who hears what each replica tells: how an
+    arena uses a run.
 
-    think: float = 0.05
-    spread: float = 0.05
+    ``decks(round, seat)`` gives seat ``seat``'s deck order for a round (a shuffle of the
+    deck the seat plays, ``SimConfig.seating``); ``hear(seat, event)`` hears every event
+    of seat ``seat``'s replica.
+    """
 
-    def sample(self, rng: random.Random) -> float:
-        return self.think + rng.random() * self.spread
+    decks: Callable[[int, int], tuple[Card, ...]] | None = None
+    hear: Callable[[int, Event], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +46,6 @@ class SimConfig:
     faults: FaultMix = field(default_factory=lambda: MIXES["none"])
     options: TableOptions = field(default_factory=TableOptions)
     timing: Timing = field(default_factory=Timing)
-    pace: BotPace = field(default_factory=BotPace)
     round_limit: float = 1200.0
     """Simulated seconds a round may take, from the end of the one before, before it counts
     as never ending."""

@@ -17,12 +17,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from p2pnerts.net import together
+from p2pnerts.net import Narrator, move_words, together
 from p2pnerts.protocol import (
     Ack,
-    AuditFailed,
-    AutoApplied,
-    Diverged,
     Event,
     Message,
     PeerExcluded,
@@ -37,18 +34,14 @@ from p2pnerts.protocol import (
     Ready,
     RoundOver,
     RoundStarted,
-    ShutOut,
     TeamDeal,
     ViewChange,
 )
 from p2pnerts.rules import (
-    NERTS,
-    WASTE,
     CallNerts,
     Card,
     DeclareStuck,
     Move,
-    Rotate,
     SlideUnder,
     State,
     Tableau,
@@ -299,7 +292,7 @@ class TableModel:
             case TeamDeal(to=to, round=number):
                 return f"round {number} deck → seat {to + 1} only"
             case Play(move=move):
-                return _move_text(move, self.look)
+                return move_words(move, self.look.card)
             case Ack(have=have, committed=committed):
                 return f"have {list(have)} committed {committed}"
             case Ready(round=number):
@@ -308,97 +301,57 @@ class TableModel:
                 return f"view {view}, suspects {list(suspects)}"
         return ""
 
+    @property
+    def narrator(self) -> Narrator:
+        """Tells this seat's events in words, this player as "You"."""
+        look = self.look
+        return Narrator(
+            self.names,
+            self.seating,
+            self.seat,
+            you=True,
+            card=look.card,
+            scores=False,
+        )
+
     def _hear(self, event: Event) -> None:
-        name = self.name
+        moved_first = None
         match event:
             case RoundStarted(round=number):
                 self.round_number, self.round_end, self.ready = number, None, False
                 self.selection, self.notice, self.mate_moved = None, "", None
-                self.tell(f"round {number}: go!")
             case PlayInTheAir():
                 self.mate_moved = None  # only a teammate's move from now on can beat it
             case PlayCommitted(seat=seat) if self._mate(seat):
                 self.mate_moved = seat
-                if isinstance(event.move, ToFoundation | CallNerts):
-                    self._committed(event)
-            case PlayCommitted():
-                self._committed(event)
-            case PlayReturned(seat=seat, move=move, winner=winner, reason=reason):
-                self._returned(seat, move, winner, reason)
-            case AutoApplied(move=Rotate()):
-                self.tell("everyone was stuck: every stock turned over, its top card to the bottom")
-            case RoundOver(round=number, caller=caller):
+                if not isinstance(event.move, ToFoundation | CallNerts):
+                    return  # a teammate's move on the shared tableau: the screen shows it
+            case PlayReturned(seat=seat, move=move) if seat == self.seat:
+                if isinstance(move, ToFoundation | ToWork | SlideUnder):
+                    self.returned = (move.card, self.clock() + FLASH)
+                # On a shared tableau a move the rules refuse at its place in the order was
+                # beaten by a teammate's, the only other hand on these cards.
+                moved_first = () if self.mate_moved is None else (self.mate_moved,)
+            case RoundOver():
                 self.round_end = event
                 self.history.append(event)
                 self.selection = None
-                who = f"{name(caller)} called Nerts" if caller is not None else "everyone stuck"
-                self.tell(f"round {number} over: {who}")
             case PeerSuspected(seat=seat):
-                self._note(seat, "silent", f"{name(seat)} is silent")
+                self.notes[seat] = "silent"
             case PeerRecovered(seat=seat):
                 self.notes.pop(seat, None)
-                self.tell(f"{name(seat)} is heard again")
             case PeerExcluded(seat=seat):
-                self._note(seat, "left out", f"{name(seat)} is left out; the table plays on")
+                self.notes[seat] = "left out"
             case PeerRejoined(seat=seat):
-                self._note(seat, "rejoined", f"{name(seat)} is back at the table")
+                self.notes[seat] = "rejoined"
             case PeerLeft(seat=seat):
-                self._note(seat, "left", f"{name(seat)} left the table")
-            case AuditFailed(seat=seat, reason=reason):
-                self.tell(f"audit: {name(seat)} {reason}")
-            case Diverged(seat=seat):
-                self.tell(f"{name(seat)}'s table differs from ours!")
-            case ShutOut():
-                self.tell("the others went on without us: rejoining")
-
-    def _committed(self, event: PlayCommitted) -> None:
-        seat = event.seat
-        match event.move:
-            case ToFoundation(card=card):
-                also = ": a tie, both stay" if event.tie else ""
-                self.tell(f"{self._who(seat)} played {self.card(card)}{also}")
-            case CallNerts():
-                self.tell(f"{self._who(seat)} called Nerts!")
-            case DeclareStuck() if seat == self.seat:
-                self.tell("you are stuck: waiting for the others (or play a card)")
-
-    def _returned(self, seat: int, move: Move, winner: int | None, reason: str) -> None:
-        if seat == self.seat:
-            self._own_returned(move, winner, reason)
-        elif isinstance(move, ToFoundation) and winner is not None:
-            self.tell(f"{self._who(winner)} beat {self.name(seat)} to {self.card(move.card)}")
-
-    def _own_returned(self, move: Move, winner: int | None, reason: str) -> None:
-        """This player's move went back: say who was first, or why."""
-        if isinstance(move, ToFoundation | ToWork | SlideUnder):
-            self.returned = (move.card, self.clock() + FLASH)
-        match move:
-            case ToFoundation(card=card) if winner is not None:
-                self.tell(f"{self.name(winner)} beat you to {self.card(card)}: it goes back")
-                return
-            case ToFoundation(card=card) | ToWork(card=card) | SlideUnder(card=card):
-                what = f"your {self.card(card)} goes back"
-            case TurnStock():
-                what = "your stock turn is undone"
-            case _:
-                what = f"your {_move_text(move, self.look)} did not count"
-        mate = self.mate_moved
-        # On a shared tableau a move the rules refuse at its place in the order was beaten
-        # by a teammate's, the only other hand on these cards.
-        if mate is not None and len(self.team(self.deck)) > 1:
-            self.tell(f"{self.name(mate)} moved first: {what}")
-        else:
-            self.tell(f"{what}: {reason}")
+                self.notes[seat] = "left"
+        told = self.narrator.tell(event, moved_first)
+        if told is not None:
+            self.tell(told.text)
 
     def _mate(self, seat: int) -> bool:
         return seat != self.seat and self.seating[seat] == self.deck
-
-    def _note(self, seat: int, note: str, line: str) -> None:
-        self.notes[seat] = note
-        self.tell(line)
-
-    def _who(self, seat: int) -> str:
-        return "You" if seat == self.seat else self.name(seat)
 
     # --- the player's side ----------------------------------------------------------------
 
@@ -521,24 +474,4 @@ def air_words(move: Move, look: Look) -> str:
             return "stuck declaration"
         case CallNerts():
             return "Nerts! call"
-    return _move_text(move, look)
-
-
-def _move_text(move: Move, look: Look) -> str:
-    """A move in a few words, for the message log."""
-    match move:
-        case ToFoundation(card=card, source=source):
-            return f"{look.card(card)} from {_source_text(source)} up"
-        case ToWork(card=card, dest=dest) | SlideUnder(card=card, dest=dest):
-            return f"{look.card(card)} to pile {dest + 1}"
-        case TurnStock():
-            return "turn stock"
-        case DeclareStuck():
-            return "stuck"
-        case CallNerts():
-            return "Nerts!"
-    return type(move).__name__
-
-
-def _source_text(source: int) -> str:
-    return {NERTS: "Nerts", WASTE: "waste"}.get(source, f"pile {source + 1}")
+    return move_words(move, look.card)

@@ -31,8 +31,6 @@ def snapshot(peer: TablePeer) -> Snapshot:
     r = peer.replica
     now = trio.current_time()
     seats = range(len(peer.roster))
-    decks = range(max(r.seats) + 1)  # teammates share a deck, and a score
-    totals = tuple(sum(row[deck] for row in r.match_scores) for deck in decks)
     result = peer.result
     return Snapshot(
         display=r.display,
@@ -44,9 +42,9 @@ def snapshot(peer: TablePeer) -> Snapshot:
         own_pending=sum(1 for p in r.pending if p.message.sender == r.seat),
         view=r.view,
         liveness=tuple(Liveness(now - r.heard[s], s in r.suspected, s in r.members) for s in seats),
-        totals=totals,
+        totals=peer.match.totals,
         over=result is not None,
-        winners=() if result is None else tuple(d for d in result.winners if d in decks),
+        winners=() if result is None else result.winners,
         blind=r.blind,
     )
 

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import random
+import statistics
 from pathlib import Path
 
 import pytest
 
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.arena._arena import arena_deck
-from p2pnerts.bots import PolicyError, SimpleBot
+from p2pnerts.bots import BotDriver, PolicyError, SimpleBot
+from p2pnerts.driver import Driver, Pace
 from p2pnerts.protocol import Event, RoundOver
 from p2pnerts.rules import Card, Move, State, TableOptions
-from p2pnerts.sim import MIXES, BotPace, Lineup, SimConfig, Simulation
+from p2pnerts.sim import MIXES, Lineup, SimConfig, Simulation
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "eager.py"
 
@@ -22,7 +24,27 @@ def test_the_same_seed_gives_the_same_results_and_another_seed_others() -> None:
     again = play_arena(["baseline", "strong"], 8, seed=11)
     other = play_arena(["baseline", "strong"], 8, seed=12)
     assert first.to_json()["results"] == again.to_json()["results"]
+    assert first.played == again.played
     assert first.to_json()["results"] != other.to_json()["results"]
+    assert [r.dealt for r in first.played] != [r.dealt for r in other.played]
+
+
+def test_each_deal_is_played_once_in_every_rotation_each_deck_from_every_seat() -> None:
+    """What the simulator dealt: in rotation ``k`` seat ``s`` gets the deal's deck
+    ``(s + k) mod players``, every deal once per rotation, each deal other decks."""
+    players, deals = 3, 2
+    report = play_arena(["simple", "baseline"], deals * players, seed=5, players=players)
+    played = report.played
+    assert [(r.deal, r.rotation) for r in played] == [
+        (d, k) for d in range(deals) for k in range(players)
+    ]
+    for deal in range(deals):
+        rounds = [r for r in played if r.deal == deal]
+        base = rounds[0].dealt
+        assert len(set(base)) == players
+        for r in rounds:
+            assert r.dealt == tuple(base[(s + r.rotation) % players] for s in range(players))
+    assert set(played[0].dealt).isdisjoint(played[players].dealt)
 
 
 def test_every_deal_is_played_from_every_seat() -> None:
@@ -50,13 +72,11 @@ def test_a_simulated_run_plays_the_lineup_it_is_given() -> None:
     def decks(round_: int, seat: int) -> tuple[Card, ...]:
         return arena_deck(3, round_, 1, seat, 3, options)
 
-    lineup = Lineup(
-        [Counting(random.Random(s)) for s in range(3)],
-        [BotPace(0.01, 0.01)] * 3,
-        decks,
-        lambda seat, event: heard.append((seat, event)),
-    )
-    sim = Simulation(config, 5, lineup)
+    def bots(seat: int, _rng: random.Random) -> Driver:
+        return BotDriver(Counting(random.Random(seat)), Pace(0.01, 0.01))
+
+    lineup = Lineup(decks, lambda seat, event: heard.append((seat, event)))
+    sim = Simulation(config, 5, bots, lineup)
     result = sim.run()
     assert result.violation is None
     assert set(asked) == {0, 1, 2}
@@ -75,7 +95,8 @@ def test_the_figures_add_up() -> None:
     lost = sum(r["races_lost"] for r in results.values())
     assert won == pytest.approx(lost)
     assert sum(r["nerts_rate"] for r in results.values()) <= 1.0 + 1e-9
-    assert all(r["cards_played"] > 0 for r in results.values())
+    # A round scores a card played up +1 and a Nerts card left -2 (no bonus by default).
+    assert all(r["mean_points"] <= r["cards_played"] for r in results.values())
     assert results["simple"]["margin"] is None
     assert results["strong"]["margin"] == pytest.approx(
         results["strong"]["mean_points"] - results["simple"]["mean_points"], abs=1e-3
@@ -83,9 +104,33 @@ def test_the_figures_add_up() -> None:
     assert set(data["timing"]["decision_ms"]) == set(results)
 
 
+def test_each_policys_figures_sum_up_the_points_its_seats_scored() -> None:
+    """Four seats, three policies: the first plays seats 0 and 3, and its points per round
+    are the mean of the two; a margin is per round, against the first policy's."""
+    policies = ["simple", "baseline", "strong"]
+    report = play_arena(policies, 8, seed=3, players=4)
+    seats = {name: [s for s in range(4) if policies[s % 3] == name] for name in policies}
+    per_round = {
+        name: [statistics.fmean(r.points[s] for s in seats[name]) for r in report.played]
+        for name in policies
+    }
+    first = per_round["simple"]
+    for f in report.figures:
+        assert f.seat_rounds == 8 * len(seats[f.name])
+        assert f.mean_points == pytest.approx(statistics.fmean(per_round[f.name]))
+        if f.name != "simple":
+            margins = [a - b for a, b in zip(per_round[f.name], first, strict=True)]
+            assert f.margin == pytest.approx(statistics.fmean(margins))
+    assert len({r.points for r in report.played}) > 1  # the rounds differ
+
+
 def test_an_authors_policy_plays_in_the_arena() -> None:
     report = play_arena([f"{EXAMPLE}:Eager", "baseline"], 2, seed=4)
-    assert report.figures[0].cards_played > 0
+    eager = report.figures[0]
+    assert eager.name.endswith("eager.py:Eager") and eager.seat_rounds == 4
+    assert eager.decisions > 0
+    points = [r.points[s] for r in report.played for s in (0, 2)]
+    assert eager.mean_points == pytest.approx(statistics.fmean(points))
 
 
 @pytest.mark.parametrize(
@@ -120,6 +165,9 @@ def test_a_policy_in_the_simulator_sees_no_other_seats_face_down_cards() -> None
             return super().choose(view, seat)
 
     config = SimConfig(3, 1, MIXES["none"], TableOptions())
-    lineup = Lineup([Inspecting(random.Random(s)) for s in range(3)], [BotPace()] * 3)
-    assert Simulation(config, 8, lineup).run().violation is None
+
+    def bots(seat: int, _rng: random.Random) -> Driver:
+        return BotDriver(Inspecting(random.Random(seat)))
+
+    assert Simulation(config, 8, bots).run().violation is None
     assert looked > 100

@@ -12,6 +12,7 @@ from p2pnerts import _netcommands
 from p2pnerts.bots import (
     LEVELS,
     BaselineBot,
+    BotDriver,
     PolicyError,
     SimpleBot,
     StrongBot,
@@ -56,19 +57,21 @@ def test_a_bot_seat_gets_its_levels_pace_and_policy(number: int) -> None:
         level(number).reaction.think,
         level(number).reaction.spread,
     )
-    player = _netcommands.bot_player("B", number, random.Random(1), lambda _: None)
-    assert player.pace == pace
-    assert type(player.policy).__name__ == type(level(number).make(random.Random(0))).__name__
+    driver = _netcommands.bot_player("B", number, random.Random(1), lambda _: None).driver
+    assert isinstance(driver, BotDriver) and driver.pace == pace
+    assert type(driver.policy).__name__ == type(level(number).make(random.Random(0))).__name__
 
 
 def test_a_bot_seat_plays_a_policy_named_in_place_of_its_levels() -> None:
-    player = _netcommands.bot_player(
+    driver = _netcommands.bot_player(
         "B", 2, random.Random(1), lambda _: None, policy=f"{EXAMPLE}:Eager"
-    )
-    assert type(player.policy).__name__ == "Eager"
-    assert player.pace == _netcommands.level_pace(2)
-    player = _netcommands.bot_player("B", 9, random.Random(1), lambda _: None, policy="baseline")
-    assert isinstance(player.policy, BaselineBot)
+    ).driver
+    assert isinstance(driver, BotDriver) and type(driver.policy).__name__ == "Eager"
+    assert driver.pace == _netcommands.level_pace(2)
+    driver = _netcommands.bot_player(
+        "B", 9, random.Random(1), lambda _: None, policy="baseline"
+    ).driver
+    assert isinstance(driver, BotDriver) and isinstance(driver.policy, BaselineBot)
 
 
 def test_a_policy_loads_from_a_module_by_its_dotted_name() -> None:

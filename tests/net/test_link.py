@@ -7,7 +7,7 @@ import random
 import trio
 import trio.testing
 
-from p2pnerts.net import Pace, TablePeer
+from p2pnerts.net import TablePeer
 from p2pnerts.net._link import Connection, Received
 from p2pnerts.protocol import Ack, FrameDecoder, Seat
 from p2pnerts.rules import TableOptions
@@ -47,7 +47,7 @@ async def test_a_second_connection_to_a_seat_replaces_the_first() -> None:
         roster,
         TableOptions(),
         rng=random.Random(1),
-        pace=Pace(),
+        driver=None,
         report=lambda _: None,
     )
     first = Connection(trio.testing.memory_stream_pair()[0], "first")

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 import trio
 
+from p2pnerts.bots import BotDriver, SimpleBot
+from p2pnerts.driver import Pace
 from p2pnerts.net import (
     JoinError,
     MatchResult,
-    Pace,
     Player,
     TablePeer,
     TableSpec,
@@ -26,9 +27,15 @@ PATIENT = Pace(0.005, 0.005, patience=float("inf"))
 """Leaves a teammate's part to the teammate however long it takes."""
 
 
-def _player(name: str, seed: int, lines: list[str] | None = None) -> Player:
+def _bot(rng: random.Random, pace: Pace = FAST) -> BotDriver:
+    """A simple bot at ``pace``, its ties broken by a generator drawn from ``rng``."""
+    return BotDriver(SimpleBot(random.Random(rng.getrandbits(64))), pace)
+
+
+def _player(name: str, seed: int, lines: list[str] | None = None, pace: Pace = FAST) -> Player:
     report = lines.append if lines is not None else (lambda _: None)
-    return Player(name, random.Random(seed), FAST, report)
+    rng = random.Random(seed)
+    return Player(name, rng, _bot(rng, pace), report)
 
 
 async def _hosted(
@@ -233,13 +240,12 @@ async def test_a_table_of_teams_keeps_each_team_deck_inside_its_team() -> None:
 
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
-            host = _player("Ann", 1, lines)
-            host.seated, host.pace = watch, PATIENT
+            host = _player("Ann", 1, lines, PATIENT)
+            host.seated = watch
             port = await _hosted(nursery, spec, results, lines, host)
             for k in range(1, 5):
-                player = _player(f"Bot{k}", k)
+                player = _player(f"Bot{k}", k, pace=PATIENT)
                 player.seated, player.welcomed = watch, welcomed.append
-                player.pace = PATIENT
 
                 async def bot(k: int = k, player: Player = player) -> None:
                     results[k] = await join_table("127.0.0.1", port, player)
@@ -296,7 +302,7 @@ async def test_a_bot_plays_the_part_of_a_teammate_who_makes_no_move() -> None:
         async with trio.open_nursery() as nursery:
             ann = Player("Ann", random.Random(1), None, lines.append)
             port = await _hosted(nursery, spec, results, lines, ann)
-            bea = Player("Bea", random.Random(2), Pace(0.005, 0.005, patience=0.5), lambda _: None)
+            bea = _player("Bea", 2, pace=Pace(0.005, 0.005, patience=0.5))
             bea.seated = watch
             cy = _player("Cy", 3)
 

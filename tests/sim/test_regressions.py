@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 import pytest
 
+from p2pnerts.bots import SimpleBots
 from p2pnerts.rules import TableOptions
 from p2pnerts.sim import MIXES, SimConfig, Simulation
 
@@ -302,6 +303,6 @@ def _param(case: Case) -> object:
 def test_a_seed_that_once_failed_runs_clean(case: Case) -> None:
     options = TableOptions(teams=case.teams)
     config = SimConfig(case.peers, case.rounds, MIXES[case.mix], options=options)
-    result = Simulation(config, case.seed).run()
+    result = Simulation(config, case.seed, SimpleBots()).run()
     assert result.violation is None, f"once found: {case.found}\n{result.violation.text()}"
     assert result.tally.rounds == case.rounds

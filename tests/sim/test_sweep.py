@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import pytest
 
+from p2pnerts.bots import SimpleBots
 from p2pnerts.rules import TableOptions
 from p2pnerts.sim import MIXES, SimConfig, run
 
@@ -100,7 +101,7 @@ def test_every_invariant_holds_across_the_sweep(mix: str) -> None:
     failures = []
     for teams, peers, seeds, rounds in plan(mix):
         config = SimConfig(peers, rounds, MIXES[mix], TableOptions(teams=teams))
-        report = run(config, seeds)
+        report = run(config, seeds, SimpleBots())
         failures += [v.text() for v in report.violations]
         assert report.tally.rounds == len(seeds) * rounds or failures
     assert not failures, "\n\n".join(failures)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from p2pnerts.bots import SimpleBots
 from p2pnerts.protocol import Replica
 from p2pnerts.protocol._views import Round
 from p2pnerts.rules import Card, TableOptions
@@ -26,19 +27,19 @@ def test_a_team_table_seats_as_many_peers_as_its_teams_add_up_to() -> None:
 
 
 def test_every_deck_of_a_team_table_is_replayed_and_teammates_race() -> None:
-    report = run(_teams(2, 1, 2, rounds=2), range(2))
+    report = run(_teams(2, 1, 2, rounds=2), range(2), SimpleBots())
     assert not report.violations, report.text()
     t = report.tally
     assert t.rounds == t.replayed == 4
     assert t.audits == 4 * 5  # every seat audits every round
     assert 0 < t.team_races <= t.returns, "teammates never raced: the test proves nothing"
-    solo = run(SimConfig(5, rounds=2), range(2)).tally
+    solo = run(SimConfig(5, rounds=2), range(2), SimpleBots()).tally
     assert solo.team_races == 0 < solo.returns
 
 
 def test_the_same_seed_gives_the_same_team_run_and_another_seed_another() -> None:
     config = _teams(2, 2, rounds=2, mix="heavy")
-    first, again, other = (run(config, [s]).to_json() for s in (3, 3, 4))
+    first, again, other = (run(config, [s], SimpleBots()).to_json() for s in (3, 3, 4))
     assert not first["violations"], first["violations"]
     assert first == again
     assert first["digest"] != other["digest"]
@@ -47,7 +48,7 @@ def test_the_same_seed_gives_the_same_team_run_and_another_seed_another() -> Non
 
 def _violation(config: SimConfig, seed: int, seat: int, replica: type[Replica]) -> str:
     """What a run finds with ``replica`` in seat ``seat``'s place."""
-    sim = Simulation(config, seed)
+    sim = Simulation(config, seed, SimpleBots())
     sim.seats[seat].replica = replica(seat, config.options, config.peers, timing=config.timing)
     result = sim.run()
     assert result.violation is not None
@@ -82,6 +83,6 @@ def test_replicas_that_disagree_on_who_dealt_a_deck_are_caught() -> None:
 
 def test_the_sequencer_deals_a_team_one_deck_and_plays_every_round() -> None:
     config = _teams(2, 1, 2, rounds=2)
-    result = SequencerRun(config, 3).run()
+    result = SequencerRun(config, 3, SimpleBots()).run()
     assert result.tally.rounds == 2 and result.tally.plays > 50
-    assert result == SequencerRun(config, 3).run()
+    assert result == SequencerRun(config, 3, SimpleBots()).run()

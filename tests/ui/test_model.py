@@ -172,7 +172,7 @@ def test_the_round_end_stays_until_the_next_round_and_enter_deals_once() -> None
     scores = (RoundScore(0, 10, 0, 0, 10, True), RoundScore(1, 4, 5, 0, -6, False))
     over = RoundOver(1, EndReason.NERTS, 0, scores, b"")
     model.refresh(Snapshot(display=TABLE), [over])
-    assert model.round_end is over and model.ticker[-1].text == "round 1 over: You called Nerts"
+    assert model.round_end is over and model.ticker[-1].text == ("round 1 over (You called Nerts)")
     model.next_round()
     model.next_round()
     assert len(dealt_next) == 1 and model.ready

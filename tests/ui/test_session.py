@@ -8,7 +8,9 @@ from contextlib import asynccontextmanager
 
 import trio
 
-from p2pnerts.net import Pace, Player, TableSpec, host_table, join_table
+from p2pnerts.bots import BotDriver, SimpleBot
+from p2pnerts.driver import Pace
+from p2pnerts.net import Player, TableSpec, host_table, join_table
 from p2pnerts.rules import TableOptions
 from p2pnerts.ui import LobbyModel, Session, TableModel
 
@@ -31,6 +33,14 @@ class Screen:
             await self._redrawn.wait()
 
 
+def _bea(pace: Pace) -> Player:
+    """Bea, a simple bot at ``pace``."""
+    rng = random.Random(2)
+    return Player(
+        "Bea", rng, BotDriver(SimpleBot(random.Random(rng.getrandbits(64))), pace), lambda _: None
+    )
+
+
 @asynccontextmanager
 async def seated(bot: Pace) -> AsyncIterator[tuple[TableModel, Screen]]:
     """Ann's seat, played through the model, at a table of two with a bot at ``bot``'s pace,
@@ -40,7 +50,7 @@ async def seated(bot: Pace) -> AsyncIterator[tuple[TableModel, Screen]]:
     screen.session = Session(model, screen.invalidate, "Ann", random.Random(1))
     person = screen.session.player
     spec = TableSpec("test", 2, TableOptions(rounds=1))
-    other = Player("Bea", random.Random(2), bot, lambda _: None)
+    other = _bea(bot)
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
 
@@ -58,7 +68,7 @@ async def seated(bot: Pace) -> AsyncIterator[tuple[TableModel, Screen]]:
 async def test_a_seat_is_played_through_the_model_and_its_moves_land() -> None:
     async with seated(Pace(0.2, 0.1)) as (model, screen):
         assert model.names == ("Ann", "Bea") and model.seat == 0
-        assert model.ticker[-1].text == "round 1: go!"
+        assert model.ticker[-1].text == "round 1 starts"
         tableau = model.tableau
         assert tableau is not None and not tableau.waste
         stock = len(tableau.stock)
@@ -95,7 +105,7 @@ async def test_a_joiner_learns_the_tables_size_and_teams_in_the_waiting_room() -
     model = TableModel(0, ("Ann",), TableOptions())
     screen = Screen()
     session = Session(model, screen.invalidate, "Ann", random.Random(1), lobby)
-    host = Player("Bea", random.Random(2), Pace(0.1, 0.1), lambda _: None)
+    host = _bea(Pace(0.1, 0.1))
     spec = TableSpec("teams", 5, TableOptions(teams=(2, 1, 2)))
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:

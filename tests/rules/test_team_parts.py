@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from p2pnerts.bots import my_part, part_in_words
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
@@ -14,6 +13,8 @@ from p2pnerts.rules import (
     ToFoundation,
     ToWork,
     TurnStock,
+    my_part,
+    part_in_words,
 )
 
 ACE = Card(0, 1, Suit.SPADES)

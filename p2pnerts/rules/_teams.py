@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from p2pnerts.rules import WASTE, Move, SlideUnder, ToFoundation, ToWork, TurnStock
+from p2pnerts.rules._moves import Move, SlideUnder, ToFoundation, ToWork, TurnStock
+from p2pnerts.rules._state import WASTE
 
 
 def my_part(move: Move, seat: int, present: Sequence[int]) -> bool:

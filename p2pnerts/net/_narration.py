@@ -1,0 +1,203 @@
+"""A seat's events told in words: one narration for the headless output and the screen.
+
+A `Narrator` tells what a seat's replica reports, as that seat's player hears it: with
+``you``, the seat itself is "You" (the table screen); without, every seat goes by its
+name (a headless peer's output). Each telling is table news (rounds, seats coming and
+going, audits) or a play (foundation plays, races, Nerts calls): the headless commands
+print the news and show the plays only to whoever asked to watch them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from p2pnerts.net._words import YOU, deck_names, either, says, together, whose
+from p2pnerts.protocol import (
+    AuditFailed,
+    AutoApplied,
+    Diverged,
+    Event,
+    PeerExcluded,
+    PeerLeft,
+    PeerRecovered,
+    PeerRejoined,
+    PeerSuspected,
+    PlayCommitted,
+    PlayReturned,
+    RoundOver,
+    RoundStarted,
+    ShutOut,
+)
+from p2pnerts.rules import (
+    NERTS,
+    WASTE,
+    CallNerts,
+    Card,
+    DeclareStuck,
+    Move,
+    Rotate,
+    SlideUnder,
+    ToFoundation,
+    ToWork,
+    TurnStock,
+    part_in_words,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """One event in words: a play, or news of the table."""
+
+    text: str
+    play: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Narrator:
+    """Tells seat ``seat``'s events in words, the seats named ``names``.
+
+    ``seating`` is the deck of each seat (teammates share one); ``card`` writes a card
+    (the screen may ask for ASCII suits); with ``scores`` a round's end lists every deck's
+    points (the screen shows them in a table of its own instead).
+    """
+
+    names: tuple[str, ...]
+    seating: tuple[int, ...]
+    seat: int
+    you: bool = False
+    card: Callable[[Card], str] = str
+    scores: bool = True
+
+    def name(self, seat: int | None) -> str:
+        """A seat's name as this seat's player reads it."""
+        if seat is None:
+            return "nobody"
+        return YOU if self.you and seat == self.seat else self.names[seat]
+
+    def team(self, teams: int) -> str:
+        """Which team this seat plays in, of ``teams``, with whom, and its part."""
+        me, mates = self.name(self.seat), self._mates(self.seat)
+        part = part_in_words(self.seat, sorted([self.seat, *mates]))
+        names = together([self.name(s) for s in mates])
+        with_whom = f"with {names} — {whose(me)} part: {part}" if mates else "alone"
+        return f"{says(me, 'is')} in team {self.seating[self.seat] + 1} of {teams}, {with_whom}"
+
+    def tell(self, event: Event, moved_first: Sequence[int] | None = None) -> Told | None:
+        """``event`` in words, or None if it is not told.
+
+        ``moved_first`` names the teammates known to have moved first on a shared tableau
+        when a play of this seat's goes back (None: not known; any teammate may have, when
+        the play lost a race).
+        """
+        match event:
+            case PlayCommitted() | PlayReturned() | AutoApplied():
+                text = self._play(event, moved_first)
+                return None if text is None else Told(text, play=True)
+        text = self._news(event)
+        return None if text is None else Told(text)
+
+    def _news(self, event: Event) -> str | None:
+        name = self.name
+        match event:
+            case RoundStarted(round=number):
+                return f"round {number} starts"
+            case RoundOver(round=number, caller=caller, scores=scores):
+                who = f"{name(caller)} called Nerts" if caller is not None else "everyone stuck"
+                if not self.scores:
+                    return f"round {number} over ({who})"
+                decks = deck_names([name(s) for s in range(len(self.names))], self.seating)
+                points = ", ".join(f"{decks[s.deck]} {s.points:+d}" for s in scores)
+                return f"round {number} over ({who}): {points}"
+            case PeerSuspected(seat=seat):
+                return f"{says(name(seat), 'is')} silent"
+            case PeerRecovered(seat=seat):
+                return f"{says(name(seat), 'is')} heard again"
+            case PeerExcluded(seat=seat):
+                return f"{says(name(seat), 'is')} left out; the table plays on"
+            case PeerRejoined(seat=seat):
+                return f"{says(name(seat), 'is')} back at the table"
+            case PeerLeft(seat=seat) if seat != self.seat:
+                return f"{name(seat)} left the table; the others play on"
+            case AuditFailed(seat=seat, reason=reason):
+                return f"audit: {name(seat)} {reason}"
+            case Diverged(seat=seat):
+                return f"{whose(name(seat))} table differs from ours!"
+            case ShutOut():
+                return "the others went on without us: rejoining"
+        return None
+
+    def _play(
+        self, event: PlayCommitted | PlayReturned | AutoApplied, moved_first: Sequence[int] | None
+    ) -> str | None:
+        name = self.name
+        match event:
+            case AutoApplied(move=Rotate()):
+                return "everyone was stuck: every stock turned over, its top card to the bottom"
+            case PlayCommitted(seat=seat, move=ToFoundation(card=card), tie=tie):
+                return f"{name(seat)} played {self.card(card)}" + (
+                    ": a tie, both stay" if tie else ""
+                )
+            case PlayCommitted(seat=seat, move=CallNerts()):
+                return f"{name(seat)} called Nerts!"
+            case PlayCommitted(seat=seat, move=DeclareStuck()) if self.you and seat == self.seat:
+                return "you are stuck: waiting for the others (or play a card)"
+            case PlayReturned():
+                return self._returned(event, moved_first)
+        return None
+
+    def _returned(self, event: PlayReturned, moved_first: Sequence[int] | None) -> str | None:
+        """Who took the spot of a play that went back: the winner of a race; or, on a team's
+        tableau, the teammates (one of whose moves, ordered first, changed the tableau
+        under it). Only this seat's own plays are told when neither is known."""
+        seat, move, winner = event.seat, event.move, event.winner
+        mine = self.you and seat == self.seat
+        loser = self.name(seat)
+        if isinstance(move, ToFoundation) and winner is not None:
+            beaten = "you" if loser == YOU else loser
+            back = ": it goes back" if loser == YOU else ""
+            return f"{self.name(winner)} beat {beaten} to {self.card(move.card)}{back}"
+        if not mine and not isinstance(move, ToFoundation):
+            return None
+        if moved_first is None:
+            moved_first = self._mates(seat) if event.raced else ()
+        what = self._gone_back(seat, move)
+        if moved_first:
+            return f"{either([self.name(s) for s in moved_first])} moved first: {what}"
+        return f"{what}: {event.reason}" if mine else None
+
+    def _gone_back(self, seat: int, move: Move) -> str:
+        """A play that went back, in a few words: ``your 7♥ goes back``."""
+        name = self.name(seat)
+        owner = "your" if name == YOU else whose(name)
+        match move:
+            case ToFoundation(card=card) | ToWork(card=card) | SlideUnder(card=card):
+                return f"{owner} {self.card(card)} goes back"
+            case TurnStock():
+                return f"{owner} stock turn is undone"
+        return f"{owner} {move_words(move, self.card)} did not count"
+
+    def _mates(self, seat: int) -> list[int]:
+        """The other seats playing ``seat``'s deck."""
+        deck = self.seating[seat]
+        return [s for s, d in enumerate(self.seating) if d == deck and s != seat]
+
+
+def move_words(move: Move, card: Callable[[Card], str] = str) -> str:
+    """A move in a few words (``7♥ to pile 2``), its cards written by ``card``."""
+    match move:
+        case ToFoundation(card=moved, source=source):
+            return f"{card(moved)} from {_source_words(source)} up"
+        case ToWork(card=moved, dest=dest) | SlideUnder(card=moved, dest=dest):
+            return f"{card(moved)} to pile {dest + 1}"
+        case TurnStock():
+            return "turn stock"
+        case DeclareStuck():
+            return "stuck"
+        case CallNerts():
+            return "Nerts!"
+    return type(move).__name__
+
+
+def _source_words(source: int) -> str:
+    return {NERTS: "Nerts", WASTE: "waste"}.get(source, f"pile {source + 1}")
