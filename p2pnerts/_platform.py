@@ -9,6 +9,7 @@ stream can show the suits. Nothing here imports a POSIX-only module at import ti
 from __future__ import annotations
 
 import asyncio
+import codecs
 import functools
 import os
 import signal
@@ -105,10 +106,30 @@ def shows_suits(stream: TextIO) -> bool:
     return True
 
 
+PLAIN = {
+    **dict(zip(SUITS, "SHDC", strict=True)),
+    **{"—": "-", "–": "-", "−": "-", "·": ".", "…": "...", "±": "+/-", "×": "x"},
+    **{"→": "->", "←": "<-", "↑": "^", "↓": "v"},
+}
+"""What a symbol is written as where a stream's encoding lacks it: a card ``A♠`` becomes
+``AS``, as the screen's ``--ascii`` writes it."""
+
+
+def _plainly(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    lacking = error.object[error.start : error.end]
+    return "".join(PLAIN.get(char, "?") for char in lacking), error.end
+
+
+codecs.register_error("p2pnerts-plain", _plainly)
+
+
 def never_die_of_encoding(*streams: TextIO) -> None:
-    """Let ``streams`` write what their encoding lacks as ``?`` rather than raise: text
-    sent to a file or a pipe on Windows is cp1252 and has no room for every symbol."""
+    """Let ``streams`` write what their encoding lacks in plain letters (`PLAIN`, else
+    ``?``) rather than raise: text sent to a file or a pipe on Windows is cp1252, and a
+    legacy console's code page has no room for a dash."""
     for stream in streams:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None and not shows_suits(stream):
-            reconfigure(errors="replace")
+            reconfigure(errors="p2pnerts-plain")

@@ -4,6 +4,7 @@ cannot install signal handlers, output to a cp1252 pipe, a file another program 
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import pkgutil
 import signal
@@ -146,9 +147,12 @@ def test_every_command_writes_to_a_windows_pipe(encoding: str, args: list[str]) 
     done = subprocess.run(
         [*COMMAND, *args], capture_output=True, env=env, timeout=LIMIT, stdin=subprocess.DEVNULL
     )
-    assert done.returncode == 0, done.stderr.decode("cp1252", errors="replace")
+    assert done.returncode == 0, done.stderr.decode(encoding, errors="replace")
     assert done.stdout, "it said something"
     assert b"Traceback" not in done.stderr
+    assert b"?" not in done.stdout.replace(b"?)", b"").replace(b"? ", b""), (
+        "every symbol it wrote has a plain spelling"
+    )
 
 
 def test_a_file_held_by_another_program_is_replaced_once_it_lets_go(
@@ -188,3 +192,11 @@ def test_a_stream_that_cannot_show_suits_is_told_apart() -> None:
     assert _platform.shows_suits(Stream("utf-8"))  # type: ignore[arg-type]
     assert not _platform.shows_suits(Stream("cp1252"))  # type: ignore[arg-type]
     assert not _platform.shows_suits(Stream("no-such-codec"))  # type: ignore[arg-type]
+
+
+def test_cards_and_symbols_are_written_plainly_where_the_encoding_lacks_them() -> None:
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    _platform.never_die_of_encoding(stream)
+    stream.write("Bot 1 plays A♠ — 10♥ · 2♦ · K♣ ± 1 ✓")
+    stream.flush()
+    assert stream.buffer.getvalue() == b"Bot 1 plays AS - 10H . 2D . KC +/- 1 ?"
