@@ -26,13 +26,13 @@ from p2pnerts.net import (
     SeatFile,
     TableInfo,
     TableSpec,
+    TableState,
     advertise,
     find_tables,
     host_table,
     join_table,
     resume_table,
 )
-from p2pnerts.net._discovery import TableState
 from p2pnerts.protocol import PROTOCOL_VERSION
 from p2pnerts.rules import BadOptions, TableOptions, TieRule
 

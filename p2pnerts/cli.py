@@ -13,9 +13,10 @@ import trio
 
 from p2pnerts import __version__, _frontend, _netcommands, sim
 from p2pnerts._platform import never_die_of_encoding
+from p2pnerts._tables_command import tables_command
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.bots import POLICIES, PolicyError, SimpleBots
-from p2pnerts.net import SeatFileError, TableSpec, tables_command
+from p2pnerts.net import SeatFileError, TableSpec
 from p2pnerts.protocol import PROTOCOL_VERSION
 from p2pnerts.rules import BadOptions, RulesError, TableOptions, TieRule, teams_from_text
 from p2pnerts.sim import MIXES, SimConfig

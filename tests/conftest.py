@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from p2pnerts.net._discovery import INTERFACES_ENV
+from p2pnerts.net import INTERFACES_ENV
 
 
 @pytest.fixture(autouse=True)

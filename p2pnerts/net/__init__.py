@@ -3,21 +3,12 @@
 Tables form in a lobby (`host_table`, `join_table`), then every seat's `TablePeer` keeps a
 TCP connection to every other seat and drives its replica; every game and ordering
 question is the replica's. Discovery: tables announce themselves over mDNS
-(:func:`advertise`); :func:`browse` and :func:`find_tables` list them;
-:func:`tables_command` is ``p2pnerts tables``.
+(:func:`advertise`); :func:`browse` and :func:`find_tables` list them. A table's record
+(`TableInfo`, its TXT) is in `net._tables`, zeroconf's side in `net._zeroconf`.
 """
 
-from p2pnerts.net._discovery import (
-    SERVICE_TYPE,
-    Advertiser,
-    DiscoveryError,
-    TableBrowser,
-    TableInfo,
-    advertise,
-    browse,
-    find_tables,
-    tables_command,
-)
+from p2pnerts.net._advertise import Advertiser, advertise
+from p2pnerts.net._browse import TableBrowser, browse, find_tables
 from p2pnerts.net._lobby import (
     JoinError,
     Player,
@@ -30,9 +21,19 @@ from p2pnerts.net._narration import Narrator, Told, move_words
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile, SeatFileError
+from p2pnerts.net._tables import (
+    SERVICE_TYPE,
+    DiscoveryError,
+    TableInfo,
+    TableState,
+    instance_label,
+    table_from_txt,
+)
 from p2pnerts.net._words import together
+from p2pnerts.net._zeroconf import INTERFACES_ENV, describe_interfaces, interface_list
 
 __all__ = [
+    "INTERFACES_ENV",
     "SERVICE_TYPE",
     "Advertiser",
     "DiscoveryError",
@@ -46,14 +47,18 @@ __all__ = [
     "TableInfo",
     "TablePeer",
     "TableSpec",
+    "TableState",
     "Told",
     "advertise",
     "browse",
+    "describe_interfaces",
     "find_tables",
     "host_table",
+    "instance_label",
+    "interface_list",
     "join_table",
     "move_words",
     "resume_table",
-    "tables_command",
+    "table_from_txt",
     "together",
 ]

@@ -22,13 +22,9 @@ from collections.abc import Sequence
 import trio
 
 from p2pnerts._platform import wait_for_eof
-from p2pnerts.net._discovery import (
-    PROTOCOL_VERSION,
-    DiscoveryError,
-    TableInfo,
-    advertise,
-    tables_command,
-)
+from p2pnerts._tables_command import tables_command
+from p2pnerts.net import DiscoveryError, TableInfo, advertise
+from p2pnerts.protocol import PROTOCOL_VERSION
 
 
 def _parser() -> argparse.ArgumentParser:

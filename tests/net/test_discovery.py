@@ -22,6 +22,7 @@ import pytest
 import trio
 from zeroconf import IPVersion, ServiceInfo, Zeroconf
 
+from p2pnerts._tables_command import _render, tables_command
 from p2pnerts.net import (
     SERVICE_TYPE,
     TableBrowser,
@@ -29,9 +30,8 @@ from p2pnerts.net import (
     advertise,
     browse,
     find_tables,
-    tables_command,
 )
-from p2pnerts.net._discovery import _render, instance_label, table_from_txt
+from p2pnerts.net._tables import instance_label, table_from_txt
 
 LOOPBACK = ["127.0.0.1"]
 WAIT = 20.0  # seconds: a bound for failure only; discovery here takes well under one
