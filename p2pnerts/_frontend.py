@@ -1,19 +1,20 @@
 """The commands played by a person on the table screen: play, host and join, with the lobby.
 
-The lobby's choices arrive from the screen through the session (`ui.Session.soon`); the
-tables are found, hosted and joined with the same functions the headless commands use.
+`TableScreen` is the `Screen` the command line hands to the network commands for a
+person's seat. The lobby's choices arrive from the screen through the session
+(`ui.Session.soon`); the tables are found, hosted and joined with the same functions the
+headless commands use.
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 from collections.abc import Awaitable
-from pathlib import Path
 
 import trio
 
 from p2pnerts import ui
+from p2pnerts._config import HostConfig, JoinConfig, SeatConfig
 from p2pnerts._netcommands import bot_player, local_bot, locate_and_join, run_host, say
 from p2pnerts.net import (
     DiscoveryError,
@@ -27,66 +28,64 @@ from p2pnerts.net import (
 )
 
 
+class TableScreen:
+    """The table screen (after a lobby) for a person's seat: `_netcommands.Screen`."""
+
+    def play(self, config: HostConfig) -> MatchResult | None:
+        """``p2pnerts play``: a loopback table, its other seats bots of this machine."""
+        return on_screen(config.seat, lambda s: run_host(config, me=s.player, report=s.report))
+
+    def host(self, config: HostConfig) -> MatchResult | None:
+        """``p2pnerts host``: the waiting room until the table is full, then the table."""
+        spec, lobby = config.spec, ui.LobbyModel()
+        lobby.waiting(
+            spec.name,
+            spec.seats,
+            hosting=True,
+            roster=(config.seat.name,),
+            teams=spec.options.teams,
+        )
+        lobby.bots_added = config.bots  # run_host seats those
+        return on_screen(config.seat, lambda s: host_in_lobby(config, s), lobby)
+
+    def join(self, config: JoinConfig) -> MatchResult | None:
+        """``p2pnerts join``: the named table's waiting room, or (no name) the lobby's list
+        of the tables on the network, where a new one can be opened too."""
+        lobby, target, seat = ui.LobbyModel(), config.table, config.seat
+        if target is None:
+            return on_screen(seat, lambda s: choose_and_play(seat, s), lobby)
+        lobby.waiting(target, 0, hosting=False, roster=())
+        return on_screen(
+            seat, lambda s: locate_and_join(target, seat.interface, s.player, s.report), lobby
+        )
+
+    def resume(self, saved: SeatFile, seat: SeatConfig) -> MatchResult | None:
+        """``--state FILE`` after a crash: the seat it keeps, taken back."""
+        return on_screen(seat, lambda s: resume_table(saved, s.player))
+
+
 def on_screen(
-    args: argparse.Namespace, start: ui.Start, lobby: ui.LobbyModel | None = None
+    seat: SeatConfig, start: ui.Start, lobby: ui.LobbyModel | None = None
 ) -> MatchResult | None:
     """Play this seat on the table screen; None if the player left before the end."""
-    look = ui.default_look(ascii=args.ascii, four_colour=args.four_colour)
-    state = getattr(args, "state", None)
+    look = ui.default_look(ascii=seat.ascii, four_colour=seat.four_colour)
 
     def begin(session: ui.Session) -> Awaitable[MatchResult]:
-        if state is not None:  # --state: kept there, to come back after a crash
-            session.player.seat_file = Path(state)
+        if seat.state is not None:  # --state: kept there, to come back after a crash
+            session.player.seat_file = seat.state
         return start(session)
 
-    result = ui.play_in_terminal(args.player, args.seed, look, begin, lobby)
+    result = ui.play_in_terminal(seat.name, seat.seed, look, begin, lobby)
     if result is None:
         say("Left the table.")
     return result
 
 
-def play(spec: TableSpec, table: argparse.Namespace) -> MatchResult | None:
-    """``p2pnerts play``: a loopback table, its other seats bots of this machine."""
-    return on_screen(
-        table,
-        lambda s: run_host(spec, table, bind="127.0.0.1", me=s.player, report=s.report),
-    )
-
-
-def resume(saved: SeatFile, args: argparse.Namespace) -> MatchResult | None:
-    """``--state FILE`` after a crash: the seat it keeps, taken back, on the table screen."""
-    return on_screen(args, lambda s: resume_table(saved, s.player))
-
-
-def host(spec: TableSpec, args: argparse.Namespace) -> MatchResult | None:
-    """``p2pnerts host``: the waiting room until the table is full, then the table."""
-    lobby = ui.LobbyModel()
-    lobby.waiting(
-        spec.name, spec.seats, hosting=True, roster=(args.player,), teams=spec.options.teams
-    )
-    lobby.bots_added = args.bots  # run_host seats those
-    return on_screen(args, lambda s: host_in_lobby(spec, args, s), lobby)
-
-
-def join(target: str | None, args: argparse.Namespace) -> MatchResult | None:
-    """``p2pnerts join``: the named table's waiting room, or (no name) the lobby's list of
-    the tables on the network, where a new one can be opened too."""
-    lobby = ui.LobbyModel()
-    if target is None:
-        return on_screen(args, lambda s: choose_and_play(args, s), lobby)
-    lobby.waiting(target, 0, hosting=False, roster=())
-    return on_screen(
-        args, lambda s: locate_and_join(target, args.interface, s.player, s.report), lobby
-    )
-
-
-async def host_in_lobby(
-    spec: TableSpec, args: argparse.Namespace, session: ui.Session
-) -> MatchResult:
-    """Host ``spec``; the waiting room adds bots of chosen levels to the open seats."""
-    lobby = session.lobby
+async def host_in_lobby(config: HostConfig, session: ui.Session) -> MatchResult:
+    """Host the table; the waiting room adds bots of chosen levels to the open seats."""
+    spec, lobby = config.spec, session.lobby
     assert lobby is not None
-    rng = random.Random(args.seed)
+    rng = random.Random(config.seat.seed)
     ports: list[int] = []
     async with trio.open_nursery() as nursery:
 
@@ -103,13 +102,13 @@ async def host_in_lobby(
 
         lobby.add_bot, lobby.start = session.soon(add_bot), session.soon(fill)
         result = await run_host(
-            spec, args, me=session.player, report=session.report, on_port=ports.append
+            config, me=session.player, report=session.report, on_port=ports.append
         )
         nursery.cancel_scope.cancel()
     return result
 
 
-async def choose_and_play(args: argparse.Namespace, session: ui.Session) -> MatchResult:
+async def choose_and_play(seat: SeatConfig, session: ui.Session) -> MatchResult:
     """Show the tables on the network until the player joins one or opens a new one."""
     lobby = session.lobby
     assert lobby is not None
@@ -123,7 +122,7 @@ async def choose_and_play(args: argparse.Namespace, session: ui.Session) -> Matc
 
     lobby.join = lobby.create = session.soon(choose)
     try:
-        interfaces = None if args.interface is None else [args.interface]
+        interfaces = None if seat.interface is None else [seat.interface]
         async with browse(interfaces=interfaces) as view, trio.open_nursery() as nursery:
 
             async def follow() -> None:
@@ -140,9 +139,8 @@ async def choose_and_play(args: argparse.Namespace, session: ui.Session) -> Matc
     choice = chosen[0]
     if isinstance(choice, TableSpec):
         teams = choice.options.teams
-        lobby.waiting(choice.name, choice.seats, hosting=True, roster=(args.player,), teams=teams)
-        table = argparse.Namespace(**vars(args), bots=0, port=0, no_advertise=False)
-        return await host_in_lobby(choice, table, session)
+        lobby.waiting(choice.name, choice.seats, hosting=True, roster=(seat.name,), teams=teams)
+        return await host_in_lobby(HostConfig(seat, choice), session)
     teams = ui.teams_of(choice.options)
     lobby.waiting(choice.name, choice.seats_total, hosting=False, roster=(), teams=teams)
     return await join_table(choice.host, choice.port, session.player)

@@ -1,23 +1,25 @@
 """The commands that put peers on a real network: host, join, bot and play.
 
-A person plays their seat on the table screen (`p2pnerts.ui`); with ``--headless`` a bot
-plays it and the commands print the table's progress as plain lines.
+A person plays their seat on the table screen, which the command line hands in as a
+`Screen` (`p2pnerts._frontend` provides it); with ``--headless`` a bot plays the seat and
+the commands print the table's progress as plain lines.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
-import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 import trio
 
+from p2pnerts._config import HostConfig, JoinConfig, SeatConfig
 from p2pnerts._platform import cpu_seconds
-from p2pnerts.bots import BotDriver, PolicyError, level, load_policy
+from p2pnerts.bots import BotDriver, level, load_policy
 from p2pnerts.driver import Pace
+from p2pnerts.errors import UsageError
 from p2pnerts.net import (
     DiscoveryError,
     JoinError,
@@ -34,10 +36,26 @@ from p2pnerts.net import (
     resume_table,
 )
 from p2pnerts.protocol import PROTOCOL_VERSION
-from p2pnerts.rules import BadOptions, TableOptions, TieRule
 
 DISCOVERY_WAIT = 3.0
 """Seconds to listen for a table named on the command line."""
+
+
+class Screen(Protocol):
+    """The table screen, where a person plays their seat; each returns the match's result,
+    or None when the person left first."""
+
+    def host(self, config: HostConfig) -> MatchResult | None: ...
+
+    def join(self, config: JoinConfig) -> MatchResult | None: ...
+
+    def resume(self, saved: SeatFile, seat: SeatConfig) -> MatchResult | None: ...
+
+
+class ComeBackError(JoinError):
+    """A seat kept in a state file could not be taken back."""
+
+    context = "cannot come back"
 
 
 def level_pace(number: int) -> Pace:
@@ -62,44 +80,11 @@ def bot_player(
     return Player(name, rng, BotDriver(bot, level_pace(number)), report, tell)
 
 
-def options_from(args: argparse.Namespace) -> TableOptions:
-    return TableOptions(
-        nerts_pile=args.nerts_pile,
-        work_piles=args.work_piles,
-        stock_turn=args.stock_turn,
-        jokers=args.jokers,
-        nerts_bonus=args.nerts_bonus,
-        target=args.target,
-        rounds=args.rounds,
-        tie_rule=TieRule(args.tie_rule),
-        teams=args.teams,
-    )
-
-
-def table_size(
-    options: TableOptions, given: int | None, flag: str, *, besides: int = 0, default: int = 4
-) -> int:
-    """The number of seats: as ``flag`` gives it (``given``, counting every seat but
-    ``besides``), or as the teams make up, or ``default``. Raises `BadOptions` (a one-line
-    error, exit 2) when the teams seat another number."""
-    if not options.teams:
-        return default if given is None else given + besides
-    seats, teams = sum(options.teams), options.teams_text()
-    if seats > 14:
-        raise BadOptions(f"teams {teams} seat {seats} players: 14 at most")
-    if given is not None and given + besides != seats:
-        raise BadOptions(
-            f"teams {teams} seat {seats} players: that takes {flag} {seats - besides} "
-            f"(or no {flag}), not {flag} {given}"
-        )
-    return seats
-
-
 def say(line: str) -> None:
     print(line, flush=True)
 
 
-def write_stats(path: str | None, result: MatchResult) -> None:
+def write_stats(path: Path | None, result: MatchResult) -> None:
     """``--stats FILE``: what this peer measured, as JSON (for tools/bench.py net)."""
     if path is None or result.stats is None:
         return
@@ -115,34 +100,26 @@ def write_stats(path: str | None, result: MatchResult) -> None:
         json.dump(figures, out)
 
 
-def host_command(args: argparse.Namespace) -> int:
-    saved = _saved_seat(args)
+def host_command(config: HostConfig, screen: Screen | None) -> int:
+    """``p2pnerts host``: on the ``screen``, or headless when there is none."""
+    saved = _saved_seat(config.seat)
     if saved is not None:
-        return _resume(saved, args, headless=args.headless)
-    options = options_from(args)
-    spec = TableSpec(args.name, table_size(options, args.seats, "--seats"), options)
-    result: MatchResult | None
-    if args.headless:
-        result = trio.run(run_host, spec, args)
-    else:
-        from p2pnerts import _frontend
-
-        result = _frontend.host(spec, args)
-    return _ended(result, args)
+        return _resume(saved, config.seat, screen)
+    result = trio.run(run_host, config) if screen is None else screen.host(config)
+    return _ended(result, config.seat)
 
 
-def _ended(result: MatchResult | None, args: argparse.Namespace) -> int:
+def _ended(result: MatchResult | None, seat: SeatConfig) -> int:
     """How a command ends its match: the summary line and ``--stats``; None (the player
     left the table screen first) ends it quietly. The exit status, 0."""
     if result is not None:
         say(result.summary())
-        write_stats(args.stats, result)
+        write_stats(seat.stats, result)
     return 0
 
 
 async def run_host(
-    spec: TableSpec,
-    args: argparse.Namespace,
+    config: HostConfig,
     *,
     bind: str | None = None,
     tell: Callable[[str], None] | None = None,
@@ -150,16 +127,16 @@ async def run_host(
     report: Callable[[str], None] = say,
     on_port: Callable[[int], None] | None = None,
 ) -> MatchResult:
-    """Host ``spec``, announce it (unless told not to), seat ``args.bots`` local bots.
+    """Host the table, announce it (unless told not to), seat the local bots.
 
-    ``me`` plays seat 0 (by default a bot at ``args.level``); ``report`` hears the lobby;
+    ``me`` plays seat 0 (by default a bot at the seat's level); ``report`` hears the lobby;
     ``on_port`` hears where the table listens.
     """
-    rng = random.Random(args.seed)
+    spec, levels = config.spec, config.levels
+    rng = random.Random(config.seat.seed)
     seed = rng.getrandbits(64)
     if me is None:
-        me = _player(args, random.Random(seed), tell)
-    levels = getattr(args, "bot_level", None) or [args.level]
+        me = _player(config.seat, random.Random(seed), tell)
     updates, announced = trio.open_memory_channel[TableInfo](64)
     where: dict[str, int | str] = {"port": 0, "table": ""}
     async with trio.open_nursery() as nursery:
@@ -172,10 +149,10 @@ async def run_host(
                 f"table {spec.name!r} open on port {port}: {spec.seats} seats, "
                 f"{spec.options.summary()}"
             )
-            if not args.no_advertise:
-                nursery.start_soon(_announce, announced, args.interface, report)
+            if config.advertise:
+                nursery.start_soon(_announce, announced, config.seat.interface, report)
                 updates.send_nowait(_info(spec, where, 1))
-            for k in range(args.bots):
+            for k in range(config.bots):
                 bot = bot_player(
                     f"Bot {k + 1}",
                     levels[k % len(levels)],
@@ -185,11 +162,16 @@ async def run_host(
                 nursery.start_soon(local_bot, port, bot, report)
 
         def seated(taken: int) -> None:
-            if not args.no_advertise and where["table"]:
+            if config.advertise and where["table"]:
                 updates.send_nowait(_info(spec, where, taken))
 
         result = await host_table(
-            spec, me, port=args.port, bind=bind, on_listening=listening, on_roster=seated
+            spec,
+            me,
+            port=config.port,
+            bind=config.bind,
+            on_listening=listening,
+            on_roster=seated,
         )
         nursery.cancel_scope.cancel()
     return result
@@ -233,79 +215,58 @@ async def local_bot(port: int, player: Player, report: Callable[[str], None]) ->
         report(f"{player.name} could not join: {exc}")
 
 
-def join_command(args: argparse.Namespace) -> int:
-    if args.table is None and args.headless:
-        print("p2pnerts: error: --headless needs a table: NAME or HOST:PORT", file=sys.stderr)
-        return 2
-    return _join_and_play(args.table, args, headless=args.headless)
-
-
-def bot_command(args: argparse.Namespace) -> int:
-    return _join_and_play(args.join, args, headless=True)
+def join_command(config: JoinConfig, screen: Screen | None) -> int:
+    """``p2pnerts join`` and ``p2pnerts bot``: on the ``screen``, or headless when there is
+    none (a table must be named then)."""
+    if config.table is None and screen is None:
+        raise UsageError("--headless needs a table: NAME or HOST:PORT")
+    saved = _saved_seat(config.seat)
+    if saved is not None:
+        return _resume(saved, config.seat, screen)
+    player = _player(config.seat, random.Random(config.seat.seed))  # a bad --policy: now
+    result: MatchResult | None
+    try:
+        if screen is None:
+            assert config.table is not None
+            where = config.seat.interface
+            result = trio.run(locate_and_join, config.table, where, player, say)
+        else:
+            result = screen.join(config)
+    except DiscoveryError as exc:
+        raise JoinError(str(exc)) from None
+    return _ended(result, config.seat)
 
 
 def _player(
-    args: argparse.Namespace, rng: random.Random, tell: Callable[[str], None] | None = None
+    seat: SeatConfig, rng: random.Random, tell: Callable[[str], None] | None = None
 ) -> Player:
-    """The seat's player when a bot plays it: its level (or ``--policy``), and the file
-    ``--state`` names."""
-    policy = getattr(args, "policy", None)
-    player = bot_player(args.player, args.level, rng, say, tell, policy=policy)
-    state = getattr(args, "state", None)
-    player.seat_file = None if state is None else Path(state)
+    """The seat's player when a bot plays it: its level (or policy), and its state file."""
+    player = bot_player(seat.name, seat.level, rng, say, tell, policy=seat.policy)
+    player.seat_file = seat.state
     return player
 
 
-def _saved_seat(args: argparse.Namespace) -> SeatFile | None:
+def _saved_seat(seat: SeatConfig) -> SeatFile | None:
     """``--state FILE`` naming a file that exists: the seat to come back to."""
-    if args.state is None or not Path(args.state).exists():
+    if seat.state is None or not seat.state.exists():
         return None
-    return SeatFile.load(Path(args.state))
+    return SeatFile.load(seat.state)
 
 
-def _resume(saved: SeatFile, args: argparse.Namespace, *, headless: bool) -> int:
+def _resume(saved: SeatFile, seat: SeatConfig, screen: Screen | None) -> int:
     """Take back the seat of a started table that a state file keeps."""
     me = saved.roster[saved.seat]
-    say(f"{me.name} coming back to seat {saved.seat} (state from {args.state})")
+    say(f"{me.name} coming back to seat {saved.seat} (state from {seat.state})")
     result: MatchResult | None
     try:
-        if headless:
-            player = _player(args, random.Random(args.seed))
+        if screen is None:
+            player = _player(seat, random.Random(seat.seed))
             result = trio.run(resume_table, saved, player)
         else:
-            from p2pnerts import _frontend
-
-            result = _frontend.resume(saved, args)
+            result = screen.resume(saved, seat)
     except JoinError as exc:
-        print(f"p2pnerts: cannot come back: {exc}", file=sys.stderr)
-        return 1
-    except PolicyError as exc:
-        print(f"p2pnerts: {exc}", file=sys.stderr)
-        return 2
-    return _ended(result, args)
-
-
-def _join_and_play(target: str | None, args: argparse.Namespace, *, headless: bool) -> int:
-    saved = _saved_seat(args)
-    if saved is not None:
-        return _resume(saved, args, headless=headless)
-    try:
-        player = _player(args, random.Random(args.seed))
-    except PolicyError as exc:
-        print(f"p2pnerts: {exc}", file=sys.stderr)
-        return 2
-    result: MatchResult | None
-    try:
-        if target is not None and headless:
-            result = trio.run(locate_and_join, target, args.interface, player, say)
-        else:
-            from p2pnerts import _frontend
-
-            result = _frontend.join(target, args)
-    except (JoinError, DiscoveryError) as exc:
-        print(f"p2pnerts: cannot join: {exc}", file=sys.stderr)
-        return 1
-    return _ended(result, args)
+        raise ComeBackError(str(exc)) from None
+    return _ended(result, seat)
 
 
 async def locate_and_join(

@@ -8,19 +8,21 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
+from pathlib import Path
 
 import trio
 
 from p2pnerts import __version__, _frontend, _netcommands, sim
+from p2pnerts._config import HostConfig, JoinConfig, SeatConfig
 from p2pnerts._platform import never_die_of_encoding
 from p2pnerts._tables_command import tables_command
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.bots import POLICIES, PolicyError, SimpleBots
-from p2pnerts.net import SeatFileError, TableSpec
+from p2pnerts.errors import Error
+from p2pnerts.net import TableSpec
 from p2pnerts.protocol import PROTOCOL_VERSION
-from p2pnerts.rules import BadOptions, RulesError, TableOptions, TieRule, teams_from_text
+from p2pnerts.rules import BadOptions, TableOptions, TieRule, teams_from_text
 from p2pnerts.sim import MIXES, SimConfig
-from p2pnerts.ui import NoTerminal
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -29,10 +31,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         result: int = args.run(args)
-    except RulesError as exc:
-        parser.exit(2, f"p2pnerts: error: {exc}\n")
-    except (SeatFileError, NoTerminal) as exc:
-        parser.exit(2, f"p2pnerts: error: {exc}\n")
+    except Error as exc:  # what a person asked wrongly, or what went wrong: one line
+        print(f"p2pnerts: {exc.context}: {exc}", file=sys.stderr)
+        return exc.status
     except KeyboardInterrupt:
         print("\nInterrupted.", file=sys.stderr)
         return 130
@@ -86,7 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     host.add_argument("--no-advertise", action="store_true", help="do not announce by mDNS")
     _player_options(host)
     _table_options(host)
-    host.set_defaults(run=_netcommands.host_command)
+    host.set_defaults(run=_host)
 
     join = commands.add_parser("join", help="take a seat at a table on the network")
     join.add_argument(
@@ -96,7 +97,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a table's name, or where it is (none: choose in the lobby)",
     )
     _player_options(join)
-    join.set_defaults(run=_netcommands.join_command)
+    join.set_defaults(run=_join)
 
     bot = commands.add_parser("bot", help="run a bot peer that plays a table's match")
     bot.add_argument("--join", required=True, metavar="NAME|HOST:PORT", help="the table")
@@ -107,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
         f"{', '.join(POLICIES)}, package.module:Class or file.py:Class",
     )
     _player_options(bot, flag="--name", default="Bot", headless=False)
-    bot.set_defaults(run=_netcommands.bot_command)
+    bot.set_defaults(run=_bot)
 
     tables = commands.add_parser("tables", help="list the tables announced on the network")
     tables.add_argument("--timeout", type=float, default=3.0, help="seconds to listen (3)")
@@ -130,14 +131,7 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--peers", type=_count(2, 14), help="peers at the table (2-14; default 4, or the teams')"
     )
-    simulate.add_argument(
-        "--teams",
-        type=_team_sizes,
-        default=(),
-        metavar="N+N[+N...]",
-        help="teams sharing a deck, sizes 1-3 in seat order (2+2: seats 1-2 and 3-4); "
-        "sets the number of peers",
-    )
+    _teams_option(simulate, "peers")
     simulate.add_argument("--rounds", type=_count(1, 1000), default=10, help="rounds per seed")
     simulate.add_argument(
         "--faults",
@@ -152,13 +146,7 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--seeds", type=_count(1, 100_000), default=1, help="seeds to run, from --seed"
     )
-    simulate.add_argument(
-        "--tie-rule",
-        type=_choice(rule.value for rule in TieRule),
-        default="both-stay",
-        metavar="RULE",
-        help="both-stay, rotate or seat",
-    )
+    _tie_rule_option(simulate)
     simulate.add_argument(
         "--sequencer",
         action="store_true",
@@ -233,17 +221,25 @@ def _table_options(parser: argparse.ArgumentParser, rounds: int | None = None) -
     group.add_argument("--nerts-pile", type=_count(1, 26), default=13)
     group.add_argument("--nerts-bonus", type=int, choices=(0, 10, 25), default=0)
     group.add_argument("--jokers", action="store_true", help="jokers as declared wild cards")
-    group.add_argument(
+    _teams_option(group, "players")
+    _tie_rule_option(group)
+
+
+def _teams_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, seats: str) -> None:
+    parser.add_argument(
         "--teams",
         type=_team_sizes,
         default=(),
         metavar="N+N[+N...]",
         help="teams sharing a deck, sizes 1-3 in seat order (2+2: seats 1-2 and 3-4); "
-        "sets the number of players",
+        f"sets the number of {seats}",
     )
-    group.add_argument(
+
+
+def _tie_rule_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    parser.add_argument(
         "--tie-rule",
-        type=_choice(r.value for r in TieRule),
+        type=_choice(rule.value for rule in TieRule),
         default="both-stay",
         metavar="RULE",
         help="both-stay, rotate or seat",
@@ -290,7 +286,7 @@ def _choice(names: Iterable[str]) -> Callable[[str], str]:
 def _sim(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     options = TableOptions(tie_rule=TieRule(args.tie_rule), teams=args.teams)
-    peers = _netcommands.table_size(options, args.peers, "--peers")
+    peers = table_size(options, args.peers, "--peers")
     config = SimConfig(peers, args.rounds, MIXES[args.faults], options)
     seeds = range(seed, seed + args.seeds)
     report = sim.run(config, seeds, SimpleBots(), sequencer=args.sequencer)
@@ -326,23 +322,20 @@ def _bar(done: int, total: int, width: int = 30) -> None:
 
 def _play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
-    options = _netcommands.options_from(args)
-    players = _netcommands.table_size(options, args.bots, "--bots", besides=1)
-    args.bots = players - 1
-    spec = TableSpec("this machine", players, options)
-    table = argparse.Namespace(
-        player="You",
+    options = _table_options_from(args)
+    players = table_size(options, args.bots, "--bots", besides=1)
+    seat = SeatConfig(
+        "You",
         level=args.level,
         seed=seed,
-        bots=args.bots,
-        port=0,
-        no_advertise=True,
-        interface=None,
+        headless=args.headless,
         ascii=args.ascii,
         four_colour=args.four_colour,
     )
+    spec = TableSpec("this machine", players, options)
+    config = HostConfig(seat, spec, bots=players - 1, advertise=False, bind="127.0.0.1")
     if not args.headless:
-        result = _frontend.play(spec, table)
+        result = _frontend.TableScreen().play(config)
         if result is not None:
             print(result.summary())
         return 0
@@ -351,8 +344,81 @@ def _play(args: argparse.Namespace) -> int:
         "(--headless: a bot plays your seat)\n",
         flush=True,
     )
-    result = trio.run(
-        partial(_netcommands.run_host, spec, table, bind="127.0.0.1", tell=_netcommands.say)
-    )
+    result = trio.run(partial(_netcommands.run_host, config, tell=_netcommands.say))
     print(result.summary())
     return 0
+
+
+def _host(args: argparse.Namespace) -> int:
+    seat = _seat_config(args)
+    options = _table_options_from(args)
+    spec = TableSpec(args.name, table_size(options, args.seats, "--seats"), options)
+    levels = tuple(args.bot_level or ())
+    advertise = not args.no_advertise
+    config = HostConfig(seat, spec, args.port, args.bots, levels, advertise=advertise)
+    return _netcommands.host_command(config, _screen(seat))
+
+
+def _join(args: argparse.Namespace) -> int:
+    seat = _seat_config(args)
+    return _netcommands.join_command(JoinConfig(seat, args.table), _screen(seat))
+
+
+def _bot(args: argparse.Namespace) -> int:
+    seat = _seat_config(args, bot=True)
+    return _netcommands.join_command(JoinConfig(seat, args.join), None)
+
+
+def _screen(seat: SeatConfig) -> _netcommands.Screen | None:
+    """The table screen for a person's seat; none where a bot plays it."""
+    return None if seat.headless else _frontend.TableScreen()
+
+
+def _seat_config(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
+    """The seat's options (`_player_options`), read once; ``bot``: the bot command's."""
+    return SeatConfig(
+        args.player,
+        level=args.level,
+        seed=args.seed,
+        headless=bot or args.headless,
+        policy=args.policy if bot else None,
+        interface=args.interface,
+        stats=None if args.stats is None else Path(args.stats),
+        state=None if args.state is None else Path(args.state),
+        ascii=not bot and args.ascii,
+        four_colour=not bot and args.four_colour,
+    )
+
+
+def _table_options_from(args: argparse.Namespace) -> TableOptions:
+    """The table options (`_table_options`), read once."""
+    return TableOptions(
+        nerts_pile=args.nerts_pile,
+        work_piles=args.work_piles,
+        stock_turn=args.stock_turn,
+        jokers=args.jokers,
+        nerts_bonus=args.nerts_bonus,
+        target=args.target,
+        rounds=args.rounds,
+        tie_rule=TieRule(args.tie_rule),
+        teams=args.teams,
+    )
+
+
+def table_size(
+    options: TableOptions, given: int | None, flag: str, *, besides: int = 0, default: int = 4
+) -> int:
+    """The number of seats: as ``flag`` gives it (``given``, counting every seat but
+    ``besides``), or as the teams make up, or ``default``. Raises `BadOptions` (a one-line
+    error, exit 2) when the teams seat another number."""
+    if not options.teams:
+        return default if given is None else given + besides
+    seats, teams = sum(options.teams), options.teams_text()
+    if seats > 14:
+        raise BadOptions(f"teams {teams} seat {seats} players: 14 at most")
+    if given is not None and given + besides != seats:
+        raise BadOptions(
+            f"teams {teams} seat {seats} players: that takes {flag} {seats - besides} "
+            f"(or no {flag}), not {flag} {given}"
+        )
+    return seats

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from p2pnerts import __version__
+from p2pnerts.errors import Error, UsageError
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -47,7 +48,7 @@ CHUNKS_PER_WORKER = 8
 the last chunks do not leave workers idle, large enough that the per-call cost fades."""
 
 
-class FanOutError(Exception):
+class FanOutError(Error):
     """The fan-out cannot run as asked, or its work failed."""
 
 
@@ -63,7 +64,7 @@ class VersionMismatch(FanOutError):
     """A worker runs another version of p2pnerts than this process."""
 
 
-class ClusterUnavailable(FanOutError):
+class ClusterUnavailable(FanOutError, UsageError):
     """The cluster cannot be used: the optional extra is missing or the scheduler is not
     there."""
 

@@ -468,6 +468,7 @@ def ui_key_latency(presses: int, players: int) -> dict[str, Any]:
     from prompt_toolkit.input import create_pipe_input
 
     from p2pnerts import _netcommands
+    from p2pnerts._config import HostConfig, SeatConfig
     from p2pnerts.net import TableSpec
 
     latencies: list[float] = []
@@ -483,25 +484,16 @@ def ui_key_latency(presses: int, players: int) -> dict[str, Any]:
                 latencies.append(time.perf_counter() - waiting.pop()[0])
 
         screen.flushed = flushed
-        table = argparse.Namespace(
-            player="You",
-            level=1,
-            seed=1,
-            bots=players - 1,
-            port=0,
-            no_advertise=True,
-            interface=None,
-        )
         spec = TableSpec("bench", players, TableOptions(rounds=1))
+        seat = SeatConfig("You", level=1, seed=1)
+        table = HostConfig(seat, spec, bots=players - 1, advertise=False, bind="127.0.0.1")
 
         async def press_keys() -> None:
             import trio
 
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(
-                    lambda: _netcommands.run_host(
-                        spec, table, bind="127.0.0.1", me=me, report=lambda _: None
-                    )
+                    lambda: _netcommands.run_host(table, me=me, report=lambda _: None)
                 )
                 while len(latencies) < presses and not model.snap.over:
                     tableau = model.tableau

@@ -22,6 +22,7 @@ from typing import Any
 
 from p2pnerts.bots import BotDriver, Policy, load_policy
 from p2pnerts.driver import Pace
+from p2pnerts.errors import UsageError
 from p2pnerts.protocol import Event, PlayCommitted, PlayReturned, RoundOver
 from p2pnerts.rules import Card, Move, State, TableOptions, ToFoundation, shuffled_deck
 from p2pnerts.sim import MIXES, Lineup, SimConfig, Simulation
@@ -30,8 +31,10 @@ Z95 = 1.96
 """Normal quantile of a two-sided 95% confidence interval (rounds are many)."""
 
 
-class ArenaError(Exception):
+class ArenaError(UsageError):
     """The arena cannot run as asked, or a simulated round broke a protocol check."""
+
+    context = "arena"
 
 
 @dataclass(slots=True)

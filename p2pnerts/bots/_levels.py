@@ -23,6 +23,7 @@ from p2pnerts.bots._baseline import BaselineBot
 from p2pnerts.bots._policy import Policy
 from p2pnerts.bots._simple import SimpleBot
 from p2pnerts.bots._strong import StrongBot
+from p2pnerts.errors import UsageError
 
 POLICIES: dict[str, Callable[[random.Random], Policy]] = {
     "simple": SimpleBot,
@@ -91,7 +92,7 @@ def level(number: int) -> Level:
     return LEVELS[number - 1]
 
 
-class PolicyError(ValueError):
+class PolicyError(UsageError, ValueError):
     """A policy named on the command line cannot be loaded or made."""
 
 

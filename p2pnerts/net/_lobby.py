@@ -21,6 +21,7 @@ from pathlib import Path
 import trio
 
 from p2pnerts.driver import Driver
+from p2pnerts.errors import Error
 from p2pnerts.net._link import Closed, Connection, Received
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
@@ -37,8 +38,10 @@ REBIND_WAIT = 10.0
 """How long a seat coming back waits for its old port to be free again."""
 
 
-class JoinError(Exception):
+class JoinError(Error):
     """This peer could not take a seat at the table; the message says why."""
+
+    context = "cannot join"
 
 
 @dataclass(frozen=True, slots=True)

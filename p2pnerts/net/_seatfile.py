@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pnerts._platform import replace_file
+from p2pnerts.errors import UsageError
 from p2pnerts.protocol import Disk, Seat
 from p2pnerts.rules import Card, RulesError, TableOptions, TieRule, card_code, card_from_code
 
@@ -22,7 +23,7 @@ FORMAT = 1
 """The file's format version: a file of another version is refused, never guessed at."""
 
 
-class SeatFileError(Exception):
+class SeatFileError(UsageError):
     """A state file that cannot be used; the message names the file and what is wrong."""
 
 

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from p2pnerts.errors import Error
 from p2pnerts.protocol import PROTOCOL_VERSION
 
 SERVICE_TYPE: Final = "_p2pnerts._tcp.local."
@@ -47,7 +48,7 @@ _SMALL_NUMBER = re.compile(r"[0-9]{1,3}")
 _TXT_KEYS: Final = ("name", "v", "id", "seats", "total", "opts", "state")
 
 
-class DiscoveryError(Exception):
+class DiscoveryError(Error):
     """mDNS could not start: no usable interface, an address not on this machine..."""
 
 

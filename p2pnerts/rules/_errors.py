@@ -1,7 +1,9 @@
 """The rules engine's exceptions, all under one base class."""
 
+from p2pnerts.errors import UsageError
 
-class RulesError(Exception):
+
+class RulesError(UsageError):
     """Base class of every error the rules engine raises."""
 
 

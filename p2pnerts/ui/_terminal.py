@@ -7,6 +7,7 @@ import random
 import sys
 from collections.abc import Awaitable, Callable
 
+from p2pnerts.errors import UsageError
 from p2pnerts.net import MatchResult
 from p2pnerts.rules import TableOptions
 from p2pnerts.ui._app import create_application, run_with_trio
@@ -15,7 +16,7 @@ from p2pnerts.ui._model import Look, TableModel
 from p2pnerts.ui._session import Session, TickerLog
 
 
-class NoTerminal(Exception):
+class NoTerminal(UsageError):
     """The table screen was asked for where there is no terminal to draw it on."""
 
 
