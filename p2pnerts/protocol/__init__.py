@@ -2,6 +2,9 @@
 
 `Replica` is fed received messages, its player's intents and the time; it returns
 messages to broadcast and events. It imports the rules, never a socket or a clock.
+
+Where a race is decided: `_arbiter.decide`, one pure function that gives a committed
+play's `Verdict` (landed, tied, or returned with the winner and the reason).
 """
 
 from p2pnerts.protocol._codec import (

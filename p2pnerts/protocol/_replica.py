@@ -42,9 +42,9 @@ import bisect
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from enum import IntEnum
 
 from p2pnerts.protocol import _deal
+from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
 from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
@@ -56,9 +56,7 @@ from p2pnerts.protocol._events import (
     PeerLeft,
     PeerRecovered,
     PeerSuspected,
-    PlayCommitted,
     PlayInTheAir,
-    PlayReturned,
     RoundOver,
     RoundStarted,
 )
@@ -93,17 +91,14 @@ from p2pnerts.rules import (
     ToFoundation,
     ToWork,
     TurnStock,
-    all_cards,
     apply,
     card_code,
     card_from_code,
-    exposed,
     is_stuck,
     new_deck,
     public_digest,
     score_round,
 )
-from p2pnerts.rules import Event as RulesEvent
 
 DIGESTS_KEPT = 4096
 TEAM_DEALS_KEPT = 4
@@ -126,14 +121,6 @@ def order_key(message: Ordered | StartView, seats: int, tie_rule: TieRule) -> Ke
     if tie_rule is TieRule.ROTATE:
         rank = (message.sender - message.clock) % seats
     return (message.clock, int(calls), rank)
-
-
-class _Outcome(IntEnum):
-    """How a committed message went, for the running digest: applied, tied or returned."""
-
-    APPLIED = 0
-    TIE = 1
-    RETURNED = 2
 
 
 class Replica(Views):
@@ -580,7 +567,7 @@ class Replica(Views):
                 self.commit_start_view(message)
         self._maybe_start_play()
         self._settle(now)
-        return _Outcome.APPLIED
+        return Outcome.LANDED
 
     def _maybe_start_play(self) -> None:
         """Deal the next round in once the last is over and every participant still seated
@@ -674,23 +661,18 @@ class Replica(Views):
             if self._hand == play:
                 self._hand = None
         self._display = None
-        public = self.public
-        if play.round != self.playing or public is None or public.ended is not None:
-            self._returned(play, None, "the round is over", raced=False)
-            return _Outcome.RETURNED
-        if play.sender in self.away():
-            self._returned(play, None, "that seat sits this round out", raced=False)
-            return _Outcome.RETURNED
-        tie = False
-        try:
-            after, events = self._apply_public(public, play.move, tie=False)
-        except IllegalMove as exc:
-            tie, winner = self._tie_with(play), self._winner(play)
-            if not tie:
-                self._returned(play, winner, str(exc))
-                return _Outcome.RETURNED
-            after, events = self._apply_public(public, play.move, tie=True)
-        assert self.private is not None
+        verdict = decide(play, self.public, self.playing, self._race(play))
+        if verdict.stays:
+            self._land(play, verdict)
+        self.events.append(told(play, verdict))
+        if verdict.stays:
+            self._settle(now)
+        return verdict.outcome
+
+    def _land(self, play: Play, verdict: Verdict) -> None:
+        """Put a play that stays on the public and the private table."""
+        after, tie = verdict.table, verdict.outcome is Outcome.TIED
+        assert self.private is not None and after is not None
         try:
             self.private, _ = apply(self.private, play.move, tie=tie)
         except IllegalMove as exc:
@@ -701,59 +683,20 @@ class Replica(Views):
             self.private = after
         self.public = after
         self._rounds[self.playing].log.append((play.move, tie))
-        for event in events:
-            if isinstance(event, CardPlayed):
-                self._placed[event.foundation] = (play.sender, play.clock)
-        self.events.append(PlayCommitted(play.sender, play.move, play.clock, tie))
-        self._settle(now)
-        return _Outcome.TIE if tie else _Outcome.APPLIED
+        for effect in verdict.effects:
+            if isinstance(effect, CardPlayed):
+                self._placed[effect.foundation] = (play.sender, play.clock)
 
-    def _apply_public(
-        self, public: State, move: Move, *, tie: bool
-    ) -> tuple[State, list[RulesEvent]]:
-        """Apply a committed move to the public table. On a shared tableau, refuse one that
-        turns up a card already seen: a teammate's move ordered first turned it up, and the
-        mover saw the tableau before that move (the public table, not knowing the order,
-        would take the card for the next face-down one)."""
-        after, events = apply(public, move, tie=tie)
-        if getattr(move, "revealed", ()) and len(self.team_of(move.seat)) > 1:
-            deck = self.seats[move.seat]
-            cards = [c for c in all_cards(after) if c is not None and c.deck == deck]
-            if len(cards) != len(set(cards)):
-                raise IllegalMove("a teammate's move turned those cards up first")
-        return after, events
-
-    def _tie_with(self, play: Play) -> bool:
-        move = play.move
-        if self.options.tie_rule is not TieRule.BOTH_STAY or not isinstance(move, ToFoundation):
-            return False
-        placed = self._placed.get(move.foundation)
-        if placed is None or placed[1] != play.clock or placed[0] == play.sender:
-            return False
-        try:
-            assert self.public is not None
-            apply(self.public, move, tie=True)
-        except IllegalMove:
-            return False
-        return True
-
-    def _winner(self, play: Play) -> int | None:
-        """The seat whose play took the spot, when a foundation play lost a race for it.
-        (On a team's tableau the play may instead have lost its card to a teammate's
-        move: then it lost no race for the foundation, and nobody is named.)"""
-        move = play.move
-        if not isinstance(move, ToFoundation):
-            return None
-        placed = self._placed.get(move.foundation)
-        if placed is None or self.public is None:
-            return None
-        if (move.source, move.card) not in exposed(self.public.tableau_of(move.seat)):
-            return None
-        return placed[0]
-
-    def _returned(self, play: Play, winner: int | None, reason: str, *, raced: bool = True) -> None:
-        event = PlayReturned(play.sender, play.move, play.clock, winner, reason, raced)
-        self.events.append(event)
+    def _race(self, play: Play) -> Race:
+        """What the arbiter reads of this replica to decide ``play``: the same everywhere."""
+        seat = play.move.seat
+        return Race(
+            tie_rule=self.options.tie_rule,
+            placed=self._placed,
+            deck=self.seats[seat],
+            shared=len(self.team_of(seat)) > 1,
+            sitting_out=play.sender in self.away(),
+        )
 
     def _settle(self, now: float) -> None:
         """What follows a commit by itself, the same at every replica: seats away count as
