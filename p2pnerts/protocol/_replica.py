@@ -239,6 +239,17 @@ class Replica(Views):
             return
         self._deal(this, *this.spare, now)
 
+    def should_deal(self) -> bool:
+        """Whether this seat should deal the next round now: the table is settled, between
+        rounds (or before the first), and no deck is dealt for the next round yet (as a
+        seat that came back finds itself, having missed the end of a round)."""
+        if self.status is not Status.NORMAL:
+            return False
+        public = self.public
+        fresh = self.round == 0 and public is None
+        between = public is not None and public.ended is not None
+        return (fresh or between) and self.round <= self.playing
+
     def team_of(self, seat: int) -> tuple[int, ...]:
         """The seats playing ``seat``'s deck, itself included."""
         return tuple(s for s, deck in enumerate(self.seats) if deck == self.seats[seat])
