@@ -45,6 +45,7 @@ from dataclasses import replace
 
 from p2pnerts.protocol import _deal
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
+from p2pnerts.protocol._checks import Seating, check_message
 from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
@@ -150,6 +151,9 @@ class Replica(Views):
         self.team = self.team_of(seat)
         """This seat and its teammates, if any."""
         self.auto_stuck = auto_stuck
+        self._seating = Seating(seat, seats, options)
+        self._refused: set[int] = set()
+        """The seats that broke the protocol: every later message of theirs is refused."""
         self._team_deals: dict[int, dict[int, tuple[bytes, tuple[Card, ...]]]] = {}
         """Per round, the team decks teammates sent this seat: sender → (salt, order)."""
 
@@ -301,10 +305,20 @@ class Replica(Views):
         self.send(now, lambda c, s: Leave(self.seat, self.view, c, s))
 
     def receive(self, message: Message, now: float) -> None:
-        """Take one message from another seat, in the order its link delivered it."""
+        """Take one message from another seat, in the order its link delivered it.
+
+        Raises `RemoteProtocolError`, changing nothing, if the message breaks the protocol;
+        from then on every message of that seat is refused the same way.
+        """
         sender = message.sender
-        if not 0 <= sender < self.players or sender == self.seat:
-            raise RemoteProtocolError(f"a message from seat {sender} cannot reach seat {self.seat}")
+        if sender in self._refused:
+            raise RemoteProtocolError(f"seat {sender} broke the protocol: refused from then on")
+        try:
+            check_message(message, self._seating)
+        except RemoteProtocolError:
+            if 0 <= sender < self.players:
+                self._refused.add(sender)
+            raise
         if isinstance(message, Rejoin):
             self.take_rejoin(message, now)
             return
@@ -326,6 +340,7 @@ class Replica(Views):
                 # is out of that view, and asks to be let back in.
                 self._shut_out(now)
                 return
+            self._refused.add(sender)
             raise RemoteProtocolError(
                 f"seat {sender} skipped from message {self.have[sender]} to {message.seq}"
             )
@@ -340,7 +355,6 @@ class Replica(Views):
             case Ack():
                 self._take_ack(message)
             case Ready() | Play() | Leave():
-                self._check_ordered(message)
                 self.add_pending(message, None)
                 if self._ack_due is None:
                     self._ack_due = now + self.timing.ack_delay
@@ -492,18 +506,7 @@ class Replica(Views):
             self.suspected.discard(seat)
             self.events.append(PeerRecovered(seat))
 
-    def _check_ordered(self, message: Ordered) -> None:
-        if isinstance(message, Play) and message.move.seat != message.sender:
-            raise RemoteProtocolError(f"seat {message.sender} sent a move for another seat")
-        if isinstance(message, Ready) and (
-            len(message.face_up) != 1 + self.options.work_piles
-            or any(c >> 6 != self.seats[message.sender] for c in message.face_up)
-        ):
-            raise RemoteProtocolError(f"seat {message.sender}'s Ready shows the wrong deal")
-
     def _take_ack(self, ack: Ack) -> None:
-        if len(ack.have) != self.players:
-            raise RemoteProtocolError(f"seat {ack.sender}'s Ack covers {len(ack.have)} seats")
         # Only a seat known to be in this view vouches for a commit in it: an Ack from
         # another view may come from a seat that never installs this one (it installed a
         # sibling view, built from the same old view), whose order drops other messages
@@ -614,13 +617,7 @@ class Replica(Views):
     # --- a team's deck ----------------------------------------------------------------------
 
     def _take_team_deal(self, deal: TeamDeal, now: float) -> None:
-        if deal.to != self.seat or deal.sender not in self.team:
-            raise RemoteProtocolError(
-                f"seat {deal.sender} sent seat {deal.to}'s team deck to seat {self.seat}"
-            )
-        order = tuple(map(card_from_code, deal.order))
-        if sorted(order) != sorted(new_deck(self.deck, jokers=self.options.jokers)):
-            raise RemoteProtocolError(f"seat {deal.sender}'s team deck is not deck {self.deck + 1}")
+        order = tuple(map(card_from_code, deal.order))  # checked: this seat's deck
         self._team_deals.setdefault(deal.round, {})[deal.sender] = (deal.salt, order)
         for old in [r for r in self._team_deals if r < self.playing]:
             del self._team_deals[old]

@@ -52,7 +52,6 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from p2pnerts.protocol._codec import decode_payload, encode_payload
-from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._events import (
     Event,
     PeerExcluded,
@@ -82,13 +81,6 @@ def bare(message: Message) -> Message:
     if isinstance(message, StartView) and message.carried:
         return replace(message, carried=())
     return message
-
-
-def check_start_view(start: StartView, players: int) -> None:
-    """Refuse a StartView whose per-seat vectors do not cover every seat."""
-    per_seat = len(start.cuts) == len(start.lives) == players
-    if not per_seat or len(start.joined_from) != len(start.joined):
-        raise RemoteProtocolError(f"seat {start.sender}'s StartView does not cover {players} seats")
 
 
 class Status(StrEnum):
@@ -236,6 +228,7 @@ class Views:
     add_pending: Callable[[Ordered | StartView, tuple[int, int] | None], None]
     apply_everywhere: Callable[[Move], None]
     receive: Callable[[Message, float], None]
+    _refused: set[int]
 
     # --- the commit rule --------------------------------------------------------------------
 
@@ -272,8 +265,6 @@ class Views:
         sender = message.sender
         if self.status is Status.LEFT:
             return False
-        if isinstance(message, StartView):
-            check_start_view(message, self.players)
         if self.status is Status.OUT:
             if isinstance(message, StartView) and self._answers_my_rejoin(message):
                 self._install_as_rejoiner(message, now)
@@ -565,9 +556,8 @@ class Views:
         it; a member only the messages of seats that left or rejoin, ``changed`` (the rest
         reach it on their own FIFO links)."""
         for payload in start.carried:
-            message = decode_payload(payload)
-            if not isinstance(message, Ready | Play | Leave | StartView):
-                raise RemoteProtocolError("a StartView carried a message that is not ordered")
+            message = decode_payload(payload)  # an ordered message: `check_start_view`
+            assert isinstance(message, Ready | Play | Leave | StartView)
             sender = message.sender
             by: tuple[int, int] | None = carrier
             if changed is None:
@@ -727,6 +717,8 @@ class Views:
     def _replay_stash(self, now: float) -> None:
         stash, self._stash, self._stash_since = self._stash, [], None
         for message in stash:
+            if message.sender in self._refused:
+                continue  # its sender broke the protocol since
             if message.view <= self.view:
                 self.receive(message, now)
             else:

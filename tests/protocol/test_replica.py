@@ -155,7 +155,7 @@ def test_a_stuck_player_does_not_turn_the_stock_while_waiting() -> None:
 
 
 def test_a_repeat_is_ignored_and_a_gap_or_a_forged_sender_is_a_remote_error() -> None:
-    table = _table()
+    table = _table(3)
     replica = table.replicas[1]
     play = table.replicas[0].intend(TurnStock(0), table.now)
     table.flush()
@@ -170,7 +170,7 @@ def test_a_repeat_is_ignored_and_a_gap_or_a_forged_sender_is_a_remote_error() ->
         replica.receive(skipped, table.now)
     with pytest.raises(RemoteProtocolError, match="cannot reach"):
         replica.receive(Play(1, 0, 99, 99, 1, TurnStock(1)), table.now)
-    forged = Play(0, 0, message.clock + 1, message.seq + 1, 1, TurnStock(1))
+    forged = Play(2, 0, message.clock + 1, 1, 1, TurnStock(0))
     with pytest.raises(RemoteProtocolError, match="move for another seat"):
         replica.receive(forged, table.now)
 
