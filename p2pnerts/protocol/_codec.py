@@ -422,7 +422,7 @@ def decode_any(payload: bytes) -> Message | LinkMessage:
     kind = _int(items[1], "kind", 0, 255)
     if kind in _LINK_BY_KIND:
         link, fields = _LINK_BY_KIND[kind]
-        return link(*_body(link.__name__, fields, items[2:]))
+        return link(**_body(link.__name__, fields, items[2:]))
     if kind not in _BY_KIND:
         raise RemoteProtocolError(f"unknown message kind {kind}")
     cls, layout = _BY_KIND[kind]
@@ -433,16 +433,18 @@ def decode_any(payload: bytes) -> Message | LinkMessage:
         _int(items[4], "clock", 1),
         _int(items[5], "seq", 1),
     )
-    return cls(*header, *_body(cls.__name__, layout, items[6:]))
+    return cls(*header, **_body(cls.__name__, layout, items[6:]))
 
 
-def _body(name: str, layout: tuple[tuple[str, _Field], ...], items: list[Any]) -> list[Any]:
+def _body(name: str, layout: tuple[tuple[str, _Field], ...], items: list[Any]) -> dict[str, Any]:
+    """A message's fields after the header, checked, by name (wide messages take keywords
+    only)."""
     if len(items) != len(layout):
         raise RemoteProtocolError(f"{name}: expected {len(layout)} fields, got {len(items)}")
-    return [
-        field.from_wire(v, f"{name}.{field_name}")
+    return {
+        field_name: field.from_wire(v, f"{name}.{field_name}")
         for (field_name, field), v in zip(layout, items, strict=True)
-    ]
+    }
 
 
 def _move(value: Any) -> Move:

@@ -379,7 +379,14 @@ class Views:
         vote = self.send(
             now,
             lambda c, s: ViewChange(
-                self.seat, self.view, c, s, new_view, suspects, have, committed
+                self.seat,
+                self.view,
+                c,
+                s,
+                new_view=new_view,
+                suspects=suspects,
+                have=have,
+                committed=committed,
             ),
         )
         assert isinstance(vote, ViewChange)
@@ -432,19 +439,19 @@ class Views:
                 new_view,
                 c,
                 s,
-                voted_in,
-                members,
-                earlier,
-                cuts,
-                joined,
-                joined_from,
-                lives,
-                seated,
-                number,
-                base_committed,
-                base_digest,
-                carried,
-                scores,
+                voted_in=voted_in,
+                members=members,
+                quorums=earlier,
+                cuts=cuts,
+                joined=joined,
+                joined_from=joined_from,
+                lives=lives,
+                seated=seated,
+                round=number,
+                base_committed=base_committed,
+                base_digest=base_digest,
+                carried=carried,
+                scores=scores,
             ),
         )
         assert isinstance(start, StartView)
