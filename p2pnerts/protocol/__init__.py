@@ -37,6 +37,7 @@ from p2pnerts.protocol._events import (
     ShutOut,
     ViewInstalled,
 )
+from p2pnerts.protocol._log import order_key
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
@@ -57,7 +58,7 @@ from p2pnerts.protocol._messages import (
     Welcome,
     addressed_to,
 )
-from p2pnerts.protocol._replica import Replica, order_key
+from p2pnerts.protocol._replica import Replica
 from p2pnerts.protocol._views import Disk, Status, Timing
 
 __all__ = [

@@ -38,21 +38,17 @@ Membership (views, exclusion of a silent seat, rejoining) is in `_views.py`.
 
 from __future__ import annotations
 
-import bisect
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from p2pnerts.protocol import _deal
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
 from p2pnerts.protocol._checks import Seating, check_message
-from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
     AuditFailed,
     AuditPassed,
     AutoApplied,
-    Diverged,
     Event,
     PeerLeft,
     PeerRecovered,
@@ -61,6 +57,7 @@ from p2pnerts.protocol._events import (
     RoundOver,
     RoundStarted,
 )
+from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._messages import (
     Ack,
     Leave,
@@ -74,7 +71,7 @@ from p2pnerts.protocol._messages import (
     TeamDeal,
     ViewChange,
 )
-from p2pnerts.protocol._views import Disk, Pending, Round, Status, Timing, Views, bare
+from p2pnerts.protocol._views import Disk, Round, Status, Timing, Views
 from p2pnerts.rules import (
     BadOptions,
     CallNerts,
@@ -88,7 +85,6 @@ from p2pnerts.rules import (
     SlideUnder,
     State,
     TableOptions,
-    TieRule,
     ToFoundation,
     ToWork,
     TurnStock,
@@ -101,27 +97,11 @@ from p2pnerts.rules import (
     score_round,
 )
 
-DIGESTS_KEPT = 4096
 TEAM_DEALS_KEPT = 4
 """How many rounds' team decks a seat keeps from each teammate: the one on the table and
 the next are all an honest teammate sends; the lowest are kept."""
-Key = tuple[int, int, int]
 _Builder = Callable[[int, int], Message]
 """Builds a message from the clock and sequence number it is sent with."""
-
-
-def order_key(message: Ordered | StartView, seats: int, tie_rule: TieRule) -> Key:
-    """Where a message stands in the agreed order: by clock, then the tie rule.
-
-    A Nerts call sorts after every play with the same clock: those were in the air when
-    it was called, and complete their move. Under `rotate`, the seat that goes first at
-    equal clocks moves round with the clock value; otherwise the lower seat goes first.
-    """
-    calls = isinstance(message, Play) and isinstance(message.move, CallNerts)
-    rank = message.sender
-    if tie_rule is TieRule.ROTATE:
-        rank = (message.sender - message.clock) % seats
-    return (message.clock, int(calls), rank)
 
 
 class Replica(Views):
@@ -145,6 +125,8 @@ class Replica(Views):
             raise LocalProtocolError(str(exc)) from None
         super().__init__(seat, players, timing or Timing(), now)
         self.options = options
+        self.log = Log(players, options.tie_rule)
+        """The agreed order: what waits to commit, and the running digest."""
         self.seats = seats
         """The deck each seat plays: teammates share one."""
         self.deck = seats[seat]
@@ -231,7 +213,7 @@ class Replica(Views):
             return
         number = this.number
         present = [s for s in self.team if s in self._seated and s in self.members]
-        pending = (p.message for p in self.pending)
+        pending = (p.message for p in self.log.pending)
         readies = [
             *this.readies,
             *(m.sender for m in pending if isinstance(m, Ready) and m.round == number),
@@ -467,13 +449,23 @@ class Replica(Views):
         return None if self._hand is None else self._hand.move
 
     @property
+    def committed(self) -> int:
+        """How many messages this replica has committed."""
+        return self.log.committed
+
+    @property
+    def pending(self) -> Sequence[Pending]:
+        """The ordered messages held, waiting to commit, in their order."""
+        return self.log.pending
+
+    @property
     def digest(self) -> bytes:
         """The running digest of everything committed so far."""
-        return self.chain
+        return self.log.chain
 
     def digest_at(self, committed: int) -> bytes:
         """The running digest after the first ``committed`` messages (recent ones only)."""
-        return self.digests[committed]
+        return self.log.digests[committed]
 
     # --- sending ----------------------------------------------------------------------------
 
@@ -491,12 +483,11 @@ class Replica(Views):
 
     def send_ack(self, now: float) -> None:
         self._ack_due = None
-        have, committed, digest = tuple(self.have), self.committed, self.chain
+        have, committed, digest = tuple(self.have), self.log.committed, self.log.chain
         self.send(now, lambda c, s: Ack(self.seat, self.view, c, s, have, committed, digest))
 
     def add_pending(self, message: Ordered | StartView, carrier: tuple[int, int] | None) -> None:
-        key = order_key(message, self.players, self.options.tie_rule)
-        bisect.insort(self.pending, Pending(key, message, carrier), key=lambda p: p.key)
+        self.log.add(message, carrier)
 
     # --- receiving --------------------------------------------------------------------------
 
@@ -518,11 +509,9 @@ class Replica(Views):
             for seat, seq in enumerate(ack.have):
                 if ack.view >= self.joined_view[seat]:
                     row[seat] = max(row[seat], seq)
-        mine = self.digests.get(ack.committed)
-        if mine is not None and mine != ack.digest:
-            self.events.append(Diverged(ack.sender, ack.committed))
-        elif ack.committed > self.committed:
-            self._awaited.setdefault(ack.committed, []).append((ack.sender, ack.digest))
+        diverged = self.log.compare(ack)
+        if diverged is not None:
+            self.events.append(diverged)
         self._trim_sent()
 
     def _trim_sent(self) -> None:
@@ -541,27 +530,16 @@ class Replica(Views):
         """Commit, in order, every message at the head of the order that all members hold."""
         if self.status is not Status.NORMAL:
             return
-        while self.pending and self.status is Status.NORMAL:
-            head = self.pending[0]
+        log = self.log
+        while log.pending and self.status is Status.NORMAL:
+            head = log.pending[0]
             if not self.held_by_all(head):
                 return
-            del self.pending[0]
+            del log.pending[0]
             outcome = self._commit(head.message, now)
-            self.committed += 1
-            self.chain = hashlib.blake2b(
-                self.chain + encode_payload(bare(head.message)) + bytes((outcome,)),
-                digest_size=16,
-            ).digest()
-            self._record_digest()
+            self.events += log.fold(head.message, outcome)
         if len(self.team) > 1:
             self._deal_for_team(now)  # the teammate that was to deal may have gone
-
-    def _record_digest(self) -> None:
-        self.digests[self.committed] = self.chain
-        self.digests.pop(self.committed - DIGESTS_KEPT, None)
-        for seat, digest in self._awaited.pop(self.committed, ()):
-            if digest != self.chain:
-                self.events.append(Diverged(seat, self.committed))
 
     def _commit(self, message: Ordered | StartView, now: float) -> int:
         """Apply one committed message; returns its outcome for the digest."""

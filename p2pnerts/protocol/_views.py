@@ -48,7 +48,7 @@ and the StartView's ``lives`` tells a rejoining replica where each seat's life b
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from p2pnerts.protocol._codec import decode_payload, encode_payload
@@ -59,6 +59,7 @@ from p2pnerts.protocol._events import (
     ShutOut,
     ViewInstalled,
 )
+from p2pnerts.protocol._log import Log, Pending, bare
 from p2pnerts.protocol._messages import (
     Leave,
     Message,
@@ -73,14 +74,6 @@ from p2pnerts.rules import Card, DeclareStuck, Move, State
 
 STASH_LIMIT = 100_000
 """Messages from views not yet installed that a replica holds back, at most."""
-
-
-def bare(message: Message) -> Message:
-    """A message as it is hashed and carried: a StartView without what it carries (that is
-    read once, on arrival, and is not part of the order)."""
-    if isinstance(message, StartView) and message.carried:
-        return replace(message, carried=())
-    return message
 
 
 class Status(StrEnum):
@@ -110,19 +103,6 @@ class Disk:
     salt: bytes = b""
     view: int = 0
     """The last view it was in: Rejoin messages older than the view it joined are stale."""
-
-
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """An ordered message waiting to commit.
-
-    ``carrier`` is (coordinator, sequence number) of the StartView that carried it: every
-    member that holds that StartView holds this message too.
-    """
-
-    key: tuple[int, int, int]
-    message: Ordered | StartView
-    carrier: tuple[int, int] | None
 
 
 @dataclass(slots=True)
@@ -157,7 +137,6 @@ class Views:
         self.players = players
         self.timing = timing
         self.clock = 0
-        self.committed = 0
         self.round = 0
         """The last round this seat dealt for."""
         self.playing = 0
@@ -177,24 +156,20 @@ class Views:
         counts these (`install_acks`)."""
         self.vouched[seat] = self.have
         self.heard = [now] * players
-        self.pending: list[Pending] = []
         self.out: list[Message] = []
         self.sent: list[Message] = []
         self.events: list[Event] = []
-        self.chain = bytes(16)
-        self.digests: dict[int, bytes] = {0: self.chain}
         self.disk_kept = Disk()
         self.match_scores: list[tuple[int, ...]] = []
         self._last_sent = now
         self._ack_due: float | None = None
-        self._awaited: dict[int, list[tuple[int, bytes]]] = {}
         self._rounds: dict[int, Round] = {}
         self._display: State | None = None
         self._mine: list[Play] = []
         self._hand: Play | None = None
         self._placed: dict[int, tuple[int, int]] = {}
         self._seated: frozenset[int] = frozenset(range(players))
-        self._base = (0, self.chain)
+        self._base = (0, bytes(16))
         self._base_seated = self._seated
         self._base_scores: tuple[tuple[int, ...], ...] = ()
         self._base_round = 0
@@ -221,6 +196,7 @@ class Views:
 
     # Provided by Replica.
     seats: tuple[int, ...]
+    log: Log
     team_of: Callable[[int], tuple[int, ...]]
     send: Callable[[float, Callable[[int, int], Message]], Message]
     send_ack: Callable[[float], None]
@@ -247,7 +223,7 @@ class Views:
             # The first Ready of the next round. (Not "of a round above the base's": a
             # replica that rejoined has the StartView's base and round before it has
             # replayed that round's first Ready, and must rebuild its base there too.)
-            self._base = (self.committed, self.chain)
+            self._base = (self.log.committed, self.log.chain)
             self._base_seated = self._seated
             self._base_scores = tuple(self.match_scores)
             self._base_round = this.number
@@ -375,7 +351,7 @@ class Views:
         self._changing_to = new_view
         self._change_started = now
         suspects = tuple(sorted(self.suspected & self.members))
-        have, committed = tuple(self.have), self.committed
+        have, committed = tuple(self.have), self.log.committed
         vote = self.send(
             now,
             lambda c, s: ViewChange(
@@ -481,7 +457,7 @@ class Views:
         """What a StartView carries: for a seat coming back, everything of the round; for
         members only, the messages of the seats that leave (the rest they hold already).
         A StartView carried again is carried without what it carried itself."""
-        messages = [*self._since_base, *(p.message for p in self.pending)]
+        messages = [*self._since_base, *(p.message for p in self.log.pending)]
         if not joined:
             messages = [m for m in messages if m.sender in departed]
         return tuple(encode_payload(bare(m)) for m in messages)
@@ -513,14 +489,14 @@ class Views:
         for seat in sorted(departed | set(start.joined)):
             self.have[seat] = min(self.have[seat], start.cuts[seat])
         kept = []
-        for entry in self.pending:
+        for entry in self.log.pending:
             sender, seq = entry.message.sender, entry.message.seq
             if sender in departed or sender in start.joined:
                 if seq > start.cuts[sender] and self._this_life(entry.message):
                     continue  # committed nowhere: the view drops it
                 entry = Pending(entry.key, entry.message, carrier)
             kept.append(entry)
-        self.pending = kept
+        self.log.pending = kept
         self._take_carried(start, carrier, set(departed) | set(start.joined))
         self.add_pending(start, None)
         for seat in start.joined:
@@ -568,7 +544,7 @@ class Views:
             sender = message.sender
             by: tuple[int, int] | None = carrier
             if changed is None:
-                if any(p.message == message for p in self.pending):
+                if self.log.holds(message):
                     continue
                 if self._held_on_its_own(start, message):
                     by = None
@@ -680,7 +656,7 @@ class Views:
         self.status = Status.NORMAL
         self._installed_at = now
         self.clock = max(self.clock, start.clock)
-        self.pending, self.sent, self._votes = [], [], {}
+        self.sent, self._votes = [], {}
         self.suspected.clear()
         self.have[:] = [0] * self.players
         for row in [*self.acked, *self.vouched]:
@@ -690,12 +666,10 @@ class Views:
         self.in_view = {self.seat, start.sender}
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self._note_lineage(start)
-        self.committed, self.chain = start.base_committed, start.base_digest
-        self.digests = {self.committed: self.chain}
-        self._awaited = {}
+        self.log = Log(self.players, self.log.tie_rule, start.base_committed, start.base_digest)
         # Until it replays the round's first Ready, its base is the StartView's: were it to
         # coordinate a view before then, its StartView must rebuild the same table.
-        self._base, self._since_base = (self.committed, self.chain), []
+        self._base, self._since_base = (start.base_committed, start.base_digest), []
         self._base_round, self._base_scores = start.round, tuple(start.scores)
         self.match_scores = list(start.scores)
         # The carried messages replay the table from the first Ready of round start.round.
