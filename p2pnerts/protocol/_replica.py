@@ -42,6 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from p2pnerts.protocol import _deal
+from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
 from p2pnerts.protocol._checks import Seating, check_message
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
@@ -126,6 +127,8 @@ class Replica(Views):
         super().__init__(seat, players, timing or Timing(), now)
         self.options = options
         self.log = Log(players, options.tie_rule)
+        self.acks = Acks(seat, players)
+        """The clock, and who holds which messages."""
         """The agreed order: what waits to commit, and the running digest."""
         self.seats = seats
         """The deck each seat plays: teammates share one."""
@@ -202,7 +205,7 @@ class Replica(Views):
         self.send(now, lambda c, s: Ready(self.seat, self.view, c, s, number, commitment, shown))
 
     def _team_deal(self, mate: int, number: int, salt: bytes, codes: tuple[int, ...]) -> TeamDeal:
-        return TeamDeal(self.seat, self.view, max(self.clock, 1), 1, mate, number, salt, codes)
+        return TeamDeal(self.seat, self.view, max(self.acks.clock, 1), 1, mate, number, salt, codes)
 
     def _deal_for_team(self, now: float) -> None:
         """Deal the team's deck with this seat's spare shuffle unless a teammate deals it:
@@ -309,9 +312,9 @@ class Replica(Views):
             return
         if not self.admit(message, now):
             return
-        if message.seq <= self.have[sender]:
+        if self.acks.is_repeat(message):
             return  # delivered again after a reconnect: already have it
-        if message.seq != self.have[sender] + 1:
+        if not self.acks.is_next(message):
             if message.view < self.view:
                 # A member still in the view this one was built from, sending after its cut
                 # what a link lost: it resends all that when it installs this view.
@@ -324,14 +327,13 @@ class Replica(Views):
                 return
             self._refused.add(sender)
             raise RemoteProtocolError(
-                f"seat {sender} skipped from message {self.have[sender]} to {message.seq}"
+                f"seat {sender} skipped from message {self.acks.have[sender]} to {message.seq}"
             )
-        self.have[sender] = message.seq
-        self.acked[sender][sender] = message.seq
-        if message.view == self.view:  # it is in this view, and vouches for commits in it
-            self.vouched[sender][sender] = message.seq
+        # A message sent in this view shows its sender installed it, and vouches for
+        # commits in it.
+        self.acks.hold(message, in_view=message.view == self.view)
+        if message.view == self.view:
             self.in_view.add(sender)
-        self.clock = max(self.clock, message.clock)
         self._hear(sender, now)
         match message:
             case Ack():
@@ -386,7 +388,7 @@ class Replica(Views):
             for r in sorted(self._rounds.values(), key=lambda r: r.number)
             if seat in self.team and seat != self.seat and r.order and r.number >= self.playing
         ]
-        held = self.acked[seat][self.seat]
+        held = self.acks.acked[seat][self.seat]
         kept = [m for m in self.sent if m.seq > held]
         if seat not in self.members and kept and kept[0].seq > held + 1:
             # A seat left out of this view: what it lacks went once every member had it,
@@ -449,6 +451,16 @@ class Replica(Views):
         return None if self._hand is None else self._hand.move
 
     @property
+    def clock(self) -> int:
+        """This replica's Lamport clock."""
+        return self.acks.clock
+
+    @property
+    def have(self) -> Sequence[int]:
+        """Per seat, the highest sequence number held of its current life."""
+        return self.acks.have
+
+    @property
     def committed(self) -> int:
         """How many messages this replica has committed."""
         return self.log.committed
@@ -470,9 +482,8 @@ class Replica(Views):
     # --- sending ----------------------------------------------------------------------------
 
     def send(self, now: float, build: _Builder) -> Message:
-        self.clock += 1
-        self.have[self.seat] += 1
-        message = build(self.clock, self.have[self.seat])
+        seq = self.acks.next_seq()
+        message = build(self.acks.clock, seq)
         self.out.append(message)
         self.sent.append(message)
         self._last_sent = now
@@ -483,7 +494,7 @@ class Replica(Views):
 
     def send_ack(self, now: float) -> None:
         self._ack_due = None
-        have, committed, digest = tuple(self.have), self.log.committed, self.log.chain
+        have, committed, digest = tuple(self.acks.have), self.log.committed, self.log.chain
         self.send(now, lambda c, s: Ack(self.seat, self.view, c, s, have, committed, digest))
 
     def add_pending(self, message: Ordered | StartView, carrier: tuple[int, int] | None) -> None:
@@ -502,13 +513,7 @@ class Replica(Views):
         # another view may come from a seat that never installs this one (it installed a
         # sibling view, built from the same old view), whose order drops other messages
         # than this view's (see `Views.install_acks`).
-        rows = [self.acked[ack.sender]]
-        if ack.view == self.view:
-            rows.append(self.vouched[ack.sender])
-        for row in rows:
-            for seat, seq in enumerate(ack.have):
-                if ack.view >= self.joined_view[seat]:
-                    row[seat] = max(row[seat], seq)
+        self.acks.take(ack, in_view=ack.view == self.view)
         diverged = self.log.compare(ack)
         if diverged is not None:
             self.events.append(diverged)
@@ -519,8 +524,7 @@ class Replica(Views):
         # cuts this seat's messages at its coordinator's `have`, which such an
         # acknowledgement bounds from below; a seat let back in then needs every message
         # after that cut, resent when this seat installs the view (SPEC §6.5 step 6).
-        others = [self.vouched[r][self.seat] for r in self.members if r != self.seat]
-        low = min(others, default=self.have[self.seat])
+        low = self.acks.lowest_vouched(self.members)
         while self.sent and self.sent[0].seq <= low:
             del self.sent[0]
 

@@ -51,6 +51,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._codec import decode_payload, encode_payload
 from p2pnerts.protocol._events import (
     Event,
@@ -136,7 +137,6 @@ class Views:
         self.seat = seat
         self.players = players
         self.timing = timing
-        self.clock = 0
         self.round = 0
         """The last round this seat dealt for."""
         self.playing = 0
@@ -147,14 +147,6 @@ class Views:
         self.view = 0
         self.members: frozenset[int] = frozenset(range(players))
         self.suspected: set[int] = set()
-        self.joined_view = [0] * players
-        self.have = [0] * players
-        self.acked = [[0] * players for _ in range(players)]
-        self.acked[seat] = self.have
-        self.vouched = [[0] * players for _ in range(players)]
-        """Like ``acked``, but only from acknowledgements sent in this view: the commit rule
-        counts these (`install_acks`)."""
-        self.vouched[seat] = self.have
         self.heard = [now] * players
         self.out: list[Message] = []
         self.sent: list[Message] = []
@@ -197,6 +189,7 @@ class Views:
     # Provided by Replica.
     seats: tuple[int, ...]
     log: Log
+    acks: Acks
     team_of: Callable[[int], tuple[int, ...]]
     send: Callable[[float, Callable[[int, int], Message]], Message]
     send_ack: Callable[[float], None]
@@ -214,7 +207,7 @@ class Views:
             seat, seq = entry.carrier
         else:
             seat, seq = entry.message.sender, entry.message.seq
-        return all(self.vouched[r][seat] >= seq for r in self.members)
+        return self.acks.held_by_all(seat, seq, self.members)
 
     def note_committed(self, message: Ordered | StartView) -> None:
         """Keep what a StartView would carry: every ordered message of the current round."""
@@ -255,7 +248,7 @@ class Views:
             if any(2 * len(q - self._gone) <= len(q) for _, q in self._quorums_now()):
                 self._shut_out(now)
             return False
-        if message.view < self.joined_view[sender]:
+        if not self.acks.this_life(message):
             return False  # from the sender's earlier life
         if message.view > self.view:
             starts = isinstance(message, StartView) and sender in self.members
@@ -351,7 +344,7 @@ class Views:
         self._changing_to = new_view
         self._change_started = now
         suspects = tuple(sorted(self.suspected & self.members))
-        have, committed = tuple(self.have), self.log.committed
+        have, committed = tuple(self.acks.have), self.log.committed
         vote = self.send(
             now,
             lambda c, s: ViewChange(
@@ -400,11 +393,11 @@ class Views:
         joined = tuple(sorted(rejoining))
         joined_from = tuple(self._rejoiners[s][1] for s in joined)
         members = tuple(sorted(voters | set(joined)))
-        lives = tuple(new_view if s in joined else v for s, v in enumerate(self.joined_view))
+        lives = tuple(new_view if s in joined else v for s, v in enumerate(self.acks.lives))
         earlier = tuple((number, tuple(sorted(q))) for number, q in quorums)
         carried = self._to_carry(self.members - voters, joined)
         base_committed, base_digest = self._base
-        cuts, scores = tuple(self.have), self._base_scores
+        cuts, scores = tuple(self.acks.have), self._base_scores
         seated = tuple(sorted(self._base_seated))
         number = max(self._base_round, 1)
         voted_in = self.view
@@ -487,7 +480,7 @@ class Views:
         self._stash_since = None
         carrier = (start.sender, start.seq)
         for seat in sorted(departed | set(start.joined)):
-            self.have[seat] = min(self.have[seat], start.cuts[seat])
+            self.acks.have[seat] = min(self.acks.have[seat], start.cuts[seat])
         kept = []
         for entry in self.log.pending:
             sender, seq = entry.message.sender, entry.message.seq
@@ -525,11 +518,7 @@ class Views:
         acknowledged in that view, i.e. installed it. So of sibling views at most one ever
         commits anything (and `_quorums_now` keeps the others from going on).
         """
-        for seat in range(self.players):
-            if seat != self.seat:
-                self.vouched[seat] = [0] * self.players
-        if start.sender != self.seat:
-            self.vouched[start.sender][start.sender] = start.seq  # it holds its StartView
+        self.acks.install(start)
         self.in_view = {self.seat, start.sender}
 
     def _take_carried(
@@ -548,11 +537,11 @@ class Views:
                     continue
                 if self._held_on_its_own(start, message):
                     by = None
-            elif sender not in changed or message.seq <= self.have[sender]:
+            elif sender not in changed or message.seq <= self.acks.have[sender]:
                 continue
             elif not self._this_life(message):
                 continue  # handed over when its sender rejoined: held or committed already
-            self.have[sender] = max(self.have[sender], message.seq)
+            self.acks.have[sender] = max(self.acks.have[sender], message.seq)
             self.add_pending(message, by)
 
     @staticmethod
@@ -574,17 +563,11 @@ class Views:
         ``have`` and the cuts count: a seat that rejoins numbers its messages from 1
         again, so one from an earlier life (sent in a view before the one it joined) can
         bear any number. Those were handed over by the StartView it rejoined by."""
-        return message.view >= self.joined_view[message.sender]
+        return self.acks.this_life(message)
 
     def _reset_seat(self, seat: int, view: int) -> None:
         """A seat (re)joins in ``view``: its sequence numbers start again."""
-        self.joined_view[seat] = view
-        self.have[seat] = 0
-        for rows in (self.acked, self.vouched):
-            for row in rows:
-                row[seat] = 0
-            if seat != self.seat:
-                rows[seat] = [0] * self.players
+        self.acks.reset_seat(seat, view)
         self.heard[seat] = max(self.heard)
         self.suspected.discard(seat)
         self._rejoiners.pop(seat, None)
@@ -628,14 +611,16 @@ class Views:
 
     def send_rejoin(self, now: float) -> None:
         self._last_sent = now
-        self.out.append(Rejoin(self.seat, self.view, max(self.clock, 1), 1, self.disk_kept.round))
+        self.out.append(
+            Rejoin(self.seat, self.view, max(self.acks.clock, 1), 1, self.disk_kept.round)
+        )
 
     def tick_out(self, now: float) -> None:
         if now - self._last_sent >= self.timing.heartbeat:
             self.send_rejoin(now)
 
     def take_rejoin(self, rejoin: Rejoin, now: float) -> None:
-        late = rejoin.view < self.joined_view[rejoin.sender]
+        late = not self.acks.this_life(rejoin)
         if late and rejoin.sender in self.members:
             return  # sent before that seat rejoined, arriving late
         # (One that is no member any more may never have got the StartView that let it
@@ -655,14 +640,9 @@ class Views:
         self.view, self.members = start.view, frozenset(start.members)
         self.status = Status.NORMAL
         self._installed_at = now
-        self.clock = max(self.clock, start.clock)
+        self.acks = Acks.for_rejoiner(self.seat, start, self.acks.clock)
         self.sent, self._votes = [], {}
         self.suspected.clear()
-        self.have[:] = [0] * self.players
-        for row in [*self.acked, *self.vouched]:
-            row[:] = [0] * self.players
-        self.joined_view = list(start.lives)
-        self.vouched[start.sender][start.sender] = start.seq
         self.in_view = {self.seat, start.sender}
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self._note_lineage(start)
@@ -687,8 +667,8 @@ class Views:
         self._take_carried(start, carrier, None)
         for seat in range(self.players):
             # Joined seats (this one too) number their messages afresh from 1.
-            self.have[seat] = 0 if seat in start.joined else start.cuts[seat]
-        self.have[start.sender] = start.seq
+            self.acks.have[seat] = 0 if seat in start.joined else start.cuts[seat]
+        self.acks.have[start.sender] = start.seq
         self.add_pending(start, carrier)
         self.heard = [now] * self.players
         self.events.append(ViewInstalled(start.view, start.members))

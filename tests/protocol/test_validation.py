@@ -26,8 +26,8 @@ def _state(replica: Replica) -> tuple[object, ...]:
         replica.committed,
         replica.digest,
         [p.message for p in replica.pending],
-        [list(row) for row in replica.acked],
-        [list(row) for row in replica.vouched],
+        [list(row) for row in replica.acks.acked],
+        [list(row) for row in replica.acks.vouched],
         list(replica.heard),
     )
 
