@@ -169,20 +169,20 @@ class Replica(Views):
         """Deal this seat's deck from ``order`` (kept secret) and say Ready."""
         if self.status is not Status.NORMAL:
             raise LocalProtocolError(f"the table is {self.status.value}")
-        if self.public is not None and self.public.ended is None:
+        if self.inplay.public is not None and self.inplay.public.ended is None:
             raise LocalProtocolError("a round is still being played")
         if sorted(order) != sorted(new_deck(self.deck, jokers=self.options.jokers)):
             raise LocalProtocolError(f"seat {self.seat} deals deck {self.deck + 1}, not that order")
-        if self.round > self.playing:
+        if self.round > self.inplay.number:
             # §5.1: no Ready for round r+1 before round r has ended here. Dealing twice in
             # one gap between rounds would commit a Ready for a round after the next one
             # before the next one is dealt in: the round base a StartView rebuilds a
             # rejoining seat from would then skip the next round's first Readies.
             raise LocalProtocolError(f"round {self.round} is dealt already: wait for it")
-        for old in [r for r in self._rounds.values() if r.number < self.playing]:
+        for old in [r for r in self._rounds.values() if r.number < self.inplay.number]:
             self._audit_if_complete(old, final=True)  # whoever never revealed: unchecked
             del self._rounds[old.number]
-        self.round = max(self.round, self.playing) + 1
+        self.round = max(self.round, self.inplay.number) + 1
         this = self.round_data(self.round)
         if len(self.team) == 1:
             self._deal(this, tuple(order), salt, now)
@@ -234,10 +234,10 @@ class Replica(Views):
         seat that came back finds itself, having missed the end of a round)."""
         if self.status is not Status.NORMAL:
             return False
-        public = self.public
+        public = self.inplay.public
         fresh = self.round == 0 and public is None
         between = public is not None and public.ended is not None
-        return (fresh or between) and self.round <= self.playing
+        return (fresh or between) and self.round <= self.inplay.number
 
     def team_of(self, seat: int) -> tuple[int, ...]:
         """The seats playing ``seat``'s deck, itself included."""
@@ -261,7 +261,7 @@ class Replica(Views):
             raise LocalProtocolError("your deck's order is not here: you cannot play it")
         if move.seat != self.seat:
             raise LocalProtocolError(f"seat {self.seat} cannot move for seat {move.seat}")
-        if self._hand is not None:
+        if self.inplay.hand is not None:
             raise LocalProtocolError("one hand: wait until your last play lands or returns")
         if isinstance(move, Rotate):
             raise LocalProtocolError("the rotation happens by itself once everyone is stuck")
@@ -272,16 +272,15 @@ class Replica(Views):
         if shown:
             assert isinstance(move, TurnStock | ToFoundation | ToWork | SlideUnder)
             move = replace(move, revealed=shown)
-        number = self.playing
+        number = self.inplay.number
         play = self.send(now, lambda c, s: Play(self.seat, self.view, c, s, number, move))
         assert isinstance(play, Play)
-        self._mine.append(play)
-        self._display = None
-        if isinstance(move, ToFoundation | CallNerts | DeclareStuck) or len(self.team) > 1:
-            # On a tableau of its own a player's moves cannot collide; on a team's, each
-            # may race a teammate's, so every move waits for the last (as two hands on one
-            # stock would).
-            self._hand = play
+        # On a tableau of its own a player's moves cannot collide; on a team's, each may
+        # race a teammate's, so every move waits for the last (as two hands on one stock
+        # would).
+        holds_hand = isinstance(move, ToFoundation | CallNerts | DeclareStuck) or len(self.team) > 1
+        self.inplay.throw(play, holds_hand=holds_hand)
+        if holds_hand:
             self.events.append(PlayInTheAir(move))
         return move
 
@@ -386,7 +385,10 @@ class Replica(Views):
         deals: list[Message] = [
             self._team_deal(seat, r.number, r.salt, tuple(map(card_code, r.order)))
             for r in sorted(self._rounds.values(), key=lambda r: r.number)
-            if seat in self.team and seat != self.seat and r.order and r.number >= self.playing
+            if seat in self.team
+            and seat != self.seat
+            and r.order
+            and r.number >= self.inplay.number
         ]
         held = self.acks.acked[seat][self.seat]
         kept = [m for m in self.sent if m.seq > held]
@@ -422,15 +424,22 @@ class Replica(Views):
     @property
     def display(self) -> State | None:
         """The table this seat's player sees: committed, plus their own plays in the air."""
-        if self._display is None and self.private is not None:
-            state = self.private
-            for play in self._mine:
-                try:
-                    state, _ = apply(state, play.move)
-                except IllegalMove:
-                    continue  # it will be returned when it commits
-            self._display = state
-        return self._display
+        return self.inplay.display
+
+    @property
+    def public(self) -> State | None:
+        """The public table of the round in play: the same at every replica."""
+        return self.inplay.public
+
+    @property
+    def private(self) -> State | None:
+        """The public table with this seat's own deck known."""
+        return self.inplay.private
+
+    @property
+    def playing(self) -> int:
+        """The round on the table (0 before the first is dealt in)."""
+        return self.inplay.number
 
     def dealt_by(self, number: int) -> dict[int, int]:
         """Per deck dealt in round ``number``, the seat whose Ready dealt it (at a table of
@@ -442,13 +451,14 @@ class Replica(Views):
     def blind(self) -> bool:
         """Whether this seat is dealt in but does not know its deck's face-down order (it
         came back without it, or its team's deck has not reached it yet)."""
-        this = self._rounds.get(self.playing)
+        this = self._rounds.get(self.inplay.number)
         return this is not None and self.deck in this.shown and not this.order
 
     @property
     def in_the_air(self) -> Move | None:
         """This seat's play that holds its one hand, if any."""
-        return None if self._hand is None else self._hand.move
+        hand = self.inplay.hand
+        return None if hand is None else hand.move
 
     @property
     def clock(self) -> int:
@@ -568,32 +578,28 @@ class Replica(Views):
     def _maybe_start_play(self) -> None:
         """Deal the next round in once the last is over and every participant still seated
         has its Ready committed."""
-        this = self._rounds.get(self.playing + 1)
+        this = self._rounds.get(self.inplay.number + 1)
         if this is None or not this.participants:
             return
-        if self.public is not None and self.public.ended is None:
+        if self.inplay.public is not None and self.inplay.public.ended is None:
             return
         decks = {self.seats[s] for s in this.readies}
         if {self.seats[s] for s in this.participants & self._seated} <= decks:
             self._start_play(this)
 
     def _start_play(self, this: Round) -> None:
-        self.playing = this.number
-        self._placed = {}
         this.shown, this.dealers = {}, {}
         for ready in this.readies.values():  # in commit order: a deck's first Ready deals it
             deck = self.seats[ready.sender]
             if deck not in this.shown:
                 this.shown[deck] = tuple(map(card_from_code, ready.face_up))
                 this.dealers[deck] = ready.sender
-        self.public = _deal.public_deal(self.options, self.seats, this.shown)
+        public = _deal.public_deal(self.options, self.seats, this.shown)
         if len(self.team) > 1:
             self._adopt_team_deck(this)
         dealt = this.order and self.deck in this.shown
-        self.private = (
-            _deal.with_own_deck(self.public, self.deck, this.order) if dealt else self.public
-        )
-        self._display = None
+        private = _deal.with_own_deck(public, self.deck, this.order) if dealt else public
+        self.inplay.begin(this.number, public, private)
         self.events.append(RoundStarted(this.number, tuple(sorted(this.shown))))
 
     # --- a team's deck ----------------------------------------------------------------------
@@ -601,7 +607,7 @@ class Replica(Views):
     def _take_team_deal(self, deal: TeamDeal, now: float) -> None:
         order = tuple(map(card_from_code, deal.order))  # checked: this seat's deck
         self._team_deals.setdefault(deal.round, {})[deal.sender] = (deal.salt, order)
-        for old in [r for r in self._team_deals if r < self.playing]:
+        for old in [r for r in self._team_deals if r < self.inplay.number]:
             del self._team_deals[old]
         from_sender = sorted(r for r, by in self._team_deals.items() if deal.sender in by)
         for extra in from_sender[TEAM_DEALS_KEPT:]:  # far ahead: a teammate misbehaving
@@ -609,9 +615,9 @@ class Replica(Views):
             if not self._team_deals[extra]:
                 del self._team_deals[extra]
         this = self._rounds.get(deal.round)
-        if this is not None and deal.round == self.playing and not this.order:
+        if this is not None and deal.round == self.inplay.number and not this.order:
             self._adopt_team_deck(this)
-            if this.order and self.public is not None:
+            if this.order and self.inplay.public is not None:
                 self._see_own_deck(this)
 
     def _adopt_team_deck(self, this: Round) -> None:
@@ -642,16 +648,12 @@ class Replica(Views):
                 self.events.append(AuditFailed(this.number, move.seat, f"it showed {exc}"))
                 this.order = ()
                 return
-        self.private, self._display = private, None
+        self.inplay.private = private
 
     def _commit_play(self, play: Play, now: float) -> int:
         if play.sender == self.seat:
-            if play in self._mine:
-                self._mine.remove(play)
-            if self._hand == play:
-                self._hand = None
-        self._display = None
-        verdict = decide(play, self.public, self.playing, self._race(play))
+            self.inplay.come_down(play)
+        verdict = decide(play, self.inplay.public, self.inplay.number, self._race(play))
         if verdict.stays:
             self._land(play, verdict)
         self.events.append(told(play, verdict))
@@ -662,27 +664,27 @@ class Replica(Views):
     def _land(self, play: Play, verdict: Verdict) -> None:
         """Put a play that stays on the public and the private table."""
         after, tie = verdict.table, verdict.outcome is Outcome.TIED
-        assert self.private is not None and after is not None
+        assert self.inplay.private is not None and after is not None
         try:
-            self.private, _ = apply(self.private, play.move, tie=tie)
+            self.inplay.private, _ = apply(self.inplay.private, play.move, tie=tie)
         except IllegalMove as exc:
             # Only a teammate can show a card of this seat's deck that this seat knows is
             # elsewhere: the table took it, so this seat plays on blind.
-            self.events.append(AuditFailed(self.playing, play.sender, f"it showed {exc}"))
-            self._rounds[self.playing].order = ()
-            self.private = after
-        self.public = after
-        self._rounds[self.playing].log.append((play.move, tie))
+            self.events.append(AuditFailed(self.inplay.number, play.sender, f"it showed {exc}"))
+            self._rounds[self.inplay.number].order = ()
+            self.inplay.private = after
+        self.inplay.public = after
+        self._rounds[self.inplay.number].log.append((play.move, tie))
         for effect in verdict.effects:
             if isinstance(effect, CardPlayed):
-                self._placed[effect.foundation] = (play.sender, play.clock)
+                self.inplay.placed[effect.foundation] = (play.sender, play.clock)
 
     def _race(self, play: Play) -> Race:
         """What the arbiter reads of this replica to decide ``play``: the same everywhere."""
         seat = play.move.seat
         return Race(
             tie_rule=self.options.tie_rule,
-            placed=self._placed,
+            placed=self.inplay.placed,
             deck=self.seats[seat],
             shared=len(self.team_of(seat)) > 1,
             sitting_out=play.sender in self.away(),
@@ -691,42 +693,41 @@ class Replica(Views):
     def _settle(self, now: float) -> None:
         """What follows a commit by itself, the same at every replica: seats away count as
         stuck; all stuck means the rotation (or the round's end); an ended round is scored."""
-        public = self.public
-        this = self._rounds.get(self.playing)
+        public = self.inplay.public
+        this = self._rounds.get(self.inplay.number)
         if public is None or this is None or this.ended:
             return
         if public.ended is None:
             self.keep_absent_stuck()
-            if self.public is not None and all(t.stuck for t in self.public.tableaux):
+            if self.inplay.public is not None and all(t.stuck for t in self.inplay.public.tableaux):
                 self.apply_everywhere(Rotate(min(self.members, default=0)))
                 self.keep_absent_stuck()
-        if self.public is not None and self.public.ended is not None:
+        if self.inplay.public is not None and self.inplay.public.ended is not None:
             self._end_round(now)
 
     def apply_everywhere(self, move: Move) -> None:
         """Apply a move every replica applies at this same place in the order."""
-        assert self.public is not None and self.private is not None
-        self.public, _ = apply(self.public, move)
-        self.private, _ = apply(self.private, move)
-        self._rounds[self.playing].log.append((move, False))
-        self._display = None
+        assert self.inplay.public is not None and self.inplay.private is not None
+        self.inplay.public, _ = apply(self.inplay.public, move)
+        self.inplay.private, _ = apply(self.inplay.private, move)
+        self._rounds[self.inplay.number].log.append((move, False))
         self.events.append(AutoApplied(move))
 
     def _end_round(self, now: float) -> None:
-        public = self.public
+        public = self.inplay.public
         assert public is not None and public.ended is not None
         scores = score_round(public)
         self.match_scores.append(tuple(s.points for s in scores))
         self.events.append(
             RoundOver(
-                self.playing,
+                self.inplay.number,
                 public.ended.reason,
                 public.ended.caller,
                 scores,
                 public_digest(public),
             )
         )
-        this = self._rounds[self.playing]
+        this = self._rounds[self.inplay.number]
         this.ended = True
         if this.order and self.deck in this.shown:
             this.reveals[self.seat] = (this.salt, this.order)
@@ -770,13 +771,13 @@ class Replica(Views):
         display = self.display
         if not self.auto_stuck or display is None or display.ended is not None:
             return
-        if self.status is not Status.NORMAL or self._mine:
+        if self.status is not Status.NORMAL or self.inplay.mine:
             return
         if display.tableau_of(self.seat).stuck:
             return
         if self.seat in self.away():
             return  # not dealt in: the others count this seat as stuck already
-        blind = not self._rounds[self.playing].order  # dealt, but the deck was lost
+        blind = not self._rounds[self.inplay.number].order  # dealt, but the deck was lost
         if blind:
             away = self.away()
             if not any(s not in away for s in self.team if s != self.seat):
@@ -785,10 +786,9 @@ class Replica(Views):
             self.intend(DeclareStuck(self.seat), now)
 
     def _declare_blind_stuck(self, now: float) -> None:
-        number = self.playing
+        number = self.inplay.number
         play = self.send(
             now, lambda c, s: Play(self.seat, self.view, c, s, number, DeclareStuck(self.seat))
         )
         assert isinstance(play, Play)
-        self._mine.append(play)
-        self._hand = play
+        self.inplay.throw(play, holds_hand=True)

@@ -60,6 +60,7 @@ from p2pnerts.protocol._events import (
     ShutOut,
     ViewInstalled,
 )
+from p2pnerts.protocol._inplay import InPlay
 from p2pnerts.protocol._log import Log, Pending, bare
 from p2pnerts.protocol._messages import (
     Leave,
@@ -71,7 +72,7 @@ from p2pnerts.protocol._messages import (
     StartView,
     ViewChange,
 )
-from p2pnerts.rules import Card, DeclareStuck, Move, State
+from p2pnerts.rules import Card, DeclareStuck, Move
 
 STASH_LIMIT = 100_000
 """Messages from views not yet installed that a replica holds back, at most."""
@@ -139,10 +140,8 @@ class Views:
         self.timing = timing
         self.round = 0
         """The last round this seat dealt for."""
-        self.playing = 0
-        """The round on the table (0 before the first is dealt in)."""
-        self.public: State | None = None
-        self.private: State | None = None
+        self.inplay = InPlay()
+        """The round on the table at this seat, and this seat's plays in the air."""
         self.status = Status.NORMAL
         self.view = 0
         self.members: frozenset[int] = frozenset(range(players))
@@ -156,10 +155,6 @@ class Views:
         self._last_sent = now
         self._ack_due: float | None = None
         self._rounds: dict[int, Round] = {}
-        self._display: State | None = None
-        self._mine: list[Play] = []
-        self._hand: Play | None = None
-        self._placed: dict[int, tuple[int, int]] = {}
         self._seated: frozenset[int] = frozenset(range(players))
         self._base = (0, bytes(16))
         self._base_seated = self._seated
@@ -212,7 +207,7 @@ class Views:
     def note_committed(self, message: Ordered | StartView) -> None:
         """Keep what a StartView would carry: every ordered message of the current round."""
         this = self.round_data(message.round) if isinstance(message, Ready) else None
-        if this is not None and this.number > self.playing and not this.participants:
+        if this is not None and this.number > self.inplay.number and not this.participants:
             # The first Ready of the next round. (Not "of a round above the base's": a
             # replica that rejoined has the StartView's base and round before it has
             # replayed that round's first Ready, and must rebuild its base there too.)
@@ -581,7 +576,7 @@ class Views:
 
     def away(self) -> list[int]:
         """Seats that cannot move this round: not at the table, or not dealt in."""
-        this = self._rounds.get(self.playing)
+        this = self._rounds.get(self.inplay.number)
         # Dealt in: a Ready in when play started. One that commits later (its seat was not
         # at the table when the round's first Ready committed) deals nothing in.
         dealt = set(this.shown) if this is not None else set()
@@ -592,14 +587,14 @@ class Views:
     def keep_absent_stuck(self) -> None:
         """Tableaux with none of their seats at the table count as stuck, so the others
         can still rotate."""
-        public = self.public
+        public = self.inplay.public
         if public is None or public.ended is not None:
             return
         away = self.away()
         for seat in away:
             if all(s in away for s in self.team_of(seat)) and not public.tableau_of(seat).stuck:
                 self.apply_everywhere(DeclareStuck(seat))
-                public = self.public
+                public = self.inplay.public
                 assert public is not None
 
     # --- being out, and coming back ----------------------------------------------------------
@@ -653,12 +648,10 @@ class Views:
         self._base_round, self._base_scores = start.round, tuple(start.scores)
         self.match_scores = list(start.scores)
         # The carried messages replay the table from the first Ready of round start.round.
-        self.playing = start.round - 1
-        self.public = self.private = self._display = None
-        self._mine, self._hand, self._placed = [], None, {}
+        self.inplay = InPlay(start.round - 1)
         self._rounds = {}
         disk = self.disk_kept
-        self.round = max(disk.round, self.playing)
+        self.round = max(disk.round, self.inplay.number)
         if disk.round >= start.round:
             this = self.round_data(disk.round)
             this.order, this.salt = disk.order, disk.salt
