@@ -7,6 +7,7 @@ Where a race is decided: `_arbiter.decide`, one pure function that gives a commi
 play's `Verdict` (landed, tied, or returned with the winner and the reason).
 """
 
+from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
 from p2pnerts.protocol._codec import (
     MAX_FRAME,
     FrameDecoder,
@@ -77,6 +78,7 @@ __all__ = [
     "LinkMessage",
     "LocalProtocolError",
     "Message",
+    "Outcome",
     "PeerExcluded",
     "PeerLeft",
     "PeerRecovered",
@@ -87,6 +89,7 @@ __all__ = [
     "PlayInTheAir",
     "PlayReturned",
     "ProtocolError",
+    "Race",
     "Ready",
     "Refuse",
     "Rejoin",
@@ -102,12 +105,14 @@ __all__ = [
     "Status",
     "TeamDeal",
     "Timing",
+    "Verdict",
     "ViewChange",
     "ViewInstalled",
     "Welcome",
     "addressed_to",
     "audit",
     "commitment",
+    "decide",
     "decode",
     "decode_any",
     "decode_payload",
@@ -115,4 +120,5 @@ __all__ = [
     "encode_payload",
     "face_up",
     "order_key",
+    "told",
 ]

@@ -92,8 +92,13 @@ def test_a_tie_at_equal_clocks_follows_the_tie_rule(rule: TieRule) -> None:
         table.replicas[seat].intend(_two_of_hearts(seat), table.now)
     table.flush()
     table.settle()
-    plays = [m for m in (e for e in table.of(0, PlayCommitted)) if m.clock == clock]
-    assert {p.clock for p in plays} <= {clock}
+    told: list[PlayCommitted | PlayReturned] = [
+        *table.of(0, PlayCommitted),
+        *table.of(0, PlayReturned),
+    ]
+    races = [e for e in told if e.move in (_two_of_hearts(0), _two_of_hearts(1))]
+    assert sorted((e.seat, e.clock) for e in races) == [(0, clock), (1, clock)]  # concurrent
+    plays = [e for e in table.of(0, PlayCommitted) if e.clock == clock]
     public = table.replicas[0].public
     assert public is not None
     if rule is TieRule.BOTH_STAY:
