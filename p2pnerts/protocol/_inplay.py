@@ -9,9 +9,45 @@ is worked out again only after one of those two changes (a cache with one owner)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from p2pnerts.protocol._messages import Play
-from p2pnerts.rules import IllegalMove, State, apply
+from p2pnerts.protocol._messages import Play, Ready
+from p2pnerts.rules import Card, IllegalMove, Move, State, apply
+
+
+@dataclass(frozen=True, slots=True)
+class Disk:
+    """What a peer keeps on disk to come back after a crash: its current deck."""
+
+    round: int = 0
+    order: tuple[Card, ...] = ()
+    salt: bytes = b""
+    view: int = 0
+    """The last view it was in: Rejoin messages older than the view it joined are stale."""
+
+
+@dataclass(slots=True)
+class Round:
+    """What a replica keeps about one round until its audit is done."""
+
+    number: int
+    order: tuple[Card, ...] = ()
+    salt: bytes = b""
+    readies: dict[int, Ready] = field(default_factory=dict)
+    shown: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    """The cards each deck dealt face up, by deck."""
+    log: list[tuple[Move, bool]] = field(default_factory=list)
+    reveals: dict[int, tuple[bytes, tuple[Card, ...]]] = field(default_factory=dict)
+    ended: bool = False
+    audited: bool = False
+    dealers: dict[int, int] = field(default_factory=dict)
+    """Per deck dealt in, the seat whose Ready deals it: the first of the deck's seats to
+    have its Ready committed (a team deals one deck; `shown` and the audit go by deck)."""
+    spare: tuple[tuple[Card, ...], bytes] | None = None
+    """A team member's own shuffle, kept in case the teammate who deals drops out first."""
+    participants: frozenset[int] = frozenset()
+    """The seats at the table when the round's first Ready committed: play starts once
+    each of them still seated has its Ready committed."""
 
 
 class InPlay:

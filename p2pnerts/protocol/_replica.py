@@ -33,7 +33,7 @@ the spot; under the both-stay tie rule, a play with the same clock as the card t
 it stays beside it. One hand: while a foundation play, a stuck declaration or a Nerts
 call is in the air, its player's next move waits.
 
-Membership (views, exclusion of a silent seat, rejoining) is in `_views.py`.
+Membership (views, exclusion of a silent seat, rejoining) is in `_membership.py`.
 """
 
 from __future__ import annotations
@@ -52,13 +52,13 @@ from p2pnerts.protocol._events import (
     AutoApplied,
     Event,
     PeerLeft,
-    PeerRecovered,
-    PeerSuspected,
     PlayInTheAir,
     RoundOver,
     RoundStarted,
 )
+from p2pnerts.protocol._inplay import Disk, InPlay, Round
 from p2pnerts.protocol._log import Log, Pending
+from p2pnerts.protocol._membership import Membership, Status, Timing
 from p2pnerts.protocol._messages import (
     Ack,
     Leave,
@@ -72,7 +72,6 @@ from p2pnerts.protocol._messages import (
     TeamDeal,
     ViewChange,
 )
-from p2pnerts.protocol._views import Disk, Round, Status, Timing, Views
 from p2pnerts.rules import (
     BadOptions,
     CallNerts,
@@ -105,7 +104,7 @@ _Builder = Callable[[int, int], Message]
 """Builds a message from the clock and sequence number it is sent with."""
 
 
-class Replica(Views):
+class Replica:
     """One seat's replica of a table: of solo players, or of teams sharing a deck."""
 
     def __init__(
@@ -124,8 +123,27 @@ class Replica(Views):
             seats = options.seating(players)
         except BadOptions as exc:
             raise LocalProtocolError(str(exc)) from None
-        super().__init__(seat, players, timing or Timing(), now)
+        timing = timing or Timing()
+        self.seat = seat
+        self.players = players
+        self.timing = timing
         self.options = options
+        self.round = 0
+        """The last round this seat dealt a deck for."""
+        self.inplay = InPlay()
+        """The round on the table at this seat, and this seat's plays in the air."""
+        self.out: list[Message] = []
+        self.sent: list[Message] = []
+        """What this seat sent that some member may not hold yet, to send again."""
+        self.events: list[Event] = []
+        self.disk_kept = Disk()
+        self.match_scores: list[tuple[int, ...]] = []
+        self._last_sent = now
+        self._ack_due: float | None = None
+        self._rounds: dict[int, Round] = {}
+        """The rounds kept until their audit is done, by number."""
+        self.membership = Membership(self, seat, players, timing, now)
+        """Views, votes and rejoining."""
         self.log = Log(players, options.tie_rule)
         self.acks = Acks(seat, players)
         """The clock, and who holds which messages."""
@@ -158,9 +176,7 @@ class Replica(Views):
         rejoin, and rebuilds the table from what the others send it."""
         replica = cls(seat, options, players, timing=timing, now=now, auto_stuck=auto_stuck)
         replica.disk_kept = disk
-        replica.view = disk.view
-        replica.status = Status.OUT
-        replica.send_rejoin(now)
+        replica.membership.restart_out(disk.view, now)
         return replica
 
     # --- inputs ---------------------------------------------------------------------------
@@ -202,7 +218,10 @@ class Replica(Views):
         shown = tuple(map(card_code, _deal.face_up(order, self.options)))
         commitment = _deal.commitment(salt, order)
         number = this.number
-        self.send(now, lambda c, s: Ready(self.seat, self.view, c, s, number, commitment, shown))
+        self.send(
+            now,
+            lambda c, s: Ready(self.seat, self.view, c, s, number, commitment, shown),
+        )
 
     def _team_deal(self, mate: int, number: int, salt: bytes, codes: tuple[int, ...]) -> TeamDeal:
         return TeamDeal(self.seat, self.view, max(self.acks.clock, 1), 1, mate, number, salt, codes)
@@ -215,7 +234,7 @@ class Replica(Views):
         if this is None or this.spare is None or this.order or self.status is not Status.NORMAL:
             return
         number = this.number
-        present = [s for s in self.team if s in self._seated and s in self.members]
+        present = [s for s in self.team if s in self.membership.seated and s in self.members]
         pending = (p.message for p in self.log.pending)
         readies = [
             *this.readies,
@@ -304,12 +323,12 @@ class Replica(Views):
                 self._refused.add(sender)
             raise
         if isinstance(message, Rejoin):
-            self.take_rejoin(message, now)
+            self.membership.take_rejoin(message, now)
             return
         if isinstance(message, TeamDeal):
             self._take_team_deal(message, now)
             return
-        if not self.admit(message, now):
+        if not self.membership.admit(message, now):
             return
         if self.acks.is_repeat(message):
             return  # delivered again after a reconnect: already have it
@@ -322,7 +341,7 @@ class Replica(Views):
                 # A StartView from a member that went on without this seat, and so sent
                 # nothing again of what a lost connection dropped (`resend_to`): this seat
                 # is out of that view, and asks to be let back in.
-                self._shut_out(now)
+                self.membership.shut_out(now)
                 return
             self._refused.add(sender)
             raise RemoteProtocolError(
@@ -332,8 +351,8 @@ class Replica(Views):
         # commits in it.
         self.acks.hold(message, in_view=message.view == self.view)
         if message.view == self.view:
-            self.in_view.add(sender)
-        self._hear(sender, now)
+            self.membership.installed.add(sender)
+        self.membership.hear(sender, now)
         match message:
             case Ack():
                 self._take_ack(message)
@@ -344,9 +363,9 @@ class Replica(Views):
             case Reveal():
                 self._take_reveal(message)
             case ViewChange():
-                self.take_vote(message, now)
+                self.membership.take_vote(message, now)
             case StartView():
-                self.take_start_view(message, now)
+                self.membership.take_start_view(message, now)
         self.commit_ready(now)
 
     def tick(self, now: float) -> None:
@@ -355,16 +374,13 @@ class Replica(Views):
         if self.status is Status.LEFT:
             return
         if self.status is Status.OUT:
-            self.tick_out(now)
+            self.membership.tick_out(now)
             return
         ack_due = self._ack_due is not None and now >= self._ack_due
         if ack_due or now - self._last_sent >= self.timing.heartbeat:
             self.send_ack(now)
-        for seat in sorted(self.members - {self.seat} - self.suspected):
-            if now - self.heard[seat] >= self.timing.suspect_after:
-                self.suspected.add(seat)
-                self.events.append(PeerSuspected(seat))
-        self.tick_views(now)
+        self.membership.suspect_silent(now)
+        self.membership.tick_views(now)
         self._maybe_stuck(now)
 
     # --- outputs --------------------------------------------------------------------------
@@ -412,7 +428,7 @@ class Replica(Views):
             for s in self.members
             if s != self.seat and s not in self.suspected
         ]
-        times += self.view_deadlines()
+        times += self.membership.view_deadlines()
         return min(times)
 
     @property
@@ -459,6 +475,31 @@ class Replica(Views):
         """This seat's play that holds its one hand, if any."""
         hand = self.inplay.hand
         return None if hand is None else hand.move
+
+    @property
+    def status(self) -> Status:
+        """Where this replica stands: playing, regrouping, rejoining or gone."""
+        return self.membership.status
+
+    @property
+    def view(self) -> int:
+        """The number of the view this replica is in."""
+        return self.membership.view
+
+    @property
+    def members(self) -> frozenset[int]:
+        """The seats of this replica's view."""
+        return self.membership.members
+
+    @property
+    def suspected(self) -> set[int]:
+        """The members silent for a while (still members)."""
+        return self.membership.suspected
+
+    @property
+    def heard(self) -> list[float]:
+        """Per seat, when this replica last heard from it."""
+        return self.membership.heard
 
     @property
     def clock(self) -> int:
@@ -512,12 +553,6 @@ class Replica(Views):
 
     # --- receiving --------------------------------------------------------------------------
 
-    def _hear(self, seat: int, now: float) -> None:
-        self.heard[seat] = now
-        if seat in self.suspected:
-            self.suspected.discard(seat)
-            self.events.append(PeerRecovered(seat))
-
     def _take_ack(self, ack: Ack) -> None:
         # Only a seat known to be in this view vouches for a commit in it: an Ack from
         # another view may come from a seat that never installs this one (it installed a
@@ -547,7 +582,7 @@ class Replica(Views):
         log = self.log
         while log.pending and self.status is Status.NORMAL:
             head = log.pending[0]
-            if not self.held_by_all(head):
+            if not self.membership.held_by_all(head):
                 return
             del log.pending[0]
             outcome = self._commit(head.message, now)
@@ -557,20 +592,17 @@ class Replica(Views):
 
     def _commit(self, message: Ordered | StartView, now: float) -> int:
         """Apply one committed message; returns its outcome for the digest."""
-        self.note_committed(message)
+        self.membership.note_committed(message)
         match message:
             case Ready():
                 self.round_data(message.round).readies[message.sender] = message
             case Play():
                 return self._commit_play(message, now)
             case Leave():
-                self.members = self.members - {message.sender}
-                self.commit_leave(message.sender)
+                self.membership.commit_leave(message.sender)
                 self.events.append(PeerLeft(message.sender))
-                if message.sender == self.seat:
-                    self.status = Status.LEFT
             case StartView():
-                self.commit_start_view(message)
+                self.membership.commit_start_view(message)
         self._maybe_start_play()
         self._settle(now)
         return Outcome.LANDED
@@ -584,7 +616,7 @@ class Replica(Views):
         if self.inplay.public is not None and self.inplay.public.ended is None:
             return
         decks = {self.seats[s] for s in this.readies}
-        if {self.seats[s] for s in this.participants & self._seated} <= decks:
+        if {self.seats[s] for s in this.participants & self.membership.seated} <= decks:
             self._start_play(this)
 
     def _start_play(self, this: Round) -> None:
@@ -601,6 +633,50 @@ class Replica(Views):
         private = _deal.with_own_deck(public, self.deck, this.order) if dealt else public
         self.inplay.begin(this.number, public, private)
         self.events.append(RoundStarted(this.number, tuple(sorted(this.shown))))
+
+    def round_data(self, number: int) -> Round:
+        """What this replica keeps of round ``number`` (kept from now on)."""
+        return self._rounds.setdefault(number, Round(number))
+
+    def away(self) -> list[int]:
+        """Seats that cannot move this round: not at the table, or not dealt in."""
+        this = self._rounds.get(self.inplay.number)
+        # Dealt in: a Ready in when play started. One that commits later (its seat was not
+        # at the table when the round's first Ready committed) deals nothing in.
+        dealt = set(this.shown) if this is not None else set()
+        return [
+            s
+            for s in range(self.players)
+            if s not in self.membership.seated or self.seats[s] not in dealt
+        ]
+
+    def keep_absent_stuck(self) -> None:
+        """Tableaux with none of their seats at the table count as stuck, so the others
+        can still rotate."""
+        public = self.inplay.public
+        if public is None or public.ended is not None:
+            return
+        away = self.away()
+        for seat in away:
+            if all(s in away for s in self.team_of(seat)) and not public.tableau_of(seat).stuck:
+                self.apply_everywhere(DeclareStuck(seat))
+                public = self.inplay.public
+                assert public is not None
+
+    def rebuild(self, start: StartView) -> None:
+        """Come back with fresh parts from a StartView that lets this seat rejoin: the
+        carried messages replay the table from the first Ready of round ``start.round``."""
+        self.acks = Acks.for_rejoiner(self.seat, start, self.acks.clock)
+        self.log = Log(self.players, self.options.tie_rule, start.base_committed, start.base_digest)
+        self.sent = []
+        self.match_scores = list(start.scores)
+        self.inplay = InPlay(start.round - 1)
+        self._rounds = {}
+        disk = self.disk_kept
+        self.round = max(disk.round, self.inplay.number)
+        if disk.round >= start.round:
+            this = self.round_data(disk.round)
+            this.order, this.salt = disk.order, disk.salt
 
     # --- a team's deck ----------------------------------------------------------------------
 
@@ -733,7 +809,8 @@ class Replica(Views):
             this.reveals[self.seat] = (this.salt, this.order)
             order = tuple(map(card_code, this.order))
             self.send(
-                now, lambda c, s: Reveal(self.seat, self.view, c, s, this.number, this.salt, order)
+                now,
+                lambda c, s: Reveal(self.seat, self.view, c, s, this.number, this.salt, order),
             )
         self._audit_if_complete(this)
         self._maybe_start_play()  # the next round's Readies may all be in already
@@ -788,7 +865,8 @@ class Replica(Views):
     def _declare_blind_stuck(self, now: float) -> None:
         number = self.inplay.number
         play = self.send(
-            now, lambda c, s: Play(self.seat, self.view, c, s, number, DeclareStuck(self.seat))
+            now,
+            lambda c, s: Play(self.seat, self.view, c, s, number, DeclareStuck(self.seat)),
         )
         assert isinstance(play, Play)
         self.inplay.throw(play, holds_hand=True)

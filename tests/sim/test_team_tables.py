@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from p2pnerts.protocol import Replica
-from p2pnerts.protocol._views import Round
+from p2pnerts.protocol._inplay import Round
 from p2pnerts.rules import Card, TableOptions
 from p2pnerts.sim import MIXES, SequencerRun, SimConfig, Simulation, run
 

@@ -48,19 +48,22 @@ and the StartView's ``lives`` tells a rejoining replica where each seat's life b
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._codec import decode_payload, encode_payload
 from p2pnerts.protocol._events import (
     Event,
     PeerExcluded,
+    PeerRecovered,
     PeerRejoined,
+    PeerSuspected,
     ShutOut,
     ViewInstalled,
 )
-from p2pnerts.protocol._inplay import InPlay
+from p2pnerts.protocol._inplay import Disk, InPlay, Round
 from p2pnerts.protocol._log import Log, Pending, bare
 from p2pnerts.protocol._messages import (
     Leave,
@@ -72,7 +75,6 @@ from p2pnerts.protocol._messages import (
     StartView,
     ViewChange,
 )
-from p2pnerts.rules import Card, DeclareStuck, Move
 
 STASH_LIMIT = 100_000
 """Messages from views not yet installed that a replica holds back, at most."""
@@ -96,68 +98,53 @@ class Timing:
     view_change_timeout: float = 2.0
 
 
-@dataclass(frozen=True, slots=True)
-class Disk:
-    """What a peer keeps on disk to come back after a crash: its current deck."""
+class Host(Protocol):
+    """What membership reads and drives of the replica that holds it."""
 
-    round: int = 0
-    order: tuple[Card, ...] = ()
-    salt: bytes = b""
-    view: int = 0
-    """The last view it was in: Rejoin messages older than the view it joined are stale."""
+    seats: tuple[int, ...]
+    acks: Acks
+    log: Log
+    inplay: InPlay
+    events: list[Event]
+    out: list[Message]
+    sent: list[Message]
+    match_scores: list[tuple[int, ...]]
+    disk_kept: Disk
+    _refused: set[int]
+    _last_sent: float
 
-
-@dataclass(slots=True)
-class Round:
-    """What a replica keeps about one round until its audit is done."""
-
-    number: int
-    order: tuple[Card, ...] = ()
-    salt: bytes = b""
-    readies: dict[int, Ready] = field(default_factory=dict)
-    shown: dict[int, tuple[Card, ...]] = field(default_factory=dict)
-    """The cards each deck dealt face up, by deck."""
-    log: list[tuple[Move, bool]] = field(default_factory=list)
-    reveals: dict[int, tuple[bytes, tuple[Card, ...]]] = field(default_factory=dict)
-    ended: bool = False
-    audited: bool = False
-    dealers: dict[int, int] = field(default_factory=dict)
-    """Per deck dealt in, the seat whose Ready deals it: the first of the deck's seats to
-    have its Ready committed (a team deals one deck; `shown` and the audit go by deck)."""
-    spare: tuple[tuple[Card, ...], bytes] | None = None
-    """A team member's own shuffle, kept in case the teammate who deals drops out first."""
-    participants: frozenset[int] = frozenset()
-    """The seats at the table when the round's first Ready committed: play starts once
-    each of them still seated has its Ready committed."""
+    def send(self, now: float, build: Callable[[int, int], Message]) -> Message: ...
+    def send_ack(self, now: float) -> None: ...
+    def commit_ready(self, now: float) -> None: ...
+    def add_pending(
+        self, message: Ordered | StartView, carrier: tuple[int, int] | None
+    ) -> None: ...
+    def receive(self, message: Message, now: float) -> None: ...
+    def round_data(self, number: int) -> Round: ...
+    def rebuild(self, start: StartView) -> None: ...
 
 
-class Views:
-    """The membership half of `Replica`, and the state both halves share."""
+class Membership:
+    """Views, votes and rejoining at one seat: the membership part of a `Replica`."""
 
-    def __init__(self, seat: int, players: int, timing: Timing, now: float) -> None:
+    def __init__(self, host: Host, seat: int, players: int, timing: Timing, now: float) -> None:
+        self._host = host
         self.seat = seat
         self.players = players
         self.timing = timing
-        self.round = 0
-        """The last round this seat dealt for."""
-        self.inplay = InPlay()
-        """The round on the table at this seat, and this seat's plays in the air."""
-        self.status = Status.NORMAL
+        self._status = Status.NORMAL
         self.view = 0
         self.members: frozenset[int] = frozenset(range(players))
+        """The seats of this view: every commit waits for each of them."""
+        self.installed: set[int] = set(range(players))
+        """The members known to have installed this view: each sent something in it."""
+        self.seated: frozenset[int] = frozenset(range(players))
+        """The seats at the table as the committed order says (a view's departures and
+        arrivals reach the game at the StartView's place in the order)."""
         self.suspected: set[int] = set()
         self.heard = [now] * players
-        self.out: list[Message] = []
-        self.sent: list[Message] = []
-        self.events: list[Event] = []
-        self.disk_kept = Disk()
-        self.match_scores: list[tuple[int, ...]] = []
-        self._last_sent = now
-        self._ack_due: float | None = None
-        self._rounds: dict[int, Round] = {}
-        self._seated: frozenset[int] = frozenset(range(players))
         self._base = (0, bytes(16))
-        self._base_seated = self._seated
+        self._base_seated = self.seated
         self._base_scores: tuple[tuple[int, ...], ...] = ()
         self._base_round = 0
         self._since_base: list[Ordered | StartView] = []
@@ -171,8 +158,6 @@ class Views:
         self._quorums: tuple[tuple[int, frozenset[int]], ...] = ()
         """Earlier views (number, members) a view change also needs a majority of until
         every member is known to have installed this view (`_quorums_now`)."""
-        self.in_view: set[int] = set(range(players))
-        """The members known to have installed this view: each sent something in it."""
         self._stash: list[Message] = []
         self._stash_since: float | None = None
         self._elsewhere_above: dict[int, int] = {}
@@ -181,18 +166,14 @@ class Views:
         self._gone: set[int] = set()
         """The members shown to have installed another view than this one."""
 
-    # Provided by Replica.
-    seats: tuple[int, ...]
-    log: Log
-    acks: Acks
-    team_of: Callable[[int], tuple[int, ...]]
-    send: Callable[[float, Callable[[int, int], Message]], Message]
-    send_ack: Callable[[float], None]
-    commit_ready: Callable[[float], None]
-    add_pending: Callable[[Ordered | StartView, tuple[int, int] | None], None]
-    apply_everywhere: Callable[[Move], None]
-    receive: Callable[[Message, float], None]
-    _refused: set[int]
+    @property
+    def status(self) -> Status:
+        """Where this replica stands: playing, regrouping, rejoining or gone."""
+        return self._status
+
+    def _enter(self, status: Status) -> None:
+        """The one place the status changes."""
+        self._status = status
 
     # --- the commit rule --------------------------------------------------------------------
 
@@ -202,25 +183,22 @@ class Views:
             seat, seq = entry.carrier
         else:
             seat, seq = entry.message.sender, entry.message.seq
-        return self.acks.held_by_all(seat, seq, self.members)
+        return self._host.acks.held_by_all(seat, seq, self.members)
 
     def note_committed(self, message: Ordered | StartView) -> None:
         """Keep what a StartView would carry: every ordered message of the current round."""
-        this = self.round_data(message.round) if isinstance(message, Ready) else None
-        if this is not None and this.number > self.inplay.number and not this.participants:
+        this = self._host.round_data(message.round) if isinstance(message, Ready) else None
+        if this is not None and this.number > self._host.inplay.number and not this.participants:
             # The first Ready of the next round. (Not "of a round above the base's": a
             # replica that rejoined has the StartView's base and round before it has
             # replayed that round's first Ready, and must rebuild its base there too.)
-            self._base = (self.log.committed, self.log.chain)
-            self._base_seated = self._seated
-            self._base_scores = tuple(self.match_scores)
+            self._base = (self._host.log.committed, self._host.log.chain)
+            self._base_seated = self.seated
+            self._base_scores = tuple(self._host.match_scores)
             self._base_round = this.number
             self._since_base = []
-            this.participants = self._seated
+            this.participants = self.seated
         self._since_base.append(message)
-
-    def round_data(self, number: int) -> Round:
-        return self._rounds.setdefault(number, Round(number))
 
     # --- filtering what arrives -----------------------------------------------------------
 
@@ -241,9 +219,9 @@ class Views:
             # too few to go on without it, leave, to be let back in where it went.
             self._gone.add(sender)
             if any(2 * len(q - self._gone) <= len(q) for _, q in self._quorums_now()):
-                self._shut_out(now)
+                self.shut_out(now)
             return False
-        if not self.acks.this_life(message):
+        if not self._host.acks.this_life(message):
             return False  # from the sender's earlier life
         if message.view > self.view:
             starts = isinstance(message, StartView) and sender in self.members
@@ -267,6 +245,20 @@ class Views:
         if self.seat not in start.joined:
             return False
         return start.joined_from[start.joined.index(self.seat)] == self.view
+
+    def hear(self, seat: int, now: float) -> None:
+        """A seat was heard from: it is no longer suspected, if it was."""
+        self.heard[seat] = now
+        if seat in self.suspected:
+            self.suspected.discard(seat)
+            self._host.events.append(PeerRecovered(seat))
+
+    def suspect_silent(self, now: float) -> None:
+        """Suspect the members silent for too long (the screen says who is away)."""
+        for seat in sorted(self.members - {self.seat} - self.suspected):
+            if now - self.heard[seat] >= self.timing.suspect_after:
+                self.suspected.add(seat)
+                self._host.events.append(PeerSuspected(seat))
 
     def _hold_back(self, message: Message, now: float) -> None:
         if len(self._stash) < STASH_LIMIT:
@@ -305,7 +297,7 @@ class Views:
             now - self._stash_since >= self.timing.view_change_timeout
         )
         if waited and self.status in (Status.NORMAL, Status.CHANGING):
-            self._shut_out(now)  # the others went on in a view this replica never got
+            self.shut_out(now)  # the others went on in a view this replica never got
 
     def view_deadlines(self) -> list[float]:
         """When `tick_views` next has something to do."""
@@ -335,12 +327,12 @@ class Views:
         return view
 
     def _start_view_change(self, new_view: int, now: float) -> None:
-        self.status = Status.CHANGING
+        self._enter(Status.CHANGING)
         self._changing_to = new_view
         self._change_started = now
         suspects = tuple(sorted(self.suspected & self.members))
-        have, committed = tuple(self.acks.have), self.log.committed
-        vote = self.send(
+        have, committed = tuple(self._host.acks.have), self._host.log.committed
+        vote = self._host.send(
             now,
             lambda c, s: ViewChange(
                 self.seat,
@@ -388,15 +380,15 @@ class Views:
         joined = tuple(sorted(rejoining))
         joined_from = tuple(self._rejoiners[s][1] for s in joined)
         members = tuple(sorted(voters | set(joined)))
-        lives = tuple(new_view if s in joined else v for s, v in enumerate(self.acks.lives))
+        lives = tuple(new_view if s in joined else v for s, v in enumerate(self._host.acks.lives))
         earlier = tuple((number, tuple(sorted(q))) for number, q in quorums)
         carried = self._to_carry(self.members - voters, joined)
         base_committed, base_digest = self._base
-        cuts, scores = tuple(self.acks.have), self._base_scores
+        cuts, scores = tuple(self._host.acks.have), self._base_scores
         seated = tuple(sorted(self._base_seated))
         number = max(self._base_round, 1)
         voted_in = self.view
-        start = self.send(
+        start = self._host.send(
             now,
             lambda c, s: StartView(
                 self.seat,
@@ -437,7 +429,7 @@ class Views:
         never installs the other (it can only come back in through a later view of the
         side that lets it rejoin, which that side must form first).
         """
-        if self.members <= self.in_view:
+        if self.members <= self.installed:
             return ((self.view, self.members),)
         return ((self.view, self.members), *self._quorums)
 
@@ -445,7 +437,7 @@ class Views:
         """What a StartView carries: for a seat coming back, everything of the round; for
         members only, the messages of the seats that leave (the rest they hold already).
         A StartView carried again is carried without what it carried itself."""
-        messages = [*self._since_base, *(p.message for p in self.log.pending)]
+        messages = [*self._since_base, *(p.message for p in self._host.log.pending)]
         if not joined:
             messages = [m for m in messages if m.sender in departed]
         return tuple(encode_payload(bare(m)) for m in messages)
@@ -458,7 +450,7 @@ class Views:
             # votes: it installs at most one of the two (see `install_acks`).
             return
         if self.seat not in start.members:
-            self._shut_out(now)
+            self.shut_out(now)
             return
         self._install(start, now)
 
@@ -466,7 +458,7 @@ class Views:
         """Move to the view a StartView begins, as a member that was already in."""
         departed = self.members - set(start.members)
         self.view, self.members = start.view, frozenset(start.members)
-        self.status = Status.NORMAL
+        self._enter(Status.NORMAL)
         self._installed_at = now
         self.install_acks(start)
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
@@ -475,27 +467,27 @@ class Views:
         self._stash_since = None
         carrier = (start.sender, start.seq)
         for seat in sorted(departed | set(start.joined)):
-            self.acks.have[seat] = min(self.acks.have[seat], start.cuts[seat])
+            self._host.acks.have[seat] = min(self._host.acks.have[seat], start.cuts[seat])
         kept = []
-        for entry in self.log.pending:
+        for entry in self._host.log.pending:
             sender, seq = entry.message.sender, entry.message.seq
             if sender in departed or sender in start.joined:
                 if seq > start.cuts[sender] and self._this_life(entry.message):
                     continue  # committed nowhere: the view drops it
                 entry = Pending(entry.key, entry.message, carrier)
             kept.append(entry)
-        self.log.pending = kept
+        self._host.log.pending = kept
         self._take_carried(start, carrier, set(departed) | set(start.joined))
-        self.add_pending(start, None)
+        self._host.add_pending(start, None)
         for seat in start.joined:
             self._reset_seat(seat, start.view)
-        self.events.append(ViewInstalled(start.view, start.members))
-        self.events += [PeerExcluded(s) for s in sorted(departed - set(start.joined))]
-        self.events += [PeerRejoined(s) for s in start.joined]
+        self._host.events.append(ViewInstalled(start.view, start.members))
+        self._host.events += [PeerExcluded(s) for s in sorted(departed - set(start.joined))]
+        self._host.events += [PeerRejoined(s) for s in start.joined]
         if start.joined:
             # A rejoining seat may lack what this replica sent since the cut: send it again.
-            self.out += [m for m in self.sent if m.seq > start.cuts[self.seat]]
-        self.send_ack(now)
+            self._host.out += [m for m in self._host.sent if m.seq > start.cuts[self.seat]]
+        self._host.send_ack(now)
         self._replay_stash(now)
 
     def install_acks(self, start: StartView) -> None:
@@ -513,8 +505,8 @@ class Views:
         acknowledged in that view, i.e. installed it. So of sibling views at most one ever
         commits anything (and `_quorums_now` keeps the others from going on).
         """
-        self.acks.install(start)
-        self.in_view = {self.seat, start.sender}
+        self._host.acks.install(start)
+        self.installed = {self.seat, start.sender}
 
     def _take_carried(
         self, start: StartView, carrier: tuple[int, int], changed: set[int] | None
@@ -528,16 +520,16 @@ class Views:
             sender = message.sender
             by: tuple[int, int] | None = carrier
             if changed is None:
-                if self.log.holds(message):
+                if self._host.log.holds(message):
                     continue
                 if self._held_on_its_own(start, message):
                     by = None
-            elif sender not in changed or message.seq <= self.acks.have[sender]:
+            elif sender not in changed or message.seq <= self._host.acks.have[sender]:
                 continue
             elif not self._this_life(message):
                 continue  # handed over when its sender rejoined: held or committed already
-            self.acks.have[sender] = max(self.acks.have[sender], message.seq)
-            self.add_pending(message, by)
+            self._host.acks.have[sender] = max(self._host.acks.have[sender], message.seq)
+            self._host.add_pending(message, by)
 
     @staticmethod
     def _held_on_its_own(start: StartView, message: Message) -> bool:
@@ -558,64 +550,53 @@ class Views:
         ``have`` and the cuts count: a seat that rejoins numbers its messages from 1
         again, so one from an earlier life (sent in a view before the one it joined) can
         bear any number. Those were handed over by the StartView it rejoined by."""
-        return self.acks.this_life(message)
+        return self._host.acks.this_life(message)
 
     def _reset_seat(self, seat: int, view: int) -> None:
         """A seat (re)joins in ``view``: its sequence numbers start again."""
-        self.acks.reset_seat(seat, view)
+        self._host.acks.reset_seat(seat, view)
         self.heard[seat] = max(self.heard)
         self.suspected.discard(seat)
         self._rejoiners.pop(seat, None)
 
     def commit_start_view(self, start: StartView) -> None:
         """At its place in the order, a view's departures and arrivals reach the game."""
-        self._seated = frozenset(start.members)
+        self.seated = frozenset(start.members)
 
     def commit_leave(self, seat: int) -> None:
-        self._seated = self._seated - {seat}
-
-    def away(self) -> list[int]:
-        """Seats that cannot move this round: not at the table, or not dealt in."""
-        this = self._rounds.get(self.inplay.number)
-        # Dealt in: a Ready in when play started. One that commits later (its seat was not
-        # at the table when the round's first Ready committed) deals nothing in.
-        dealt = set(this.shown) if this is not None else set()
-        return [
-            s for s in range(self.players) if s not in self._seated or self.seats[s] not in dealt
-        ]
-
-    def keep_absent_stuck(self) -> None:
-        """Tableaux with none of their seats at the table count as stuck, so the others
-        can still rotate."""
-        public = self.inplay.public
-        if public is None or public.ended is not None:
-            return
-        away = self.away()
-        for seat in away:
-            if all(s in away for s in self.team_of(seat)) and not public.tableau_of(seat).stuck:
-                self.apply_everywhere(DeclareStuck(seat))
-                public = self.inplay.public
-                assert public is not None
+        """At its place in the order, a seat leaves the view and the table."""
+        self.members = self.members - {seat}
+        self.seated = self.seated - {seat}
+        if seat == self.seat:
+            self._enter(Status.LEFT)
 
     # --- being out, and coming back ----------------------------------------------------------
 
-    def _shut_out(self, now: float) -> None:
-        self.status = Status.OUT
-        self.events.append(ShutOut(self.view))
+    def restart_out(self, view: int, now: float) -> None:
+        """Start as a replica back from a crash: out, asking to rejoin from ``view``."""
+        self.view = view
+        self._enter(Status.OUT)
+        self.send_rejoin(now)
+
+    def shut_out(self, now: float) -> None:
+        self._enter(Status.OUT)
+        self._host.events.append(ShutOut(self.view))
         self.send_rejoin(now)
 
     def send_rejoin(self, now: float) -> None:
-        self._last_sent = now
-        self.out.append(
-            Rejoin(self.seat, self.view, max(self.acks.clock, 1), 1, self.disk_kept.round)
+        self._host._last_sent = now
+        self._host.out.append(
+            Rejoin(
+                self.seat, self.view, max(self._host.acks.clock, 1), 1, self._host.disk_kept.round
+            )
         )
 
     def tick_out(self, now: float) -> None:
-        if now - self._last_sent >= self.timing.heartbeat:
+        if now - self._host._last_sent >= self.timing.heartbeat:
             self.send_rejoin(now)
 
     def take_rejoin(self, rejoin: Rejoin, now: float) -> None:
-        late = not self.acks.this_life(rejoin)
+        late = not self._host.acks.this_life(rejoin)
         if late and rejoin.sender in self.members:
             return  # sent before that seat rejoined, arriving late
         # (One that is no member any more may never have got the StartView that let it
@@ -633,47 +614,37 @@ class Views:
     def _install_as_rejoiner(self, start: StartView, now: float) -> None:
         """Come back into a view from nothing but the StartView and this seat's disk."""
         self.view, self.members = start.view, frozenset(start.members)
-        self.status = Status.NORMAL
+        self._enter(Status.NORMAL)
         self._installed_at = now
-        self.acks = Acks.for_rejoiner(self.seat, start, self.acks.clock)
-        self.sent, self._votes = [], {}
+        self._votes = {}
         self.suspected.clear()
-        self.in_view = {self.seat, start.sender}
+        self.installed = {self.seat, start.sender}
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self._note_lineage(start)
-        self.log = Log(self.players, self.log.tie_rule, start.base_committed, start.base_digest)
         # Until it replays the round's first Ready, its base is the StartView's: were it to
         # coordinate a view before then, its StartView must rebuild the same table.
         self._base, self._since_base = (start.base_committed, start.base_digest), []
         self._base_round, self._base_scores = start.round, tuple(start.scores)
-        self.match_scores = list(start.scores)
-        # The carried messages replay the table from the first Ready of round start.round.
-        self.inplay = InPlay(start.round - 1)
-        self._rounds = {}
-        disk = self.disk_kept
-        self.round = max(disk.round, self.inplay.number)
-        if disk.round >= start.round:
-            this = self.round_data(disk.round)
-            this.order, this.salt = disk.order, disk.salt
-        self._seated = self._base_seated = frozenset(start.seated)
+        self._host.rebuild(start)
+        self.seated = self._base_seated = frozenset(start.seated)
         carrier = (start.sender, start.seq)
         self._take_carried(start, carrier, None)
         for seat in range(self.players):
             # Joined seats (this one too) number their messages afresh from 1.
-            self.acks.have[seat] = 0 if seat in start.joined else start.cuts[seat]
-        self.acks.have[start.sender] = start.seq
-        self.add_pending(start, carrier)
+            self._host.acks.have[seat] = 0 if seat in start.joined else start.cuts[seat]
+        self._host.acks.have[start.sender] = start.seq
+        self._host.add_pending(start, carrier)
         self.heard = [now] * self.players
-        self.events.append(ViewInstalled(start.view, start.members))
-        self.send_ack(now)
+        self._host.events.append(ViewInstalled(start.view, start.members))
+        self._host.send_ack(now)
         self._replay_stash(now)
 
     def _replay_stash(self, now: float) -> None:
         stash, self._stash, self._stash_since = self._stash, [], None
         for message in stash:
-            if message.sender in self._refused:
+            if message.sender in self._host._refused:
                 continue  # its sender broke the protocol since
             if message.view <= self.view:
-                self.receive(message, now)
+                self._host.receive(message, now)
             else:
                 self._hold_back(message, now)
