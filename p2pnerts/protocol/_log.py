@@ -63,15 +63,15 @@ class Log:
     """The pending messages in order, the commit count and the running digest."""
 
     def __init__(
-        self, players: int, tie_rule: TieRule, committed: int = 0, chain: bytes = bytes(16)
+        self, players: int, tie_rule: TieRule, committed: int = 0, digest: bytes = bytes(16)
     ) -> None:
         self._players = players
         self.tie_rule = tie_rule
         self.pending: list[Pending] = []
         self.committed = committed
-        self.chain = chain
+        self.digest = digest
         """The running digest after the first ``committed`` messages."""
-        self.digests: dict[int, bytes] = {committed: chain}
+        self.digests: dict[int, bytes] = {committed: digest}
         self._awaited: dict[int, list[tuple[int, bytes]]] = {}
         """Digests others reported for commit counts this replica has not reached yet."""
 
@@ -87,14 +87,14 @@ class Log:
         """Count a committed message into the running digest; returns the divergences the
         new digest shows against what others reported for it."""
         self.committed += 1
-        self.chain = hashlib.blake2b(
-            self.chain + encode_payload(bare(message)) + bytes((outcome,)),
+        self.digest = hashlib.blake2b(
+            self.digest + encode_payload(bare(message)) + bytes((outcome,)),
             digest_size=16,
         ).digest()
-        self.digests[self.committed] = self.chain
+        self.digests[self.committed] = self.digest
         self.digests.pop(self.committed - DIGESTS_KEPT, None)
         reported = self._awaited.pop(self.committed, ())
-        return [Diverged(seat, self.committed) for seat, d in reported if d != self.chain]
+        return [Diverged(seat, self.committed) for seat, d in reported if d != self.digest]
 
     def compare(self, ack: Ack) -> Diverged | None:
         """Check an Ack's digest against this replica's at the same commit count (now, or

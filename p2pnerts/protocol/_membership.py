@@ -109,9 +109,11 @@ class Host(Protocol):
     out: list[Message]
     sent: list[Message]
     match_scores: list[tuple[int, ...]]
-    disk_kept: Disk
     _refused: set[int]
     _last_sent: float
+
+    @property
+    def disk(self) -> Disk: ...
 
     def send(self, now: float, build: Callable[[int, int], Message]) -> Message: ...
     def send_ack(self, now: float) -> None: ...
@@ -192,7 +194,7 @@ class Membership:
             # The first Ready of the next round. (Not "of a round above the base's": a
             # replica that rejoined has the StartView's base and round before it has
             # replayed that round's first Ready, and must rebuild its base there too.)
-            self._base = (self._host.log.committed, self._host.log.chain)
+            self._base = (self._host.log.committed, self._host.log.digest)
             self._base_seated = self.seated
             self._base_scores = tuple(self._host.match_scores)
             self._base_round = this.number
@@ -584,12 +586,11 @@ class Membership:
         self.send_rejoin(now)
 
     def send_rejoin(self, now: float) -> None:
-        self._host._last_sent = now
-        self._host.out.append(
-            Rejoin(
-                self.seat, self.view, max(self._host.acks.clock, 1), 1, self._host.disk_kept.round
-            )
-        )
+        """Ask to be let back in, saying which round's deck this seat still holds."""
+        host = self._host
+        host._last_sent = now
+        clock = max(host.acks.clock, 1)
+        host.out.append(Rejoin(self.seat, self.view, clock, 1, host.disk.round))
 
     def tick_out(self, now: float) -> None:
         if now - self._host._last_sent >= self.timing.heartbeat:

@@ -136,7 +136,7 @@ class Replica:
         self.sent: list[Message] = []
         """What this seat sent that some member may not hold yet, to send again."""
         self.events: list[Event] = []
-        self.disk_kept = Disk()
+        self._disk = Disk()
         self.match_scores: list[tuple[int, ...]] = []
         self._last_sent = now
         self._ack_due: float | None = None
@@ -175,7 +175,7 @@ class Replica:
         """A replica coming back after a crash with only what it persisted: it asks to
         rejoin, and rebuilds the table from what the others send it."""
         replica = cls(seat, options, players, timing=timing, now=now, auto_stuck=auto_stuck)
-        replica.disk_kept = disk
+        replica._disk = disk
         replica.membership.restart_out(disk.view, now)
         return replica
 
@@ -210,7 +210,7 @@ class Replica:
 
     def _deal(self, this: Round, order: tuple[Card, ...], salt: bytes, now: float) -> None:
         this.order, this.salt, this.spare = order, salt, None
-        self.disk_kept = Disk(this.number, order, salt)
+        self._disk = Disk(this.number, order, salt)
         codes = tuple(map(card_code, order))
         for mate in self.team:
             if mate != self.seat:
@@ -234,16 +234,16 @@ class Replica:
         if this is None or this.spare is None or this.order or self.status is not Status.NORMAL:
             return
         number = this.number
-        present = [s for s in self.team if s in self.membership.seated and s in self.members]
+        here = [s for s in self.team if s in self.membership.seated and s in self.members]
         pending = (p.message for p in self.log.pending)
         readies = [
             *this.readies,
             *(m.sender for m in pending if isinstance(m, Ready) and m.round == number),
         ]
-        dealing = [*readies, *(s for s in self._team_deals.get(number, {}) if s in present)]
+        dealing = [*readies, *(s for s in self._team_deals.get(number, {}) if s in here)]
         if any(s in self.team and s != self.seat for s in dealing):
             return  # that teammate's deck deals the team (a dealer gone since has no say)
-        if present and present[0] != self.seat:
+        if here and here[0] != self.seat:
             return
         self._deal(this, *this.spare, now)
 
@@ -274,7 +274,7 @@ class Replica:
             raise LocalProtocolError(f"the table is {self.status.value}: wait")
         if display is None or display.ended is not None:
             raise LocalProtocolError("no round is being played")
-        if self.seat in self.away():
+        if self.seat in self.sitting_out():
             raise LocalProtocolError("you sit this round out: you were not dealt in")
         if self.blind:
             raise LocalProtocolError("your deck's order is not here: you cannot play it")
@@ -435,7 +435,7 @@ class Replica:
     def disk(self) -> Disk:
         """What this peer must keep on disk to come back after a crash (save it whenever it
         changes: a new round or a new view)."""
-        return replace(self.disk_kept, view=self.view)
+        return replace(self._disk, view=self.view)
 
     @property
     def display(self) -> State | None:
@@ -524,7 +524,7 @@ class Replica:
     @property
     def digest(self) -> bytes:
         """The running digest of everything committed so far."""
-        return self.log.chain
+        return self.log.digest
 
     def digest_at(self, committed: int) -> bytes:
         """The running digest after the first ``committed`` messages (recent ones only)."""
@@ -545,7 +545,7 @@ class Replica:
 
     def send_ack(self, now: float) -> None:
         self._ack_due = None
-        have, committed, digest = tuple(self.acks.have), self.log.committed, self.log.chain
+        have, committed, digest = tuple(self.acks.have), self.log.committed, self.log.digest
         self.send(now, lambda c, s: Ack(self.seat, self.view, c, s, have, committed, digest))
 
     def add_pending(self, message: Ordered | StartView, carrier: tuple[int, int] | None) -> None:
@@ -638,8 +638,9 @@ class Replica:
         """What this replica keeps of round ``number`` (kept from now on)."""
         return self._rounds.setdefault(number, Round(number))
 
-    def away(self) -> list[int]:
-        """Seats that cannot move this round: not at the table, or not dealt in."""
+    def sitting_out(self) -> list[int]:
+        """The seats sitting this round out, that cannot move in it: not seated, or not
+        dealt in."""
         this = self._rounds.get(self.inplay.number)
         # Dealt in: a Ready in when play started. One that commits later (its seat was not
         # at the table when the round's first Ready committed) deals nothing in.
@@ -650,13 +651,16 @@ class Replica:
             if s not in self.membership.seated or self.seats[s] not in dealt
         ]
 
-    def keep_absent_stuck(self) -> None:
+    away = sitting_out
+    """The name the network and simulator layers read (`sitting_out`)."""
+
+    def keep_sitting_out_stuck(self) -> None:
         """Tableaux with none of their seats at the table count as stuck, so the others
         can still rotate."""
         public = self.inplay.public
         if public is None or public.ended is not None:
             return
-        away = self.away()
+        away = self.sitting_out()
         for seat in away:
             if all(s in away for s in self.team_of(seat)) and not public.tableau_of(seat).stuck:
                 self.apply_everywhere(DeclareStuck(seat))
@@ -672,7 +676,7 @@ class Replica:
         self.match_scores = list(start.scores)
         self.inplay = InPlay(start.round - 1)
         self._rounds = {}
-        disk = self.disk_kept
+        disk = self._disk
         self.round = max(disk.round, self.inplay.number)
         if disk.round >= start.round:
             this = self.round_data(disk.round)
@@ -707,7 +711,7 @@ class Replica:
         for salt, order in offers:
             if order and _deal.commitment(salt, order) == want:
                 this.order, this.salt = order, salt
-                self.disk_kept = Disk(this.number, order, salt)
+                self._disk = Disk(this.number, order, salt)
                 return
         this.order, this.salt = (), b""
 
@@ -763,7 +767,7 @@ class Replica:
             placed=self.inplay.placed,
             deck=self.seats[seat],
             shared=len(self.team_of(seat)) > 1,
-            sitting_out=play.sender in self.away(),
+            sitting_out=play.sender in self.sitting_out(),
         )
 
     def _settle(self, now: float) -> None:
@@ -774,10 +778,10 @@ class Replica:
         if public is None or this is None or this.ended:
             return
         if public.ended is None:
-            self.keep_absent_stuck()
+            self.keep_sitting_out_stuck()
             if self.inplay.public is not None and all(t.stuck for t in self.inplay.public.tableaux):
                 self.apply_everywhere(Rotate(min(self.members, default=0)))
-                self.keep_absent_stuck()
+                self.keep_sitting_out_stuck()
         if self.inplay.public is not None and self.inplay.public.ended is not None:
             self._end_round(now)
 
@@ -852,11 +856,11 @@ class Replica:
             return
         if display.tableau_of(self.seat).stuck:
             return
-        if self.seat in self.away():
+        if self.seat in self.sitting_out():
             return  # not dealt in: the others count this seat as stuck already
         blind = not self._rounds[self.inplay.number].order  # dealt, but the deck was lost
         if blind:
-            away = self.away()
+            away = self.sitting_out()
             if not any(s not in away for s in self.team if s != self.seat):
                 self._declare_blind_stuck(now)  # (a teammate who sees the deck plays it)
         elif is_stuck(display, self.seat):

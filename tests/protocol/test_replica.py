@@ -296,7 +296,7 @@ def test_a_ready_that_commits_after_play_started_deals_nothing_in() -> None:
     for seat in range(3):
         replica = table.replicas[seat]
         assert [e.dealt for e in table.of(seat, RoundStarted) if e.round == 2] == [(0, 1)]
-        assert 2 in replica.away()  # its Ready is in, but came too late to be dealt
+        assert 2 in replica.sitting_out()  # its Ready is in, but came too late to be dealt
         public = replica.public
         assert public is not None and public.tableau_of(2).stuck
         assert not public.tableau_of(2).nerts
