@@ -41,20 +41,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from p2pnerts.protocol import _deal
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
 from p2pnerts.protocol._checks import Seating, check_message
+from p2pnerts.protocol._dealing import Dealing
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
     AuditFailed,
-    AuditPassed,
     AutoApplied,
     Event,
     PeerLeft,
     PlayInTheAir,
     RoundOver,
-    RoundStarted,
 )
 from p2pnerts.protocol._inplay import Disk, InPlay, Round
 from p2pnerts.protocol._log import Log, Pending
@@ -90,16 +88,11 @@ from p2pnerts.rules import (
     TurnStock,
     apply,
     card_code,
-    card_from_code,
     is_stuck,
-    new_deck,
     public_digest,
     score_round,
 )
 
-TEAM_DEALS_KEPT = 4
-"""How many rounds' team decks a seat keeps from each teammate: the one on the table and
-the next are all an honest teammate sends; the lowest are kept."""
 _Builder = Callable[[int, int], Message]
 """Builds a message from the clock and sequence number it is sent with."""
 
@@ -128,26 +121,21 @@ class Replica:
         self.players = players
         self.timing = timing
         self.options = options
-        self.round = 0
-        """The last round this seat dealt a deck for."""
         self.inplay = InPlay()
         """The round on the table at this seat, and this seat's plays in the air."""
         self.out: list[Message] = []
         self.sent: list[Message] = []
         """What this seat sent that some member may not hold yet, to send again."""
         self.events: list[Event] = []
-        self._disk = Disk()
         self.match_scores: list[tuple[int, ...]] = []
         self._last_sent = now
         self._ack_due: float | None = None
-        self._rounds: dict[int, Round] = {}
-        """The rounds kept until their audit is done, by number."""
         self.membership = Membership(self, seat, players, timing, now)
         """Views, votes and rejoining."""
         self.log = Log(players, options.tie_rule)
+        """The agreed order: what waits to commit, and the running digest."""
         self.acks = Acks(seat, players)
         """The clock, and who holds which messages."""
-        """The agreed order: what waits to commit, and the running digest."""
         self.seats = seats
         """The deck each seat plays: teammates share one."""
         self.deck = seats[seat]
@@ -157,8 +145,8 @@ class Replica:
         self._seating = Seating(seat, seats, options)
         self._refused: set[int] = set()
         """The seats that broke the protocol: every later message of theirs is refused."""
-        self._team_deals: dict[int, dict[int, tuple[bytes, tuple[Card, ...]]]] = {}
-        """Per round, the team decks teammates sent this seat: sender → (salt, order)."""
+        self.dealing = Dealing(self)
+        """The rounds dealt, the team's deck, the start of play and the audit."""
 
     @classmethod
     def restart(
@@ -175,88 +163,11 @@ class Replica:
         """A replica coming back after a crash with only what it persisted: it asks to
         rejoin, and rebuilds the table from what the others send it."""
         replica = cls(seat, options, players, timing=timing, now=now, auto_stuck=auto_stuck)
-        replica._disk = disk
+        replica.dealing.saved = disk
         replica.membership.restart_out(disk.view, now)
         return replica
 
     # --- inputs ---------------------------------------------------------------------------
-
-    def start_round(self, order: Sequence[Card], salt: bytes, now: float) -> None:
-        """Deal this seat's deck from ``order`` (kept secret) and say Ready."""
-        if self.status is not Status.NORMAL:
-            raise LocalProtocolError(f"the table is {self.status.value}")
-        if self.inplay.public is not None and self.inplay.public.ended is None:
-            raise LocalProtocolError("a round is still being played")
-        if sorted(order) != sorted(new_deck(self.deck, jokers=self.options.jokers)):
-            raise LocalProtocolError(f"seat {self.seat} deals deck {self.deck + 1}, not that order")
-        if self.round > self.inplay.number:
-            # §5.1: no Ready for round r+1 before round r has ended here. Dealing twice in
-            # one gap between rounds would commit a Ready for a round after the next one
-            # before the next one is dealt in: the round base a StartView rebuilds a
-            # rejoining seat from would then skip the next round's first Readies.
-            raise LocalProtocolError(f"round {self.round} is dealt already: wait for it")
-        for old in [r for r in self._rounds.values() if r.number < self.inplay.number]:
-            self._audit_if_complete(old, final=True)  # whoever never revealed: unchecked
-            del self._rounds[old.number]
-        self.round = max(self.round, self.inplay.number) + 1
-        this = self.round_data(self.round)
-        if len(self.team) == 1:
-            self._deal(this, tuple(order), salt, now)
-        else:
-            # A team deals one deck: its first seat at the table shuffles and deals, and
-            # the others keep their own shuffle in case that seat drops out first.
-            this.spare = (tuple(order), salt)
-            self._deal_for_team(now)
-
-    def _deal(self, this: Round, order: tuple[Card, ...], salt: bytes, now: float) -> None:
-        this.order, this.salt, this.spare = order, salt, None
-        self._disk = Disk(this.number, order, salt)
-        codes = tuple(map(card_code, order))
-        for mate in self.team:
-            if mate != self.seat:
-                self.out.append(self._team_deal(mate, this.number, salt, codes))
-        shown = tuple(map(card_code, _deal.face_up(order, self.options)))
-        commitment = _deal.commitment(salt, order)
-        number = this.number
-        self.send(
-            now,
-            lambda c, s: Ready(self.seat, self.view, c, s, number, commitment, shown),
-        )
-
-    def _team_deal(self, mate: int, number: int, salt: bytes, codes: tuple[int, ...]) -> TeamDeal:
-        return TeamDeal(self.seat, self.view, max(self.acks.clock, 1), 1, mate, number, salt, codes)
-
-    def _deal_for_team(self, now: float) -> None:
-        """Deal the team's deck with this seat's spare shuffle unless a teammate deals it:
-        one whose Ready for the round is held or committed, or one still at the table whose
-        deck has come; otherwise the first of the team at the table deals."""
-        this = self._rounds.get(self.round)
-        if this is None or this.spare is None or this.order or self.status is not Status.NORMAL:
-            return
-        number = this.number
-        here = [s for s in self.team if s in self.membership.seated and s in self.members]
-        pending = (p.message for p in self.log.pending)
-        readies = [
-            *this.readies,
-            *(m.sender for m in pending if isinstance(m, Ready) and m.round == number),
-        ]
-        dealing = [*readies, *(s for s in self._team_deals.get(number, {}) if s in here)]
-        if any(s in self.team and s != self.seat for s in dealing):
-            return  # that teammate's deck deals the team (a dealer gone since has no say)
-        if here and here[0] != self.seat:
-            return
-        self._deal(this, *this.spare, now)
-
-    def should_deal(self) -> bool:
-        """Whether this seat should deal the next round now: the table is settled, between
-        rounds (or before the first), and no deck is dealt for the next round yet (as a
-        seat that came back finds itself, having missed the end of a round)."""
-        if self.status is not Status.NORMAL:
-            return False
-        public = self.inplay.public
-        fresh = self.round == 0 and public is None
-        between = public is not None and public.ended is not None
-        return (fresh or between) and self.round <= self.inplay.number
 
     def team_of(self, seat: int) -> tuple[int, ...]:
         """The seats playing ``seat``'s deck, itself included."""
@@ -276,7 +187,7 @@ class Replica:
             raise LocalProtocolError("no round is being played")
         if self.seat in self.sitting_out():
             raise LocalProtocolError("you sit this round out: you were not dealt in")
-        if self.blind:
+        if self.dealing.blind:
             raise LocalProtocolError("your deck's order is not here: you cannot play it")
         if move.seat != self.seat:
             raise LocalProtocolError(f"seat {self.seat} cannot move for seat {move.seat}")
@@ -326,7 +237,7 @@ class Replica:
             self.membership.take_rejoin(message, now)
             return
         if isinstance(message, TeamDeal):
-            self._take_team_deal(message, now)
+            self.dealing.take_team_deal(message, now)
             return
         if not self.membership.admit(message, now):
             return
@@ -361,7 +272,7 @@ class Replica:
                 if self._ack_due is None:
                     self._ack_due = now + self.timing.ack_delay
             case Reveal():
-                self._take_reveal(message)
+                self.dealing.take_reveal(message)
             case ViewChange():
                 self.membership.take_vote(message, now)
             case StartView():
@@ -399,8 +310,8 @@ class Replica:
         """What to send again to ``seat`` on a new connection: everything it may lack
         (a teammate gets the team's deck first, as it may have restarted without it)."""
         deals: list[Message] = [
-            self._team_deal(seat, r.number, r.salt, tuple(map(card_code, r.order)))
-            for r in sorted(self._rounds.values(), key=lambda r: r.number)
+            self.dealing.team_deal(seat, r.number, r.salt, tuple(map(card_code, r.order)))
+            for r in sorted(self.dealing.rounds.values(), key=lambda r: r.number)
             if seat in self.team
             and seat != self.seat
             and r.order
@@ -435,7 +346,33 @@ class Replica:
     def disk(self) -> Disk:
         """What this peer must keep on disk to come back after a crash (save it whenever it
         changes: a new round or a new view)."""
-        return replace(self._disk, view=self.view)
+        return replace(self.dealing.saved, view=self.view)
+
+    def start_round(self, order: Sequence[Card], salt: bytes, now: float) -> None:
+        """Deal this seat's deck from ``order`` (kept secret) and say Ready."""
+        self.dealing.start_round(order, salt, now)
+
+    def should_deal(self) -> bool:
+        """Whether this seat should deal the next round now (`Dealing.should_deal`)."""
+        return self.dealing.should_deal()
+
+    def round_data(self, number: int) -> Round:
+        """What this replica keeps of round ``number`` (kept from now on)."""
+        return self.dealing.round_data(number)
+
+    def dealt_by(self, number: int) -> dict[int, int]:
+        """Per deck dealt in round ``number``, the seat whose Ready dealt it."""
+        return self.dealing.dealt_by(number)
+
+    @property
+    def round(self) -> int:
+        """The dealt round: the last round this seat dealt a deck for."""
+        return self.dealing.round
+
+    @property
+    def blind(self) -> bool:
+        """Whether this seat is dealt in but does not know its deck's face-down order."""
+        return self.dealing.blind
 
     @property
     def display(self) -> State | None:
@@ -456,19 +393,6 @@ class Replica:
     def playing(self) -> int:
         """The round on the table (0 before the first is dealt in)."""
         return self.inplay.number
-
-    def dealt_by(self, number: int) -> dict[int, int]:
-        """Per deck dealt in round ``number``, the seat whose Ready dealt it (at a table of
-        teams, the teammate whose shuffle the team plays); empty for a round not kept."""
-        this = self._rounds.get(number)
-        return {} if this is None else dict(this.dealers)
-
-    @property
-    def blind(self) -> bool:
-        """Whether this seat is dealt in but does not know its deck's face-down order (it
-        came back without it, or its team's deck has not reached it yet)."""
-        this = self._rounds.get(self.inplay.number)
-        return this is not None and self.deck in this.shown and not this.order
 
     @property
     def in_the_air(self) -> Move | None:
@@ -588,14 +512,14 @@ class Replica:
             outcome = self._commit(head.message, now)
             self.events += log.fold(head.message, outcome)
         if len(self.team) > 1:
-            self._deal_for_team(now)  # the teammate that was to deal may have gone
+            self.dealing.deal_for_team(now)  # the teammate that was to deal may have gone
 
     def _commit(self, message: Ordered | StartView, now: float) -> int:
         """Apply one committed message; returns its outcome for the digest."""
         self.membership.note_committed(message)
         match message:
             case Ready():
-                self.round_data(message.round).readies[message.sender] = message
+                self.dealing.round_data(message.round).readies[message.sender] = message
             case Play():
                 return self._commit_play(message, now)
             case Leave():
@@ -603,45 +527,14 @@ class Replica:
                 self.events.append(PeerLeft(message.sender))
             case StartView():
                 self.membership.commit_start_view(message)
-        self._maybe_start_play()
+        self.dealing.maybe_start_play()
         self._settle(now)
         return Outcome.LANDED
-
-    def _maybe_start_play(self) -> None:
-        """Deal the next round in once the last is over and every participant still seated
-        has its Ready committed."""
-        this = self._rounds.get(self.inplay.number + 1)
-        if this is None or not this.participants:
-            return
-        if self.inplay.public is not None and self.inplay.public.ended is None:
-            return
-        decks = {self.seats[s] for s in this.readies}
-        if {self.seats[s] for s in this.participants & self.membership.seated} <= decks:
-            self._start_play(this)
-
-    def _start_play(self, this: Round) -> None:
-        this.shown, this.dealers = {}, {}
-        for ready in this.readies.values():  # in commit order: a deck's first Ready deals it
-            deck = self.seats[ready.sender]
-            if deck not in this.shown:
-                this.shown[deck] = tuple(map(card_from_code, ready.face_up))
-                this.dealers[deck] = ready.sender
-        public = _deal.public_deal(self.options, self.seats, this.shown)
-        if len(self.team) > 1:
-            self._adopt_team_deck(this)
-        dealt = this.order and self.deck in this.shown
-        private = _deal.with_own_deck(public, self.deck, this.order) if dealt else public
-        self.inplay.begin(this.number, public, private)
-        self.events.append(RoundStarted(this.number, tuple(sorted(this.shown))))
-
-    def round_data(self, number: int) -> Round:
-        """What this replica keeps of round ``number`` (kept from now on)."""
-        return self._rounds.setdefault(number, Round(number))
 
     def sitting_out(self) -> list[int]:
         """The seats sitting this round out, that cannot move in it: not seated, or not
         dealt in."""
-        this = self._rounds.get(self.inplay.number)
+        this = self.dealing.rounds.get(self.inplay.number)
         # Dealt in: a Ready in when play started. One that commits later (its seat was not
         # at the table when the round's first Ready committed) deals nothing in.
         dealt = set(this.shown) if this is not None else set()
@@ -675,60 +568,9 @@ class Replica:
         self.sent = []
         self.match_scores = list(start.scores)
         self.inplay = InPlay(start.round - 1)
-        self._rounds = {}
-        disk = self._disk
-        self.round = max(disk.round, self.inplay.number)
-        if disk.round >= start.round:
-            this = self.round_data(disk.round)
-            this.order, this.salt = disk.order, disk.salt
+        self.dealing.restart(self.inplay.number, start.round)
 
     # --- a team's deck ----------------------------------------------------------------------
-
-    def _take_team_deal(self, deal: TeamDeal, now: float) -> None:
-        order = tuple(map(card_from_code, deal.order))  # checked: this seat's deck
-        self._team_deals.setdefault(deal.round, {})[deal.sender] = (deal.salt, order)
-        for old in [r for r in self._team_deals if r < self.inplay.number]:
-            del self._team_deals[old]
-        from_sender = sorted(r for r, by in self._team_deals.items() if deal.sender in by)
-        for extra in from_sender[TEAM_DEALS_KEPT:]:  # far ahead: a teammate misbehaving
-            del self._team_deals[extra][deal.sender]
-            if not self._team_deals[extra]:
-                del self._team_deals[extra]
-        this = self._rounds.get(deal.round)
-        if this is not None and deal.round == self.inplay.number and not this.order:
-            self._adopt_team_deck(this)
-            if this.order and self.inplay.public is not None:
-                self._see_own_deck(this)
-
-    def _adopt_team_deck(self, this: Round) -> None:
-        """Take the order behind the Ready that deals this seat's deck, from whichever
-        teammate sent it (or this seat's own deal); without it this seat plays blind."""
-        dealer = this.dealers.get(self.deck)
-        if dealer is None:
-            return
-        want = this.readies[dealer].commitment
-        offers = [(this.salt, this.order), *self._team_deals.get(this.number, {}).values()]
-        for salt, order in offers:
-            if order and _deal.commitment(salt, order) == want:
-                this.order, this.salt = order, salt
-                self._disk = Disk(this.number, order, salt)
-                return
-        this.order, this.salt = (), b""
-
-    def _see_own_deck(self, this: Round) -> None:
-        """The team's deck arrived after play began (this seat came back): replay the round
-        so far with it known."""
-        private = _deal.with_own_deck(
-            _deal.public_deal(self.options, self.seats, this.shown), self.deck, this.order
-        )
-        for move, tie in this.log:
-            try:
-                private, _ = apply(private, move, tie=tie)
-            except IllegalMove as exc:  # a teammate showed a card the deck holds elsewhere
-                self.events.append(AuditFailed(this.number, move.seat, f"it showed {exc}"))
-                this.order = ()
-                return
-        self.inplay.private = private
 
     def _commit_play(self, play: Play, now: float) -> int:
         if play.sender == self.seat:
@@ -751,10 +593,10 @@ class Replica:
             # Only a teammate can show a card of this seat's deck that this seat knows is
             # elsewhere: the table took it, so this seat plays on blind.
             self.events.append(AuditFailed(self.inplay.number, play.sender, f"it showed {exc}"))
-            self._rounds[self.inplay.number].order = ()
+            self.dealing.rounds[self.inplay.number].order = ()
             self.inplay.private = after
         self.inplay.public = after
-        self._rounds[self.inplay.number].log.append((play.move, tie))
+        self.dealing.rounds[self.inplay.number].log.append((play.move, tie))
         for effect in verdict.effects:
             if isinstance(effect, CardPlayed):
                 self.inplay.placed[effect.foundation] = (play.sender, play.clock)
@@ -774,7 +616,7 @@ class Replica:
         """What follows a commit by itself, the same at every replica: seats away count as
         stuck; all stuck means the rotation (or the round's end); an ended round is scored."""
         public = self.inplay.public
-        this = self._rounds.get(self.inplay.number)
+        this = self.dealing.rounds.get(self.inplay.number)
         if public is None or this is None or this.ended:
             return
         if public.ended is None:
@@ -790,7 +632,7 @@ class Replica:
         assert self.inplay.public is not None and self.inplay.private is not None
         self.inplay.public, _ = apply(self.inplay.public, move)
         self.inplay.private, _ = apply(self.inplay.private, move)
-        self._rounds[self.inplay.number].log.append((move, False))
+        self.dealing.rounds[self.inplay.number].log.append((move, False))
         self.events.append(AutoApplied(move))
 
     def _end_round(self, now: float) -> None:
@@ -807,7 +649,7 @@ class Replica:
                 public_digest(public),
             )
         )
-        this = self._rounds[self.inplay.number]
+        this = self.dealing.rounds[self.inplay.number]
         this.ended = True
         if this.order and self.deck in this.shown:
             this.reveals[self.seat] = (this.salt, this.order)
@@ -816,35 +658,10 @@ class Replica:
                 now,
                 lambda c, s: Reveal(self.seat, self.view, c, s, this.number, this.salt, order),
             )
-        self._audit_if_complete(this)
-        self._maybe_start_play()  # the next round's Readies may all be in already
+        self.dealing.audit_if_complete(this)
+        self.dealing.maybe_start_play()  # the next round's Readies may all be in already
 
     # --- the audit ------------------------------------------------------------------------
-
-    def _take_reveal(self, reveal: Reveal) -> None:
-        this = self._rounds.get(reveal.round)
-        if this is None or reveal.sender in this.reveals:
-            return  # a round this replica no longer audits (it rejoined since)
-        this.reveals[reveal.sender] = (reveal.salt, tuple(map(card_from_code, reveal.order)))
-        self._audit_if_complete(this)
-
-    def _audit_if_complete(self, this: Round, *, final: bool = False) -> None:
-        # Every member dealt in reveals (each teammate the team's deck, so that each is
-        # checked); at the next deal, the audit goes ahead with whatever has come.
-        dealt_in = {s for s in self.members if self.seats[s] in this.shown}
-        if this.audited or not this.ended or not (dealt_in <= set(this.reveals) or final):
-            return
-        this.audited = True
-        commitments = {d: this.readies[s].commitment for d, s in this.dealers.items()}
-        failures = _deal.audit(
-            self.options, self.seats, this.reveals, commitments, this.shown, this.log
-        )
-        for seat, reason in failures:
-            self.events.append(AuditFailed(this.number, seat, reason))
-        if not failures:
-            revealed = {self.seats[s] for s in this.reveals}
-            unchecked = tuple(s for s in range(self.players) if self.seats[s] not in revealed)
-            self.events.append(AuditPassed(this.number, unchecked))
 
     # --- stuck ------------------------------------------------------------------------------
 
@@ -858,7 +675,7 @@ class Replica:
             return
         if self.seat in self.sitting_out():
             return  # not dealt in: the others count this seat as stuck already
-        blind = not self._rounds[self.inplay.number].order  # dealt, but the deck was lost
+        blind = not self.dealing.rounds[self.inplay.number].order  # dealt, but the deck was lost
         if blind:
             away = self.sitting_out()
             if not any(s not in away for s in self.team if s != self.seat):

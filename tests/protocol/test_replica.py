@@ -193,7 +193,7 @@ def test_a_digest_that_differs_at_the_same_commit_index_is_reported() -> None:
 
 def test_a_reveal_that_contradicts_the_commitment_fails_the_audit() -> None:
     table = _table(nerts_pile=1)
-    cheat = table.replicas[1]._rounds[1]  # a peer lying about its deck after the round
+    cheat = table.replicas[1].dealing.rounds[1]  # a peer lying about its deck after the round
     cheat.order = tuple(reversed(cheat.order))
     table.play(0, CallNerts(0))
     assert [(e.seat, "commitment" in e.reason) for e in table.of(0, AuditFailed)] == [(1, True)]
