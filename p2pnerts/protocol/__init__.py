@@ -40,7 +40,6 @@ from p2pnerts.protocol._events import (
 )
 from p2pnerts.protocol._inplay import Disk
 from p2pnerts.protocol._log import order_key
-from p2pnerts.protocol._membership import Status, Timing
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
@@ -62,6 +61,7 @@ from p2pnerts.protocol._messages import (
     addressed_to,
 )
 from p2pnerts.protocol._replica import Replica
+from p2pnerts.protocol._status import Status, Timing
 
 __all__ = [
     "MAX_FRAME",

@@ -27,8 +27,9 @@ from p2pnerts.protocol._errors import LocalProtocolError
 from p2pnerts.protocol._events import AuditFailed, AuditPassed, Event, RoundStarted
 from p2pnerts.protocol._inplay import Disk, InPlay, Round
 from p2pnerts.protocol._log import Log
-from p2pnerts.protocol._membership import Membership, Status
+from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import Message, Ready, Reveal, TeamDeal
+from p2pnerts.protocol._status import Status
 from p2pnerts.rules import (
     Card,
     IllegalMove,

@@ -48,8 +48,6 @@ and the StartView's ``lives`` tells a rejoining replica where each seat's life b
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
@@ -75,27 +73,10 @@ from p2pnerts.protocol._messages import (
     StartView,
     ViewChange,
 )
+from p2pnerts.protocol._status import Status, Timing
 
 STASH_LIMIT = 100_000
 """Messages from views not yet installed that a replica holds back, at most."""
-
-
-class Status(StrEnum):
-    NORMAL = "playing"
-    CHANGING = "regrouping after a silent seat"
-    OUT = "rejoining"
-    LEFT = "left"
-
-
-@dataclass(frozen=True, slots=True)
-class Timing:
-    """The replica's tunables, in seconds."""
-
-    ack_delay: float = 0.005
-    heartbeat: float = 0.25
-    suspect_after: float = 1.0
-    exclude_after: float = 2.0
-    view_change_timeout: float = 2.0
 
 
 class Host(Protocol):

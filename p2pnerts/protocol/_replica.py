@@ -42,21 +42,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from p2pnerts.protocol._acks import Acks
-from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
+from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._checks import Seating, check_message
 from p2pnerts.protocol._dealing import Dealing
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
-    AuditFailed,
-    AutoApplied,
     Event,
     PeerLeft,
-    PlayInTheAir,
-    RoundOver,
 )
 from p2pnerts.protocol._inplay import Disk, InPlay, Round
 from p2pnerts.protocol._log import Log, Pending
-from p2pnerts.protocol._membership import Membership, Status, Timing
+from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import (
     Ack,
     Leave,
@@ -70,27 +66,14 @@ from p2pnerts.protocol._messages import (
     TeamDeal,
     ViewChange,
 )
+from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.rules import (
     BadOptions,
-    CallNerts,
     Card,
-    CardPlayed,
-    CardsRevealed,
-    DeclareStuck,
-    IllegalMove,
     Move,
-    Rotate,
-    SlideUnder,
     State,
     TableOptions,
-    ToFoundation,
-    ToWork,
-    TurnStock,
-    apply,
     card_code,
-    is_stuck,
-    public_digest,
-    score_round,
 )
 
 _Builder = Callable[[int, int], Message]
@@ -121,7 +104,7 @@ class Replica:
         self.players = players
         self.timing = timing
         self.options = options
-        self.inplay = InPlay()
+        self.inplay = InPlay(self)
         """The round on the table at this seat, and this seat's plays in the air."""
         self.out: list[Message] = []
         self.sent: list[Message] = []
@@ -180,39 +163,14 @@ class Replica:
         if the rules forbid it on the table this player sees, `LocalProtocolError` if the
         protocol does (no round, another seat, one hand busy, the table regrouping).
         """
-        display = self.display
-        if self.status is not Status.NORMAL:
-            raise LocalProtocolError(f"the table is {self.status.value}: wait")
-        if display is None or display.ended is not None:
-            raise LocalProtocolError("no round is being played")
-        if self.seat in self.sitting_out():
-            raise LocalProtocolError("you sit this round out: you were not dealt in")
-        if self.dealing.blind:
-            raise LocalProtocolError("your deck's order is not here: you cannot play it")
-        if move.seat != self.seat:
-            raise LocalProtocolError(f"seat {self.seat} cannot move for seat {move.seat}")
-        if self.inplay.hand is not None:
-            raise LocalProtocolError("one hand: wait until your last play lands or returns")
-        if isinstance(move, Rotate):
-            raise LocalProtocolError("the rotation happens by itself once everyone is stuck")
-        if isinstance(move, TurnStock) and display.tableau_of(self.seat).stuck:
-            raise LocalProtocolError("you declared stuck: play a card, or wait for the others")
-        _, events = apply(display, move)
-        shown = tuple(c for e in events if isinstance(e, CardsRevealed) for c in e.cards)
-        if shown:
-            assert isinstance(move, TurnStock | ToFoundation | ToWork | SlideUnder)
-            move = replace(move, revealed=shown)
-        number = self.inplay.number
-        play = self.send(now, lambda c, s: Play(self.seat, self.view, c, s, number, move))
-        assert isinstance(play, Play)
-        # On a tableau of its own a player's moves cannot collide; on a team's, each may
-        # race a teammate's, so every move waits for the last (as two hands on one stock
-        # would).
-        holds_hand = isinstance(move, ToFoundation | CallNerts | DeclareStuck) or len(self.team) > 1
-        self.inplay.throw(play, holds_hand=holds_hand)
-        if holds_hand:
-            self.events.append(PlayInTheAir(move))
-        return move
+        return self.inplay.intend(move, now)
+
+    def sitting_out(self) -> list[int]:
+        """The seats sitting the round in play out (`InPlay.sitting_out`)."""
+        return self.inplay.sitting_out()
+
+    away = sitting_out
+    """The name the network and simulator layers read (`sitting_out`)."""
 
     def leave(self, now: float) -> None:
         """Leave the table cleanly: the others go on without this seat from here."""
@@ -292,7 +250,7 @@ class Replica:
             self.send_ack(now)
         self.membership.suspect_silent(now)
         self.membership.tick_views(now)
-        self._maybe_stuck(now)
+        self.inplay.maybe_stuck(now)
 
     # --- outputs --------------------------------------------------------------------------
 
@@ -416,6 +374,11 @@ class Replica:
         return self.membership.members
 
     @property
+    def seated(self) -> frozenset[int]:
+        """The seats at the table as the committed order says."""
+        return self.membership.seated
+
+    @property
     def suspected(self) -> set[int]:
         """The members silent for a while (still members)."""
         return self.membership.suspected
@@ -521,44 +484,15 @@ class Replica:
             case Ready():
                 self.dealing.round_data(message.round).readies[message.sender] = message
             case Play():
-                return self._commit_play(message, now)
+                return self.inplay.commit_play(message, now)
             case Leave():
                 self.membership.commit_leave(message.sender)
                 self.events.append(PeerLeft(message.sender))
             case StartView():
                 self.membership.commit_start_view(message)
         self.dealing.maybe_start_play()
-        self._settle(now)
+        self.inplay.settle(now)
         return Outcome.LANDED
-
-    def sitting_out(self) -> list[int]:
-        """The seats sitting this round out, that cannot move in it: not seated, or not
-        dealt in."""
-        this = self.dealing.rounds.get(self.inplay.number)
-        # Dealt in: a Ready in when play started. One that commits later (its seat was not
-        # at the table when the round's first Ready committed) deals nothing in.
-        dealt = set(this.shown) if this is not None else set()
-        return [
-            s
-            for s in range(self.players)
-            if s not in self.membership.seated or self.seats[s] not in dealt
-        ]
-
-    away = sitting_out
-    """The name the network and simulator layers read (`sitting_out`)."""
-
-    def keep_sitting_out_stuck(self) -> None:
-        """Tableaux with none of their seats at the table count as stuck, so the others
-        can still rotate."""
-        public = self.inplay.public
-        if public is None or public.ended is not None:
-            return
-        away = self.sitting_out()
-        for seat in away:
-            if all(s in away for s in self.team_of(seat)) and not public.tableau_of(seat).stuck:
-                self.apply_everywhere(DeclareStuck(seat))
-                public = self.inplay.public
-                assert public is not None
 
     def rebuild(self, start: StartView) -> None:
         """Come back with fresh parts from a StartView that lets this seat rejoin: the
@@ -567,127 +501,11 @@ class Replica:
         self.log = Log(self.players, self.options.tie_rule, start.base_committed, start.base_digest)
         self.sent = []
         self.match_scores = list(start.scores)
-        self.inplay = InPlay(start.round - 1)
+        self.inplay = InPlay(self, start.round - 1)
         self.dealing.restart(self.inplay.number, start.round)
 
     # --- a team's deck ----------------------------------------------------------------------
 
-    def _commit_play(self, play: Play, now: float) -> int:
-        if play.sender == self.seat:
-            self.inplay.come_down(play)
-        verdict = decide(play, self.inplay.public, self.inplay.number, self._race(play))
-        if verdict.stays:
-            self._land(play, verdict)
-        self.events.append(told(play, verdict))
-        if verdict.stays:
-            self._settle(now)
-        return verdict.outcome
-
-    def _land(self, play: Play, verdict: Verdict) -> None:
-        """Put a play that stays on the public and the private table."""
-        after, tie = verdict.table, verdict.outcome is Outcome.TIED
-        assert self.inplay.private is not None and after is not None
-        try:
-            self.inplay.private, _ = apply(self.inplay.private, play.move, tie=tie)
-        except IllegalMove as exc:
-            # Only a teammate can show a card of this seat's deck that this seat knows is
-            # elsewhere: the table took it, so this seat plays on blind.
-            self.events.append(AuditFailed(self.inplay.number, play.sender, f"it showed {exc}"))
-            self.dealing.rounds[self.inplay.number].order = ()
-            self.inplay.private = after
-        self.inplay.public = after
-        self.dealing.rounds[self.inplay.number].log.append((play.move, tie))
-        for effect in verdict.effects:
-            if isinstance(effect, CardPlayed):
-                self.inplay.placed[effect.foundation] = (play.sender, play.clock)
-
-    def _race(self, play: Play) -> Race:
-        """What the arbiter reads of this replica to decide ``play``: the same everywhere."""
-        seat = play.move.seat
-        return Race(
-            tie_rule=self.options.tie_rule,
-            placed=self.inplay.placed,
-            deck=self.seats[seat],
-            shared=len(self.team_of(seat)) > 1,
-            sitting_out=play.sender in self.sitting_out(),
-        )
-
-    def _settle(self, now: float) -> None:
-        """What follows a commit by itself, the same at every replica: seats away count as
-        stuck; all stuck means the rotation (or the round's end); an ended round is scored."""
-        public = self.inplay.public
-        this = self.dealing.rounds.get(self.inplay.number)
-        if public is None or this is None or this.ended:
-            return
-        if public.ended is None:
-            self.keep_sitting_out_stuck()
-            if self.inplay.public is not None and all(t.stuck for t in self.inplay.public.tableaux):
-                self.apply_everywhere(Rotate(min(self.members, default=0)))
-                self.keep_sitting_out_stuck()
-        if self.inplay.public is not None and self.inplay.public.ended is not None:
-            self._end_round(now)
-
-    def apply_everywhere(self, move: Move) -> None:
-        """Apply a move every replica applies at this same place in the order."""
-        assert self.inplay.public is not None and self.inplay.private is not None
-        self.inplay.public, _ = apply(self.inplay.public, move)
-        self.inplay.private, _ = apply(self.inplay.private, move)
-        self.dealing.rounds[self.inplay.number].log.append((move, False))
-        self.events.append(AutoApplied(move))
-
-    def _end_round(self, now: float) -> None:
-        public = self.inplay.public
-        assert public is not None and public.ended is not None
-        scores = score_round(public)
-        self.match_scores.append(tuple(s.points for s in scores))
-        self.events.append(
-            RoundOver(
-                self.inplay.number,
-                public.ended.reason,
-                public.ended.caller,
-                scores,
-                public_digest(public),
-            )
-        )
-        this = self.dealing.rounds[self.inplay.number]
-        this.ended = True
-        if this.order and self.deck in this.shown:
-            this.reveals[self.seat] = (this.salt, this.order)
-            order = tuple(map(card_code, this.order))
-            self.send(
-                now,
-                lambda c, s: Reveal(self.seat, self.view, c, s, this.number, this.salt, order),
-            )
-        self.dealing.audit_if_complete(this)
-        self.dealing.maybe_start_play()  # the next round's Readies may all be in already
-
     # --- the audit ------------------------------------------------------------------------
 
     # --- stuck ------------------------------------------------------------------------------
-
-    def _maybe_stuck(self, now: float) -> None:
-        display = self.display
-        if not self.auto_stuck or display is None or display.ended is not None:
-            return
-        if self.status is not Status.NORMAL or self.inplay.mine:
-            return
-        if display.tableau_of(self.seat).stuck:
-            return
-        if self.seat in self.sitting_out():
-            return  # not dealt in: the others count this seat as stuck already
-        blind = not self.dealing.rounds[self.inplay.number].order  # dealt, but the deck was lost
-        if blind:
-            away = self.sitting_out()
-            if not any(s not in away for s in self.team if s != self.seat):
-                self._declare_blind_stuck(now)  # (a teammate who sees the deck plays it)
-        elif is_stuck(display, self.seat):
-            self.intend(DeclareStuck(self.seat), now)
-
-    def _declare_blind_stuck(self, now: float) -> None:
-        number = self.inplay.number
-        play = self.send(
-            now,
-            lambda c, s: Play(self.seat, self.view, c, s, number, DeclareStuck(self.seat)),
-        )
-        assert isinstance(play, Play)
-        self.inplay.throw(play, holds_hand=True)
