@@ -17,23 +17,25 @@ Ready, Play, Leave and StartView messages are *ordered*: all of them, from every
 form one sequence sorted by (clock, tie class, tie rank) — see `order_key`. A replica
 *commits* the first message of that sequence once every member of its view has
 acknowledged receiving it (the ``have`` vectors of their Acks, counted only when sent in
-that view: `Views.install_acks`). Any message sorting
+that view: `Membership.install_acks`). Any message sorting
 earlier was sent, on a FIFO link, before its sender's acknowledgement, so it has already
 arrived: every replica commits the same messages in the same order, each on its own,
 with no leader. Acks go out a moment after an ordered message arrives (coalescing a
 burst into one) and, as heartbeats, whenever a replica has been quiet; so a commit takes
 about one round trip to the slowest peer.
 
-Committed plays are applied to the public table, where every face-down card is hidden:
-the same state at every peer, whose running digest each Ack carries so that a divergence
-shows at once. A replica also applies them to its private table, where its own deck is
-known, and shows its player that table plus its own plays still in the air. A play that
-no longer fits at its place in the order is returned, naming the seat whose play took
-the spot; under the both-stay tie rule, a play with the same clock as the card that beat
-it stays beside it. One hand: while a foundation play, a stuck declaration or a Nerts
-call is in the air, its player's next move waits.
+The replica is a facade over parts, each the one owner of its state:
 
-Membership (views, exclusion of a silent seat, rejoining) is in `_membership.py`.
+- `Acks` (`_acks.py`): the clock, and who holds which messages;
+- `Log` (`_log.py`): the pending messages in order, the commit count, the running digest;
+- `Membership` (`_membership.py`): views, votes, exclusion of a silent seat, rejoining,
+  who is seated, and the replica's status;
+- `Dealing` (`_dealing.py`): each round's deck, the team's deck, the start of play and
+  the audit;
+- `InPlay` (`_inplay.py`): the round on the table, the plays in the air and the one
+  hand; a committed play lands, ties or returns by the verdict of `_arbiter.decide`.
+
+A message is checked completely (`_checks.py`) before any part changes for it.
 """
 
 from __future__ import annotations
