@@ -12,7 +12,7 @@ coordinator is a member the peer does not suspect. Once the coordinator holds vo
 v' from every member it does not suspect, cast in its own view, and they (with the seats
 asking to rejoin from one of the views it counts) are a majority of that view's members —
 and, until every member is known to have installed that view, of the earlier views'
-members its own StartView named (`_quorums_now`) — it broadcasts StartView: the voters
+members its own StartView named (`quorums_now`) — it broadcasts StartView: the voters
 (plus any seat asking to rejoin) as the new members, its own ``have`` vector as the *cut*
 of every seat's messages, and every ordered message of the current round it has
 committed or holds, *carried*.
@@ -51,7 +51,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
-from p2pnerts.protocol._codec import decode_payload, encode_payload
+from p2pnerts.protocol._codec import decode_payload
+from p2pnerts.protocol._election import Election
 from p2pnerts.protocol._events import (
     Event,
     PeerExcluded,
@@ -62,7 +63,7 @@ from p2pnerts.protocol._events import (
     ViewInstalled,
 )
 from p2pnerts.protocol._inplay import Disk, InPlay, Round
-from p2pnerts.protocol._log import Log, Pending, bare
+from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._messages import (
     Leave,
     Message,
@@ -71,7 +72,6 @@ from p2pnerts.protocol._messages import (
     Ready,
     Rejoin,
     StartView,
-    ViewChange,
 )
 from p2pnerts.protocol._status import Status, Timing
 
@@ -126,35 +126,39 @@ class Membership:
         arrivals reach the game at the StartView's place in the order)."""
         self.suspected: set[int] = set()
         self.heard = [now] * players
-        self._base = (0, bytes(16))
-        self._base_seated = self.seated
-        self._base_scores: tuple[tuple[int, ...], ...] = ()
-        self._base_round = 0
-        self._since_base: list[Ordered | StartView] = []
-        self._changing_to = 0
-        self._change_started = now
-        self._installed_at = now
+        self.base = (0, bytes(16))
+        self.base_seated = self.seated
+        self.base_scores: tuple[tuple[int, ...], ...] = ()
+        self.base_round = 0
+        self.since_base: list[Ordered | StartView] = []
+        self.installed_at = now
         """When this replica installed its view: silence is counted from then at most."""
-        self._votes: dict[int, dict[int, ViewChange]] = {}
-        self._rejoiners: dict[int, tuple[float, int]] = {}
+        self.rejoiners: dict[int, tuple[float, int]] = {}
         """Seats asking to rejoin: when they last asked, and the view they asked from."""
         self._quorums: tuple[tuple[int, frozenset[int]], ...] = ()
         """Earlier views (number, members) a view change also needs a majority of until
-        every member is known to have installed this view (`_quorums_now`)."""
+        every member is known to have installed this view (`quorums_now`)."""
         self._stash: list[Message] = []
-        self._stash_since: float | None = None
+        self.stash_since: float | None = None
         self._elsewhere_above: dict[int, int] = {}
         """Per member of this view, the view above which a message it sends from a view
         below this one shows it installed another view instead (`admit`)."""
         self._gone: set[int] = set()
         """The members shown to have installed another view than this one."""
+        self.election = Election(self)
+        """The view change under way, if any: votes, and the StartView to build."""
+
+    @property
+    def host(self) -> Host:
+        """The replica this membership belongs to."""
+        return self._host
 
     @property
     def status(self) -> Status:
         """Where this replica stands: playing, regrouping, rejoining or gone."""
         return self._status
 
-    def _enter(self, status: Status) -> None:
+    def enter(self, status: Status) -> None:
         """The one place the status changes."""
         self._status = status
 
@@ -175,13 +179,13 @@ class Membership:
             # The first Ready of the next round. (Not "of a round above the base's": a
             # replica that rejoined has the StartView's base and round before it has
             # replayed that round's first Ready, and must rebuild its base there too.)
-            self._base = (self._host.log.committed, self._host.log.digest)
-            self._base_seated = self.seated
-            self._base_scores = tuple(self._host.match_scores)
-            self._base_round = this.number
-            self._since_base = []
+            self.base = (self._host.log.committed, self._host.log.digest)
+            self.base_seated = self.seated
+            self.base_scores = tuple(self._host.match_scores)
+            self.base_round = this.number
+            self.since_base = []
             this.participants = self.seated
-        self._since_base.append(message)
+        self.since_base.append(message)
 
     # --- filtering what arrives -----------------------------------------------------------
 
@@ -201,7 +205,7 @@ class Membership:
             # than this one: it will never vouch for anything here. Should the others be
             # too few to go on without it, leave, to be let back in where it went.
             self._gone.add(sender)
-            if any(2 * len(q - self._gone) <= len(q) for _, q in self._quorums_now()):
+            if any(2 * len(q - self._gone) <= len(q) for _, q in self.quorums_now()):
                 self.shut_out(now)
             return False
         if not self._host.acks.this_life(message):
@@ -246,157 +250,32 @@ class Membership:
     def _hold_back(self, message: Message, now: float) -> None:
         if len(self._stash) < STASH_LIMIT:
             self._stash.append(message)
-        if self._stash_since is None and message.sender in self.members:
+        if self.stash_since is None and message.sender in self.members:
             # Only a member of this view going on in a newer one shows that this replica
             # was left behind: a seat outside it may be stuck in a view that never got
             # going (a sibling of this one's, say), and is no reason to leave.
-            self._stash_since = now
+            self.stash_since = now
 
     # --- view changes -----------------------------------------------------------------------
 
     def tick_views(self, now: float) -> None:
-        if self.status is Status.NORMAL:
-            # Silence counts within this view: a member every voter could not hear (one
-            # link down) would otherwise start the next view change at once, and views
-            # would follow each other as fast as they can be installed.
-            since = self._installed_at
-            silent = [
-                s
-                for s in self.members
-                if s != self.seat and now - max(self.heard[s], since) >= self.timing.exclude_after
-            ]
-            asking = self._fresh_rejoiners(now)
-            if silent or asking:
-                # A seat comes back only into a view above every view it was in (its
-                # earlier life's messages are then all older than its new life).
-                since = max([self.view, *(self._rejoiners[s][1] for s in asking)])
-                self._start_view_change(self._next_view(since), now)
-        elif self.status is Status.CHANGING:
-            if now - self._change_started >= self.timing.view_change_timeout:
-                self._start_view_change(self._next_view(self._changing_to), now)
-            else:
-                self._maybe_start_view(now)
-        waited = self._stash_since is not None and (
-            now - self._stash_since >= self.timing.view_change_timeout
+        """Start or push on a view change when one is due, and leave a view the others
+        went on from."""
+        self.election.tick(now)
+        waited = self.stash_since is not None and (
+            now - self.stash_since >= self.timing.view_change_timeout
         )
         if waited and self.status in (Status.NORMAL, Status.CHANGING):
             self.shut_out(now)  # the others went on in a view this replica never got
 
     def view_deadlines(self) -> list[float]:
         """When `tick_views` next has something to do."""
-        times = []
-        if self.status is Status.NORMAL:
-            times += [
-                max(self.heard[s], self._installed_at) + self.timing.exclude_after
-                for s in self.members
-                if s != self.seat
-            ]
-        if self.status is Status.CHANGING:
-            times.append(self._change_started + self.timing.view_change_timeout)
-        if self._stash_since is not None:
-            times.append(self._stash_since + self.timing.view_change_timeout)
+        times = self.election.deadlines()
+        if self.stash_since is not None:
+            times.append(self.stash_since + self.timing.view_change_timeout)
         return times
 
-    def coordinator(self, view: int) -> int:
-        """The one seat that may start view ``view``: the same at every peer, whatever
-        membership each believes in, so that no view number is ever started twice."""
-        return view % self.players
-
-    def _next_view(self, after: int) -> int:
-        """The first view after ``after`` whose coordinator is a member not suspected."""
-        view = after + 1
-        while self.coordinator(view) not in self.members - self.suspected:
-            view += 1
-        return view
-
-    def _start_view_change(self, new_view: int, now: float) -> None:
-        self._enter(Status.CHANGING)
-        self._changing_to = new_view
-        self._change_started = now
-        suspects = tuple(sorted(self.suspected & self.members))
-        have, committed = tuple(self._host.acks.have), self._host.log.committed
-        vote = self._host.send(
-            now,
-            lambda c, s: ViewChange(
-                self.seat,
-                self.view,
-                c,
-                s,
-                new_view=new_view,
-                suspects=suspects,
-                have=have,
-                committed=committed,
-            ),
-        )
-        assert isinstance(vote, ViewChange)
-        self._votes.setdefault(new_view, {})[self.seat] = vote
-        self._maybe_start_view(now)
-
-    def take_vote(self, vote: ViewChange, now: float) -> None:
-        self._votes.setdefault(vote.new_view, {})[vote.sender] = vote
-        target = self._changing_to if self.status is Status.CHANGING else self.view
-        if vote.new_view > target:
-            self._start_view_change(vote.new_view, now)
-        else:
-            self._maybe_start_view(now)
-
-    def _maybe_start_view(self, now: float) -> None:
-        new_view = self._changing_to
-        if self.status is not Status.CHANGING or self.coordinator(new_view) != self.seat:
-            return
-        votes = self._votes.get(new_view, {})
-        voters = {s for s, vote in votes.items() if s in self.members and vote.view == self.view}
-        needed = self.members - self.suspected
-        rejoining = {
-            s for s in self._fresh_rejoiners(now) - voters if self._rejoiners[s][1] < new_view
-        }
-        quorums = self._quorums_now()
-        # A seat asking to rejoin from one of those views counts like a voter: it has
-        # installed no view since, and will install one at most, the first StartView that
-        # lists it. (Not from another view: it may have helped a view of another branch
-        # on, and the majorities of its two branches would no longer meet.)
-        behind = {number for number, _ in quorums}
-        backing = voters | {s for s in rejoining if self._rejoiners[s][1] in behind}
-        majorities = all(2 * len(backing & q) > len(q) for _, q in quorums)
-        if not needed <= voters or not majorities:
-            return
-        joined = tuple(sorted(rejoining))
-        joined_from = tuple(self._rejoiners[s][1] for s in joined)
-        members = tuple(sorted(voters | set(joined)))
-        lives = tuple(new_view if s in joined else v for s, v in enumerate(self._host.acks.lives))
-        earlier = tuple((number, tuple(sorted(q))) for number, q in quorums)
-        carried = self._to_carry(self.members - voters, joined)
-        base_committed, base_digest = self._base
-        cuts, scores = tuple(self._host.acks.have), self._base_scores
-        seated = tuple(sorted(self._base_seated))
-        number = max(self._base_round, 1)
-        voted_in = self.view
-        start = self._host.send(
-            now,
-            lambda c, s: StartView(
-                self.seat,
-                new_view,
-                c,
-                s,
-                voted_in=voted_in,
-                members=members,
-                quorums=earlier,
-                cuts=cuts,
-                joined=joined,
-                joined_from=joined_from,
-                lives=lives,
-                seated=seated,
-                round=number,
-                base_committed=base_committed,
-                base_digest=base_digest,
-                carried=carried,
-                scores=scores,
-            ),
-        )
-        assert isinstance(start, StartView)
-        self._install(start, now)
-
-    def _quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]:
+    def quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]:
         """The memberships a view change out of this view needs a majority of, each: this
         view's, and until every member is known to have installed it, those its own view
         change needed (`StartView.quorums`).
@@ -416,38 +295,29 @@ class Membership:
             return ((self.view, self.members),)
         return ((self.view, self.members), *self._quorums)
 
-    def _to_carry(self, departed: frozenset[int], joined: tuple[int, ...]) -> tuple[bytes, ...]:
-        """What a StartView carries: for a seat coming back, everything of the round; for
-        members only, the messages of the seats that leave (the rest they hold already).
-        A StartView carried again is carried without what it carried itself."""
-        messages = [*self._since_base, *(p.message for p in self._host.log.pending)]
-        if not joined:
-            messages = [m for m in messages if m.sender in departed]
-        return tuple(encode_payload(bare(m)) for m in messages)
-
     def take_start_view(self, start: StartView, now: float) -> None:
         if start.view <= self.view or start.voted_in != self.view:
             return  # stale, or built from votes of a view this replica has left
-        if self.status is Status.CHANGING and start.view < self._changing_to:
+        if self.status is Status.CHANGING and start.view < self.election.changing_to:
             # This replica has since voted for a later view, which may form from those
             # votes: it installs at most one of the two (see `install_acks`).
             return
         if self.seat not in start.members:
             self.shut_out(now)
             return
-        self._install(start, now)
+        self.install(start, now)
 
-    def _install(self, start: StartView, now: float) -> None:
+    def install(self, start: StartView, now: float) -> None:
         """Move to the view a StartView begins, as a member that was already in."""
         departed = self.members - set(start.members)
         self.view, self.members = start.view, frozenset(start.members)
-        self._enter(Status.NORMAL)
-        self._installed_at = now
+        self.enter(Status.NORMAL)
+        self.installed_at = now
         self.install_acks(start)
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self._note_lineage(start)
-        self._votes = {v: b for v, b in self._votes.items() if v > self.view}
-        self._stash_since = None
+        self.election.forget_up_to(self.view)
+        self.stash_since = None
         carrier = (start.sender, start.seq)
         for seat in sorted(departed | set(start.joined)):
             self._host.acks.have[seat] = min(self._host.acks.have[seat], start.cuts[seat])
@@ -486,7 +356,7 @@ class Membership:
         and after voting for a view it installs no earlier one (`take_start_view`), so it
         installs at most one of the two — and a view commits only once every member has
         acknowledged in that view, i.e. installed it. So of sibling views at most one ever
-        commits anything (and `_quorums_now` keeps the others from going on).
+        commits anything (and `quorums_now` keeps the others from going on).
         """
         self._host.acks.install(start)
         self.installed = {self.seat, start.sender}
@@ -540,7 +410,7 @@ class Membership:
         self._host.acks.reset_seat(seat, view)
         self.heard[seat] = max(self.heard)
         self.suspected.discard(seat)
-        self._rejoiners.pop(seat, None)
+        self.rejoiners.pop(seat, None)
 
     def commit_start_view(self, start: StartView) -> None:
         """At its place in the order, a view's departures and arrivals reach the game."""
@@ -551,18 +421,18 @@ class Membership:
         self.members = self.members - {seat}
         self.seated = self.seated - {seat}
         if seat == self.seat:
-            self._enter(Status.LEFT)
+            self.enter(Status.LEFT)
 
     # --- being out, and coming back ----------------------------------------------------------
 
     def restart_out(self, view: int, now: float) -> None:
         """Start as a replica back from a crash: out, asking to rejoin from ``view``."""
         self.view = view
-        self._enter(Status.OUT)
+        self.enter(Status.OUT)
         self.send_rejoin(now)
 
     def shut_out(self, now: float) -> None:
-        self._enter(Status.OUT)
+        self.enter(Status.OUT)
         self._host.events.append(ShutOut(self.view))
         self.send_rejoin(now)
 
@@ -585,30 +455,30 @@ class Membership:
         # back in, and still be asking: a StartView built for an older request of its own
         # it ignores, `_answers_my_rejoin`.)
         if self.status in (Status.NORMAL, Status.CHANGING):
-            self._rejoiners[rejoin.sender] = (now, rejoin.view)
+            self.rejoiners[rejoin.sender] = (now, rejoin.view)
             if rejoin.sender in self.members:
                 self.heard[rejoin.sender] = 0.0  # it lost its state: let it go, then back
 
-    def _fresh_rejoiners(self, now: float) -> set[int]:
-        fresh = self._rejoiners.items()
+    def fresh_rejoiners(self, now: float) -> set[int]:
+        fresh = self.rejoiners.items()
         return {s for s, (t, _) in fresh if now - t <= self.timing.exclude_after}
 
     def _install_as_rejoiner(self, start: StartView, now: float) -> None:
         """Come back into a view from nothing but the StartView and this seat's disk."""
         self.view, self.members = start.view, frozenset(start.members)
-        self._enter(Status.NORMAL)
-        self._installed_at = now
-        self._votes = {}
+        self.enter(Status.NORMAL)
+        self.installed_at = now
+        self.election.clear()
         self.suspected.clear()
         self.installed = {self.seat, start.sender}
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self._note_lineage(start)
         # Until it replays the round's first Ready, its base is the StartView's: were it to
         # coordinate a view before then, its StartView must rebuild the same table.
-        self._base, self._since_base = (start.base_committed, start.base_digest), []
-        self._base_round, self._base_scores = start.round, tuple(start.scores)
+        self.base, self.since_base = (start.base_committed, start.base_digest), []
+        self.base_round, self.base_scores = start.round, tuple(start.scores)
         self._host.rebuild(start)
-        self.seated = self._base_seated = frozenset(start.seated)
+        self.seated = self.base_seated = frozenset(start.seated)
         carrier = (start.sender, start.seq)
         self._take_carried(start, carrier, None)
         for seat in range(self.players):
@@ -622,7 +492,7 @@ class Membership:
         self._replay_stash(now)
 
     def _replay_stash(self, now: float) -> None:
-        stash, self._stash, self._stash_since = self._stash, [], None
+        stash, self._stash, self.stash_since = self._stash, [], None
         for message in stash:
             if message.sender in self._host._refused:
                 continue  # its sender broke the protocol since

@@ -234,7 +234,7 @@ class Replica:
             case Reveal():
                 self.dealing.take_reveal(message)
             case ViewChange():
-                self.membership.take_vote(message, now)
+                self.membership.election.take(message, now)
             case StartView():
                 self.membership.take_start_view(message, now)
         self.commit_ready(now)
