@@ -9,7 +9,6 @@ play's `Verdict` (landed, tied, or returned with the winner and the reason).
 
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
 from p2pnerts.protocol._codec import (
-    MAX_FRAME,
     FrameDecoder,
     decode,
     decode_any,
@@ -62,6 +61,7 @@ from p2pnerts.protocol._messages import (
 )
 from p2pnerts.protocol._replica import Replica
 from p2pnerts.protocol._status import Status, Timing
+from p2pnerts.protocol._wire import MAX_FRAME
 
 __all__ = [
     "MAX_FRAME",
