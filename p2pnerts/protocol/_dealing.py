@@ -180,6 +180,18 @@ class Dealing:
             return
         self._deal(this, *this.spare, now)
 
+    def team_deals_for(self, seat: int) -> list[TeamDeal]:
+        """The team decks to send ``seat`` again on a new connection, if it is a teammate:
+        of the round in play and the next (it may have restarted without them)."""
+        host = self._host
+        if seat not in host.team or seat == host.seat:
+            return []
+        return [
+            self.team_deal(seat, r.number, r.salt, tuple(map(card_code, r.order)))
+            for r in sorted(self.rounds.values(), key=lambda r: r.number)
+            if r.order and r.number >= host.inplay.number
+        ]
+
     def should_deal(self) -> bool:
         """Whether this seat should deal the next round now: the table is settled, between
         rounds (or before the first), and no deck is dealt for the next round yet (as a

@@ -268,6 +268,16 @@ class Membership:
         if waited and self.status in (Status.NORMAL, Status.CHANGING):
             self.shut_out(now)  # the others went on in a view this replica never got
 
+    def deadlines(self) -> list[float]:
+        """When membership next has something to do: suspect a silent member, or push on
+        with views (`tick_views`)."""
+        times = [
+            self.heard[s] + self.timing.suspect_after
+            for s in self.members
+            if s != self.seat and s not in self.suspected
+        ]
+        return times + self.view_deadlines()
+
     def view_deadlines(self) -> list[float]:
         """When `tick_views` next has something to do."""
         times = self.election.deadlines()

@@ -75,7 +75,6 @@ from p2pnerts.rules import (
     Move,
     State,
     TableOptions,
-    card_code,
 )
 
 _Builder = Callable[[int, int], Message]
@@ -184,6 +183,18 @@ class Replica:
         Raises `RemoteProtocolError`, changing nothing, if the message breaks the protocol;
         from then on every message of that seat is refused the same way.
         """
+        self._check(message)
+        match message:
+            case Rejoin():
+                self.membership.take_rejoin(message, now)
+            case TeamDeal():
+                self.dealing.take_team_deal(message, now)
+            case _ if self.membership.admit(message, now) and self._next_in_line(message, now):
+                self._take(message, now)
+                self.commit_ready(now)
+
+    def _check(self, message: Message) -> None:
+        """Refuse a message that breaks the protocol, and its sender from then on."""
         sender = message.sender
         if sender in self._refused:
             raise RemoteProtocolError(f"seat {sender} broke the protocol: refused from then on")
@@ -193,31 +204,32 @@ class Replica:
             if 0 <= sender < self.players:
                 self._refused.add(sender)
             raise
-        if isinstance(message, Rejoin):
-            self.membership.take_rejoin(message, now)
-            return
-        if isinstance(message, TeamDeal):
-            self.dealing.take_team_deal(message, now)
-            return
-        if not self.membership.admit(message, now):
-            return
+
+    def _next_in_line(self, message: Message, now: float) -> bool:
+        """Whether a message comes next from its sender: not a repeat, and with no gap."""
         if self.acks.is_repeat(message):
-            return  # delivered again after a reconnect: already have it
-        if not self.acks.is_next(message):
-            if message.view < self.view:
-                # A member still in the view this one was built from, sending after its cut
-                # what a link lost: it resends all that when it installs this view.
-                return
-            if message.view > self.view:
-                # A StartView from a member that went on without this seat, and so sent
-                # nothing again of what a lost connection dropped (`resend_to`): this seat
-                # is out of that view, and asks to be let back in.
-                self.membership.shut_out(now)
-                return
-            self._refused.add(sender)
-            raise RemoteProtocolError(
-                f"seat {sender} skipped from message {self.acks.have[sender]} to {message.seq}"
-            )
+            return False  # delivered again after a reconnect: already have it
+        if self.acks.is_next(message):
+            return True
+        if message.view < self.view:
+            # A member still in the view this one was built from, sending after its cut
+            # what a link lost: it resends all that when it installs this view.
+            return False
+        if message.view > self.view:
+            # A StartView from a member that went on without this seat, and so sent
+            # nothing again of what a lost connection dropped (`resend_to`): this seat
+            # is out of that view, and asks to be let back in.
+            self.membership.shut_out(now)
+            return False
+        sender = message.sender
+        self._refused.add(sender)
+        raise RemoteProtocolError(
+            f"seat {sender} skipped from message {self.acks.have[sender]} to {message.seq}"
+        )
+
+    def _take(self, message: Message, now: float) -> None:
+        """Take a message that comes next from its sender."""
+        sender = message.sender
         # A message sent in this view shows its sender installed it, and vouches for
         # commits in it.
         self.acks.hold(message, in_view=message.view == self.view)
@@ -237,7 +249,6 @@ class Replica:
                 self.membership.election.take(message, now)
             case StartView():
                 self.membership.take_start_view(message, now)
-        self.commit_ready(now)
 
     def tick(self, now: float) -> None:
         """Let time pass: send due acknowledgements and heartbeats, suspect silent seats,
@@ -269,14 +280,7 @@ class Replica:
     def resend_to(self, seat: int) -> list[Message]:
         """What to send again to ``seat`` on a new connection: everything it may lack
         (a teammate gets the team's deck first, as it may have restarted without it)."""
-        deals: list[Message] = [
-            self.dealing.team_deal(seat, r.number, r.salt, tuple(map(card_code, r.order)))
-            for r in sorted(self.dealing.rounds.values(), key=lambda r: r.number)
-            if seat in self.team
-            and seat != self.seat
-            and r.order
-            and r.number >= self.inplay.number
-        ]
+        deals: list[Message] = list(self.dealing.team_deals_for(seat))
         held = self.acks.acked[seat][self.seat]
         kept = [m for m in self.sent if m.seq > held]
         if seat not in self.members and kept and kept[0].seq > held + 1:
@@ -294,12 +298,7 @@ class Replica:
             return times[0]
         if self._ack_due is not None:
             times.append(self._ack_due)
-        times += [
-            self.heard[s] + self.timing.suspect_after
-            for s in self.members
-            if s != self.seat and s not in self.suspected
-        ]
-        times += self.membership.view_deadlines()
+        times += self.membership.deadlines()
         return min(times)
 
     @property
