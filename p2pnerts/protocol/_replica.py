@@ -301,6 +301,8 @@ class Replica:
         times += self.membership.deadlines()
         return min(times)
 
+    # --- what the other layers read ----------------------------------------------------------
+
     @property
     def disk(self) -> Disk:
         """What this peer must keep on disk to come back after a crash (save it whenever it
@@ -421,6 +423,7 @@ class Replica:
     # --- sending ----------------------------------------------------------------------------
 
     def send(self, now: float, build: _Builder) -> Message:
+        """Number, queue and keep a message of this seat's (holding it if it is ordered)."""
         seq = self.acks.next_seq()
         message = build(self.acks.clock, seq)
         self.out.append(message)
@@ -432,11 +435,13 @@ class Replica:
         return message
 
     def send_ack(self, now: float) -> None:
+        """Say what this seat holds, how many messages it committed and its digest."""
         self._ack_due = None
         have, committed, digest = tuple(self.acks.have), self.log.committed, self.log.digest
         self.send(now, lambda c, s: Ack(self.seat, self.view, c, s, have, committed, digest))
 
     def add_pending(self, message: Ordered | StartView, carrier: tuple[int, int] | None) -> None:
+        """Hold an ordered message at its place in the order (`Log.add`)."""
         self.log.add(message, carrier)
 
     # --- receiving --------------------------------------------------------------------------
@@ -445,7 +450,7 @@ class Replica:
         # Only a seat known to be in this view vouches for a commit in it: an Ack from
         # another view may come from a seat that never installs this one (it installed a
         # sibling view, built from the same old view), whose order drops other messages
-        # than this view's (see `Views.install_acks`).
+        # than this view's (see `Membership.install_acks`).
         self.acks.take(ack, in_view=ack.view == self.view)
         diverged = self.log.compare(ack)
         if diverged is not None:
@@ -504,9 +509,3 @@ class Replica:
         self.match_scores = list(start.scores)
         self.inplay = InPlay(self, start.round - 1)
         self.dealing.restart(self.inplay.number, start.round)
-
-    # --- a team's deck ----------------------------------------------------------------------
-
-    # --- the audit ------------------------------------------------------------------------
-
-    # --- stuck ------------------------------------------------------------------------------
