@@ -233,8 +233,12 @@ class Membership:
             return False
         return start.joined_from[start.joined.index(self.seat)] == self.view
 
-    def hear(self, seat: int, now: float) -> None:
-        """A seat was heard from: it is no longer suspected, if it was."""
+    def hear_from(self, message: Message, now: float) -> None:
+        """A message came next from its sender: one sent in this view shows the sender
+        installed it; and the sender is no longer suspected, if it was."""
+        seat = message.sender
+        if message.view == self.view:
+            self.installed.add(seat)
         self.heard[seat] = now
         if seat in self.suspected:
             self.suspected.discard(seat)

@@ -229,13 +229,10 @@ class Replica:
 
     def _take(self, message: Message, now: float) -> None:
         """Take a message that comes next from its sender."""
-        sender = message.sender
         # A message sent in this view shows its sender installed it, and vouches for
         # commits in it.
         self.acks.hold(message, in_view=message.view == self.view)
-        if message.view == self.view:
-            self.membership.installed.add(sender)
-        self.membership.hear(sender, now)
+        self.membership.hear_from(message, now)
         match message:
             case Ack():
                 self._take_ack(message)
