@@ -93,14 +93,16 @@ READY_2 = Ready(
     0, 1, 310, 141, 2, bytes(range(32)), tuple(card_code(Card(0, r, S)) for r in (9, 2, 3, 4, 5))
 )
 CRASH = StartView(
-    1, 1, 60, 33, 0, (0, 1, 3), ((0, (0, 1, 2, 3)),), (20, 32, 7, 11), (), (), (0, 0, 0, 0),
-    (0, 1, 2, 3), 1, 0, ZERO,
-    (encode_payload(READY), encode_payload(TO_FOUNDATION)), (),
+    1, 1, 60, 33, voted_in=0, members=(0, 1, 3), quorums=((0, (0, 1, 2, 3)),),
+    cuts=(20, 32, 7, 11), joined=(), joined_from=(), lives=(0, 0, 0, 0),
+    seated=(0, 1, 2, 3), round=1, base_committed=0, base_digest=ZERO,
+    carried=(encode_payload(READY), encode_payload(TO_FOUNDATION)), scores=(),
 )  # fmt: skip
 REJOINED = StartView(
-    3, 2, 320, 150, 1, (0, 1, 2, 3), ((1, (0, 1, 3)),), (141, 98, 17, 149), (2,), (0,),
-    (0, 0, 2, 0), (0, 1, 3), 2, 57, DIGEST,
-    (encode_payload(READY_2),), ((5, -40, 12, 0),),
+    3, 2, 320, 150, voted_in=1, members=(0, 1, 2, 3), quorums=((1, (0, 1, 3)),),
+    cuts=(141, 98, 17, 149), joined=(2,), joined_from=(0,), lives=(0, 0, 2, 0),
+    seated=(0, 1, 3), round=2, base_committed=57, base_digest=DIGEST,
+    carried=(encode_payload(READY_2),), scores=((5, -40, 12, 0),),
 )  # fmt: skip
 
 FRAMES: list[tuple[str, Message, str]] = [
@@ -184,7 +186,7 @@ FRAMES: list[tuple[str, Message, str]] = [
     ("leave", LEAVE, "Seat 2 leaves the table cleanly."),
     (
         "view-change",
-        ViewChange(0, 0, 40, 20, 1, (2,), (19, 9, 7, 11), 12),
+        ViewChange(0, 0, 40, 20, new_view=1, suspects=(2,), have=(19, 9, 7, 11), committed=12),
         "Seat 0, in view 0, has heard nothing from seat 2 for 2 s: it asks for view 1 without"
         " seat 2, saying what it holds and how many messages it has committed.",
     ),

@@ -368,13 +368,7 @@ class TablePeer:
     def _wants_deal(self) -> bool:
         """Between rounds (or before the first) with no deck dealt for the next: as a
         peer that came back finds itself, having missed the end of a round."""
-        replica = self.replica
-        if self.result is not None or replica.status is not Status.NORMAL:
-            return False
-        public = replica.public
-        fresh = replica.round == 0 and public is None
-        between = public is not None and public.ended is not None
-        return (fresh or between) and replica.round <= replica.playing
+        return self.result is None and self.replica.should_deal()
 
     def _start_round(self) -> None:
         order = shuffled_deck(self.replica.deck, self.options, self._rng)

@@ -2,10 +2,13 @@
 
 `Replica` is fed received messages, its player's intents and the time; it returns
 messages to broadcast and events. It imports the rules, never a socket or a clock.
+
+Where a race is decided: `_arbiter.decide`, one pure function that gives a committed
+play's `Verdict` (landed, tied, or returned with the winner and the reason).
 """
 
+from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
 from p2pnerts.protocol._codec import (
-    MAX_FRAME,
     FrameDecoder,
     decode,
     decode_any,
@@ -34,6 +37,8 @@ from p2pnerts.protocol._events import (
     ShutOut,
     ViewInstalled,
 )
+from p2pnerts.protocol._inplay import Disk
+from p2pnerts.protocol._log import order_key
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
@@ -54,8 +59,9 @@ from p2pnerts.protocol._messages import (
     Welcome,
     addressed_to,
 )
-from p2pnerts.protocol._replica import Replica, order_key
-from p2pnerts.protocol._views import Disk, Status, Timing
+from p2pnerts.protocol._replica import Replica
+from p2pnerts.protocol._status import Status, Timing
+from p2pnerts.protocol._wire import MAX_FRAME
 
 __all__ = [
     "MAX_FRAME",
@@ -73,6 +79,7 @@ __all__ = [
     "LinkMessage",
     "LocalProtocolError",
     "Message",
+    "Outcome",
     "PeerExcluded",
     "PeerLeft",
     "PeerRecovered",
@@ -83,6 +90,7 @@ __all__ = [
     "PlayInTheAir",
     "PlayReturned",
     "ProtocolError",
+    "Race",
     "Ready",
     "Refuse",
     "Rejoin",
@@ -98,12 +106,14 @@ __all__ = [
     "Status",
     "TeamDeal",
     "Timing",
+    "Verdict",
     "ViewChange",
     "ViewInstalled",
     "Welcome",
     "addressed_to",
     "audit",
     "commitment",
+    "decide",
     "decode",
     "decode_any",
     "decode_payload",
@@ -111,4 +121,5 @@ __all__ = [
     "encode_payload",
     "face_up",
     "order_key",
+    "told",
 ]

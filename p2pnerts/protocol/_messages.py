@@ -72,10 +72,11 @@ class Leave(Header):
     """The sender leaves the table cleanly, at this place in the order."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ViewChange(Header):
     """The sender stops committing in its view and asks for view ``new_view`` without the
-    seats in ``suspects``; ``have`` and ``committed`` say what it holds."""
+    seats in ``suspects``; ``have`` and ``committed`` say what it holds. Its own fields are
+    given by keyword."""
 
     new_view: int
     suspects: tuple[int, ...]
@@ -83,7 +84,7 @@ class ViewChange(Header):
     committed: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StartView(Header):
     """The coordinator of view ``view`` starts it, for ``members``, from votes cast in view
     ``voted_in``: only a member still in that view may install it.
@@ -99,7 +100,7 @@ class StartView(Header):
     current round, so that every member holds all of them; ``base_committed``,
     ``base_digest`` and ``seated`` are the commit count, the digest and the seats at the
     table (as committed) before the first of them. ``scores`` is the match so far: each
-    finished round's points per deck.
+    finished round's points per deck. Its own fields are given by keyword.
     """
 
     voted_in: int

@@ -17,51 +17,44 @@ Ready, Play, Leave and StartView messages are *ordered*: all of them, from every
 form one sequence sorted by (clock, tie class, tie rank) — see `order_key`. A replica
 *commits* the first message of that sequence once every member of its view has
 acknowledged receiving it (the ``have`` vectors of their Acks, counted only when sent in
-that view: `Views.install_acks`). Any message sorting
+that view: `Membership.install_acks`). Any message sorting
 earlier was sent, on a FIFO link, before its sender's acknowledgement, so it has already
 arrived: every replica commits the same messages in the same order, each on its own,
 with no leader. Acks go out a moment after an ordered message arrives (coalescing a
 burst into one) and, as heartbeats, whenever a replica has been quiet; so a commit takes
 about one round trip to the slowest peer.
 
-Committed plays are applied to the public table, where every face-down card is hidden:
-the same state at every peer, whose running digest each Ack carries so that a divergence
-shows at once. A replica also applies them to its private table, where its own deck is
-known, and shows its player that table plus its own plays still in the air. A play that
-no longer fits at its place in the order is returned, naming the seat whose play took
-the spot; under the both-stay tie rule, a play with the same clock as the card that beat
-it stays beside it. One hand: while a foundation play, a stuck declaration or a Nerts
-call is in the air, its player's next move waits.
+The replica is a facade over parts, each the one owner of its state:
 
-Membership (views, exclusion of a silent seat, rejoining) is in `_views.py`.
+- `Acks` (`_acks.py`): the clock, and who holds which messages;
+- `Log` (`_log.py`): the pending messages in order, the commit count, the running digest;
+- `Membership` (`_membership.py`): views, votes, exclusion of a silent seat, rejoining,
+  who is seated, and the replica's status;
+- `Dealing` (`_dealing.py`): each round's deck, the team's deck, the start of play and
+  the audit;
+- `InPlay` (`_inplay.py`): the round on the table, the plays in the air and the one
+  hand; a committed play lands, ties or returns by the verdict of `_arbiter.decide`.
+
+A message is checked completely (`_checks.py`) before any part changes for it.
 """
 
 from __future__ import annotations
 
-import bisect
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from enum import IntEnum
 
-from p2pnerts.protocol import _deal
-from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.protocol._acks import Acks
+from p2pnerts.protocol._arbiter import Outcome
+from p2pnerts.protocol._checks import Seating, check_message
+from p2pnerts.protocol._dealing import Dealing
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
-    AuditFailed,
-    AuditPassed,
-    AutoApplied,
-    Diverged,
     Event,
     PeerLeft,
-    PeerRecovered,
-    PeerSuspected,
-    PlayCommitted,
-    PlayInTheAir,
-    PlayReturned,
-    RoundOver,
-    RoundStarted,
 )
+from p2pnerts.protocol._inplay import Disk, InPlay, Round
+from p2pnerts.protocol._log import Log, Pending
+from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import (
     Ack,
     Leave,
@@ -75,68 +68,20 @@ from p2pnerts.protocol._messages import (
     TeamDeal,
     ViewChange,
 )
-from p2pnerts.protocol._views import Disk, Pending, Round, Status, Timing, Views, bare
+from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.rules import (
     BadOptions,
-    CallNerts,
     Card,
-    CardPlayed,
-    CardsRevealed,
-    DeclareStuck,
-    IllegalMove,
     Move,
-    Rotate,
-    SlideUnder,
     State,
     TableOptions,
-    TieRule,
-    ToFoundation,
-    ToWork,
-    TurnStock,
-    all_cards,
-    apply,
-    card_code,
-    card_from_code,
-    exposed,
-    is_stuck,
-    new_deck,
-    public_digest,
-    score_round,
 )
-from p2pnerts.rules import Event as RulesEvent
 
-DIGESTS_KEPT = 4096
-TEAM_DEALS_KEPT = 4
-"""How many rounds' team decks a seat keeps from each teammate: the one on the table and
-the next are all an honest teammate sends; the lowest are kept."""
-Key = tuple[int, int, int]
 _Builder = Callable[[int, int], Message]
 """Builds a message from the clock and sequence number it is sent with."""
 
 
-def order_key(message: Ordered | StartView, seats: int, tie_rule: TieRule) -> Key:
-    """Where a message stands in the agreed order: by clock, then the tie rule.
-
-    A Nerts call sorts after every play with the same clock: those were in the air when
-    it was called, and complete their move. Under `rotate`, the seat that goes first at
-    equal clocks moves round with the clock value; otherwise the lower seat goes first.
-    """
-    calls = isinstance(message, Play) and isinstance(message.move, CallNerts)
-    rank = message.sender
-    if tie_rule is TieRule.ROTATE:
-        rank = (message.sender - message.clock) % seats
-    return (message.clock, int(calls), rank)
-
-
-class _Outcome(IntEnum):
-    """How a committed message went, for the running digest: applied, tied or returned."""
-
-    APPLIED = 0
-    TIE = 1
-    RETURNED = 2
-
-
-class Replica(Views):
+class Replica:
     """One seat's replica of a table: of solo players, or of teams sharing a deck."""
 
     def __init__(
@@ -155,16 +100,37 @@ class Replica(Views):
             seats = options.seating(players)
         except BadOptions as exc:
             raise LocalProtocolError(str(exc)) from None
-        super().__init__(seat, players, timing or Timing(), now)
+        timing = timing or Timing()
+        self.seat = seat
+        self.players = players
+        self.timing = timing
         self.options = options
+        self.inplay = InPlay(self)
+        """The round on the table at this seat, and this seat's plays in the air."""
+        self.out: list[Message] = []
+        self.sent: list[Message] = []
+        """What this seat sent that some member may not hold yet, to send again."""
+        self.events: list[Event] = []
+        self.match_scores: list[tuple[int, ...]] = []
+        self._last_sent = now
+        self._ack_due: float | None = None
+        self.membership = Membership(self, seat, players, timing, now)
+        """Views, votes and rejoining."""
+        self.log = Log(players, options.tie_rule)
+        """The agreed order: what waits to commit, and the running digest."""
+        self.acks = Acks(seat, players)
+        """The clock, and who holds which messages."""
         self.seats = seats
         """The deck each seat plays: teammates share one."""
         self.deck = seats[seat]
         self.team = self.team_of(seat)
         """This seat and its teammates, if any."""
         self.auto_stuck = auto_stuck
-        self._team_deals: dict[int, dict[int, tuple[bytes, tuple[Card, ...]]]] = {}
-        """Per round, the team decks teammates sent this seat: sender → (salt, order)."""
+        self._seating = Seating(seat, seats, options)
+        self._refused: set[int] = set()
+        """The seats that broke the protocol: every later message of theirs is refused."""
+        self.dealing = Dealing(self)
+        """The rounds dealt, the team's deck, the start of play and the audit."""
 
     @classmethod
     def restart(
@@ -181,76 +147,11 @@ class Replica(Views):
         """A replica coming back after a crash with only what it persisted: it asks to
         rejoin, and rebuilds the table from what the others send it."""
         replica = cls(seat, options, players, timing=timing, now=now, auto_stuck=auto_stuck)
-        replica.disk_kept = disk
-        replica.view = disk.view
-        replica.status = Status.OUT
-        replica.send_rejoin(now)
+        replica.dealing.saved = disk
+        replica.membership.restart_out(disk.view, now)
         return replica
 
     # --- inputs ---------------------------------------------------------------------------
-
-    def start_round(self, order: Sequence[Card], salt: bytes, now: float) -> None:
-        """Deal this seat's deck from ``order`` (kept secret) and say Ready."""
-        if self.status is not Status.NORMAL:
-            raise LocalProtocolError(f"the table is {self.status.value}")
-        if self.public is not None and self.public.ended is None:
-            raise LocalProtocolError("a round is still being played")
-        if sorted(order) != sorted(new_deck(self.deck, jokers=self.options.jokers)):
-            raise LocalProtocolError(f"seat {self.seat} deals deck {self.deck + 1}, not that order")
-        if self.round > self.playing:
-            # §5.1: no Ready for round r+1 before round r has ended here. Dealing twice in
-            # one gap between rounds would commit a Ready for a round after the next one
-            # before the next one is dealt in: the round base a StartView rebuilds a
-            # rejoining seat from would then skip the next round's first Readies.
-            raise LocalProtocolError(f"round {self.round} is dealt already: wait for it")
-        for old in [r for r in self._rounds.values() if r.number < self.playing]:
-            self._audit_if_complete(old, final=True)  # whoever never revealed: unchecked
-            del self._rounds[old.number]
-        self.round = max(self.round, self.playing) + 1
-        this = self.round_data(self.round)
-        if len(self.team) == 1:
-            self._deal(this, tuple(order), salt, now)
-        else:
-            # A team deals one deck: its first seat at the table shuffles and deals, and
-            # the others keep their own shuffle in case that seat drops out first.
-            this.spare = (tuple(order), salt)
-            self._deal_for_team(now)
-
-    def _deal(self, this: Round, order: tuple[Card, ...], salt: bytes, now: float) -> None:
-        this.order, this.salt, this.spare = order, salt, None
-        self.disk_kept = Disk(this.number, order, salt)
-        codes = tuple(map(card_code, order))
-        for mate in self.team:
-            if mate != self.seat:
-                self.out.append(self._team_deal(mate, this.number, salt, codes))
-        shown = tuple(map(card_code, _deal.face_up(order, self.options)))
-        commitment = _deal.commitment(salt, order)
-        number = this.number
-        self.send(now, lambda c, s: Ready(self.seat, self.view, c, s, number, commitment, shown))
-
-    def _team_deal(self, mate: int, number: int, salt: bytes, codes: tuple[int, ...]) -> TeamDeal:
-        return TeamDeal(self.seat, self.view, max(self.clock, 1), 1, mate, number, salt, codes)
-
-    def _deal_for_team(self, now: float) -> None:
-        """Deal the team's deck with this seat's spare shuffle unless a teammate deals it:
-        one whose Ready for the round is held or committed, or one still at the table whose
-        deck has come; otherwise the first of the team at the table deals."""
-        this = self._rounds.get(self.round)
-        if this is None or this.spare is None or this.order or self.status is not Status.NORMAL:
-            return
-        number = this.number
-        present = [s for s in self.team if s in self._seated and s in self.members]
-        pending = (p.message for p in self.pending)
-        readies = [
-            *this.readies,
-            *(m.sender for m in pending if isinstance(m, Ready) and m.round == number),
-        ]
-        dealing = [*readies, *(s for s in self._team_deals.get(number, {}) if s in present)]
-        if any(s in self.team and s != self.seat for s in dealing):
-            return  # that teammate's deck deals the team (a dealer gone since has no say)
-        if present and present[0] != self.seat:
-            return
-        self._deal(this, *this.spare, now)
 
     def team_of(self, seat: int) -> tuple[int, ...]:
         """The seats playing ``seat``'s deck, itself included."""
@@ -263,96 +164,88 @@ class Replica(Views):
         if the rules forbid it on the table this player sees, `LocalProtocolError` if the
         protocol does (no round, another seat, one hand busy, the table regrouping).
         """
-        display = self.display
-        if self.status is not Status.NORMAL:
-            raise LocalProtocolError(f"the table is {self.status.value}: wait")
-        if display is None or display.ended is not None:
-            raise LocalProtocolError("no round is being played")
-        if self.seat in self.away():
-            raise LocalProtocolError("you sit this round out: you were not dealt in")
-        if self.blind:
-            raise LocalProtocolError("your deck's order is not here: you cannot play it")
-        if move.seat != self.seat:
-            raise LocalProtocolError(f"seat {self.seat} cannot move for seat {move.seat}")
-        if self._hand is not None:
-            raise LocalProtocolError("one hand: wait until your last play lands or returns")
-        if isinstance(move, Rotate):
-            raise LocalProtocolError("the rotation happens by itself once everyone is stuck")
-        if isinstance(move, TurnStock) and display.tableau_of(self.seat).stuck:
-            raise LocalProtocolError("you declared stuck: play a card, or wait for the others")
-        _, events = apply(display, move)
-        shown = tuple(c for e in events if isinstance(e, CardsRevealed) for c in e.cards)
-        if shown:
-            assert isinstance(move, TurnStock | ToFoundation | ToWork | SlideUnder)
-            move = replace(move, revealed=shown)
-        number = self.playing
-        play = self.send(now, lambda c, s: Play(self.seat, self.view, c, s, number, move))
-        assert isinstance(play, Play)
-        self._mine.append(play)
-        self._display = None
-        if isinstance(move, ToFoundation | CallNerts | DeclareStuck) or len(self.team) > 1:
-            # On a tableau of its own a player's moves cannot collide; on a team's, each
-            # may race a teammate's, so every move waits for the last (as two hands on one
-            # stock would).
-            self._hand = play
-            self.events.append(PlayInTheAir(move))
-        return move
+        return self.inplay.intend(move, now)
+
+    def sitting_out(self) -> list[int]:
+        """The seats sitting the round in play out (`InPlay.sitting_out`)."""
+        return self.inplay.sitting_out()
+
+    away = sitting_out
+    """The name the network and simulator layers read (`sitting_out`)."""
 
     def leave(self, now: float) -> None:
         """Leave the table cleanly: the others go on without this seat from here."""
         self.send(now, lambda c, s: Leave(self.seat, self.view, c, s))
 
     def receive(self, message: Message, now: float) -> None:
-        """Take one message from another seat, in the order its link delivered it."""
+        """Take one message from another seat, in the order its link delivered it.
+
+        Raises `RemoteProtocolError`, changing nothing, if the message breaks the protocol;
+        from then on every message of that seat is refused the same way.
+        """
+        self._check(message)
+        match message:
+            case Rejoin():
+                self.membership.take_rejoin(message, now)
+            case TeamDeal():
+                self.dealing.take_team_deal(message, now)
+            case _ if self.membership.admit(message, now) and self._next_in_line(message, now):
+                self._take(message, now)
+                self.commit_ready(now)
+
+    def _check(self, message: Message) -> None:
+        """Refuse a message that breaks the protocol, and its sender from then on."""
         sender = message.sender
-        if not 0 <= sender < self.players or sender == self.seat:
-            raise RemoteProtocolError(f"a message from seat {sender} cannot reach seat {self.seat}")
-        if isinstance(message, Rejoin):
-            self.take_rejoin(message, now)
-            return
-        if isinstance(message, TeamDeal):
-            self._take_team_deal(message, now)
-            return
-        if not self.admit(message, now):
-            return
-        if message.seq <= self.have[sender]:
-            return  # delivered again after a reconnect: already have it
-        if message.seq != self.have[sender] + 1:
-            if message.view < self.view:
-                # A member still in the view this one was built from, sending after its cut
-                # what a link lost: it resends all that when it installs this view.
-                return
-            if message.view > self.view:
-                # A StartView from a member that went on without this seat, and so sent
-                # nothing again of what a lost connection dropped (`resend_to`): this seat
-                # is out of that view, and asks to be let back in.
-                self._shut_out(now)
-                return
-            raise RemoteProtocolError(
-                f"seat {sender} skipped from message {self.have[sender]} to {message.seq}"
-            )
-        self.have[sender] = message.seq
-        self.acked[sender][sender] = message.seq
-        if message.view == self.view:  # it is in this view, and vouches for commits in it
-            self.vouched[sender][sender] = message.seq
-            self.in_view.add(sender)
-        self.clock = max(self.clock, message.clock)
-        self._hear(sender, now)
+        if sender in self._refused:
+            raise RemoteProtocolError(f"seat {sender} broke the protocol: refused from then on")
+        try:
+            check_message(message, self._seating)
+        except RemoteProtocolError:
+            if 0 <= sender < self.players:
+                self._refused.add(sender)
+            raise
+
+    def _next_in_line(self, message: Message, now: float) -> bool:
+        """Whether a message comes next from its sender: not a repeat, and with no gap."""
+        if self.acks.is_repeat(message):
+            return False  # delivered again after a reconnect: already have it
+        if self.acks.is_next(message):
+            return True
+        if message.view < self.view:
+            # A member still in the view this one was built from, sending after its cut
+            # what a link lost: it resends all that when it installs this view.
+            return False
+        if message.view > self.view:
+            # A StartView from a member that went on without this seat, and so sent
+            # nothing again of what a lost connection dropped (`resend_to`): this seat
+            # is out of that view, and asks to be let back in.
+            self.membership.shut_out(now)
+            return False
+        sender = message.sender
+        self._refused.add(sender)
+        raise RemoteProtocolError(
+            f"seat {sender} skipped from message {self.acks.have[sender]} to {message.seq}"
+        )
+
+    def _take(self, message: Message, now: float) -> None:
+        """Take a message that comes next from its sender."""
+        # A message sent in this view shows its sender installed it, and vouches for
+        # commits in it.
+        self.acks.hold(message, in_view=message.view == self.view)
+        self.membership.hear_from(message, now)
         match message:
             case Ack():
                 self._take_ack(message)
             case Ready() | Play() | Leave():
-                self._check_ordered(message)
                 self.add_pending(message, None)
                 if self._ack_due is None:
                     self._ack_due = now + self.timing.ack_delay
             case Reveal():
-                self._take_reveal(message)
+                self.dealing.take_reveal(message)
             case ViewChange():
-                self.take_vote(message, now)
+                self.membership.election.take(message, now)
             case StartView():
-                self.take_start_view(message, now)
-        self.commit_ready(now)
+                self.membership.take_start_view(message, now)
 
     def tick(self, now: float) -> None:
         """Let time pass: send due acknowledgements and heartbeats, suspect silent seats,
@@ -360,17 +253,14 @@ class Replica(Views):
         if self.status is Status.LEFT:
             return
         if self.status is Status.OUT:
-            self.tick_out(now)
+            self.membership.tick_out(now)
             return
         ack_due = self._ack_due is not None and now >= self._ack_due
         if ack_due or now - self._last_sent >= self.timing.heartbeat:
             self.send_ack(now)
-        for seat in sorted(self.members - {self.seat} - self.suspected):
-            if now - self.heard[seat] >= self.timing.suspect_after:
-                self.suspected.add(seat)
-                self.events.append(PeerSuspected(seat))
-        self.tick_views(now)
-        self._maybe_stuck(now)
+        self.membership.suspect_silent(now)
+        self.membership.tick_views(now)
+        self.inplay.maybe_stuck(now)
 
     # --- outputs --------------------------------------------------------------------------
 
@@ -387,12 +277,8 @@ class Replica(Views):
     def resend_to(self, seat: int) -> list[Message]:
         """What to send again to ``seat`` on a new connection: everything it may lack
         (a teammate gets the team's deck first, as it may have restarted without it)."""
-        deals: list[Message] = [
-            self._team_deal(seat, r.number, r.salt, tuple(map(card_code, r.order)))
-            for r in sorted(self._rounds.values(), key=lambda r: r.number)
-            if seat in self.team and seat != self.seat and r.order and r.number >= self.playing
-        ]
-        held = self.acked[seat][self.seat]
+        deals: list[Message] = list(self.dealing.team_deals_for(seat))
+        held = self.acks.acked[seat][self.seat]
         kept = [m for m in self.sent if m.seq > held]
         if seat not in self.members and kept and kept[0].seq > held + 1:
             # A seat left out of this view: what it lacks went once every member had it,
@@ -409,66 +295,134 @@ class Replica(Views):
             return times[0]
         if self._ack_due is not None:
             times.append(self._ack_due)
-        times += [
-            self.heard[s] + self.timing.suspect_after
-            for s in self.members
-            if s != self.seat and s not in self.suspected
-        ]
-        times += self.view_deadlines()
+        times += self.membership.deadlines()
         return min(times)
+
+    # --- what the other layers read ----------------------------------------------------------
 
     @property
     def disk(self) -> Disk:
         """What this peer must keep on disk to come back after a crash (save it whenever it
         changes: a new round or a new view)."""
-        return replace(self.disk_kept, view=self.view)
+        return replace(self.dealing.saved, view=self.view)
+
+    def start_round(self, order: Sequence[Card], salt: bytes, now: float) -> None:
+        """Deal this seat's deck from ``order`` (kept secret) and say Ready."""
+        self.dealing.start_round(order, salt, now)
+
+    def should_deal(self) -> bool:
+        """Whether this seat should deal the next round now (`Dealing.should_deal`)."""
+        return self.dealing.should_deal()
+
+    def round_data(self, number: int) -> Round:
+        """What this replica keeps of round ``number`` (kept from now on)."""
+        return self.dealing.round_data(number)
+
+    def dealt_by(self, number: int) -> dict[int, int]:
+        """Per deck dealt in round ``number``, the seat whose Ready dealt it."""
+        return self.dealing.dealt_by(number)
+
+    @property
+    def round(self) -> int:
+        """The dealt round: the last round this seat dealt a deck for."""
+        return self.dealing.round
+
+    @property
+    def blind(self) -> bool:
+        """Whether this seat is dealt in but does not know its deck's face-down order."""
+        return self.dealing.blind
 
     @property
     def display(self) -> State | None:
         """The table this seat's player sees: committed, plus their own plays in the air."""
-        if self._display is None and self.private is not None:
-            state = self.private
-            for play in self._mine:
-                try:
-                    state, _ = apply(state, play.move)
-                except IllegalMove:
-                    continue  # it will be returned when it commits
-            self._display = state
-        return self._display
-
-    def dealt_by(self, number: int) -> dict[int, int]:
-        """Per deck dealt in round ``number``, the seat whose Ready dealt it (at a table of
-        teams, the teammate whose shuffle the team plays); empty for a round not kept."""
-        this = self._rounds.get(number)
-        return {} if this is None else dict(this.dealers)
+        return self.inplay.display
 
     @property
-    def blind(self) -> bool:
-        """Whether this seat is dealt in but does not know its deck's face-down order (it
-        came back without it, or its team's deck has not reached it yet)."""
-        this = self._rounds.get(self.playing)
-        return this is not None and self.deck in this.shown and not this.order
+    def public(self) -> State | None:
+        """The public table of the round in play: the same at every replica."""
+        return self.inplay.public
+
+    @property
+    def private(self) -> State | None:
+        """The public table with this seat's own deck known."""
+        return self.inplay.private
+
+    @property
+    def playing(self) -> int:
+        """The round on the table (0 before the first is dealt in)."""
+        return self.inplay.number
 
     @property
     def in_the_air(self) -> Move | None:
         """This seat's play that holds its one hand, if any."""
-        return None if self._hand is None else self._hand.move
+        hand = self.inplay.hand
+        return None if hand is None else hand.move
+
+    @property
+    def status(self) -> Status:
+        """Where this replica stands: playing, regrouping, rejoining or gone."""
+        return self.membership.status
+
+    @property
+    def view(self) -> int:
+        """The number of the view this replica is in."""
+        return self.membership.view
+
+    @property
+    def members(self) -> frozenset[int]:
+        """The seats of this replica's view."""
+        return self.membership.members
+
+    @property
+    def seated(self) -> frozenset[int]:
+        """The seats at the table as the committed order says."""
+        return self.membership.seated
+
+    @property
+    def suspected(self) -> set[int]:
+        """The members silent for a while (still members)."""
+        return self.membership.suspected
+
+    @property
+    def heard(self) -> list[float]:
+        """Per seat, when this replica last heard from it."""
+        return self.membership.heard
+
+    @property
+    def clock(self) -> int:
+        """This replica's Lamport clock."""
+        return self.acks.clock
+
+    @property
+    def have(self) -> Sequence[int]:
+        """Per seat, the highest sequence number held of its current life."""
+        return self.acks.have
+
+    @property
+    def committed(self) -> int:
+        """How many messages this replica has committed."""
+        return self.log.committed
+
+    @property
+    def pending(self) -> Sequence[Pending]:
+        """The ordered messages held, waiting to commit, in their order."""
+        return self.log.pending
 
     @property
     def digest(self) -> bytes:
         """The running digest of everything committed so far."""
-        return self.chain
+        return self.log.digest
 
     def digest_at(self, committed: int) -> bytes:
         """The running digest after the first ``committed`` messages (recent ones only)."""
-        return self.digests[committed]
+        return self.log.digests[committed]
 
     # --- sending ----------------------------------------------------------------------------
 
     def send(self, now: float, build: _Builder) -> Message:
-        self.clock += 1
-        self.have[self.seat] += 1
-        message = build(self.clock, self.have[self.seat])
+        """Number, queue and keep a message of this seat's (holding it if it is ordered)."""
+        seq = self.acks.next_seq()
+        message = build(self.acks.clock, seq)
         self.out.append(message)
         self.sent.append(message)
         self._last_sent = now
@@ -478,50 +432,26 @@ class Replica(Views):
         return message
 
     def send_ack(self, now: float) -> None:
+        """Say what this seat holds, how many messages it committed and its digest."""
         self._ack_due = None
-        have, committed, digest = tuple(self.have), self.committed, self.chain
+        have, committed, digest = tuple(self.acks.have), self.log.committed, self.log.digest
         self.send(now, lambda c, s: Ack(self.seat, self.view, c, s, have, committed, digest))
 
     def add_pending(self, message: Ordered | StartView, carrier: tuple[int, int] | None) -> None:
-        key = order_key(message, self.players, self.options.tie_rule)
-        bisect.insort(self.pending, Pending(key, message, carrier), key=lambda p: p.key)
+        """Hold an ordered message at its place in the order (`Log.add`)."""
+        self.log.add(message, carrier)
 
     # --- receiving --------------------------------------------------------------------------
 
-    def _hear(self, seat: int, now: float) -> None:
-        self.heard[seat] = now
-        if seat in self.suspected:
-            self.suspected.discard(seat)
-            self.events.append(PeerRecovered(seat))
-
-    def _check_ordered(self, message: Ordered) -> None:
-        if isinstance(message, Play) and message.move.seat != message.sender:
-            raise RemoteProtocolError(f"seat {message.sender} sent a move for another seat")
-        if isinstance(message, Ready) and (
-            len(message.face_up) != 1 + self.options.work_piles
-            or any(c >> 6 != self.seats[message.sender] for c in message.face_up)
-        ):
-            raise RemoteProtocolError(f"seat {message.sender}'s Ready shows the wrong deal")
-
     def _take_ack(self, ack: Ack) -> None:
-        if len(ack.have) != self.players:
-            raise RemoteProtocolError(f"seat {ack.sender}'s Ack covers {len(ack.have)} seats")
         # Only a seat known to be in this view vouches for a commit in it: an Ack from
         # another view may come from a seat that never installs this one (it installed a
         # sibling view, built from the same old view), whose order drops other messages
-        # than this view's (see `Views.install_acks`).
-        rows = [self.acked[ack.sender]]
-        if ack.view == self.view:
-            rows.append(self.vouched[ack.sender])
-        for row in rows:
-            for seat, seq in enumerate(ack.have):
-                if ack.view >= self.joined_view[seat]:
-                    row[seat] = max(row[seat], seq)
-        mine = self.digests.get(ack.committed)
-        if mine is not None and mine != ack.digest:
-            self.events.append(Diverged(ack.sender, ack.committed))
-        elif ack.committed > self.committed:
-            self._awaited.setdefault(ack.committed, []).append((ack.sender, ack.digest))
+        # than this view's (see `Membership.install_acks`).
+        self.acks.take(ack, in_view=ack.view == self.view)
+        diverged = self.log.compare(ack)
+        if diverged is not None:
+            self.events.append(diverged)
         self._trim_sent()
 
     def _trim_sent(self) -> None:
@@ -529,8 +459,7 @@ class Replica(Views):
         # cuts this seat's messages at its coordinator's `have`, which such an
         # acknowledgement bounds from below; a seat let back in then needs every message
         # after that cut, resent when this seat installs the view (SPEC §6.5 step 6).
-        others = [self.vouched[r][self.seat] for r in self.members if r != self.seat]
-        low = min(others, default=self.have[self.seat])
+        low = self.acks.lowest_vouched(self.members)
         while self.sent and self.sent[0].seq <= low:
             del self.sent[0]
 
@@ -540,322 +469,40 @@ class Replica(Views):
         """Commit, in order, every message at the head of the order that all members hold."""
         if self.status is not Status.NORMAL:
             return
-        while self.pending and self.status is Status.NORMAL:
-            head = self.pending[0]
-            if not self.held_by_all(head):
+        log = self.log
+        while log.pending and self.status is Status.NORMAL:
+            head = log.pending[0]
+            if not self.membership.held_by_all(head):
                 return
-            del self.pending[0]
+            del log.pending[0]
             outcome = self._commit(head.message, now)
-            self.committed += 1
-            self.chain = hashlib.blake2b(
-                self.chain + encode_payload(bare(head.message)) + bytes((outcome,)),
-                digest_size=16,
-            ).digest()
-            self._record_digest()
+            self.events += log.fold(head.message, outcome)
         if len(self.team) > 1:
-            self._deal_for_team(now)  # the teammate that was to deal may have gone
-
-    def _record_digest(self) -> None:
-        self.digests[self.committed] = self.chain
-        self.digests.pop(self.committed - DIGESTS_KEPT, None)
-        for seat, digest in self._awaited.pop(self.committed, ()):
-            if digest != self.chain:
-                self.events.append(Diverged(seat, self.committed))
+            self.dealing.deal_for_team(now)  # the teammate that was to deal may have gone
 
     def _commit(self, message: Ordered | StartView, now: float) -> int:
         """Apply one committed message; returns its outcome for the digest."""
-        self.note_committed(message)
+        self.membership.note_committed(message)
         match message:
             case Ready():
-                self.round_data(message.round).readies[message.sender] = message
+                self.dealing.round_data(message.round).readies[message.sender] = message
             case Play():
-                return self._commit_play(message, now)
+                return self.inplay.commit_play(message, now)
             case Leave():
-                self.members = self.members - {message.sender}
-                self.commit_leave(message.sender)
+                self.membership.commit_leave(message.sender)
                 self.events.append(PeerLeft(message.sender))
-                if message.sender == self.seat:
-                    self.status = Status.LEFT
             case StartView():
-                self.commit_start_view(message)
-        self._maybe_start_play()
-        self._settle(now)
-        return _Outcome.APPLIED
+                self.membership.commit_start_view(message)
+        self.dealing.maybe_start_play()
+        self.inplay.settle(now)
+        return Outcome.LANDED
 
-    def _maybe_start_play(self) -> None:
-        """Deal the next round in once the last is over and every participant still seated
-        has its Ready committed."""
-        this = self._rounds.get(self.playing + 1)
-        if this is None or not this.participants:
-            return
-        if self.public is not None and self.public.ended is None:
-            return
-        decks = {self.seats[s] for s in this.readies}
-        if {self.seats[s] for s in this.participants & self._seated} <= decks:
-            self._start_play(this)
-
-    def _start_play(self, this: Round) -> None:
-        self.playing = this.number
-        self._placed = {}
-        this.shown, this.dealers = {}, {}
-        for ready in this.readies.values():  # in commit order: a deck's first Ready deals it
-            deck = self.seats[ready.sender]
-            if deck not in this.shown:
-                this.shown[deck] = tuple(map(card_from_code, ready.face_up))
-                this.dealers[deck] = ready.sender
-        self.public = _deal.public_deal(self.options, self.seats, this.shown)
-        if len(self.team) > 1:
-            self._adopt_team_deck(this)
-        dealt = this.order and self.deck in this.shown
-        self.private = (
-            _deal.with_own_deck(self.public, self.deck, this.order) if dealt else self.public
-        )
-        self._display = None
-        self.events.append(RoundStarted(this.number, tuple(sorted(this.shown))))
-
-    # --- a team's deck ----------------------------------------------------------------------
-
-    def _take_team_deal(self, deal: TeamDeal, now: float) -> None:
-        if deal.to != self.seat or deal.sender not in self.team:
-            raise RemoteProtocolError(
-                f"seat {deal.sender} sent seat {deal.to}'s team deck to seat {self.seat}"
-            )
-        order = tuple(map(card_from_code, deal.order))
-        if sorted(order) != sorted(new_deck(self.deck, jokers=self.options.jokers)):
-            raise RemoteProtocolError(f"seat {deal.sender}'s team deck is not deck {self.deck + 1}")
-        self._team_deals.setdefault(deal.round, {})[deal.sender] = (deal.salt, order)
-        for old in [r for r in self._team_deals if r < self.playing]:
-            del self._team_deals[old]
-        from_sender = sorted(r for r, by in self._team_deals.items() if deal.sender in by)
-        for extra in from_sender[TEAM_DEALS_KEPT:]:  # far ahead: a teammate misbehaving
-            del self._team_deals[extra][deal.sender]
-            if not self._team_deals[extra]:
-                del self._team_deals[extra]
-        this = self._rounds.get(deal.round)
-        if this is not None and deal.round == self.playing and not this.order:
-            self._adopt_team_deck(this)
-            if this.order and self.public is not None:
-                self._see_own_deck(this)
-
-    def _adopt_team_deck(self, this: Round) -> None:
-        """Take the order behind the Ready that deals this seat's deck, from whichever
-        teammate sent it (or this seat's own deal); without it this seat plays blind."""
-        dealer = this.dealers.get(self.deck)
-        if dealer is None:
-            return
-        want = this.readies[dealer].commitment
-        offers = [(this.salt, this.order), *self._team_deals.get(this.number, {}).values()]
-        for salt, order in offers:
-            if order and _deal.commitment(salt, order) == want:
-                this.order, this.salt = order, salt
-                self.disk_kept = Disk(this.number, order, salt)
-                return
-        this.order, this.salt = (), b""
-
-    def _see_own_deck(self, this: Round) -> None:
-        """The team's deck arrived after play began (this seat came back): replay the round
-        so far with it known."""
-        private = _deal.with_own_deck(
-            _deal.public_deal(self.options, self.seats, this.shown), self.deck, this.order
-        )
-        for move, tie in this.log:
-            try:
-                private, _ = apply(private, move, tie=tie)
-            except IllegalMove as exc:  # a teammate showed a card the deck holds elsewhere
-                self.events.append(AuditFailed(this.number, move.seat, f"it showed {exc}"))
-                this.order = ()
-                return
-        self.private, self._display = private, None
-
-    def _commit_play(self, play: Play, now: float) -> int:
-        if play.sender == self.seat:
-            if play in self._mine:
-                self._mine.remove(play)
-            if self._hand == play:
-                self._hand = None
-        self._display = None
-        public = self.public
-        if play.round != self.playing or public is None or public.ended is not None:
-            self._returned(play, None, "the round is over", raced=False)
-            return _Outcome.RETURNED
-        if play.sender in self.away():
-            self._returned(play, None, "that seat sits this round out", raced=False)
-            return _Outcome.RETURNED
-        tie = False
-        try:
-            after, events = self._apply_public(public, play.move, tie=False)
-        except IllegalMove as exc:
-            tie, winner = self._tie_with(play), self._winner(play)
-            if not tie:
-                self._returned(play, winner, str(exc))
-                return _Outcome.RETURNED
-            after, events = self._apply_public(public, play.move, tie=True)
-        assert self.private is not None
-        try:
-            self.private, _ = apply(self.private, play.move, tie=tie)
-        except IllegalMove as exc:
-            # Only a teammate can show a card of this seat's deck that this seat knows is
-            # elsewhere: the table took it, so this seat plays on blind.
-            self.events.append(AuditFailed(self.playing, play.sender, f"it showed {exc}"))
-            self._rounds[self.playing].order = ()
-            self.private = after
-        self.public = after
-        self._rounds[self.playing].log.append((play.move, tie))
-        for event in events:
-            if isinstance(event, CardPlayed):
-                self._placed[event.foundation] = (play.sender, play.clock)
-        self.events.append(PlayCommitted(play.sender, play.move, play.clock, tie))
-        self._settle(now)
-        return _Outcome.TIE if tie else _Outcome.APPLIED
-
-    def _apply_public(
-        self, public: State, move: Move, *, tie: bool
-    ) -> tuple[State, list[RulesEvent]]:
-        """Apply a committed move to the public table. On a shared tableau, refuse one that
-        turns up a card already seen: a teammate's move ordered first turned it up, and the
-        mover saw the tableau before that move (the public table, not knowing the order,
-        would take the card for the next face-down one)."""
-        after, events = apply(public, move, tie=tie)
-        if getattr(move, "revealed", ()) and len(self.team_of(move.seat)) > 1:
-            deck = self.seats[move.seat]
-            cards = [c for c in all_cards(after) if c is not None and c.deck == deck]
-            if len(cards) != len(set(cards)):
-                raise IllegalMove("a teammate's move turned those cards up first")
-        return after, events
-
-    def _tie_with(self, play: Play) -> bool:
-        move = play.move
-        if self.options.tie_rule is not TieRule.BOTH_STAY or not isinstance(move, ToFoundation):
-            return False
-        placed = self._placed.get(move.foundation)
-        if placed is None or placed[1] != play.clock or placed[0] == play.sender:
-            return False
-        try:
-            assert self.public is not None
-            apply(self.public, move, tie=True)
-        except IllegalMove:
-            return False
-        return True
-
-    def _winner(self, play: Play) -> int | None:
-        """The seat whose play took the spot, when a foundation play lost a race for it.
-        (On a team's tableau the play may instead have lost its card to a teammate's
-        move: then it lost no race for the foundation, and nobody is named.)"""
-        move = play.move
-        if not isinstance(move, ToFoundation):
-            return None
-        placed = self._placed.get(move.foundation)
-        if placed is None or self.public is None:
-            return None
-        if (move.source, move.card) not in exposed(self.public.tableau_of(move.seat)):
-            return None
-        return placed[0]
-
-    def _returned(self, play: Play, winner: int | None, reason: str, *, raced: bool = True) -> None:
-        event = PlayReturned(play.sender, play.move, play.clock, winner, reason, raced)
-        self.events.append(event)
-
-    def _settle(self, now: float) -> None:
-        """What follows a commit by itself, the same at every replica: seats away count as
-        stuck; all stuck means the rotation (or the round's end); an ended round is scored."""
-        public = self.public
-        this = self._rounds.get(self.playing)
-        if public is None or this is None or this.ended:
-            return
-        if public.ended is None:
-            self.keep_absent_stuck()
-            if self.public is not None and all(t.stuck for t in self.public.tableaux):
-                self.apply_everywhere(Rotate(min(self.members, default=0)))
-                self.keep_absent_stuck()
-        if self.public is not None and self.public.ended is not None:
-            self._end_round(now)
-
-    def apply_everywhere(self, move: Move) -> None:
-        """Apply a move every replica applies at this same place in the order."""
-        assert self.public is not None and self.private is not None
-        self.public, _ = apply(self.public, move)
-        self.private, _ = apply(self.private, move)
-        self._rounds[self.playing].log.append((move, False))
-        self._display = None
-        self.events.append(AutoApplied(move))
-
-    def _end_round(self, now: float) -> None:
-        public = self.public
-        assert public is not None and public.ended is not None
-        scores = score_round(public)
-        self.match_scores.append(tuple(s.points for s in scores))
-        self.events.append(
-            RoundOver(
-                self.playing,
-                public.ended.reason,
-                public.ended.caller,
-                scores,
-                public_digest(public),
-            )
-        )
-        this = self._rounds[self.playing]
-        this.ended = True
-        if this.order and self.deck in this.shown:
-            this.reveals[self.seat] = (this.salt, this.order)
-            order = tuple(map(card_code, this.order))
-            self.send(
-                now, lambda c, s: Reveal(self.seat, self.view, c, s, this.number, this.salt, order)
-            )
-        self._audit_if_complete(this)
-        self._maybe_start_play()  # the next round's Readies may all be in already
-
-    # --- the audit ------------------------------------------------------------------------
-
-    def _take_reveal(self, reveal: Reveal) -> None:
-        this = self._rounds.get(reveal.round)
-        if this is None or reveal.sender in this.reveals:
-            return  # a round this replica no longer audits (it rejoined since)
-        this.reveals[reveal.sender] = (reveal.salt, tuple(map(card_from_code, reveal.order)))
-        self._audit_if_complete(this)
-
-    def _audit_if_complete(self, this: Round, *, final: bool = False) -> None:
-        # Every member dealt in reveals (each teammate the team's deck, so that each is
-        # checked); at the next deal, the audit goes ahead with whatever has come.
-        dealt_in = {s for s in self.members if self.seats[s] in this.shown}
-        if this.audited or not this.ended or not (dealt_in <= set(this.reveals) or final):
-            return
-        this.audited = True
-        commitments = {d: this.readies[s].commitment for d, s in this.dealers.items()}
-        failures = _deal.audit(
-            self.options, self.seats, this.reveals, commitments, this.shown, this.log
-        )
-        for seat, reason in failures:
-            self.events.append(AuditFailed(this.number, seat, reason))
-        if not failures:
-            revealed = {self.seats[s] for s in this.reveals}
-            unchecked = tuple(s for s in range(self.players) if self.seats[s] not in revealed)
-            self.events.append(AuditPassed(this.number, unchecked))
-
-    # --- stuck ------------------------------------------------------------------------------
-
-    def _maybe_stuck(self, now: float) -> None:
-        display = self.display
-        if not self.auto_stuck or display is None or display.ended is not None:
-            return
-        if self.status is not Status.NORMAL or self._mine:
-            return
-        if display.tableau_of(self.seat).stuck:
-            return
-        if self.seat in self.away():
-            return  # not dealt in: the others count this seat as stuck already
-        blind = not self._rounds[self.playing].order  # dealt, but the deck was lost
-        if blind:
-            away = self.away()
-            if not any(s not in away for s in self.team if s != self.seat):
-                self._declare_blind_stuck(now)  # (a teammate who sees the deck plays it)
-        elif is_stuck(display, self.seat):
-            self.intend(DeclareStuck(self.seat), now)
-
-    def _declare_blind_stuck(self, now: float) -> None:
-        number = self.playing
-        play = self.send(
-            now, lambda c, s: Play(self.seat, self.view, c, s, number, DeclareStuck(self.seat))
-        )
-        assert isinstance(play, Play)
-        self._mine.append(play)
-        self._hand = play
+    def rebuild(self, start: StartView) -> None:
+        """Come back with fresh parts from a StartView that lets this seat rejoin: the
+        carried messages replay the table from the first Ready of round ``start.round``."""
+        self.acks = Acks.for_rejoiner(self.seat, start, self.acks.clock)
+        self.log = Log(self.players, self.options.tie_rule, start.base_committed, start.base_digest)
+        self.sent = []
+        self.match_scores = list(start.scores)
+        self.inplay = InPlay(self, start.round - 1)
+        self.dealing.restart(self.inplay.number, start.round)

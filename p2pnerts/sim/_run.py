@@ -159,14 +159,10 @@ class Simulation:
         replica = peer.replica
         if replica.status is not Status.NORMAL:
             return
-        public = replica.public
-        fresh = replica.round == 0 and public is None
-        between = public is not None and public.ended is not None
-        dealt = replica.round > replica.playing  # for the next round, not yet begun
         # (A seat that came back without its deck sat a round out: the table is ahead of
         # the last round it dealt for.)
         last = max(replica.round, replica.playing)
-        if last < self.config.rounds and (fresh or between) and not dealt:
+        if last < self.config.rounds and replica.should_deal():
             self._deal(seat)
             return
         display = replica.display

@@ -9,32 +9,13 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
+from _cards import order as order
+
 from p2pnerts.protocol import Disk, Event, Message, Replica, Timing, addressed_to
-from p2pnerts.rules import Card, Move, Suit, TableOptions, new_deck
+from p2pnerts.rules import Card, Move, TableOptions
 
 SALT = b"0123456789abcdef"
 E = TypeVar("E")
-
-
-def order(
-    deck: int, nerts: Sequence[str], work: Sequence[str], options: TableOptions
-) -> list[Card]:
-    """A deck order dealing ``nerts`` (bottom first; the last is the face-up top) and
-    ``work``, the rest of the deck as the stock in a fixed order. Cards are named like
-    ``"7H"``, ``"AS"``, ``"10D"``."""
-    chosen = [_card(deck, name) for name in (*nerts, *work)]
-    rest = [c for c in new_deck(deck, jokers=options.jokers) if c not in chosen]
-    n = options.nerts_pile
-    if len(nerts) > n:
-        raise ValueError("more Nerts cards than the pile holds")
-    filler, rest = rest[: n - len(nerts)], rest[n - len(nerts) :]
-    return [*filler, *chosen[: len(nerts)], *chosen[len(nerts) :], *rest]
-
-
-def _card(deck: int, name: str) -> Card:
-    ranks = {"A": 1, "J": 11, "Q": 12, "K": 13}
-    rank = ranks.get(name[:-1]) or int(name[:-1])
-    return Card(deck, rank, Suit("SHDC".index(name[-1])))
 
 
 class Table:

@@ -29,7 +29,7 @@ from p2pnerts.protocol import (
     decode,
     encode,
 )
-from p2pnerts.protocol._replica import TEAM_DEALS_KEPT
+from p2pnerts.protocol._dealing import TEAM_DEALS_KEPT
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
@@ -150,7 +150,7 @@ def test_a_teammate_sending_decks_for_rounds_far_ahead_fills_no_memory() -> None
     deck = tuple(card_code(c) for c in _orders(table.options, 4)[0])
     for number in range(1, 1001):
         table.replicas[1].receive(TeamDeal(0, 0, number, number, 1, number, SALT, deck), 0.0)
-    kept = table.replicas[1]._team_deals
+    kept = table.replicas[1].dealing._team_deals
     assert sorted(kept) == list(range(1, 1 + TEAM_DEALS_KEPT))
     assert all(set(by) == {0} for by in kept.values())
 
@@ -233,7 +233,7 @@ def test_a_teammate_calls_nerts_and_every_deck_is_audited_by_all() -> None:
 
 def test_a_teammate_revealing_another_order_than_the_team_committed_to_is_flagged() -> None:
     table = _teams(2, 1, nerts_pile=1)
-    cheat = table.replicas[1]._rounds[1]
+    cheat = table.replicas[1].dealing.rounds[1]
     cheat.order = tuple(reversed(cheat.order))
     table.play(0, ToFoundation(0, AH0, NERTS, NEW_FOUNDATION))
     table.play(0, CallNerts(0))
@@ -296,7 +296,7 @@ def test_a_teammate_that_lost_its_disk_sees_the_deck_again_from_its_teammate() -
     assert back.status is Status.NORMAL and back.members == {0, 1, 2, 3}
     display = back.display
     assert display is not None and set(display.tableau_of(1).stock) == {None}  # blind
-    assert not back._rounds[1].order
+    assert not back.dealing.rounds[1].order
     table.links[0, 1].extend(table.replicas[0].resend_to(1))  # a new connection to seat 0
     table.settle()
     display = back.display
@@ -351,7 +351,7 @@ def test_a_deck_that_comes_back_contradicting_a_card_a_teammate_showed_flags_it(
     # A turn of the stock that showed other cards than the deck holds (a teammate lying
     # about its deck: the table, blind to the order, took it).
     wrong = tuple(c for c in _orders(table.options, 4)[0][-3:])
-    back._rounds[1].log.append((TurnStock(0, wrong), False))
+    back.dealing.rounds[1].log.append((TurnStock(0, wrong), False))
     table.links[0, 1].extend(table.replicas[0].resend_to(1))
     table.settle()
     assert back.blind

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 import pytest
+from _cards import card as card
 
 from p2pnerts.rules import (
     JOKER,
@@ -33,14 +34,6 @@ from p2pnerts.rules import (
 
 Cards = str | Sequence[Card]
 """Cards by short names in one string, or as `Card` values (for jokers)."""
-
-_RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13} | {str(n): n for n in range(2, 11)}
-_SUITS = {s.letter: s for s in Suit}
-
-
-def card(name: str, deck: int = 0) -> Card:
-    """One card of ``deck`` by its short name: ``"7H"``, ``"10S"``, ``"AC"``."""
-    return Card(deck, _RANKS[name[:-1]], _SUITS[name[-1]])
 
 
 def cards(names: Cards, deck: int = 0) -> tuple[Card, ...]:

@@ -5,12 +5,14 @@ deals another deck than the one it was handed."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 from p2pnerts.bots import SimpleBots
 from p2pnerts.protocol import Replica
-from p2pnerts.protocol._views import Round
+from p2pnerts.protocol._dealing import Dealing
+from p2pnerts.protocol._inplay import Round
 from p2pnerts.rules import Card, TableOptions
 from p2pnerts.sim import MIXES, SequencerRun, SimConfig, Simulation, run
 
@@ -67,12 +69,18 @@ def test_a_team_that_deals_another_deck_than_it_was_handed_fails_the_replay() ->
     assert "does not replay on the real decks" in found
 
 
-class _Misdealt(Replica):
-    """Takes the second team's deck for dealt by its second seat, whoever dealt it."""
-
+class _MisdealtRounds(Dealing):
     def _start_play(self, this: Round) -> None:
         super()._start_play(this)
         this.dealers[1] = 3
+
+
+class _Misdealt(Replica):
+    """Takes the second team's deck for dealt by its second seat, whoever dealt it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.dealing = _MisdealtRounds(self)
 
 
 def test_replicas_that_disagree_on_who_dealt_a_deck_are_caught() -> None:

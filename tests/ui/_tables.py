@@ -5,15 +5,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from _cards import card as named
+from _cards import order as order
+
 from p2pnerts.bots import SimpleBot
 from p2pnerts.rules import (
     Card,
     State,
-    Suit,
     TableOptions,
     apply,
     deal,
-    new_deck,
     private_view,
     solo_seats,
 )
@@ -21,20 +22,7 @@ from p2pnerts.rules import (
 
 def card(deck: int, name: str) -> Card:
     """A card named like ``"7H"``, ``"AS"``, ``"10D"``."""
-    ranks = {"A": 1, "J": 11, "Q": 12, "K": 13}
-    rank = ranks.get(name[:-1]) or int(name[:-1])
-    return Card(deck, rank, Suit("SHDC".index(name[-1])))
-
-
-def order(
-    deck: int, nerts: Sequence[str], work: Sequence[str], options: TableOptions
-) -> list[Card]:
-    """A deck order dealing ``nerts`` (the last is the face-up top) and ``work``; the rest
-    of the deck fills the Nerts pile below and makes the stock, in a fixed order."""
-    chosen = [card(deck, name) for name in (*nerts, *work)]
-    rest = [c for c in new_deck(deck) if c not in chosen]
-    filler, rest = rest[: options.nerts_pile - len(nerts)], rest[options.nerts_pile - len(nerts) :]
-    return [*filler, *chosen[: len(nerts)], *chosen[len(nerts) :], *rest]
+    return named(name, deck)
 
 
 def dealt(nerts: Sequence[str], work: Sequence[str], options: TableOptions | None = None) -> State:

@@ -1,0 +1,111 @@
+"""Acknowledgement bookkeeping: the Lamport clock, and who holds which messages.
+
+Each seat numbers its messages 1, 2, 3 … from the view its current *life* began in
+(``lives``: a seat that rejoins starts again at 1). ``have`` is the highest number this
+replica holds from each seat, its own included. ``acked[r]`` is what seat ``r`` said it
+holds in its latest Acks, from any view, which says what to resend it; ``vouched[r]``
+counts only Acks sent in this replica's view, and is what the commit rule reads: a
+message commits once every member of the view vouched for holding it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from p2pnerts.protocol._messages import Ack, Message, StartView
+
+
+class Acks:
+    """What this replica holds from each seat, and what each seat says it holds."""
+
+    def __init__(self, seat: int, players: int, *, clock: int = 0) -> None:
+        self.seat = seat
+        self.players = players
+        self.clock = clock
+        """The Lamport clock: the largest seen, one more for each message sent."""
+        self.lives = [0] * players
+        """Per seat, the view its current life began in (0 for a seat that never rejoined)."""
+        self.have = [0] * players
+        self.acked = [[0] * players for _ in range(players)]
+        self.acked[seat] = self.have
+        self.vouched = [[0] * players for _ in range(players)]
+        """Like ``acked``, but only from acknowledgements sent in this view: the commit rule
+        counts these (`install`)."""
+        self.vouched[seat] = self.have
+
+    @classmethod
+    def for_rejoiner(cls, seat: int, start: StartView, clock: int) -> Acks:
+        """A seat's bookkeeping coming back into a view from its StartView alone: every
+        seat's life as the view says, and only the coordinator known to hold anything."""
+        acks = cls(seat, len(start.lives), clock=max(clock, start.clock))
+        acks.lives = list(start.lives)
+        acks.vouched[start.sender][start.sender] = start.seq
+        return acks
+
+    def next_seq(self) -> int:
+        """Number a message this seat sends, and count it held."""
+        self.clock += 1
+        self.have[self.seat] += 1
+        return self.have[self.seat]
+
+    def is_repeat(self, message: Message) -> bool:
+        """Whether this replica holds a message already (delivered again after a reconnect)."""
+        return message.seq <= self.have[message.sender]
+
+    def is_next(self, message: Message) -> bool:
+        """Whether a message comes next on its sender's link."""
+        return message.seq == self.have[message.sender] + 1
+
+    def hold(self, message: Message, *, in_view: bool) -> None:
+        """Count a message just received as held, and its sender as holding it (vouched
+        for in this view only if sent in it); the clock catches up with it."""
+        sender = message.sender
+        self.have[sender] = message.seq
+        self.acked[sender][sender] = message.seq
+        if in_view:
+            self.vouched[sender][sender] = message.seq
+        self.clock = max(self.clock, message.clock)
+
+    def take(self, ack: Ack, *, in_view: bool) -> None:
+        """Note what an Ack says its sender holds (of each seat's current life)."""
+        rows = [self.acked[ack.sender]]
+        if in_view:
+            rows.append(self.vouched[ack.sender])
+        for row in rows:
+            for seat, seq in enumerate(ack.have):
+                if ack.view >= self.lives[seat]:
+                    row[seat] = max(row[seat], seq)
+
+    def held_by_all(self, seat: int, seq: int, members: Iterable[int]) -> bool:
+        """Whether every member vouched for holding message ``seq`` of ``seat``."""
+        return all(self.vouched[r][seat] >= seq for r in members)
+
+    def lowest_vouched(self, members: Iterable[int]) -> int:
+        """The highest of this seat's messages every other member vouched for holding."""
+        others = [self.vouched[r][self.seat] for r in members if r != self.seat]
+        return min(others, default=self.have[self.seat])
+
+    def install(self, start: StartView) -> None:
+        """Forget the other seats' acknowledgements for the commit rule: from a new view on,
+        only those sent in it count (``acked`` keeps them all)."""
+        for seat in range(self.players):
+            if seat != self.seat:
+                self.vouched[seat] = [0] * self.players
+        if start.sender != self.seat:
+            self.vouched[start.sender][start.sender] = start.seq  # it holds its StartView
+
+    def reset_seat(self, seat: int, view: int) -> None:
+        """A seat (re)joins in ``view``: its sequence numbers start again."""
+        self.lives[seat] = view
+        self.have[seat] = 0
+        for rows in (self.acked, self.vouched):
+            for row in rows:
+                row[seat] = 0
+            if seat != self.seat:
+                rows[seat] = [0] * self.players
+
+    def this_life(self, message: Message) -> bool:
+        """Whether a message is from its sender's current life, whose sequence numbers
+        ``have`` counts (one from an earlier life, sent before the view it rejoined in,
+        can bear any number)."""
+        return message.view >= self.lives[message.sender]

@@ -1,0 +1,218 @@
+"""The view change: votes, and the StartView its coordinator builds from them.
+
+See `_membership.py` for the theory: who votes, why a majority of each view behind
+the current one is needed, and what a StartView carries. `Election` holds the votes of
+the view change under way at one seat and decides, at the coordinator, when to start the
+new view; it reads and changes the rest of the membership through the `Membership` it states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from p2pnerts.protocol._acks import Acks
+from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.protocol._log import Log, bare
+from p2pnerts.protocol._messages import Message, Ordered, StartView, ViewChange
+from p2pnerts.protocol._status import Status, Timing
+
+
+class _Replica(Protocol):
+    acks: Acks
+    log: Log
+
+    def send(self, now: float, build: Callable[[int, int], Message]) -> Message: ...
+
+
+class Membership(Protocol):
+    """What the view change reads and drives of the membership (`_membership.Membership`)."""
+
+    seat: int
+    players: int
+    timing: Timing
+    view: int
+    members: frozenset[int]
+    suspected: set[int]
+    heard: list[float]
+    installed_at: float
+    rejoiners: dict[int, tuple[float, int]]
+    base: tuple[int, bytes]
+    base_seated: frozenset[int]
+    base_scores: tuple[tuple[int, ...], ...]
+    base_round: int
+    since_base: list[Ordered | StartView]
+
+    @property
+    def host(self) -> _Replica: ...
+    @property
+    def status(self) -> Status: ...
+    def enter(self, status: Status) -> None: ...
+    def fresh_rejoiners(self, now: float) -> set[int]: ...
+    def quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]: ...
+    def install(self, start: StartView, now: float) -> None: ...
+
+
+class Election:
+    """The view change under way at one seat, if any."""
+
+    def __init__(self, membership: Membership) -> None:
+        self._m = membership
+        self.changing_to = 0
+        """The view this seat votes for, while the status is changing."""
+        self._change_started = membership.installed_at
+        self._votes: dict[int, dict[int, ViewChange]] = {}
+
+    def clear(self) -> None:
+        """Drop every vote (this seat rejoins from nothing)."""
+        self._votes = {}
+
+    def forget_up_to(self, view: int) -> None:
+        """Drop the votes for views up to ``view`` (installed, or left behind)."""
+        self._votes = {v: b for v, b in self._votes.items() if v > view}
+
+    def tick(self, now: float) -> None:
+        if self._m.status is Status.NORMAL:
+            # Silence counts within this view: a member every voter could not hear (one
+            # link down) would otherwise start the next view change at once, and views
+            # would follow each other as fast as they can be installed.
+            since = self._m.installed_at
+            silent = [
+                s
+                for s in self._m.members
+                if s != self._m.seat
+                and now - max(self._m.heard[s], since) >= self._m.timing.exclude_after
+            ]
+            asking = self._m.fresh_rejoiners(now)
+            if silent or asking:
+                # A seat comes back only into a view above every view it was in (its
+                # earlier life's messages are then all older than its new life).
+                since = max([self._m.view, *(self._m.rejoiners[s][1] for s in asking)])
+                self._start_view_change(self._next_view(since), now)
+        elif self._m.status is Status.CHANGING:
+            if now - self._change_started >= self._m.timing.view_change_timeout:
+                self._start_view_change(self._next_view(self.changing_to), now)
+            else:
+                self._maybe_start_view(now)
+
+    def deadlines(self) -> list[float]:
+        times = []
+        if self._m.status is Status.NORMAL:
+            times += [
+                max(self._m.heard[s], self._m.installed_at) + self._m.timing.exclude_after
+                for s in self._m.members
+                if s != self._m.seat
+            ]
+        if self._m.status is Status.CHANGING:
+            times.append(self._change_started + self._m.timing.view_change_timeout)
+        return times
+
+    def coordinator(self, view: int) -> int:
+        """The one seat that may start view ``view``: the same at every peer, whatever
+        membership each believes in, so that no view number is ever started twice."""
+        return view % self._m.players
+
+    def _next_view(self, after: int) -> int:
+        """The first view after ``after`` whose coordinator is a member not suspected."""
+        view = after + 1
+        while self.coordinator(view) not in self._m.members - self._m.suspected:
+            view += 1
+        return view
+
+    def _start_view_change(self, new_view: int, now: float) -> None:
+        self._m.enter(Status.CHANGING)
+        self.changing_to = new_view
+        self._change_started = now
+        suspects = tuple(sorted(self._m.suspected & self._m.members))
+        have, committed = tuple(self._m.host.acks.have), self._m.host.log.committed
+        vote = self._m.host.send(
+            now,
+            lambda c, s: ViewChange(
+                self._m.seat,
+                self._m.view,
+                c,
+                s,
+                new_view=new_view,
+                suspects=suspects,
+                have=have,
+                committed=committed,
+            ),
+        )
+        assert isinstance(vote, ViewChange)
+        self._votes.setdefault(new_view, {})[self._m.seat] = vote
+        self._maybe_start_view(now)
+
+    def take(self, vote: ViewChange, now: float) -> None:
+        self._votes.setdefault(vote.new_view, {})[vote.sender] = vote
+        target = self.changing_to if self._m.status is Status.CHANGING else self._m.view
+        if vote.new_view > target:
+            self._start_view_change(vote.new_view, now)
+        else:
+            self._maybe_start_view(now)
+
+    def _maybe_start_view(self, now: float) -> None:
+        new_view = self.changing_to
+        if self._m.status is not Status.CHANGING or self.coordinator(new_view) != self._m.seat:
+            return
+        votes = self._votes.get(new_view, {})
+        voters = {
+            s for s, vote in votes.items() if s in self._m.members and vote.view == self._m.view
+        }
+        needed = self._m.members - self._m.suspected
+        rejoining = {
+            s for s in self._m.fresh_rejoiners(now) - voters if self._m.rejoiners[s][1] < new_view
+        }
+        quorums = self._m.quorums_now()
+        # A seat asking to rejoin from one of those views counts like a voter: it has
+        # installed no view since, and will install one at most, the first StartView that
+        # lists it. (Not from another view: it may have helped a view of another branch
+        # on, and the majorities of its two branches would no longer meet.)
+        behind = {number for number, _ in quorums}
+        backing = voters | {s for s in rejoining if self._m.rejoiners[s][1] in behind}
+        majorities = all(2 * len(backing & q) > len(q) for _, q in quorums)
+        if not needed <= voters or not majorities:
+            return
+        joined = tuple(sorted(rejoining))
+        joined_from = tuple(self._m.rejoiners[s][1] for s in joined)
+        members = tuple(sorted(voters | set(joined)))
+        lives = tuple(new_view if s in joined else v for s, v in enumerate(self._m.host.acks.lives))
+        earlier = tuple((number, tuple(sorted(q))) for number, q in quorums)
+        carried = self.to_carry(self._m.members - voters, joined)
+        base_committed, base_digest = self._m.base
+        cuts, scores = tuple(self._m.host.acks.have), self._m.base_scores
+        seated = tuple(sorted(self._m.base_seated))
+        number = max(self._m.base_round, 1)
+        voted_in = self._m.view
+        start = self._m.host.send(
+            now,
+            lambda c, s: StartView(
+                self._m.seat,
+                new_view,
+                c,
+                s,
+                voted_in=voted_in,
+                members=members,
+                quorums=earlier,
+                cuts=cuts,
+                joined=joined,
+                joined_from=joined_from,
+                lives=lives,
+                seated=seated,
+                round=number,
+                base_committed=base_committed,
+                base_digest=base_digest,
+                carried=carried,
+                scores=scores,
+            ),
+        )
+        assert isinstance(start, StartView)
+        self._m.install(start, now)
+
+    def to_carry(self, departed: frozenset[int], joined: tuple[int, ...]) -> tuple[bytes, ...]:
+        """What a StartView carries: for a seat coming back, everything of the round; for
+        members only, the messages of the seats that leave (the rest they hold already).
+        A StartView carried again is carried without what it carried itself."""
+        messages = [*self._m.since_base, *(p.message for p in self._m.host.log.pending)]
+        if not joined:
+            messages = [m for m in messages if m.sender in departed]
+        return tuple(encode_payload(bare(m)) for m in messages)

@@ -1,0 +1,381 @@
+"""The round in play at one seat: the public and private tables, and its one hand.
+
+The *public* table is what every replica agrees on, every face-down card hidden; the
+*private* table is the same with this seat's own deck known. What the player sees, the
+*display*, is the private table with their own plays still in the air applied on top; it
+is worked out again only after one of those two changes (a cache with one owner).
+
+A player's move goes into the air at once (`InPlay.intend`); a foundation play, a stuck
+declaration or a Nerts call — on a team's tableau, any move — holds the player's one
+hand until it commits. At its place in the agreed order a play gets its verdict from the
+arbiter (`_arbiter.decide`) and lands, ties or returns (`InPlay.commit_play`); then what
+follows by itself is applied alike everywhere (`InPlay.settle`): seats sitting out are
+declared stuck, all stuck means the rotation, and an ended round is scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
+from p2pnerts.protocol._errors import LocalProtocolError
+from p2pnerts.protocol._events import AuditFailed, AutoApplied, Event, PlayInTheAir, RoundOver
+from p2pnerts.protocol._messages import Message, Play, Ready, Reveal
+from p2pnerts.protocol._status import Status
+from p2pnerts.rules import (
+    CallNerts,
+    Card,
+    CardPlayed,
+    CardsRevealed,
+    DeclareStuck,
+    IllegalMove,
+    Move,
+    Rotate,
+    SlideUnder,
+    State,
+    TableOptions,
+    ToFoundation,
+    ToWork,
+    TurnStock,
+    apply,
+    card_code,
+    is_stuck,
+    public_digest,
+    score_round,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Disk:
+    """What a peer keeps on disk to come back after a crash: its current deck."""
+
+    round: int = 0
+    order: tuple[Card, ...] = ()
+    salt: bytes = b""
+    view: int = 0
+    """The last view it was in: Rejoin messages older than the view it joined are stale."""
+
+
+@dataclass(slots=True)
+class Round:
+    """What a replica keeps about one round until its audit is done."""
+
+    number: int
+    order: tuple[Card, ...] = ()
+    salt: bytes = b""
+    readies: dict[int, Ready] = field(default_factory=dict)
+    shown: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    """The cards each deck dealt face up, by deck."""
+    log: list[tuple[Move, bool]] = field(default_factory=list)
+    reveals: dict[int, tuple[bytes, tuple[Card, ...]]] = field(default_factory=dict)
+    ended: bool = False
+    audited: bool = False
+    dealers: dict[int, int] = field(default_factory=dict)
+    """Per deck dealt in, the seat whose Ready deals it: the first of the deck's seats to
+    have its Ready committed (a team deals one deck; `shown` and the audit go by deck)."""
+    spare: tuple[tuple[Card, ...], bytes] | None = None
+    """A team member's own shuffle, kept in case the teammate who deals drops out first."""
+    participants: frozenset[int] = frozenset()
+    """The seats at the table when the round's first Ready committed: play starts once
+    each of them still seated has its Ready committed."""
+
+
+class _Dealt(Protocol):
+    """What the round in play reads and drives of the rounds dealt (`Dealing`)."""
+
+    @property
+    def rounds(self) -> dict[int, Round]: ...
+    @property
+    def blind(self) -> bool: ...
+    def audit_if_complete(self, this: Round, *, final: bool = False) -> None: ...
+    def maybe_start_play(self) -> None: ...
+
+
+class Host(Protocol):
+    """What the round in play reads and drives of the replica that holds it."""
+
+    seat: int
+    players: int
+    options: TableOptions
+    seats: tuple[int, ...]
+    deck: int
+    team: tuple[int, ...]
+    events: list[Event]
+    match_scores: list[tuple[int, ...]]
+    auto_stuck: bool
+
+    @property
+    def status(self) -> Status: ...
+    @property
+    def view(self) -> int: ...
+    @property
+    def members(self) -> frozenset[int]: ...
+    @property
+    def seated(self) -> frozenset[int]: ...
+    @property
+    def dealing(self) -> _Dealt: ...
+    def send(self, now: float, build: Callable[[int, int], Message]) -> Message: ...
+    def team_of(self, seat: int) -> tuple[int, ...]: ...
+
+
+class InPlay:
+    """The round on the table at this seat, with the plays this seat has in the air."""
+
+    def __init__(self, host: Host, number: int = 0) -> None:
+        self._host = host
+        self.number = number
+        """The round on the table (0 before the first is dealt in)."""
+        self.public: State | None = None
+        self._private: State | None = None
+        self._mine: list[Play] = []
+        self._hand: Play | None = None
+        self.placed: dict[int, tuple[int, int]] = {}
+        """Per foundation, the seat and clock of the play that last put a card there."""
+        self._display: State | None = None
+
+    def begin(self, number: int, public: State, private: State) -> None:
+        """Deal round ``number`` in: every foundation empty."""
+        self.number, self.placed = number, {}
+        self.public, self.private = public, private
+
+    @property
+    def private(self) -> State | None:
+        return self._private
+
+    @private.setter
+    def private(self, state: State | None) -> None:
+        self._private, self._display = state, None
+
+    @property
+    def mine(self) -> Sequence[Play]:
+        """This seat's plays sent and not yet committed, in the order sent."""
+        return self._mine
+
+    @property
+    def hand(self) -> Play | None:
+        """This seat's play that holds its one hand: its next move waits for it."""
+        return self._hand
+
+    def throw(self, play: Play, *, holds_hand: bool) -> None:
+        """A play of this seat's goes into the air (holding its one hand, if it must)."""
+        self._mine.append(play)
+        if holds_hand:
+            self._hand = play
+        self._display = None
+
+    def come_down(self, play: Play) -> None:
+        """A play of this seat's has committed: it is in the air no more."""
+        if play in self._mine:
+            self._mine.remove(play)
+            self._display = None
+        if self._hand == play:
+            self._hand = None
+
+    @property
+    def display(self) -> State | None:
+        """The table this seat's player sees: committed, plus their own plays in the air."""
+        if self._display is None and self._private is not None:
+            state = self._private
+            for play in self._mine:
+                try:
+                    state, _ = apply(state, play.move)
+                except IllegalMove:
+                    continue  # it will be returned when it commits
+            self._display = state
+        return self._display
+
+    def intend(self, move: Move, now: float) -> Move:
+        """Make a move for this seat: sent at once, shown in the air until it commits.
+
+        Returns the move as sent (with the cards it turns face up). Raises `IllegalMove`
+        if the rules forbid it on the table this player sees, `LocalProtocolError` if the
+        protocol does (no round, another seat, one hand busy, the table regrouping).
+        """
+        display = self.display
+        if self._host.status is not Status.NORMAL:
+            raise LocalProtocolError(f"the table is {self._host.status.value}: wait")
+        if display is None or display.ended is not None:
+            raise LocalProtocolError("no round is being played")
+        if self._host.seat in self.sitting_out():
+            raise LocalProtocolError("you sit this round out: you were not dealt in")
+        if self._host.dealing.blind:
+            raise LocalProtocolError("your deck's order is not here: you cannot play it")
+        if move.seat != self._host.seat:
+            raise LocalProtocolError(f"seat {self._host.seat} cannot move for seat {move.seat}")
+        if self.hand is not None:
+            raise LocalProtocolError("one hand: wait until your last play lands or returns")
+        if isinstance(move, Rotate):
+            raise LocalProtocolError("the rotation happens by itself once everyone is stuck")
+        if isinstance(move, TurnStock) and display.tableau_of(self._host.seat).stuck:
+            raise LocalProtocolError("you declared stuck: play a card, or wait for the others")
+        _, events = apply(display, move)
+        shown = tuple(c for e in events if isinstance(e, CardsRevealed) for c in e.cards)
+        if shown:
+            assert isinstance(move, TurnStock | ToFoundation | ToWork | SlideUnder)
+            move = replace(move, revealed=shown)
+        number = self.number
+        play = self._host.send(
+            now, lambda c, s: Play(self._host.seat, self._host.view, c, s, number, move)
+        )
+        assert isinstance(play, Play)
+        # On a tableau of its own a player's moves cannot collide; on a team's, each may
+        # race a teammate's, so every move waits for the last (as two hands on one stock
+        # would).
+        holds_hand = (
+            isinstance(move, ToFoundation | CallNerts | DeclareStuck) or len(self._host.team) > 1
+        )
+        self.throw(play, holds_hand=holds_hand)
+        if holds_hand:
+            self._host.events.append(PlayInTheAir(move))
+        return move
+
+    def sitting_out(self) -> list[int]:
+        """The seats sitting this round out, that cannot move in it: not seated, or not
+        dealt in."""
+        this = self._host.dealing.rounds.get(self.number)
+        # Dealt in: a Ready in when play started. One that commits later (its seat was not
+        # at the table when the round's first Ready committed) deals nothing in.
+        dealt = set(this.shown) if this is not None else set()
+        return [
+            s
+            for s in range(self._host.players)
+            if s not in self._host.seated or self._host.seats[s] not in dealt
+        ]
+
+    def keep_sitting_out_stuck(self) -> None:
+        """Tableaux with none of their seats at the table count as stuck, so the others
+        can still rotate."""
+        public = self.public
+        if public is None or public.ended is not None:
+            return
+        away = self.sitting_out()
+        for seat in away:
+            if (
+                all(s in away for s in self._host.team_of(seat))
+                and not public.tableau_of(seat).stuck
+            ):
+                self.apply_everywhere(DeclareStuck(seat))
+                public = self.public
+                assert public is not None
+
+    def commit_play(self, play: Play, now: float) -> int:
+        if play.sender == self._host.seat:
+            self.come_down(play)
+        verdict = decide(play, self.public, self.number, self._race(play))
+        if verdict.stays:
+            self._land(play, verdict)
+        self._host.events.append(told(play, verdict))
+        if verdict.stays:
+            self.settle(now)
+        return verdict.outcome
+
+    def _land(self, play: Play, verdict: Verdict) -> None:
+        """Put a play that stays on the public and the private table."""
+        after, tie = verdict.table, verdict.outcome is Outcome.TIED
+        assert self.private is not None and after is not None
+        try:
+            self.private, _ = apply(self.private, play.move, tie=tie)
+        except IllegalMove as exc:
+            # Only a teammate can show a card of this seat's deck that this seat knows is
+            # elsewhere: the table took it, so this seat plays on blind.
+            self._host.events.append(AuditFailed(self.number, play.sender, f"it showed {exc}"))
+            self._host.dealing.rounds[self.number].order = ()
+            self.private = after
+        self.public = after
+        self._host.dealing.rounds[self.number].log.append((play.move, tie))
+        for effect in verdict.effects:
+            if isinstance(effect, CardPlayed):
+                self.placed[effect.foundation] = (play.sender, play.clock)
+
+    def _race(self, play: Play) -> Race:
+        """What the arbiter reads of this replica to decide ``play``: the same everywhere."""
+        seat = play.move.seat
+        return Race(
+            tie_rule=self._host.options.tie_rule,
+            placed=self.placed,
+            deck=self._host.seats[seat],
+            shared=len(self._host.team_of(seat)) > 1,
+            sitting_out=play.sender in self.sitting_out(),
+        )
+
+    def settle(self, now: float) -> None:
+        """What follows a commit by itself, the same at every replica: seats away count as
+        stuck; all stuck means the rotation (or the round's end); an ended round is scored."""
+        public = self.public
+        this = self._host.dealing.rounds.get(self.number)
+        if public is None or this is None or this.ended:
+            return
+        if public.ended is None:
+            self.keep_sitting_out_stuck()
+            if self.public is not None and all(t.stuck for t in self.public.tableaux):
+                self.apply_everywhere(Rotate(min(self._host.members, default=0)))
+                self.keep_sitting_out_stuck()
+        if self.public is not None and self.public.ended is not None:
+            self._end_round(now)
+
+    def apply_everywhere(self, move: Move) -> None:
+        """Apply a move every replica applies at this same place in the order."""
+        assert self.public is not None and self.private is not None
+        self.public, _ = apply(self.public, move)
+        self.private, _ = apply(self.private, move)
+        self._host.dealing.rounds[self.number].log.append((move, False))
+        self._host.events.append(AutoApplied(move))
+
+    def _end_round(self, now: float) -> None:
+        public = self.public
+        assert public is not None and public.ended is not None
+        scores = score_round(public)
+        self._host.match_scores.append(tuple(s.points for s in scores))
+        self._host.events.append(
+            RoundOver(
+                self.number,
+                public.ended.reason,
+                public.ended.caller,
+                scores,
+                public_digest(public),
+            )
+        )
+        this = self._host.dealing.rounds[self.number]
+        this.ended = True
+        if this.order and self._host.deck in this.shown:
+            this.reveals[self._host.seat] = (this.salt, this.order)
+            order = tuple(map(card_code, this.order))
+            self._host.send(
+                now,
+                lambda c, s: Reveal(
+                    self._host.seat, self._host.view, c, s, this.number, this.salt, order
+                ),
+            )
+        self._host.dealing.audit_if_complete(this)
+        self._host.dealing.maybe_start_play()  # the next round's Readies may all be in already
+
+    def maybe_stuck(self, now: float) -> None:
+        display = self.display
+        if not self._host.auto_stuck or display is None or display.ended is not None:
+            return
+        if self._host.status is not Status.NORMAL or self.mine:
+            return
+        if display.tableau_of(self._host.seat).stuck:
+            return
+        if self._host.seat in self.sitting_out():
+            return  # not dealt in: the others count this seat as stuck already
+        blind = not self._host.dealing.rounds[self.number].order  # dealt, but the deck was lost
+        if blind:
+            away = self.sitting_out()
+            if not any(s not in away for s in self._host.team if s != self._host.seat):
+                self._declare_blind_stuck(now)  # (a teammate who sees the deck plays it)
+        elif is_stuck(display, self._host.seat):
+            self.intend(DeclareStuck(self._host.seat), now)
+
+    def _declare_blind_stuck(self, now: float) -> None:
+        number = self.number
+        play = self._host.send(
+            now,
+            lambda c, s: Play(
+                self._host.seat, self._host.view, c, s, number, DeclareStuck(self._host.seat)
+            ),
+        )
+        assert isinstance(play, Play)
+        self.throw(play, holds_hand=True)

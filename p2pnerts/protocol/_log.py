@@ -1,0 +1,107 @@
+"""The agreed order: messages waiting to commit, and the running digest of those committed.
+
+Ready, Play, Leave and StartView messages are *ordered*: all of them, from every seat,
+form one sequence sorted by (clock, tie class, tie rank) — `order_key`. The replica
+commits the head of that sequence once every member holds it (`Acks.held_by_all`), and
+folds each committed message, with its verdict's outcome, into a running digest that
+every Ack carries: two replicas whose digests differ after the same number of commits
+have diverged, and say so at once.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+from dataclasses import dataclass, replace
+
+from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.protocol._events import Diverged
+from p2pnerts.protocol._messages import Ack, Message, Ordered, Play, StartView
+from p2pnerts.rules import CallNerts, TieRule
+
+DIGESTS_KEPT = 4096
+"""How many recent running digests a replica keeps, to compare with others' Acks."""
+Key = tuple[int, int, int]
+
+
+def order_key(message: Ordered | StartView, seats: int, tie_rule: TieRule) -> Key:
+    """Where a message stands in the agreed order: by clock, then the tie rule.
+
+    A Nerts call sorts after every play with the same clock: those were in the air when
+    it was called, and complete their move. Under `rotate`, the seat that goes first at
+    equal clocks moves round with the clock value; otherwise the lower seat goes first.
+    """
+    calls = isinstance(message, Play) and isinstance(message.move, CallNerts)
+    rank = message.sender
+    if tie_rule is TieRule.ROTATE:
+        rank = (message.sender - message.clock) % seats
+    return (message.clock, int(calls), rank)
+
+
+def bare(message: Message) -> Message:
+    """A message as it is hashed and carried: a StartView without what it carries (that is
+    read once, on arrival, and is not part of the order)."""
+    if isinstance(message, StartView) and message.carried:
+        return replace(message, carried=())
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """An ordered message waiting to commit.
+
+    ``carrier`` is (coordinator, sequence number) of the StartView that carried it: every
+    member that holds that StartView holds this message too.
+    """
+
+    key: Key
+    message: Ordered | StartView
+    carrier: tuple[int, int] | None
+
+
+class Log:
+    """The pending messages in order, the commit count and the running digest."""
+
+    def __init__(
+        self, players: int, tie_rule: TieRule, committed: int = 0, digest: bytes = bytes(16)
+    ) -> None:
+        self._players = players
+        self.tie_rule = tie_rule
+        self.pending: list[Pending] = []
+        self.committed = committed
+        self.digest = digest
+        """The running digest after the first ``committed`` messages."""
+        self.digests: dict[int, bytes] = {committed: digest}
+        self._awaited: dict[int, list[tuple[int, bytes]]] = {}
+        """Digests others reported for commit counts this replica has not reached yet."""
+
+    def add(self, message: Ordered | StartView, carrier: tuple[int, int] | None) -> None:
+        """Hold an ordered message at its place in the order."""
+        key = order_key(message, self._players, self.tie_rule)
+        bisect.insort(self.pending, Pending(key, message, carrier), key=lambda p: p.key)
+
+    def holds(self, message: Message) -> bool:
+        return any(p.message == message for p in self.pending)
+
+    def fold(self, message: Ordered | StartView, outcome: int) -> list[Diverged]:
+        """Count a committed message into the running digest; returns the divergences the
+        new digest shows against what others reported for it."""
+        self.committed += 1
+        self.digest = hashlib.blake2b(
+            self.digest + encode_payload(bare(message)) + bytes((outcome,)),
+            digest_size=16,
+        ).digest()
+        self.digests[self.committed] = self.digest
+        self.digests.pop(self.committed - DIGESTS_KEPT, None)
+        reported = self._awaited.pop(self.committed, ())
+        return [Diverged(seat, self.committed) for seat, d in reported if d != self.digest]
+
+    def compare(self, ack: Ack) -> Diverged | None:
+        """Check an Ack's digest against this replica's at the same commit count (now, or
+        once this replica gets there)."""
+        mine = self.digests.get(ack.committed)
+        if mine is not None and mine != ack.digest:
+            return Diverged(ack.sender, ack.committed)
+        if ack.committed > self.committed:
+            self._awaited.setdefault(ack.committed, []).append((ack.sender, ack.digest))
+        return None

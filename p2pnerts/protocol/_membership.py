@@ -1,0 +1,516 @@
+"""Membership: views, the exclusion of a silent seat, rejoining, and what a replica keeps.
+
+Theory of operation
+-------------------
+A *view* is a numbered set of members; commits wait for every member, so a member that
+falls silent would hold the table up forever. After `Timing.exclude_after` of silence, a
+member starts a *view change*: it broadcasts ViewChange(v'), stops committing and stops
+sending plays; every member that hears it does the same. The coordinator of view v' is
+seat ``v' mod seats`` — fixed by the number alone, so two peers that disagree on the
+membership still never start the same view twice — and v' is the first view number whose
+coordinator is a member the peer does not suspect. Once the coordinator holds votes for
+v' from every member it does not suspect, cast in its own view, and they (with the seats
+asking to rejoin from one of the views it counts) are a majority of that view's members —
+and, until every member is known to have installed that view, of the earlier views'
+members its own StartView named (`quorums_now`) — it broadcasts StartView: the voters
+(plus any seat asking to rejoin) as the new members, its own ``have`` vector as the *cut*
+of every seat's messages, and every ordered message of the current round it has
+committed or holds, *carried*.
+
+Why that is safe: a message commits anywhere only once every member acknowledged holding
+it *in that view* (`vouched`), so the coordinator — a member — holds every message
+committed anywhere in its view; anything of a departed seat beyond its cut was committed
+nowhere and is dropped. A member that installs the StartView holds every carried message,
+so a carried message commits once every new member has acknowledged the StartView
+itself. The StartView is ordered too (its clock exceeds every carried message's), and at
+its commit the departed seats' tableaux are declared stuck so that the round can still
+end. A minority never gathers a majority of votes: it waits, and commits nothing on its
+own. A view change that does not finish within `Timing.view_change_timeout` moves on to
+the next view number, and so to the next coordinator.
+
+Two StartViews may still be built from one view (a voter votes for v', then for a later
+v''): such *siblings* never both take hold. A seat that voted for both installs at most
+one (after voting for a view it installs no earlier one), and a view commits only once
+every member acknowledged in it, so at most one sibling commits anything; and because a
+view not known to be installed by all its members needs majorities of the earlier views'
+members to be left, the siblings cannot both go on to views of their own. A member that
+shows it installed another view (it talks from one between where it came from and this
+view) is *gone*; if the rest can no longer make the majorities, the replica leaves.
+
+A replica that learns it was left out — a StartView without it, the others talking in a
+view it never installed, or a view that can never go on — is *out*: it broadcasts Rejoin
+until a StartView lists it in ``joined`` as asking from its view. A restarted replica
+starts out. A rejoining seat starts its sequence numbers again at 1 in the view it
+joins; messages from its earlier life, sent in an older view, are dropped by everyone,
+and the StartView's ``lives`` tells a rejoining replica where each seat's life began.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from p2pnerts.protocol._acks import Acks
+from p2pnerts.protocol._codec import decode_payload
+from p2pnerts.protocol._election import Election
+from p2pnerts.protocol._events import (
+    Event,
+    PeerExcluded,
+    PeerRecovered,
+    PeerRejoined,
+    PeerSuspected,
+    ShutOut,
+    ViewInstalled,
+)
+from p2pnerts.protocol._inplay import Disk, InPlay, Round
+from p2pnerts.protocol._log import Log, Pending
+from p2pnerts.protocol._messages import (
+    Leave,
+    Message,
+    Ordered,
+    Play,
+    Ready,
+    Rejoin,
+    StartView,
+)
+from p2pnerts.protocol._status import Status, Timing
+
+STASH_LIMIT = 100_000
+"""Messages from views not yet installed that a replica holds back, at most."""
+
+
+class Host(Protocol):
+    """What membership reads and drives of the replica that holds it."""
+
+    seats: tuple[int, ...]
+    acks: Acks
+    log: Log
+    inplay: InPlay
+    events: list[Event]
+    out: list[Message]
+    sent: list[Message]
+    match_scores: list[tuple[int, ...]]
+    _refused: set[int]
+    _last_sent: float
+
+    @property
+    def disk(self) -> Disk: ...
+
+    def send(self, now: float, build: Callable[[int, int], Message]) -> Message: ...
+    def send_ack(self, now: float) -> None: ...
+    def commit_ready(self, now: float) -> None: ...
+    def add_pending(
+        self, message: Ordered | StartView, carrier: tuple[int, int] | None
+    ) -> None: ...
+    def receive(self, message: Message, now: float) -> None: ...
+    def round_data(self, number: int) -> Round: ...
+    def rebuild(self, start: StartView) -> None: ...
+
+
+class Membership:
+    """Views, votes and rejoining at one seat: the membership part of a `Replica`."""
+
+    def __init__(self, host: Host, seat: int, players: int, timing: Timing, now: float) -> None:
+        self._host = host
+        self.seat = seat
+        self.players = players
+        self.timing = timing
+        self._status = Status.NORMAL
+        self.view = 0
+        self.members: frozenset[int] = frozenset(range(players))
+        """The seats of this view: every commit waits for each of them."""
+        self.installed: set[int] = set(range(players))
+        """The members known to have installed this view: each sent something in it."""
+        self.seated: frozenset[int] = frozenset(range(players))
+        """The seats at the table as the committed order says (a view's departures and
+        arrivals reach the game at the StartView's place in the order)."""
+        self.suspected: set[int] = set()
+        self.heard = [now] * players
+        self.base = (0, bytes(16))
+        self.base_seated = self.seated
+        self.base_scores: tuple[tuple[int, ...], ...] = ()
+        self.base_round = 0
+        self.since_base: list[Ordered | StartView] = []
+        self.installed_at = now
+        """When this replica installed its view: silence is counted from then at most."""
+        self.rejoiners: dict[int, tuple[float, int]] = {}
+        """Seats asking to rejoin: when they last asked, and the view they asked from."""
+        self._quorums: tuple[tuple[int, frozenset[int]], ...] = ()
+        """Earlier views (number, members) a view change also needs a majority of until
+        every member is known to have installed this view (`quorums_now`)."""
+        self._stash: list[Message] = []
+        self.stash_since: float | None = None
+        self._elsewhere_above: dict[int, int] = {}
+        """Per member of this view, the view above which a message it sends from a view
+        below this one shows it installed another view instead (`admit`)."""
+        self._gone: set[int] = set()
+        """The members shown to have installed another view than this one."""
+        self.election = Election(self)
+        """The view change under way, if any: votes, and the StartView to build."""
+
+    @property
+    def host(self) -> Host:
+        """The replica this membership belongs to."""
+        return self._host
+
+    @property
+    def status(self) -> Status:
+        """Where this replica stands: playing, regrouping, rejoining or gone."""
+        return self._status
+
+    def enter(self, status: Status) -> None:
+        """The one place the status changes."""
+        self._status = status
+
+    # --- the commit rule --------------------------------------------------------------------
+
+    def held_by_all(self, entry: Pending) -> bool:
+        """Whether every member has acknowledged holding this message."""
+        if entry.carrier is not None:
+            seat, seq = entry.carrier
+        else:
+            seat, seq = entry.message.sender, entry.message.seq
+        return self._host.acks.held_by_all(seat, seq, self.members)
+
+    def note_committed(self, message: Ordered | StartView) -> None:
+        """Keep what a StartView would carry: every ordered message of the current round."""
+        this = self._host.round_data(message.round) if isinstance(message, Ready) else None
+        if this is not None and this.number > self._host.inplay.number and not this.participants:
+            # The first Ready of the next round. (Not "of a round above the base's": a
+            # replica that rejoined has the StartView's base and round before it has
+            # replayed that round's first Ready, and must rebuild its base there too.)
+            self.base = (self._host.log.committed, self._host.log.digest)
+            self.base_seated = self.seated
+            self.base_scores = tuple(self._host.match_scores)
+            self.base_round = this.number
+            self.since_base = []
+            this.participants = self.seated
+        self.since_base.append(message)
+
+    # --- filtering what arrives -----------------------------------------------------------
+
+    def admit(self, message: Message, now: float) -> bool:
+        """Whether a message is for this view; holds back those from a view not yet here."""
+        sender = message.sender
+        if self.status is Status.LEFT:
+            return False
+        if self.status is Status.OUT:
+            if isinstance(message, StartView) and self._answers_my_rejoin(message):
+                self._install_as_rejoiner(message, now)
+            else:
+                self._hold_back(message, now)
+            return False
+        if self._elsewhere_above.get(sender, self.view) < message.view < self.view:
+            # That member went on from where it voted (or asked to rejoin) to another view
+            # than this one: it will never vouch for anything here. Should the others be
+            # too few to go on without it, leave, to be let back in where it went.
+            self._gone.add(sender)
+            if any(2 * len(q - self._gone) <= len(q) for _, q in self.quorums_now()):
+                self.shut_out(now)
+            return False
+        if not self._host.acks.this_life(message):
+            return False  # from the sender's earlier life
+        if message.view > self.view:
+            starts = isinstance(message, StartView) and sender in self.members
+            if not starts or any(m.sender == sender for m in self._stash):
+                self._hold_back(message, now)  # FIFO: after what came before it
+                return False
+        return sender in self.members
+
+    def _note_lineage(self, start: StartView) -> None:
+        """Where each member of a view just installed came from: a voter from the view the
+        votes were cast in, a joining seat from the view it asked to rejoin from."""
+        self._gone = set()
+        self._elsewhere_above = dict.fromkeys(start.members, start.voted_in)
+        self._elsewhere_above.update(zip(start.joined, start.joined_from, strict=True))
+        self._elsewhere_above.pop(self.seat, None)
+
+    def _answers_my_rejoin(self, start: StartView) -> bool:
+        """Whether a StartView lets this seat back in as it asks now, from its view: not one
+        built for an earlier request of this seat (its own earlier life, say, resent on a
+        new connection), which it may meanwhile have answered by installing another."""
+        if self.seat not in start.joined:
+            return False
+        return start.joined_from[start.joined.index(self.seat)] == self.view
+
+    def hear_from(self, message: Message, now: float) -> None:
+        """A message came next from its sender: one sent in this view shows the sender
+        installed it; and the sender is no longer suspected, if it was."""
+        seat = message.sender
+        if message.view == self.view:
+            self.installed.add(seat)
+        self.heard[seat] = now
+        if seat in self.suspected:
+            self.suspected.discard(seat)
+            self._host.events.append(PeerRecovered(seat))
+
+    def suspect_silent(self, now: float) -> None:
+        """Suspect the members silent for too long (the screen says who is away)."""
+        for seat in sorted(self.members - {self.seat} - self.suspected):
+            if now - self.heard[seat] >= self.timing.suspect_after:
+                self.suspected.add(seat)
+                self._host.events.append(PeerSuspected(seat))
+
+    def _hold_back(self, message: Message, now: float) -> None:
+        if len(self._stash) < STASH_LIMIT:
+            self._stash.append(message)
+        if self.stash_since is None and message.sender in self.members:
+            # Only a member of this view going on in a newer one shows that this replica
+            # was left behind: a seat outside it may be stuck in a view that never got
+            # going (a sibling of this one's, say), and is no reason to leave.
+            self.stash_since = now
+
+    # --- view changes -----------------------------------------------------------------------
+
+    def tick_views(self, now: float) -> None:
+        """Start or push on a view change when one is due, and leave a view the others
+        went on from."""
+        self.election.tick(now)
+        waited = self.stash_since is not None and (
+            now - self.stash_since >= self.timing.view_change_timeout
+        )
+        if waited and self.status in (Status.NORMAL, Status.CHANGING):
+            self.shut_out(now)  # the others went on in a view this replica never got
+
+    def deadlines(self) -> list[float]:
+        """When membership next has something to do: suspect a silent member, or push on
+        with views (`tick_views`)."""
+        times = [
+            self.heard[s] + self.timing.suspect_after
+            for s in self.members
+            if s != self.seat and s not in self.suspected
+        ]
+        return times + self.view_deadlines()
+
+    def view_deadlines(self) -> list[float]:
+        """When `tick_views` next has something to do."""
+        times = self.election.deadlines()
+        if self.stash_since is not None:
+            times.append(self.stash_since + self.timing.view_change_timeout)
+        return times
+
+    def quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]:
+        """The memberships a view change out of this view needs a majority of, each: this
+        view's, and until every member is known to have installed it, those its own view
+        change needed (`StartView.quorums`).
+
+        Two StartViews can be built from one view (a voter may vote for two views, and
+        installs only one of them, `take_start_view`); each is then installed by some of
+        its members only, and commits nothing (`Replica._take_ack`). But one of them
+        could still go on to a view of its own with a majority of its own members — and
+        the other too, with a majority of its own — and both commit. So a view not known
+        to be installed everywhere counts majorities of the memberships behind it as
+        well, down to a view known to be installed: of the seats of that view, only one
+        side can hold a majority, since a seat that installed one of two sibling views
+        never installs the other (it can only come back in through a later view of the
+        side that lets it rejoin, which that side must form first).
+        """
+        if self.members <= self.installed:
+            return ((self.view, self.members),)
+        return ((self.view, self.members), *self._quorums)
+
+    def take_start_view(self, start: StartView, now: float) -> None:
+        if start.view <= self.view or start.voted_in != self.view:
+            return  # stale, or built from votes of a view this replica has left
+        if self.status is Status.CHANGING and start.view < self.election.changing_to:
+            # This replica has since voted for a later view, which may form from those
+            # votes: it installs at most one of the two (see `install_acks`).
+            return
+        if self.seat not in start.members:
+            self.shut_out(now)
+            return
+        self.install(start, now)
+
+    def install(self, start: StartView, now: float) -> None:
+        """Move to the view a StartView begins, as a member that was already in."""
+        departed = self.members - set(start.members)
+        self.view, self.members = start.view, frozenset(start.members)
+        self.enter(Status.NORMAL)
+        self.installed_at = now
+        self.install_acks(start)
+        self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
+        self._note_lineage(start)
+        self.election.forget_up_to(self.view)
+        self.stash_since = None
+        carrier = (start.sender, start.seq)
+        for seat in sorted(departed | set(start.joined)):
+            self._host.acks.have[seat] = min(self._host.acks.have[seat], start.cuts[seat])
+        kept = []
+        for entry in self._host.log.pending:
+            sender, seq = entry.message.sender, entry.message.seq
+            if sender in departed or sender in start.joined:
+                if seq > start.cuts[sender] and self._this_life(entry.message):
+                    continue  # committed nowhere: the view drops it
+                entry = Pending(entry.key, entry.message, carrier)
+            kept.append(entry)
+        self._host.log.pending = kept
+        self._take_carried(start, carrier, set(departed) | set(start.joined))
+        self._host.add_pending(start, None)
+        for seat in start.joined:
+            self._reset_seat(seat, start.view)
+        self._host.events.append(ViewInstalled(start.view, start.members))
+        self._host.events += [PeerExcluded(s) for s in sorted(departed - set(start.joined))]
+        self._host.events += [PeerRejoined(s) for s in start.joined]
+        if start.joined:
+            # A rejoining seat may lack what this replica sent since the cut: send it again.
+            self._host.out += [m for m in self._host.sent if m.seq > start.cuts[self.seat]]
+        self._host.send_ack(now)
+        self._replay_stash(now)
+
+    def install_acks(self, start: StartView) -> None:
+        """Forget every other seat's acknowledgements for the commit rule on moving to a
+        new view: from here on only those sent in this view count (``vouched``; ``acked``
+        keeps them all, for what to resend).
+
+        Several StartViews may be built from one view — a coordinator that timed out and
+        another with votes for a later view — each installed by some replicas, each
+        dropping other messages of the seats it leaves out. A commit in view v must never
+        rest on a seat that installs a sibling of v instead: that seat goes on in an order
+        v does not share. Two majorities of the old view meet in a voter; its votes rise,
+        and after voting for a view it installs no earlier one (`take_start_view`), so it
+        installs at most one of the two — and a view commits only once every member has
+        acknowledged in that view, i.e. installed it. So of sibling views at most one ever
+        commits anything (and `quorums_now` keeps the others from going on).
+        """
+        self._host.acks.install(start)
+        self.installed = {self.seat, start.sender}
+
+    def _take_carried(
+        self, start: StartView, carrier: tuple[int, int], changed: set[int] | None
+    ) -> None:
+        """Hold what a StartView carries: a rejoining replica (``changed`` None) takes all of
+        it; a member only the messages of seats that left or rejoin, ``changed`` (the rest
+        reach it on their own FIFO links)."""
+        for payload in start.carried:
+            message = decode_payload(payload)  # an ordered message: `check_start_view`
+            assert isinstance(message, Ready | Play | Leave | StartView)
+            sender = message.sender
+            by: tuple[int, int] | None = carrier
+            if changed is None:
+                if self._host.log.holds(message):
+                    continue
+                if self._held_on_its_own(start, message):
+                    by = None
+            elif sender not in changed or message.seq <= self._host.acks.have[sender]:
+                continue
+            elif not self._this_life(message):
+                continue  # handed over when its sender rejoined: held or committed already
+            self._host.acks.have[sender] = max(self._host.acks.have[sender], message.seq)
+            self._host.add_pending(message, by)
+
+    @staticmethod
+    def _held_on_its_own(start: StartView, message: Message) -> bool:
+        """Whether a rejoining replica must wait for every member to acknowledge a carried
+        message by its own sender and number, not just through the StartView.
+
+        The members took from the StartView only the messages of seats that leave or
+        rejoin; a continuing member's message the coordinator held may still be on its
+        way to another member, which holds the StartView without it. A message from an
+        earlier life of its sender (numbered afresh since) every member holds already.
+        """
+        sender = message.sender
+        continuing = sender in start.members and sender not in start.joined
+        return continuing and message.view >= start.lives[sender]
+
+    def _this_life(self, message: Message) -> bool:
+        """Whether a message is from its sender's current life, whose sequence numbers
+        ``have`` and the cuts count: a seat that rejoins numbers its messages from 1
+        again, so one from an earlier life (sent in a view before the one it joined) can
+        bear any number. Those were handed over by the StartView it rejoined by."""
+        return self._host.acks.this_life(message)
+
+    def _reset_seat(self, seat: int, view: int) -> None:
+        """A seat (re)joins in ``view``: its sequence numbers start again."""
+        self._host.acks.reset_seat(seat, view)
+        self.heard[seat] = max(self.heard)
+        self.suspected.discard(seat)
+        self.rejoiners.pop(seat, None)
+
+    def commit_start_view(self, start: StartView) -> None:
+        """At its place in the order, a view's departures and arrivals reach the game."""
+        self.seated = frozenset(start.members)
+
+    def commit_leave(self, seat: int) -> None:
+        """At its place in the order, a seat leaves the view and the table."""
+        self.members = self.members - {seat}
+        self.seated = self.seated - {seat}
+        if seat == self.seat:
+            self.enter(Status.LEFT)
+
+    # --- being out, and coming back ----------------------------------------------------------
+
+    def restart_out(self, view: int, now: float) -> None:
+        """Start as a replica back from a crash: out, asking to rejoin from ``view``."""
+        self.view = view
+        self.enter(Status.OUT)
+        self.send_rejoin(now)
+
+    def shut_out(self, now: float) -> None:
+        self.enter(Status.OUT)
+        self._host.events.append(ShutOut(self.view))
+        self.send_rejoin(now)
+
+    def send_rejoin(self, now: float) -> None:
+        """Ask to be let back in, saying which round's deck this seat still holds."""
+        host = self._host
+        host._last_sent = now
+        clock = max(host.acks.clock, 1)
+        host.out.append(Rejoin(self.seat, self.view, clock, 1, host.disk.round))
+
+    def tick_out(self, now: float) -> None:
+        if now - self._host._last_sent >= self.timing.heartbeat:
+            self.send_rejoin(now)
+
+    def take_rejoin(self, rejoin: Rejoin, now: float) -> None:
+        late = not self._host.acks.this_life(rejoin)
+        if late and rejoin.sender in self.members:
+            return  # sent before that seat rejoined, arriving late
+        # (One that is no member any more may never have got the StartView that let it
+        # back in, and still be asking: a StartView built for an older request of its own
+        # it ignores, `_answers_my_rejoin`.)
+        if self.status in (Status.NORMAL, Status.CHANGING):
+            self.rejoiners[rejoin.sender] = (now, rejoin.view)
+            if rejoin.sender in self.members:
+                self.heard[rejoin.sender] = 0.0  # it lost its state: let it go, then back
+
+    def fresh_rejoiners(self, now: float) -> set[int]:
+        fresh = self.rejoiners.items()
+        return {s for s, (t, _) in fresh if now - t <= self.timing.exclude_after}
+
+    def _install_as_rejoiner(self, start: StartView, now: float) -> None:
+        """Come back into a view from nothing but the StartView and this seat's disk."""
+        self.view, self.members = start.view, frozenset(start.members)
+        self.enter(Status.NORMAL)
+        self.installed_at = now
+        self.election.clear()
+        self.suspected.clear()
+        self.installed = {self.seat, start.sender}
+        self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
+        self._note_lineage(start)
+        # Until it replays the round's first Ready, its base is the StartView's: were it to
+        # coordinate a view before then, its StartView must rebuild the same table.
+        self.base, self.since_base = (start.base_committed, start.base_digest), []
+        self.base_round, self.base_scores = start.round, tuple(start.scores)
+        self._host.rebuild(start)
+        self.seated = self.base_seated = frozenset(start.seated)
+        carrier = (start.sender, start.seq)
+        self._take_carried(start, carrier, None)
+        for seat in range(self.players):
+            # Joined seats (this one too) number their messages afresh from 1.
+            self._host.acks.have[seat] = 0 if seat in start.joined else start.cuts[seat]
+        self._host.acks.have[start.sender] = start.seq
+        self._host.add_pending(start, carrier)
+        self.heard = [now] * self.players
+        self._host.events.append(ViewInstalled(start.view, start.members))
+        self._host.send_ack(now)
+        self._replay_stash(now)
+
+    def _replay_stash(self, now: float) -> None:
+        stash, self._stash, self.stash_since = self._stash, [], None
+        for message in stash:
+            if message.sender in self._host._refused:
+                continue  # its sender broke the protocol since
+            if message.view <= self.view:
+                self._host.receive(message, now)
+            else:
+                self._hold_back(message, now)

@@ -1,0 +1,276 @@
+"""How each value goes on the wire and is checked coming off it: the field types that the
+layout tables of `_codec` are made of, and the moves' own layout."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from p2pnerts.protocol._errors import RemoteProtocolError
+from p2pnerts.protocol._messages import Seat
+from p2pnerts.rules import (
+    JOKER,
+    KING,
+    BadOptions,
+    CallNerts,
+    Card,
+    DeclareStuck,
+    Move,
+    Rotate,
+    SlideUnder,
+    Suit,
+    TableOptions,
+    TieRule,
+    ToFoundation,
+    ToWork,
+    TurnStock,
+    card_code,
+    card_from_code,
+)
+
+MAX_FRAME = 256 * 1024
+MAX_SEATS = 64
+BIG = 2**63 - 1
+_LENGTH = 4
+
+
+# --- field types: how each value goes on the wire and is checked coming off it ------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Field:
+    to_wire: Callable[[Any], Any]
+    from_wire: Callable[[Any, str], Any]
+
+
+def _int(value: Any, what: str, low: int = 0, high: int = BIG) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise RemoteProtocolError(f"{what}: expected an integer {low}..{high}, got {value!r}")
+    return value
+
+
+def _array(value: Any, what: str, low: int, high: int) -> list[Any]:
+    if type(value) is not list or not low <= len(value) <= high:
+        raise RemoteProtocolError(f"{what}: expected an array of {low}..{high} items")
+    return value
+
+
+def _bytes(low: int, high: int) -> _Field:
+    def check(value: Any, what: str) -> bytes:
+        if type(value) is not bytes or not low <= len(value) <= high:
+            raise RemoteProtocolError(f"{what}: expected {low}..{high} bytes")
+        return value
+
+    return _Field(lambda v: v, check)
+
+
+def _number(low: int = 0, high: int = BIG) -> _Field:
+    return _Field(lambda v: v, lambda v, what: _int(v, what, low, high))
+
+
+def _numbers(most: int, low: int = 0, high: int = BIG, least: int = 0) -> _Field:
+    def check(value: Any, what: str) -> tuple[int, ...]:
+        return tuple(_int(v, what, low, high) for v in _array(value, what, least, most))
+
+    return _Field(list, check)
+
+
+def _card_code(value: Any, what: str) -> int:
+    code = _int(value, what, 0, (MAX_SEATS << 6) - 1)
+    rank, suit = code >> 2 & 15, code & 3
+    if rank > KING or (rank == JOKER and suit > 1):
+        raise RemoteProtocolError(f"{what}: {code} is no card")
+    return code
+
+
+def _card_codes(least: int, most: int) -> _Field:
+    def check(value: Any, what: str) -> tuple[int, ...]:
+        return tuple(_card_code(v, what) for v in _array(value, what, least, most))
+
+    return _Field(list, check)
+
+
+def _frames() -> _Field:
+    def check(value: Any, what: str) -> tuple[bytes, ...]:
+        items = _array(value, what, 0, 100_000)
+        return tuple(_bytes(1, MAX_FRAME).from_wire(v, what) for v in items)
+
+    return _Field(list, check)
+
+
+def _views() -> _Field:
+    """Views, each ``[number, members]``."""
+
+    def check(value: Any, what: str) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        views = (_array(v, what, 2, 2) for v in _array(value, what, 0, 1_000))
+        return tuple((_int(n, what), _SEATS.from_wire(m, what)) for n, m in views)
+
+    return _Field(lambda views: [[n, list(m)] for n, m in views], check)
+
+
+def _score_rows() -> _Field:
+    def check(value: Any, what: str) -> tuple[tuple[int, ...], ...]:
+        rows = _array(value, what, 0, 10_000)
+        return tuple(_numbers(MAX_SEATS, -BIG, BIG, 1).from_wire(r, what) for r in rows)
+
+    return _Field(lambda rows: [list(r) for r in rows], check)
+
+
+_SEATS = _numbers(MAX_SEATS, 0, MAX_SEATS - 1)
+_HAVE = _numbers(MAX_SEATS, least=1)
+_DIGEST = _bytes(16, 16)
+
+
+def _text(most: int, least: int = 1) -> _Field:
+    def check(value: Any, what: str) -> str:
+        if type(value) is not str or not least <= len(value) <= most:
+            raise RemoteProtocolError(f"{what}: expected text of {least}..{most} characters")
+        return value
+
+    return _Field(lambda v: v, check)
+
+
+def _options_to_wire(o: TableOptions) -> list[Any]:
+    # The teams go last, and only at a table of teams: a table of solo players encodes
+    # as it did before teams existed.
+    return [*o.numbers(), o.tie_rule.value] + ([list(o.teams)] if o.teams else [])
+
+
+def _options_from_wire(value: Any, what: str) -> TableOptions:
+    items = _array(value, what, 10, 11)
+    teams = _numbers(MAX_SEATS, 1, 3, 2).from_wire(items[10], what) if len(items) > 10 else ()
+    numbers = [_int(v, what, 0, 10_000) for i, v in enumerate(items[:10]) if i not in (3, 9)]
+    if type(items[3]) is not bool or items[9] not in {r.value for r in TieRule}:
+        raise RemoteProtocolError(f"{what}: bad jokers flag or tie rule")
+    pile, work, turn, bonus, points, penalty, target, rounds = numbers
+    try:
+        return TableOptions(
+            pile,
+            work,
+            turn,
+            items[3],
+            bonus,
+            points,
+            penalty,
+            target,
+            rounds or None,
+            TieRule(items[9]),
+            teams,
+        )
+    except BadOptions as exc:
+        raise RemoteProtocolError(f"{what}: {exc}") from None
+
+
+def _roster_seats() -> _Field:
+    def to_wire(seats: tuple[Seat, ...]) -> list[Any]:
+        return [[s.seat, s.name, s.host, s.port] for s in seats]
+
+    def check(value: Any, what: str) -> tuple[Seat, ...]:
+        seats = []
+        for item in _array(value, what, 0, MAX_SEATS):
+            seat, name, host, port = _array(item, what, 4, 4)
+            seats.append(
+                Seat(
+                    _int(seat, what, 0, MAX_SEATS - 1),
+                    _text(32).from_wire(name, what),
+                    _text(255, least=0).from_wire(host, what),
+                    _int(port, what, 1, 65535),
+                )
+            )
+        return tuple(seats)
+
+    return _Field(to_wire, check)
+
+
+def _flag(value: Any, what: str) -> bool:
+    if type(value) is not bool:
+        raise RemoteProtocolError(f"{what}: expected true or false")
+    return value
+
+
+_TABLE_ID = _bytes(16, 16)
+
+
+def _move_to_wire(move: Move) -> list[Any]:
+    head: list[Any] = [_MOVE_KIND[type(move)], move.seat]
+    match move:
+        case TurnStock():
+            return head + [[card_code(c) for c in move.revealed]]
+        case ToFoundation():
+            declare = None if move.declare is None else [move.declare[0], int(move.declare[1])]
+            return head + [
+                card_code(move.card),
+                move.source,
+                move.foundation,
+                declare,
+                [card_code(c) for c in move.revealed],
+            ]
+        case ToWork() | SlideUnder():
+            return head + [
+                card_code(move.card),
+                move.source,
+                move.dest,
+                [card_code(c) for c in move.revealed],
+            ]
+        case DeclareStuck() | Rotate() | CallNerts():
+            return head
+
+
+_MOVE_KIND = {
+    TurnStock: 1,
+    ToFoundation: 2,
+    ToWork: 3,
+    SlideUnder: 4,
+    DeclareStuck: 5,
+    Rotate: 6,
+    CallNerts: 7,
+}
+
+
+def _move(value: Any) -> Move:
+    items = _array(value, "move", 2, 7)
+    kind = _int(items[0], "move kind", 1, 7)
+    seat = _int(items[1], "seat", 0, MAX_SEATS - 1)
+    rest = items[2:]
+    expected = {1: 1, 2: 5, 3: 4, 4: 4}.get(kind, 0)
+    if len(rest) != expected:
+        raise RemoteProtocolError(f"move kind {kind}: expected {expected} fields")
+    if kind == 1:
+        return TurnStock(seat, _cards(rest[0], 3))
+    if kind == 2:
+        card, source, foundation, declare, revealed = rest
+        return ToFoundation(
+            seat,
+            _card(card),
+            _source(source),
+            _int(foundation, "foundation", -1),
+            _declare(declare),
+            _cards(revealed, 1),
+        )
+    if kind in (3, 4):
+        card, source, dest, revealed = rest
+        cls = ToWork if kind == 3 else SlideUnder
+        return cls(
+            seat, _card(card), _source(source), _int(dest, "dest", 0, 4), _cards(revealed, 1)
+        )
+    return (DeclareStuck, Rotate, CallNerts)[kind - 5](seat)
+
+
+def _declare(value: Any) -> tuple[int, Suit] | None:
+    if value is None:
+        return None
+    rank, suit = _array(value, "declare", 2, 2)
+    return _int(rank, "declared rank", 1, KING), Suit(_int(suit, "declared suit", 0, 3))
+
+
+def _source(value: Any) -> int:
+    return _int(value, "source", -2, 4)
+
+
+def _cards(value: Any, most: int) -> tuple[Card, ...]:
+    return tuple(_card(c) for c in _array(value, "revealed", 0, most))
+
+
+def _card(value: Any) -> Card:
+    return card_from_code(_card_code(value, "card"))
