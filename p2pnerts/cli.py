@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -19,6 +20,7 @@ from p2pnerts._tables_command import tables_command
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.bots import POLICIES, PolicyError, SimpleBots
 from p2pnerts.errors import Error
+from p2pnerts.fanout import Where
 from p2pnerts.net import TableSpec
 from p2pnerts.protocol import PROTOCOL_VERSION
 from p2pnerts.rules import BadOptions, TableOptions, TieRule, teams_from_text
@@ -153,6 +155,7 @@ def _parser() -> argparse.ArgumentParser:
         help="also run a central-sequencer baseline on the same workload",
     )
     simulate.add_argument("--json", action="store_true", help="print the report as JSON")
+    _fan_out_options(simulate, "seeds")
     simulate.set_defaults(run=_sim)
 
     arena = commands.add_parser(
@@ -175,6 +178,7 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--players", type=_count(2, 14), default=4, help="players (4)")
     arena.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
     arena.add_argument("--json", action="store_true", help="print the report as JSON")
+    _fan_out_options(arena, "rounds")
     arena.set_defaults(run=_arena)
     return parser
 
@@ -223,6 +227,28 @@ def _table_options(parser: argparse.ArgumentParser, rounds: int | None = None) -
     group.add_argument("--jokers", action="store_true", help="jokers as declared wild cards")
     _teams_option(group, "players")
     _tie_rule_option(group)
+
+
+def _fan_out_options(parser: argparse.ArgumentParser, work: str) -> None:
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--jobs",
+        type=_count(1, 1024),
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help=f"run the {work} in N processes of this machine (default: one per core, "
+        f"{os.cpu_count() or 1}); the report is the same",
+    )
+    where.add_argument(
+        "--cluster",
+        metavar="HOST:PORT",
+        help=f"run the {work} on the workers of a Dask scheduler (pip install "
+        "'p2pnerts[cluster]'; docs/scale.md)",
+    )
+
+
+def _where(args: argparse.Namespace) -> Where:
+    return Where(cluster=args.cluster) if args.cluster else Where(jobs=args.jobs)
 
 
 def _teams_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, seats: str) -> None:
@@ -289,7 +315,7 @@ def _sim(args: argparse.Namespace) -> int:
     peers = table_size(options, args.peers, "--peers")
     config = SimConfig(peers, args.rounds, MIXES[args.faults], options)
     seeds = range(seed, seed + args.seeds)
-    report = sim.run(config, seeds, SimpleBots(), sequencer=args.sequencer)
+    report = sim.run(config, seeds, SimpleBots(), sequencer=args.sequencer, where=_where(args))
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -301,10 +327,11 @@ def _arena(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     names = [name.strip() for name in args.policies.split(",") if name.strip()]
     try:
-        report = play_arena(names, args.rounds, seed, players=args.players, progress=_bar)
-    except (ArenaError, PolicyError) as exc:
-        print(f"p2pnerts: arena: {exc}", file=sys.stderr)
-        return 2
+        report = play_arena(
+            names, args.rounds, seed, players=args.players, progress=_bar, where=_where(args)
+        )
+    except PolicyError as exc:
+        raise ArenaError(str(exc)) from None
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:

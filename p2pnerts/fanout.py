@@ -121,7 +121,7 @@ def fan_out(
     """Run ``task(job, seed)`` for every seed where ``where`` says, and return the records
     in the order of ``seeds``; ``progress(done, total)`` hears each chunk finish."""
     chunks = _chunks(seeds, chunk or _chunk_size(len(seeds), where))
-    if where.cluster is None and where.jobs == 1:
+    if where.cluster is None and (where.jobs == 1 or len(chunks) == 1):
         return _merge(chunks, _serially(task, job, chunks), progress, len(seeds))
     with _executor(where) as (executor, workers):
         done = _in_flight(executor, workers, task, job, chunks)
@@ -147,17 +147,25 @@ def _source_hash(package: Path) -> str:
 
 def run_chunk(task: Callable[[J, int], R], job: J, seeds: tuple[int, ...]) -> _Stamped[R]:
     """What a worker runs: the task for each seed of a chunk, stopping at the first that
-    raises (named, with its traceback, for the process that asked)."""
+    raises (named, with the error in one line, for the process that asked)."""
     records = []
     failed = None
     for seed in seeds:
         try:
             records.append(task(job, seed))
-        except Exception:
-            failed = (seed, traceback.format_exc(limit=-3).strip())
+        except Exception as exc:
+            failed = (seed, _one_line(exc))
             break
     worker = f"{platform.node()}:{os.getpid()}"
     return _Stamped(__version__, source_hash(), worker, tuple(records), failed)
+
+
+def _one_line(exc: Exception) -> str:
+    """The exception as one line, with where it was raised (the deepest frame)."""
+    frame = traceback.extract_tb(exc.__traceback__)[-1]
+    where = f"{Path(frame.filename).name}:{frame.lineno}"
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text} (at {where})"
 
 
 def _chunk_size(seeds: int, where: Where) -> int:
@@ -216,27 +224,40 @@ def _merge(
     progress: Callable[[int, int], None] | None,
     total: int,
 ) -> Fanned[R]:
-    """Check each chunk's stamp and failure as it comes, and put the records in seed order."""
+    """Check each chunk's stamp and failure as it comes, and put the records in seed order.
+
+    A failure is told once every chunk before it is in: the lowest seed that fails is the
+    one named, whichever worker finished first, so a run names the same seed every time.
+    """
     ours = source_hash()
     by_chunk: dict[int, tuple[R, ...]] = {}
     workers: set[str] = set()
+    failed: tuple[int, tuple[int, str]] | None = None
     finished = 0
     for index, stamped in done:
-        if (stamped.version, stamped.source) != (__version__, ours):
-            raise VersionMismatch(
-                f"worker {stamped.worker} runs p2pnerts {stamped.version} "
-                f"(source {stamped.source}), this machine {__version__} (source {ours}): "
-                "install the same code on every worker"
-            )
+        _check_stamp(stamped, ours)
         if stamped.failed is not None:
-            raise TaskFailed(*stamped.failed)
-        by_chunk[index] = stamped.records
-        workers.add(stamped.worker)
-        finished += len(chunks[index])
-        if progress is not None:
-            progress(finished, total)
+            if failed is None or index < failed[0]:
+                failed = (index, stamped.failed)
+        else:
+            by_chunk[index] = stamped.records
+            workers.add(stamped.worker)
+            finished += len(chunks[index])
+            if progress is not None:
+                progress(finished, total)
+        if failed is not None and all(i in by_chunk for i in range(failed[0])):
+            raise TaskFailed(*failed[1])
     records = tuple(r for index in range(len(chunks)) for r in by_chunk[index])
     return Fanned(records, frozenset(workers), len(chunks))
+
+
+def _check_stamp(stamped: _Stamped[R], ours: str) -> None:
+    if (stamped.version, stamped.source) != (__version__, ours):
+        raise VersionMismatch(
+            f"worker {stamped.worker} runs p2pnerts {stamped.version} "
+            f"(source {stamped.source}), this machine {__version__} (source {ours}): "
+            "install the same code on every worker"
+        )
 
 
 @contextmanager

@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from p2pnerts import __version__
 from p2pnerts.bots import SimpleBots
+from p2pnerts.cli import main
 from p2pnerts.fanout import (
     FanOutError,
     TaskFailed,
@@ -90,6 +92,14 @@ def test_a_failing_seed_in_a_worker_process_is_named() -> None:
         fan_out(square_unless, 3, range(8), Where(jobs=2), chunk=2)
 
 
+def test_the_lowest_failing_seed_is_named_whichever_chunk_finishes_first() -> None:
+    chunks: list[tuple[int, ...]] = [(0, 1), (2, 3), (4, 5)]
+    stamped = [(i, run_chunk(square_unless, 3 if i == 1 else 5, c)) for i, c in enumerate(chunks)]
+    finishing = [stamped[2], stamped[1], stamped[0]]  # the last chunk first
+    with pytest.raises(TaskFailed, match="seed 3 failed"):
+        _merge(chunks, iter(finishing), None, 6)
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """A real Dask scheduler and two worker processes on loopback, no dashboard."""
@@ -117,3 +127,60 @@ def test_a_failing_seed_on_the_cluster_is_named(cluster: str) -> None:
 def run_seed_of_light(_job: None, seed: int) -> SeedResult:
     """One seed of the light table, as a task of its own."""
     return Simulation(LIGHT, seed, BOTS).run()
+
+
+SIM = ["sim", "--peers", "3", "--rounds", "1", "--seed", "4", "--seeds", "6", "--json"]
+ARENA = ["arena", "--policies", "simple,baseline", "--rounds", "6", "--seed", "2", "--json"]
+ARENA += ["--players", "2"]
+
+
+def _json_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    assert main(args) == 0
+    report: dict[str, object] = json.loads(capsys.readouterr().out)
+    report.pop("timing", None)  # measured, not simulated: the one thing that varies
+    return report
+
+
+@pytest.mark.parametrize("command", [SIM, ARENA], ids=["sim", "arena"])
+def test_one_job_or_two_the_command_reports_the_same(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = _json_of([*command, "--jobs", "1"], capsys)
+    two = _json_of([*command, "--jobs", "2"], capsys)
+    assert one == two
+
+
+def test_the_commands_on_a_cluster_report_what_one_process_reports(
+    cluster: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for command in (SIM, ARENA):
+        serial = _json_of([*command, "--jobs", "1"], capsys)
+        assert _json_of([*command, "--cluster", cluster], capsys) == serial
+
+
+BOOM = """
+class Boom:
+    def choose(self, view, seat):
+        raise RuntimeError("this policy always fails")
+"""
+
+
+def test_a_round_that_fails_in_a_worker_ends_the_arena_with_its_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "boom.py").write_text(BOOM)
+    policies = f"{tmp_path / 'boom.py'}:Boom,baseline"
+    args = ["arena", "--policies", policies, "--rounds", "4", "--players", "2", "--jobs", "2"]
+    assert main(args) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("p2pnerts: arena: round 0 failed")
+    assert "this policy always fails" in err[-1]
+
+
+def test_a_policy_file_is_refused_on_a_cluster_before_any_round(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "boom.py").write_text(BOOM)
+    args = ["arena", "--policies", f"{tmp_path / 'boom.py'}:Boom", "--cluster", "127.0.0.1:9"]
+    assert main(args) == 2
+    assert "cannot load it" in capsys.readouterr().err

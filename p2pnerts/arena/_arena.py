@@ -11,6 +11,7 @@ the process clock around each ``choose`` and are the one thing that varies betwe
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import random
@@ -23,6 +24,7 @@ from typing import Any
 from p2pnerts.bots import BotDriver, Policy, load_policy
 from p2pnerts.driver import Pace
 from p2pnerts.errors import UsageError
+from p2pnerts.fanout import SERIAL, TaskFailed, Where, fan_out
 from p2pnerts.protocol import Event, PlayCommitted, PlayReturned, RoundOver
 from p2pnerts.rules import Card, Move, State, TableOptions, ToFoundation, shuffled_deck
 from p2pnerts.sim import MIXES, Lineup, SimConfig, Simulation
@@ -37,6 +39,12 @@ class ArenaError(UsageError):
     context = "arena"
 
 
+class RoundFailed(ArenaError):
+    """A round of the arena raised, or broke a protocol check: named by its number."""
+
+    status = 1
+
+
 @dataclass(slots=True)
 class _Tally:
     """What one policy did, summed over the seats it played."""
@@ -49,6 +57,16 @@ class _Tally:
     lost: int = 0
     decisions: list[float] = field(default_factory=list)
     """Seconds each ``choose`` took."""
+
+    def add(self, other: _Tally) -> None:
+        """Count ``other`` (a later round's tally) in too."""
+        self.seat_rounds += other.seat_rounds
+        self.points += other.points
+        self.calls += other.calls
+        self.cards += other.cards
+        self.won += other.won
+        self.lost += other.lost
+        self.decisions += other.decisions
 
 
 class _Timed:
@@ -187,33 +205,40 @@ def play_arena(
     pace: Pace | None = None,
     options: TableOptions | None = None,
     progress: Callable[[int, int], None] | None = None,
+    where: Where = SERIAL,
 ) -> ArenaReport:
-    """Play ``rounds`` rounds of the named policies (built-in names or
-    ``package.module:Class``); ``progress(done, rounds)`` hears each round finish."""
+    """Play ``rounds`` rounds of the named policies (built-in names,
+    ``package.module:Class`` or ``file.py:Class``); ``progress(done, rounds)`` hears rounds
+    finish; ``where`` says which processes play them, and changes nothing but the times."""
     if not policies:
         raise ArenaError("name at least one policy")
     if len(policies) > players:
         raise ArenaError(f"{len(policies)} policies cannot share {players} seats")
     if rounds < 1:
         raise ArenaError("play at least one round")
-    makers = [load_policy(name) for name in policies]
-    pace = pace or Pace()
-    options = options or TableOptions()
-    config = SimConfig(players, 1, MIXES["none"], options)
+    for name in policies:
+        load_policy(name)  # a name that does not load: said here, before any round
+        if where.cluster is not None and ".py:" in name:
+            raise ArenaError(
+                f"{name} is a file on this machine: the cluster's workers cannot load it "
+                "(install it as a module on every worker and name it package.module:Class)"
+            )
+    job = _Job(tuple(policies), players, seed, pace or Pace(), options or TableOptions())
     tallies = {name: _Tally() for name in policies}
     per_round: dict[str, list[float]] = {name: [] for name in policies}
     played = []
     started = time.perf_counter()
-    for number in range(rounds):
-        deal, rotation = divmod(number, players)
-        record = _play_round(config, pace, policies, makers, tallies, seed, deal, rotation)
+    try:
+        fanned = fan_out(arena_round, job, range(rounds), where, progress=progress)
+    except TaskFailed as exc:
+        raise RoundFailed(f"round {exc.seed} failed: {exc.detail}") from None
+    seconds = time.perf_counter() - started
+    for record, round_tallies in fanned.records:
         played.append(record)
         for name in policies:
+            tallies[name].add(round_tallies[name])
             mine = [p for s, p in enumerate(record.points) if policies[s % len(policies)] == name]
             per_round[name].append(sum(mine) / len(mine))
-        if progress is not None:
-            progress(number + 1, rounds)
-    seconds = time.perf_counter() - started
     first = per_round[policies[0]]
     figures = []
     for name in policies:
@@ -240,8 +265,36 @@ def play_arena(
             )
         )
     return ArenaReport(
-        tuple(policies), players, rounds, seed, pace, tuple(figures), seconds, tuple(played)
+        job.policies, players, rounds, seed, job.pace, tuple(figures), seconds, tuple(played)
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """What every round of one arena run shares: plain data, for any worker process."""
+
+    policies: tuple[str, ...]
+    players: int
+    seed: int
+    pace: Pace
+    options: TableOptions
+
+
+def arena_round(job: _Job, number: int) -> tuple[ArenaRound, dict[str, _Tally]]:
+    """Round ``number`` of an arena run (its deal and rotation follow from the number),
+    and what each policy did in it: one task of the fan-out."""
+    config = SimConfig(job.players, 1, MIXES["none"], job.options)
+    tallies = {name: _Tally() for name in job.policies}
+    deal, rotation = divmod(number, job.players)
+    makers = _makers(job.policies)
+    record = _play_round(config, job.pace, job.policies, makers, tallies, job.seed, deal, rotation)
+    return record, tallies
+
+
+@functools.cache
+def _makers(policies: tuple[str, ...]) -> list[Callable[[random.Random], Policy]]:
+    """The policies' makers, loaded once per process."""
+    return [load_policy(name) for name in policies]
 
 
 def _play_round(
