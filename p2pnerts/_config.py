@@ -1,12 +1,14 @@
 """What a network command was asked to do, as frozen values: the command line is read once,
-in `p2pnerts.cli`, and these travel from there (never an ``argparse.Namespace``)."""
+here, and these travel from there (never an ``argparse.Namespace``)."""
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
 from p2pnerts.net import TableSpec
+from p2pnerts.rules import BadOptions, TableOptions, TieRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,3 +56,53 @@ class JoinConfig:
 
     seat: SeatConfig
     table: str | None = None
+
+
+def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
+    """The seat's options (``cli._player_options``), read once; ``bot``: the bot command's."""
+    return SeatConfig(
+        args.player,
+        level=args.level,
+        seed=args.seed,
+        headless=bot or args.headless,
+        policy=args.policy if bot else None,
+        interface=args.interface,
+        stats=None if args.stats is None else Path(args.stats),
+        state=None if args.state is None else Path(args.state),
+        ascii=not bot and args.ascii,
+        four_colour=not bot and args.four_colour,
+    )
+
+
+def table_options_from(args: argparse.Namespace) -> TableOptions:
+    """The table options (``cli._table_options``), read once."""
+    return TableOptions(
+        nerts_pile=args.nerts_pile,
+        work_piles=args.work_piles,
+        stock_turn=args.stock_turn,
+        jokers=args.jokers,
+        nerts_bonus=args.nerts_bonus,
+        target=args.target,
+        rounds=args.rounds,
+        tie_rule=TieRule(args.tie_rule),
+        teams=args.teams,
+    )
+
+
+def table_size(
+    options: TableOptions, given: int | None, flag: str, *, besides: int = 0, default: int = 4
+) -> int:
+    """The number of seats: as ``flag`` gives it (``given``, counting every seat but
+    ``besides``), or as the teams make up, or ``default``. Raises `BadOptions` (a one-line
+    error, exit 2) when the teams seat another number."""
+    if not options.teams:
+        return default if given is None else given + besides
+    seats, teams = sum(options.teams), options.teams_text()
+    if seats > 14:
+        raise BadOptions(f"teams {teams} seat {seats} players: 14 at most")
+    if given is not None and given + besides != seats:
+        raise BadOptions(
+            f"teams {teams} seat {seats} players: that takes {flag} {seats - besides} "
+            f"(or no {flag}), not {flag} {given}"
+        )
+    return seats

@@ -1,0 +1,135 @@
+"""The command line's options, each defined once: the seat's, the table's, the screen's,
+the fan-out's, and the argument types that check them as they are read."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Iterable
+
+from p2pnerts.rules import BadOptions, TieRule, teams_from_text
+
+Options = argparse.ArgumentParser | argparse._ArgumentGroup
+"""What options are added to: a parser, or a group of its options."""
+
+
+def player_options(
+    parser: argparse.ArgumentParser,
+    *,
+    flag: str = "--player",
+    default: str = "Player",
+    headless: bool = True,
+) -> None:
+    parser.add_argument(flag, dest="player", default=default, help="the player's name")
+    parser.add_argument("--level", type=count(1, 10), default=5, help="bot level 1-10 (5)")
+    parser.add_argument("--seed", type=int, default=None, help="shuffle from this seed")
+    parser.add_argument("--interface", metavar="ADDR", help="use mDNS on this address only")
+    parser.add_argument("--stats", metavar="FILE", help="write what this peer measured (JSON)")
+    parser.add_argument(
+        "--state",
+        metavar="FILE",
+        help="keep this seat's state in FILE while playing; if FILE exists, come back to "
+        "the seat it keeps (after a crash)",
+    )
+    if headless:
+        parser.add_argument(
+            "--headless", action="store_true", help="a bot plays the seat; print progress lines"
+        )
+        look_options(parser)
+
+
+def look_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ascii", action="store_true", help="suits as letters (S H D C)")
+    parser.add_argument(
+        "--four-colour", action="store_true", help="a four-colour deck (diamonds blue, clubs green)"
+    )
+
+
+def table_options(parser: argparse.ArgumentParser, rounds: int | None = None) -> None:
+    group = parser.add_argument_group("table options (the rule texts' variants)")
+    end = group.add_mutually_exclusive_group()
+    end.add_argument("--target", type=count(1, 10_000), default=100, help="target score (100)")
+    end.add_argument("--rounds", type=count(1, 1000), default=rounds, help="fixed rounds")
+    group.add_argument("--stock-turn", type=int, choices=(1, 3), default=3)
+    group.add_argument("--work-piles", type=int, choices=(4, 5), default=4)
+    group.add_argument("--nerts-pile", type=count(1, 26), default=13)
+    group.add_argument("--nerts-bonus", type=int, choices=(0, 10, 25), default=0)
+    group.add_argument("--jokers", action="store_true", help="jokers as declared wild cards")
+    teams_option(group, "players")
+    tie_rule_option(group)
+
+
+def fan_out_options(parser: argparse.ArgumentParser, work: str) -> None:
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--jobs",
+        type=count(1, 1024),
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help=f"run the {work} in N processes of this machine (default: one per core, "
+        f"{os.cpu_count() or 1}); the report is the same",
+    )
+    where.add_argument(
+        "--cluster",
+        metavar="HOST:PORT",
+        help=f"run the {work} on the workers of a Dask scheduler (pip install "
+        "'p2pnerts[cluster]'; docs/scale.md)",
+    )
+
+
+def teams_option(parser: Options, seats: str) -> None:
+    parser.add_argument(
+        "--teams",
+        type=team_sizes,
+        default=(),
+        metavar="N+N[+N...]",
+        help="teams sharing a deck, sizes 1-3 in seat order (2+2: seats 1-2 and 3-4); "
+        f"sets the number of {seats}",
+    )
+
+
+def tie_rule_option(parser: Options) -> None:
+    parser.add_argument(
+        "--tie-rule",
+        type=choice(rule.value for rule in TieRule),
+        default="both-stay",
+        metavar="RULE",
+        help="both-stay, rotate or seat",
+    )
+
+
+def count(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {value}")
+        return value
+
+    return parse
+
+
+def team_sizes(text: str) -> tuple[int, ...]:
+    """Team sizes joined by '+', e.g. 2+2+1, as the options check them."""
+    try:
+        return teams_from_text(text)
+    except BadOptions as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def levels(text: str) -> list[int]:
+    """A comma-separated list of bot levels, 1 to 10."""
+    return [count(1, 10)(part) for part in text.split(",")]
+
+
+def choice(names: Iterable[str]) -> Callable[[str], str]:
+    allowed = list(names)
+
+    def parse(text: str) -> str:
+        if text not in allowed:
+            raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(allowed)}")
+        return text
+
+    return parse
