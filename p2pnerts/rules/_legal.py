@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import chain
 
-from p2pnerts.rules._apply import fits
 from p2pnerts.rules._cards import ACE, Card, Suit
 from p2pnerts.rules._moves import (
     CallNerts,
@@ -22,6 +21,7 @@ from p2pnerts.rules._moves import (
     ToWork,
     TurnStock,
 )
+from p2pnerts.rules._runs import fits
 from p2pnerts.rules._state import NERTS, NEW_FOUNDATION, WASTE, State, Tableau, WorkPile
 
 

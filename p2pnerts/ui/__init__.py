@@ -9,12 +9,14 @@ and output can be replaced, for tests); `Session` connects a seat's peer to the 
 """
 
 from p2pnerts.ui._app import BoardControl, create_application, run_with_trio
+from p2pnerts.ui._frame import Frame
 from p2pnerts.ui._keymap import KEYMAP
 from p2pnerts.ui._keys import create_key_bindings
 from p2pnerts.ui._lobby import LobbyModel, teams_of
-from p2pnerts.ui._model import Hit, Liveness, Look, Selection, Snapshot, TableModel
-from p2pnerts.ui._render import Frame, render
+from p2pnerts.ui._model import TableModel
+from p2pnerts.ui._render import render
 from p2pnerts.ui._session import Session, snapshot
+from p2pnerts.ui._snapshot import Hit, Liveness, Look, Selection, Snapshot
 from p2pnerts.ui._terminal import NoTerminal, Start, default_look, play_in_terminal
 
 __all__ = [

@@ -29,11 +29,12 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.output import Output
 
 from p2pnerts._platform import on_signals
+from p2pnerts.ui._frame import Frame
 from p2pnerts.ui._keys import create_key_bindings
 from p2pnerts.ui._lobby import LobbyModel
 from p2pnerts.ui._lobbyview import create_lobby_bindings, render_lobby
 from p2pnerts.ui._model import TableModel
-from p2pnerts.ui._render import Frame, render
+from p2pnerts.ui._render import render
 from p2pnerts.ui._style import STYLE
 
 T = TypeVar("T")

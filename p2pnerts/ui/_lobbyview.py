@@ -6,8 +6,8 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from p2pnerts.rules import summary_teams
+from p2pnerts.ui._frame import Frame, Row, rule
 from p2pnerts.ui._lobby import TEAMS_ROW, LobbyModel, teams_of
-from p2pnerts.ui._render import Frame, Row, rule
 from p2pnerts.ui._style import seat_style
 
 HINTS = {

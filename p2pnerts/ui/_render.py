@@ -11,8 +11,6 @@ pane take the place of parts of the table.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from p2pnerts.protocol import RoundOver
 from p2pnerts.rules import (
@@ -24,91 +22,24 @@ from p2pnerts.rules import (
     Suit,
     Tableau,
 )
-from p2pnerts.ui._keymap import KEYMAP
-from p2pnerts.ui._model import BLIND, Hit, Line, TableModel, air_words
+from p2pnerts.ui._frame import Frame, Row, rule
+from p2pnerts.ui._model import BLIND, TableModel, air_words
+from p2pnerts.ui._panes import classroom_rows, help_rows
+from p2pnerts.ui._snapshot import Hit
 from p2pnerts.ui._style import card_style, seat_style, seat_tag, suit_style, suit_symbol
 
-Fragment = tuple[str, str]
-_ASCII = str.maketrans("─│‥·»✓…␣‹›↑↓→←★", "-|~.>+._<>^v><*")
-"""One ASCII character for each other one the screen uses (suits are letters already)."""
 SIDE_PANE = 48
 """Width of the classroom pane when it sits beside the table (from 120 columns)."""
-
-
-@dataclass(slots=True)
-class Row:
-    """One screen row being built: styled fragments, and what each stretch shows."""
-
-    frags: list[Fragment] = field(default_factory=list)
-    width: int = 0
-    hits: list[tuple[int, int, Hit]] = field(default_factory=list)
-
-    def add(self, text: str, style: str = "", hit: Hit | None = None) -> Row:
-        if hit is not None:
-            self.hits.append((self.width, self.width + len(text), hit))
-        self.frags.append((style, text))
-        self.width += len(text)
-        return self
-
-    def pad(self, column: int, style: str = "") -> Row:
-        if self.width < column:
-            self.add(" " * (column - self.width), style)
-        return self
-
-    def clip(self, width: int) -> Row:
-        """The row cut to ``width`` columns."""
-        if self.width <= width:
-            return self
-        out, left = Row(hits=[h for h in self.hits if h[0] < width]), width
-        for style, text in self.frags:
-            if left <= 0:
-                break
-            out.frags.append((style, text[:left]))
-            left -= len(text[:left])
-        out.width = width
-        return out
-
-    def beside(self, other: Row, column: int) -> Row:
-        """This row padded to ``column``, then ``other`` after it."""
-        self.clip(column).pad(column)
-        joined = Row(self.frags + other.frags, column + other.width, list(self.hits))
-        joined.hits += [(a + column, b + column, hit) for a, b, hit in other.hits]
-        return joined
-
-
-@dataclass(slots=True)
-class Frame:
-    """A rendered screen: exactly ``height`` rows of at most ``width`` columns."""
-
-    rows: list[Row]
-
-    def hit(self, x: int, y: int) -> Hit | None:
-        if not 0 <= y < len(self.rows):
-            return None
-        for start, end, hit in self.rows[y].hits:
-            if start <= x < end:
-                return hit
-        return None
-
-    def to_ascii(self) -> Frame:
-        """The frame with every character outside ASCII replaced by one that is not."""
-        for row in self.rows:
-            row.frags = [(style, text.translate(_ASCII)) for style, text in row.frags]
-        return self
-
-    def text(self) -> str:
-        """The screen as plain text (for captures and tests)."""
-        return "\n".join("".join(t for _, t in row.frags).rstrip() for row in self.rows)
 
 
 def render(model: TableModel, width: int, height: int) -> Frame:
     """Draw the whole screen."""
     width, height = max(width, 20), max(height, 5)
     if model.help:
-        rows = _help(width)
+        rows = help_rows(width)
     elif model.classroom and width >= 120:
         board = _board(model, width - SIDE_PANE, height, pane=False)
-        pane = _classroom(model, SIDE_PANE - 1, height)
+        pane = classroom_rows(model, SIDE_PANE - 1, height)
         pane += [Row() for _ in range(height - len(pane))]
         rows = [
             b.beside(Row().add("│", "class:rule").beside(p, 1), width - SIDE_PANE)
@@ -130,7 +61,7 @@ def _board(model: TableModel, width: int, height: int, *, pane: bool) -> list[Ro
     if model.round_end is not None:
         middle = _round_end(model, model.round_end, width)
     elif pane:
-        middle = _classroom(model, width, max(room - 4 - min(tallest, 4), 6))
+        middle = classroom_rows(model, width, max(room - 4 - min(tallest, 4), 6))
     else:
         middle = _foundations(model, width)
         middle += _opponents(model, width, max(room - len(middle) - 3 - min(tallest, 6), 2))
@@ -215,11 +146,6 @@ def _status(model: TableModel, width: int) -> Row:
 
 
 # --- the middle of the table -----------------------------------------------------------------
-
-
-def rule(title: str, width: int, style: str = "class:title") -> Row:
-    row = Row().add("─ ", "class:rule").add(title, style).add(" ", "class:rule")
-    return row.add("─" * max(width - row.width, 0), "class:rule")
 
 
 def _foundations(model: TableModel, width: int) -> list[Row]:
@@ -460,50 +386,3 @@ def _cascade(model: TableModel, rows: list[Row], k: int, at: int) -> None:
         chosen = sel is not None and sel.source == k and depth <= sel.depth
         hit = Hit("pile", k, depth)
         rows[first + i].pad(at).add(f" {_face(model, card)} ", _card_look(model, card, chosen), hit)
-
-
-# --- overlays --------------------------------------------------------------------------------
-
-
-HOW_TO_PLAY = (
-    "Everyone plays at once. Empty your Nerts pile first. The foundations in the",
-    "middle are shared: an ace starts one, then its suit goes up, played by anyone.",
-    "Work piles go down in alternating colours; an empty one takes any card. A card",
-    "on a foundation scores 1; a card left in your Nerts pile costs 2.",
-)
-
-
-def _help(width: int) -> list[Row]:
-    rows = [rule("how to play · ? or Esc closes this help", width)]
-    rows += [Row().add(f"  {line}") for line in HOW_TO_PLAY]
-    rows.append(rule("keys", width))
-    for keys, what in KEYMAP:
-        rows.append(Row().add(f"  {keys:<11}", "class:key").add(what))
-    return rows
-
-
-def _classroom(model: TableModel, width: int, room: int) -> list[Row]:
-    snap = model.snap
-    me = model.name(model.seat)
-    rows = [rule(f"classroom · seat {seat_tag(model.seat)} ({me}) · view {snap.view}", width)]
-    rows.append(Row().add(f" Lamport clock {snap.clock}", "class:title"))
-    rows.append(Row().add(f" committed {snap.committed} · pending {snap.pending}"))
-    rows[-1].add(f" (ours {snap.own_pending})", "class:dim")
-    for seat, live in enumerate(snap.liveness):
-        if seat == model.seat:
-            continue
-        state = model.notes.get(seat) or ("silent" if live.suspected else "")
-        if not live.member:
-            state = "left out"
-        team = seat_style(model.seating[seat])  # coloured as the seat's deck is on the table
-        row = Row().add(f" {seat_tag(seat)} {model.name(seat)[:10]:<10}", team)
-        row.add(f" heard {live.heard_ago:5.2f} s ago  ")
-        rows.append(row.add(state or "alive", "class:bad" if state else "class:good"))
-    rows.append(Row().add(" latest messages (time since start, s)", "class:dim"))
-    for line in _last(model.messages, max(room - len(rows), 0)):
-        rows.append(Row().add(f" {line.at - model.started:8.3f} ", "class:dim").add(line.text))
-    return rows[:room]
-
-
-def _last(lines: Iterable[Line], count: int) -> list[Line]:
-    return list(lines)[-count:] if count > 0 else []

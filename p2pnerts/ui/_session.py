@@ -19,7 +19,8 @@ from p2pnerts.net import Player, TablePeer
 from p2pnerts.protocol import Event, LocalProtocolError, Message, Seat, Welcome
 from p2pnerts.rules import IllegalMove, Move
 from p2pnerts.ui._lobby import LobbyModel
-from p2pnerts.ui._model import Liveness, Snapshot, TableModel
+from p2pnerts.ui._model import TableModel
+from p2pnerts.ui._snapshot import Liveness, Snapshot
 
 T = TypeVar("T")
 BETWEEN_ROUNDS = 30.0

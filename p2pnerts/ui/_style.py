@@ -5,7 +5,7 @@ from __future__ import annotations
 from prompt_toolkit.styles import Style
 
 from p2pnerts.rules import Card, Suit
-from p2pnerts.ui._model import Look
+from p2pnerts.ui._snapshot import Look
 
 SEAT_COLOURS = (
     "#5fafff",

@@ -12,8 +12,9 @@ from p2pnerts.net import MatchResult
 from p2pnerts.rules import TableOptions
 from p2pnerts.ui._app import create_application, run_with_trio
 from p2pnerts.ui._lobby import LobbyModel
-from p2pnerts.ui._model import Look, TableModel
+from p2pnerts.ui._model import TableModel
 from p2pnerts.ui._session import Session, TickerLog
+from p2pnerts.ui._snapshot import Look
 
 
 class NoTerminal(UsageError):

@@ -1,0 +1,54 @@
+"""What takes the place of part of the table: the help, and the classroom pane."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from p2pnerts.ui._frame import Row, rule
+from p2pnerts.ui._keymap import KEYMAP
+from p2pnerts.ui._model import TableModel
+from p2pnerts.ui._snapshot import Line
+from p2pnerts.ui._style import seat_style, seat_tag
+
+HOW_TO_PLAY = (
+    "Everyone plays at once. Empty your Nerts pile first. The foundations in the",
+    "middle are shared: an ace starts one, then its suit goes up, played by anyone.",
+    "Work piles go down in alternating colours; an empty one takes any card. A card",
+    "on a foundation scores 1; a card left in your Nerts pile costs 2.",
+)
+
+
+def help_rows(width: int) -> list[Row]:
+    rows = [rule("how to play · ? or Esc closes this help", width)]
+    rows += [Row().add(f"  {line}") for line in HOW_TO_PLAY]
+    rows.append(rule("keys", width))
+    for keys, what in KEYMAP:
+        rows.append(Row().add(f"  {keys:<11}", "class:key").add(what))
+    return rows
+
+
+def classroom_rows(model: TableModel, width: int, room: int) -> list[Row]:
+    snap = model.snap
+    me = model.name(model.seat)
+    rows = [rule(f"classroom · seat {seat_tag(model.seat)} ({me}) · view {snap.view}", width)]
+    rows.append(Row().add(f" Lamport clock {snap.clock}", "class:title"))
+    rows.append(Row().add(f" committed {snap.committed} · pending {snap.pending}"))
+    rows[-1].add(f" (ours {snap.own_pending})", "class:dim")
+    for seat, live in enumerate(snap.liveness):
+        if seat == model.seat:
+            continue
+        state = model.notes.get(seat) or ("silent" if live.suspected else "")
+        if not live.member:
+            state = "left out"
+        team = seat_style(model.seating[seat])  # coloured as the seat's deck is on the table
+        row = Row().add(f" {seat_tag(seat)} {model.name(seat)[:10]:<10}", team)
+        row.add(f" heard {live.heard_ago:5.2f} s ago  ")
+        rows.append(row.add(state or "alive", "class:bad" if state else "class:good"))
+    rows.append(Row().add(" latest messages (time since start, s)", "class:dim"))
+    for line in _last(model.messages, max(room - len(rows), 0)):
+        rows.append(Row().add(f" {line.at - model.started:8.3f} ", "class:dim").add(line.text))
+    return rows[:room]
+
+
+def _last(lines: Iterable[Line], count: int) -> list[Line]:
+    return list(lines)[-count:] if count > 0 else []

@@ -1,0 +1,86 @@
+"""What the table screen's model holds and shows: the peer's snapshot of the table, how
+cards look, the player's selection, what a click hits and a line of the ticker."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from p2pnerts.rules import (
+    Card,
+    Move,
+    State,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """How cards are drawn: ASCII suit letters instead of symbols; a four-colour deck."""
+
+    ascii: bool = False
+    four_colour: bool = False
+
+    def card(self, card: Card) -> str:
+        return card.label(ascii_only=self.ascii)
+
+
+@dataclass(frozen=True, slots=True)
+class Liveness:
+    """What this peer knows of another seat's health."""
+
+    heard_ago: float
+    """Seconds since anything was heard from the seat."""
+    suspected: bool = False
+    member: bool = True
+    """Still in the view (False: left out, or gone)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The seat's peer as the front end reads it after each change."""
+
+    display: State | None = None
+    in_the_air: Move | None = None
+    status: str = "playing"
+    clock: int = 0
+    committed: int = 0
+    pending: int = 0
+    """Ordered messages (every seat's) held but not yet committed here."""
+    own_pending: int = 0
+    """This seat's own plays sent and not yet committed."""
+    view: int = 0
+    liveness: tuple[Liveness, ...] = ()
+    totals: tuple[int, ...] = ()
+    """Match points per deck: a player's own, or a team's."""
+    over: bool = False
+    """The match is over (``totals`` are final)."""
+    winners: tuple[int, ...] = ()
+    """The decks (players, or teams) with the best total."""
+    blind: bool = False
+    """Dealt in, but the team's deck order has not reached this seat: it cannot play."""
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The card the player picked: a pile, and how deep into a work pile the block starts."""
+
+    source: int
+    card: Card
+    depth: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What a mouse click landed on."""
+
+    kind: Literal["pile", "foundation", "stock"]
+    source: int = 0
+    depth: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One entry of the ticker or of the message log, stamped with the model's clock."""
+
+    at: float
+    text: str
