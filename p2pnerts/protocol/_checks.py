@@ -9,7 +9,7 @@ half taken (acknowledged, then dropped).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._errors import RemoteProtocolError
@@ -35,9 +35,11 @@ class Seating:
     """The deck each seat plays: teammates share one."""
     options: TableOptions
 
-    @property
-    def players(self) -> int:
-        return len(self.seats)
+    players: int = field(init=False)
+    """How many seats there are (read on every message: computed once)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", len(self.seats))
 
 
 def check_message(message: Message, seating: Seating) -> None:

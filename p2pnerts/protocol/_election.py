@@ -97,13 +97,11 @@ class Election:
 
     def deadlines(self) -> list[float]:
         times = []
-        if self._m.status is Status.NORMAL:
-            times += [
-                max(self._m.heard[s], self._m.installed_at) + self._m.timing.exclude_after
-                for s in self._m.members
-                if s != self._m.seat
-            ]
-        if self._m.status is Status.CHANGING:
+        m = self._m
+        if m.status is Status.NORMAL:
+            heard, since, wait = m.heard, m.installed_at, m.timing.exclude_after
+            times += [max(heard[s], since) + wait for s in m.members if s != m.seat]
+        if m.status is Status.CHANGING:
             times.append(self._change_started + self._m.timing.view_change_timeout)
         return times
 

@@ -238,11 +238,9 @@ class InPlay:
         # Dealt in: a Ready in when play started. One that commits later (its seat was not
         # at the table when the round's first Ready committed) deals nothing in.
         dealt = set(this.shown) if this is not None else set()
-        return [
-            s
-            for s in range(self._host.players)
-            if s not in self._host.seated or self._host.seats[s] not in dealt
-        ]
+        host = self._host
+        seated, seats = host.seated, host.seats
+        return [s for s in range(host.players) if s not in seated or seats[s] not in dealt]
 
     def keep_sitting_out_stuck(self) -> None:
         """Tableaux with none of their seats at the table count as stuck, so the others

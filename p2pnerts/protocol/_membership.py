@@ -115,7 +115,9 @@ class Membership:
         self.seat = seat
         self.players = players
         self.timing = timing
-        self._status = Status.NORMAL
+        self.status = Status.NORMAL
+        """Where this replica stands: playing, regrouping, rejoining or gone. Read it;
+        `enter` is the one place it changes."""
         self.view = 0
         self.members: frozenset[int] = frozenset(range(players))
         """The seats of this view: every commit waits for each of them."""
@@ -153,14 +155,9 @@ class Membership:
         """The replica this membership belongs to."""
         return self._host
 
-    @property
-    def status(self) -> Status:
-        """Where this replica stands: playing, regrouping, rejoining or gone."""
-        return self._status
-
     def enter(self, status: Status) -> None:
         """The one place the status changes."""
-        self._status = status
+        self.status = status
 
     # --- the commit rule --------------------------------------------------------------------
 
@@ -275,11 +272,8 @@ class Membership:
     def deadlines(self) -> list[float]:
         """When membership next has something to do: suspect a silent member, or push on
         with views (`tick_views`)."""
-        times = [
-            self.heard[s] + self.timing.suspect_after
-            for s in self.members
-            if s != self.seat and s not in self.suspected
-        ]
+        heard, wait, suspected = self.heard, self.timing.suspect_after, self.suspected
+        times = [heard[s] + wait for s in self.members if s != self.seat and s not in suspected]
         return times + self.view_deadlines()
 
     def view_deadlines(self) -> list[float]:

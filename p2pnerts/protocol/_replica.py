@@ -250,9 +250,9 @@ class Replica:
     def tick(self, now: float) -> None:
         """Let time pass: send due acknowledgements and heartbeats, suspect silent seats,
         and start or push on a view change."""
-        if self.status is Status.LEFT:
+        if self.membership.status is Status.LEFT:
             return
-        if self.status is Status.OUT:
+        if self.membership.status is Status.OUT:
             self.membership.tick_out(now)
             return
         ack_due = self._ack_due is not None and now >= self._ack_due
@@ -288,10 +288,11 @@ class Replica:
 
     def next_deadline(self) -> float:
         """When `tick` next has something to do."""
-        if self.status is Status.LEFT:
+        status = self.membership.status
+        if status is Status.LEFT:
             return float("inf")
         times = [self._last_sent + self.timing.heartbeat]
-        if self.status is Status.OUT:
+        if status is Status.OUT:
             return times[0]
         if self._ack_due is not None:
             times.append(self._ack_due)
@@ -467,10 +468,10 @@ class Replica:
 
     def commit_ready(self, now: float) -> None:
         """Commit, in order, every message at the head of the order that all members hold."""
-        if self.status is not Status.NORMAL:
+        if self.membership.status is not Status.NORMAL:
             return
         log = self.log
-        while log.pending and self.status is Status.NORMAL:
+        while log.pending and self.membership.status is Status.NORMAL:
             head = log.pending[0]
             if not self.membership.held_by_all(head):
                 return
