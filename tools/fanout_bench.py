@@ -1,10 +1,11 @@
-"""How much the fan-out buys: rounds per second serially, over a process pool and over a
-two-worker Dask cluster on loopback, in one run, and the cost of one chunk.
+"""How much the fan-out buys: simulator and arena rounds per second serially, over a
+process pool and over a two-worker Dask cluster on loopback, in one run, and the cost of
+one chunk.
 
     python tools/fanout_bench.py [--seeds 48] [--peers 4] [--no-cluster] [--json]
 
-Every configuration runs the same seeds; the digests must agree (the script says so if
-they do not), and the figures are rounds per second of wall time.
+Every configuration runs the same seeds; the digests and the arena's margins must agree
+(the script says so if they do not), and the figures are rounds per second of wall time.
 """
 
 from __future__ import annotations
@@ -18,12 +19,17 @@ from contextlib import nullcontext
 from functools import partial
 from typing import Any
 
+from p2pnerts.arena import play_arena
 from p2pnerts.bots import SimpleBots
 from p2pnerts.fanout import Where, fan_out, loopback_cluster
 from p2pnerts.sim import MIXES, SimConfig, run
 
 CHUNKS = 400
 """Empty chunks sent to measure what one costs."""
+
+
+ARENA = ("baseline", "strong")
+"""The policies the arena's figures play."""
 
 
 def nothing(_job: None, seed: int) -> int:
@@ -43,6 +49,7 @@ def measure(seeds: int, peers: int, cluster: bool) -> dict[str, Any]:
     places: dict[str, Where] = {"serial": Where(1), "jobs 2": Where(2)}
     figures: dict[str, Any] = {"seeds": seeds, "peers": peers}
     digests = set()
+    margins: set[tuple[float | None, ...]] = set()
     context = loopback_cluster(2) if cluster else nullcontext(None)
     with context as address:
         if address is not None:
@@ -52,6 +59,11 @@ def measure(seeds: int, peers: int, cluster: bool) -> dict[str, Any]:
             figures[f"{name} rounds/s"] = round(seeds / seconds, 2)
             digests.add(report.digest)
         for name, where in places.items():
+            arena = partial(play_arena, ARENA, seeds, 1, players=peers, where=where)
+            seconds, result = _timed(arena)
+            figures[f"{name} arena rounds/s"] = round(seeds / seconds, 2)
+            margins.add(tuple(f.margin for f in result.figures))
+        for name, where in places.items():
             if where.jobs == 1 and where.cluster is None:
                 continue
             seconds, _ = _timed(partial(fan_out, nothing, None, range(CHUNKS), where, chunk=1))
@@ -60,7 +72,11 @@ def measure(seeds: int, peers: int, cluster: bool) -> dict[str, Any]:
     figures["jobs 2 / serial"] = round(figures["jobs 2 rounds/s"] / serial, 2)
     if cluster:
         figures["cluster of 2 / serial"] = round(figures["cluster of 2 rounds/s"] / serial, 2)
-    figures["digests agree"] = len(digests) == 1
+    for name in places:
+        if name != "serial":
+            ratio = figures[f"{name} arena rounds/s"] / figures["serial arena rounds/s"]
+            figures[f"{name} / serial, arena"] = round(ratio, 2)
+    figures["digests agree"] = len(digests) == 1 and len(margins) == 1
     return figures
 
 
@@ -76,7 +92,7 @@ def main() -> int:
         print(json.dumps(figures, indent=2))
     else:
         for name, value in figures.items():
-            print(f"{name:<28}{value}")
+            print(f"{name:<32}{value}")
     return 0 if figures["digests agree"] else 1
 
 
