@@ -1,0 +1,67 @@
+"""Before and after, in one run: simulated rounds per CPU second of two checkouts, their
+runs interleaved so that the machine's moods fall on both alike.
+
+    python tools/speed_ab.py BEFORE_DIR AFTER_DIR [--peers 4] [--seeds 30] [--runs 5]
+
+Each run is a fresh process with the checkout first on its path, timing `sim.run` over the
+same one-round seeds with the process clock; the digests must agree. Prints each run, the
+medians and the ratio after/before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+PROBE = """
+import inspect, sys, time
+from p2pnerts.sim import MIXES, SimConfig, run
+config = SimConfig({peers}, 1, MIXES["none"])
+args = [config, range({seeds})]
+if "bots" in inspect.signature(run).parameters:  # after the bots were handed in
+    from p2pnerts.bots import SimpleBots
+    args.append(SimpleBots())
+start = time.process_time()
+report = run(*args)
+print({seeds} / (time.process_time() - start), report.digest)
+"""
+
+
+def one_run(tree: str, peers: int, seeds: int) -> tuple[float, str]:
+    env = {**os.environ, "PYTHONPATH": tree}
+    code = PROBE.format(peers=peers, seeds=seeds)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    return float(out[0]), out[1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("before")
+    parser.add_argument("after")
+    parser.add_argument("--peers", type=int, default=4)
+    parser.add_argument("--seeds", type=int, default=30)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    rates: dict[str, list[float]] = {args.before: [], args.after: []}
+    digests = set()
+    for _ in range(args.runs):
+        for tree in rates:
+            rate, digest = one_run(tree, args.peers, args.seeds)
+            rates[tree].append(rate)
+            digests.add(digest)
+            print(f"{tree}: {rate:.3f} rounds/s")
+    before, after = (statistics.median(rates[t]) for t in (args.before, args.after))
+    print(f"median before {before:.3f}, after {after:.3f}: after/before {after / before:.3f}")
+    if len(digests) != 1:
+        print("the digests differ: not the same work")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
