@@ -18,22 +18,21 @@ replica through `Host`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from p2pnerts.protocol import _deal
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._errors import LocalProtocolError
-from p2pnerts.protocol._events import AuditFailed, AuditPassed, Event, RoundStarted
+from p2pnerts.protocol._events import AuditFailed, AuditPassed, RoundStarted
 from p2pnerts.protocol._inplay import Disk, InPlay, Round
 from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import Message, Ready, Reveal, TeamDeal
-from p2pnerts.protocol._status import Status
+from p2pnerts.protocol._status import Seats, Status
 from p2pnerts.rules import (
     Card,
     IllegalMove,
-    TableOptions,
     apply,
     card_code,
     card_from_code,
@@ -45,29 +44,14 @@ TEAM_DEALS_KEPT = 4
 the next are all an honest teammate sends; the lowest are kept."""
 
 
-class Host(Protocol):
+class Host(Seats, Protocol):
     """What dealing reads and drives of the replica that holds it."""
 
-    seat: int
-    players: int
-    options: TableOptions
-    seats: tuple[int, ...]
-    deck: int
-    team: tuple[int, ...]
-    events: list[Event]
     out: list[Message]
     inplay: InPlay
     log: Log
     acks: Acks
     membership: Membership
-
-    @property
-    def status(self) -> Status: ...
-    @property
-    def view(self) -> int: ...
-    @property
-    def members(self) -> frozenset[int]: ...
-    def send(self, now: float, build: Callable[[int, int], Message]) -> Message: ...
 
 
 class Dealing:

@@ -15,15 +15,15 @@ declared stuck, all stuck means the rotation, and an ended round is scored.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
 from p2pnerts.protocol._errors import LocalProtocolError
-from p2pnerts.protocol._events import AuditFailed, AutoApplied, Event, PlayInTheAir, RoundOver
-from p2pnerts.protocol._messages import Message, Play, Ready, Reveal
-from p2pnerts.protocol._status import Status
+from p2pnerts.protocol._events import AuditFailed, AutoApplied, PlayInTheAir, RoundOver
+from p2pnerts.protocol._messages import Play, Ready, Reveal
+from p2pnerts.protocol._status import Seats, Status
 from p2pnerts.rules import (
     CallNerts,
     Card,
@@ -35,7 +35,6 @@ from p2pnerts.rules import (
     Rotate,
     SlideUnder,
     State,
-    TableOptions,
     ToFoundation,
     ToWork,
     TurnStock,
@@ -93,30 +92,16 @@ class _Dealt(Protocol):
     def maybe_start_play(self) -> None: ...
 
 
-class Host(Protocol):
+class Host(Seats, Protocol):
     """What the round in play reads and drives of the replica that holds it."""
 
-    seat: int
-    players: int
-    options: TableOptions
-    seats: tuple[int, ...]
-    deck: int
-    team: tuple[int, ...]
-    events: list[Event]
     match_scores: list[tuple[int, ...]]
     auto_stuck: bool
 
     @property
-    def status(self) -> Status: ...
-    @property
-    def view(self) -> int: ...
-    @property
-    def members(self) -> frozenset[int]: ...
-    @property
     def seated(self) -> frozenset[int]: ...
     @property
     def dealing(self) -> _Dealt: ...
-    def send(self, now: float, build: Callable[[int, int], Message]) -> Message: ...
     def team_of(self, seat: int) -> tuple[int, ...]: ...
 
 

@@ -1,9 +1,16 @@
-"""Where a replica stands, and the time it allows for each thing: shared by its parts."""
+"""Where a replica stands, the time it allows for each thing, and what every part reads of
+the replica that holds it: shared by its parts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
+
+from p2pnerts.protocol._events import Event
+from p2pnerts.protocol._messages import Message
+from p2pnerts.rules import TableOptions
 
 
 class Status(StrEnum):
@@ -22,3 +29,25 @@ class Timing:
     suspect_after: float = 1.0
     exclude_after: float = 2.0
     view_change_timeout: float = 2.0
+
+
+class Seats(Protocol):
+    """What every part reads of the replica that holds it: the table's seats and this
+    seat's place, the events it tells and how it sends. Each part's own ``Host`` adds what
+    that part alone needs."""
+
+    seat: int
+    players: int
+    options: TableOptions
+    seats: tuple[int, ...]
+    deck: int
+    team: tuple[int, ...]
+    events: list[Event]
+
+    @property
+    def status(self) -> Status: ...
+    @property
+    def view(self) -> int: ...
+    @property
+    def members(self) -> frozenset[int]: ...
+    def send(self, now: float, build: Callable[[int, int], Message]) -> Message: ...
