@@ -284,7 +284,9 @@ class TablePeer:
             ):
                 continue
             now, team = trio.current_time(), replica.team
-            move = driver.choose(Look(display, self.seat, team, replica.away(), now, self._moved))
+            move = driver.choose(
+                Look(display, self.seat, team, replica.sitting_out(), now, self._moved)
+            )
             if move is None:
                 continue
             try:

@@ -170,9 +170,6 @@ class Replica:
         """The seats sitting the round in play out (`InPlay.sitting_out`)."""
         return self.inplay.sitting_out()
 
-    away = sitting_out
-    """The name the network and simulator layers read (`sitting_out`)."""
-
     def leave(self, now: float) -> None:
         """Leave the table cleanly: the others go on without this seat from here."""
         self.send(now, lambda c, s: Leave(self.seat, self.view, c, s))

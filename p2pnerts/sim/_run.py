@@ -170,7 +170,7 @@ class Simulation:
             return
         # The simulator's bots never stop making moves: it keeps no times of them, so a
         # bot leaves its teammates' parts to them.
-        move = peer.bot.choose(Look(display, seat, replica.team, replica.away(), self.now))
+        move = peer.bot.choose(Look(display, seat, replica.team, replica.sitting_out(), self.now))
         if move is None:
             return
         self.trace.add(self.now, "intend", seat, move)
