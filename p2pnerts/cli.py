@@ -6,7 +6,7 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import partial
 
 import trio
@@ -49,16 +49,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         result: int = args.run(args)
-    except Error as exc:  # what a person asked wrongly, or what went wrong: one line
-        print(f"p2pnerts: {exc.context}: {exc}", file=sys.stderr)
-        return exc.status
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        ends = _ends(exc)  # trio wraps what ended its tasks in exception groups
+        if ends is None:
+            raise
+        return ends
+    return result
+
+
+def _ends(exc: BaseException) -> int | None:
+    """How a run that raised ``exc`` ends without a traceback: Ctrl-C (130), the reader of
+    the output gone (``| head``, 1) or an error a person reads (one line, its status); None
+    for anything else, which is a bug to show in full."""
+    leaves = list(_leaves(exc))
+    if all(isinstance(e, KeyboardInterrupt) for e in leaves):
         print("\nInterrupted.", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # the reader went away (``| head``): nothing left to tell
-        sys.stderr.close()
+    if all(isinstance(e, BrokenPipeError) for e in leaves):
+        sys.stderr.close()  # nothing left to tell, and nowhere to tell it
         return 1
-    return result
+    errors = [e for e in leaves if isinstance(e, Error)]
+    if errors and all(isinstance(e, Error | KeyboardInterrupt) for e in leaves):
+        print(f"p2pnerts: {errors[0].context}: {errors[0]}", file=sys.stderr)
+        return errors[0].status
+    return None
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            yield from _leaves(inner)
+    else:
+        yield exc
 
 
 def _parser() -> argparse.ArgumentParser:
