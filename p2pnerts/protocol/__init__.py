@@ -5,6 +5,25 @@ messages to broadcast and events. It imports the rules, never a socket or a cloc
 
 Where a race is decided: `_arbiter.decide`, one pure function that gives a committed
 play's `Verdict` (landed, tied, or returned with the winner and the reason).
+
+`Replica` (`_replica.py`, with its theory of operation) is a facade over parts, each the
+one owner of its state:
+
+- `Gate` (`_checks.py`): the checks a message passes before anything changes for it,
+  its place on its sender's link, and the seats refused for breaking the protocol;
+- `Acks` (`_acks.py`): the clock, and who holds which messages;
+- `Outbox` (`_outbox.py`): what this seat sends, kept until every member holds it, and
+  when an acknowledgement or a heartbeat is due;
+- `Log` (`_log.py`): the pending messages in order, the commit count, the running digest;
+- `Membership` (`_membership.py`): views, exclusion of a silent seat, installing a view,
+  who is seated, and the replica's status; it holds `Election` (`_election.py`: votes and
+  the coordinator's StartView), `Rejoining` (`_rejoining.py`: requests to rejoin and the
+  messages held back from a newer view) and the `Base` (`_base.py`) a StartView rebuilds
+  the round from, with what it carries;
+- `Dealing` (`_dealing.py`): each round's deck, the team's deck, the start of play and
+  the audit;
+- `InPlay` (`_inplay.py`): the round on the table, the plays in the air and the one
+  hand; a committed play lands, ties or returns by the verdict of `_arbiter.decide`.
 """
 
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told

@@ -48,14 +48,6 @@ class Acks:
         self.have[self.seat] += 1
         return self.have[self.seat]
 
-    def is_repeat(self, message: Message) -> bool:
-        """Whether this replica holds a message already (delivered again after a reconnect)."""
-        return message.seq <= self.have[message.sender]
-
-    def is_next(self, message: Message) -> bool:
-        """Whether a message comes next on its sender's link."""
-        return message.seq == self.have[message.sender] + 1
-
     def hold(self, message: Message, *, in_view: bool) -> None:
         """Count a message just received as held, and its sender as holding it (vouched
         for in this view only if sent in it); the clock catches up with it."""
@@ -106,6 +98,7 @@ class Acks:
 
     def this_life(self, message: Message) -> bool:
         """Whether a message is from its sender's current life, whose sequence numbers
-        ``have`` counts (one from an earlier life, sent before the view it rejoined in,
-        can bear any number)."""
+        ``have`` and a StartView's cuts count: a seat that rejoins numbers its messages
+        from 1 again, so one from an earlier life (sent before the view it rejoined in)
+        can bear any number; the StartView it rejoined by handed those over."""
         return message.view >= self.lives[message.sender]

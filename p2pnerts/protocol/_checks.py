@@ -10,6 +10,7 @@ half taken (acknowledged, then dropped).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum, auto
 
 from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._errors import RemoteProtocolError
@@ -40,6 +41,63 @@ class Seating:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", len(self.seats))
+
+
+class Line(Enum):
+    """Where a message stands on its sender's FIFO link."""
+
+    NEXT = auto()
+    """Next from its sender: take it."""
+    DROP = auto()
+    """Held already (delivered again after a reconnect), or sent after a view's cut by a
+    member still in the view this one was built from (it sends again all that a link lost
+    when it installs this view): drop it."""
+    AHEAD = auto()
+    """Past a gap, from a newer view: a member went on without this seat, and so sent
+    nothing again of what a lost connection dropped; this seat is out of that view."""
+
+
+class Gate:
+    """The checks at a replica's door, and the seats refused for breaking the protocol."""
+
+    def __init__(self, seating: Seating) -> None:
+        self.seating = seating
+        self._refused: set[int] = set()
+        """The seats that broke the protocol: every later message of theirs is refused."""
+
+    def check(self, message: Message) -> None:
+        """Raise `RemoteProtocolError` for a message that breaks the protocol, and refuse
+        its sender from then on; a refused seat's every message raises the same way."""
+        sender = message.sender
+        if sender in self._refused:
+            raise RemoteProtocolError(f"seat {sender} broke the protocol: refused from then on")
+        try:
+            check_message(message, self.seating)
+        except RemoteProtocolError:
+            if 0 <= sender < self.seating.players:
+                self._refused.add(sender)
+            raise
+
+    def in_line(self, message: Message, have: int, view: int) -> Line:
+        """Where a message stands on its sender's link, ``have`` being the last held from
+        it and ``view`` this replica's: a gap within this view breaks the protocol."""
+        if message.seq <= have:
+            return Line.DROP
+        if message.seq == have + 1:
+            return Line.NEXT
+        if message.view != view:
+            return Line.DROP if message.view < view else Line.AHEAD
+        sender = message.sender
+        raise self.refuse(sender, f"seat {sender} skipped from message {have} to {message.seq}")
+
+    def refuse(self, seat: int, why: str) -> RemoteProtocolError:
+        """Refuse ``seat`` from now on, for the reason given; returns the error to raise."""
+        self._refused.add(seat)
+        return RemoteProtocolError(why)
+
+    def refuses(self, seat: int) -> bool:
+        """Whether ``seat`` broke the protocol."""
+        return seat in self._refused
 
 
 def check_message(message: Message, seating: Seating) -> None:

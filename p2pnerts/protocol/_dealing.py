@@ -28,7 +28,8 @@ from p2pnerts.protocol._events import AuditFailed, AuditPassed, RoundStarted
 from p2pnerts.protocol._inplay import Disk, InPlay, Round
 from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._membership import Membership
-from p2pnerts.protocol._messages import Message, Ready, Reveal, TeamDeal
+from p2pnerts.protocol._messages import Ready, Reveal, TeamDeal
+from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._status import Seats, Status
 from p2pnerts.rules import (
     Card,
@@ -47,7 +48,7 @@ the next are all an honest teammate sends; the lowest are kept."""
 class Host(Seats, Protocol):
     """What dealing reads and drives of the replica that holds it."""
 
-    out: list[Message]
+    outbox: Outbox
     inplay: InPlay
     log: Log
     acks: Acks
@@ -113,7 +114,7 @@ class Dealing:
         codes = tuple(map(card_code, order))
         for mate in self._host.team:
             if mate != self._host.seat:
-                self._host.out.append(self.team_deal(mate, this.number, salt, codes))
+                self._host.outbox.pass_on(self.team_deal(mate, this.number, salt, codes))
         shown = tuple(map(card_code, _deal.face_up(order, self._host.options)))
         commitment = _deal.commitment(salt, order)
         number = this.number

@@ -12,9 +12,10 @@ from collections.abc import Callable
 from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
-from p2pnerts.protocol._codec import encode_payload
-from p2pnerts.protocol._log import Log, bare
-from p2pnerts.protocol._messages import Message, Ordered, StartView, ViewChange
+from p2pnerts.protocol._base import Base
+from p2pnerts.protocol._log import Log
+from p2pnerts.protocol._messages import Message, StartView, ViewChange
+from p2pnerts.protocol._rejoining import Rejoining
 from p2pnerts.protocol._status import Status, Timing
 
 
@@ -36,19 +37,14 @@ class Membership(Protocol):
     suspected: set[int]
     heard: list[float]
     installed_at: float
-    rejoiners: dict[int, tuple[float, int]]
-    base: tuple[int, bytes]
-    base_seated: frozenset[int]
-    base_scores: tuple[tuple[int, ...], ...]
-    base_round: int
-    since_base: list[Ordered | StartView]
+    rejoining: Rejoining
+    base: Base
 
     @property
     def host(self) -> _Replica: ...
     @property
     def status(self) -> Status: ...
     def enter(self, status: Status) -> None: ...
-    def fresh_rejoiners(self, now: float) -> set[int]: ...
     def quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]: ...
     def install(self, start: StartView, now: float) -> None: ...
 
@@ -83,11 +79,12 @@ class Election:
                 if s != self._m.seat
                 and now - max(self._m.heard[s], since) >= self._m.timing.exclude_after
             ]
-            asking = self._m.fresh_rejoiners(now)
-            if silent or asking:
+            fresh = self._m.rejoining.fresh(now)
+            if silent or fresh:
                 # A seat comes back only into a view above every view it was in (its
                 # earlier life's messages are then all older than its new life).
-                since = max([self._m.view, *(self._m.rejoiners[s][1] for s in asking)])
+                asking = self._m.rejoining.asking
+                since = max([self._m.view, *(asking[s][1] for s in fresh)])
                 self._start_view_change(self._next_view(since), now)
         elif self._m.status is Status.CHANGING:
             if now - self._change_started >= self._m.timing.view_change_timeout:
@@ -157,29 +154,27 @@ class Election:
             s for s, vote in votes.items() if s in self._m.members and vote.view == self._m.view
         }
         needed = self._m.members - self._m.suspected
-        rejoining = {
-            s for s in self._m.fresh_rejoiners(now) - voters if self._m.rejoiners[s][1] < new_view
-        }
+        asking = self._m.rejoining.asking
+        rejoining = {s for s in self._m.rejoining.fresh(now) - voters if asking[s][1] < new_view}
         quorums = self._m.quorums_now()
         # A seat asking to rejoin from one of those views counts like a voter: it has
         # installed no view since, and will install one at most, the first StartView that
         # lists it. (Not from another view: it may have helped a view of another branch
         # on, and the majorities of its two branches would no longer meet.)
         behind = {number for number, _ in quorums}
-        backing = voters | {s for s in rejoining if self._m.rejoiners[s][1] in behind}
+        backing = voters | {s for s in rejoining if asking[s][1] in behind}
         majorities = all(2 * len(backing & q) > len(q) for _, q in quorums)
         if not needed <= voters or not majorities:
             return
         joined = tuple(sorted(rejoining))
-        joined_from = tuple(self._m.rejoiners[s][1] for s in joined)
+        joined_from = tuple(asking[s][1] for s in joined)
         members = tuple(sorted(voters | set(joined)))
         lives = tuple(new_view if s in joined else v for s, v in enumerate(self._m.host.acks.lives))
         earlier = tuple((number, tuple(sorted(q))) for number, q in quorums)
-        carried = self.to_carry(self._m.members - voters, joined)
-        base_committed, base_digest = self._m.base
-        cuts, scores = tuple(self._m.host.acks.have), self._m.base_scores
-        seated = tuple(sorted(self._m.base_seated))
-        number = max(self._m.base_round, 1)
+        carried = self._m.base.to_carry(self._m.host.log.pending, self._m.members - voters, joined)
+        base = self._m.base
+        cuts, seated = tuple(self._m.host.acks.have), tuple(sorted(base.seated))
+        number = max(base.round, 1)
         voted_in = self._m.view
         start = self._m.host.send(
             now,
@@ -197,20 +192,11 @@ class Election:
                 lives=lives,
                 seated=seated,
                 round=number,
-                base_committed=base_committed,
-                base_digest=base_digest,
+                base_committed=base.committed,
+                base_digest=base.digest,
                 carried=carried,
-                scores=scores,
+                scores=base.scores,
             ),
         )
         assert isinstance(start, StartView)
         self._m.install(start, now)
-
-    def to_carry(self, departed: frozenset[int], joined: tuple[int, ...]) -> tuple[bytes, ...]:
-        """What a StartView carries: for a seat coming back, everything of the round; for
-        members only, the messages of the seats that leave (the rest they hold already).
-        A StartView carried again is carried without what it carried itself."""
-        messages = [*self._m.since_base, *(p.message for p in self._m.host.log.pending)]
-        if not joined:
-            messages = [m for m in messages if m.sender in departed]
-        return tuple(encode_payload(bare(m)) for m in messages)

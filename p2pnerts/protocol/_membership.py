@@ -51,7 +51,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
-from p2pnerts.protocol._codec import decode_payload
+from p2pnerts.protocol._base import Base, take_carried
+from p2pnerts.protocol._checks import Gate
 from p2pnerts.protocol._election import Election
 from p2pnerts.protocol._events import (
     Event,
@@ -65,18 +66,15 @@ from p2pnerts.protocol._events import (
 from p2pnerts.protocol._inplay import Disk, InPlay, Round
 from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._messages import (
-    Leave,
     Message,
     Ordered,
-    Play,
     Ready,
     Rejoin,
     StartView,
 )
+from p2pnerts.protocol._outbox import Outbox
+from p2pnerts.protocol._rejoining import Rejoining
 from p2pnerts.protocol._status import Status, Timing
-
-STASH_LIMIT = 100_000
-"""Messages from views not yet installed that a replica holds back, at most."""
 
 
 class Host(Protocol):
@@ -87,11 +85,9 @@ class Host(Protocol):
     log: Log
     inplay: InPlay
     events: list[Event]
-    out: list[Message]
-    sent: list[Message]
+    outbox: Outbox
     match_scores: list[tuple[int, ...]]
-    _refused: set[int]
-    _last_sent: float
+    gate: Gate
 
     @property
     def disk(self) -> Disk: ...
@@ -99,9 +95,6 @@ class Host(Protocol):
     def send(self, now: float, build: Callable[[int, int], Message]) -> Message: ...
     def send_ack(self, now: float) -> None: ...
     def commit_ready(self, now: float) -> None: ...
-    def add_pending(
-        self, message: Ordered | StartView, carrier: tuple[int, int] | None
-    ) -> None: ...
     def receive(self, message: Message, now: float) -> None: ...
     def round_data(self, number: int) -> Round: ...
     def rebuild(self, start: StartView) -> None: ...
@@ -128,20 +121,15 @@ class Membership:
         arrivals reach the game at the StartView's place in the order)."""
         self.suspected: set[int] = set()
         self.heard = [now] * players
-        self.base = (0, bytes(16))
-        self.base_seated = self.seated
-        self.base_scores: tuple[tuple[int, ...], ...] = ()
-        self.base_round = 0
-        self.since_base: list[Ordered | StartView] = []
+        self.base = Base(0, bytes(16), self.seated)
+        """What a StartView would rebuild the round in play from."""
         self.installed_at = now
         """When this replica installed its view: silence is counted from then at most."""
-        self.rejoiners: dict[int, tuple[float, int]] = {}
-        """Seats asking to rejoin: when they last asked, and the view they asked from."""
+        self.rejoining = Rejoining(self)
+        """Requests to rejoin, and the messages held back from a view not installed here."""
         self._quorums: tuple[tuple[int, frozenset[int]], ...] = ()
         """Earlier views (number, members) a view change also needs a majority of until
         every member is known to have installed this view (`quorums_now`)."""
-        self._stash: list[Message] = []
-        self.stash_since: float | None = None
         self._elsewhere_above: dict[int, int] = {}
         """Per member of this view, the view above which a message it sends from a view
         below this one shows it installed another view instead (`admit`)."""
@@ -176,13 +164,10 @@ class Membership:
             # The first Ready of the next round. (Not "of a round above the base's": a
             # replica that rejoined has the StartView's base and round before it has
             # replayed that round's first Ready, and must rebuild its base there too.)
-            self.base = (self._host.log.committed, self._host.log.digest)
-            self.base_seated = self.seated
-            self.base_scores = tuple(self._host.match_scores)
-            self.base_round = this.number
-            self.since_base = []
+            log, scores = self._host.log, tuple(self._host.match_scores)
+            self.base = Base(log.committed, log.digest, self.seated, scores, this.number)
             this.participants = self.seated
-        self.since_base.append(message)
+        self.base.since.append(message)
 
     # --- filtering what arrives -----------------------------------------------------------
 
@@ -195,7 +180,7 @@ class Membership:
             if isinstance(message, StartView) and self._answers_my_rejoin(message):
                 self._install_as_rejoiner(message, now)
             else:
-                self._hold_back(message, now)
+                self.rejoining.hold_back(message, now)
             return False
         if self._elsewhere_above.get(sender, self.view) < message.view < self.view:
             # That member went on from where it voted (or asked to rejoin) to another view
@@ -209,8 +194,8 @@ class Membership:
             return False  # from the sender's earlier life
         if message.view > self.view:
             starts = isinstance(message, StartView) and sender in self.members
-            if not starts or any(m.sender == sender for m in self._stash):
-                self._hold_back(message, now)  # FIFO: after what came before it
+            if not starts or self.rejoining.holds_from(sender):
+                self.rejoining.hold_back(message, now)  # FIFO: after what came before it
                 return False
         return sender in self.members
 
@@ -248,25 +233,13 @@ class Membership:
                 self.suspected.add(seat)
                 self._host.events.append(PeerSuspected(seat))
 
-    def _hold_back(self, message: Message, now: float) -> None:
-        if len(self._stash) < STASH_LIMIT:
-            self._stash.append(message)
-        if self.stash_since is None and message.sender in self.members:
-            # Only a member of this view going on in a newer one shows that this replica
-            # was left behind: a seat outside it may be stuck in a view that never got
-            # going (a sibling of this one's, say), and is no reason to leave.
-            self.stash_since = now
-
     # --- view changes -----------------------------------------------------------------------
 
     def tick_views(self, now: float) -> None:
         """Start or push on a view change when one is due, and leave a view the others
         went on from."""
         self.election.tick(now)
-        waited = self.stash_since is not None and (
-            now - self.stash_since >= self.timing.view_change_timeout
-        )
-        if waited and self.status in (Status.NORMAL, Status.CHANGING):
+        if self.rejoining.left_behind(now) and self.status in (Status.NORMAL, Status.CHANGING):
             self.shut_out(now)  # the others went on in a view this replica never got
 
     def deadlines(self) -> list[float]:
@@ -278,10 +251,7 @@ class Membership:
 
     def view_deadlines(self) -> list[float]:
         """When `tick_views` next has something to do."""
-        times = self.election.deadlines()
-        if self.stash_since is not None:
-            times.append(self.stash_since + self.timing.view_change_timeout)
-        return times
+        return self.election.deadlines() + self.rejoining.deadlines()
 
     def quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]:
         """The memberships a view change out of this view needs a majority of, each: this
@@ -325,7 +295,6 @@ class Membership:
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self._note_lineage(start)
         self.election.forget_up_to(self.view)
-        self.stash_since = None
         carrier = (start.sender, start.seq)
         for seat in sorted(departed | set(start.joined)):
             self._host.acks.have[seat] = min(self._host.acks.have[seat], start.cuts[seat])
@@ -333,13 +302,13 @@ class Membership:
         for entry in self._host.log.pending:
             sender, seq = entry.message.sender, entry.message.seq
             if sender in departed or sender in start.joined:
-                if seq > start.cuts[sender] and self._this_life(entry.message):
+                if seq > start.cuts[sender] and self._host.acks.this_life(entry.message):
                     continue  # committed nowhere: the view drops it
                 entry = Pending(entry.key, entry.message, carrier)
             kept.append(entry)
         self._host.log.pending = kept
-        self._take_carried(start, carrier, set(departed) | set(start.joined))
-        self._host.add_pending(start, None)
+        take_carried(start, self._host.acks, self._host.log, set(departed) | set(start.joined))
+        self._host.log.add(start, None)
         for seat in start.joined:
             self._reset_seat(seat, start.view)
         self._host.events.append(ViewInstalled(start.view, start.members))
@@ -347,9 +316,10 @@ class Membership:
         self._host.events += [PeerRejoined(s) for s in start.joined]
         if start.joined:
             # A rejoining seat may lack what this replica sent since the cut: send it again.
-            self._host.out += [m for m in self._host.sent if m.seq > start.cuts[self.seat]]
+            for message in self._host.outbox.after(start.cuts[self.seat]):
+                self._host.outbox.pass_on(message)
         self._host.send_ack(now)
-        self._replay_stash(now)
+        self.rejoining.replay(now)
 
     def install_acks(self, start: StartView) -> None:
         """Forget every other seat's acknowledgements for the commit rule on moving to a
@@ -369,56 +339,12 @@ class Membership:
         self._host.acks.install(start)
         self.installed = {self.seat, start.sender}
 
-    def _take_carried(
-        self, start: StartView, carrier: tuple[int, int], changed: set[int] | None
-    ) -> None:
-        """Hold what a StartView carries: a rejoining replica (``changed`` None) takes all of
-        it; a member only the messages of seats that left or rejoin, ``changed`` (the rest
-        reach it on their own FIFO links)."""
-        for payload in start.carried:
-            message = decode_payload(payload)  # an ordered message: `check_start_view`
-            assert isinstance(message, Ready | Play | Leave | StartView)
-            sender = message.sender
-            by: tuple[int, int] | None = carrier
-            if changed is None:
-                if self._host.log.holds(message):
-                    continue
-                if self._held_on_its_own(start, message):
-                    by = None
-            elif sender not in changed or message.seq <= self._host.acks.have[sender]:
-                continue
-            elif not self._this_life(message):
-                continue  # handed over when its sender rejoined: held or committed already
-            self._host.acks.have[sender] = max(self._host.acks.have[sender], message.seq)
-            self._host.add_pending(message, by)
-
-    @staticmethod
-    def _held_on_its_own(start: StartView, message: Message) -> bool:
-        """Whether a rejoining replica must wait for every member to acknowledge a carried
-        message by its own sender and number, not just through the StartView.
-
-        The members took from the StartView only the messages of seats that leave or
-        rejoin; a continuing member's message the coordinator held may still be on its
-        way to another member, which holds the StartView without it. A message from an
-        earlier life of its sender (numbered afresh since) every member holds already.
-        """
-        sender = message.sender
-        continuing = sender in start.members and sender not in start.joined
-        return continuing and message.view >= start.lives[sender]
-
-    def _this_life(self, message: Message) -> bool:
-        """Whether a message is from its sender's current life, whose sequence numbers
-        ``have`` and the cuts count: a seat that rejoins numbers its messages from 1
-        again, so one from an earlier life (sent in a view before the one it joined) can
-        bear any number. Those were handed over by the StartView it rejoined by."""
-        return self._host.acks.this_life(message)
-
     def _reset_seat(self, seat: int, view: int) -> None:
         """A seat (re)joins in ``view``: its sequence numbers start again."""
         self._host.acks.reset_seat(seat, view)
         self.heard[seat] = max(self.heard)
         self.suspected.discard(seat)
-        self.rejoiners.pop(seat, None)
+        self.rejoining.asking.pop(seat, None)
 
     def commit_start_view(self, start: StartView) -> None:
         """At its place in the order, a view's departures and arrivals reach the game."""
@@ -437,23 +363,12 @@ class Membership:
         """Start as a replica back from a crash: out, asking to rejoin from ``view``."""
         self.view = view
         self.enter(Status.OUT)
-        self.send_rejoin(now)
+        self.rejoining.ask(now)
 
     def shut_out(self, now: float) -> None:
         self.enter(Status.OUT)
         self._host.events.append(ShutOut(self.view))
-        self.send_rejoin(now)
-
-    def send_rejoin(self, now: float) -> None:
-        """Ask to be let back in, saying which round's deck this seat still holds."""
-        host = self._host
-        host._last_sent = now
-        clock = max(host.acks.clock, 1)
-        host.out.append(Rejoin(self.seat, self.view, clock, 1, host.disk.round))
-
-    def tick_out(self, now: float) -> None:
-        if now - self._host._last_sent >= self.timing.heartbeat:
-            self.send_rejoin(now)
+        self.rejoining.ask(now)
 
     def take_rejoin(self, rejoin: Rejoin, now: float) -> None:
         late = not self._host.acks.this_life(rejoin)
@@ -463,13 +378,9 @@ class Membership:
         # back in, and still be asking: a StartView built for an older request of its own
         # it ignores, `_answers_my_rejoin`.)
         if self.status in (Status.NORMAL, Status.CHANGING):
-            self.rejoiners[rejoin.sender] = (now, rejoin.view)
+            self.rejoining.note(rejoin, now)
             if rejoin.sender in self.members:
                 self.heard[rejoin.sender] = 0.0  # it lost its state: let it go, then back
-
-    def fresh_rejoiners(self, now: float) -> set[int]:
-        fresh = self.rejoiners.items()
-        return {s for s, (t, _) in fresh if now - t <= self.timing.exclude_after}
 
     def _install_as_rejoiner(self, start: StartView, now: float) -> None:
         """Come back into a view from nothing but the StartView and this seat's disk."""
@@ -483,28 +394,17 @@ class Membership:
         self._note_lineage(start)
         # Until it replays the round's first Ready, its base is the StartView's: were it to
         # coordinate a view before then, its StartView must rebuild the same table.
-        self.base, self.since_base = (start.base_committed, start.base_digest), []
-        self.base_round, self.base_scores = start.round, tuple(start.scores)
+        self.base = Base.of(start)
         self._host.rebuild(start)
-        self.seated = self.base_seated = frozenset(start.seated)
+        self.seated = self.base.seated
         carrier = (start.sender, start.seq)
-        self._take_carried(start, carrier, None)
+        take_carried(start, self._host.acks, self._host.log, None)
         for seat in range(self.players):
             # Joined seats (this one too) number their messages afresh from 1.
             self._host.acks.have[seat] = 0 if seat in start.joined else start.cuts[seat]
         self._host.acks.have[start.sender] = start.seq
-        self._host.add_pending(start, carrier)
+        self._host.log.add(start, carrier)
         self.heard = [now] * self.players
         self._host.events.append(ViewInstalled(start.view, start.members))
         self._host.send_ack(now)
-        self._replay_stash(now)
-
-    def _replay_stash(self, now: float) -> None:
-        stash, self._stash, self.stash_since = self._stash, [], None
-        for message in stash:
-            if message.sender in self._host._refused:
-                continue  # its sender broke the protocol since
-            if message.view <= self.view:
-                self._host.receive(message, now)
-            else:
-                self._hold_back(message, now)
+        self.rejoining.replay(now)

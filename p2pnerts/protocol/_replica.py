@@ -24,16 +24,8 @@ with no leader. Acks go out a moment after an ordered message arrives (coalescin
 burst into one) and, as heartbeats, whenever a replica has been quiet; so a commit takes
 about one round trip to the slowest peer.
 
-The replica is a facade over parts, each the one owner of its state:
-
-- `Acks` (`_acks.py`): the clock, and who holds which messages;
-- `Log` (`_log.py`): the pending messages in order, the commit count, the running digest;
-- `Membership` (`_membership.py`): views, votes, exclusion of a silent seat, rejoining,
-  who is seated, and the replica's status;
-- `Dealing` (`_dealing.py`): each round's deck, the team's deck, the start of play and
-  the audit;
-- `InPlay` (`_inplay.py`): the round on the table, the plays in the air and the one
-  hand; a committed play lands, ties or returns by the verdict of `_arbiter.decide`.
+The replica is a facade over parts, each the one owner of its state: the package's
+docstring lists them.
 
 A message is checked completely (`_checks.py`) before any part changes for it.
 """
@@ -45,9 +37,9 @@ from dataclasses import replace
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._arbiter import Outcome
-from p2pnerts.protocol._checks import Seating, check_message
+from p2pnerts.protocol._checks import Gate, Line, Seating
 from p2pnerts.protocol._dealing import Dealing
-from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
+from p2pnerts.protocol._errors import LocalProtocolError
 from p2pnerts.protocol._events import (
     Event,
     PeerLeft,
@@ -68,6 +60,7 @@ from p2pnerts.protocol._messages import (
     TeamDeal,
     ViewChange,
 )
+from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.rules import (
     BadOptions,
@@ -107,13 +100,10 @@ class Replica:
         self.options = options
         self.inplay = InPlay(self)
         """The round on the table at this seat, and this seat's plays in the air."""
-        self.out: list[Message] = []
-        self.sent: list[Message] = []
-        """What this seat sent that some member may not hold yet, to send again."""
+        self.outbox = Outbox(now)
+        """What this seat sends, and keeps until every member holds it."""
         self.events: list[Event] = []
         self.match_scores: list[tuple[int, ...]] = []
-        self._last_sent = now
-        self._ack_due: float | None = None
         self.membership = Membership(self, seat, players, timing, now)
         """Views, votes and rejoining."""
         self.log = Log(players, options.tie_rule)
@@ -126,9 +116,8 @@ class Replica:
         self.team = self.team_of(seat)
         """This seat and its teammates, if any."""
         self.auto_stuck = auto_stuck
-        self._seating = Seating(seat, seats, options)
-        self._refused: set[int] = set()
-        """The seats that broke the protocol: every later message of theirs is refused."""
+        self.gate = Gate(Seating(seat, seats, options))
+        """The checks a message passes first, and the seats refused for breaking the protocol."""
         self.dealing = Dealing(self)
         """The rounds dealt, the team's deck, the start of play and the audit."""
 
@@ -180,49 +169,23 @@ class Replica:
         Raises `RemoteProtocolError`, changing nothing, if the message breaks the protocol;
         from then on every message of that seat is refused the same way.
         """
-        self._check(message)
+        self.gate.check(message)
         match message:
             case Rejoin():
                 self.membership.take_rejoin(message, now)
             case TeamDeal():
                 self.dealing.take_team_deal(message, now)
-            case _ if self.membership.admit(message, now) and self._next_in_line(message, now):
+            case _ if self.membership.admit(message, now):
+                self._take_in_line(message, now)
+
+    def _take_in_line(self, message: Message, now: float) -> None:
+        """Take a message that comes next from its sender (`Gate.in_line`)."""
+        match self.gate.in_line(message, self.acks.have[message.sender], self.view):
+            case Line.NEXT:
                 self._take(message, now)
                 self.commit_ready(now)
-
-    def _check(self, message: Message) -> None:
-        """Refuse a message that breaks the protocol, and its sender from then on."""
-        sender = message.sender
-        if sender in self._refused:
-            raise RemoteProtocolError(f"seat {sender} broke the protocol: refused from then on")
-        try:
-            check_message(message, self._seating)
-        except RemoteProtocolError:
-            if 0 <= sender < self.players:
-                self._refused.add(sender)
-            raise
-
-    def _next_in_line(self, message: Message, now: float) -> bool:
-        """Whether a message comes next from its sender: not a repeat, and with no gap."""
-        if self.acks.is_repeat(message):
-            return False  # delivered again after a reconnect: already have it
-        if self.acks.is_next(message):
-            return True
-        if message.view < self.view:
-            # A member still in the view this one was built from, sending after its cut
-            # what a link lost: it resends all that when it installs this view.
-            return False
-        if message.view > self.view:
-            # A StartView from a member that went on without this seat, and so sent
-            # nothing again of what a lost connection dropped (`resend_to`): this seat
-            # is out of that view, and asks to be let back in.
-            self.membership.shut_out(now)
-            return False
-        sender = message.sender
-        self._refused.add(sender)
-        raise RemoteProtocolError(
-            f"seat {sender} skipped from message {self.acks.have[sender]} to {message.seq}"
-        )
+            case Line.AHEAD:
+                self.membership.shut_out(now)  # it asks to be let back in
 
     def _take(self, message: Message, now: float) -> None:
         """Take a message that comes next from its sender."""
@@ -234,9 +197,8 @@ class Replica:
             case Ack():
                 self._take_ack(message)
             case Ready() | Play() | Leave():
-                self.add_pending(message, None)
-                if self._ack_due is None:
-                    self._ack_due = now + self.timing.ack_delay
+                self.log.add(message, None)
+                self.outbox.ack_soon(now, self.timing.ack_delay)
             case Reveal():
                 self.dealing.take_reveal(message)
             case ViewChange():
@@ -250,10 +212,10 @@ class Replica:
         if self.membership.status is Status.LEFT:
             return
         if self.membership.status is Status.OUT:
-            self.membership.tick_out(now)
+            self.membership.rejoining.tick_out(now)
             return
-        ack_due = self._ack_due is not None and now >= self._ack_due
-        if ack_due or now - self._last_sent >= self.timing.heartbeat:
+        ack_due = self.outbox.ack_due is not None and now >= self.outbox.ack_due
+        if ack_due or self.outbox.quiet_for(now) >= self.timing.heartbeat:
             self.send_ack(now)
         self.membership.suspect_silent(now)
         self.membership.tick_views(now)
@@ -263,8 +225,7 @@ class Replica:
 
     def take_outgoing(self) -> list[Message]:
         """The messages to broadcast to every other seat, in order; clears the queue."""
-        out, self.out = self.out, []
-        return out
+        return self.outbox.take()
 
     def take_events(self) -> list[Event]:
         """What happened since the last call; clears the queue."""
@@ -276,23 +237,18 @@ class Replica:
         (a teammate gets the team's deck first, as it may have restarted without it)."""
         deals: list[Message] = list(self.dealing.team_deals_for(seat))
         held = self.acks.acked[seat][self.seat]
-        kept = [m for m in self.sent if m.seq > held]
-        if seat not in self.members and kept and kept[0].seq > held + 1:
-            # A seat left out of this view: what it lacks went once every member had it,
-            # and the rest would leave it a gap. It will find itself out soon enough.
-            return deals
-        return deals + kept
+        return deals + self.outbox.again(held, member=seat in self.members)
 
     def next_deadline(self) -> float:
         """When `tick` next has something to do."""
         status = self.membership.status
         if status is Status.LEFT:
             return float("inf")
-        times = [self._last_sent + self.timing.heartbeat]
+        times = [self.outbox.last_sent + self.timing.heartbeat]
         if status is Status.OUT:
             return times[0]
-        if self._ack_due is not None:
-            times.append(self._ack_due)
+        if self.outbox.ack_due is not None:
+            times.append(self.outbox.ack_due)
         times += self.membership.deadlines()
         return min(times)
 
@@ -339,11 +295,6 @@ class Replica:
     def public(self) -> State | None:
         """The public table of the round in play: the same at every replica."""
         return self.inplay.public
-
-    @property
-    def private(self) -> State | None:
-        """The public table with this seat's own deck known."""
-        return self.inplay.private
 
     @property
     def playing(self) -> int:
@@ -421,23 +372,17 @@ class Replica:
         """Number, queue and keep a message of this seat's (holding it if it is ordered)."""
         seq = self.acks.next_seq()
         message = build(self.acks.clock, seq)
-        self.out.append(message)
-        self.sent.append(message)
-        self._last_sent = now
+        self.outbox.push(message, now)
         if isinstance(message, Ready | Play | Leave):
-            self.add_pending(message, None)
+            self.log.add(message, None)
             self.commit_ready(now)
         return message
 
     def send_ack(self, now: float) -> None:
         """Say what this seat holds, how many messages it committed and its digest."""
-        self._ack_due = None
+        self.outbox.ack_due = None
         have, committed, digest = tuple(self.acks.have), self.log.committed, self.log.digest
         self.send(now, lambda c, s: Ack(self.seat, self.view, c, s, have, committed, digest))
-
-    def add_pending(self, message: Ordered | StartView, carrier: tuple[int, int] | None) -> None:
-        """Hold an ordered message at its place in the order (`Log.add`)."""
-        self.log.add(message, carrier)
 
     # --- receiving --------------------------------------------------------------------------
 
@@ -450,16 +395,7 @@ class Replica:
         diverged = self.log.compare(ack)
         if diverged is not None:
             self.events.append(diverged)
-        self._trim_sent()
-
-    def _trim_sent(self) -> None:
-        # Only what every member acknowledged in this view: a view built from this one
-        # cuts this seat's messages at its coordinator's `have`, which such an
-        # acknowledgement bounds from below; a seat let back in then needs every message
-        # after that cut, resent when this seat installs the view (SPEC §6.5 step 6).
-        low = self.acks.lowest_vouched(self.members)
-        while self.sent and self.sent[0].seq <= low:
-            del self.sent[0]
+        self.outbox.trim(self.acks.lowest_vouched(self.members))
 
     # --- committing -------------------------------------------------------------------------
 
@@ -500,7 +436,7 @@ class Replica:
         carried messages replay the table from the first Ready of round ``start.round``."""
         self.acks = Acks.for_rejoiner(self.seat, start, self.acks.clock)
         self.log = Log(self.players, self.options.tie_rule, start.base_committed, start.base_digest)
-        self.sent = []
+        self.outbox.kept.clear()
         self.match_scores = list(start.scores)
         self.inplay = InPlay(self, start.round - 1)
         self.dealing.restart(self.inplay.number, start.round)

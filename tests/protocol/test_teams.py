@@ -126,7 +126,7 @@ def test_a_team_deals_one_deck_and_its_deck_reaches_the_teammate_alone() -> None
         assert [e.dealt for e in table.of(seat, RoundStarted)] == [(0, 1)]
     mate = table.replicas[1].display
     assert mate is not None and mate.tableau_of(1).nerts[-1] == AH0  # the dealer's deck
-    assert mate.tableau_of(1) == table.replicas[0].private.tableau_of(0)  # type: ignore[union-attr]
+    assert mate.tableau_of(1) == table.replicas[0].inplay.private.tableau_of(0)  # type: ignore[union-attr]
     assert None not in mate.tableau_of(1).stock
     other = table.replicas[2].display
     assert other is not None and set(other.tableau_of(0).stock) == {None}
@@ -170,7 +170,7 @@ def test_teammates_turning_the_stock_at_once_one_turn_stands_and_the_other_retur
     assert "turned those cards up first" in returned[0].reason
     assert table.of(returned[0].seat, PlayReturned) == returned
     for seat in (0, 1):
-        private = table.replicas[seat].private
+        private = table.replicas[seat].inplay.private
         cards = _known(private, 0)
         assert len(cards) == len(set(cards)) == 52
         assert private is not None and len(private.tableaux[0].waste) == 3
@@ -301,7 +301,7 @@ def test_a_teammate_that_lost_its_disk_sees_the_deck_again_from_its_teammate() -
     table.settle()
     display = back.display
     assert display is not None and None not in display.tableau_of(1).stock
-    assert display.tableau_of(1) == table.replicas[0].private.tableau_of(0)  # type: ignore[union-attr]
+    assert display.tableau_of(1) == table.replicas[0].inplay.private.tableau_of(0)  # type: ignore[union-attr]
     back.intend(TurnStock(1), table.now)  # and plays it
     table.flush()
     table.settle()

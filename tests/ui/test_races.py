@@ -90,7 +90,7 @@ class Table:
                 self.now += 0.01
                 for replica in self.replicas:
                     replica.tick(self.now)
-                if not any(r.out for r in self.replicas):
+                if not any(r.outbox.queue for r in self.replicas):
                     break
         self.show()
 

@@ -1,0 +1,86 @@
+"""What a view change rebuilds the table from: the base, and the messages a StartView carries.
+
+The *base* is the committed state just before the first Ready of the round in play (the
+number of messages committed, the running digest, who was seated and the match's scores
+so far). A StartView names the base and carries every ordered message committed since
+and held, so that a seat coming back replays the round from its start; to the members
+that stay it carries only the messages of the seats that leave or rejoin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2pnerts.protocol._acks import Acks
+from p2pnerts.protocol._codec import decode_payload, encode_payload
+from p2pnerts.protocol._log import Log, Pending, bare
+from p2pnerts.protocol._messages import Leave, Message, Ordered, Play, Ready, StartView
+
+
+@dataclass(slots=True)
+class Base:
+    """The committed state a StartView rebuilds the round in play from."""
+
+    committed: int
+    digest: bytes
+    seated: frozenset[int]
+    scores: tuple[tuple[int, ...], ...] = ()
+    round: int = 0
+    since: list[Ordered | StartView] = field(default_factory=list)
+    """Every ordered message committed since the base, in order."""
+
+    @classmethod
+    def of(cls, start: StartView) -> Base:
+        """The base a StartView names: where a seat that rejoins by it starts from."""
+        seated = frozenset(start.seated)
+        return cls(
+            start.base_committed, start.base_digest, seated, tuple(start.scores), start.round
+        )
+
+    def to_carry(
+        self, pending: list[Pending], departed: frozenset[int], joined: tuple[int, ...]
+    ) -> tuple[bytes, ...]:
+        """What a StartView carries: for a seat coming back, everything of the round; for
+        members only, the messages of the seats that leave (the rest they hold already).
+        A StartView carried again is carried without what it carried itself."""
+        messages = [*self.since, *(p.message for p in pending)]
+        if not joined:
+            messages = [m for m in messages if m.sender in departed]
+        return tuple(encode_payload(bare(m)) for m in messages)
+
+
+def take_carried(start: StartView, acks: Acks, log: Log, changed: set[int] | None) -> None:
+    """Hold what a StartView carries: a rejoining replica (``changed`` None) takes all of
+    it; a member only the messages of seats that left or rejoin, ``changed`` (the rest
+    reach it on their own FIFO links)."""
+    carrier = (start.sender, start.seq)
+    for payload in start.carried:
+        message = decode_payload(payload)  # an ordered message: `check_start_view`
+        assert isinstance(message, Ready | Play | Leave | StartView)
+        sender = message.sender
+        by: tuple[int, int] | None = carrier
+        if changed is None:
+            if log.holds(message):
+                continue
+            if _held_on_its_own(start, message):
+                by = None
+        elif sender not in changed or message.seq <= acks.have[sender]:
+            continue
+        elif not acks.this_life(message):
+            continue  # handed over when its sender rejoined: held or committed already
+        acks.have[sender] = max(acks.have[sender], message.seq)
+        log.add(message, by)
+
+
+def _held_on_its_own(start: StartView, message: Message) -> bool:
+    """Whether a rejoining replica must wait for every member to acknowledge a carried
+    message by its own sender and number, not just through the StartView.
+
+    The members took from the StartView only the messages of seats that leave or
+    rejoin; a continuing member's message the coordinator held may still be on its
+    way to another member, which holds the StartView without it. A message from an
+    earlier life of its sender (numbered afresh since) every member holds already.
+    """
+    sender = message.sender
+    continuing = sender in start.members and sender not in start.joined
+    return continuing and message.view >= start.lives[sender]
