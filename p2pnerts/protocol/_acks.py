@@ -14,6 +14,10 @@ from collections.abc import Iterable
 
 from p2pnerts.protocol._messages import Ack, Message, StartView
 
+CLOCKS_KEPT = 4096
+"""Per seat, how many of its latest messages' clocks a replica keeps, to check the Acks
+that claim them (`clock_of`)."""
+
 
 class Acks:
     """What this replica holds from each seat, and what each seat says it holds."""
@@ -32,6 +36,10 @@ class Acks:
         """Like ``acked``, but only from acknowledgements sent in this view: the commit rule
         counts these (`install`)."""
         self.vouched[seat] = self.have
+        self.last_clock = [0] * players
+        """Per seat, the clock of the last message held of its current life: the next
+        one must carry a larger one (`Gate.check_next`)."""
+        self._clocks: list[dict[int, int]] = [{} for _ in range(players)]
 
     @classmethod
     def for_rejoiner(cls, seat: int, start: StartView, clock: int) -> Acks:
@@ -46,6 +54,7 @@ class Acks:
         """Number a message this seat sends, and count it held."""
         self.clock += 1
         self.have[self.seat] += 1
+        self._note_clock(self.seat, self.have[self.seat], self.clock)
         return self.have[self.seat]
 
     def hold(self, message: Message, *, in_view: bool) -> None:
@@ -57,6 +66,18 @@ class Acks:
         if in_view:
             self.vouched[sender][sender] = message.seq
         self.clock = max(self.clock, message.clock)
+        self.last_clock[sender] = message.clock
+        self._note_clock(sender, message.seq, message.clock)
+
+    def clock_of(self, seat: int, seq: int) -> int | None:
+        """The clock of message ``seq`` of ``seat``'s current life, if held lately."""
+        return self._clocks[seat].get(seq)
+
+    def _note_clock(self, seat: int, seq: int, clock: int) -> None:
+        clocks = self._clocks[seat]
+        clocks[seq] = clock
+        if len(clocks) > 2 * CLOCKS_KEPT:
+            self._clocks[seat] = {n: c for n, c in clocks.items() if n > seq - CLOCKS_KEPT}
 
     def take(self, ack: Ack, *, in_view: bool) -> None:
         """Note what an Ack says its sender holds (of each seat's current life)."""
@@ -90,6 +111,8 @@ class Acks:
         """A seat (re)joins in ``view``: its sequence numbers start again."""
         self.lives[seat] = view
         self.have[seat] = 0
+        self.last_clock[seat] = 0
+        self._clocks[seat] = {}
         for rows in (self.acked, self.vouched):
             for row in rows:
                 row[seat] = 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum, auto
 
+from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._messages import (
@@ -24,6 +25,18 @@ from p2pnerts.protocol._messages import (
     TeamDeal,
 )
 from p2pnerts.rules import TableOptions, card_from_code, new_deck
+
+CLOCK_LIMIT = 2**53 - 1
+"""The largest clock a message may carry: far below the codec's bound, so that no clock
+ever nears an overflow."""
+CLOCK_JUMP = 2**24
+"""How far a message's clock may lie above the receiver's: an honest seat's clock never
+runs ahead of the table's by more than the messages of a match."""
+VIEW_LIMIT = 2**31 - 1
+"""The largest view number a message may carry."""
+VIEW_JUMP = 2**16
+"""How far a message's view may lie above the receiver's: views move on one view change
+at a time, each taking a timeout at least."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,14 +78,16 @@ class Gate:
         self._refused: set[int] = set()
         """The seats that broke the protocol: every later message of theirs is refused."""
 
-    def check(self, message: Message) -> None:
+    def check(self, message: Message, clock: int, view: int) -> None:
         """Raise `RemoteProtocolError` for a message that breaks the protocol, and refuse
-        its sender from then on; a refused seat's every message raises the same way."""
+        its sender from then on; a refused seat's every message raises the same way.
+        ``clock`` and ``view`` are the receiver's, which the header may not run far ahead of."""
         sender = message.sender
         if sender in self._refused:
             raise RemoteProtocolError(f"seat {sender} broke the protocol: refused from then on")
         try:
             check_message(message, self.seating)
+            check_header(message, clock, view)
         except RemoteProtocolError:
             if 0 <= sender < self.seating.players:
                 self._refused.add(sender)
@@ -89,6 +104,32 @@ class Gate:
             return Line.DROP if message.view < view else Line.AHEAD
         sender = message.sender
         raise self.refuse(sender, f"seat {sender} skipped from message {have} to {message.seq}")
+
+    def check_next(self, message: Message, acks: Acks) -> None:
+        """Refuse a message that comes next from its sender but whose clock does not rise
+        above everything its sender has sent or said it holds: such a message could sort
+        before one already committed somewhere (SPEC §4.4's argument needs it)."""
+        sender, last = message.sender, acks.last_clock[message.sender]
+        if message.clock <= last:
+            why = f"seat {sender}'s clock went back from {last} to {message.clock}"
+            raise self.refuse(sender, why)
+        if isinstance(message, Ack):
+            self._check_claims(message, acks)
+
+    def _check_claims(self, ack: Ack, acks: Acks) -> None:
+        """An Ack may claim only messages that were sent, each stamped below its own clock."""
+        me, sender = self.seating.seat, ack.sender
+        if ack.view >= acks.lives[me] and ack.have[me] > acks.have[me]:
+            why = f"seat {sender} claims message {ack.have[me]} of seat {me}, never sent"
+            raise self.refuse(sender, why)
+        for seat, seq in enumerate(ack.have):
+            clock = acks.clock_of(seat, seq) if ack.view >= acks.lives[seat] else None
+            if clock is not None and clock >= ack.clock:
+                why = (
+                    f"seat {sender}'s Ack at clock {ack.clock} claims message {seq} of seat"
+                    f" {seat}, stamped {clock}"
+                )
+                raise self.refuse(sender, why)
 
     def refuse(self, seat: int, why: str) -> RemoteProtocolError:
         """Refuse ``seat`` from now on, for the reason given; returns the error to raise."""
@@ -116,6 +157,17 @@ def check_message(message: Message, seating: Seating) -> None:
             check_start_view(message, seating.players)
         case TeamDeal():
             _check_team_deal(message, seating)
+
+
+def check_header(message: Message, clock: int, view: int) -> None:
+    """Refuse a clock or view beyond the stated bounds (SPEC §4.2 step 1)."""
+    sender = message.sender
+    if message.clock > min(CLOCK_LIMIT, clock + CLOCK_JUMP):
+        raise RemoteProtocolError(f"seat {sender}'s clock {message.clock} is out of bounds")
+    if message.view > min(VIEW_LIMIT, view + VIEW_JUMP):
+        raise RemoteProtocolError(f"seat {sender}'s view {message.view} is out of bounds")
+    if isinstance(message, StartView) and message.view % len(message.lives) != sender:
+        raise RemoteProtocolError(f"seat {sender} started view {message.view}, not its own")
 
 
 def check_start_view(start: StartView, players: int) -> None:

@@ -169,7 +169,7 @@ class Replica:
         Raises `RemoteProtocolError`, changing nothing, if the message breaks the protocol;
         from then on every message of that seat is refused the same way.
         """
-        self.gate.check(message)
+        self.gate.check(message, self.acks.clock, self.view)
         match message:
             case Rejoin():
                 self.membership.take_rejoin(message, now)
@@ -182,6 +182,7 @@ class Replica:
         """Take a message that comes next from its sender (`Gate.in_line`)."""
         match self.gate.in_line(message, self.acks.have[message.sender], self.view):
             case Line.NEXT:
+                self.gate.check_next(message, self.acks)
                 self._take(message, now)
                 self.commit_ready(now)
             case Line.AHEAD:

@@ -1,0 +1,141 @@
+"""Headers are claims to check: a seat's clock rises above all it sent and all it says it
+holds, clocks and views stay within stated bounds, an Ack claims only what was sent, and
+a view is started only by its coordinator. Each check refuses the seat and changes nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _table import Table, order
+from test_validation import _next_ack, _state
+
+from p2pnerts.protocol import (
+    Ack,
+    Play,
+    RemoteProtocolError,
+    ShutOut,
+    StartView,
+    Status,
+    ViewInstalled,
+)
+from p2pnerts.rules import TableOptions, TurnStock
+
+OPTIONS = TableOptions()
+
+
+def _dealt(players: int = 3) -> Table:
+    table = Table(players, OPTIONS)
+    table.start([order(s, ["QS"], ["2H", "9C", "9S", "KD"], OPTIONS) for s in range(players)])
+    return table
+
+
+def _refused(table: Table, dest: int, message: object, reason: str) -> None:
+    """``dest`` refuses ``message`` for ``reason``, changing nothing, and its sender after."""
+    replica = table.replicas[dest]
+    before = _state(replica)
+    with pytest.raises(RemoteProtocolError, match=reason):
+        replica.receive(message, table.now)  # type: ignore[arg-type]
+    assert _state(replica) == before
+    assert replica.gate.refuses(message.sender)  # type: ignore[attr-defined]
+
+
+def _forged_ack(table: Table, sender: int, **header: int) -> Ack:
+    ack = _next_ack(table, sender, tuple(table.replicas[sender].have))
+    fields = {"clock": ack.clock, "view": ack.view} | header
+    return Ack(sender, fields["view"], fields["clock"], ack.seq, ack.have, 0, ack.digest)
+
+
+def test_a_clock_near_overflow_is_refused() -> None:
+    table = _dealt()
+    _refused(table, 1, _forged_ack(table, 0, clock=2**63 - 1), "clock .* out of bounds")
+
+
+def test_a_clock_far_ahead_of_the_table_is_refused() -> None:
+    table = _dealt()
+    far = table.replicas[1].clock + 2**24 + 1
+    _refused(table, 1, _forged_ack(table, 0, clock=far), "out of bounds")
+
+
+def test_a_view_far_ahead_is_refused_and_the_receiver_never_shuts_itself_out() -> None:
+    table = _dealt()
+    _refused(table, 1, _forged_ack(table, 0, view=2**62), "view .* out of bounds")
+    table.crash(0)  # the network drops a refused seat's connection
+    table.run_for(6)
+    assert table.replicas[1].status is Status.NORMAL
+    assert not table.of(1, ShutOut)
+    assert table.replicas[1].members == {1, 2}
+
+
+def test_a_backdated_play_is_refused_by_every_honest_seat() -> None:
+    table = _dealt()
+    cheat = table.replicas[0]
+    cheat.send_ack(table.now)
+    table.flush()
+    table.settle()
+    backdated = Play(0, cheat.view, 1, cheat.have[0] + 1, 1, TurnStock(0))
+    for dest in (1, 2):
+        _refused(table, dest, backdated, "clock went back")
+
+
+def test_honest_seats_agree_and_go_on_without_a_seat_that_backdates() -> None:
+    table = _dealt()
+    table.play(1, TurnStock(1))
+    cheat = table.replicas[0]
+    backdated = Play(0, cheat.view, 1, cheat.have[0] + 1, 1, TurnStock(0))
+    for dest in (1, 2):
+        with pytest.raises(RemoteProtocolError):
+            table.replicas[dest].receive(backdated, table.now)
+    table.crash(0)
+    table.run_for(6)
+    assert [e.view for e in table.of(1, ViewInstalled)] == [
+        e.view for e in table.of(2, ViewInstalled)
+    ]
+    table.play(2, TurnStock(2))
+    assert table.replicas[1].committed == table.replicas[2].committed
+    table.agree()
+
+
+def test_an_ack_claiming_a_message_never_sent_is_refused() -> None:
+    table = _dealt()
+    have = list(table.replicas[0].have)
+    have[1] = table.replicas[1].have[1] + 5
+    _refused(table, 1, _next_ack(table, 0, tuple(have)), "never sent")
+
+
+def test_an_ack_stamped_below_a_message_it_claims_is_refused() -> None:
+    table = _dealt()
+    table.replicas[1].intend(TurnStock(1), table.now)
+    table.flush()
+    table.deliver(1, 0)  # seat 0 holds seat 1's play, and acknowledges nothing yet
+    mine = table.replicas[1]
+    stamp = mine.acks.clock_of(1, mine.have[1])
+    assert stamp is not None and stamp > mine.acks.last_clock[0]
+    claims = tuple(table.replicas[0].have)
+    ack = _next_ack(table, 0, claims)
+    # An honest Ack claiming it carries a larger clock than the play's; this one does not.
+    _refused(table, 1, Ack(0, ack.view, stamp, ack.seq, claims, 0, ack.digest), "stamped")
+
+
+def test_a_view_started_by_another_seat_than_its_coordinator_is_refused() -> None:
+    table = _dealt()
+    two = table.replicas[2]
+    start = StartView(
+        2,
+        1,  # view 1's coordinator is seat 1 (1 mod 3), not seat 2
+        two.clock + 1,
+        two.have[2] + 1,
+        voted_in=0,
+        members=(1, 2),
+        quorums=(),
+        cuts=tuple(two.have),
+        joined=(),
+        joined_from=(),
+        lives=(0, 0, 0),
+        seated=(0, 1, 2),
+        round=1,
+        base_committed=0,
+        base_digest=bytes(16),
+        carried=(),
+        scores=(),
+    )
+    _refused(table, 1, start, "started view 1, not its own")
