@@ -29,6 +29,8 @@ class SeatConfig:
     """``--state FILE``: kept while playing; when it exists, the seat to come back to."""
     ascii: bool = False
     four_colour: bool = False
+    cheat: str | None = None
+    """``bot --cheat KIND``: lie on the wire as that attack (`p2pnerts.cheats`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,7 @@ def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
         state=None if args.state is None else Path(args.state),
         ascii=not bot and args.ascii,
         four_colour=not bot and args.four_colour,
+        cheat=args.cheat if bot else None,
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -18,6 +19,7 @@ import trio
 from p2pnerts._config import HostConfig, JoinConfig, SeatConfig
 from p2pnerts._platform import cpu_seconds
 from p2pnerts.bots import BotDriver, level, load_policy
+from p2pnerts.cheats import Cheat
 from p2pnerts.driver import Pace
 from p2pnerts.errors import UsageError
 from p2pnerts.net import (
@@ -93,6 +95,8 @@ def write_stats(path: Path | None, result: MatchResult) -> None:
         "commit_latencies": s.commit_latencies,
         "frames_sent": s.frames_sent,
         "bytes_sent": s.bytes_sent,
+        "diverged": s.diverged,
+        "refused": s.refused,
         "seconds": s.finished - s.started,
         "cpu_seconds": cpu_seconds(),
     }
@@ -109,13 +113,24 @@ def host_command(config: HostConfig, screen: Screen | None) -> int:
     return _ended(result, config.seat)
 
 
+ALARM_STATUS = 3
+"""The exit status of a peer that saw the table diverge or refused a seat that broke the
+protocol: the match may have finished, but not every seat could be trusted."""
+
+
 def _ended(result: MatchResult | None, seat: SeatConfig) -> int:
     """How a command ends its match: the summary line and ``--stats``; None (the player
-    left the table screen first) ends it quietly. The exit status, 0."""
-    if result is not None:
-        say(result.summary())
-        write_stats(seat.stats, result)
-    return 0
+    left the table screen first) ends it quietly. The exit status: 0, or `ALARM_STATUS`
+    with one line on stderr when this peer saw something go wrong at the table."""
+    if result is None:
+        return 0
+    say(result.summary())
+    write_stats(seat.stats, result)
+    alarms = result.stats.alarms() if result.stats is not None else None
+    if alarms is None:
+        return 0
+    print(f"p2pnerts: this table could not be trusted: {alarms}", file=sys.stderr)
+    return ALARM_STATUS
 
 
 async def run_host(
@@ -243,6 +258,8 @@ def _player(
     """The seat's player when a bot plays it: its level (or policy), and its state file."""
     player = bot_player(seat.name, seat.level, rng, say, tell, policy=seat.policy)
     player.seat_file = seat.state
+    if seat.cheat is not None:
+        player.tamper = Cheat(seat.cheat)
     return player
 
 

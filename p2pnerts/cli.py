@@ -35,6 +35,7 @@ from p2pnerts._platform import never_die_of_encoding
 from p2pnerts._tables_command import tables_command
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.bots import POLICIES, PolicyError, SimpleBots
+from p2pnerts.cheats import CHEATS
 from p2pnerts.errors import Error
 from p2pnerts.fanout import Where
 from p2pnerts.net import TableSpec
@@ -144,6 +145,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="POLICY",
         help="play this policy instead of the level's: "
         f"{', '.join(POLICIES)}, package.module:Class or file.py:Class",
+    )
+    bot.add_argument(
+        "--cheat",
+        choices=sorted(CHEATS),
+        metavar="KIND",
+        help="lie on the wire as a demonstration the others must catch: "
+        f"{', '.join(sorted(CHEATS))} (protocol/SECURITY.md)",
     )
     player_options(bot, flag="--name", default="Bot", headless=False)
     bot.set_defaults(run=_bot)

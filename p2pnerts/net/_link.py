@@ -167,6 +167,10 @@ async def dial_seat(other: Seat, hello: Hello) -> Connection | None:
     except (trio.TooSlowError, Closed, OSError, trio.BrokenResourceError):
         await stream.aclose()
         return None
+    except RemoteProtocolError as exc:
+        log.warning("seat %d answered with a frame that breaks the protocol: %s", other.seat, exc)
+        await stream.aclose()
+        return None
     if not isinstance(reply, Hello) or reply.table != hello.table or reply.seat != other.seat:
         log.warning("seat %d answered with %r: not this table's seat", other.seat, reply)
         await stream.aclose()

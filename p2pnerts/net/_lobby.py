@@ -23,7 +23,7 @@ import trio
 from p2pnerts.driver import Driver
 from p2pnerts.errors import Error
 from p2pnerts.net._link import Closed, Connection, Received
-from p2pnerts.net._peer import TablePeer
+from p2pnerts.net._peer import TablePeer, Tamper
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.protocol import Disk, Hello, Refuse, RemoteProtocolError, Roster, Seat, Welcome
@@ -72,6 +72,8 @@ class Player:
     """Hears the roster while the table fills (seated so far, by seat)."""
     welcomed: Callable[[Welcome], None] | None = None
     """Hears the host's answer to a joiner: its seat, the table's size and options."""
+    tamper: Tamper | None = None
+    """Rewrites what this seat sends (a cheat, for demonstrations and tests)."""
     between_rounds: float = 1.0
     """Seconds from a round's end to this seat's Ready for the next (a person reading the
     scores takes longer; `TablePeer.deal_next_round` says Ready sooner)."""
@@ -126,6 +128,7 @@ class _Seating:
             seat_file=p.seat_file,
             disk=disk,
             between_rounds=p.between_rounds,
+            tamper=p.tamper,
         )
         if p.seated is not None:
             p.seated(self.peer)

@@ -21,6 +21,7 @@ from p2pnerts.protocol import (
     PeerExcluded,
     PeerLeft,
     PeerRecovered,
+    PeerRefused,
     PeerRejoined,
     PeerSuspected,
     PlayCommitted,
@@ -123,6 +124,8 @@ class Narrator:
                 return f"audit: {name(seat)} {reason}"
             case Diverged(seat=seat):
                 return f"{whose(name(seat))} table differs from ours!"
+            case PeerRefused(seat=seat, reason=reason):
+                return f"{name(seat)} broke the protocol and is refused from now on: {reason}"
             case ShutOut():
                 return "the others went on without us: rejoining"
         return None

@@ -22,10 +22,12 @@ from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.protocol import (
     Disk,
+    Diverged,
     Event,
     Hello,
     LocalProtocolError,
     Message,
+    PeerRefused,
     PlayCommitted,
     PlayReturned,
     RemoteProtocolError,
@@ -55,6 +57,10 @@ Traffic = Callable[[bool, int | None, Message], None]
 """Hears every protocol message: outgoing or not, the other seat (None: to all), it."""
 
 
+Tamper = Callable[[Message], Sequence[Message]]
+"""Rewrites one message a seat sends into what it puts on the wire (`p2pnerts.cheats`)."""
+
+
 class TablePeer:
     """One seat's replica on the network, played by a bot or by a person.
 
@@ -82,6 +88,7 @@ class TablePeer:
         timing: Timing | None = None,
         seat_file: Path | None = None,
         disk: Disk | None = None,
+        tamper: Tamper | None = None,
     ) -> None:
         self.table = table
         self.seat = seat
@@ -123,6 +130,9 @@ class TablePeer:
         self._sent_at: dict[Move, float] = {}
         self._nursery: trio.Nursery | None = None
         self.watchers: list[Watcher] = []
+        self._tamper = tamper
+        """What this seat puts on the wire in place of each message it sends (a cheat,
+        for demonstrations and tests); None: the messages themselves."""
         self.traffic: list[Traffic] = []
 
     # --- running --------------------------------------------------------------------------
@@ -158,7 +168,11 @@ class TablePeer:
             self._report(self.narrator.team(len(self.options.teams)))
 
     def adopt(self, seat: int, conn: Connection) -> None:
-        """Take over a connection to ``seat`` (already being served), replacing any other."""
+        """Take over a connection to ``seat`` (already being served), replacing any other;
+        a seat that broke the protocol gets none (it was told once, when refused)."""
+        if self.replica.gate.refuses(seat):
+            conn.close()
+            return
         old = self.links.get(seat)
         if old is not None and old is not conn:
             old.close()
@@ -189,7 +203,7 @@ class TablePeer:
     async def _keep_dialled(self, other: Seat) -> None:
         """Keep a connection to a lower seat: dial, and dial again when it drops."""
         delay = 0.05
-        while True:
+        while not self.replica.gate.refuses(other.seat):  # none again to a seat refused
             current = self.links.get(other.seat)
             if current is not None and not current.closed:
                 lost = self._lost[other.seat] = trio.Event()
@@ -303,12 +317,17 @@ class TablePeer:
             raise RemoteProtocolError(f"seat {seat}'s connection carried seat {message.sender}")
         for hear in self.traffic:
             hear(False, seat, message)
-        self.replica.receive(message, trio.current_time())
-        self._flush()
+        try:
+            self.replica.receive(message, trio.current_time())
+        finally:
+            self._flush()  # a refusal is told at once, before the link drops
         self._poke.set()
 
     def _flush(self) -> None:
-        for message in self.replica.take_outgoing():
+        outgoing = self.replica.take_outgoing()
+        if self._tamper is not None:
+            outgoing = [lie for message in outgoing for lie in self._tamper(message)]
+        for message in outgoing:
             for hear in self.traffic:
                 hear(True, None, message)
             for seat, conn in list(self.links.items()):
@@ -341,6 +360,10 @@ class TablePeer:
                 self.stats.commit_latencies.append(trio.current_time() - sent)
         elif isinstance(event, RoundStarted):
             self._moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
+        elif isinstance(event, Diverged):
+            self.stats.diverged += 1
+        elif isinstance(event, PeerRefused):
+            self.stats.refused.append(f"seat {event.seat}: {event.reason}")
         told = self.narrator.tell(event)
         if told is not None:
             (self._tell if told.play else self._report)(told.text)

@@ -17,6 +17,17 @@ class PeerStats:
     bytes_sent: int = 0
     started: float = 0.0
     finished: float = 0.0
+    diverged: int = 0
+    """How many times another seat's digest differed from this one's."""
+    refused: list[str] = field(default_factory=list)
+    """Each seat refused for breaking the protocol, with the reason."""
+
+    def alarms(self) -> str | None:
+        """What this peer saw go wrong at the table, in one line; None if nothing did."""
+        seen = [f"refused {why}" for why in self.refused]
+        if self.diverged:
+            seen.insert(0, f"{self.diverged} digest mismatch(es) with other seats")
+        return "; ".join(seen) or None
 
 
 @dataclass(frozen=True, slots=True)

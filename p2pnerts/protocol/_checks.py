@@ -15,6 +15,7 @@ from enum import Enum, auto
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._errors import RemoteProtocolError
+from p2pnerts.protocol._events import PeerRefused
 from p2pnerts.protocol._messages import (
     Ack,
     Leave,
@@ -75,8 +76,10 @@ class Gate:
 
     def __init__(self, seating: Seating) -> None:
         self.seating = seating
-        self._refused: set[int] = set()
-        """The seats that broke the protocol: every later message of theirs is refused."""
+        self._refused: dict[int, str] = {}
+        """The seats that broke the protocol, each with the first reason: every later
+        message of theirs is refused."""
+        self._told: set[int] = set()
 
     def check(self, message: Message, clock: int, view: int) -> None:
         """Raise `RemoteProtocolError` for a message that breaks the protocol, and refuse
@@ -88,9 +91,9 @@ class Gate:
         try:
             check_message(message, self.seating)
             check_header(message, clock, view)
-        except RemoteProtocolError:
+        except RemoteProtocolError as exc:
             if 0 <= sender < self.seating.players:
-                self._refused.add(sender)
+                self._refused.setdefault(sender, str(exc))
             raise
 
     def in_line(self, message: Message, have: int, view: int) -> Line:
@@ -133,12 +136,18 @@ class Gate:
 
     def refuse(self, seat: int, why: str) -> RemoteProtocolError:
         """Refuse ``seat`` from now on, for the reason given; returns the error to raise."""
-        self._refused.add(seat)
+        self._refused.setdefault(seat, why)
         return RemoteProtocolError(why)
 
     def refuses(self, seat: int) -> bool:
         """Whether ``seat`` broke the protocol."""
         return seat in self._refused
+
+    def news(self) -> list[PeerRefused]:
+        """The seats refused since the last call, each with its reason: told once."""
+        new = [PeerRefused(s, why) for s, why in self._refused.items() if s not in self._told]
+        self._told.update(self._refused)
+        return new
 
 
 def check_message(message: Message, seating: Seating) -> None:

@@ -111,6 +111,14 @@ class Diverged:
 
 
 @dataclass(frozen=True, slots=True)
+class PeerRefused:
+    """A seat broke the protocol: every later message of it is refused (told once)."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class ViewInstalled:
     """This replica moved to a new view: the members that play on from here."""
 
@@ -158,6 +166,7 @@ Event = (
     | PeerSuspected
     | PeerRecovered
     | Diverged
+    | PeerRefused
     | ViewInstalled
     | PeerExcluded
     | PeerRejoined

@@ -39,7 +39,7 @@ from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._checks import Gate, Line, Seating
 from p2pnerts.protocol._dealing import Dealing
-from p2pnerts.protocol._errors import LocalProtocolError
+from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
     Event,
     PeerLeft,
@@ -167,8 +167,16 @@ class Replica:
         """Take one message from another seat, in the order its link delivered it.
 
         Raises `RemoteProtocolError`, changing nothing, if the message breaks the protocol;
-        from then on every message of that seat is refused the same way.
+        from then on every message of that seat is refused the same way (told once, as a
+        `PeerRefused` event).
         """
+        try:
+            self._receive(message, now)
+        except RemoteProtocolError:
+            self.events += self.gate.news()
+            raise
+
+    def _receive(self, message: Message, now: float) -> None:
         self.gate.check(message, self.acks.clock, self.view)
         match message:
             case Rejoin():

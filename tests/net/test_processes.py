@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from p2pnerts.cheats import CHEATS
+
 COMMAND = [sys.executable, "-m", "p2pnerts"]
 LIMIT = 180
 _started: list[subprocess.Popen[str]] = []
@@ -189,3 +191,29 @@ def test_a_killed_teammate_started_again_with_its_state_file_plays_its_team_deck
     played = json.loads(stats[mate].read_text())["commit_latencies"]
     assert played, "back at its seat, the teammate played cards of the team's deck"
     assert not any(path.exists() for path in states.values())
+
+
+@pytest.mark.parametrize("kind", sorted(CHEATS))
+def test_a_cheating_peer_is_named_by_every_honest_peer_and_they_finish_alike(
+    kind: str, tmp_path: Path
+) -> None:
+    stats = tmp_path / "host.json"
+    with _host("--seats", "3", "--rounds", "1", "--level", "9", "--stats", str(stats)) as (
+        host,
+        port,
+    ):
+        honest = _bot(port, "B1")
+        cheat = _bot(port, "C", "--cheat", kind)
+        out, _ = honest.communicate(timeout=LIMIT)
+        assert host.stdout is not None
+        host_out = host.stdout.read()
+        host.wait(timeout=LIMIT)
+        cheat.kill()
+    for seen, status in ((out, honest.returncode), (host_out, host.returncode)):
+        assert status == 3, seen  # saw an attack: the exit status says so
+        assert "C broke the protocol and is refused from now on" in seen
+        assert "this table could not be trusted: refused seat" in seen
+        assert "C is left out; the table plays on" in seen
+    assert _summary(out) == _summary(host_out)
+    refused = json.loads(stats.read_text())["refused"]
+    assert len(refused) == 1 and refused[0].startswith("seat ")

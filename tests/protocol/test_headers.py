@@ -11,6 +11,7 @@ from test_validation import _next_ack, _state
 
 from p2pnerts.protocol import (
     Ack,
+    PeerRefused,
     Play,
     RemoteProtocolError,
     ShutOut,
@@ -139,3 +140,14 @@ def test_a_view_started_by_another_seat_than_its_coordinator_is_refused() -> Non
         scores=(),
     )
     _refused(table, 1, start, "started view 1, not its own")
+
+
+def test_a_refused_seat_is_told_once_as_an_event() -> None:
+    table = _dealt()
+    replica = table.replicas[1]
+    replica.take_events()
+    for _ in range(2):
+        with pytest.raises(RemoteProtocolError):
+            replica.receive(_forged_ack(table, 0, clock=2**63 - 1), table.now)
+    told = [e for e in replica.take_events() if isinstance(e, PeerRefused)]
+    assert [(e.seat, "out of bounds" in e.reason) for e in told] == [(0, True)]
