@@ -97,6 +97,7 @@ def write_stats(path: Path | None, result: MatchResult) -> None:
         "bytes_sent": s.bytes_sent,
         "diverged": s.diverged,
         "refused": s.refused,
+        "stalled": s.stalled,
         "seconds": s.finished - s.started,
         "cpu_seconds": cpu_seconds(),
     }

@@ -19,6 +19,7 @@ CHEATS: dict[str, str] = {
     "backdate": "every play stamped with clock 1, to sort before plays already agreed",
     "overclaim": "Acks that claim messages no seat has sent",
     "forge-view": "a StartView that leaves a seat out, from a seat that may not start it",
+    "no-ack": "talks on, but its Acks never acknowledge anything new: no play can commit",
 }
 """Every kind of cheat, with what it does."""
 
@@ -36,6 +37,7 @@ class Cheat:
         self._honest = honest_first
         self.lies = 0
         """How many messages it has lied in so far."""
+        self._frozen: tuple[int, ...] | None = None
 
     def __call__(self, message: Message) -> list[Message]:
         """What goes on the wire in place of ``message``."""
@@ -59,6 +61,10 @@ class Cheat:
                 return replace(message, have=tuple(n + 1000 for n in message.have))
             case "forge-view", Ack():
                 return _forged_start(message)
+            case "no-ack", Ack():
+                if self._frozen is None:
+                    self._frozen = message.have
+                return replace(message, have=self._frozen)
         return message
 
 

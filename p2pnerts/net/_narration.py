@@ -23,6 +23,7 @@ from p2pnerts.protocol import (
     PeerRecovered,
     PeerRefused,
     PeerRejoined,
+    PeerStalled,
     PeerSuspected,
     PlayCommitted,
     PlayReturned,
@@ -124,6 +125,8 @@ class Narrator:
                 return f"audit: {name(seat)} {reason}"
             case Diverged(seat=seat):
                 return f"{whose(name(seat))} table differs from ours!"
+            case PeerStalled(seat=seat):
+                return f"{name(seat)} talks on but acknowledges nothing: left out for a while"
             case PeerRefused(seat=seat, reason=reason):
                 return f"{name(seat)} broke the protocol and is refused from now on: {reason}"
             case ShutOut():

@@ -28,6 +28,7 @@ from p2pnerts.protocol import (
     LocalProtocolError,
     Message,
     PeerRefused,
+    PeerStalled,
     PlayCommitted,
     PlayReturned,
     RemoteProtocolError,
@@ -364,6 +365,8 @@ class TablePeer:
             self.stats.diverged += 1
         elif isinstance(event, PeerRefused):
             self.stats.refused.append(f"seat {event.seat}: {event.reason}")
+        elif isinstance(event, PeerStalled):
+            self.stats.stalled.append(event.seat)
         told = self.narrator.tell(event)
         if told is not None:
             (self._tell if told.play else self._report)(told.text)

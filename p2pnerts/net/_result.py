@@ -21,10 +21,13 @@ class PeerStats:
     """How many times another seat's digest differed from this one's."""
     refused: list[str] = field(default_factory=list)
     """Each seat refused for breaking the protocol, with the reason."""
+    stalled: list[int] = field(default_factory=list)
+    """Each seat left out for holding every commit up while it talked on."""
 
     def alarms(self) -> str | None:
         """What this peer saw go wrong at the table, in one line; None if nothing did."""
         seen = [f"refused {why}" for why in self.refused]
+        seen += [f"seat {seat} acknowledged nothing while it talked on" for seat in self.stalled]
         if self.diverged:
             seen.insert(0, f"{self.diverged} digest mismatch(es) with other seats")
         return "; ".join(seen) or None

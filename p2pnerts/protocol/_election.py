@@ -45,6 +45,9 @@ class Membership(Protocol):
     @property
     def status(self) -> Status: ...
     def enter(self, status: Status) -> None: ...
+    def live_since(self, seat: int) -> float: ...
+    def holding_up(self, now: float) -> set[int]: ...
+    def stalling(self, now: float) -> set[int]: ...
     def quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]: ...
     def install(self, start: StartView, now: float) -> None: ...
 
@@ -73,11 +76,13 @@ class Election:
             # link down) would otherwise start the next view change at once, and views
             # would follow each other as fast as they can be installed.
             since = self._m.installed_at
+            for seat in sorted(self._m.stalling(now)):
+                self._m.rejoining.bar(seat, now)
             silent = [
                 s
                 for s in self._m.members
                 if s != self._m.seat
-                and now - max(self._m.heard[s], since) >= self._m.timing.exclude_after
+                and now - max(self._m.live_since(s), since) >= self._m.timing.exclude_after
             ]
             fresh = self._m.rejoining.fresh(now)
             if silent or fresh:
@@ -85,10 +90,10 @@ class Election:
                 # earlier life's messages are then all older than its new life).
                 asking = self._m.rejoining.asking
                 since = max([self._m.view, *(asking[s][1] for s in fresh)])
-                self._start_view_change(self._next_view(since), now)
+                self._start_view_change(self._next_view(since, now), now)
         elif self._m.status is Status.CHANGING:
             if now - self._change_started >= self._m.timing.view_change_timeout:
-                self._start_view_change(self._next_view(self.changing_to), now)
+                self._start_view_change(self._next_view(self.changing_to, now), now)
             else:
                 self._maybe_start_view(now)
 
@@ -96,8 +101,8 @@ class Election:
         times = []
         m = self._m
         if m.status is Status.NORMAL:
-            heard, since, wait = m.heard, m.installed_at, m.timing.exclude_after
-            times += [max(heard[s], since) + wait for s in m.members if s != m.seat]
+            since, wait = m.installed_at, m.timing.exclude_after
+            times += [max(m.live_since(s), since) + wait for s in m.members if s != m.seat]
         if m.status is Status.CHANGING:
             times.append(self._change_started + self._m.timing.view_change_timeout)
         return times
@@ -107,10 +112,11 @@ class Election:
         membership each believes in, so that no view number is ever started twice."""
         return view % self._m.players
 
-    def _next_view(self, after: int) -> int:
-        """The first view after ``after`` whose coordinator is a member not suspected."""
-        view = after + 1
-        while self.coordinator(view) not in self._m.members - self._m.suspected:
+    def _next_view(self, after: int, now: float) -> int:
+        """The first view after ``after`` whose coordinator is a member not suspected, nor
+        holding the table up."""
+        view, able = after + 1, self._m.members - self._m.suspected - self._m.holding_up(now)
+        while self.coordinator(view) not in able:
             view += 1
         return view
 
@@ -150,10 +156,13 @@ class Election:
         if self._m.status is not Status.CHANGING or self.coordinator(new_view) != self._m.seat:
             return
         votes = self._votes.get(new_view, {})
+        # A member that holds the table up (acknowledging nothing new) is left out even
+        # if it votes: as if it had not.
+        held_up = self._m.holding_up(now)
         voters = {
             s for s, vote in votes.items() if s in self._m.members and vote.view == self._m.view
-        }
-        needed = self._m.members - self._m.suspected
+        } - held_up
+        needed = self._m.members - self._m.suspected - held_up
         asking = self._m.rejoining.asking
         rejoining = {s for s in self._m.rejoining.fresh(now) - voters if asking[s][1] < new_view}
         quorums = self._m.quorums_now()

@@ -111,6 +111,14 @@ class Diverged:
 
 
 @dataclass(frozen=True, slots=True)
+class PeerStalled:
+    """A seat talks on but acknowledges nothing new, holding every commit up: it is left
+    out, and not let back in for a while."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class PeerRefused:
     """A seat broke the protocol: every later message of it is refused (told once)."""
 
@@ -167,6 +175,7 @@ Event = (
     | PeerRecovered
     | Diverged
     | PeerRefused
+    | PeerStalled
     | ViewInstalled
     | PeerExcluded
     | PeerRejoined

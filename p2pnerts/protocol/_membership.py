@@ -66,6 +66,7 @@ from p2pnerts.protocol._events import (
 from p2pnerts.protocol._inplay import Disk, InPlay, Round
 from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._messages import (
+    Ack,
     Message,
     Ordered,
     Ready,
@@ -121,6 +122,12 @@ class Membership:
         arrivals reach the game at the StartView's place in the order)."""
         self.suspected: set[int] = set()
         self.heard = [now] * players
+        self.stale_since: list[float | None] = [None] * players
+        """Per seat, since when its Acks have claimed nothing new, if they have not
+        (`live_since`)."""
+        self._head: Pending | None = None
+        self._head_since = now
+        """Since when the first message of the order has waited to commit (`live_since`)."""
         self.base = Base(0, bytes(16), self.seated)
         """What a StartView would rebuild the round in play from."""
         self.installed_at = now
@@ -151,11 +158,13 @@ class Membership:
 
     def held_by_all(self, entry: Pending) -> bool:
         """Whether every member has acknowledged holding this message."""
-        if entry.carrier is not None:
-            seat, seq = entry.carrier
-        else:
-            seat, seq = entry.message.sender, entry.message.seq
+        seat, seq = entry.carrier or (entry.message.sender, entry.message.seq)
         return self._host.acks.held_by_all(seat, seq, self.members)
+
+    def vouches(self, member: int, entry: Pending) -> bool:
+        """Whether ``member`` has acknowledged holding this message."""
+        seat, seq = entry.carrier or (entry.message.sender, entry.message.seq)
+        return self._host.acks.held_by_all(seat, seq, (member,))
 
     def note_committed(self, message: Ordered | StartView) -> None:
         """Keep what a StartView would carry: every ordered message of the current round."""
@@ -222,9 +231,53 @@ class Membership:
         if message.view == self.view:
             self.installed.add(seat)
         self.heard[seat] = now
+        if isinstance(message, Ack):
+            if self._claims_more(message):
+                self.stale_since[seat] = None
+            elif self.stale_since[seat] is None:
+                self.stale_since[seat] = now
         if seat in self.suspected:
             self.suspected.discard(seat)
             self._host.events.append(PeerRecovered(seat))
+
+    def _claims_more(self, ack: Ack) -> bool:
+        """Whether an Ack claims more of some other seat's messages than its sender's last."""
+        row = self._host.acks.acked[ack.sender]
+        return any(n > row[s] for s, n in enumerate(ack.have) if s != ack.sender)
+
+    def live_since(self, seat: int) -> float:
+        """Since when a member has held the table up: silent, or (while the first message
+        of the order waits for it) acknowledging nothing new at all. `Election.tick`
+        leaves it out after a while, so that a seat that keeps talking but never
+        acknowledges cannot stall every commit. (A member that lacks only that message,
+        its link to the sender down, still acknowledges the others' messages.)"""
+        stalled = self._stalled_since(seat)
+        return self.heard[seat] if stalled is None else min(self.heard[seat], stalled)
+
+    def _stalled_since(self, seat: int) -> float | None:
+        head, stale = self._head, self.stale_since[seat]
+        if head is None or stale is None or self.vouches(seat, head):
+            return None
+        return max(stale, self._head_since)
+
+    def holding_up(self, now: float) -> set[int]:
+        """The members that have held the table up for too long (`live_since`): a view
+        change leaves them out even if they vote."""
+        wait = self.timing.exclude_after
+        return {s for s in self.members - {self.seat} if now - self.live_since(s) >= wait}
+
+    def stalling(self, now: float) -> set[int]:
+        """The members holding the table up while they talk on: not let back in soon."""
+        wait = self.timing.exclude_after
+        stalled = {s: self._stalled_since(s) for s in self.members - {self.seat}}
+        return {s for s, t in stalled.items() if t is not None and now - t >= wait}
+
+    def watch_head(self, now: float) -> None:
+        """Note when the first message of the order changed (`live_since`)."""
+        pending = self._host.log.pending
+        head = pending[0] if pending else None
+        if head is not self._head:
+            self._head, self._head_since = head, now
 
     def suspect_silent(self, now: float) -> None:
         """Suspect the members silent for too long (the screen says who is away)."""
@@ -343,6 +396,7 @@ class Membership:
         """A seat (re)joins in ``view``: its sequence numbers start again."""
         self._host.acks.reset_seat(seat, view)
         self.heard[seat] = max(self.heard)
+        self.stale_since[seat] = None
         self.suspected.discard(seat)
         self.rejoining.asking.pop(seat, None)
 
@@ -405,6 +459,7 @@ class Membership:
         self._host.acks.have[start.sender] = start.seq
         self._host.log.add(start, carrier)
         self.heard = [now] * self.players
+        self.stale_since = [None] * self.players
         self._host.events.append(ViewInstalled(start.view, start.members))
         self._host.send_ack(now)
         self.rejoining.replay(now)

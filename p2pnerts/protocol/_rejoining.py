@@ -8,6 +8,7 @@ from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._checks import Gate
+from p2pnerts.protocol._events import Event, PeerStalled
 from p2pnerts.protocol._inplay import Disk
 from p2pnerts.protocol._messages import Message, Rejoin
 from p2pnerts.protocol._outbox import Outbox
@@ -19,6 +20,7 @@ STASH_LIMIT = 100_000
 
 class _Replica(Protocol):
     acks: Acks
+    events: list[Event]
     outbox: Outbox
     gate: Gate
 
@@ -46,6 +48,8 @@ class Rejoining:
         self._m = membership
         self.asking: dict[int, tuple[float, int]] = {}
         """Seats asking to rejoin: when they last asked, and the view they asked from."""
+        self.barred: dict[int, float] = {}
+        """Seats left out for holding the table up while talking on, and since when."""
         self._stash: list[Message] = []
         self.stash_since: float | None = None
         """Since when a member's message from a newer view has been held back, if one is."""
@@ -69,10 +73,21 @@ class Rejoining:
         """A seat asks to rejoin from its view."""
         self.asking[rejoin.sender] = (now, rejoin.view)
 
+    def bar(self, seat: int, now: float) -> None:
+        """Keep ``seat`` out for a while: it held the table up while it talked on (told
+        once, as `PeerStalled`, each time it is barred anew)."""
+        since = self.barred.get(seat)
+        if since is None or now - since >= self._m.timing.readmit_after:
+            self._m.host.events.append(PeerStalled(seat))
+        self.barred[seat] = now
+
     def fresh(self, now: float) -> set[int]:
-        """The seats that asked to rejoin lately enough to be let in."""
-        recent = self._m.timing.exclude_after
-        return {s for s, (t, _) in self.asking.items() if now - t <= recent}
+        """The seats that asked to rejoin lately enough to be let in (and are not barred
+        for holding the table up lately)."""
+        timing = self._m.timing
+        barred = {s for s, t in self.barred.items() if now - t < timing.readmit_after}
+        recent = {s for s, (t, _) in self.asking.items() if now - t <= timing.exclude_after}
+        return recent - barred
 
     # --- held back ---------------------------------------------------------------------------
 

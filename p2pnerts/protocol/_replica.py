@@ -227,6 +227,7 @@ class Replica:
         if ack_due or self.outbox.quiet_for(now) >= self.timing.heartbeat:
             self.send_ack(now)
         self.membership.suspect_silent(now)
+        self.membership.watch_head(now)
         self.membership.tick_views(now)
         self.inplay.maybe_stuck(now)
 

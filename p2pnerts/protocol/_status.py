@@ -29,6 +29,9 @@ class Timing:
     suspect_after: float = 1.0
     exclude_after: float = 2.0
     view_change_timeout: float = 2.0
+    readmit_after: float = 30.0
+    """How long a seat left out for holding the table up (talking, but acknowledging
+    nothing new) waits before a coordinator lets it rejoin."""
 
 
 class Seats(Protocol):

@@ -6,7 +6,7 @@ Like h11's ConnectionPair: no sockets, no simulator, every message moved by the 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from _cards import order as order
@@ -16,6 +16,10 @@ from p2pnerts.rules import Card, Move, TableOptions
 
 SALT = b"0123456789abcdef"
 E = TypeVar("E")
+
+
+def _honest(message: Message) -> list[Message]:
+    return [message]
 
 
 class Table:
@@ -40,6 +44,8 @@ class Table:
         }
         self.events: list[list[Event]] = [[] for _ in range(players)]
         self.down: set[int] = set()
+        self.tamper: dict[int, Callable[[Message], list[Message]]] = {}
+        """Per seat, what it puts on the wire in place of each message (a cheat)."""
         self.cut: set[frozenset[int]] = set()
 
     @property
@@ -55,7 +61,8 @@ class Table:
     def flush(self) -> None:
         """Move every replica's outgoing messages onto its links, and keep its events."""
         for seat, replica in enumerate(self.replicas):
-            for message in replica.take_outgoing():
+            lie = self.tamper.get(seat, _honest)
+            for message in [m for sent in replica.take_outgoing() for m in lie(sent)]:
                 if seat in self.down:
                     continue
                 for dest in range(self.players):

@@ -9,8 +9,10 @@ import pytest
 from _table import Table, order
 from test_validation import _next_ack, _state
 
+from p2pnerts.cheats import Cheat
 from p2pnerts.protocol import (
     Ack,
+    PeerExcluded,
     PeerRefused,
     Play,
     RemoteProtocolError,
@@ -151,3 +153,19 @@ def test_a_refused_seat_is_told_once_as_an_event() -> None:
             replica.receive(_forged_ack(table, 0, clock=2**63 - 1), table.now)
     told = [e for e in replica.take_events() if isinstance(e, PeerRefused)]
     assert [(e.seat, "out of bounds" in e.reason) for e in told] == [(0, True)]
+
+
+def test_a_seat_that_talks_but_never_acknowledges_is_left_out_and_play_goes_on() -> None:
+    table = _dealt()
+    cheat = table.tamper[0] = Cheat("no-ack", honest_first=0)
+    table.replicas[0].send_ack(table.now)  # what it claims from now on, for good
+    table.play(1, TurnStock(1))
+    waiting = table.replicas[1].pending
+    assert [p.message.sender for p in waiting] == [1]  # it waits for seat 0, which talks on
+    table.run_for(6)
+    assert cheat.lies > 0
+    for seat in (1, 2):
+        assert table.replicas[seat].members == {1, 2}, seat
+        assert 0 in [e.seat for e in table.of(seat, PeerExcluded)]
+    assert not table.replicas[1].pending  # committed at last
+    table.agree()
