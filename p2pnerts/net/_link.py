@@ -15,6 +15,7 @@ from collections.abc import Callable
 import trio
 
 from p2pnerts.protocol import (
+    MAX_FRAME,
     FrameDecoder,
     Hello,
     LinkMessage,
@@ -28,6 +29,10 @@ log = logging.getLogger("p2pnerts.net")
 
 QUEUE_LIMIT = 4096
 """Frames a connection may have waiting to be written before it is given up as stuck."""
+
+HANDSHAKE_FRAME = 4096
+"""The largest frame a connection takes before its handshake is done (a Hello, a
+Welcome or a Refuse is far smaller)."""
 
 Received = Message | LinkMessage
 
@@ -44,7 +49,9 @@ class Connection:
         self.peer = peer
         self.closed = False
         self._send, self._queue = trio.open_memory_channel[bytes](queue_limit)
-        self._decoder = FrameDecoder()
+        self._decoder = FrameDecoder(HANDSHAKE_FRAME)
+        """Small frames only until the handshake is done (`open_up`): a stranger's large
+        frame is refused before it is read, let alone decoded."""
         self._ready: deque[Received] = deque()
         self._scope = trio.CancelScope()
         self.frames_sent = 0
@@ -54,6 +61,10 @@ class Connection:
         self.on_message: Callable[[Received], None] = self.early.append
         """Who takes what arrives: kept in `early` at first, then the lobby or the table's
         peer, which takes `early` over too."""
+
+    def open_up(self) -> None:
+        """The handshake is done: take frames of any size the protocol allows."""
+        self._decoder.allow(MAX_FRAME)
 
     def send_nowait(self, message: Received) -> None:
         """Queue a message; a full queue means a stuck peer, and closes the connection."""
@@ -132,6 +143,17 @@ class Connection:
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             self.close()
 
+    async def say_last(self, message: Received) -> None:
+        """Write one message straight to the stream, even after the connection broke on a
+        bad frame (a last Refuse saying why); the caller closes it."""
+        with (
+            trio.move_on_after(2),
+            contextlib.suppress(
+                trio.BrokenResourceError, trio.ClosedResourceError, OSError, trio.BusyResourceError
+            ),
+        ):
+            await self.stream.send_all(encode(message))
+
     async def finish(self) -> None:
         """Write what is queued (a last Refuse, say), then close; for a connection that is
         not being served."""
@@ -175,4 +197,5 @@ async def dial_seat(other: Seat, hello: Hello) -> Connection | None:
         log.warning("seat %d answered with %r: not this table's seat", other.seat, reply)
         await stream.aclose()
         return None
+    conn.open_up()
     return conn

@@ -14,7 +14,9 @@ import errno
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +33,11 @@ from p2pnerts.rules import TableOptions
 
 log = logging.getLogger("p2pnerts.net")
 HANDSHAKE_TIMEOUT = 10.0
+"""Seconds a new connection has to say Hello, and a seat of a table that has not begun
+here yet to wait for it."""
+PER_ADDRESS = 64
+"""Connections one address may hold open to this peer at once: enough for every seat of
+the largest table on one machine, too few to run it out of descriptors."""
 NO_TABLE = bytes(16)
 PORT_TRIES = 20
 """How many ports the kernel may pick before one is free in both families."""
@@ -79,6 +86,10 @@ class Player:
     scores takes longer; `TablePeer.deal_next_round` says Ready sooner)."""
 
 
+Greeted = tuple[Connection, Hello]
+"""A new connection, and the Hello it opened with."""
+
+
 class _Seating:
     """The part of a table both the host and a joiner run: a listener for the seats that
     dial in, and the hand-over of connections to the table's peer once play begins."""
@@ -88,13 +99,41 @@ class _Seating:
         self.table = NO_TABLE
         self.peer: TablePeer | None = None
         self.playing = trio.Event()
+        self._open: Counter[str] = Counter()
+        """Connections open per address."""
+
+    @asynccontextmanager
+    async def greet(self, stream: trio.SocketStream) -> AsyncIterator[Greeted | None]:
+        """A new connection and its Hello; None, the connection closed, when the Hello does
+        not come in time or the address holds too many connections already."""
+        address = _peerhost(stream)
+        conn = Connection(stream, _peername(stream))
+        if self._open[address] >= PER_ADDRESS:
+            await conn.finish()
+            yield None
+            return
+        self._open[address] += 1
+        try:
+            hello = await _hello(conn)
+            if hello is None:
+                await conn.finish()
+                yield None
+            else:
+                conn.open_up()
+                yield conn, hello
+        finally:
+            self._open[address] -= 1
+            if not self._open[address]:
+                del self._open[address]
 
     async def serve_mesh(self, conn: Connection, hello: Hello) -> None:
-        """A seat of a started table connecting to this one."""
-        await self.playing.wait()
+        """A seat of a started table connecting to this one (it may dial before play has
+        begun here: it waits a while)."""
+        if hello.table == self.table:
+            with trio.move_on_after(HANDSHAKE_TIMEOUT):
+                await self.playing.wait()
         peer = self.peer
-        assert peer is not None
-        if hello.table != self.table or not 0 <= hello.seat < len(peer.roster):
+        if peer is None or hello.table != self.table or not 0 <= hello.seat < len(peer.roster):
             conn.send_nowait(Refuse("that is not a seat of this table"))
             await conn.finish()
             return
@@ -147,7 +186,7 @@ async def _hello(conn: Connection) -> Hello | None:
         return None
     except RemoteProtocolError as exc:
         log.warning("%s: refused at the handshake: %s", conn.peer, exc)
-        conn.send_nowait(Refuse(f"refused: {exc}"))
+        await conn.say_last(Refuse(f"refused: {exc}"))
         return None
     return first if isinstance(first, Hello) else None
 
@@ -180,11 +219,12 @@ async def host_table(
             player.lobby(message.seats)
 
     async def handle(stream: trio.SocketStream) -> None:
-        conn = Connection(stream, _peername(stream))
-        hello = await _hello(conn)
-        if hello is None:
-            await conn.finish()
-        elif hello.seat >= 0:
+        async with seating.greet(stream) as greeted:
+            if greeted is not None:
+                await seat_or_mesh(*greeted, stream)
+
+    async def seat_or_mesh(conn: Connection, hello: Hello, stream: trio.SocketStream) -> None:
+        if hello.seat >= 0:
             await seating.serve_mesh(conn, hello)
         elif full.is_set():
             conn.send_nowait(Refuse(f"table {spec.name!r} is full"))
@@ -254,12 +294,15 @@ async def join_table(host: str, port: int, player: Player) -> MatchResult:
     conn.on_message = lobby
 
     async def handle(stream: trio.SocketStream) -> None:
-        incoming = Connection(stream, _peername(stream))
-        hello = await _hello(incoming)
-        if hello is None or hello.seat < 0:
-            await incoming.finish()
-        else:
-            await seating.serve_mesh(incoming, hello)
+        async with seating.greet(stream) as greeted:
+            if greeted is None:
+                return
+            incoming, hello = greeted
+            if hello.seat < 0:
+                incoming.send_nowait(Refuse("this is not the table's host"))
+                await incoming.finish()
+            else:
+                await seating.serve_mesh(incoming, hello)
 
     async with trio.open_nursery() as nursery:
         lobby_done = trio.Event()
@@ -297,11 +340,12 @@ async def resume_table(saved: SeatFile, player: Player) -> MatchResult:
         raise JoinError(f"cannot listen on port {me.port} again: {exc.strerror}") from None
 
     async def handle(stream: trio.SocketStream) -> None:
-        incoming = Connection(stream, _peername(stream))
-        hello = await _hello(incoming)
-        if hello is None:
-            await incoming.finish()
-        elif hello.seat < 0:
+        async with seating.greet(stream) as greeted:
+            if greeted is not None:
+                await mesh(*greeted)
+
+    async def mesh(incoming: Connection, hello: Hello) -> None:
+        if hello.seat < 0:
             incoming.send_nowait(Refuse("this table has started"))
             await incoming.finish()
         else:
@@ -365,6 +409,7 @@ async def _ask_for_a_seat(conn: Connection, player: Player, my_port: int, where:
         raise JoinError(f"{where} refused: {answer.reason}")
     if not isinstance(answer, Welcome):
         raise JoinError(f"{where} answered {type(answer).__name__}, not Welcome")
+    conn.open_up()
     return answer
 
 

@@ -193,6 +193,10 @@ class FrameDecoder:
             del self._buffer[: _LENGTH + size]
             yield decode_any(payload)
 
+    def allow(self, max_frame: int) -> None:
+        """Take frames up to ``max_frame`` bytes from now on (after a handshake, say)."""
+        self._max_frame = max_frame
+
     @property
     def pending(self) -> int:
         """Bytes received that do not yet make a whole frame."""

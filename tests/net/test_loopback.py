@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,8 @@ from p2pnerts.net import (
     host_table,
     join_table,
 )
-from p2pnerts.protocol import Hello, Message, Play, TeamDeal, Welcome, encode
+from p2pnerts.net._lobby import PER_ADDRESS
+from p2pnerts.protocol import Hello, Message, Play, Refuse, TeamDeal, Welcome, decode, encode
 from p2pnerts.rules import WASTE, TableOptions, ToFoundation, ToWork, TurnStock
 
 FAST = Pace(0.005, 0.005)
@@ -316,3 +318,51 @@ async def test_a_bot_plays_the_part_of_a_teammate_who_makes_no_move() -> None:
             nursery.start_soon(join, 2, cy)
     assert len(results) == 3 and len(set(results.values())) == 1
     assert turns and set(turns) == {1}, "the bot turned its idle teammate's stock"
+
+
+async def _read_all(stream: trio.SocketStream) -> bytes:
+    """What the other side sends until it closes the connection."""
+    data = b""
+    while chunk := await stream.receive_some(65536):
+        data += chunk
+    return data
+
+
+async def test_a_large_frame_before_the_handshake_is_refused_before_it_is_read() -> None:
+    results: dict[int, MatchResult] = {}
+    spec = TableSpec("guarded", 2, TableOptions(rounds=1))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, [])
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            await stream.send_all((200_000).to_bytes(4, "big"))  # and not one byte more
+            answer = decode(await _read_all(stream))
+            assert isinstance(answer, Refuse) and "frame length 200000" in answer.reason
+            await stream.aclose()
+            results[1] = await join_table("127.0.0.1", port, _player("Bea", 2))
+    assert results[0] == results[1]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="needs 127.0.0.2, a Linux loopback address")
+async def test_strangers_with_wrong_hellos_cannot_hold_the_lobby() -> None:
+    """More strangers than one address may hold, each naming a seat of another table and
+    staying connected: each is refused at once or closed, and a real joiner plays."""
+    results: dict[int, MatchResult] = {}
+    spec = TableSpec("crowded", 2, TableOptions(rounds=1))
+    hello = encode(Hello(bytes(range(16)), 1, "Eve", 9))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, [])
+            strangers = []
+            for _ in range(PER_ADDRESS + 20):
+                stream = await trio.open_tcp_stream("127.0.0.1", port, local_address="127.0.0.2")
+                await stream.send_all(hello)
+                strangers.append(stream)
+            answers = [await _read_all(stream) for stream in strangers]
+            refused = [a for a in answers if a]
+            assert all(isinstance(decode(a), Refuse) for a in refused)
+            assert len(refused) >= PER_ADDRESS  # the rest were closed unanswered
+            results[1] = await join_table("127.0.0.1", port, _player("Bea", 2))
+            for stream in strangers:
+                await stream.aclose()
+    assert results[0] == results[1]
