@@ -229,21 +229,24 @@ def _raw(value: Any) -> bytes:
 
 
 _TRAILING = encode_payload(LEAVE) + b"\xc0"
+_OTHER = PROTOCOL_VERSION + 1
+"""A version this peer does not speak."""
 
 INVALID: list[tuple[str, str, bytes, str, str]] = [
     (
         "wrong-version",
-        "A Leave from a peer speaking version 2.",
-        _raw([2, 5, 0, 0, 1, 1]),
+        f"A Leave from a peer speaking version {_OTHER}.",
+        _raw([_OTHER, 5, 0, 0, 1, 1]),
         "version",
-        "protocol version 2, this peer speaks 1",
+        f"protocol version {_OTHER}, this peer speaks {PROTOCOL_VERSION}",
     ),
     (
         "wrong-version-other-layout",
-        "Version 2 may lay out its header otherwise: the version is checked before anything else.",
-        _raw([2, 5, 0]),
+        f"Version {_OTHER} may lay out its header otherwise: the version is checked before"
+        " anything else.",
+        _raw([_OTHER, 5, 0]),
         "version",
-        "protocol version 2, this peer speaks 1",
+        f"protocol version {_OTHER}, this peer speaks {PROTOCOL_VERSION}",
     ),
     (
         "truncated",
@@ -291,36 +294,36 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     ),
     (
         "unknown-kind",
-        "Message kind 10 does not exist in version 1.",
-        _raw([1, 10, 0, 0, 1, 1]),
+        f"Message kind 10 does not exist in version {PROTOCOL_VERSION}.",
+        _raw([PROTOCOL_VERSION, 10, 0, 0, 1, 1]),
         "unknown-kind",
         "unknown message kind 10",
     ),
     (
         "extra-field",
         "A Leave with one field too many.",
-        _raw([1, 5, 2, 0, 99, 42, 0]),
+        _raw([PROTOCOL_VERSION, 5, 2, 0, 99, 42, 0]),
         "field-count",
         "Leave: expected 0 fields, got 1",
     ),
     (
         "boolean-as-integer",
         "A clock of msgpack true: booleans are not integers.",
-        _raw([1, 5, 2, 0, True, 42]),
+        _raw([PROTOCOL_VERSION, 5, 2, 0, True, 42]),
         "field-type",
         "clock: expected an integer 1..9223372036854775807, got True",
     ),
     (
         "string-as-bytes",
         "An Ack whose digest is a msgpack str, not bin.",
-        _raw([1, 3, 1, 0, 9, 3, [4, 5, 6], 12, "0123456789abcdef"]),
+        _raw([PROTOCOL_VERSION, 3, 1, 0, 9, 3, [4, 5, 6], 12, "0123456789abcdef"]),
         "field-type",
         "Ack.digest: expected 16..16 bytes",
     ),
     (
         "bad-card-code",
         "A Ready whose last face-up code, 60, has rank bits 15: no card.",
-        _raw([1, 1, 0, 0, 1, 1, 1, bytes(32), [4, 5, 6, 7, 60]]),
+        _raw([PROTOCOL_VERSION, 1, 0, 0, 1, 1, 1, bytes(32), [4, 5, 6, 7, 60]]),
         "bad-card",
         "Ready.face_up: 60 is no card",
     ),
@@ -328,14 +331,14 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
         "bad-joker-code",
         "A ToWork move of code 66: deck 1, rank 0 (a joker) with suit bits 2; a joker's suit"
         " bits are 0 or 1.",
-        _raw([1, 2, 1, 0, 10, 5, 1, [3, 1, 66, 2, 0, []]]),
+        _raw([PROTOCOL_VERSION, 2, 1, 0, 10, 5, 1, [3, 1, 66, 2, 0, []]]),
         "bad-card",
         "card: 66 is no card",
     ),
     (
         "move-field-count",
         "A ToFoundation move with four fields instead of five.",
-        _raw([1, 2, 2, 0, 17, 5, 1, [2, 2, 156, -1, 3, None]]),
+        _raw([PROTOCOL_VERSION, 2, 2, 0, 17, 5, 1, [2, 2, 156, -1, 3, None]]),
         "field-count",
         "move kind 2: expected 5 fields",
     ),

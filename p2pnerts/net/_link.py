@@ -9,24 +9,36 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import secrets
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 
 import trio
 
 from p2pnerts.protocol import (
+    ANSWERER,
     MAX_FRAME,
+    NONCE_BYTES,
+    OPENER,
     FrameDecoder,
     Hello,
     LinkMessage,
     Message,
+    Proof,
+    Refuse,
     RemoteProtocolError,
     Seat,
+    SeatKey,
     encode,
+    link_statement,
+    verify,
 )
 
 log = logging.getLogger("p2pnerts.net")
 
+LINK_TIMEOUT = 5.0
+"""Seconds each step of a link's handshake may take."""
 QUEUE_LIMIT = 4096
 """Frames a connection may have waiting to be written before it is given up as stuck."""
 
@@ -172,30 +184,75 @@ class Connection:
         self._scope.cancel()
 
 
-async def dial_seat(other: Seat, hello: Hello) -> Connection | None:
+async def dial_seat(other: Seat, hello: Hello, key: SeatKey) -> Connection | None:
     """A connection to seat ``other`` of the table ``hello`` names, opened with ``hello``
-    and answered by that seat's Hello; None if it cannot be had now."""
+    and proven both ways (`open_link`, against the key the roster gives ``other``); None
+    if it cannot be had now."""
     try:
         stream = await trio.open_tcp_stream(other.host, other.port)
     except OSError:
         return None
     conn = Connection(stream, f"seat {other.seat} ({other.host}:{other.port})")
-    conn.send_nowait(hello)
-    # The writer is not running yet: write the Hello by hand, then read the answer.
     try:
-        with trio.fail_after(5):
-            await stream.send_all(conn.take_queued())
-            reply = await conn.receive()
-    except (trio.TooSlowError, Closed, OSError, trio.BrokenResourceError):
-        await stream.aclose()
-        return None
+        reply = await open_link(conn, hello, key, other.key)
     except RemoteProtocolError as exc:
         log.warning("seat %d answered with a frame that breaks the protocol: %s", other.seat, exc)
-        await stream.aclose()
-        return None
+        reply = None
     if not isinstance(reply, Hello) or reply.table != hello.table or reply.seat != other.seat:
-        log.warning("seat %d answered with %r: not this table's seat", other.seat, reply)
+        if reply is not None:
+            log.warning("seat %d answered with %r: not this table's seat", other.seat, reply)
         await stream.aclose()
         return None
     conn.open_up()
     return conn
+
+
+async def open_link(
+    conn: Connection, mine: Hello, key: SeatKey, expect: bytes | None
+) -> Hello | Refuse | None:
+    """Open a link saying ``mine`` (with a fresh nonce): the answer must be a Hello whose
+    end proves it holds ``expect`` (the key the roster gives that seat; None: a host met
+    for the first time, whose key is taken as it comes), and this end then proves itself
+    with a `Proof`. Returns the proven Hello, a Refuse, or None: no answer in time, or
+    one that proves nothing (logged). Raises `RemoteProtocolError` for an answer that
+    breaks the protocol."""
+    mine = replace(mine, nonce=secrets.token_bytes(NONCE_BYTES), proof=b"")
+    reply = await _exchange(conn, mine)
+    if reply is None or isinstance(reply, Refuse):
+        return reply
+    if not isinstance(reply, Hello):
+        log.warning("%s answered a Hello with %s", conn.peer, type(reply).__name__)
+        return None
+    said = link_statement(ANSWERER, reply.table, mine, reply)
+    if (expect is not None and reply.key != expect) or not verify(reply.key, reply.proof, said):
+        log.warning("%s could not prove it holds seat %d's key", conn.peer, reply.seat)
+        return None
+    proof = Proof(key.sign(link_statement(OPENER, reply.table, mine, reply)))
+    return reply if await _exchange(conn, proof, answer=False) is None else None
+
+
+async def answer_link(conn: Connection, theirs: Hello, mine: Hello, key: SeatKey) -> bool:
+    """Answer an opening Hello whose key the caller has checked: prove this end (``mine``,
+    with a fresh nonce, and its proof), and take the opener's `Proof`. False: no proof
+    in time, or one that proves nothing; the caller refuses the connection."""
+    mine = replace(mine, nonce=secrets.token_bytes(NONCE_BYTES), proof=b"")
+    mine = replace(mine, proof=key.sign(link_statement(ANSWERER, mine.table, theirs, mine)))
+    try:
+        reply = await _exchange(conn, mine)
+    except RemoteProtocolError as exc:
+        log.warning("%s broke the protocol at the handshake: %s", conn.peer, exc)
+        return False
+    said = link_statement(OPENER, mine.table, theirs, mine)
+    return isinstance(reply, Proof) and verify(theirs.key, reply.proof, said)
+
+
+async def _exchange(conn: Connection, message: Received, *, answer: bool = True) -> Received | None:
+    """Write ``message`` by hand (the writer does not run during a handshake) and, if
+    ``answer``, read the answer; None if it cannot be had in time."""
+    conn.send_nowait(message)
+    try:
+        with trio.fail_after(LINK_TIMEOUT):
+            await conn.stream.send_all(conn.take_queued())
+            return await conn.receive() if answer else None
+    except (trio.TooSlowError, Closed, OSError, trio.BrokenResourceError):
+        return None

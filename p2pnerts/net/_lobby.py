@@ -17,18 +17,27 @@ import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import trio
 
 from p2pnerts.driver import Driver
 from p2pnerts.errors import Error
-from p2pnerts.net._link import Closed, Connection, Received
+from p2pnerts.net._link import Closed, Connection, Received, answer_link, open_link
 from p2pnerts.net._peer import TablePeer, Tamper
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
-from p2pnerts.protocol import Disk, Hello, Refuse, RemoteProtocolError, Roster, Seat, Welcome
+from p2pnerts.protocol import (
+    Disk,
+    Hello,
+    Refuse,
+    RemoteProtocolError,
+    Roster,
+    Seat,
+    SeatKey,
+    Welcome,
+)
 from p2pnerts.rules import TableOptions
 
 log = logging.getLogger("p2pnerts.net")
@@ -81,6 +90,8 @@ class Player:
     """Hears the host's answer to a joiner: its seat, the table's size and options."""
     tamper: Tamper | None = None
     """Rewrites what this seat sends (a cheat, for demonstrations and tests)."""
+    key: SeatKey = field(default_factory=SeatKey.generate)
+    """This seat's key pair (a state file keeps it, to come back as the same seat)."""
     between_rounds: float = 1.0
     """Seconds from a round's end to this seat's Ready for the next (a person reading the
     scores takes longer; `TablePeer.deal_next_round` says Ready sooner)."""
@@ -137,7 +148,15 @@ class _Seating:
             conn.send_nowait(Refuse("that is not a seat of this table"))
             await conn.finish()
             return
-        conn.send_nowait(peer.hello())
+        if hello.key != peer.roster[hello.seat].key:
+            conn.send_nowait(Refuse(f"that is not seat {hello.seat}'s key"))
+            await conn.finish()
+            return
+        if not await answer_link(conn, hello, peer.hello(), peer.key):
+            conn.send_nowait(Refuse(f"no proof of seat {hello.seat}'s key"))
+            await conn.finish()
+            return
+        conn.open_up()
         peer.adopt(hello.seat, conn)
         try:
             await conn.serve()
@@ -168,6 +187,7 @@ class _Seating:
             disk=disk,
             between_rounds=p.between_rounds,
             tamper=p.tamper,
+            key=p.key,
         )
         if p.seated is not None:
             p.seated(self.peer)
@@ -205,7 +225,8 @@ async def host_table(
     seating.table = secrets.token_bytes(16)
     listeners = await listen(port, bind)
     port = listeners[0].socket.getsockname()[1]
-    roster: dict[int, Seat] = {0: Seat(0, player.name, "", port)}
+    roster: dict[int, Seat] = {0: Seat(0, player.name, "", port, player.key.public)}
+    me = Hello(seating.table, 0, player.name, port, player.key.public)
     links: dict[int, Connection] = {}
     full = trio.Event()
 
@@ -229,9 +250,16 @@ async def host_table(
         elif full.is_set():
             conn.send_nowait(Refuse(f"table {spec.name!r} is full"))
             await conn.finish()
+        elif not await answer_link(conn, hello, me, player.key):
+            conn.send_nowait(Refuse("no proof of the key it named"))
+            await conn.finish()
+        elif full.is_set():  # filled while this one proved itself
+            conn.send_nowait(Refuse(f"table {spec.name!r} is full"))
+            await conn.finish()
         else:
             seat = min(set(range(1, spec.seats)) - set(roster))
-            roster[seat] = Seat(seat, hello.name[:32], _peerhost(stream), hello.port)
+            name, host = hello.name[:32], _peerhost(stream)
+            roster[seat] = Seat(seat, name, host, hello.port, hello.key)
             links[seat] = conn
             conn.send_nowait(Welcome(seating.table, seat, spec.seats, spec.options))
             broadcast(started=len(roster) == spec.seats)
@@ -269,7 +297,7 @@ async def join_table(host: str, port: int, player: Player) -> MatchResult:
         raise JoinError(f"cannot reach {host}:{port}: {exc.strerror or exc}") from None
     conn = Connection(stream, f"host {host}:{port}")
     try:
-        answer = await _ask_for_a_seat(conn, player, my_port, f"{host}:{port}")
+        answer, host_key = await _ask_for_a_seat(conn, player, my_port, f"{host}:{port}")
     except JoinError:
         await conn.finish()
         for listener in listeners:
@@ -322,7 +350,9 @@ async def join_table(host: str, port: int, player: Player) -> MatchResult:
             await started.wait()
         if not started.is_set():
             raise JoinError(f"{host}:{port} closed the table before it started")
-        seats = [Seat(s.seat, s.name, host if s.seat == 0 else s.host, s.port) for s in roster]
+        if roster[0].key != host_key:
+            raise JoinError(f"{host}:{port} named another key for itself than it proved")
+        seats = [replace(s, host=host) if s.seat == 0 else s for s in roster]
         result = await seating.play(answer.seat, seats, answer.options, {0: conn})
         nursery.cancel_scope.cancel()
     return result
@@ -331,6 +361,7 @@ async def join_table(host: str, port: int, player: Player) -> MatchResult:
 async def resume_table(saved: SeatFile, player: Player) -> MatchResult:
     """Come back to the seat ``saved`` describes (after this process was killed, say):
     listen where the seat listened, dial the others, rebuild the table from them."""
+    player.key = SeatKey.from_secret(saved.key)  # the seat the others know
     seating = _Seating(player)
     seating.table = saved.table
     me = saved.roster[saved.seat]
@@ -395,22 +426,34 @@ async def listen_again(port: int, wait: float = REBIND_WAIT) -> list[trio.Socket
         await trio.sleep(0.2)
 
 
-async def _ask_for_a_seat(conn: Connection, player: Player, my_port: int, where: str) -> Welcome:
-    conn.send_nowait(Hello(NO_TABLE, -1, player.name[:32], my_port))
+async def _ask_for_a_seat(
+    conn: Connection, player: Player, my_port: int, where: str
+) -> tuple[Welcome, bytes]:
+    """Ask the host for a seat: the link proven both ways first (the host's key taken as
+    it proves it), then its Welcome. Returns the Welcome and the host's key."""
+    mine = Hello(NO_TABLE, -1, player.name[:32], my_port, player.key.public)
     try:
-        with trio.fail_after(HANDSHAKE_TIMEOUT):
-            await conn.stream.send_all(conn.take_queued())
-            answer = await conn.receive()
-    except (trio.TooSlowError, Closed, OSError, trio.BrokenResourceError):
-        raise JoinError(f"{where} did not answer as a p2pnerts table") from None
+        host = await open_link(conn, mine, player.key, None)
+        answer = await _next(conn) if isinstance(host, Hello) else host
     except RemoteProtocolError as exc:
         raise JoinError(f"{where} speaks differently: {exc}") from None
     if isinstance(answer, Refuse):
         raise JoinError(f"{where} refused: {answer.reason}")
+    if answer is None or not isinstance(host, Hello):
+        raise JoinError(f"{where} did not answer as a p2pnerts table") from None
     if not isinstance(answer, Welcome):
         raise JoinError(f"{where} answered {type(answer).__name__}, not Welcome")
     conn.open_up()
-    return answer
+    return answer, host.key
+
+
+async def _next(conn: Connection) -> Received | None:
+    """The next message on a connection not served yet; None if none comes in time."""
+    try:
+        with trio.fail_after(HANDSHAKE_TIMEOUT):
+            return await conn.receive()
+    except (trio.TooSlowError, Closed):
+        return None
 
 
 async def _cancel_when(event: trio.Event, scope: trio.CancelScope) -> None:

@@ -36,6 +36,7 @@ from p2pnerts.protocol import (
     RoundOver,
     RoundStarted,
     Seat,
+    SeatKey,
     Status,
     Timing,
     addressed_to,
@@ -90,9 +91,12 @@ class TablePeer:
         seat_file: Path | None = None,
         disk: Disk | None = None,
         tamper: Tamper | None = None,
+        key: SeatKey | None = None,
     ) -> None:
         self.table = table
         self.seat = seat
+        self.key = key or SeatKey.generate()
+        """This seat's key pair: the roster gives the others its public half."""
         self.roster = tuple(roster)
         self.options = options
         now, players = trio.current_time(), len(roster)
@@ -199,7 +203,7 @@ class TablePeer:
 
     def hello(self) -> Hello:
         me = self.roster[self.seat]
-        return Hello(self.table, self.seat, me.name, me.port)
+        return Hello(self.table, self.seat, me.name, me.port, self.key.public)
 
     async def _keep_dialled(self, other: Seat) -> None:
         """Keep a connection to a lower seat: dial, and dial again when it drops."""
@@ -210,7 +214,7 @@ class TablePeer:
                 lost = self._lost[other.seat] = trio.Event()
                 await lost.wait()
                 continue
-            conn = await dial_seat(other, self.hello())
+            conn = await dial_seat(other, self.hello(), self.key)
             if conn is None:
                 await trio.sleep(delay)
                 delay = min(delay * 2, 2.0)
@@ -350,7 +354,8 @@ class TablePeer:
         disk = self.replica.disk
         if self._seat_file is None or disk == self._saved or self.result is not None:
             return
-        SeatFile(self.table, self.seat, self.roster, self.options, disk).save(self._seat_file)
+        kept = SeatFile(self.table, self.seat, self.roster, self.options, disk, self.key.secret)
+        kept.save(self._seat_file)
         self._saved = disk
 
     def _on_event(self, event: Event) -> None:

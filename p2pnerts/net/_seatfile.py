@@ -16,10 +16,10 @@ from typing import Any
 
 from p2pnerts._platform import replace_file
 from p2pnerts.errors import UsageError
-from p2pnerts.protocol import Disk, Seat
+from p2pnerts.protocol import Disk, Seat, SeatKey
 from p2pnerts.rules import Card, RulesError, TableOptions, TieRule, card_code, card_from_code
 
-FORMAT = 1
+FORMAT = 2
 """The file's format version: a file of another version is refused, never guessed at."""
 
 
@@ -36,6 +36,8 @@ class SeatFile:
     roster: tuple[Seat, ...]
     options: TableOptions
     disk: Disk
+    key: bytes
+    """This seat's private key (32 bytes): the others know the seat by its public half."""
 
     def save(self, path: Path) -> None:
         """Write the file whole or not at all: a crash mid-write leaves the old one."""
@@ -44,7 +46,8 @@ class SeatFile:
             "p2pnerts-seat": FORMAT,
             "table": self.table.hex(),
             "seat": self.seat,
-            "roster": [[s.seat, s.name, s.host, s.port] for s in self.roster],
+            "roster": [[s.seat, s.name, s.host, s.port, s.key.hex()] for s in self.roster],
+            "key": self.key.hex(),
             "options": {**options, "tie_rule": self.options.tie_rule.value},
             "disk": {
                 "round": self.disk.round,
@@ -54,7 +57,9 @@ class SeatFile:
             },
         }
         part = path.with_name(path.name + ".part")
-        with open(part, "w", encoding="utf-8") as out:
+        # It holds the seat's private key: readable by its owner alone (where the system
+        # has such modes).
+        with open(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
             json.dump(document, out, indent=1)
             out.flush()
             os.fsync(out.fileno())
@@ -106,14 +111,30 @@ def _parse(document: Any) -> SeatFile:
             bytes.fromhex(_str(disk["salt"])),
             _int(disk["view"], 0, 1 << 62, "view"),
         ),
+        _own_key(document["key"], roster[seat]),
     )
 
 
+def _own_key(value: Any, me: Seat) -> bytes:
+    """The seat's private key, which must be the one behind the roster's public key."""
+    secret = _hex(value, 32, "key")
+    if SeatKey.from_secret(secret).public != me.key:
+        raise ValueError(f"the key is not seat {me.seat}'s")
+    return secret
+
+
 def _seat(row: Any, number: int) -> Seat:
-    seat, name, host, port = _list(row)
+    seat, name, host, port, key = _list(row)
     if seat != number:
         raise ValueError(f"roster row {number} is seat {seat}")
-    return Seat(number, _str(name), _str(host), _int(port, 0, 65535, "port"))
+    return Seat(number, _str(name), _str(host), _int(port, 0, 65535, "port"), _hex(key, 32, "key"))
+
+
+def _hex(value: Any, size: int, what: str) -> bytes:
+    data = bytes.fromhex(_str(value))
+    if len(data) != size:
+        raise ValueError(f"{what} must be {size} bytes, not {len(data)}")
+    return data
 
 
 def _card(code: Any, decks: int) -> Card:

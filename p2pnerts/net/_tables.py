@@ -5,7 +5,7 @@ records say where the host listens; its TXT record describes the table:
 
 =========  ===========================================================
 ``name``   the table's name, as people typed it (printable, at most 200 UTF-8 bytes)
-``v``      the protocol version, ``1``
+``v``      the protocol version, ``2``
 ``id``     the table id, 32 lowercase hex digits
 ``seats``  seats taken
 ``total``  seats in all

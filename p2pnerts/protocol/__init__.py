@@ -58,6 +58,16 @@ from p2pnerts.protocol._events import (
     ShutOut,
     ViewInstalled,
 )
+from p2pnerts.protocol._identity import (
+    ANSWERER,
+    NO_KEY,
+    NONCE_BYTES,
+    OPENER,
+    SeatKey,
+    fingerprint,
+    link_statement,
+    verify,
+)
 from p2pnerts.protocol._inplay import Disk
 from p2pnerts.protocol._log import order_key
 from p2pnerts.protocol._messages import (
@@ -68,6 +78,7 @@ from p2pnerts.protocol._messages import (
     LinkMessage,
     Message,
     Play,
+    Proof,
     Ready,
     Refuse,
     Rejoin,
@@ -85,7 +96,11 @@ from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._wire import MAX_FRAME
 
 __all__ = [
+    "ANSWERER",
     "MAX_FRAME",
+    "NONCE_BYTES",
+    "NO_KEY",
+    "OPENER",
     "PROTOCOL_VERSION",
     "Ack",
     "AuditFailed",
@@ -112,6 +127,7 @@ __all__ = [
     "PlayCommitted",
     "PlayInTheAir",
     "PlayReturned",
+    "Proof",
     "ProtocolError",
     "Race",
     "Ready",
@@ -124,6 +140,7 @@ __all__ = [
     "RoundOver",
     "RoundStarted",
     "Seat",
+    "SeatKey",
     "ShutOut",
     "StartView",
     "Status",
@@ -143,6 +160,9 @@ __all__ = [
     "encode",
     "encode_payload",
     "face_up",
+    "fingerprint",
+    "link_statement",
     "order_key",
     "told",
+    "verify",
 ]

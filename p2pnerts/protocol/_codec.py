@@ -24,6 +24,7 @@ from p2pnerts.protocol._messages import (
     LinkMessage,
     Message,
     Play,
+    Proof,
     Ready,
     Refuse,
     Rejoin,
@@ -124,6 +125,9 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
             ("seat", _number(-1, MAX_SEATS - 1)),
             ("name", _text(32)),
             ("port", _number(1, 65535)),
+            ("key", _bytes(32, 32)),
+            ("nonce", _bytes(16, 16)),
+            ("proof", _bytes(0, 64)),
         ),
     ),
     Welcome: (
@@ -137,6 +141,7 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
     ),
     Refuse: (18, (("reason", _text(200)),)),
     Roster: (19, (("seats", _roster_seats()), ("started", _Field(lambda v: v, _flag)))),
+    Proof: (20, (("proof", _bytes(64, 64)),)),
 }
 _LINK_BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LINK_LAYOUT.items()}
 
@@ -153,7 +158,7 @@ def encode(message: Message | LinkMessage) -> bytes:
 def encode_payload(message: Message | LinkMessage) -> bytes:
     """One message's msgpack payload, without the length prefix."""
     wire: list[Any]
-    if isinstance(message, Hello | Welcome | Refuse | Roster):
+    if isinstance(message, Hello | Welcome | Refuse | Roster | Proof):
         kind, layout = _LINK_LAYOUT[type(message)]
         wire = [PROTOCOL_VERSION, kind]
     else:
@@ -215,7 +220,7 @@ def decode(frame: bytes) -> Message | LinkMessage:
 def decode_payload(payload: bytes) -> Message:
     """One frame's msgpack payload as a checked protocol message (not a link message)."""
     message = decode_any(payload)
-    if isinstance(message, Hello | Welcome | Refuse | Roster):
+    if isinstance(message, Hello | Welcome | Refuse | Roster | Proof):
         raise RemoteProtocolError(f"a {type(message).__name__} where a protocol message belongs")
     return message
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from p2pnerts.rules import Move, TableOptions
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,17 +160,24 @@ class Seat:
     name: str
     host: str
     port: int
+    key: bytes = bytes(32)
+    """The seat's Ed25519 public key: only its holder can open a link as this seat."""
 
 
 @dataclass(frozen=True, slots=True)
 class Hello:
     """The first frame on every connection, both ways: which table, which seat (-1 for a
-    newcomer asking the host for one), the player's name and the port it listens on."""
+    newcomer asking the host for one), the player's name, the port it listens on, its
+    public key and a fresh nonce. The answering end's Hello also carries its ``proof``
+    (`_identity.link_statement`, signed); the opening end then proves itself with `Proof`."""
 
     table: bytes
     seat: int
     name: str
     port: int
+    key: bytes = bytes(32)
+    nonce: bytes = bytes(16)
+    proof: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +198,14 @@ class Refuse:
 
 
 @dataclass(frozen=True, slots=True)
+class Proof:
+    """The opening end of a link proves it holds its key: its signature of the link's
+    statement (`_identity.link_statement`), after the answer's Hello proved the other end."""
+
+    proof: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class Roster:
     """The host tells every seated peer who sits where; ``started`` once the table is full."""
 
@@ -198,4 +213,4 @@ class Roster:
     started: bool
 
 
-LinkMessage = Hello | Welcome | Refuse | Roster
+LinkMessage = Hello | Welcome | Refuse | Roster | Proof

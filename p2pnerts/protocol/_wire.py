@@ -164,18 +164,19 @@ def _options_from_wire(value: Any, what: str) -> TableOptions:
 
 def _roster_seats() -> _Field:
     def to_wire(seats: tuple[Seat, ...]) -> list[Any]:
-        return [[s.seat, s.name, s.host, s.port] for s in seats]
+        return [[s.seat, s.name, s.host, s.port, s.key] for s in seats]
 
     def check(value: Any, what: str) -> tuple[Seat, ...]:
         seats = []
         for item in _array(value, what, 0, MAX_SEATS):
-            seat, name, host, port = _array(item, what, 4, 4)
+            seat, name, host, port, key = _array(item, what, 5, 5)
             seats.append(
                 Seat(
                     _int(seat, what, 0, MAX_SEATS - 1),
                     _text(32).from_wire(name, what),
                     _text(255, least=0).from_wire(host, what),
                     _int(port, what, 1, 65535),
+                    _bytes(32, 32).from_wire(key, what),
                 )
             )
         return tuple(seats)

@@ -32,6 +32,7 @@ from p2pnerts.net import (
     find_tables,
 )
 from p2pnerts.net._tables import instance_label, table_from_txt
+from p2pnerts.protocol import PROTOCOL_VERSION
 
 LOOPBACK = ["127.0.0.1"]
 WAIT = 20.0  # seconds: a bound for failure only; discovery here takes well under one
@@ -41,7 +42,7 @@ def a_table(name: str = "Kitchen table", **changes: object) -> TableInfo:
     info = TableInfo(
         name=name,
         table_id=uuid.uuid4().hex,
-        version=1,
+        version=PROTOCOL_VERSION,
         seats_taken=1,
         seats_total=4,
         options="target 100",
@@ -111,7 +112,7 @@ def test_table_info_validates_every_field() -> None:
 def txt(**fields: str | bytes | None) -> dict[bytes, bytes | None]:
     base: dict[str, str | bytes | None] = {
         "name": "Kitchen",
-        "v": "1",
+        "v": str(PROTOCOL_VERSION),
         "id": "0123456789abcdef0123456789abcdef",
         "seats": "2",
         "total": "4",
@@ -129,8 +130,8 @@ def txt(**fields: str | bytes | None) -> dict[bytes, bytes | None]:
 def test_txt_parses_into_a_table() -> None:
     table = table_from_txt(txt(), ["10.0.0.5"], 4000)
     assert table == TableInfo(
-        "Kitchen", "0123456789abcdef0123456789abcdef", 1, 2, 4, "target 100", "lobby",
-        "10.0.0.5", 4000,
+        "Kitchen", "0123456789abcdef0123456789abcdef", PROTOCOL_VERSION, 2, 4, "target 100",
+        "lobby", "10.0.0.5", 4000,
     )  # fmt: skip
 
 
@@ -142,7 +143,7 @@ def test_txt_parses_into_a_table() -> None:
         ({"seats": "-1"}, "'seats' is not a number"),
         ({"total": "4.0"}, "'total' is not a number"),
         ({"seats": "99999999999999999999"}, "'seats' is not a number"),
-        ({"v": "2"}, "protocol version 2"),
+        ({"v": "1"}, "protocol version 1"),
         ({"v": ""}, "'v' is not a number"),
         ({"id": "xyz"}, "table id"),
         ({"seats": "5"}, "seats taken 5"),
@@ -325,7 +326,7 @@ async def test_discovery_between_processes_on_loopback() -> None:
 def bad_services(run: str) -> dict[str, dict[bytes, bytes | None]]:
     good: dict[bytes, bytes | None] = {
         b"name": b"Bad",
-        b"v": b"1",
+        b"v": str(PROTOCOL_VERSION).encode(),
         b"id": uuid.uuid4().hex.encode(),
         b"seats": b"1",
         b"total": b"4",
@@ -335,7 +336,7 @@ def bad_services(run: str) -> dict[str, dict[bytes, bytes | None]]:
     return {
         f"missing-{run}": {k: v for k, v in good.items() if k != b"state"},
         f"nan-{run}": good | {b"seats": b"two"},
-        f"version-{run}": good | {b"v": b"2"},
+        f"version-{run}": good | {b"v": b"1"},
         f"id-{run}": good | {b"id": b"not-hex"},
         f"utf8-{run}": good | {b"name": b"\xff\xfe"},
         f"seats-{run}": good | {b"seats": b"9"},
@@ -386,7 +387,7 @@ async def test_malformed_txt_is_skipped_and_browsing_goes_on() -> None:
                         await trio.sleep(0.05)
                 rejected = view.rejected()
                 assert "'state' is missing" in rejected[f"missing-{run}.{SERVICE_TYPE}"]
-                assert "protocol version 2" in rejected[f"version-{run}.{SERVICE_TYPE}"]
+                assert "protocol version 1" in rejected[f"version-{run}.{SERVICE_TYPE}"]
                 assert "not UTF-8" in rejected[f"utf8-{run}.{SERVICE_TYPE}"]
                 assert {t.name for t in view.tables()}.isdisjoint({"Bad", "\x1b[2Jgotcha"})
                 # and the view still follows changes
@@ -438,7 +439,7 @@ def test_tables_command_lists_json_and_text(capsys: pytest.CaptureFixture[str]) 
             {
                 "name": "CLI table",
                 "table_id": info.table_id,
-                "version": 1,
+                "version": PROTOCOL_VERSION,
                 "seats_taken": 3,
                 "seats_total": 4,
                 "options": "bonus 10",

@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import lanlab  # noqa: E402
 
 from p2pnerts.net import find_tables  # noqa: E402
+from p2pnerts.protocol import PROTOCOL_VERSION  # noqa: E402
 
 WAIT = 30.0  # seconds: bounds for failure only
 TOOL = [sys.executable, "-W", "error", "-m", "p2pnerts.net._mdns_tool"]
@@ -85,7 +86,7 @@ def test_a_table_in_one_namespace_is_found_from_another(can_build: None) -> None
                 {
                     "name": "Lab table",
                     "table_id": table_id,
-                    "version": 1,
+                    "version": PROTOCOL_VERSION,
                     "seats_taken": 2,
                     "seats_total": 3,
                     "options": "",

@@ -21,7 +21,21 @@ from p2pnerts.net import (
     join_table,
 )
 from p2pnerts.net._lobby import PER_ADDRESS
-from p2pnerts.protocol import Hello, Message, Play, Refuse, TeamDeal, Welcome, decode, encode
+from p2pnerts.protocol import (
+    PROTOCOL_VERSION,
+    FrameDecoder,
+    Hello,
+    LinkMessage,
+    Message,
+    Play,
+    Proof,
+    Refuse,
+    SeatKey,
+    TeamDeal,
+    Welcome,
+    decode,
+    encode,
+)
 from p2pnerts.rules import WASTE, TableOptions, ToFoundation, ToWork, TurnStock
 
 FAST = Pace(0.005, 0.005)
@@ -114,7 +128,7 @@ async def test_garbage_and_a_wrong_version_are_dropped_and_the_match_goes_on() -
     results: dict[int, MatchResult] = {}
     spec = TableSpec("sturdy", 3, TableOptions(rounds=1))
     hello = encode(Hello(bytes(16), -1, "Eve", 9))
-    wrong_version = hello[:4] + bytes([hello[4], 2]) + hello[6:]
+    wrong_version = hello[:4] + bytes([hello[4], PROTOCOL_VERSION + 1]) + hello[6:]
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
             port = await _hosted(nursery, spec, results, [])
@@ -141,7 +155,7 @@ async def test_garbage_sent_to_every_seat_mid_match_is_dropped_and_play_goes_on(
     hello = encode(Hello(bytes(16), 1, "Eve", 9))
     junk = (
         b"\xff" * 64,  # not a frame
-        hello[:4] + bytes([hello[4], 2]) + hello[6:],  # another protocol version
+        hello[:4] + bytes([hello[4], PROTOCOL_VERSION + 1]) + hello[6:],  # another version
         (10**6).to_bytes(4, "big") + b"x",  # larger than any frame may be
         hello,  # a seat of another table
     )
@@ -366,3 +380,55 @@ async def test_strangers_with_wrong_hellos_cannot_hold_the_lobby() -> None:
             for stream in strangers:
                 await stream.aclose()
     assert results[0] == results[1]
+
+
+async def _impersonate(port: int, hello: Hello, proof: bytes) -> Refuse:
+    """Open a link to ``port`` as ``hello`` says, answer its proof with ``proof``, and
+    return the Refuse that comes back."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    await stream.send_all(encode(hello))
+    decoder, said = FrameDecoder(), list[Message | LinkMessage]()
+    while not said:
+        data = await stream.receive_some(65536)
+        said += list(decoder.feed(bytes(data)))
+    if isinstance(said[0], Hello):  # it proved itself: now this end must
+        await stream.send_all(encode(Proof(proof)))
+        while len(said) < 2 and (data := await stream.receive_some(65536)):
+            said += list(decoder.feed(bytes(data)))
+    await stream.aclose()
+    refused = said[-1]
+    assert isinstance(refused, Refuse), said
+    return refused
+
+
+async def test_an_outsider_cannot_take_over_a_seat_and_the_real_link_stays() -> None:
+    """The table id is public; a seat's key is not. An outsider naming seat 1 with its
+    own key, or with seat 1's public key but no proof, is refused, and the host keeps the
+    real seat 1's connection."""
+    results: dict[int, MatchResult] = {}
+    spec = TableSpec("guarded", 2, TableOptions(rounds=2))
+    seated: list[TablePeer] = []
+    playing = trio.Event()
+    host = _player("Ann", 1)
+    host.seated = seated.append
+    host.report = lambda line: playing.set() if "starts" in line else None
+    bea = _player("Bea", 2)
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, [], host)
+
+            async def join() -> None:
+                results[1] = await join_table("127.0.0.1", port, bea)
+
+            nursery.start_soon(join)
+            await playing.wait()
+            table, link = seated[0].table, seated[0].links[1]
+            eve = SeatKey.generate()
+            as_eve = Hello(table, 1, "Eve", 9, eve.public, bytes(16))
+            refused = await _impersonate(port, as_eve, eve.sign(b"anything"))
+            assert refused.reason == "that is not seat 1's key"
+            as_bea = Hello(table, 1, "Bea", 9, bea.key.public, bytes(16))
+            refused = await _impersonate(port, as_bea, eve.sign(b"anything"))
+            assert refused.reason == "no proof of seat 1's key"
+            assert seated[0].links[1] is link and not link.closed
+    assert results[0] == results[1] and results[0].rounds == 2

@@ -11,15 +11,18 @@ from pathlib import Path
 import pytest
 
 from p2pnerts.net import SeatFile, SeatFileError
-from p2pnerts.protocol import Disk, Seat
+from p2pnerts.protocol import Disk, Seat, SeatKey
 from p2pnerts.rules import TableOptions, TieRule, shuffled_deck
+
+KEYS = [SeatKey.from_secret(bytes([n + 1]) * 32) for n in range(3)]
 
 
 def _saved() -> SeatFile:
     options = TableOptions(stock_turn=1, rounds=3, tie_rule=TieRule.ROTATE, jokers=True)
     order = shuffled_deck(2, options, random.Random(4))
-    roster = tuple(Seat(n, f"P{n}", "127.0.0.1", 4000 + n) for n in range(3))
-    return SeatFile(bytes(range(16)), 2, roster, options, Disk(5, order, b"salt" * 4, 7))
+    roster = tuple(Seat(n, f"P{n}", "127.0.0.1", 4000 + n, KEYS[n].public) for n in range(3))
+    disk = Disk(5, order, b"salt" * 4, 7)
+    return SeatFile(bytes(range(16)), 2, roster, options, disk, KEYS[2].secret)
 
 
 def test_a_saved_seat_reads_back_the_same(tmp_path: Path) -> None:
@@ -32,7 +35,9 @@ def test_a_saved_seat_reads_back_the_same(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "complaint"),
     [
-        (lambda d: d.update({"p2pnerts-seat": 2}), "format 1 expected"),
+        (lambda d: d.update({"p2pnerts-seat": 1}), "format 2 expected"),
+        (lambda d: d.update(key=KEYS[1].secret.hex()), "the key is not seat 2's"),
+        (lambda d: d["roster"][2].__setitem__(4, KEYS[0].public.hex()), "not seat 2's"),
         (lambda d: d.update(seat=3), "seat must be a whole number 0 to 2"),
         (lambda d: d["options"].update(work_piles=7), "4 or 5 work piles"),
         (lambda d: d["options"].update(colour="red"), "unknown options"),
@@ -69,3 +74,12 @@ def test_a_state_file_that_is_not_json_is_one_line_of_error_from_the_command(
     assert "not a p2pnerts state file" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert path.read_text() == "{half", "a bad file is left as it was"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows keeps no POSIX file modes")
+def test_the_state_file_holding_the_seat_key_is_readable_by_its_owner_alone(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "seat.json"
+    _saved().save(path)
+    assert path.stat().st_mode & 0o777 == 0o600

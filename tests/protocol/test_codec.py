@@ -104,17 +104,17 @@ def _frame(value: object) -> bytes:
         (b"\x00\x00\x00\x00", "frame length 0"),
         ((MAX_FRAME + 1).to_bytes(4, "big"), "frame length"),
         (b"\x00\x00\x00\x02\xc1\xc1", "undecodable frame"),
-        (_frame([2, 5, 0, 0, 1, 1]), "protocol version 2"),
-        (_frame([1, 99, 0, 0, 1, 1]), "unknown message kind 99"),
-        (_frame([1, 5, 64, 0, 1, 1]), "sender"),
-        (_frame([1, 5, 0, 0, 0, 1]), "clock"),
-        (_frame([1, 5, 0, 0, "1", 1]), "clock"),
-        (_frame([1, 5, 0, 0, 1, 1, "extra"]), "Leave: expected 0 fields"),
+        (_frame([1, 5, 0, 0, 1, 1]), "protocol version 1"),
+        (_frame([2, 99, 0, 0, 1, 1]), "unknown message kind 99"),
+        (_frame([2, 5, 64, 0, 1, 1]), "sender"),
+        (_frame([2, 5, 0, 0, 0, 1]), "clock"),
+        (_frame([2, 5, 0, 0, "1", 1]), "clock"),
+        (_frame([2, 5, 0, 0, 1, 1, "extra"]), "Leave: expected 0 fields"),
         (_frame({"kind": 5}), "frame: expected an array"),
-        (_frame([1, 2, 0, 0, 1, 1, 1, [2, 0, 9999, -1, 0, None, []]]), "card"),
-        (_frame([1, 2, 0, 0, 1, 1, 1, [2, 0, 5, -3, 0, None, []]]), "source"),
-        (_frame([1, 3, 0, 0, 1, 1, [1, 2], 3, b"short"]), "digest"),
-        (_frame([1, 1, 0, 0, 1, 1, 1, b"x" * 32, [1, 2, 3, 4, 5, 6, 7, 8]]), "face_up"),
+        (_frame([2, 2, 0, 0, 1, 1, 1, [2, 0, 9999, -1, 0, None, []]]), "card"),
+        (_frame([2, 2, 0, 0, 1, 1, 1, [2, 0, 5, -3, 0, None, []]]), "source"),
+        (_frame([2, 3, 0, 0, 1, 1, [1, 2], 3, b"short"]), "digest"),
+        (_frame([2, 1, 0, 0, 1, 1, 1, b"x" * 32, [1, 2, 3, 4, 5, 6, 7, 8]]), "face_up"),
     ],
 )
 def test_malformed_frames_raise_a_clear_remote_error(frame: bytes, message: str) -> None:
@@ -136,4 +136,4 @@ def test_an_oversized_message_is_refused_before_it_is_sent() -> None:
     huge = Ack(0, 0, 1, 1, tuple(range(64)), 0, bytes(16))
     assert decode(encode(huge)) == huge
     with pytest.raises(RemoteProtocolError, match="have: expected an array"):
-        decode(_frame([1, 3, 0, 0, 1, 1, list(range(65)), 0, bytes(16)]))
+        decode(_frame([2, 3, 0, 0, 1, 1, list(range(65)), 0, bytes(16)]))

@@ -1,0 +1,80 @@
+"""Who a seat is: an Ed25519 key pair, and the proofs a link's two ends give each other.
+
+The table id is public (mDNS announces it), so it proves nothing. Each seat has a key
+pair instead; the host's roster binds every seat to its public key; and a connection is
+taken as a seat's only once that seat has signed a statement naming both ends' keys and
+two fresh nonces, one chosen by each end (SPEC §2.1). A recorded handshake proves nothing
+on another connection, and no one but the key's holder can sign.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from p2pnerts.protocol._messages import Hello
+
+KEY_BYTES = 32
+SIGNATURE_BYTES = 64
+NONCE_BYTES = 16
+NO_KEY = bytes(KEY_BYTES)
+"""The key of a seat not known yet (never a real Ed25519 public key's encoding that signs)."""
+DOMAIN = b"p2pnerts/2 link proof\x00"
+OPENER = b"O"
+"""The role of the end that opened the connection (it said Hello first)."""
+ANSWERER = b"A"
+"""The role of the end that accepted it (it answers with a Hello that proves itself)."""
+
+
+class SeatKey:
+    """One seat's key pair: it signs, and gives out its public half."""
+
+    def __init__(self, private: Ed25519PrivateKey) -> None:
+        self._private = private
+        self.public = private.public_key().public_bytes_raw()
+        """The public key, 32 bytes: what the roster and every Hello carry."""
+
+    @classmethod
+    def generate(cls) -> SeatKey:
+        """A new key pair, from the operating system's randomness."""
+        return cls(Ed25519PrivateKey.generate())
+
+    @classmethod
+    def from_secret(cls, secret: bytes) -> SeatKey:
+        """The key pair whose 32-byte private key is ``secret`` (a state file keeps it)."""
+        return cls(Ed25519PrivateKey.from_private_bytes(secret))
+
+    @property
+    def secret(self) -> bytes:
+        """The 32-byte private key: to be kept by this seat alone."""
+        return self._private.private_bytes_raw()
+
+    def sign(self, data: bytes) -> bytes:
+        return self._private.sign(data)
+
+
+def verify(public: bytes, signature: bytes, data: bytes) -> bool:
+    """Whether ``signature`` is the holder of ``public``'s signature of ``data``."""
+    if len(public) != KEY_BYTES or len(signature) != SIGNATURE_BYTES:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(signature, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+def fingerprint(public: bytes) -> str:
+    """A short, readable name for a public key: the first 6 bytes of its SHA-256."""
+    digest = hashlib.sha256(public).hexdigest()[:12]
+    return ":".join(digest[i : i + 4] for i in range(0, 12, 4))
+
+
+def link_statement(role: bytes, table: bytes, opener: Hello, answerer: Hello) -> bytes:
+    """What the end in ``role`` signs to open a link of table ``table`` (the answerer's:
+    a newcomer opens with no table yet): both seats, both keys and both nonces."""
+    seats = opener.seat.to_bytes(2, "big", signed=True) + answerer.seat.to_bytes(2, "big")
+    keys = opener.key + answerer.key
+    return DOMAIN + role + table + seats + keys + opener.nonce + answerer.nonce
