@@ -37,7 +37,7 @@ from p2pnerts.net import (
     join_table,
     resume_table,
 )
-from p2pnerts.protocol import PROTOCOL_VERSION
+from p2pnerts.protocol import PROTOCOL_VERSION, SeatKey, fingerprint
 
 DISCOVERY_WAIT = 3.0
 """Seconds to listen for a table named on the command line."""
@@ -167,7 +167,7 @@ async def run_host(
             )
             if config.advertise:
                 nursery.start_soon(_announce, announced, config.seat.interface, report)
-                updates.send_nowait(_info(spec, where, 1))
+                updates.send_nowait(_info(spec, where, 1, me.key))
             for k in range(config.bots):
                 bot = bot_player(
                     f"Bot {k + 1}",
@@ -179,7 +179,7 @@ async def run_host(
 
         def seated(taken: int) -> None:
             if config.advertise and where["table"]:
-                updates.send_nowait(_info(spec, where, taken))
+                updates.send_nowait(_info(spec, where, taken, me.key))
 
         result = await host_table(
             spec,
@@ -193,7 +193,7 @@ async def run_host(
     return result
 
 
-def _info(spec: TableSpec, where: dict[str, int | str], taken: int) -> TableInfo:
+def _info(spec: TableSpec, where: dict[str, int | str], taken: int, key: SeatKey) -> TableInfo:
     state: TableState = "playing" if taken >= spec.seats else "lobby"
     return TableInfo(
         spec.name,
@@ -205,6 +205,7 @@ def _info(spec: TableSpec, where: dict[str, int | str], taken: int) -> TableInfo
         state,
         "0.0.0.0",
         int(where["port"]),
+        fingerprint(key.public),
     )
 
 
@@ -291,16 +292,18 @@ async def locate_and_join(
     target: str, interface: str | None, player: Player, report: Callable[[str], None]
 ) -> MatchResult:
     """Find the table (by name or HOST:PORT), take a seat and play the match."""
-    host, port = await locate(target, interface)
+    host, port, key = await locate(target, interface)
     report(f"{player.name} joining {host}:{port}")
+    player.expect_host = key or None
     return await join_table(host, port, player)
 
 
-async def locate(target: str, interface: str | None) -> tuple[str, int]:
-    """HOST:PORT as given, or where the table of that name is, found by mDNS."""
+async def locate(target: str, interface: str | None) -> tuple[str, int, str]:
+    """HOST:PORT as given, or where the table of that name is, found by mDNS; and the
+    host's key fingerprint that it announced (empty: none known)."""
     host, sep, port = target.rpartition(":")
     if sep and host and port.isdigit():
-        return host, int(port)
+        return host, int(port), ""
     interfaces = None if interface is None else [interface]
     seen = await find_tables(DISCOVERY_WAIT, interfaces=interfaces)
     tables = [t for t in seen if t.name == target]
@@ -312,4 +315,4 @@ async def locate(target: str, interface: str | None) -> tuple[str, int]:
     if len(tables) > 1:
         where = ", ".join(f"{t.host}:{t.port}" for t in tables)
         raise JoinError(f"{len(tables)} tables are named {target!r} ({where}): give HOST:PORT")
-    return tables[0].host, tables[0].port
+    return tables[0].host, tables[0].port, tables[0].key

@@ -29,6 +29,7 @@ def _render(tables: Sequence[TableInfo], timeout: float, where: str) -> str:
         "STATE": [t.state for t in tables],
         "OPTIONS": [rest or "-" for _, rest in apart],
         "ADDRESS": [f"{t.host}:{t.port}" for t in tables],
+        "KEY": [t.key or "-" for t in tables],
     }
     if not any(teams for teams, _ in apart):
         del columns["TEAMS"]  # nobody plays in teams: no column of dashes

@@ -216,7 +216,16 @@ async def open_link(
     with a `Proof`. Returns the proven Hello, a Refuse, or None: no answer in time, or
     one that proves nothing (logged). Raises `RemoteProtocolError` for an answer that
     breaks the protocol."""
-    mine = replace(mine, nonce=secrets.token_bytes(NONCE_BYTES), proof=b"")
+    mine = replace(mine, nonce=new_nonce(), proof=b"")
+    reply = await hear_out(conn, mine, expect)
+    if isinstance(reply, Hello):
+        await prove_to(conn, mine, reply, key)
+    return reply
+
+
+async def hear_out(conn: Connection, mine: Hello, expect: bytes | None) -> Hello | Refuse | None:
+    """The first half of `open_link`: say ``mine`` (its nonce fresh), and check the answer's
+    proof. The caller may look the proven Hello over before it proves this end (`prove_to`)."""
     reply = await _exchange(conn, mine)
     if reply is None or isinstance(reply, Refuse):
         return reply
@@ -227,15 +236,20 @@ async def open_link(
     if (expect is not None and reply.key != expect) or not verify(reply.key, reply.proof, said):
         log.warning("%s could not prove it holds seat %d's key", conn.peer, reply.seat)
         return None
+    return reply
+
+
+async def prove_to(conn: Connection, mine: Hello, reply: Hello, key: SeatKey) -> None:
+    """The second half of `open_link`: prove this end to the one that answered ``reply``."""
     proof = Proof(key.sign(link_statement(OPENER, reply.table, mine, reply)))
-    return reply if await _exchange(conn, proof, answer=False) is None else None
+    await _exchange(conn, proof, answer=False)
 
 
 async def answer_link(conn: Connection, theirs: Hello, mine: Hello, key: SeatKey) -> bool:
     """Answer an opening Hello whose key the caller has checked: prove this end (``mine``,
     with a fresh nonce, and its proof), and take the opener's `Proof`. False: no proof
     in time, or one that proves nothing; the caller refuses the connection."""
-    mine = replace(mine, nonce=secrets.token_bytes(NONCE_BYTES), proof=b"")
+    mine = replace(mine, nonce=new_nonce(), proof=b"")
     mine = replace(mine, proof=key.sign(link_statement(ANSWERER, mine.table, theirs, mine)))
     try:
         reply = await _exchange(conn, mine)
@@ -244,6 +258,11 @@ async def answer_link(conn: Connection, theirs: Hello, mine: Hello, key: SeatKey
         return False
     said = link_statement(OPENER, mine.table, theirs, mine)
     return isinstance(reply, Proof) and verify(theirs.key, reply.proof, said)
+
+
+def new_nonce() -> bytes:
+    """Fresh random bytes for one end of one handshake."""
+    return secrets.token_bytes(NONCE_BYTES)
 
 
 async def _exchange(conn: Connection, message: Received, *, answer: bool = True) -> Received | None:

@@ -24,7 +24,15 @@ import trio
 
 from p2pnerts.driver import Driver
 from p2pnerts.errors import Error
-from p2pnerts.net._link import Closed, Connection, Received, answer_link, open_link
+from p2pnerts.net._link import (
+    Closed,
+    Connection,
+    Received,
+    answer_link,
+    hear_out,
+    new_nonce,
+    prove_to,
+)
 from p2pnerts.net._peer import TablePeer, Tamper
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
@@ -37,6 +45,7 @@ from p2pnerts.protocol import (
     Seat,
     SeatKey,
     Welcome,
+    fingerprint,
 )
 from p2pnerts.rules import TableOptions
 
@@ -92,6 +101,9 @@ class Player:
     """Rewrites what this seat sends (a cheat, for demonstrations and tests)."""
     key: SeatKey = field(default_factory=SeatKey.generate)
     """This seat's key pair (a state file keeps it, to come back as the same seat)."""
+    expect_host: str | None = None
+    """The host's key fingerprint as the table announced it, if known: a host that proves
+    another key is not the table announced (`join_table` refuses it)."""
     between_rounds: float = 1.0
     """Seconds from a round's end to this seat's Ready for the next (a person reading the
     scores takes longer; `TablePeer.deal_next_round` says Ready sooner)."""
@@ -431,9 +443,12 @@ async def _ask_for_a_seat(
 ) -> tuple[Welcome, bytes]:
     """Ask the host for a seat: the link proven both ways first (the host's key taken as
     it proves it), then its Welcome. Returns the Welcome and the host's key."""
-    mine = Hello(NO_TABLE, -1, player.name[:32], my_port, player.key.public)
+    mine = Hello(NO_TABLE, -1, player.name[:32], my_port, player.key.public, new_nonce())
     try:
-        host = await open_link(conn, mine, player.key, None)
+        host = await hear_out(conn, mine, None)
+        if isinstance(host, Hello):
+            _check_announced(host, player, where)  # before this seat proves anything to it
+            await prove_to(conn, mine, host, player.key)
         answer = await _next(conn) if isinstance(host, Hello) else host
     except RemoteProtocolError as exc:
         raise JoinError(f"{where} speaks differently: {exc}") from None
@@ -445,6 +460,16 @@ async def _ask_for_a_seat(
         raise JoinError(f"{where} answered {type(answer).__name__}, not Welcome")
     conn.open_up()
     return answer, host.key
+
+
+def _check_announced(host: Hello, player: Player, where: str) -> None:
+    """Refuse a host that proves another key than the table announced (a spoofed name)."""
+    proven = fingerprint(host.key)
+    if player.expect_host is not None and proven != player.expect_host:
+        raise JoinError(
+            f"{where} proved key {proven}, not the key {player.expect_host} the table"
+            " announced: not the table it claims to be"
+        )
 
 
 async def _next(conn: Connection) -> Received | None:

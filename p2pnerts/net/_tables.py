@@ -11,6 +11,7 @@ records say where the host listens; its TXT record describes the table:
 ``total``  seats in all
 ``opts``   a short summary of the table's options (may be empty)
 ``state``  ``lobby`` or ``playing``
+``k``      the host's key fingerprint (`protocol.fingerprint`), if announced
 =========  ===========================================================
 
 A service whose TXT record is malformed (a field missing, not a number, another protocol
@@ -45,6 +46,7 @@ MAX_TEXT_BYTES: Final = 200
 
 _TABLE_ID = re.compile(r"[0-9a-f]{32}")
 _SMALL_NUMBER = re.compile(r"[0-9]{1,3}")
+_FINGERPRINT = re.compile(r"[0-9a-f]{4}:[0-9a-f]{4}:[0-9a-f]{4}")
 _TXT_KEYS: Final = ("name", "v", "id", "seats", "total", "opts", "state")
 
 
@@ -92,6 +94,9 @@ class TableInfo:
     state: TableState
     host: str
     port: int
+    key: str = ""
+    """The host's key fingerprint (`protocol.fingerprint`); empty if not announced. A
+    joiner checks that the host proves the key it announced."""
 
     def __post_init__(self) -> None:
         _printable_text(self.name, "table name", empty_ok=False)
@@ -110,6 +115,8 @@ class TableInfo:
         if str(address) != self.host:
             raise ValueError(f"host {self.host!r} is not in dotted-quad form")
         _small_int(self.port, "port", 1, 65535)
+        if self.key and not _FINGERPRINT.fullmatch(self.key):
+            raise ValueError(f"key fingerprint {self.key[:20]!r} is not xxxx:xxxx:xxxx")
 
     def to_json(self) -> dict[str, str | int]:
         """The fields as a JSON object (the shape ``p2pnerts tables --json`` prints)."""
@@ -125,7 +132,7 @@ def txt_of(info: TableInfo) -> dict[str, str]:
         "total": str(info.seats_total),
         "opts": info.options,
         "state": info.state,
-    }
+    } | ({"k": info.key} if info.key else {})
 
 
 def table_from_txt(
@@ -169,7 +176,16 @@ def table_from_txt(
         state="lobby" if state == "lobby" else "playing",
         host=addresses[0],
         port=port,
+        key=_optional_text(properties, "k"),
     )
+
+
+def _optional_text(properties: dict[bytes, bytes | None], key: str) -> str:
+    raw = properties.get(key.encode("ascii"))
+    try:
+        return "" if raw is None else raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"TXT field {key!r} is not UTF-8") from None
 
 
 def instance_label(info: TableInfo) -> str:

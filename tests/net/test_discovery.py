@@ -31,7 +31,7 @@ from p2pnerts.net import (
     browse,
     find_tables,
 )
-from p2pnerts.net._tables import instance_label, table_from_txt
+from p2pnerts.net._tables import instance_label, table_from_txt, txt_of
 from p2pnerts.protocol import PROTOCOL_VERSION
 
 LOOPBACK = ["127.0.0.1"]
@@ -446,14 +446,15 @@ def test_tables_command_lists_json_and_text(capsys: pytest.CaptureFixture[str]) 
                 "state": "lobby",
                 "host": "127.0.0.1",
                 "port": 4000,
+                "key": "",
             }
         ]
 
         assert tables_command(3.0, False, "127.0.0.1") == 0
         lines = capsys.readouterr().out.splitlines()
-        assert lines[0].split() == ["NAME", "SEATS", "STATE", "OPTIONS", "ADDRESS"]
+        assert lines[0].split() == ["NAME", "SEATS", "STATE", "OPTIONS", "ADDRESS", "KEY"]
         row = next(line for line in lines if line.startswith("CLI table "))
-        assert row.split()[2:] == ["3/4", "lobby", "bonus", "10", "127.0.0.1:4000"]
+        assert row.split()[2:] == ["3/4", "lobby", "bonus", "10", "127.0.0.1:4000", "-"]
 
 
 def test_tables_command_says_so_when_mdns_cannot_start(
@@ -471,13 +472,24 @@ def test_tables_command_says_so_when_mdns_cannot_start(
 
 
 def test_a_listing_shows_teams_in_a_column_of_their_own_only_when_a_table_has_them() -> None:
-    teams = a_table("Pairs", options="rounds=2, teams=2+2", seats_total=4)
-    solo = a_table("Solo", options="standard rules", seats_total=3)
+    key = "0123:4567:89ab"
+    teams = a_table("Pairs", options="rounds=2, teams=2+2", seats_total=4, key=key)
+    solo = a_table("Solo", options="standard rules", seats_total=3, key=key)
     lines = _render([teams, solo], 3.0, "here").splitlines()
-    assert lines[0].split() == ["NAME", "SEATS", "TEAMS", "STATE", "OPTIONS", "ADDRESS"]
-    assert lines[1].split() == ["Pairs", "1/4", "2+2", "lobby", "rounds=2", "127.0.0.1:4000"]
-    assert lines[2].split() == ["Solo", "1/3", "-", "lobby", "standard", "rules", "127.0.0.1:4000"]
+    assert lines[0].split() == ["NAME", "SEATS", "TEAMS", "STATE", "OPTIONS", "ADDRESS", "KEY"]
+    address = "127.0.0.1:4000"
+    assert lines[1].split() == ["Pairs", "1/4", "2+2", "lobby", "rounds=2", address, key]
+    assert lines[2].split() == ["Solo", "1/3", "-", "lobby", "standard", "rules", address, key]
     only_teams = _render([a_table("Trios", options="teams=3+3")], 3.0, "here").splitlines()
-    assert only_teams[1].split() == ["Trios", "1/4", "3+3", "lobby", "-", "127.0.0.1:4000"]
+    assert only_teams[1].split() == ["Trios", "1/4", "3+3", "lobby", "-", address, "-"]
     alone = _render([solo], 3.0, "here").splitlines()
-    assert alone[0].split() == ["NAME", "SEATS", "STATE", "OPTIONS", "ADDRESS"]
+    assert alone[0].split() == ["NAME", "SEATS", "STATE", "OPTIONS", "ADDRESS", "KEY"]
+
+
+def test_the_host_key_fingerprint_goes_through_txt_and_a_bad_one_is_refused() -> None:
+    info = a_table(key="0123:4567:89ab")
+    assert txt_of(info)["k"] == "0123:4567:89ab"
+    assert table_from_txt(txt(k="0123:4567:89ab"), ["10.0.0.5"], 4000).key == "0123:4567:89ab"
+    assert table_from_txt(txt(), ["10.0.0.5"], 4000).key == ""  # not announced
+    with pytest.raises(ValueError, match="key fingerprint"):
+        table_from_txt(txt(k="nope"), ["10.0.0.5"], 4000)

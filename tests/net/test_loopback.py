@@ -35,6 +35,7 @@ from p2pnerts.protocol import (
     Welcome,
     decode,
     encode,
+    fingerprint,
 )
 from p2pnerts.rules import WASTE, TableOptions, ToFoundation, ToWork, TurnStock
 
@@ -432,3 +433,20 @@ async def test_an_outsider_cannot_take_over_a_seat_and_the_real_link_stays() -> 
             assert refused.reason == "no proof of seat 1's key"
             assert seated[0].links[1] is link and not link.closed
     assert results[0] == results[1] and results[0].rounds == 2
+
+
+async def test_a_host_that_proves_another_key_than_the_table_announced_is_not_joined() -> None:
+    results: dict[int, MatchResult] = {}
+    spec = TableSpec("kitchen", 2, TableOptions(rounds=1))
+    host = _player("Ann", 1)
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, [], host)
+            spoofed = _player("Cal", 3)
+            spoofed.expect_host = fingerprint(SeatKey.generate().public)
+            with pytest.raises(JoinError, match="not the table it claims to be"):
+                await join_table("127.0.0.1", port, spoofed)
+            bea = _player("Bea", 2)
+            bea.expect_host = fingerprint(host.key.public)
+            results[1] = await join_table("127.0.0.1", port, bea)
+    assert results[0] == results[1]
