@@ -211,7 +211,8 @@ def _parser() -> argparse.ArgumentParser:
         help=f"comma-separated: {', '.join(POLICIES)}, package.module:Class or file.py:Class",
     )
     arena.add_argument("--rounds", type=count(1, 1_000_000), default=100, help="rounds (100)")
-    arena.add_argument("--players", type=count(2, 14), default=4, help="players (4)")
+    arena.add_argument("--players", type=count(2, 14), help="players (default 4, or the teams')")
+    teams_option(arena, "players")
     arena.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
     arena.add_argument("--json", action="store_true", help="print the report as JSON")
     fan_out_options(arena, "rounds")
@@ -240,9 +241,17 @@ def _sim(args: argparse.Namespace) -> int:
 def _arena(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     names = [name.strip() for name in args.policies.split(",") if name.strip()]
+    options = TableOptions(teams=args.teams)
+    players = table_size(options, args.players, "--players")
     try:
         report = play_arena(
-            names, args.rounds, seed, players=args.players, progress=_bar, where=_where(args)
+            names,
+            args.rounds,
+            seed,
+            players=players,
+            options=options,
+            progress=_bar,
+            where=_where(args),
         )
     except PolicyError as exc:
         raise ArenaError(str(exc)) from None

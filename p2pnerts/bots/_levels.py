@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import inspect
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,7 +140,14 @@ def _import(name: str) -> ModuleType:
         if loader is None or loader.loader is None:
             raise ImportError(f"{name} is not a Python file")
         module = importlib.util.module_from_spec(loader)
-        loader.loader.exec_module(module)
+        # Registered before it runs, as `import` does: a dataclass defined in it looks its
+        # module up in sys.modules (to resolve `from __future__ import annotations`).
+        sys.modules[loader.name] = module
+        try:
+            loader.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[loader.name]
+            raise
         return module
     except (ImportError, OSError) as exc:
         raise PolicyError(f"cannot import {name!r}: {exc}") from exc

@@ -48,13 +48,24 @@ def test_arena_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize(
     ("policies", "message"),
-    [("baseline,nobody", "is neither a policy"), ("a,b,c,d,e", "cannot share 4 seats")],
+    [
+        ("baseline,nobody", "is neither a policy"),
+        ("a,b,c,d,e", "cannot share 4 seats"),
+        ("strong,baseline,strong", "strong named twice"),
+    ],
 )
 def test_arena_refuses_what_it_cannot_run(
     policies: str, message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["arena", "--policies", policies, "--rounds", "1"]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_arena_seats_teams(capsys: pytest.CaptureFixture[str]) -> None:
+    data, _ = _arena_json(capsys, "--seed", "3", "--teams", "2+1", "--policies", "strong,simple")
+    assert data["seats"] == ["strong", "strong", "simple"] and data["teams"] == "2+1"
+    assert main(["arena", "--teams", "2+2", "--players", "3", "--rounds", "1"]) == 2
+    assert "teams 2+2 seat 4 players" in capsys.readouterr().err
 
 
 def test_arena_has_help(capsys: pytest.CaptureFixture[str]) -> None:
