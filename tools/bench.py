@@ -637,6 +637,32 @@ def bench_bots(args: argparse.Namespace) -> dict[str, Any]:
     return {"decision_ms": timing, "margin": margin}
 
 
+FAST_MIXES = (("simple", "baseline"), ("baseline", "strong"))
+
+
+def bench_fast(args: argparse.Namespace) -> dict[str, Any]:
+    """The fast arena's four-player rounds per second on one core, per mix of policies,
+    and the share of that time the policies' own decisions take."""
+    figures = {}
+    for mix in FAST_MIXES:
+        report = play_arena(list(mix), int(args.rounds), int(args.seed), fast=True)
+        deciding = sum(f.decision_ms * f.decisions for f in report.figures) / 1000
+        figures[",".join(mix)] = {
+            "rounds": report.rounds,
+            "rounds_per_second": report.rounds / report.seconds,
+            "share_deciding": deciding / report.seconds,
+        }
+    if not args.json:
+        print(f"fast arena, {BOT_PLAYERS} players, one core, seed {args.seed}")
+        print(f"{'policies':<20}{'rounds':>8}{'rounds/s':>10}{'deciding':>10}")
+        for name, f in figures.items():
+            print(
+                f"{name:<20}{f['rounds']:>8}{f['rounds_per_second']:>10.1f}"
+                f"{f['share_deciding']:>10.0%}"
+            )
+    return {"fast_arena": figures}
+
+
 def _progress(done: int, total: int) -> None:
     if done == total or done % 50 == 0:
         print(f"\r  {done}/{total} rounds", end="\n" if done == total else "", file=sys.stderr)
@@ -699,6 +725,12 @@ def parser() -> argparse.ArgumentParser:
     bots.add_argument("--positions", type=int, default=3000, help="views timed per policy")
     bots.add_argument("--seed", type=int, default=1, help="the arena's and the views' seed")
     bots.set_defaults(run=bench_bots)
+
+    fast = sub.add_parser("fast", help="the fast arena's 4-player rounds per second, one core")
+    fast.add_argument("--json", action="store_true", help="emit the figures as JSON")
+    fast.add_argument("--rounds", type=int, default=400, help="rounds per mix (400)")
+    fast.add_argument("--seed", type=int, default=1, help="the arena's seed")
+    fast.set_defaults(run=bench_fast)
     return top
 
 

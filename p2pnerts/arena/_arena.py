@@ -12,19 +12,17 @@ clock around each ``choose`` and are the one thing that varies between runs.
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from p2pnerts.arena._report import ArenaError, ArenaReport, ArenaRound, Tally, Timed, summarize
-from p2pnerts.bots import BotDriver, Policy, load_policy
+from p2pnerts.arena._fast import fast_round
+from p2pnerts.arena._job import Job, faces
+from p2pnerts.arena._report import ArenaError, ArenaReport, ArenaRound, Tally, summarize
+from p2pnerts.bots import load_policy
 from p2pnerts.driver import Pace
 from p2pnerts.fanout import SERIAL, TaskFailed, Where, fan_out
 from p2pnerts.protocol import Event, PlayCommitted, PlayReturned, RoundOver
-from p2pnerts.rules import BadOptions, Card, TableOptions, ToFoundation, shuffled_deck
+from p2pnerts.rules import BadOptions, TableOptions, ToFoundation
 from p2pnerts.sim import MIXES, Lineup, SimConfig, Simulation
 
 
@@ -44,15 +42,17 @@ def play_arena(
     options: TableOptions | None = None,
     progress: Callable[[int, int], None] | None = None,
     where: Where = SERIAL,
+    fast: bool = False,
 ) -> ArenaReport:
     """Play ``rounds`` rounds of the named policies (built-in names,
     ``package.module:Class`` or ``file.py:Class``); ``progress(done, rounds)`` hears rounds
-    finish; ``where`` says which processes play them, and changes nothing but the times.
+    finish; ``where`` says which processes play them, and changes nothing but the times;
+    ``fast`` plays on the rules alone (`p2pnerts.arena._fast`) instead of the protocol.
 
     With teams in ``options``, a team plays one policy (team ``t`` the policy ``t mod P``)
     and the deals rotate over the teams' decks."""
     options = options or TableOptions()
-    job = _Job(tuple(policies), players, seed, pace or Pace(), options)
+    job = Job(tuple(policies), players, seed, pace or Pace(), options, fast)
     _check(job, rounds, where)
     started = time.perf_counter()
     try:
@@ -62,11 +62,20 @@ def play_arena(
     seconds = time.perf_counter() - started
     played, figures = summarize(job.policies, job.seats, fanned.records)
     return ArenaReport(
-        job.policies, job.seats, rounds, seed, job.pace, figures, seconds, played, options.teams
+        job.policies,
+        job.seats,
+        rounds,
+        seed,
+        job.pace,
+        figures,
+        seconds,
+        played,
+        options.teams,
+        fast,
     )
 
 
-def _check(job: _Job, rounds: int, where: Where) -> None:
+def _check(job: Job, rounds: int, where: Where) -> None:
     """Raise `ArenaError` (or `PolicyError`) saying why the arena cannot run as asked."""
     policies = job.policies
     if not policies:
@@ -95,68 +104,21 @@ def _check(job: _Job, rounds: int, where: Where) -> None:
             )
 
 
-@dataclass(frozen=True, slots=True)
-class _Job:
-    """What every round of one arena run shares: plain data, for any worker process."""
-
-    policies: tuple[str, ...]
-    players: int
-    seed: int
-    pace: Pace
-    options: TableOptions
-
-    @property
-    def seating(self) -> tuple[int, ...]:
-        """The deck each seat plays."""
-        return self.options.seating(self.players)
-
-    @property
-    def decks(self) -> int:
-        return len(set(self.seating))
-
-    @property
-    def seats(self) -> tuple[str, ...]:
-        """The policy each seat plays: its deck's (its team's), in turn."""
-        return tuple(self.policies[deck % len(self.policies)] for deck in self.seating)
-
-
-def arena_round(job: _Job, number: int) -> tuple[ArenaRound, dict[str, Tally]]:
+def arena_round(job: Job, number: int) -> tuple[ArenaRound, dict[str, Tally]]:
     """Round ``number`` of an arena run (its deal and rotation follow from the number),
     and what each policy did in it: one task of the fan-out."""
-    config = SimConfig(job.players, 1, MIXES["none"], job.options)
     tallies = {name: Tally() for name in job.policies}
-    deal, rotation = divmod(number, job.decks)
-    record = _play_round(config, job, tallies, deal, rotation)
-    return record, tallies
+    deal, rotation = job.deal_of(number)
+    play = fast_round if job.fast else _play_round
+    return play(job, tallies, deal, rotation), tallies
 
 
-@functools.cache
-def _makers(policies: tuple[str, ...]) -> list[Callable[[random.Random], Policy]]:
-    """The policies' makers, loaded once per process."""
-    return [load_policy(name) for name in policies]
-
-
-def _play_round(
-    config: SimConfig, job: _Job, tallies: dict[str, Tally], deal: int, rotation: int
-) -> ArenaRound:
+def _play_round(job: Job, tallies: dict[str, Tally], deal: int, rotation: int) -> ArenaRound:
     """One simulated round: what every seat was dealt and scored, in seat order."""
-    players, options, seed, seating = config.peers, config.options, job.seed, job.seating
-    name_of, makers = job.seats, _makers(job.policies)
-    seeds = random.Random(f"arena:{seed}:{deal}:{rotation}")
-    drivers = [
-        BotDriver(
-            Timed(
-                makers[job.policies.index(name_of[s])](random.Random(seeds.getrandbits(64))),
-                tallies[name_of[s]],
-            ),
-            job.pace,
-        )
-        for s in range(players)
-    ]
-    points: list[int | None] = [None] * players
-
-    def decks(_round: int, seat: int) -> tuple[Card, ...]:
-        return arena_deck(seed, deal, rotation, seating[seat], job.decks, options)
+    config = SimConfig(job.players, 1, MIXES["none"], job.options)
+    name_of, seating = job.seats, job.seating
+    drivers = job.drivers(tallies, deal, rotation)
+    points: list[int | None] = [None] * job.players
 
     def hear(seat: int, event: Event) -> None:
         tally = tallies[name_of[seat]]
@@ -169,14 +131,11 @@ def _play_round(
                     tally.lost += 1
                     tallies[name_of[winner]].won += 1
             case RoundOver(caller=caller, scores=scores):
-                mine = next(s.points for s in scores if s.deck == seating[seat])
-                points[seat] = mine
-                tally.seat_rounds += 1
-                tally.calls += caller is not None and seating[caller] == seating[seat]
-                tally.points += mine
+                points[seat] = job.score(tallies, seat, caller, scores)
 
     bots = lambda seat, _rng: drivers[seat]  # noqa: E731 (the arena's own, not the seed's)
-    sim = Simulation(config, seed * 1_000_003 + deal, bots, Lineup(decks, hear))
+    decks = lambda _round, seat: job.deck(deal, rotation, seat)  # noqa: E731
+    sim = Simulation(config, job.seed * 1_000_003 + deal, bots, Lineup(decks, hear))
     result = sim.run()
     if result.violation is not None:
         raise ArenaError(
@@ -188,18 +147,3 @@ def _play_round(
     # A team deals once, from its first seat.
     dealt = tuple(faces(sim.ledger.decks[seating.index(d), 1]) for d in seating)
     return ArenaRound(deal, rotation, dealt, tuple(p for p in points if p is not None))
-
-
-def faces(order: Sequence[Card]) -> str:
-    """A short fingerprint of a deck order's faces, whichever deck the cards are of."""
-    faces = " ".join(card.label(ascii_only=True) for card in order)
-    return hashlib.blake2b(faces.encode(), digest_size=8).hexdigest()
-
-
-def arena_deck(
-    seed: int, deal: int, rotation: int, deck: int, decks: int, options: TableOptions
-) -> tuple[Card, ...]:
-    """Deck ``deck``'s order in rotation ``rotation`` of a deal: the deal's deck
-    ``(deck + rotation) mod decks``, in the same order, as deck ``deck``'s cards."""
-    base = (deck + rotation) % decks
-    return shuffled_deck(deck, options, random.Random(f"arena:{seed}:{deal}:{base}"))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from p2pnerts.arena import ArenaError, play_arena
-from p2pnerts.arena._arena import arena_deck
+from p2pnerts.arena._job import arena_deck
 from p2pnerts.bots import BotDriver, PolicyError, SimpleBot
 from p2pnerts.driver import Driver, Pace
 from p2pnerts.protocol import Event, RoundOver

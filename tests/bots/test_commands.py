@@ -39,6 +39,16 @@ def test_arena_prints_json_with_its_progress_on_stderr(
     assert [r["policy"] for r in results] == ["baseline", "strong"]
 
 
+def test_arena_fast_prints_json_with_its_progress_on_stderr(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data, err = _arena_json(capsys, "--fast", "--seed", "9", "--jobs", "1")
+    assert data["fast"] is True and data["rounds"] == 4
+    assert "4/4 rounds" in err and "[####" in err
+    assert main(["arena", "--fast", "--rounds", "2", "--seed", "1", "--jobs", "1"]) == 0
+    assert "on the rules alone (--fast)" in capsys.readouterr().out
+
+
 def test_arena_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "--rounds", "3", "--players", "3", "--seed", "1"]) == 0
     out = capsys.readouterr().out
