@@ -16,6 +16,7 @@ from p2pnerts.bots._levels import (
     load_policy,
 )
 from p2pnerts.bots._policy import Policy
+from p2pnerts.bots._priority import PriorityBot
 from p2pnerts.bots._simple import SimpleBot
 from p2pnerts.bots._strong import StrongBot
 from p2pnerts.bots._table import play_round
@@ -28,6 +29,7 @@ __all__ = [
     "Level",
     "Policy",
     "PolicyError",
+    "PriorityBot",
     "Reaction",
     "SimpleBot",
     "SimpleBots",

@@ -22,6 +22,7 @@ from types import ModuleType
 
 from p2pnerts.bots._baseline import BaselineBot
 from p2pnerts.bots._policy import Policy
+from p2pnerts.bots._priority import PriorityBot
 from p2pnerts.bots._simple import SimpleBot
 from p2pnerts.bots._strong import StrongBot
 from p2pnerts.errors import UsageError
@@ -30,6 +31,7 @@ POLICIES: dict[str, Callable[[random.Random], Policy]] = {
     "simple": SimpleBot,
     "baseline": lambda _: BaselineBot(),
     "strong": lambda _: StrongBot(),
+    "priority": lambda _: PriorityBot(),
 }
 """The built-in policies by name; each is made from a seeded generator (for tie-breaks)."""
 
