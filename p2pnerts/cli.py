@@ -145,7 +145,7 @@ def _parser() -> argparse.ArgumentParser:
         help="play this policy instead of the level's: "
         f"{', '.join(POLICIES)}, package.module:Class or file.py:Class",
     )
-    player_options(bot, flag="--name", default="Bot", headless=False)
+    player_options(bot, flag="--name", default=None, headless=False)
     bot.set_defaults(run=_bot)
 
     tables = commands.add_parser("tables", help="list the tables announced on the network")

@@ -6,6 +6,7 @@ tableau: the network's peers and the simulator take one from whoever seats the b
 
 from p2pnerts.bots._baseline import BaselineBot
 from p2pnerts.bots._driver import BotDriver, SimpleBots
+from p2pnerts.bots._expert import ExpertBot
 from p2pnerts.bots._levels import (
     LEVELS,
     POLICIES,
@@ -14,6 +15,7 @@ from p2pnerts.bots._levels import (
     Reaction,
     level,
     load_policy,
+    policy_name,
 )
 from p2pnerts.bots._policy import Policy
 from p2pnerts.bots._priority import PriorityBot
@@ -26,6 +28,7 @@ __all__ = [
     "POLICIES",
     "BaselineBot",
     "BotDriver",
+    "ExpertBot",
     "Level",
     "Policy",
     "PolicyError",
@@ -37,4 +40,5 @@ __all__ = [
     "level",
     "load_policy",
     "play_round",
+    "policy_name",
 ]

@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 from p2pnerts.bots._baseline import BaselineBot
+from p2pnerts.bots._expert import ExpertBot
 from p2pnerts.bots._policy import Policy
 from p2pnerts.bots._priority import PriorityBot
 from p2pnerts.bots._simple import SimpleBot
@@ -32,6 +33,7 @@ POLICIES: dict[str, Callable[[random.Random], Policy]] = {
     "baseline": lambda _: BaselineBot(),
     "strong": lambda _: StrongBot(),
     "priority": lambda _: PriorityBot(),
+    "expert": lambda _: ExpertBot(),
 }
 """The built-in policies by name; each is made from a seeded generator (for tie-breaks)."""
 
@@ -93,6 +95,12 @@ def level(number: int) -> Level:
     if not 1 <= number <= len(LEVELS):
         raise ValueError(f"bot levels are 1 to {len(LEVELS)}, not {number}")
     return LEVELS[number - 1]
+
+
+def policy_name(spec: str) -> str:
+    """What to call a bot that plays the policy ``spec`` at a table: a built-in's name, or
+    the class's (``examples/eager.py:Eager`` is Eager)."""
+    return spec.rpartition(":")[2] or spec
 
 
 class PolicyError(UsageError, ValueError):

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from p2pnerts import _netcommands
+from p2pnerts import _netcommands, cli
+from p2pnerts._config import seat_from
 from p2pnerts.bots import (
     LEVELS,
     BaselineBot,
@@ -147,3 +148,17 @@ def test_a_bot_with_a_policy_that_cannot_load_fails_before_it_joins(
 ) -> None:
     assert main(["bot", "--join", "127.0.0.1:1", "--policy", "nobody"]) == 2
     assert "is neither a policy" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (["--policy", f"{EXAMPLE}:Eager"], "Eager"),
+        (["--policy", "expert"], "expert"),
+        (["--level", "3"], "baseline"),
+        (["--policy", "expert", "--name", "Ada"], "Ada"),
+    ],
+)
+def test_a_bot_peer_goes_by_its_policys_name_unless_named(args: list[str], name: str) -> None:
+    parsed = cli._parser().parse_args(["bot", "--join", "Kitchen", *args])
+    assert seat_from(parsed, bot=True).name == name
