@@ -33,7 +33,14 @@ from p2pnerts._options import (
 )
 from p2pnerts._platform import never_die_of_encoding
 from p2pnerts._tables_command import tables_command
-from p2pnerts.arena import ArenaError, play_arena
+from p2pnerts.arena import (
+    ArenaError,
+    ArenaReport,
+    LadderReport,
+    ladder_entries,
+    play_arena,
+    play_ladder,
+)
 from p2pnerts.bots import POLICIES, PolicyError, SimpleBots
 from p2pnerts.errors import Error
 from p2pnerts.fanout import Where
@@ -206,11 +213,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     arena.add_argument(
         "--policies",
-        default="baseline,strong",
         metavar="P1,P2,...",
-        help=f"comma-separated: {', '.join(POLICIES)}, package.module:Class or file.py:Class",
+        help=f"comma-separated: {', '.join(POLICIES)}, L1-L10 (a level: its policy at its "
+        "pace), package.module:Class or file.py:Class (default baseline,strong)",
     )
-    arena.add_argument("--rounds", type=count(1, 1_000_000), default=100, help="rounds (100)")
+    arena.add_argument(
+        "--rounds",
+        type=count(1, 1_000_000),
+        default=100,
+        help="rounds (100; per pair with --ladder)",
+    )
+    arena.add_argument(
+        "--ladder",
+        action="store_true",
+        help="rate every built-in policy, every level L1-L10 and the --policies on one Elo "
+        "scale: each pair plays --rounds paired rounds on the rules alone (as --fast)",
+    )
     arena.add_argument("--players", type=count(2, 14), help="players (default 4, or the teams')")
     teams_option(arena, "players")
     arena.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
@@ -247,20 +265,33 @@ def _sim(args: argparse.Namespace) -> int:
 
 def _arena(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
-    names = [name.strip() for name in args.policies.split(",") if name.strip()]
+    names = [name.strip() for name in (args.policies or "").split(",") if name.strip()]
     options = TableOptions(teams=args.teams)
     players = table_size(options, args.players, "--players")
+    report: ArenaReport | LadderReport
     try:
-        report = play_arena(
-            names,
-            args.rounds,
-            seed,
-            players=players,
-            options=options,
-            progress=_bar,
-            where=_where(args),
-            fast=args.fast,
-        )
+        if args.ladder:
+            if options.teams:
+                raise ArenaError("the ladder seats no teams")
+            report = play_ladder(
+                ladder_entries(names),
+                args.rounds,
+                seed,
+                players=players,
+                progress=_bar,
+                where=_where(args),
+            )
+        else:
+            report = play_arena(
+                names or ["baseline", "strong"],
+                args.rounds,
+                seed,
+                players=players,
+                options=options,
+                progress=_bar,
+                where=_where(args),
+                fast=args.fast,
+            )
     except PolicyError as exc:
         raise ArenaError(str(exc)) from None
     if args.json:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2pnerts.arena._report import Tally, Timed
-from p2pnerts.bots import BotDriver, Policy, load_policy
+from p2pnerts.bots import BotDriver, Policy, level_named, load_policy
 from p2pnerts.driver import Pace
 from p2pnerts.rules import Card, RoundScore, TableOptions, shuffled_deck
 
@@ -57,7 +57,9 @@ class Job:
         drivers = []
         for name in self.seats:
             policy = makers[self.policies.index(name)](random.Random(seeds.getrandbits(64)))
-            drivers.append(BotDriver(Timed(policy, tallies[name]), self.pace))
+            named = level_named(name)
+            pace = self.pace if named is None else named.pace
+            drivers.append(BotDriver(Timed(policy, tallies[name]), pace))
         return drivers
 
     def deck(self, deal: int, rotation: int, seat: int) -> tuple[Card, ...]:

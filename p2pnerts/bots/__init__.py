@@ -14,6 +14,7 @@ from p2pnerts.bots._levels import (
     PolicyError,
     Reaction,
     level,
+    level_named,
     load_policy,
     policy_name,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "SimpleBots",
     "StrongBot",
     "level",
+    "level_named",
     "load_policy",
     "play_round",
     "policy_name",

@@ -26,6 +26,7 @@ from p2pnerts.bots._policy import Policy
 from p2pnerts.bots._priority import PriorityBot
 from p2pnerts.bots._simple import SimpleBot
 from p2pnerts.bots._strong import StrongBot
+from p2pnerts.driver import Pace
 from p2pnerts.errors import UsageError
 
 POLICIES: dict[str, Callable[[random.Random], Policy]] = {
@@ -64,6 +65,11 @@ class Level:
 
     def make(self, rng: random.Random) -> Policy:
         return POLICIES[self.policy](rng)
+
+    @property
+    def pace(self) -> Pace:
+        """The level's reaction time as a driver's pace."""
+        return Pace(self.reaction.think, self.reaction.spread)
 
     def describe(self) -> str:
         mean = self.reaction.mean
@@ -107,15 +113,27 @@ class PolicyError(UsageError, ValueError):
     """A policy named on the command line cannot be loaded or made."""
 
 
+def level_named(spec: str) -> Level | None:
+    """The level ``spec`` names as ``L1`` to ``L10`` (how the arena seats a level: its
+    policy at its pace), or None."""
+    number = spec[1:]
+    if spec[:1] == "L" and number.isdigit() and 1 <= int(number) <= len(LEVELS):
+        return LEVELS[int(number) - 1]
+    return None
+
+
 def load_policy(spec: str) -> Callable[[random.Random], Policy]:
-    """A maker of the policy ``spec`` names: a built-in name, ``package.module:Class``,
-    or ``path/to/file.py:Class``.
+    """A maker of the policy ``spec`` names: a built-in name, a level (``L1``-``L10``: its
+    policy), ``package.module:Class``, or ``path/to/file.py:Class``.
 
     A class is called with a seeded `random.Random` if its constructor takes an
     argument, with none otherwise; what it makes must have a ``choose`` method.
     """
     if spec in POLICIES:
         return POLICIES[spec]
+    named = level_named(spec)
+    if named is not None:
+        return named.make
     module_name, sep, attr = spec.rpartition(":")
     if not sep or not module_name or not attr:
         names = ", ".join(POLICIES)
