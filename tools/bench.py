@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from p2pnerts import sim, ui
 from p2pnerts.arena import play_arena
-from p2pnerts.bots import POLICIES, SimpleBots
+from p2pnerts.bots import POLICIES, Policy, SimpleBots
 from p2pnerts.rules import (
     NERTS,
     CallNerts,
@@ -541,11 +541,14 @@ BOT_POLICIES = ("simple", "baseline", "strong")
 BOT_PLAYERS = 4
 
 
-def bot_positions(count: int, seed: int) -> list[tuple[State, int]]:
-    """``count`` seats' views, from rounds of the built-in policies playing each other."""
+def bot_positions(count: int, seed: int) -> list[tuple[State, int, int]]:
+    """``count`` seats' views (with the seat and the round), from rounds of the built-in
+    policies playing each other."""
     rng = random.Random(seed)
-    views: list[tuple[State, int]] = []
+    views: list[tuple[State, int, int]] = []
+    number = 0
     while len(views) < count:
+        number += 1
         state = deal(TableOptions(), solo_seats(BOT_PLAYERS), rng=rng)
         bots = [POLICIES[BOT_POLICIES[s % 3]](random.Random(s)) for s in range(BOT_PLAYERS)]
         for _ in range(20_000):
@@ -553,21 +556,23 @@ def bot_positions(count: int, seed: int) -> list[tuple[State, int]]:
                 break
             seat = rng.randrange(BOT_PLAYERS)
             view = private_view(state, seat)
-            views.append((view, seat))
+            views.append((view, seat, number))
             move = bots[seat].choose(view, seat)
             if move is not None:
                 state, _ = apply(state, move)
     return views
 
 
-def decision_times(name: str, views: Sequence[tuple[State, int]]) -> dict[str, float]:
+def decision_times(name: str, views: Sequence[tuple[State, int, int]]) -> dict[str, float]:
     """Milliseconds per ``choose`` of policy ``name`` on each view: p50, p99, max, mean.
 
-    Each view gets a fresh policy, made outside the timing."""
+    One policy per seat and round, made outside the timing, sees that seat's views in
+    turn (as at a table: a policy may remember what it has seen)."""
     make = POLICIES[name]
     times = []
-    for view, seat in views:
-        policy = make(random.Random(0))
+    policies: dict[tuple[int, int], Policy] = {}
+    for view, seat, number in views:
+        policy = policies.setdefault((seat, number), make(random.Random(seat)))
         start = time.perf_counter()
         policy.choose(view, seat)
         times.append(time.perf_counter() - start)
@@ -586,7 +591,7 @@ def decision_times(name: str, views: Sequence[tuple[State, int]]) -> dict[str, f
 
 def bench_bots(args: argparse.Namespace) -> dict[str, Any]:
     views = bot_positions(int(args.positions), int(args.seed))
-    timing = {name: decision_times(name, views) for name in BOT_POLICIES}
+    timing = {name: decision_times(name, views) for name in POLICIES}
     if not args.json:
         print(f"decision time per move, one core, {len(views)} views at {BOT_PLAYERS} players")
         print(f"{'policy':<10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'mean ms':>9}")

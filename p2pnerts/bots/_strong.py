@@ -89,8 +89,6 @@ class Weights:
     """Moves played ahead after each candidate."""
     later: float = 0.8
     """What a gain one move later is worth against the same gain now."""
-    accept: float = 0.0
-    """Each kind of card (rank and colour) the work piles' tops would take."""
     turn_guess: float = 0.0
     """What turning the stock is worth when the cards it would show are not known yet (a
     view that hides them; the strong bot's own view shows its stock)."""
@@ -281,16 +279,7 @@ def _worth(view: State, seat: int, w: Weights, *, known: bool) -> float:
     elif _fits_down(tableau, top):
         worth += w.nerts_down
     worth += w.space * sum(1 for pile in tableau.work if not pile.cards)
-    if w.accept:
-        worth += w.accept * _accepted(tableau)
     return worth
-
-
-def _accepted(tableau: Tableau) -> int:
-    """How many kinds of card (rank and colour) the work piles' tops take: the more, the
-    likelier a Nerts card still face down finds a place."""
-    kinds = {(p.top_rank - 1, not p.top_red) for p in tableau.work if p.cards and p.top_rank > 1}
-    return len(kinds)
 
 
 def _goes_up(card: Card, wanted: set[tuple[int, int]]) -> bool:
