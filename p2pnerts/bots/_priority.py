@@ -24,21 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from p2pnerts.bots._policy import nothing_to_play
 from p2pnerts.rules import (
     NERTS,
     WASTE,
     CallNerts,
     Card,
-    DeclareStuck,
     Move,
-    Rotate,
     SlideUnder,
     State,
     Tableau,
     ToFoundation,
     ToWork,
-    TurnStock,
-    is_stuck,
     legal_moves,
     makes_progress,
 )
@@ -70,14 +67,7 @@ class PriorityBot:
             self._idle = 0
             return move
         self._idle += 1
-        if Rotate(seat) in moves:
-            return Rotate(seat)
-        tableau = view.tableau_of(seat)
-        if tableau.stuck:
-            return None
-        if is_stuck(view, seat):
-            return DeclareStuck(seat)
-        return TurnStock(seat) if TurnStock(seat) in moves else None
+        return nothing_to_play(view, seat, moves)
 
 
 def _plays(view: State, seat: int, moves: list[Move], *, relaxed: bool) -> Iterator[Move]:
