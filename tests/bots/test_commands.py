@@ -78,6 +78,16 @@ def test_arena_seats_teams(capsys: pytest.CaptureFixture[str]) -> None:
     assert "teams 2+2 seat 4 players" in capsys.readouterr().err
 
 
+def test_arena_ladder_refuses_teams_and_says_so_in_its_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["arena", "--ladder", "--teams", "2+2", "--rounds", "1"]) == 2
+    assert "the ladder seats no teams" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    assert "--ladder" in capsys.readouterr().out
+
+
 def test_arena_has_help(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["arena", "--help"])
