@@ -563,7 +563,11 @@ def bot_positions(count: int, seed: int) -> list[tuple[State, int, int]]:
     return views
 
 
-def decision_times(name: str, views: Sequence[tuple[State, int, int]]) -> dict[str, float]:
+def decision_times(
+    name: str,
+    views: Sequence[tuple[State, int, int]],
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, float]:
     """Milliseconds per ``choose`` of policy ``name`` on each view: p50, p99, max, mean.
 
     One policy per seat and round, made outside the timing, sees that seat's views in
@@ -573,9 +577,9 @@ def decision_times(name: str, views: Sequence[tuple[State, int, int]]) -> dict[s
     policies: dict[tuple[int, int], Policy] = {}
     for view, seat, number in views:
         policy = policies.setdefault((seat, number), make(random.Random(seat)))
-        start = time.perf_counter()
+        start = clock()
         policy.choose(view, seat)
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     times.sort()
 
     def at(q: float) -> float:
@@ -591,15 +595,19 @@ def decision_times(name: str, views: Sequence[tuple[State, int, int]]) -> dict[s
 
 def bench_bots(args: argparse.Namespace) -> dict[str, Any]:
     views = bot_positions(int(args.positions), int(args.seed))
-    timing = {name: decision_times(name, views) for name in POLICIES}
+    clock = time.process_time if args.cpu else time.perf_counter
+    timing = {name: decision_times(name, views, clock) for name in POLICIES}
     if not args.json:
-        print(f"decision time per move, one core, {len(views)} views at {BOT_PLAYERS} players")
+        kind = "CPU time of this process" if args.cpu else "wall-clock time"
+        print(f"decision time per move ({kind}), {len(views)} views at {BOT_PLAYERS} players")
         print(f"{'policy':<10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'mean ms':>9}")
         for name, t in timing.items():
             print(
                 f"{name:<10}{t['p50_ms']:>9.3f}{t['p99_ms']:>9.3f}"
                 f"{t['max_ms']:>9.3f}{t['mean_ms']:>9.3f}"
             )
+    if not args.rounds:
+        return {"decision_ms": timing}
     progress = None if args.json else _progress
     report = play_arena(
         ["baseline", "strong"],
@@ -726,8 +734,16 @@ def parser() -> argparse.ArgumentParser:
         "baseline in mean points per round over paired arena rounds, with its 95%% CI",
     )
     bots.add_argument("--json", action="store_true", help="emit the figures as JSON")
-    bots.add_argument("--rounds", type=int, default=2000, help="arena rounds (2000)")
+    bots.add_argument(
+        "--rounds", type=int, default=2000, help="arena rounds (2000; 0: decision times only)"
+    )
     bots.add_argument("--positions", type=int, default=3000, help="views timed per policy")
+    bots.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time decisions by this process's CPU time, not the wall clock (on a core that "
+        "other work shares)",
+    )
     bots.add_argument("--seed", type=int, default=1, help="the arena's and the views' seed")
     bots.set_defaults(run=bench_bots)
 
