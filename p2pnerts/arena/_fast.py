@@ -36,6 +36,7 @@ from p2pnerts.rules import (
     ToFoundation,
     apply,
     deal,
+    exposed,
     private_view,
     score_round,
 )
@@ -72,7 +73,7 @@ class Seat:
 
 
 class FastRound:
-    """One round on one true table: `run` plays it and returns the seats' points."""
+    """One round on one true table, played out by `run`."""
 
     def __init__(
         self, state: State, seats: list[Seat], tallies: dict[str, Tally], rng: random.Random
@@ -123,7 +124,11 @@ class FastRound:
         try:
             self._apply(seat, move)
         except IllegalMove:
+            # A race lost, if the card is still there to go back (on a team's tableau a
+            # teammate may have moved the card itself: then nobody won a race).
             if isinstance(move, ToFoundation) and move.foundation in self.placed:
+                if move.card not in (c for _, c in exposed(self.state.tableau_of(seat))):
+                    return
                 winner = self.placed[move.foundation]
                 self.tallies[self.seats[seat].name].lost += 1
                 self.tallies[self.seats[winner].name].won += 1
