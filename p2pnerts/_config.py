@@ -7,6 +7,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
+from p2pnerts.bots import level, policy_name
 from p2pnerts.net import TableSpec
 from p2pnerts.rules import BadOptions, TableOptions, TieRule
 
@@ -62,8 +63,11 @@ class JoinConfig:
 
 def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
     """The seat's options (``cli._player_options``), read once; ``bot``: the bot command's."""
+    name = args.player
+    if bot and not name:  # a bot goes by its policy's name
+        name = policy_name(args.policy or level(args.level).policy)
     return SeatConfig(
-        args.player,
+        name,
         level=args.level,
         seed=args.seed,
         headless=bot or args.headless,

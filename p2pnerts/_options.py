@@ -17,10 +17,11 @@ def player_options(
     parser: argparse.ArgumentParser,
     *,
     flag: str = "--player",
-    default: str = "Player",
+    default: str | None = "Player",
     headless: bool = True,
 ) -> None:
-    parser.add_argument(flag, dest="player", default=default, help="the player's name")
+    about = "the player's name" if default else "the bot's name (default: its policy's)"
+    parser.add_argument(flag, dest="player", default=default, help=about)
     parser.add_argument("--level", type=count(1, 10), default=5, help="bot level 1-10 (5)")
     parser.add_argument("--seed", type=int, default=None, help="shuffle from this seed")
     parser.add_argument("--interface", metavar="ADDR", help="use mDNS on this address only")

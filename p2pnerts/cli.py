@@ -33,7 +33,14 @@ from p2pnerts._options import (
 )
 from p2pnerts._platform import never_die_of_encoding
 from p2pnerts._tables_command import tables_command
-from p2pnerts.arena import ArenaError, play_arena
+from p2pnerts.arena import (
+    ArenaError,
+    ArenaReport,
+    LadderReport,
+    ladder_entries,
+    play_arena,
+    play_ladder,
+)
 from p2pnerts.bots import POLICIES, PolicyError, SimpleBots
 from p2pnerts.cheats import CHEATS
 from p2pnerts.errors import Error
@@ -153,7 +160,7 @@ def _parser() -> argparse.ArgumentParser:
         help="lie on the wire as a demonstration the others must catch: "
         f"{', '.join(sorted(CHEATS))} (protocol/SECURITY.md)",
     )
-    player_options(bot, flag="--name", default="Bot", headless=False)
+    player_options(bot, flag="--name", default=None, headless=False)
     bot.set_defaults(run=_bot)
 
     tables = commands.add_parser("tables", help="list the tables announced on the network")
@@ -214,13 +221,32 @@ def _parser() -> argparse.ArgumentParser:
     )
     arena.add_argument(
         "--policies",
-        default="baseline,strong",
         metavar="P1,P2,...",
-        help=f"comma-separated: {', '.join(POLICIES)}, package.module:Class or file.py:Class",
+        help=f"comma-separated: {', '.join(POLICIES)}, L1-L10 (a level: its policy at its "
+        "pace), package.module:Class or file.py:Class (default baseline,strong)",
     )
-    arena.add_argument("--rounds", type=count(1, 1_000_000), default=100, help="rounds (100)")
-    arena.add_argument("--players", type=count(2, 14), default=4, help="players (4)")
+    arena.add_argument(
+        "--rounds",
+        type=count(1, 1_000_000),
+        default=100,
+        help="rounds (100; per pair with --ladder)",
+    )
+    arena.add_argument(
+        "--ladder",
+        action="store_true",
+        help="rate every built-in policy, every level L1-L10 and the --policies on one Elo "
+        "scale: each pair plays --rounds paired rounds on the rules alone (as --fast)",
+    )
+    arena.add_argument("--players", type=count(2, 14), help="players (default 4, or the teams')")
+    teams_option(arena, "players")
     arena.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
+    arena.add_argument(
+        "--fast",
+        action="store_true",
+        help="play on the rules engine alone, each race going to the play that lands first "
+        "(a commit's time after it is made): many times quicker, the same margins within "
+        "their intervals",
+    )
     arena.add_argument("--json", action="store_true", help="print the report as JSON")
     fan_out_options(arena, "rounds")
     arena.set_defaults(run=_arena)
@@ -247,11 +273,33 @@ def _sim(args: argparse.Namespace) -> int:
 
 def _arena(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
-    names = [name.strip() for name in args.policies.split(",") if name.strip()]
+    names = [name.strip() for name in (args.policies or "").split(",") if name.strip()]
+    options = TableOptions(teams=args.teams)
+    players = table_size(options, args.players, "--players")
+    report: ArenaReport | LadderReport
     try:
-        report = play_arena(
-            names, args.rounds, seed, players=args.players, progress=_bar, where=_where(args)
-        )
+        if args.ladder:
+            if options.teams:
+                raise ArenaError("the ladder seats no teams")
+            report = play_ladder(
+                ladder_entries(names),
+                args.rounds,
+                seed,
+                players=players,
+                progress=_bar,
+                where=_where(args),
+            )
+        else:
+            report = play_arena(
+                names or ["baseline", "strong"],
+                args.rounds,
+                seed,
+                players=players,
+                options=options,
+                progress=_bar,
+                where=_where(args),
+                fast=args.fast,
+            )
     except PolicyError as exc:
         raise ArenaError(str(exc)) from None
     if args.json:

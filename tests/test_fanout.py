@@ -132,6 +132,11 @@ def run_seed_of_light(_job: None, seed: int) -> SeedResult:
 SIM = ["sim", "--peers", "3", "--rounds", "1", "--seed", "4", "--seeds", "6", "--json"]
 ARENA = ["arena", "--policies", "simple,baseline", "--rounds", "6", "--seed", "2", "--json"]
 ARENA += ["--players", "2"]
+FAST = ["arena", "--fast", "--policies", "simple,baseline", "--rounds", "8", "--seed", "3"]
+FAST += ["--json"]
+EAGER = Path(__file__).resolve().parents[1] / "examples" / "eager.py"
+LADDER = ["arena", "--ladder", "--policies", f"{EAGER}:Eager", "--rounds", "1"]
+LADDER += ["--seed", "3", "--json"]
 
 
 def _json_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
@@ -141,7 +146,9 @@ def _json_of(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, o
     return report
 
 
-@pytest.mark.parametrize("command", [SIM, ARENA], ids=["sim", "arena"])
+@pytest.mark.parametrize(
+    "command", [SIM, ARENA, FAST, LADDER], ids=["sim", "arena", "fast", "ladder"]
+)
 def test_one_job_or_two_the_command_reports_the_same(
     command: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:

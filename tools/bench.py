@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from p2pnerts import sim, ui
 from p2pnerts.arena import play_arena
-from p2pnerts.bots import POLICIES, SimpleBots
+from p2pnerts.bots import POLICIES, Policy, SimpleBots
 from p2pnerts.rules import (
     NERTS,
     CallNerts,
@@ -541,11 +541,14 @@ BOT_POLICIES = ("simple", "baseline", "strong")
 BOT_PLAYERS = 4
 
 
-def bot_positions(count: int, seed: int) -> list[tuple[State, int]]:
-    """``count`` seats' views, from rounds of the built-in policies playing each other."""
+def bot_positions(count: int, seed: int) -> list[tuple[State, int, int]]:
+    """``count`` seats' views (with the seat and the round), from rounds of the built-in
+    policies playing each other."""
     rng = random.Random(seed)
-    views: list[tuple[State, int]] = []
+    views: list[tuple[State, int, int]] = []
+    number = 0
     while len(views) < count:
+        number += 1
         state = deal(TableOptions(), solo_seats(BOT_PLAYERS), rng=rng)
         bots = [POLICIES[BOT_POLICIES[s % 3]](random.Random(s)) for s in range(BOT_PLAYERS)]
         for _ in range(20_000):
@@ -553,24 +556,30 @@ def bot_positions(count: int, seed: int) -> list[tuple[State, int]]:
                 break
             seat = rng.randrange(BOT_PLAYERS)
             view = private_view(state, seat)
-            views.append((view, seat))
+            views.append((view, seat, number))
             move = bots[seat].choose(view, seat)
             if move is not None:
                 state, _ = apply(state, move)
     return views
 
 
-def decision_times(name: str, views: Sequence[tuple[State, int]]) -> dict[str, float]:
+def decision_times(
+    name: str,
+    views: Sequence[tuple[State, int, int]],
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, float]:
     """Milliseconds per ``choose`` of policy ``name`` on each view: p50, p99, max, mean.
 
-    Each view gets a fresh policy, made outside the timing."""
+    One policy per seat and round, made outside the timing, sees that seat's views in
+    turn (as at a table: a policy may remember what it has seen)."""
     make = POLICIES[name]
     times = []
-    for view, seat in views:
-        policy = make(random.Random(0))
-        start = time.perf_counter()
+    policies: dict[tuple[int, int], Policy] = {}
+    for view, seat, number in views:
+        policy = policies.setdefault((seat, number), make(random.Random(seat)))
+        start = clock()
         policy.choose(view, seat)
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     times.sort()
 
     def at(q: float) -> float:
@@ -586,15 +595,19 @@ def decision_times(name: str, views: Sequence[tuple[State, int]]) -> dict[str, f
 
 def bench_bots(args: argparse.Namespace) -> dict[str, Any]:
     views = bot_positions(int(args.positions), int(args.seed))
-    timing = {name: decision_times(name, views) for name in BOT_POLICIES}
+    clock = time.process_time if args.cpu else time.perf_counter
+    timing = {name: decision_times(name, views, clock) for name in POLICIES}
     if not args.json:
-        print(f"decision time per move, one core, {len(views)} views at {BOT_PLAYERS} players")
+        kind = "CPU time of this process" if args.cpu else "wall-clock time"
+        print(f"decision time per move ({kind}), {len(views)} views at {BOT_PLAYERS} players")
         print(f"{'policy':<10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'mean ms':>9}")
         for name, t in timing.items():
             print(
                 f"{name:<10}{t['p50_ms']:>9.3f}{t['p99_ms']:>9.3f}"
                 f"{t['max_ms']:>9.3f}{t['mean_ms']:>9.3f}"
             )
+    if not args.rounds:
+        return {"decision_ms": timing}
     progress = None if args.json else _progress
     report = play_arena(
         ["baseline", "strong"],
@@ -635,6 +648,32 @@ def bench_bots(args: argparse.Namespace) -> dict[str, Any]:
             f"{deciding / report.seconds:.0%} of it in the policies' decisions"
         )
     return {"decision_ms": timing, "margin": margin}
+
+
+FAST_MIXES = (("simple", "baseline"), ("baseline", "strong"))
+
+
+def bench_fast(args: argparse.Namespace) -> dict[str, Any]:
+    """The fast arena's four-player rounds per second on one core, per mix of policies,
+    and the share of that time the policies' own decisions take."""
+    figures = {}
+    for mix in FAST_MIXES:
+        report = play_arena(list(mix), int(args.rounds), int(args.seed), fast=True)
+        deciding = sum(f.decision_ms * f.decisions for f in report.figures) / 1000
+        figures[",".join(mix)] = {
+            "rounds": report.rounds,
+            "rounds_per_second": report.rounds / report.seconds,
+            "share_deciding": deciding / report.seconds,
+        }
+    if not args.json:
+        print(f"fast arena, {BOT_PLAYERS} players, one core, seed {args.seed}")
+        print(f"{'policies':<20}{'rounds':>8}{'rounds/s':>10}{'deciding':>10}")
+        for name, f in figures.items():
+            print(
+                f"{name:<20}{f['rounds']:>8}{f['rounds_per_second']:>10.1f}"
+                f"{f['share_deciding']:>10.0%}"
+            )
+    return {"fast_arena": figures}
 
 
 def _progress(done: int, total: int) -> None:
@@ -695,10 +734,24 @@ def parser() -> argparse.ArgumentParser:
         "baseline in mean points per round over paired arena rounds, with its 95%% CI",
     )
     bots.add_argument("--json", action="store_true", help="emit the figures as JSON")
-    bots.add_argument("--rounds", type=int, default=2000, help="arena rounds (2000)")
+    bots.add_argument(
+        "--rounds", type=int, default=2000, help="arena rounds (2000; 0: decision times only)"
+    )
     bots.add_argument("--positions", type=int, default=3000, help="views timed per policy")
+    bots.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time decisions by this process's CPU time, not the wall clock (on a core that "
+        "other work shares)",
+    )
     bots.add_argument("--seed", type=int, default=1, help="the arena's and the views' seed")
     bots.set_defaults(run=bench_bots)
+
+    fast = sub.add_parser("fast", help="the fast arena's 4-player rounds per second, one core")
+    fast.add_argument("--json", action="store_true", help="emit the figures as JSON")
+    fast.add_argument("--rounds", type=int, default=400, help="rounds per mix (400)")
+    fast.add_argument("--seed", type=int, default=1, help="the arena's seed")
+    fast.set_defaults(run=bench_fast)
     return top
 
 

@@ -5,12 +5,18 @@ plays the same deals once in every rotation of the seats, so that each policy me
 deck from each seat: the luck of the deal cancels out of the comparison.
 """
 
-from p2pnerts.arena._arena import (
-    ArenaError,
-    ArenaReport,
-    ArenaRound,
-    PolicyFigures,
-    play_arena,
-)
+from p2pnerts.arena._arena import play_arena
+from p2pnerts.arena._ladder import LadderReport, Rating, ladder_entries, play_ladder
+from p2pnerts.arena._report import ArenaError, ArenaReport, ArenaRound, PolicyFigures
 
-__all__ = ["ArenaError", "ArenaReport", "ArenaRound", "PolicyFigures", "play_arena"]
+__all__ = [
+    "ArenaError",
+    "ArenaReport",
+    "ArenaRound",
+    "LadderReport",
+    "PolicyFigures",
+    "Rating",
+    "ladder_entries",
+    "play_arena",
+    "play_ladder",
+]

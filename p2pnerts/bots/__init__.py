@@ -6,6 +6,7 @@ tableau: the network's peers and the simulator take one from whoever seats the b
 
 from p2pnerts.bots._baseline import BaselineBot
 from p2pnerts.bots._driver import BotDriver, SimpleBots
+from p2pnerts.bots._expert import ExpertBot
 from p2pnerts.bots._levels import (
     LEVELS,
     POLICIES,
@@ -13,9 +14,12 @@ from p2pnerts.bots._levels import (
     PolicyError,
     Reaction,
     level,
+    level_named,
     load_policy,
+    policy_name,
 )
 from p2pnerts.bots._policy import Policy
+from p2pnerts.bots._priority import PriorityBot
 from p2pnerts.bots._simple import SimpleBot
 from p2pnerts.bots._strong import StrongBot
 from p2pnerts.bots._table import play_round
@@ -25,14 +29,18 @@ __all__ = [
     "POLICIES",
     "BaselineBot",
     "BotDriver",
+    "ExpertBot",
     "Level",
     "Policy",
     "PolicyError",
+    "PriorityBot",
     "Reaction",
     "SimpleBot",
     "SimpleBots",
     "StrongBot",
     "level",
+    "level_named",
     "load_policy",
     "play_round",
+    "policy_name",
 ]

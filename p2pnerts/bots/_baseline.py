@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
+from p2pnerts.bots._policy import nothing_to_play
 from p2pnerts.rules import (
     NERTS,
     WASTE,
     CallNerts,
-    DeclareStuck,
     Move,
-    Rotate,
     SlideUnder,
     State,
     Tableau,
     ToFoundation,
     ToWork,
-    TurnStock,
     apply,
     fits,
-    is_stuck,
     legal_moves,
     makes_progress,
 )
@@ -43,13 +40,7 @@ class BaselineBot:
         best = min(moves, key=lambda m: _rank(m, tableau, view))
         if _rank(best, tableau, view) < _TURN:
             return best
-        if any(isinstance(m, Rotate) for m in moves):
-            return Rotate(seat)
-        if tableau.stuck:
-            return None
-        if is_stuck(view, seat):
-            return DeclareStuck(seat)
-        return TurnStock(seat) if TurnStock(seat) in moves else None
+        return nothing_to_play(view, seat, moves)
 
 
 _TURN = 8

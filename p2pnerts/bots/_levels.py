@@ -14,21 +14,27 @@ import importlib
 import importlib.util
 import inspect
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 from p2pnerts.bots._baseline import BaselineBot
+from p2pnerts.bots._expert import ExpertBot
 from p2pnerts.bots._policy import Policy
+from p2pnerts.bots._priority import PriorityBot
 from p2pnerts.bots._simple import SimpleBot
 from p2pnerts.bots._strong import StrongBot
+from p2pnerts.driver import Pace
 from p2pnerts.errors import UsageError
 
 POLICIES: dict[str, Callable[[random.Random], Policy]] = {
     "simple": SimpleBot,
     "baseline": lambda _: BaselineBot(),
     "strong": lambda _: StrongBot(),
+    "priority": lambda _: PriorityBot(),
+    "expert": lambda _: ExpertBot(),
 }
 """The built-in policies by name; each is made from a seeded generator (for tie-breaks)."""
 
@@ -59,6 +65,11 @@ class Level:
 
     def make(self, rng: random.Random) -> Policy:
         return POLICIES[self.policy](rng)
+
+    @property
+    def pace(self) -> Pace:
+        """The level's reaction time as a driver's pace."""
+        return Pace(self.reaction.think, self.reaction.spread)
 
     def describe(self) -> str:
         mean = self.reaction.mean
@@ -92,19 +103,37 @@ def level(number: int) -> Level:
     return LEVELS[number - 1]
 
 
+def policy_name(spec: str) -> str:
+    """What to call a bot that plays the policy ``spec`` at a table: a built-in's name, or
+    the class's (``examples/eager.py:Eager`` is Eager)."""
+    return spec.rpartition(":")[2] or spec
+
+
 class PolicyError(UsageError, ValueError):
     """A policy named on the command line cannot be loaded or made."""
 
 
+def level_named(spec: str) -> Level | None:
+    """The level ``spec`` names as ``L1`` to ``L10`` (how the arena seats a level: its
+    policy at its pace), or None."""
+    number = spec[1:]
+    if spec[:1] == "L" and number.isdigit() and 1 <= int(number) <= len(LEVELS):
+        return LEVELS[int(number) - 1]
+    return None
+
+
 def load_policy(spec: str) -> Callable[[random.Random], Policy]:
-    """A maker of the policy ``spec`` names: a built-in name, ``package.module:Class``,
-    or ``path/to/file.py:Class``.
+    """A maker of the policy ``spec`` names: a built-in name, a level (``L1``-``L10``: its
+    policy), ``package.module:Class``, or ``path/to/file.py:Class``.
 
     A class is called with a seeded `random.Random` if its constructor takes an
     argument, with none otherwise; what it makes must have a ``choose`` method.
     """
     if spec in POLICIES:
         return POLICIES[spec]
+    named = level_named(spec)
+    if named is not None:
+        return named.make
     module_name, sep, attr = spec.rpartition(":")
     if not sep or not module_name or not attr:
         names = ", ".join(POLICIES)
@@ -139,7 +168,14 @@ def _import(name: str) -> ModuleType:
         if loader is None or loader.loader is None:
             raise ImportError(f"{name} is not a Python file")
         module = importlib.util.module_from_spec(loader)
-        loader.loader.exec_module(module)
+        # Registered before it runs, as `import` does: a dataclass defined in it looks its
+        # module up in sys.modules (to resolve `from __future__ import annotations`).
+        sys.modules[loader.name] = module
+        try:
+            loader.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[loader.name]
+            raise
         return module
     except (ImportError, OSError) as exc:
         raise PolicyError(f"cannot import {name!r}: {exc}") from exc

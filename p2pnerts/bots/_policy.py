@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from p2pnerts.rules import Move, State
+from p2pnerts.rules import DeclareStuck, Move, Rotate, State, TurnStock, is_stuck
 
 
 class Policy(Protocol):
@@ -17,3 +17,16 @@ class Policy(Protocol):
     """
 
     def choose(self, view: State, seat: int) -> Move | None: ...
+
+
+def nothing_to_play(view: State, seat: int, moves: list[Move]) -> Move | None:
+    """What a seat does when no play is worth making: the rotation once everyone is stuck;
+    wait, once it has said stuck; say so when a whole pass of the stock would not help
+    (`is_stuck`); otherwise turn the stock."""
+    if Rotate(seat) in moves:
+        return Rotate(seat)
+    if view.tableau_of(seat).stuck:
+        return None
+    if is_stuck(view, seat):
+        return DeclareStuck(seat)
+    return TurnStock(seat) if TurnStock(seat) in moves else None

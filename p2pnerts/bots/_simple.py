@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import random
 
+from p2pnerts.bots._policy import nothing_to_play
 from p2pnerts.rules import (
     NERTS,
     WASTE,
     CallNerts,
-    DeclareStuck,
     Move,
-    Rotate,
     SlideUnder,
     State,
     ToFoundation,
     ToWork,
-    TurnStock,
-    is_stuck,
     legal_moves,
     makes_progress,
 )
@@ -39,15 +36,7 @@ class SimpleBot:
         if plays:
             best = min(map(_preference, plays))
             return self._rng.choice([m for m in plays if _preference(m) == best])
-        rotate = [m for m in moves if isinstance(m, Rotate)]
-        if rotate:
-            return rotate[0]
-        if state.tableau_of(seat).stuck:
-            return None
-        if is_stuck(state, seat):
-            return DeclareStuck(seat)
-        turn = [m for m in moves if isinstance(m, TurnStock)]
-        return turn[0] if turn else None
+        return nothing_to_play(state, seat, moves)
 
 
 def _preference(move: Move) -> int:

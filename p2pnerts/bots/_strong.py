@@ -19,12 +19,15 @@ and a line of play stops where the next Nerts card would be turned up.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from p2pnerts.rules import (
     ACE,
     NERTS,
     CallNerts,
     Card,
     DeclareStuck,
+    IllegalMove,
     Move,
     Rotate,
     SlideUnder,
@@ -43,42 +46,55 @@ from p2pnerts.rules import (
 
 CardPlay = ToFoundation | ToWork | SlideUnder
 
-NERTS_CARD = 10.0
-"""What a card off the Nerts pile is worth: the 2-point penalty saved, and above all a
-step towards calling Nerts, which ends the round while the others still hold theirs."""
-NERTS_UP = 2.0
-"""The Nerts card on top could go to a foundation now."""
-NERTS_DOWN = 1.2
-"""The Nerts card on top could go onto a work pile (or into a space) now."""
-NERTS_GUESS = 0.6
-"""What a Nerts card not yet turned up is worth, for where it might go."""
-SPACE = 0.8
-"""An empty work pile, while Nerts cards are left to fill it."""
-READY = 0.4
-"""Each other exposed card of the tableau that could go to a foundation now."""
-DIG = 0.1
-"""Each card left in stock and waste: the fewer, the sooner each one shows."""
-CARD_UP = 1.0
-"""A card on a foundation: the point it scores."""
-URGENT = 0.5
-"""Any play to a foundation: the foundations are a race, rearranging at home can wait."""
-RACE = 0.6
-"""Another player shows the same card for the same foundation: play it first."""
-BLOCK = 3.0
-"""Another player's Nerts card wants the same place: taking it first keeps theirs down."""
-FEED = 1.5
-"""The play would let another player's Nerts card go up next."""
-WORTH = 0.05
-"""A move must gain at least this much to be made rather than turning the stock."""
-KEEP_SCORING = 5
-"""With an empty Nerts pile, keep playing cards up while every other player has at least
-this many Nerts cards left; otherwise call Nerts."""
-CANDIDATES = 3
-"""How many of the best-looking moves are played ahead (turning the stock is, too)."""
-AHEAD = 4
-"""Moves played ahead after each candidate."""
-LATER = 0.8
-"""What a gain one move later is worth against the same gain now."""
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """What the strong bot's judgement is made of: the worth of a tableau's features, the
+    terms of a race, and how far and wide it plays ahead."""
+
+    nerts_card: float = 10.0
+    """What a card off the Nerts pile is worth: the 2-point penalty saved, and above all a
+    step towards calling Nerts, which ends the round while the others still hold theirs."""
+    nerts_up: float = 2.0
+    """The Nerts card on top could go to a foundation now."""
+    nerts_down: float = 1.2
+    """The Nerts card on top could go onto a work pile (or into a space) now."""
+    nerts_guess: float = 0.6
+    """What a Nerts card not yet turned up is worth, for where it might go."""
+    space: float = 0.8
+    """An empty work pile, while Nerts cards are left to fill it."""
+    ready: float = 0.4
+    """Each other exposed card of the tableau that could go to a foundation now."""
+    dig: float = 0.1
+    """Each card left in stock and waste: the fewer, the sooner each one shows."""
+    card_up: float = 1.0
+    """A card on a foundation: the point it scores."""
+    urgent: float = 0.5
+    """Any play to a foundation: the foundations are a race, rearranging at home can wait."""
+    race: float = 0.6
+    """Another player shows the same card for the same foundation: play it first."""
+    block: float = 3.0
+    """Another player's Nerts card wants the same place: taking it first keeps theirs
+    down."""
+    feed: float = 1.5
+    """The play would let another player's Nerts card go up next."""
+    worth: float = 0.05
+    """A move must gain at least this much to be made rather than turning the stock."""
+    keep_scoring: int = 5
+    """With an empty Nerts pile, keep playing cards up while every other player has at
+    least this many Nerts cards left; otherwise call Nerts."""
+    candidates: int = 3
+    """How many of the best-looking moves are played ahead (turning the stock is, too)."""
+    ahead: int = 4
+    """Moves played ahead after each candidate."""
+    later: float = 0.8
+    """What a gain one move later is worth against the same gain now."""
+    turn_guess: float = 0.0
+    """What turning the stock is worth when the cards it would show are not known yet (a
+    view that hides them; the strong bot's own view shows its stock)."""
+
+
+STRONG = Weights()
 
 
 class StrongBot:
@@ -88,8 +104,9 @@ class StrongBot:
     the stock, so that it never holds back a play for more than one pass of its stock.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, weights: Weights = STRONG) -> None:
         self._idle = 0
+        self._w = weights
 
     def choose(self, view: State, seat: int) -> Move | None:
         """The move to make now, or None to wait."""
@@ -97,16 +114,17 @@ class StrongBot:
         if not moves:
             return None
         tableau = view.tableau_of(seat)
-        table = _Table(view, seat)
         patient = self._idle <= _pass_length(tableau, view.options.stock_turn)
-        scored = _gains(view, seat, moves, table, patient)
+        table = _Table(view, seat, self._w, patient)
+        scored = _gains(view, seat, moves, table)
+        w = self._w
         if CallNerts(seat) in moves:
-            up = [m for gain, m in scored if isinstance(m, ToFoundation) and gain > WORTH]
-            if not up or table.closest < KEEP_SCORING:
+            up = [m for gain, m in scored if isinstance(m, ToFoundation) and gain > w.worth]
+            if not up or table.closest < w.keep_scoring:
                 return CallNerts(seat)
             return up[0]
         turn = TurnStock(seat) in moves and not tableau.stuck
-        best = _look_ahead(view, seat, scored[:CANDIDATES], turn, table, patient)
+        best = _look_ahead(view, seat, scored[: w.candidates], turn, table)
         if best is not None:
             self._idle = 0
             return best
@@ -129,10 +147,12 @@ class StrongBot:
 
 
 class _Table:
-    """What a seat sees of the others: the cards they show, and who is close to calling."""
+    """What a seat sees of the others (the cards they show, and who is close to calling),
+    and how it judges: its weights, and whether it may still hold a play back."""
 
-    def __init__(self, view: State, seat: int) -> None:
+    def __init__(self, view: State, seat: int, weights: Weights, patient: bool) -> None:
         own = view.seats[seat]
+        self.w, self.patient = weights, patient
         self.shown: set[tuple[int, int]] = set()
         self.nerts_tops: dict[tuple[int, int], bool] = {}
         """Other players' Nerts tops, and whether that player is stuck (waiting)."""
@@ -150,35 +170,41 @@ class _Table:
 
 
 def _look_ahead(
-    view: State,
-    seat: int,
-    candidates: list[tuple[float, CardPlay]],
-    turn: bool,
-    table: _Table,
-    patient: bool,
+    view: State, seat: int, candidates: list[tuple[float, CardPlay]], turn: bool, table: _Table
 ) -> CardPlay | None:
     """The candidate whose line of play gains most, if it beats turning the stock."""
-    best, best_gain = None, WORTH
+    w = table.w
+    best, best_gain = None, w.worth
     if turn:
-        after = apply(view, TurnStock(seat))[0]
-        best_gain = max(best_gain, LATER * _line(after, seat, table, patient))
+        after = _after(view, TurnStock(seat))
+        line = w.turn_guess if after is None else _line(after, seat, table)
+        best_gain = max(best_gain, w.later * line)
     for gain, move in candidates:
         if move.source != NERTS:
-            gain += LATER * _line(apply(view, move)[0], seat, table, patient)
+            gain += w.later * _line(apply(view, move)[0], seat, table)
         if gain > best_gain:
             best, best_gain = move, gain
     return best
 
 
-def _line(view: State, seat: int, table: _Table, patient: bool) -> float:
+def _after(view: State, move: Move) -> State | None:
+    """The table after ``move``; None if it would show cards the view does not know."""
+    try:
+        return apply(view, move)[0]
+    except IllegalMove:
+        return None
+
+
+def _line(view: State, seat: int, table: _Table) -> float:
     """What playing on alone gains: the best move each time (or a turn of the stock),
-    up to `AHEAD` moves or until a Nerts card would be turned up."""
+    up to ``ahead`` moves or until a card not known would be turned up."""
+    w = table.w
     total, weight = 0.0, 1.0
-    for _ in range(AHEAD):
+    for _ in range(w.ahead):
         moves = legal_moves(view, seat)
-        scored = _gains(view, seat, moves, table, patient)
+        scored = _gains(view, seat, moves, table)
         move: Move
-        if scored and scored[0][0] > WORTH:
+        if scored and scored[0][0] > w.worth:
             gain, play = scored[0]
             total += weight * gain
             if play.source == NERTS:
@@ -188,65 +214,71 @@ def _line(view: State, seat: int, table: _Table, patient: bool) -> float:
             move = TurnStock(seat)
         else:
             break
-        view = apply(view, move)[0]
-        weight *= LATER
+        after = _after(view, move)
+        if after is None:
+            break
+        view = after
+        weight *= w.later
     return total
 
 
 def _gains(
-    view: State, seat: int, moves: list[Move], table: _Table, patient: bool
+    view: State, seat: int, moves: list[Move], table: _Table
 ) -> list[tuple[float, CardPlay]]:
     """Every card play among ``moves`` with what it gains, best first."""
-    base = _worth(view, seat, known=True)
+    base = _worth(view, seat, table.w, known=True)
     scored = []
     for move in moves:
         if isinstance(move, ToFoundation | ToWork | SlideUnder):
-            after = apply(view, move)[0]
-            gain = _worth(after, seat, known=move.source != NERTS) - base
+            after = _after(view, move)
+            if after is None:
+                continue
+            gain = _worth(after, seat, table.w, known=move.source != NERTS) - base
             if isinstance(move, ToFoundation):
-                gain += _race(move, table, patient)
+                gain += _race(move, table)
             scored.append((gain, move))
     scored.sort(key=lambda pair: -pair[0])
     return scored
 
 
-def _race(move: ToFoundation, table: _Table, patient: bool) -> float:
+def _race(move: ToFoundation, table: _Table) -> float:
     """The terms of a foundation play: its point, and what it means in the race."""
-    gain = CARD_UP + URGENT
+    w = table.w
+    gain = w.card_up + w.urgent
     card = move.card
     if card.is_joker:
         return gain
     if (card.suit, card.rank) in table.shown:
-        gain += RACE
+        gain += w.race
     if (card.suit, card.rank) in table.nerts_tops:
-        gain += BLOCK
+        gain += w.block
     stuck = table.nerts_tops.get((card.suit, card.rank + 1))
-    if stuck is False and move.source != NERTS and patient:
-        gain -= FEED
+    if stuck is False and move.source != NERTS and table.patient:
+        gain -= w.feed
     return gain
 
 
-def _worth(view: State, seat: int, *, known: bool) -> float:
+def _worth(view: State, seat: int, w: Weights, *, known: bool) -> float:
     """What the seat's tableau is worth as it lies; with ``known`` False the Nerts card on
     top has just been turned up in a line of play, and counts at a guess."""
     tableau = view.tableau_of(seat)
     wanted = {(f.suit, f.rank + 1) for f in view.foundations}
-    worth = -NERTS_CARD * len(tableau.nerts) - DIG * (len(tableau.stock) + len(tableau.waste))
+    worth = -w.nerts_card * len(tableau.nerts) - w.dig * (len(tableau.stock) + len(tableau.waste))
     ready = sum(
         1 for source, card in exposed(tableau) if source != NERTS and _goes_up(card, wanted)
     )
-    worth += READY * ready
+    worth += w.ready * ready
     if not tableau.nerts:
         return worth
     top = tableau.nerts[-1]
     assert top is not None
     if not known:
-        worth += NERTS_GUESS
+        worth += w.nerts_guess
     elif _goes_up(top, wanted):
-        worth += NERTS_UP
+        worth += w.nerts_up
     elif _fits_down(tableau, top):
-        worth += NERTS_DOWN
-    worth += SPACE * sum(1 for pile in tableau.work if not pile.cards)
+        worth += w.nerts_down
+    worth += w.space * sum(1 for pile in tableau.work if not pile.cards)
     return worth
 
 

@@ -39,6 +39,16 @@ def test_arena_prints_json_with_its_progress_on_stderr(
     assert [r["policy"] for r in results] == ["baseline", "strong"]
 
 
+def test_arena_fast_prints_json_with_its_progress_on_stderr(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data, err = _arena_json(capsys, "--fast", "--seed", "9", "--jobs", "1")
+    assert data["fast"] is True and data["rounds"] == 4
+    assert "4/4 rounds" in err and "[####" in err
+    assert main(["arena", "--fast", "--rounds", "2", "--seed", "1", "--jobs", "1"]) == 0
+    assert "on the rules alone (--fast)" in capsys.readouterr().out
+
+
 def test_arena_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "--rounds", "3", "--players", "3", "--seed", "1"]) == 0
     out = capsys.readouterr().out
@@ -48,13 +58,34 @@ def test_arena_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize(
     ("policies", "message"),
-    [("baseline,nobody", "is neither a policy"), ("a,b,c,d,e", "cannot share 4 seats")],
+    [
+        ("baseline,nobody", "is neither a policy"),
+        ("a,b,c,d,e", "cannot share 4 seats"),
+        ("strong,baseline,strong", "strong named twice"),
+    ],
 )
 def test_arena_refuses_what_it_cannot_run(
     policies: str, message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["arena", "--policies", policies, "--rounds", "1"]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_arena_seats_teams(capsys: pytest.CaptureFixture[str]) -> None:
+    data, _ = _arena_json(capsys, "--seed", "3", "--teams", "2+1", "--policies", "strong,simple")
+    assert data["seats"] == ["strong", "strong", "simple"] and data["teams"] == "2+1"
+    assert main(["arena", "--teams", "2+2", "--players", "3", "--rounds", "1"]) == 2
+    assert "teams 2+2 seat 4 players" in capsys.readouterr().err
+
+
+def test_arena_ladder_refuses_teams_and_says_so_in_its_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["arena", "--ladder", "--teams", "2+2", "--rounds", "1"]) == 2
+    assert "the ladder seats no teams" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    assert "--ladder" in capsys.readouterr().out
 
 
 def test_arena_has_help(capsys: pytest.CaptureFixture[str]) -> None:

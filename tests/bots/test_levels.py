@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
-from p2pnerts import _netcommands
+from p2pnerts import _netcommands, cli
+from p2pnerts._config import seat_from
 from p2pnerts.bots import (
     LEVELS,
     BaselineBot,
@@ -20,6 +22,7 @@ from p2pnerts.bots import (
     load_policy,
 )
 from p2pnerts.cli import main
+from p2pnerts.rules import TurnStock
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "eager.py"
 
@@ -95,6 +98,37 @@ def test_a_policy_that_cannot_be_loaded_says_why(spec: str, message: str) -> Non
         load_policy(spec)
 
 
+def test_a_policy_file_may_define_a_dataclass_under_postponed_annotations(
+    tmp_path: Path,
+) -> None:
+    """A dataclass looks its module up in sys.modules as it is made: the loader registers
+    the file's module before running it, as `import` does."""
+    path = tmp_path / "kept.py"
+    path.write_text(
+        "from __future__ import annotations\n"
+        "from dataclasses import dataclass, field\n"
+        "from p2pnerts.rules import Move, State, TurnStock\n"
+        "@dataclass\n"
+        "class Kept:\n"
+        "    turns: list[int] = field(default_factory=list, init=False)\n"
+        "    def choose(self, view: State, seat: int) -> Move | None:\n"
+        "        self.turns.append(seat)\n"
+        "        return TurnStock(seat)\n"
+    )
+    policy = load_policy(f"{path}:Kept")(random.Random(0))
+    assert policy.choose(None, 2) == TurnStock(2)  # type: ignore[arg-type]
+
+
+def test_a_policy_file_that_raises_as_it_loads_says_why_and_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "broken_policy.py"
+    path.write_text("raise ImportError('needs a package that is not there')\n")
+    with pytest.raises(PolicyError, match="needs a package"):
+        load_policy(f"{path}:Bot")
+    assert not [name for name in sys.modules if name.endswith("broken_policy")]
+
+
 def test_a_class_without_choose_is_not_a_policy() -> None:
     make = load_policy("types:SimpleNamespace")
     with pytest.raises(PolicyError, match="no choose"):
@@ -114,3 +148,17 @@ def test_a_bot_with_a_policy_that_cannot_load_fails_before_it_joins(
 ) -> None:
     assert main(["bot", "--join", "127.0.0.1:1", "--policy", "nobody"]) == 2
     assert "is neither a policy" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (["--policy", f"{EXAMPLE}:Eager"], "Eager"),
+        (["--policy", "expert"], "expert"),
+        (["--level", "3"], "baseline"),
+        (["--policy", "expert", "--name", "Ada"], "Ada"),
+    ],
+)
+def test_a_bot_peer_goes_by_its_policys_name_unless_named(args: list[str], name: str) -> None:
+    parsed = cli._parser().parse_args(["bot", "--join", "Kitchen", *args])
+    assert seat_from(parsed, bot=True).name == name

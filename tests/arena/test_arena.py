@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from p2pnerts.arena import ArenaError, play_arena
-from p2pnerts.arena._arena import arena_deck
+from p2pnerts.arena._job import arena_deck
 from p2pnerts.bots import BotDriver, PolicyError, SimpleBot
 from p2pnerts.driver import Driver, Pace
 from p2pnerts.protocol import Event, RoundOver
-from p2pnerts.rules import Card, Move, State, TableOptions
+from p2pnerts.rules import Card, Move, State, TableOptions, TieRule
 from p2pnerts.sim import MIXES, Lineup, SimConfig, Simulation
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "eager.py"
@@ -171,3 +171,42 @@ def test_a_policy_in_the_simulator_sees_no_other_seats_face_down_cards() -> None
 
     assert Simulation(config, 8, bots).run().violation is None
     assert looked > 100
+
+
+def test_a_policy_named_twice_is_refused_before_any_round() -> None:
+    with pytest.raises(ArenaError, match="strong named twice"):
+        play_arena(["strong", "baseline", "strong"], 4, seed=1)
+
+
+def test_teams_play_the_arena_one_policy_per_team_deals_rotated_over_the_teams() -> None:
+    options = TableOptions(teams=(2, 2))
+    report = play_arena(["baseline", "strong"], 4, seed=6, players=4, options=options)
+    assert report.seats == ("baseline", "baseline", "strong", "strong")
+    assert [(r.deal, r.rotation) for r in report.played] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    for r in report.played:
+        assert r.points[0] == r.points[1] and r.points[2] == r.points[3]  # a team's score
+        assert r.dealt[0] == r.dealt[1] and r.dealt[2] == r.dealt[3]  # one deck per team
+    first, second = report.played[:2]
+    assert second.dealt == (first.dealt[2],) * 2 + (first.dealt[0],) * 2
+    assert all(f.seat_rounds == 8 for f in report.figures)
+    assert sum(f.nerts_rate for f in report.figures) <= 1.0 + 1e-9
+
+
+def test_an_arena_with_more_policies_than_teams_says_why() -> None:
+    with pytest.raises(ArenaError, match="3 policies cannot share 2 teams"):
+        play_arena(["simple", "baseline", "strong"], 2, 1, options=TableOptions(teams=(2, 2)))
+
+
+def test_at_two_players_a_race_is_a_tie_under_both_stay_and_counted_as_one() -> None:
+    """Why 2-player arenas once showed no races: the two peers' clocks move together, so
+    two plays onto one spot carry equal clocks; under the default both-stay rule both cards
+    stay, and only returned cards were counted. Under the rotate rule the same race has a
+    winner and a loser. (Seed 11 is one whose two rounds hold such a race.)"""
+    both = play_arena(["strong", "baseline"], 2, seed=11, players=2)
+    assert sum(f.races_tied for f in both.figures) > 0
+    assert sum(f.races_won + f.races_lost for f in both.figures) == 0
+    rotate = TableOptions(tie_rule=TieRule.ROTATE)
+    raced = play_arena(["strong", "baseline"], 2, seed=11, players=2, options=rotate)
+    assert sum(f.races_tied for f in raced.figures) == 0
+    assert sum(f.races_won for f in raced.figures) == sum(f.races_lost for f in raced.figures)
+    assert sum(f.races_won for f in raced.figures) > 0

@@ -1,0 +1,217 @@
+"""The ladder: every pair of entries plays paired arena rounds, and one Bradley-Terry fit puts
+them all on one Elo scale, with bootstrap intervals.
+
+An entry is anything the arena seats: a built-in policy (at the arena's pace), a level
+(``L1``-``L10``: its policy at its own pace) or an author's policy. Each pair plays the same
+``rounds`` rounds an arena of the two would play (seats alternating, every deal in every
+rotation), all pairs through one fan-out. A round is a game between the two: the one whose
+seats scored more points on average wins it, equal points are half a win each. The
+Bradley-Terry strengths that make those results likeliest are found by the usual
+minorisation-maximisation steps and shown as Elo (400 points: ten to one odds), the
+entries' mean at 1500. The intervals come from refitting on the rounds of every pair
+resampled with replacement (a seeded generator: the same seed gives the same table).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from p2pnerts.arena._arena import arena_round
+from p2pnerts.arena._job import Job
+from p2pnerts.arena._report import ArenaError, ArenaRound, Tally
+from p2pnerts.bots import LEVELS, POLICIES
+from p2pnerts.driver import Pace
+from p2pnerts.fanout import SERIAL, Where, fan_out
+from p2pnerts.rules import TableOptions
+
+ELO = 400 / math.log(10)
+"""Elo points per unit of the natural log of a Bradley-Terry strength."""
+RESAMPLES = 200
+"""Bootstrap refits behind each interval."""
+STEPS = 200
+"""Minorisation-maximisation steps of a fit (ample for a few dozen entries)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """One entry's place on the ladder."""
+
+    name: str
+    elo: float
+    low: float
+    high: float
+    """The 95% bootstrap interval of ``elo``."""
+    score: float
+    """Share of its rounds it won (a tie counts half)."""
+    margin: float
+    """Mean points per round above its opponents, over all its pairs."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entry": self.name,
+            "elo": round(self.elo, 1),
+            "elo_ci95": [round(self.low, 1), round(self.high, 1)],
+            "score": round(self.score, 4),
+            "margin": round(self.margin, 4),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class LadderReport:
+    """The ladder: its entries' ratings, best first, and what was played."""
+
+    ratings: tuple[Rating, ...]
+    rounds: int
+    """Rounds per pair."""
+    players: int
+    seed: int
+    fast: bool
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rounds_per_pair": self.rounds,
+            "players": self.players,
+            "seed": self.seed,
+            "fast": self.fast,
+            "ratings": [r.to_json() for r in self.ratings],
+            "timing": {"seconds": round(self.seconds, 3)},
+        }
+
+    def text(self) -> str:
+        pairs = len(self.ratings) * (len(self.ratings) - 1) // 2
+        kind = "on the rules alone (--fast)" if self.fast else "over the protocol"
+        lines = [
+            f"{pairs} pairs x {self.rounds} rounds at {self.players} players {kind}, "
+            f"seed {self.seed}; {self.seconds:.1f} s",
+            f"{'entry':<16}{'Elo':>6}{'95% interval':>16}{'won':>7}{'points/round':>14}",
+        ]
+        for r in self.ratings:
+            lines.append(
+                f"{r.name:<16}{r.elo:>6.0f}{f'{r.low:.0f} to {r.high:.0f}':>16}"
+                f"{r.score:>7.0%}{r.margin:>+14.2f}"
+            )
+        lines.append(
+            "Elo: Bradley-Terry on rounds won (more points than the other in the same round), "
+            "mean 1500; won: share of its rounds; points/round: its mean margin over its "
+            "opponents"
+        )
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class _Ladder:
+    """What every round of a ladder shares: the pairs' arena jobs."""
+
+    jobs: tuple[Job, ...]
+    rounds: int
+
+
+def ladder_round(ladder: _Ladder, number: int) -> tuple[ArenaRound, dict[str, Tally]]:
+    """Round ``number`` of the ladder: a round of one pair's arena (one fan-out task)."""
+    pair, within = divmod(number, ladder.rounds)
+    return arena_round(ladder.jobs[pair], within)
+
+
+def ladder_entries(extra: Sequence[str] = ()) -> list[str]:
+    """Every built-in policy, every level (``L1``-``L10``), then ``extra`` not among them."""
+    entries = [*POLICIES, *(f"L{lv.number}" for lv in LEVELS)]
+    return entries + [name for name in extra if name not in entries]
+
+
+def play_ladder(
+    entries: Sequence[str],
+    rounds: int,
+    seed: int,
+    *,
+    players: int = 4,
+    pace: Pace | None = None,
+    fast: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+    where: Where = SERIAL,
+) -> LadderReport:
+    """Rate ``entries`` from ``rounds`` paired rounds of every pair of them."""
+    if len(entries) < 2 or len(set(entries)) != len(entries):
+        raise ArenaError("a ladder needs two or more entries, each named once")
+    pairs = list(combinations(entries, 2))
+    jobs = tuple(Job((a, b), players, seed, pace or Pace(), TableOptions(), fast) for a, b in pairs)
+    started = time.perf_counter()
+    fanned = fan_out(
+        ladder_round, _Ladder(jobs, rounds), range(len(jobs) * rounds), where, progress=progress
+    )
+    seconds = time.perf_counter() - started
+    games: dict[tuple[str, str], list[float]] = {}
+    for k, (job, (a, b)) in enumerate(zip(jobs, pairs, strict=True)):
+        records = fanned.records[k * rounds : (k + 1) * rounds]
+        games[a, b] = [_margin(record, job.seats, a, b) for record, _ in records]
+    ratings = _rate(list(entries), games, random.Random(f"ladder:{seed}"))
+    return LadderReport(ratings, rounds, players, seed, fast, seconds)
+
+
+def _margin(record: ArenaRound, seats: Sequence[str], a: str, b: str) -> float:
+    """Points per seat of ``b`` above ``a`` in one round."""
+
+    def mean(name: str) -> float:
+        return statistics.fmean(p for p, s in zip(record.points, seats, strict=True) if s == name)
+
+    return mean(b) - mean(a)
+
+
+def _rate(
+    entries: list[str], games: dict[tuple[str, str], list[float]], rng: random.Random
+) -> tuple[Rating, ...]:
+    """Every entry's rating, best first: the fit to all rounds, bootstrap intervals."""
+    elo = _fit(entries, games)
+    samples: dict[str, list[float]] = {name: [] for name in entries}
+    for _ in range(RESAMPLES):
+        again = {pair: rng.choices(m, k=len(m)) for pair, m in games.items()}
+        for name, value in _fit(entries, again).items():
+            samples[name].append(value)
+    ratings = []
+    for name in entries:
+        ordered = sorted(samples[name])
+        low, high = ordered[int(0.025 * RESAMPLES)], ordered[int(0.975 * RESAMPLES) - 1]
+        won, played, margins = 0.0, 0, []
+        for (a, b), m in games.items():
+            if name in (a, b):
+                sign = 1 if name == b else -1
+                margins += [sign * x for x in m]
+                won += sum(_won(sign * x) for x in m)
+                played += len(m)
+        score, margin = won / played, statistics.fmean(margins)
+        ratings.append(Rating(name, elo[name], low, high, score, margin))
+    return tuple(sorted(ratings, key=lambda r: -r.elo))
+
+
+def _won(margin: float) -> float:
+    return 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+
+
+def _fit(entries: list[str], games: dict[tuple[str, str], list[float]]) -> dict[str, float]:
+    """Bradley-Terry strengths by minorisation-maximisation, as Elo with mean 1500.
+
+    Half a win is added to every pair both ways, so that an entry that won (or lost) every
+    round still has a finite rating."""
+    wins = {(a, b): 0.5 for a in entries for b in entries if a != b}
+    for (a, b), margins in games.items():
+        for m in margins:
+            wins[b, a] += _won(m)
+            wins[a, b] += 1 - _won(m)
+    strength = dict.fromkeys(entries, 1.0)
+    for _ in range(STEPS):
+        for i in entries:
+            total = sum(wins[i, j] for j in entries if j != i)
+            games_ij = sum(
+                (wins[i, j] + wins[j, i]) / (strength[i] + strength[j]) for j in entries if j != i
+            )
+            strength[i] = total / games_ij
+        centre = statistics.fmean(math.log(s) for s in strength.values())
+        strength = {k: math.exp(math.log(s) - centre) for k, s in strength.items()}
+    return {k: 1500 + ELO * math.log(s) for k, s in strength.items()}

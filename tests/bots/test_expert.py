@@ -1,0 +1,77 @@
+"""The expert bot: it knows only what a person at its seat knows."""
+
+from __future__ import annotations
+
+import random
+
+from test_policies import positions
+
+from p2pnerts.bots import ExpertBot
+from p2pnerts.rules import (
+    HIDDEN,
+    State,
+    TableOptions,
+    TurnStock,
+    apply,
+    deal,
+    private_view,
+    solo_seats,
+)
+
+
+def _reordered(state: State, seat: int, rng: random.Random, *, stock: bool) -> State:
+    """The state with the seat's own stock (or its face-down Nerts cards) in another
+    order."""
+    own = state.seats[seat]
+    t = state.tableaux[own]
+    if stock:
+        cards = list(t.stock)
+        rng.shuffle(cards)
+        t = t._replace(stock=tuple(cards))
+    else:
+        below = list(t.nerts[:-1])
+        rng.shuffle(below)
+        t = t._replace(nerts=(*below, *t.nerts[-1:]))
+    tableaux = list(state.tableaux)
+    tableaux[own] = t
+    return state._replace(tableaux=tuple(tableaux))
+
+
+def test_the_expert_reads_neither_its_face_down_nerts_cards_nor_an_unseen_stock() -> None:
+    """A bot that has not watched its stock go by chooses the same whatever the order of
+    its stock and of its face-down Nerts cards."""
+    rng = random.Random(3)
+    compared = 0
+    for seed in range(8):
+        for state in positions(seed, 4, TableOptions()):
+            for seat in range(4):
+                first = ExpertBot().choose(private_view(state, seat), seat)
+                for stock in (True, False):
+                    other = _reordered(state, seat, rng, stock=stock)
+                    assert ExpertBot().choose(private_view(other, seat), seat) == first
+                compared += 1
+    assert compared > 100
+
+
+def test_the_expert_knows_its_stock_once_it_has_turned_through_it() -> None:
+    state = deal(TableOptions(), solo_seats(2), rng=random.Random(4))
+    bot = ExpertBot()
+    assert all(c is HIDDEN for c in bot._known(state, 0).tableau_of(0).stock)
+    while state.tableau_of(0).stock:
+        bot._known(state, 0)
+        state, _ = apply(state, TurnStock(0))
+    bot._known(state, 0)
+    state, _ = apply(state, TurnStock(0))  # the waste turned over: the second pass
+    known = bot._known(state, 0).tableau_of(0)
+    assert known.stock == state.tableau_of(0).stock and HIDDEN not in known.stock
+
+
+def test_the_expert_forgets_its_stock_when_a_new_round_is_dealt() -> None:
+    bot = ExpertBot()
+    state = deal(TableOptions(), solo_seats(2), rng=random.Random(4))
+    for _ in range(30):
+        bot._known(state, 0)
+        state, _ = apply(state, TurnStock(0))
+    assert HIDDEN not in bot._known(state, 0).tableau_of(0).stock
+    again = deal(TableOptions(), solo_seats(2), rng=random.Random(5))
+    assert all(c is HIDDEN for c in bot._known(again, 0).tableau_of(0).stock)
