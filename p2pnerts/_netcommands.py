@@ -60,8 +60,7 @@ class ComeBackError(JoinError):
 
 def level_pace(number: int) -> Pace:
     """How fast a bot of a level (1-10) plays; level 10 as fast as the table allows."""
-    reaction = level(number).reaction
-    return Pace(reaction.think, reaction.spread)
+    return level(number).pace
 
 
 def bot_player(

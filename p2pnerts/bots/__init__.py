@@ -8,11 +8,13 @@ from p2pnerts.bots._baseline import BaselineBot
 from p2pnerts.bots._driver import BotDriver, SimpleBots
 from p2pnerts.bots._levels import (
     LEVELS,
+    NEWCOMER,
     POLICIES,
     Level,
     PolicyError,
     Reaction,
     level,
+    level_help,
     load_policy,
 )
 from p2pnerts.bots._policy import Policy
@@ -22,6 +24,7 @@ from p2pnerts.bots._table import play_round
 
 __all__ = [
     "LEVELS",
+    "NEWCOMER",
     "POLICIES",
     "BaselineBot",
     "BotDriver",
@@ -33,6 +36,7 @@ __all__ = [
     "SimpleBots",
     "StrongBot",
     "level",
+    "level_help",
     "load_policy",
     "play_round",
 ]
