@@ -7,7 +7,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from p2pnerts.net import TableSpec
+from p2pnerts.net import IDLE_AFTER, TableSpec
 from p2pnerts.rules import BadOptions, TableOptions, TieRule
 
 
@@ -29,6 +29,8 @@ class SeatConfig:
     """``--state FILE``: kept while playing; when it exists, the seat to come back to."""
     ascii: bool = False
     four_colour: bool = False
+    idle: float = IDLE_AFTER
+    """``--idle S``: a person who makes no move for S seconds is declared stuck."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,7 @@ def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
         state=None if args.state is None else Path(args.state),
         ascii=not bot and args.ascii,
         four_colour=not bot and args.four_colour,
+        idle=IDLE_AFTER if bot else args.idle,
     )
 
 

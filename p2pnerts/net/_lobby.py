@@ -23,6 +23,7 @@ import trio
 from p2pnerts.driver import Driver
 from p2pnerts.errors import Error
 from p2pnerts.net._link import Closed, Connection, Received
+from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
@@ -73,8 +74,12 @@ class Player:
     welcomed: Callable[[Welcome], None] | None = None
     """Hears the host's answer to a joiner: its seat, the table's size and options."""
     between_rounds: float = 1.0
-    """Seconds from a round's end to this seat's Ready for the next (a person reading the
-    scores takes longer; `TablePeer.deal_next_round` says Ready sooner)."""
+    """Seconds from a round's end to a bot's Ready for the next (a person says Ready when
+    they are ready: `TablePeer.ready`)."""
+    countdown: float = COUNTDOWN
+    """Seconds from a round's deal to the first move this seat may make."""
+    idle_after: float = IDLE_AFTER
+    """Seconds without a move after which a person's seat is declared stuck."""
 
 
 class _Seating:
@@ -126,6 +131,8 @@ class _Seating:
             seat_file=p.seat_file,
             disk=disk,
             between_rounds=p.between_rounds,
+            countdown=p.countdown,
+            idle_after=p.idle_after,
         )
         if p.seated is not None:
             p.seated(self.peer)

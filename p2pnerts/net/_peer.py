@@ -7,6 +7,7 @@ connection is dialled again with backoff, and the replica's `resend_to` restores
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -16,8 +17,10 @@ from typing import get_args
 import trio
 
 from p2pnerts.driver import Driver, Look
+from p2pnerts.net import _waits
 from p2pnerts.net._link import Connection, Received, dial_seat
 from p2pnerts.net._narration import Narrator
+from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, Pacing
 from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.protocol import (
@@ -28,6 +31,7 @@ from p2pnerts.protocol import (
     Message,
     PlayCommitted,
     PlayReturned,
+    Ready,
     RemoteProtocolError,
     Replica,
     RoundOver,
@@ -78,6 +82,8 @@ class TablePeer:
         driver: Driver | None,
         report: Callable[[str], None],
         between_rounds: float = 1.0,
+        countdown: float = COUNTDOWN,
+        idle_after: float = IDLE_AFTER,
         tell: Callable[[str], None] | None = None,
         timing: Timing | None = None,
         seat_file: Path | None = None,
@@ -100,6 +106,8 @@ class TablePeer:
         """Tells this seat's events in words: the table's news, and (to ``tell``) its plays."""
         self._seat_file = seat_file
         self._saved: Disk | None = None
+        self._waiting_for: frozenset[int] = frozenset()
+        """The silent seats the table was last told it waits for."""
         self.links: dict[int, Connection] = {}
         self.result: MatchResult | None = None
         self._rng = rng
@@ -112,6 +120,8 @@ class TablePeer:
         self._tell = tell or (lambda _: None)
         """Where the plays themselves are told, play by play (for a watching player)."""
         self._between_rounds = between_rounds
+        self.pacing = Pacing(person=driver is None, countdown=countdown, idle_after=idle_after)
+        """Human time: a person's Ready, the countdown, who is idle (`Pacing`)."""
         self._poke = trio.Event()
         self._done = trio.Event()
         self._lost: dict[int, trio.Event] = {}
@@ -140,7 +150,7 @@ class TablePeer:
             self._say_team()
             if self.resumed:
                 self._flush()  # the request to rejoin
-            else:
+            elif self.pacing.said_ready:
                 self._start_round()
             await self._done.wait()
             nursery.cancel_scope.cancel()
@@ -219,7 +229,7 @@ class TablePeer:
         """Call the replica's timer whenever it is due (or sooner, after news)."""
         while True:
             self._poke = trio.Event()
-            deadline = self.replica.next_deadline()
+            deadline = min(self.replica.next_deadline(), self.pacing.deadline(trio.current_time()))
             if self._next_round_at is not None:
                 deadline = min(deadline, self._next_round_at)
             with trio.move_on_at(deadline):
@@ -227,6 +237,11 @@ class TablePeer:
             now = trio.current_time()
             self.replica.tick(now)
             self._flush()  # events first: a round's end may be the match's
+            if _waits.declare_idle(self.replica, self.pacing, now):
+                self._flush()
+            if self.result is None and _waits.alone(self.replica):
+                self.end_match("everyone else has left the table")
+            self._say_stranded()
             if self._next_round_at is None and self._wants_deal():
                 self._next_round_at = now + self._between_rounds
             due = self._next_round_at is not None and now >= self._next_round_at
@@ -256,23 +271,66 @@ class TablePeer:
 
     def intend(self, move: Move) -> Move:
         """Make ``move`` at this seat now; raises `IllegalMove` or `LocalProtocolError`."""
-        sent = self.replica.intend(move, trio.current_time())
+        now = trio.current_time()
+        starts_in = self.pacing.starts_in(now)
+        if starts_in > 0:
+            raise LocalProtocolError(f"the round starts in {math.ceil(starts_in)} s")
+        self.pacing.moved(now)
+        sent = self.replica.intend(move, now)
         if isinstance(sent, ToFoundation):
             self._sent_at[sent] = trio.current_time()
         self._flush()
         self._poke.set()
         return sent
 
-    def deal_next_round(self) -> None:
-        """Say Ready for the next round now rather than after the pause between rounds."""
-        if self._next_round_at is not None:
-            self._next_round_at = trio.current_time()
+    def ready(self) -> None:
+        """This seat's player is ready for the next round (or the first): say Ready now."""
+        now = trio.current_time()
+        self.pacing.ready(now)
+        if self._wants_deal():
+            self._next_round_at = now
             self._poke.set()
+
+    def unready(self) -> tuple[int, ...]:
+        """The seats the next round waits for to say they are ready (`_waits.unready`)."""
+        return () if self.result is not None else _waits.unready(self.replica, self.pacing)
+
+    def idle(self) -> tuple[float, ...]:
+        """Per seat, for how long it has been idle if it is shown so (`Pacing.idle`)."""
+        return _waits.idle(self.replica, self.pacing, trio.current_time())
+
+    @property
+    def stranded(self) -> frozenset[int]:
+        """The silent seats the table cannot leave out, and waits for (`_waits.stranded`)."""
+        return frozenset() if self.result is not None else _waits.stranded(self.replica)
+
+    def _say_stranded(self) -> None:
+        """Say once when the table starts to wait for silent seats it cannot leave out."""
+        stranded = self.stranded
+        if stranded and stranded != self._waiting_for:
+            self._report(_waits.stranded_words(self.narrator, stranded, self.replica.members))
+        self._waiting_for = stranded
+
+    def end_match(self, why: str, *, linger: bool = True) -> None:
+        """End the match here, with the rounds played so far (the others are gone, or the
+        player chose not to wait for a silent seat); ``linger``: acknowledge a moment
+        first, so that a seat whose Leave this one just committed hears it too."""
+        if self.result is not None:
+            return
+        names, seats = self.narrator.names, self.replica.seats
+        self.result = MatchResult.of(names, self.match, seats, self.stats, ended=why)
+        self._report(f"match ended: {why}")
+        for watch in self.watchers:
+            watch(())
+        assert self._nursery is not None
+        self._nursery.start_soon(self._finish, None if linger else 0.0)
 
     async def _play(self, driver: Driver) -> None:
         """The bot at this seat: look at the table now and then, and make a move."""
         while True:
             await trio.sleep(driver.next_look(self._rng))
+            if self.pacing.starts_in(trio.current_time()) > 0:
+                continue
             replica = self.replica
             display = replica.display
             if (
@@ -303,6 +361,8 @@ class TablePeer:
             raise RemoteProtocolError(f"seat {seat}'s connection carried seat {message.sender}")
         for hear in self.traffic:
             hear(False, seat, message)
+        if isinstance(message, Ready):
+            self.pacing.said_ready_for(message.sender, message.round)
         self.replica.receive(message, trio.current_time())
         self._flush()
         self._poke.set()
@@ -336,11 +396,13 @@ class TablePeer:
     def _on_event(self, event: Event) -> None:
         if isinstance(event, PlayCommitted | PlayReturned):
             self._moved[event.seat] = trio.current_time()
+            self.pacing.heard(event.seat, event.move, trio.current_time())
             sent = self._sent_at.pop(event.move, None) if event.seat == self.seat else None
             if sent is not None:
                 self.stats.commit_latencies.append(trio.current_time() - sent)
         elif isinstance(event, RoundStarted):
             self._moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
+            self.pacing.round_started(len(self.roster), trio.current_time())
         told = self.narrator.tell(event)
         if told is not None:
             (self._tell if told.play else self._report)(told.text)
@@ -360,9 +422,8 @@ class TablePeer:
         match = self.match
         assert self._nursery is not None
         if match.over:
-            names = tuple(s.name for s in self.roster)
-            rounds, seats = len(match.rounds), self.replica.seats
-            self.result = MatchResult(names, match.totals, match.winners, rounds, seats, self.stats)
+            names, seats = self.narrator.names, self.replica.seats
+            self.result = MatchResult.of(names, match, seats, self.stats)
             self._nursery.start_soon(self._finish)
         else:
             self._next_round_at = trio.current_time() + self._between_rounds
@@ -370,17 +431,19 @@ class TablePeer:
     def _wants_deal(self) -> bool:
         """Between rounds (or before the first) with no deck dealt for the next: as a
         peer that came back finds itself, having missed the end of a round."""
-        return self.result is None and self.replica.should_deal()
+        return self.result is None and self.pacing.said_ready and self.replica.should_deal()
 
     def _start_round(self) -> None:
         order = shuffled_deck(self.replica.deck, self.options, self._rng)
         self.replica.start_round(order, secrets.token_bytes(16), trio.current_time())
+        self.pacing.dealt()
+        self.pacing.said_ready_for(self.seat, self.replica.round)
         self._flush()
         self._poke.set()
 
-    async def _finish(self) -> None:
+    async def _finish(self, linger: float | None = None) -> None:
         # Linger a moment, acknowledging, so that every seat commits the last round too.
-        await trio.sleep(max(2.0, 4 * self.replica.timing.heartbeat))
+        await trio.sleep(max(2.0, 4 * self.replica.timing.heartbeat) if linger is None else linger)
         self.stats.finished = trio.current_time()
         if self._seat_file is not None:
             self._seat_file.unlink(missing_ok=True)
