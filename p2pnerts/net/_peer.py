@@ -329,19 +329,11 @@ class TablePeer:
         """The bot at this seat: look at the table now and then, and make a move."""
         while True:
             await trio.sleep(driver.next_look(self._rng))
-            if self.pacing.starts_in(trio.current_time()) > 0:
-                continue
-            replica = self.replica
+            replica, now = self.replica, trio.current_time()
             display = replica.display
-            if (
-                display is None
-                or display.ended is not None
-                or replica.in_the_air is not None
-                or replica.status is not Status.NORMAL
-                or replica.blind
-            ):
+            if display is None or not _waits.free_to_move(replica, self.pacing, now):
                 continue
-            now, team = trio.current_time(), replica.team
+            team = replica.team
             move = driver.choose(
                 Look(display, self.seat, team, replica.sitting_out(), now, self._moved)
             )

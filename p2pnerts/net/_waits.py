@@ -51,6 +51,20 @@ def stranded(replica: Replica) -> frozenset[int]:
     return frozenset(silent) if 2 * heard <= len(replica.members) else frozenset()
 
 
+def free_to_move(replica: Replica, pacing: Pacing, now: float) -> bool:
+    """Whether this seat may move now: a round is on and counted down, its one hand is
+    free, the table is settled and the seat knows its deck."""
+    display = replica.display
+    return (
+        display is not None
+        and display.ended is None
+        and pacing.starts_in(now) == 0
+        and replica.in_the_air is None
+        and replica.status is Status.NORMAL
+        and not replica.blind
+    )
+
+
 def stranded_words(narrator: Narrator, silent: frozenset[int], members: frozenset[int]) -> str:
     """Why the table waits for ``silent`` seats, in a line."""
     who = together([narrator.name(s) for s in sorted(silent)])
@@ -65,9 +79,9 @@ def declare_idle(replica: Replica, pacing: Pacing, now: float) -> bool:
     """Declare this seat's person stuck if they have made no move for a while, so that
     the rotation and the round's end do not wait for them; whether it was declared."""
     display = replica.display
-    if not pacing.idle_due(now) or display is None or display.ended is not None:
+    if not pacing.idle_due(now) or display is None or not free_to_move(replica, pacing, now):
         return False
-    if replica.in_the_air is not None or display.tableau_of(replica.seat).stuck:
+    if display.tableau_of(replica.seat).stuck:
         return False
     mates = (s for s in replica.team if s != replica.seat)
     if any(pacing.playing(s, now) for s in mates):
