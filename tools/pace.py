@@ -22,15 +22,12 @@ import json
 import random
 import statistics
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from p2pnerts.bots import LEVELS, BotDriver, Level  # noqa: E402
-from p2pnerts.driver import Driver  # noqa: E402
-from p2pnerts.protocol import Event, PlayCommitted, RoundOver, RoundStarted  # noqa: E402
-from p2pnerts.rules import NERTS, DeclareStuck, ToFoundation, ToWork  # noqa: E402
-from p2pnerts.sim import Lineup, SimConfig, Simulation  # noqa: E402
+from p2pnerts.bots import LEVELS, BotDriver, Level
+from p2pnerts.driver import Driver
+from p2pnerts.protocol import Event, PlayCommitted, RoundOver, RoundStarted
+from p2pnerts.rules import NERTS, DeclareStuck, ToFoundation, ToWork
+from p2pnerts.sim import Lineup, SimConfig, Simulation
 
 EARLY = 20.0
 """Seconds of play after which the Nerts piles are counted."""

@@ -66,6 +66,12 @@ class TablePeer:
     plays the seat (the front end) calls `intend`, and reads `replica` after each change
     it hears through `watchers`.
 
+    A person's seat deals a round only once they are ready (`ready`), and is declared
+    stuck after ``idle_after`` seconds without a move; every seat waits out a
+    ``countdown`` after a round's deal (`Pacing`). A seat left alone at the table ends the
+    match at once; one that waits for a silent seat it cannot leave out says so, and its
+    player may end the match there (`end_match`).
+
     With a ``seat_file`` the peer keeps there what it needs to come back after a crash
     (`SeatFile`); given the ``disk`` of such a file it starts as a peer coming back, and
     rebuilds the table from the others (`Replica.restart`).

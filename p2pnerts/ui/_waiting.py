@@ -52,7 +52,7 @@ def _stranded(model: TableModel) -> str:
 
 def _unready(model: TableModel) -> str:
     unready = model.snap.unready
-    others = [s for s in unready if s != model.seat]
+    others = [s for s in unready if model.seating[s] != model.deck]  # (a team is ready as one)
     what = "the first round" if model.round_number == 0 else "the next round"
     if model.seat in unready and not model.ready:
         also = f" ({_names(model, others)} not yet)" if others else ""
