@@ -167,17 +167,19 @@ def test_a_join_that_never_moves_does_not_stall_a_three_seat_table(
     person is declared stuck after ``--idle`` seconds, and the round is played out.
     (A Nerts pile of 26 keeps the bots from ending the round by calling Nerts alone.)"""
     port = free_port()
-    table = ["--seats", "3", "--rounds", "1", "--nerts-pile", "26", "--level", "10"]
+    table = ["--seats", "3", "--rounds", "1", "--nerts-pile", "26", "--level", "10", "--seed", "1"]
     host = [*P2PNERTS, "host", "--name", "idle", "--headless", "--no-advertise"]
     host_proc = processes.start([*host, "--port", str(port), *table], "host")
     processes.wait_for("host", "open on port")
     where = f"127.0.0.1:{port}"
     run_in(terminal, "t:0", [*P2PNERTS, "join", where, "--player", "Dee", "--idle", "5"])
-    processes.start([*P2PNERTS, "bot", "--join", where, "--level", "10"], "bot")
+    processes.start([*P2PNERTS, "bot", "--join", where, "--level", "10", "--seed", "2"], "bot")
     say_ready(terminal)
     text = terminal.wait_for(lambda t: "Match over" in t, "the match's end")
     assert host_proc.wait(timeout=60) == 0
     summary = processes.output("host")
+    # Only Dee's seat, declared stuck for her, let everyone be stuck: the stuck rules ended it.
+    assert "round 1 over (everyone stuck)" in summary
     assert "match over after 1 round(s)" in summary and "Dee" in summary
     assert "Traceback" not in text + summary
 
