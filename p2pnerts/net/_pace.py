@@ -26,6 +26,8 @@ IDLE_AFTER = 20.0
 """Seconds without a move after which a person's seat is declared stuck (``--idle``)."""
 SHOWN_IDLE = 10.0
 """Seconds without a move after which a seat is shown as idle to everyone."""
+TELL_UNREADY = 5.0
+"""Seconds the next round waits for others to be ready before a seat's lines say so."""
 
 
 class Pacing:
@@ -47,6 +49,8 @@ class Pacing:
         self._stuck_at: dict[int, float] = {}
         self._readied: dict[int, int] = {}
         """Per seat, the last round it said Ready for (as this peer heard it)."""
+        self._waited: tuple[tuple[int, ...], float, bool] = ((), 0.0, False)
+        """Whom the next round last waited for, since when, and whether that was told."""
 
     # --- what happens ------------------------------------------------------------------------
 
@@ -63,6 +67,17 @@ class Pacing:
         (``decks`` gives each seat's deck: a deck is ready once one of its seats is)."""
         ready = {decks[s] for s, last in self._readied.items() if last >= number}
         return tuple(s for s in seats if decks[s] not in ready)
+
+    def still_waiting(self, others: tuple[int, ...], now: float) -> tuple[int, ...]:
+        """``others`` (the seats the next round waits for, this seat ready) once they have
+        kept it waiting `TELL_UNREADY` seconds, the first time; else ()."""
+        waited, since, told = self._waited
+        if others != waited:
+            self._waited = (others, now, False)
+        elif others and not told and now - since >= TELL_UNREADY:
+            self._waited = (others, since, True)
+            return others
+        return ()
 
     def dealt(self) -> None:
         """This seat dealt a round: a person says ready again for the next."""

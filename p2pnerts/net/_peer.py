@@ -23,6 +23,7 @@ from p2pnerts.net._narration import Narrator
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, Pacing
 from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatfile import SeatFile
+from p2pnerts.net._words import together
 from p2pnerts.protocol import (
     Disk,
     Event,
@@ -248,6 +249,7 @@ class TablePeer:
             if self.result is None and _waits.alone(self.replica):
                 self.end_match("everyone else has left the table")
             self._say_stranded()
+            self._say_unready(now)
             if self._next_round_at is None and self._wants_deal():
                 self._next_round_at = now + self._between_rounds
             due = self._next_round_at is not None and now >= self._next_round_at
@@ -316,6 +318,15 @@ class TablePeer:
         if stranded and stranded != self._waiting_for:
             self._report(_waits.stranded_words(self.narrator, stranded, self.replica.members))
         self._waiting_for = stranded
+
+    def _say_unready(self, now: float) -> None:
+        """Say once when the next round has waited a while for others to be ready."""
+        unready, seats, deck = self.unready(), self.replica.seats, self.replica.deck
+        others = () if self.seat in unready else tuple(s for s in unready if seats[s] != deck)
+        waiting = self.pacing.still_waiting(others, now)
+        if waiting:
+            who = together([self.narrator.name(s) for s in waiting])
+            self._report(f"round {self.replica.playing + 1} waits for {who} to be ready")
 
     def end_match(self, why: str, *, linger: bool = True) -> None:
         """End the match here, with the rounds played so far (the others are gone, or the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from p2pnerts.net import COUNTDOWN, SHOWN_IDLE, Pacing
+from p2pnerts.net._pace import TELL_UNREADY
 from p2pnerts.rules import DeclareStuck, TurnStock
 
 
@@ -62,3 +63,13 @@ def test_a_seat_plays_while_it_made_a_move_within_the_idle_time() -> None:
     pacing.heard(1, TurnStock(1), 5.0)
     assert pacing.playing(1, 24.0) and not pacing.playing(1, 25.0)
     assert not pacing.playing(0, 21.0)
+
+
+def test_a_round_kept_waiting_for_others_is_told_once_after_a_while() -> None:
+    pacing = Pacing(person=False)
+    assert pacing.still_waiting((2,), 0.0) == ()
+    assert pacing.still_waiting((2,), TELL_UNREADY - 1) == ()
+    assert pacing.still_waiting((2,), TELL_UNREADY) == (2,)
+    assert pacing.still_waiting((2,), TELL_UNREADY + 9) == ()  # told once
+    assert pacing.still_waiting((), 30.0) == ()
+    assert pacing.still_waiting((1, 2), 31.0) == ()  # others now: the wait starts again
