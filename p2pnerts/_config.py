@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p2pnerts.bots import level, policy_name
-from p2pnerts.net import TableSpec
+from p2pnerts.net import IDLE_AFTER, TableSpec
 from p2pnerts.rules import BadOptions, TableOptions, TieRule
 
 
@@ -32,6 +32,8 @@ class SeatConfig:
     four_colour: bool = False
     cheat: str | None = None
     """``bot --cheat KIND``: lie on the wire as that attack (`p2pnerts.cheats`)."""
+    idle: float = IDLE_AFTER
+    """``--idle S``: a person who makes no move for S seconds is declared stuck."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,7 @@ def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
         ascii=not bot and args.ascii,
         four_colour=not bot and args.four_colour,
         cheat=args.cheat if bot else None,
+        idle=IDLE_AFTER if bot else args.idle,
     )
 
 

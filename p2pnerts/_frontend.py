@@ -75,7 +75,7 @@ def on_screen(
             session.player.seat_file = seat.state
         return start(session)
 
-    result = ui.play_in_terminal(seat.name, seat.seed, look, begin, lobby)
+    result = ui.play_in_terminal(seat.name, seat.seed, look, begin, lobby, idle_after=seat.idle)
     if result is None:
         say("Left the table.")
     return result

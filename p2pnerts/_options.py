@@ -6,9 +6,13 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
+from p2pnerts.bots import level_help
+from p2pnerts.net import IDLE_AFTER
 from p2pnerts.rules import BadOptions, TieRule, teams_from_text
 
+N = TypeVar("N", int, float)
 Options = argparse.ArgumentParser | argparse._ArgumentGroup
 """What options are added to: a parser, or a group of its options."""
 
@@ -22,7 +26,7 @@ def player_options(
 ) -> None:
     about = "the player's name" if default else "the bot's name (default: its policy's)"
     parser.add_argument(flag, dest="player", default=default, help=about)
-    parser.add_argument("--level", type=count(1, 10), default=5, help="bot level 1-10 (5)")
+    parser.add_argument("--level", type=count(1, 10), default=5, help=level_help(5))
     parser.add_argument("--seed", type=int, default=None, help="shuffle from this seed")
     parser.add_argument("--interface", metavar="ADDR", help="use mDNS on this address only")
     parser.add_argument("--stats", metavar="FILE", help="write what this peer measured (JSON)")
@@ -36,7 +40,19 @@ def player_options(
         parser.add_argument(
             "--headless", action="store_true", help="a bot plays the seat; print progress lines"
         )
+        idle_option(parser)
         look_options(parser)
+
+
+def idle_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--idle",
+        type=seconds(5, 3600),
+        default=IDLE_AFTER,
+        metavar="S",
+        help=f"after S seconds without a move you are declared stuck, so the table plays "
+        f"on without waiting for you ({IDLE_AFTER:.0f})",
+    )
 
 
 def look_options(parser: argparse.ArgumentParser) -> None:
@@ -100,13 +116,23 @@ def tie_rule_option(parser: Options) -> None:
 
 
 def count(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
+    """A whole number from ``low`` to ``high``."""
+    return _within(int, "a whole number", low, high)
+
+
+def seconds(low: float, high: float) -> Callable[[str], float]:
+    """A number of seconds from ``low`` to ``high``."""
+    return _within(float, "a number of seconds", low, high)
+
+
+def _within(convert: Callable[[str], N], what: str, low: N, high: N) -> Callable[[str], N]:
+    def parse(text: str) -> N:
         try:
-            value = int(text)
+            value = convert(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+            raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {value}")
+            raise argparse.ArgumentTypeError(f"must be {low:g} to {high:g}, not {value:g}")
         return value
 
     return parse

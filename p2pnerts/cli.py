@@ -24,6 +24,7 @@ from p2pnerts._options import (
     choice,
     count,
     fan_out_options,
+    idle_option,
     levels,
     look_options,
     player_options,
@@ -41,7 +42,7 @@ from p2pnerts.arena import (
     play_arena,
     play_ladder,
 )
-from p2pnerts.bots import POLICIES, PolicyError, SimpleBots
+from p2pnerts.bots import NEWCOMER, POLICIES, PolicyError, SimpleBots, level_help
 from p2pnerts.cheats import CHEATS
 from p2pnerts.errors import Error
 from p2pnerts.fanout import Where
@@ -109,10 +110,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--bots", type=count(1, 13), default=None, help="bots at the table (1-13; 3)")
     play.add_argument("--seed", type=int, default=None, help="shuffle the decks from this seed")
-    play.add_argument("--level", type=count(1, 10), default=5, help="the bots' level 1-10 (5)")
+    play.add_argument("--level", type=count(1, 10), default=NEWCOMER, help=level_help(NEWCOMER))
     play.add_argument(
         "--headless", action="store_true", help="a bot plays your seat; the table is told in lines"
     )
+    idle_option(play)
     look_options(play)
     table_options(play)
     play.set_defaults(run=_play)
@@ -328,6 +330,7 @@ def _play(args: argparse.Namespace) -> int:
         headless=args.headless,
         ascii=args.ascii,
         four_colour=args.four_colour,
+        idle=args.idle,
     )
     spec = TableSpec("this machine", players, options)
     config = HostConfig(seat, spec, bots=players - 1, advertise=False, bind="127.0.0.1")

@@ -23,7 +23,8 @@ def exit_status(args: list[str]) -> int | str | None:
 def test_play_runs_a_table_on_this_machine_to_the_winner(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["play", "--headless", "--bots", "2", "--seed", "3", "--rounds", "1"]) == 0
+    args = ["play", "--headless", "--bots", "2", "--seed", "3", "--rounds", "1", "--level", "10"]
+    assert main(args) == 0
     out = capsys.readouterr().out
     assert "3 players on this machine, decks shuffled from seed 3" in out
     assert "round 1 starts" in out and "round 1 over" in out
@@ -34,7 +35,7 @@ def test_play_runs_a_table_on_this_machine_to_the_winner(
 def test_play_with_teams_names_each_team_by_its_players(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    args = ["play", "--headless", "--teams", "2+1", "--seed", "3", "--rounds", "1"]
+    args = ["play", "--headless", "--teams", "2+1", "--seed", "3", "--rounds", "1", "--level", "10"]
     assert main(args) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "3 players on this machine" in lines[0]

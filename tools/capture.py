@@ -1,9 +1,10 @@
 """Reference captures of the table screen: ``python tools/capture.py`` writes ``ui/captures``
 (``python tools/capture.py NAME...``: only the captures named).
 
-Each capture runs ``p2pnerts play`` in a tmux window of its size, lets the bots play a
-few seconds, types a few keys, and saves what the window shows. The bots play in real
-time, so two runs differ in the details; the captures are for reviewing the layout.
+Each capture runs ``p2pnerts play`` in a tmux window of its size, types a few keys (Enter:
+ready for the first round; ``WAIT``: the countdown and a few seconds of the bots' play),
+and saves what the window shows. The bots play in real time, so two runs differ in the
+details; the captures are for reviewing the layout.
 """
 
 from __future__ import annotations
@@ -18,19 +19,25 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "ui" / "captures"
+WAIT = "wait"
+"""Not a key: wait out the countdown and let the bots play a few seconds."""
+READY = ["Enter", WAIT]
+"""Ready for the first round, and into play."""
+FAST_ROUNDS = ["--bots", "3", "--level", "10", "--rounds", "3"]
 CAPTURES: tuple[tuple[str, int, int, list[str], list[str]], ...] = (
     # name, width, height, options, keys typed after the table shows
-    ("table-80x24", 80, 24, ["--bots", "3"], ["Space", "n"]),
-    ("table-160x50", 160, 50, ["--bots", "3"], ["Space", "n"]),
-    ("table-14-players-80x24", 80, 24, ["--bots", "13"], ["Space"]),
-    ("table-14-players-160x50", 160, 50, ["--bots", "13"], ["Space", "c"]),
-    ("help-80x24", 80, 24, ["--bots", "3"], ["?"]),
-    ("classroom-80x24", 80, 24, ["--bots", "3"], ["c"]),
+    ("ready-80x24", 80, 24, ["--bots", "3"], []),
+    ("table-80x24", 80, 24, ["--bots", "3"], [*READY, "Space", "n"]),
+    ("table-160x50", 160, 50, ["--bots", "3"], [*READY, "Space", "n"]),
+    ("table-14-players-80x24", 80, 24, ["--bots", "13"], [*READY, "Space"]),
+    ("table-14-players-160x50", 160, 50, ["--bots", "13"], [*READY, "Space", "c"]),
+    ("help-80x24", 80, 24, ["--bots", "3"], [*READY, "?"]),
+    ("classroom-80x24", 80, 24, ["--bots", "3"], [*READY, "c"]),
     # Bots at level 10 end a round in a few seconds (the person's seat playing nothing).
-    ("round-end-80x24", 80, 24, ["--bots", "3", "--level", "10", "--rounds", "3"], []),
-    ("table-teams-80x24", 80, 24, ["--teams", "2+2"], ["Space"]),
-    ("table-teams-14-players-160x50", 160, 50, ["--teams", "+".join("2" * 7)], ["Space", "c"]),
-    ("round-end-teams-80x24", 80, 24, ["--teams", "2+1+2", "--level", "10", "--rounds", "3"], []),
+    ("round-end-80x24", 80, 24, FAST_ROUNDS, READY),
+    ("table-teams-80x24", 80, 24, ["--teams", "2+2"], [*READY, "Space"]),
+    ("table-teams-14-players-160x50", 160, 50, ["--teams", "+".join("2" * 7)], [*READY, " ", "c"]),
+    ("round-end-teams-80x24", 80, 24, ["--teams", "2+1+2", *FAST_ROUNDS[2:]], READY),
 )
 
 
@@ -44,8 +51,11 @@ def capture(name: str, width: int, height: int, options: list[str], keys: list[s
     size = ["-x", str(width), "-y", str(height)]
     subprocess.run([*base, "new-session", "-d", "-s", "c", *size, command], check=True)
     try:
-        time.sleep(8 if "--level" in options else 4)
+        time.sleep(3)
         for key in keys:
+            if key == WAIT:
+                time.sleep(11 if "--level" in options else 7)
+                continue
             subprocess.run([*base, "send-keys", "-t", "c", key], check=True)
             time.sleep(0.3)
         shown = subprocess.run(

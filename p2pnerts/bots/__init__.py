@@ -9,11 +9,13 @@ from p2pnerts.bots._driver import BotDriver, SimpleBots
 from p2pnerts.bots._expert import ExpertBot
 from p2pnerts.bots._levels import (
     LEVELS,
+    NEWCOMER,
     POLICIES,
     Level,
     PolicyError,
     Reaction,
     level,
+    level_help,
     level_named,
     load_policy,
     policy_name,
@@ -26,6 +28,7 @@ from p2pnerts.bots._table import play_round
 
 __all__ = [
     "LEVELS",
+    "NEWCOMER",
     "POLICIES",
     "BaselineBot",
     "BotDriver",
@@ -39,6 +42,7 @@ __all__ = [
     "SimpleBots",
     "StrongBot",
     "level",
+    "level_help",
     "level_named",
     "load_policy",
     "play_round",

@@ -3,9 +3,15 @@
 A level is a policy and a reaction time. The reaction time is how long the player takes
 between two looks at the table (a look makes at most one move); it is drawn afresh each
 time, uniformly from ``think`` to ``think + spread`` seconds. Levels 1-2 play the
-simple bot, 3-4 the baseline, 5-10 the strong bot, each level quicker than the one
-before; level 10 looks again within milliseconds, so it plays as fast as the protocol
-lets a seat play (one play in the air at a time).
+simple bot, 3-4 the baseline, 5-10 the strong bot.
+
+The paces are set in moves per second, the measure of how fast people play Nerts: about
+0.25 for a beginner, 0.4 for a newcomer who has just read the rules, 1 for a practised
+player, 2 for the quickest people. Levels 1-7 span that range; 8 and 9 are beyond any
+person; level 10 looks again within milliseconds, so it plays as fast as the protocol
+lets a seat play (one play in the air at a time). A bot makes a move at almost every
+look, so its moves per second are close to one over its mean reaction time;
+``python tools/pace.py`` measures them on simulated tables.
 """
 
 from __future__ import annotations
@@ -67,8 +73,13 @@ class Level:
         return POLICIES[self.policy](rng)
 
     @property
+    def moves_per_second(self) -> float:
+        """About how many moves a second a bot of this level makes (one a look)."""
+        return 1 / self.reaction.mean
+
+    @property
     def pace(self) -> Pace:
-        """The level's reaction time as a driver's pace."""
+        """How a driver paces this level's looks at the table."""
         return Pace(self.reaction.think, self.reaction.spread)
 
     def describe(self) -> str:
@@ -77,23 +88,38 @@ class Level:
         return f"level {self.number} ({self.name}): {self.policy} policy, a look every {pace}"
 
 
-def _level(number: int, name: str, policy: str) -> Level:
-    think = 0.9 * 0.6 ** (number - 1) if number < 10 else 0.002
+def _level(number: int, name: str, policy: str, moves_per_second: float) -> Level:
+    # A reaction uniform from think to 2 * think has a mean of 1.5 * think.
+    think = 1 / (1.5 * moves_per_second)
     return Level(number, name, policy, Reaction(think, think))
 
 
 LEVELS: tuple[Level, ...] = (
-    _level(1, "beginner", "simple"),
-    _level(2, "casual", "simple"),
-    _level(3, "steady", "baseline"),
-    _level(4, "sharp", "baseline"),
-    _level(5, "club", "strong"),
-    _level(6, "expert", "strong"),
-    _level(7, "master", "strong"),
-    _level(8, "fast master", "strong"),
-    _level(9, "beyond human", "strong"),
-    _level(10, "as fast as the table allows", "strong"),
+    _level(1, "beginner", "simple", 0.25),
+    _level(2, "newcomer", "simple", 0.4),
+    _level(3, "steady", "baseline", 0.6),
+    _level(4, "sharp", "baseline", 0.85),
+    _level(5, "club", "strong", 1.2),
+    _level(6, "expert", "strong", 1.6),
+    _level(7, "quickest people", "strong", 2.2),
+    _level(8, "beyond human", "strong", 4.0),
+    _level(9, "far beyond human", "strong", 10.0),
+    Level(10, "as fast as the table allows", "strong", Reaction(0.002, 0.002)),
 )
+"""The levels, and the moves per second each is set to."""
+
+
+NEWCOMER = 2
+"""The level ``play`` seats by default: a person new to the game can hold their own."""
+
+
+def level_help(default: int) -> str:
+    """What ``--level`` means, for the commands' help: moves a second, against people's."""
+    rates = ", ".join(f"{lv.number}: {lv.moves_per_second:.2g}" for lv in LEVELS[:-1])
+    return (
+        f"the bots' level 1-10 ({default}) in moves a second, {rates}, 10: as fast as "
+        "the table allows; people play about 0.25 (beginners) to 2 (the quickest)"
+    )
 
 
 def level(number: int) -> Level:

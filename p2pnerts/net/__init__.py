@@ -18,6 +18,7 @@ from p2pnerts.net._lobby import (
     resume_table,
 )
 from p2pnerts.net._narration import Narrator, Told, move_words
+from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, SHOWN_IDLE, Pacing
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile, SeatFileError
@@ -33,13 +34,17 @@ from p2pnerts.net._words import together
 from p2pnerts.net._zeroconf import INTERFACES_ENV, describe_interfaces, interface_list
 
 __all__ = [
+    "COUNTDOWN",
+    "IDLE_AFTER",
     "INTERFACES_ENV",
     "SERVICE_TYPE",
+    "SHOWN_IDLE",
     "Advertiser",
     "DiscoveryError",
     "JoinError",
     "MatchResult",
     "Narrator",
+    "Pacing",
     "Player",
     "SeatFile",
     "SeatFileError",

@@ -33,6 +33,7 @@ from p2pnerts.net._link import (
     new_nonce,
     prove_to,
 )
+from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER
 from p2pnerts.net._peer import TablePeer, Tamper
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
@@ -105,8 +106,12 @@ class Player:
     """The host's key fingerprint as the table announced it, if known: a host that proves
     another key is not the table announced (`join_table` refuses it)."""
     between_rounds: float = 1.0
-    """Seconds from a round's end to this seat's Ready for the next (a person reading the
-    scores takes longer; `TablePeer.deal_next_round` says Ready sooner)."""
+    """Seconds from a round's end to a bot's Ready for the next (a person says Ready when
+    they are ready: `TablePeer.ready`)."""
+    countdown: float = COUNTDOWN
+    """Seconds from a round's deal to the first move this seat may make."""
+    idle_after: float = IDLE_AFTER
+    """Seconds without a move after which a person's seat is declared stuck."""
 
 
 Greeted = tuple[Connection, Hello]
@@ -200,6 +205,8 @@ class _Seating:
             between_rounds=p.between_rounds,
             tamper=p.tamper,
             key=p.key,
+            countdown=p.countdown,
+            idle_after=p.idle_after,
         )
         if p.seated is not None:
             p.seated(self.peer)

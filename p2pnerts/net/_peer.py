@@ -7,6 +7,7 @@ connection is dialled again with backoff, and the replica's `resend_to` restores
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -16,10 +17,13 @@ from typing import get_args
 import trio
 
 from p2pnerts.driver import Driver, Look
+from p2pnerts.net import _waits
 from p2pnerts.net._link import Connection, Received, dial_seat
 from p2pnerts.net._narration import Narrator
+from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, Pacing
 from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatfile import SeatFile
+from p2pnerts.net._words import together
 from p2pnerts.protocol import (
     Disk,
     Diverged,
@@ -31,6 +35,7 @@ from p2pnerts.protocol import (
     PeerStalled,
     PlayCommitted,
     PlayReturned,
+    Ready,
     RemoteProtocolError,
     Replica,
     RoundOver,
@@ -70,6 +75,12 @@ class TablePeer:
     plays the seat (the front end) calls `intend`, and reads `replica` after each change
     it hears through `watchers`.
 
+    A person's seat deals a round only once they are ready (`ready`), and is declared
+    stuck after ``idle_after`` seconds without a move; every seat waits out a
+    ``countdown`` after a round's deal (`Pacing`). A seat left alone at the table ends the
+    match at once; one that waits for a silent seat it cannot leave out says so, and its
+    player may end the match there (`end_match`).
+
     With a ``seat_file`` the peer keeps there what it needs to come back after a crash
     (`SeatFile`); given the ``disk`` of such a file it starts as a peer coming back, and
     rebuilds the table from the others (`Replica.restart`).
@@ -86,6 +97,8 @@ class TablePeer:
         driver: Driver | None,
         report: Callable[[str], None],
         between_rounds: float = 1.0,
+        countdown: float = COUNTDOWN,
+        idle_after: float = IDLE_AFTER,
         tell: Callable[[str], None] | None = None,
         timing: Timing | None = None,
         seat_file: Path | None = None,
@@ -112,6 +125,8 @@ class TablePeer:
         """Tells this seat's events in words: the table's news, and (to ``tell``) its plays."""
         self._seat_file = seat_file
         self._saved: Disk | None = None
+        self._waiting_for: frozenset[int] = frozenset()
+        """The silent seats the table was last told it waits for."""
         self.links: dict[int, Connection] = {}
         self.result: MatchResult | None = None
         self._rng = rng
@@ -124,6 +139,8 @@ class TablePeer:
         self._tell = tell or (lambda _: None)
         """Where the plays themselves are told, play by play (for a watching player)."""
         self._between_rounds = between_rounds
+        self.pacing = Pacing(person=driver is None, countdown=countdown, idle_after=idle_after)
+        """Human time: a person's Ready, the countdown, who is idle (`Pacing`)."""
         self._poke = trio.Event()
         self._done = trio.Event()
         self._lost: dict[int, trio.Event] = {}
@@ -155,7 +172,7 @@ class TablePeer:
             self._say_team()
             if self.resumed:
                 self._flush()  # the request to rejoin
-            else:
+            elif self.pacing.said_ready:
                 self._start_round()
             await self._done.wait()
             nursery.cancel_scope.cancel()
@@ -238,7 +255,7 @@ class TablePeer:
         """Call the replica's timer whenever it is due (or sooner, after news)."""
         while True:
             self._poke = trio.Event()
-            deadline = self.replica.next_deadline()
+            deadline = min(self.replica.next_deadline(), self.pacing.deadline(trio.current_time()))
             if self._next_round_at is not None:
                 deadline = min(deadline, self._next_round_at)
             with trio.move_on_at(deadline):
@@ -246,6 +263,12 @@ class TablePeer:
             now = trio.current_time()
             self.replica.tick(now)
             self._flush()  # events first: a round's end may be the match's
+            if _waits.declare_idle(self.replica, self.pacing, now):
+                self._flush()
+            if self.result is None and _waits.alone(self.replica):
+                self.end_match("everyone else has left the table")
+            self._say_stranded()
+            self._say_unready(now)
             if self._next_round_at is None and self._wants_deal():
                 self._next_round_at = now + self._between_rounds
             due = self._next_round_at is not None and now >= self._next_round_at
@@ -275,34 +298,78 @@ class TablePeer:
 
     def intend(self, move: Move) -> Move:
         """Make ``move`` at this seat now; raises `IllegalMove` or `LocalProtocolError`."""
-        sent = self.replica.intend(move, trio.current_time())
+        now = trio.current_time()
+        starts_in = self.pacing.starts_in(now)
+        if starts_in > 0:
+            raise LocalProtocolError(f"the round starts in {math.ceil(starts_in)} s")
+        self.pacing.moved(now)
+        sent = self.replica.intend(move, now)
         if isinstance(sent, ToFoundation):
             self._sent_at[sent] = trio.current_time()
         self._flush()
         self._poke.set()
         return sent
 
-    def deal_next_round(self) -> None:
-        """Say Ready for the next round now rather than after the pause between rounds."""
-        if self._next_round_at is not None:
-            self._next_round_at = trio.current_time()
+    def ready(self) -> None:
+        """This seat's player is ready for the next round (or the first): say Ready now."""
+        now = trio.current_time()
+        self.pacing.ready(now)
+        if self._wants_deal():
+            self._next_round_at = now
             self._poke.set()
+
+    def unready(self) -> tuple[int, ...]:
+        """The seats the next round waits for to say they are ready (`_waits.unready`)."""
+        return () if self.result is not None else _waits.unready(self.replica, self.pacing)
+
+    def idle(self) -> tuple[float, ...]:
+        """Per seat, for how long it has been idle if it is shown so (`Pacing.idle`)."""
+        return _waits.idle(self.replica, self.pacing, trio.current_time())
+
+    @property
+    def stranded(self) -> frozenset[int]:
+        """The silent seats the table cannot leave out, and waits for (`_waits.stranded`)."""
+        return frozenset() if self.result is not None else _waits.stranded(self.replica)
+
+    def _say_stranded(self) -> None:
+        """Say once when the table starts to wait for silent seats it cannot leave out."""
+        stranded = self.stranded
+        if stranded and stranded != self._waiting_for:
+            self._report(_waits.stranded_words(self.narrator, stranded, self.replica.members))
+        self._waiting_for = stranded
+
+    def _say_unready(self, now: float) -> None:
+        """Say once when the next round has waited a while for others to be ready."""
+        unready, seats, deck = self.unready(), self.replica.seats, self.replica.deck
+        others = () if self.seat in unready else tuple(s for s in unready if seats[s] != deck)
+        waiting = self.pacing.still_waiting(others, now)
+        if waiting:
+            who = together([self.narrator.name(s) for s in waiting])
+            self._report(f"round {self.replica.playing + 1} waits for {who} to be ready")
+
+    def end_match(self, why: str, *, linger: bool = True) -> None:
+        """End the match here, with the rounds played so far (the others are gone, or the
+        player chose not to wait for a silent seat); ``linger``: acknowledge a moment
+        first, so that a seat whose Leave this one just committed hears it too."""
+        if self.result is not None:
+            return
+        names, seats = self.narrator.names, self.replica.seats
+        self.result = MatchResult.of(names, self.match, seats, self.stats, ended=why)
+        self._report(f"match ended: {why}")
+        for watch in self.watchers:
+            watch(())
+        assert self._nursery is not None
+        self._nursery.start_soon(self._finish, None if linger else 0.0)
 
     async def _play(self, driver: Driver) -> None:
         """The bot at this seat: look at the table now and then, and make a move."""
         while True:
             await trio.sleep(driver.next_look(self._rng))
-            replica = self.replica
+            replica, now = self.replica, trio.current_time()
             display = replica.display
-            if (
-                display is None
-                or display.ended is not None
-                or replica.in_the_air is not None
-                or replica.status is not Status.NORMAL
-                or replica.blind
-            ):
+            if display is None or not _waits.free_to_move(replica, self.pacing, now):
                 continue
-            now, team = trio.current_time(), replica.team
+            team = replica.team
             move = driver.choose(
                 Look(display, self.seat, team, replica.sitting_out(), now, self._moved)
             )
@@ -324,6 +391,8 @@ class TablePeer:
             hear(False, seat, message)
         try:
             self.replica.receive(message, trio.current_time())
+            if isinstance(message, Ready):
+                self.pacing.said_ready_for(message.sender, message.round)
         finally:
             self._flush()  # a refusal is told at once, before the link drops
         self._poke.set()
@@ -361,11 +430,13 @@ class TablePeer:
     def _on_event(self, event: Event) -> None:
         if isinstance(event, PlayCommitted | PlayReturned):
             self._moved[event.seat] = trio.current_time()
+            self.pacing.heard(event.seat, event.move, trio.current_time())
             sent = self._sent_at.pop(event.move, None) if event.seat == self.seat else None
             if sent is not None:
                 self.stats.commit_latencies.append(trio.current_time() - sent)
         elif isinstance(event, RoundStarted):
             self._moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
+            self.pacing.round_started(len(self.roster), trio.current_time())
         elif isinstance(event, Diverged):
             self.stats.diverged += 1
         elif isinstance(event, PeerRefused):
@@ -391,9 +462,8 @@ class TablePeer:
         match = self.match
         assert self._nursery is not None
         if match.over:
-            names = tuple(s.name for s in self.roster)
-            rounds, seats = len(match.rounds), self.replica.seats
-            self.result = MatchResult(names, match.totals, match.winners, rounds, seats, self.stats)
+            names, seats = self.narrator.names, self.replica.seats
+            self.result = MatchResult.of(names, match, seats, self.stats)
             self._nursery.start_soon(self._finish)
         else:
             self._next_round_at = trio.current_time() + self._between_rounds
@@ -401,17 +471,19 @@ class TablePeer:
     def _wants_deal(self) -> bool:
         """Between rounds (or before the first) with no deck dealt for the next: as a
         peer that came back finds itself, having missed the end of a round."""
-        return self.result is None and self.replica.should_deal()
+        return self.result is None and self.pacing.said_ready and self.replica.should_deal()
 
     def _start_round(self) -> None:
         order = shuffled_deck(self.replica.deck, self.options, self._rng)
         self.replica.start_round(order, secrets.token_bytes(16), trio.current_time())
+        self.pacing.dealt()
+        self.pacing.said_ready_for(self.seat, self.replica.round)
         self._flush()
         self._poke.set()
 
-    async def _finish(self) -> None:
+    async def _finish(self, linger: float | None = None) -> None:
         # Linger a moment, acknowledging, so that every seat commits the last round too.
-        await trio.sleep(max(2.0, 4 * self.replica.timing.heartbeat))
+        await trio.sleep(max(2.0, 4 * self.replica.timing.heartbeat) if linger is None else linger)
         self.stats.finished = trio.current_time()
         if self._seat_file is not None:
             self._seat_file.unlink(missing_ok=True)

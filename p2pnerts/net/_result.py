@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from p2pnerts.net._words import deck_names
+from p2pnerts.rules import Match
 
 
 @dataclass(slots=True)
@@ -45,6 +46,23 @@ class MatchResult:
     seats: tuple[int, ...] = ()
     """The deck of each seat; empty: every seat plays its own."""
     stats: PeerStats | None = field(default=None, compare=False)
+    ended: str = ""
+    """Why the match ended before its end (the others left, say); empty: it was played out."""
+
+    @classmethod
+    def of(
+        cls,
+        names: tuple[str, ...],
+        match: Match,
+        seats: tuple[int, ...],
+        stats: PeerStats | None = None,
+        ended: str = "",
+    ) -> MatchResult:
+        """How ``match`` ended: with its winners when it is over, else (``ended`` says why
+        it ended early) with the leaders so far."""
+        totals = match.totals
+        winners = match.winners or tuple(d for d, t in enumerate(totals) if t == max(totals))
+        return cls(names, totals, winners, len(match.rounds), seats, stats, ended)
 
     @property
     def decks(self) -> tuple[str, ...]:
@@ -55,5 +73,10 @@ class MatchResult:
         decks = self.decks
         totals = ", ".join(f"{n} {t}" for n, t in zip(decks, self.totals, strict=True))
         winners = " and ".join(decks[d] for d in self.winners)
-        label = "Winner" if len(self.winners) == 1 else "Winners"
-        return f"match over after {self.rounds} round(s): {totals}. {label}: {winners}"
+        if self.ended:
+            label = "Leader" if len(self.winners) == 1 else "Leaders"
+            how = f"match ended after {self.rounds} round(s), {self.ended}"
+        else:
+            label = "Winner" if len(self.winners) == 1 else "Winners"
+            how = f"match over after {self.rounds} round(s)"
+        return f"{how}: {totals}. {label}: {winners}"

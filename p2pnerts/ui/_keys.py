@@ -39,6 +39,7 @@ def create_key_bindings(model: TableModel) -> KeyBindings:
     call(model.declare_stuck, "d")
     call(model.cancel, "escape")
     call(model.next_round, "enter")
+    call(model.stop_waiting, "e")
 
     @on("c")
     def _classroom(event: KeyPressEvent) -> None:

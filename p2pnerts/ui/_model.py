@@ -73,6 +73,9 @@ class TableModel:
     """Hands a move to the peer (which may refuse it: see `refused`)."""
     deal_next: Callable[[], None] = lambda: None
     """Tells the peer the player is ready for the next round."""
+    end_match: Callable[[], None] = lambda: None
+    """Ends the match here, with the scores so far, while the table waits for a silent
+    seat it cannot leave out."""
     clock: Callable[[], float] = time.monotonic
     look: Look = field(default_factory=Look)
     snap: Snapshot = field(default_factory=Snapshot)
@@ -346,9 +349,16 @@ class TableModel:
                 self._select(hit.source, hit.depth)
 
     def next_round(self) -> None:
-        if self.round_end is not None and not self.snap.over and not self.ready:
+        """The player is ready for the next round (or the first)."""
+        between = self.round_end is not None or self.snap.display is None
+        if between and not self.snap.over and not self.ready:
             self.ready = True
             self.deal_next()
+
+    def stop_waiting(self) -> None:
+        """End the match here rather than wait for a silent seat to come back."""
+        if self.snap.stranded:
+            self.end_match()
 
     def _select(self, source: int, depth: int) -> None:
         card = self._card_at(source, depth)

@@ -27,6 +27,7 @@ from p2pnerts.ui._model import BLIND, TableModel, air_words
 from p2pnerts.ui._panes import classroom_rows, help_rows
 from p2pnerts.ui._snapshot import Hit
 from p2pnerts.ui._style import card_style, seat_style, seat_tag, suit_style, suit_symbol
+from p2pnerts.ui._waiting import seat_note, waiting
 
 SIDE_PANE = 48
 """Width of the classroom pane when it sits beside the table (from 120 columns)."""
@@ -122,7 +123,10 @@ def _status(model: TableModel, width: int) -> Row:
         return row.add(" Leave the match? y: yes, quit   n: no, play on ", "class:alert")
     air = model.snap.in_the_air
     sel = model.selection
-    if model.notice:
+    wait = waiting(model)
+    if wait:
+        row.add(f" {wait} ", "class:alert")
+    elif model.notice:
         row.add(f" {model.notice}", "class:notice")
     elif isinstance(air, CallNerts):
         row.add(" Nerts! is called: the table is settling what came before… ", "class:air")
@@ -152,7 +156,7 @@ def _foundations(model: TableModel, width: int) -> list[Row]:
     state = model.snap.display
     rows = [rule("foundations", width)]
     if state is None:
-        return rows + [Row().add("  waiting for every seat to deal…", "class:dim")]
+        return rows + [Row().add(f"  {waiting(model) or 'dealing…'}", "class:dim")]
     flying = model.flying
     done = {suit: 0 for suit in Suit}
     for f in state.completed:
@@ -241,7 +245,7 @@ def _opponent(model: TableModel, deck: int, tableau: Tableau | None, names: int)
         row.add(" │ W " if wide else " ", "class:dim")
         waste = tableau.waste[-1] if tableau.waste else None
         row.add(*(_face(model, waste), card_style(waste, look)) if waste else ("  -",))
-        news = (model.notes[s] for s in model.team(deck) if s in model.notes)
+        news = (seat_note(model, s) for s in model.team(deck) if seat_note(model, s))
         note = next(news, "stuck" if tableau.stuck else "")
         if wide:
             row.add(f" S{len(tableau.stock):>2} ", "class:dim").add(
@@ -298,15 +302,9 @@ def _round_end(model: TableModel, over: RoundOver, width: int) -> list[Row]:
         rows.append(Row().add(f" Match over after {len(model.history)} rounds. ", "class:alert"))
         rows.append(Row().add(f" Winner: {best} ", "class:good").add("  q: quit", "class:dim"))
     elif model.ready:
-        rows.append(
-            Row().add(" Ready: the next round starts once every seat has dealt…", "class:dim")
-        )
+        rows.append(Row().add(f" Ready. {waiting(model)}", "class:dim"))
     else:
-        rows.append(
-            Row()
-            .add(" Enter: ready for the next round ", "class:key")
-            .add(" (it also starts by itself after a while)", "class:dim")
-        )
+        rows.append(Row().add(" Enter: ready for the next round ", "class:key"))
     return rows
 
 
@@ -318,6 +316,8 @@ def _own(model: TableModel, width: int, room: int) -> list[Row]:
     title = f"{model.team_name(model.deck)} · {model.total(model.deck)} points"
     if tableau is not None and tableau.stuck:
         title += " · stuck"
+    if seat_note(model, model.seat).startswith("idle"):
+        title += " · idle"
     titled = rule(title, width, seat_style(model.deck))
     if tableau is None or room < 3:
         return [titled][: max(room, 0)]

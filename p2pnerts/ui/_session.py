@@ -15,16 +15,15 @@ from typing import TypeVar
 
 import trio
 
-from p2pnerts.net import Player, TablePeer
+from p2pnerts.net import IDLE_AFTER, Player, TablePeer
 from p2pnerts.protocol import Event, LocalProtocolError, Message, Seat, Welcome
 from p2pnerts.rules import IllegalMove, Move
 from p2pnerts.ui._lobby import LobbyModel
 from p2pnerts.ui._model import TableModel
 from p2pnerts.ui._snapshot import Liveness, Snapshot
+from p2pnerts.ui._waiting import waiting
 
 T = TypeVar("T")
-BETWEEN_ROUNDS = 30.0
-"""Seconds a person has to read the round's scores before their seat deals anyway."""
 
 
 def snapshot(peer: TablePeer) -> Snapshot:
@@ -47,6 +46,11 @@ def snapshot(peer: TablePeer) -> Snapshot:
         over=result is not None,
         winners=() if result is None else result.winners,
         blind=r.blind,
+        starts_in=peer.pacing.starts_in(now),
+        unready=peer.unready(),
+        idle=peer.idle(),
+        stranded=tuple(sorted(peer.stranded)),
+        ended="" if result is None else result.ended,
     )
 
 
@@ -61,6 +65,7 @@ class Session:
         name: str,
         rng: random.Random,
         lobby: LobbyModel | None = None,
+        idle_after: float = IDLE_AFTER,
     ) -> None:
         self.model = model
         self.invalidate = invalidate
@@ -75,9 +80,9 @@ class Session:
             seated=self.seated,
             lobby=self._roster,
             welcomed=self._welcomed,
-            between_rounds=BETWEEN_ROUNDS,
+            idle_after=idle_after,
         )
-        """The person's seat: no bot plays it, and the scores stay up a while."""
+        """The person's seat: no bot plays it; it deals a round once the person is ready."""
 
     async def run(self, start: Callable[[Session], Awaitable[T]]) -> T:
         """Run ``start`` in trio with this session (keys reach trio from here on)."""
@@ -125,14 +130,16 @@ class Session:
         model.seat, model.options = peer.seat, peer.options
         model.names = tuple(seat.name for seat in peer.roster)
         model.send, model.deal_next = self.soon(self._intend), self.soon(self._deal_next)
+        model.end_match = self.soon(self._end_match)
         peer.watchers.append(self._changed)
         peer.traffic.append(self._traffic)
         self._changed(())
 
     def _changed(self, events: Sequence[Event]) -> None:
         assert self.peer is not None
+        before = waiting(self.model)
         self.model.refresh(snapshot(self.peer), events)
-        if events or self.model.classroom:
+        if events or self.model.classroom or waiting(self.model) != before:
             self.invalidate()
 
     def _traffic(self, outgoing: bool, seat: int | None, message: Message) -> None:
@@ -158,7 +165,12 @@ class Session:
 
     def _deal_next(self) -> None:
         assert self.peer is not None
-        self.peer.deal_next_round()
+        self.peer.ready()
+
+    def _end_match(self) -> None:
+        assert self.peer is not None
+        if self.peer.stranded:
+            self.peer.end_match("the player did not wait for a silent seat", linger=False)
 
 
 class TickerLog(logging.Handler):

@@ -58,6 +58,16 @@ class Snapshot:
     """The decks (players, or teams) with the best total."""
     blind: bool = False
     """Dealt in, but the team's deck order has not reached this seat: it cannot play."""
+    starts_in: float = 0.0
+    """Seconds the countdown before this round's first move still runs."""
+    unready: tuple[int, ...] = ()
+    """Between rounds, the seats the next round waits for to say they are ready."""
+    idle: tuple[float, ...] = ()
+    """Per seat, for how long it has made no move, if it is shown as idle (else 0)."""
+    stranded: tuple[int, ...] = ()
+    """Silent seats the table cannot leave out (the others are no majority): it waits."""
+    ended: str = ""
+    """Why the match ended before its end, if it did."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Awaitable, Callable
 
 from p2pnerts.errors import UsageError
-from p2pnerts.net import MatchResult
+from p2pnerts.net import IDLE_AFTER, MatchResult
 from p2pnerts.rules import TableOptions
 from p2pnerts.ui._app import create_application, run_with_trio
 from p2pnerts.ui._lobby import LobbyModel
@@ -32,7 +32,13 @@ def default_look(*, ascii: bool = False, four_colour: bool = False) -> Look:
 
 
 def play_in_terminal(
-    name: str, seed: int | None, look: Look, start: Start, lobby: LobbyModel | None = None
+    name: str,
+    seed: int | None,
+    look: Look,
+    start: Start,
+    lobby: LobbyModel | None = None,
+    *,
+    idle_after: float = IDLE_AFTER,
 ) -> MatchResult | None:
     """Play a seat at the table ``start`` seats it at, on the full-screen table screen
     (after the ``lobby``, if there is one).
@@ -40,7 +46,7 @@ def play_in_terminal(
     The seat's deck is shuffled as a bot's at seat 0 would be from ``seed``. Returns the
     match's result, or None if the player left first; raises what the network raised,
     once the terminal is restored. Raises `NoTerminal` if standard input or output is
-    not a terminal.
+    not a terminal. The seat is declared stuck after ``idle_after`` seconds without a move.
     """
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise NoTerminal(
@@ -50,7 +56,7 @@ def play_in_terminal(
     model = TableModel(0, (name,), TableOptions(), look=look)
     app = create_application(model, lobby)
     rng = random.Random(random.Random(seed).getrandbits(64))
-    session = Session(model, app.invalidate, name, rng, lobby)
+    session = Session(model, app.invalidate, name, rng, lobby, idle_after=idle_after)
     # Log records would be written over the screen: they go to the person instead.
     log, root = TickerLog(session), logging.getLogger()
     root.addHandler(log)

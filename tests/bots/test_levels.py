@@ -13,12 +13,14 @@ from p2pnerts import _netcommands, cli
 from p2pnerts._config import seat_from
 from p2pnerts.bots import (
     LEVELS,
+    NEWCOMER,
     BaselineBot,
     BotDriver,
     PolicyError,
     SimpleBot,
     StrongBot,
     level,
+    level_help,
     load_policy,
 )
 from p2pnerts.cli import main
@@ -162,3 +164,16 @@ def test_a_bot_with_a_policy_that_cannot_load_fails_before_it_joins(
 def test_a_bot_peer_goes_by_its_policys_name_unless_named(args: list[str], name: str) -> None:
     parsed = cli._parser().parse_args(["bot", "--join", "Kitchen", *args])
     assert seat_from(parsed, bot=True).name == name
+
+
+def test_levels_one_to_seven_play_at_peoples_paces_and_eight_on_beyond() -> None:
+    rates = [lv.moves_per_second for lv in LEVELS]
+    assert rates[0] >= 0.2 and rates[6] <= 2.5  # a beginner to the quickest people
+    assert rates[7] > 3  # beyond any person
+    assert level(NEWCOMER).moves_per_second < 0.5
+
+
+def test_play_seats_bots_a_newcomer_can_hold_their_own_against_by_default() -> None:
+    args = cli._parser().parse_args(["play"])
+    assert args.level == NEWCOMER == 2
+    assert "moves a second" in level_help(NEWCOMER)

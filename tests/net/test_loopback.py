@@ -200,6 +200,7 @@ async def test_a_seat_that_leaves_is_told_to_the_others_who_finish_without_it(
 
     def watch(peer: TablePeer) -> None:
         seated.append(peer)
+        peer.ready()  # Cy, a person, is ready for the first round at once
 
         def changed(_: object) -> None:
             if peer.replica.display is not None:
@@ -317,7 +318,7 @@ async def test_a_bot_plays_the_part_of_a_teammate_who_makes_no_move() -> None:
 
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
-            ann = Player("Ann", random.Random(1), None, lines.append)
+            ann = Player("Ann", random.Random(1), None, lines.append, seated=TablePeer.ready)
             port = await _hosted(nursery, spec, results, lines, ann)
             bea = _player("Bea", 2, pace=Pace(0.005, 0.005, patience=0.5))
             bea.seated = watch

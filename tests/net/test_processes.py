@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from p2pnerts.cheats import CHEATS
+from p2pnerts.net import COUNTDOWN
 
 COMMAND = [sys.executable, "-m", "p2pnerts"]
 LIMIT = 180
@@ -85,13 +86,13 @@ def test_a_host_and_three_bot_processes_finish_a_match_and_agree() -> None:
 
 
 def test_a_peer_killed_mid_round_is_left_out_and_the_others_finish() -> None:
-    with _host("--seats", "4", "--rounds", "2", "--level", "6") as (host, port):
+    with _host("--seats", "4", "--rounds", "2", "--level", "8") as (host, port):
         bots = [_bot(port, f"B{k}") for k in (1, 2, 3)]
         assert host.stdout is not None
         for line in host.stdout:  # wait until play is under way
             if "round 1 starts" in line:
                 break
-        time.sleep(1.0)
+        time.sleep(COUNTDOWN + 1.0)  # a second into play
         bots[2].kill()  # kill -9, or TerminateProcess on Windows
         bots[2].communicate()
         outs = [_finish(b) for b in bots[:2]]
@@ -103,14 +104,14 @@ def test_a_peer_killed_mid_round_is_left_out_and_the_others_finish() -> None:
 
 def test_a_killed_peer_started_again_with_its_state_file_comes_back(tmp_path: Path) -> None:
     state = tmp_path / "b3.json"
-    with _host("--seats", "4", "--rounds", "3", "--level", "6") as (host, port):
+    with _host("--seats", "4", "--rounds", "3", "--level", "8") as (host, port):
         bots = [_bot(port, f"B{k}") for k in (1, 2)]
         bots.append(_bot(port, "B3", "--state", str(state)))
         assert host.stdout is not None
         for line in host.stdout:  # wait until play is under way
             if "round 1 starts" in line:
                 break
-        time.sleep(1.0)
+        time.sleep(COUNTDOWN + 1.0)  # a second into play
         assert state.exists(), "the seat's state file is written once play begins"
         kept = json.loads(state.read_text())
         assert kept["roster"][kept["seat"]][1] == "B3" and len(kept["disk"]["order"]) == 52
@@ -132,14 +133,14 @@ def test_the_host_killed_and_started_again_with_its_state_file_comes_back(
     tmp_path: Path,
 ) -> None:
     state = tmp_path / "host.json"
-    table = ("--seats", "3", "--rounds", "2", "--level", "6", "--state", str(state))
+    table = ("--seats", "3", "--rounds", "2", "--level", "8", "--state", str(state))
     with _host(*table) as (host, port):
         bots = [_bot(port, f"B{k}") for k in (1, 2)]
         assert host.stdout is not None
         for line in host.stdout:
             if "round 1 starts" in line:
                 break
-        time.sleep(1.0)
+        time.sleep(COUNTDOWN + 1.0)  # a second into play
         host.kill()
         host.wait()
     args = [*COMMAND, "host", "--name", "lab", "--headless", "--no-advertise", *table]
@@ -162,14 +163,14 @@ def test_a_killed_teammate_started_again_with_its_state_file_plays_its_team_deck
     def bot(port: int, name: str) -> subprocess.Popen[str]:
         return _bot(port, name, "--state", str(states[name]), "--stats", str(stats[name]))
 
-    table = ("--teams", "2+2", "--rounds", "3", "--level", "6", "--state", str(states["host"]))
+    table = ("--teams", "2+2", "--rounds", "3", "--level", "8", "--state", str(states["host"]))
     with _host(*table) as (host, port):
         bots = {name: bot(port, name) for name in names}
         assert host.stdout is not None
         for line in host.stdout:  # wait until play is under way
             if "round 1 starts" in line:
                 break
-        time.sleep(1.0)
+        time.sleep(COUNTDOWN + 1.0)  # a second into play
         kept = {name: json.loads(path.read_text()) for name, path in states.items()}
         mate = next(name for name in names if kept[name]["seat"] == 1)
         mine, dealt = kept[mate]["disk"], kept["host"]["disk"]

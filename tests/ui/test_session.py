@@ -49,8 +49,10 @@ async def seated(bot: Pace) -> AsyncIterator[tuple[TableModel, Screen]]:
     screen = Screen()
     screen.session = Session(model, screen.invalidate, "Ann", random.Random(1))
     person = screen.session.player
+    person.countdown = 0.0  # the model's moves start at once (the countdown: tests/net)
     spec = TableSpec("test", 2, TableOptions(rounds=1))
     other = _bea(bot)
+    other.countdown = 0.0
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
 
@@ -60,6 +62,11 @@ async def seated(bot: Pace) -> AsyncIterator[tuple[TableModel, Screen]]:
             nursery.start_soon(
                 lambda: host_table(spec, person, bind="127.0.0.1", on_listening=listening)
             )
+            await screen.until(
+                lambda: screen.session is not None and screen.session.peer is not None
+            )
+            assert not model.playing  # the first round waits for the person to be ready
+            model.next_round()
             await screen.until(lambda: model.playing)
             yield model, screen
             nursery.cancel_scope.cancel()

@@ -1,67 +1,28 @@
-"""End to end: ``p2pnerts play`` in a real terminal (tmux), played by keys, then left."""
+"""End to end: ``p2pnerts play`` in a real terminal (tmux), played by keys, then left; and
+at a person's pace: the table waits for people to be ready, plays on without an idle one,
+ends when every person has gone, and says why it waits for a seat it cannot leave out
+(tmux windows and real processes on loopback)."""
 
 from __future__ import annotations
 
 import os
 import re
-import secrets
 import shlex
-import shutil
 import signal
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _tmux import Processes, Terminal, free_port, needs_tmux, quit_table, run_in, say_ready
 
-TMUX = shutil.which("tmux")
-pytestmark = pytest.mark.skipif(
-    TMUX is None, reason="tmux is not installed: the end-to-end terminal test needs it"
-)
-WAIT = 60.0
-"""Seconds to wait for the screen to show something before the test fails."""
+pytestmark = needs_tmux
 
 
-class Terminal:
-    """A tmux server of the test's own, with one window of a given size running a shell."""
-
-    def __init__(self, width: int, height: int) -> None:
-        assert TMUX is not None
-        socket = f"p2pnerts-test-{os.getpid()}-{secrets.token_hex(4)}"
-        self.base = [TMUX, "-L", socket, "-f", os.devnull]
-        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), "sh")
-
-    def tmux(self, *args: str) -> str:
-        return subprocess.run(
-            [*self.base, *args], check=True, capture_output=True, text=True, timeout=10
-        ).stdout
-
-    def type(self, *keys: str) -> None:
-        self.type_to("t:0", *keys)
-
-    def type_to(self, window: str, *keys: str) -> None:
-        self.tmux("send-keys", "-t", window, *keys)
-
-    def screen(self, window: str = "t:0") -> str:
-        return self.tmux("capture-pane", "-p", "-t", window)
-
-    def alternate_screen(self) -> bool:
-        return self.tmux("display-message", "-p", "-t", "t:0", "#{alternate_on}").strip() == "1"
-
-    def wait_for(self, shown: Callable[[str], bool], what: str, window: str = "t:0") -> str:
-        deadline = time.monotonic() + WAIT
-        while True:
-            text = self.screen(window)
-            if shown(text):
-                return text
-            if time.monotonic() > deadline:
-                pytest.fail(f"the screen never showed {what}:\n{text}")
-            time.sleep(0.1)
-
-    def close(self) -> None:
-        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=10)
+P2PNERTS = [sys.executable, "-m", "p2pnerts"]
+AWAY = 20.0
+"""Seconds a newcomer looks away (the issue's test of the default level)."""
 
 
 @pytest.fixture
@@ -71,6 +32,15 @@ def terminal() -> Iterator[Terminal]:
         yield term
     finally:
         term.close()
+
+
+@pytest.fixture
+def processes(tmp_path: Path) -> Iterator[Processes]:
+    started = Processes(tmp_path)
+    try:
+        yield started
+    finally:
+        started.end()
 
 
 def own_row(text: str) -> str:
@@ -85,17 +55,14 @@ COMMAND = [sys.executable, "-m", "p2pnerts", "play", "--bots", "3", "--seed", "7
 
 def test_play_draws_the_table_moves_by_key_and_quits_to_the_shell(terminal: Terminal) -> None:
     terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
-    text = terminal.wait_for(lambda t: "foundations" in t and "round 1" in t, "the table")
+    text = say_ready(terminal)
     assert terminal.alternate_screen()
     assert "opponents" in text and "Bot 1" in text and "Bot 3" in text
     assert own_row(text).split()[2] == "35"  # the whole stock: 52 - 13 - 4
     terminal.type("Space")
     text = terminal.wait_for(lambda t: own_row(t).split()[2] == "32", "the stock turned")
     assert "(+2)" in text  # three cards on the waste: its top and two more
-    terminal.type("q")
-    terminal.wait_for(lambda t: "Leave the match? y" in t, "the question before quitting")
-    terminal.type("y")
-    text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+    text = quit_table(terminal)
     assert "Left the table." in text
     assert "foundations" not in text
     assert not terminal.alternate_screen()
@@ -108,7 +75,7 @@ def test_a_resize_redraws_and_a_signal_restores_the_shell(
     pid = tmp_path / "pid"
     inner = f"echo $$ > {shlex.quote(str(pid))}; exec {shlex.join(COMMAND)}"
     terminal.type(f"LANG=C.UTF-8 sh -c {shlex.quote(inner)}; echo p2pnerts exited $?", "Enter")
-    terminal.wait_for(lambda t: "foundations" in t and "round 1" in t, "the table")
+    terminal.wait_for(lambda t: "foundations" in t and "Enter when you are ready" in t, "the table")
     terminal.tmux("resize-window", "-t", "t:0", "-x", "100", "-y", "30")
     # The header's keys end at the right edge: the table was drawn again for 100 columns.
     terminal.wait_for(lambda t: len(t.splitlines()[0].rstrip()) == 99, "the table redrawn")
@@ -141,16 +108,16 @@ def test_host_and_join_meet_in_the_lobby_and_play(terminal: Terminal) -> None:
     terminal.type_to(bea, "Enter")
     terminal.wait_for(lambda t: "Attic: 2 of 3 seats taken" in t and "Bea" in t, "Bea seated")
     terminal.type("a")  # Ann adds a bot; the table is full and play begins
+    say_ready(terminal, "t:0", bea)
     for window in ("t:0", bea):
-        text = terminal.wait_for(lambda t: "round 1" in t, "the table", window)
-        assert "Bot 1 L5" in text
+        assert "Bot 1 L5" in terminal.screen(window)
 
 
 def test_play_in_teams_shows_one_tableau_and_one_score_per_team(terminal: Terminal) -> None:
     """Bots at level 10 play a one-round match: the teammate plays the shared deck."""
     teams = [*COMMAND[:4], "--teams", "2+2", "--level", "10", "--rounds", "1", "--seed", "7"]
     terminal.type(f"LANG=C.UTF-8 {shlex.join(teams)}; echo p2pnerts exited $?", "Enter")
-    text = terminal.wait_for(lambda t: "foundations" in t and "round 1" in t, "the table")
+    text = say_ready(terminal)
     assert "2 teams of 2" in text.splitlines()[0]
     mate = re.search(r"─ You & (Bot \d) · -?\d+ points", text)  # one tableau for the team
     assert mate is not None
@@ -163,4 +130,99 @@ def test_play_in_teams_shows_one_tableau_and_one_score_per_team(terminal: Termin
     assert re.search(r"Winner: (You & Bot \d|Bot \d & Bot \d)", text)
     terminal.type("q")
     text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+    assert "Traceback" not in text
+
+
+def _nerts_left(text: str) -> dict[str, int]:
+    """Each opponent's Nerts pile, from the opponents' rows (``2 Bot 3      N13 …``)."""
+    rows = re.findall(r"^ \d+ (Bot \d+)\s+N\s*(\d+) ", text, flags=re.MULTILINE)
+    return {name: int(left) for name, left in rows}
+
+
+def test_play_waits_for_the_newcomer_and_its_bots_play_at_a_persons_pace(
+    terminal: Terminal,
+) -> None:
+    # The defaults a newcomer meets (one deal, so that the test always plays the same cards).
+    run_in(terminal, "t:0", [*P2PNERTS, "play", "--seed", "7"])
+    # Every bot is ready (no one else is named as not ready): the table waits for the player.
+    text = terminal.wait_for(
+        lambda t: "Enter when you are ready for the first round" in t and "not yet" not in t,
+        "the table waiting for the newcomer",
+    )
+    assert "round 1" not in text.splitlines()[0]
+    say_ready(terminal)
+    time.sleep(AWAY)  # the newcomer looks away: no key pressed
+    text = terminal.screen()
+    left = _nerts_left(text)
+    assert sorted(left) == ["Bot 1", "Bot 2", "Bot 3"], text
+    assert all(n >= 8 for n in left.values()), text
+    assert "round 1 over" not in text and "round 1" in text.splitlines()[0]
+    quit_table(terminal)
+
+
+def test_a_join_that_never_moves_does_not_stall_a_three_seat_table(
+    terminal: Terminal, processes: Processes
+) -> None:
+    """A headless host, a bot, and a person who says ready and then never moves: the
+    person is declared stuck after ``--idle`` seconds, and the round is played out.
+    (A Nerts pile of 26 keeps the bots from ending the round by calling Nerts alone.)"""
+    port = free_port()
+    table = ["--seats", "3", "--rounds", "1", "--nerts-pile", "26", "--level", "10", "--seed", "1"]
+    host = [*P2PNERTS, "host", "--name", "idle", "--headless", "--no-advertise"]
+    host_proc = processes.start([*host, "--port", str(port), *table], "host")
+    processes.wait_for("host", "open on port")
+    where = f"127.0.0.1:{port}"
+    run_in(terminal, "t:0", [*P2PNERTS, "join", where, "--player", "Dee", "--idle", "5"])
+    processes.start([*P2PNERTS, "bot", "--join", where, "--level", "10", "--seed", "2"], "bot")
+    say_ready(terminal)
+    text = terminal.wait_for(lambda t: "Match over" in t, "the match's end")
+    assert host_proc.wait(timeout=60) == 0
+    summary = processes.output("host")
+    # Only Dee's seat, declared stuck for her, let everyone be stuck: the stuck rules ended it.
+    assert "round 1 over (everyone stuck)" in summary
+    assert "match over after 1 round(s)" in summary and "Dee" in summary
+    assert "Traceback" not in text + summary
+
+
+def _ann_hosts(terminal: Terminal, seats: int) -> str:
+    """Ann hosts a table of ``seats`` in the terminal's first window; where it listens."""
+    port = free_port()
+    host = [*P2PNERTS, "host", "--name", "t", "--seats", str(seats), "--no-advertise"]
+    run_in(terminal, "t:0", [*host, "--port", str(port), "--player", "Ann"])
+    terminal.wait_for(lambda t: f"1 of {seats} seats taken" in t, "the host's waiting room")
+    return f"127.0.0.1:{port}"
+
+
+def test_both_people_quitting_a_three_seat_table_ends_the_bots_match(
+    terminal: Terminal, processes: Processes
+) -> None:
+    where = _ann_hosts(terminal, 3)
+    terminal.tmux("new-window", "-t", "t", "sh")
+    run_in(terminal, "t:1", [*P2PNERTS, "join", where, "--player", "Bea"])
+    terminal.wait_for(lambda t: "2 of 3 seats taken" in t, "Bea seated")
+    bot = processes.start([*P2PNERTS, "bot", "--join", where, "--name", "Cy"], "bot")
+    say_ready(terminal, "t:0", "t:1")
+    for window in ("t:0", "t:1"):
+        quit_table(terminal, window)
+    assert bot.wait(timeout=60) == 0
+    out = processes.output("bot")
+    assert "match ended: everyone else has left the table" in out
+    assert re.search(r"match ended after 0 round\(s\), everyone else has left the table: ", out)
+    assert "Traceback" not in out
+
+
+def test_a_two_seat_table_whose_other_peer_is_killed_says_why_and_can_end_the_match(
+    terminal: Terminal, processes: Processes
+) -> None:
+    where = _ann_hosts(terminal, 2)
+    bot = processes.start([*P2PNERTS, "bot", "--join", where, "--name", "Cy"], "bot")
+    say_ready(terminal)
+    bot.kill()
+    text = terminal.wait_for(lambda t: "e ends the match here" in t, "why the table waits")
+    assert "Waiting for Cy to come back (1 of 2 is no majority)" in text
+    terminal.type("e")
+    terminal.wait_for(lambda t: "The match ended" in t, "the match ended")
+    terminal.type("q")
+    text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+    assert "match ended after 0 round(s), the player did not wait for a silent seat" in text
     assert "Traceback" not in text

@@ -1,0 +1,93 @@
+"""What a table waits for, read from one seat's replica and its `Pacing`: people to say
+they are ready, idle seats, a silent seat it cannot leave out, or nobody at all.
+
+Pure reads of the replica's public surface (and the time given), so that the screen,
+the headless lines and the peer's own decisions (`TablePeer`) agree.
+"""
+
+from __future__ import annotations
+
+from p2pnerts.net._narration import Narrator
+from p2pnerts.net._pace import Pacing
+from p2pnerts.net._words import together
+from p2pnerts.protocol import LocalProtocolError, Replica, Status
+from p2pnerts.rules import DeclareStuck, IllegalMove
+
+
+def unready(replica: Replica, pacing: Pacing) -> tuple[int, ...]:
+    """Between rounds (and before the first), the seats at the table that the next round
+    waits for to say they are ready; empty while a round is played."""
+    display = replica.display
+    if display is not None and display.ended is None:
+        return ()
+    return pacing.unready(sorted(replica.seated), replica.seats, replica.playing + 1)
+
+
+def idle(replica: Replica, pacing: Pacing, now: float) -> tuple[float, ...]:
+    """Per seat, for how long it has been idle if it is shown so (`Pacing.idle`)."""
+    display = replica.display
+    if display is None or display.ended is not None:
+        return ()
+    stuck = [display.tableau_of(s).stuck for s in range(replica.players)]
+    return pacing.idle(stuck, now)
+
+
+def alone(replica: Replica) -> bool:
+    """Whether every other seat has left the table, or been left out of it."""
+    return (
+        replica.players > 1
+        and replica.status is Status.NORMAL
+        and replica.members == {replica.seat}
+    )
+
+
+def stranded(replica: Replica) -> frozenset[int]:
+    """The silent seats the others cannot leave out: without them, the seats still heard
+    are no majority of the table, so the table waits for them to come back."""
+    silent = replica.suspected & replica.members
+    if not silent or replica.status in (Status.LEFT, Status.OUT):
+        return frozenset()
+    heard = len(replica.members) - len(silent)
+    return frozenset(silent) if 2 * heard <= len(replica.members) else frozenset()
+
+
+def free_to_move(replica: Replica, pacing: Pacing, now: float) -> bool:
+    """Whether this seat may move now: a round is on and counted down, its one hand is
+    free, the table is settled and the seat knows its deck."""
+    display = replica.display
+    return (
+        display is not None
+        and display.ended is None
+        and pacing.starts_in(now) == 0
+        and replica.in_the_air is None
+        and replica.status is Status.NORMAL
+        and not replica.blind
+    )
+
+
+def stranded_words(narrator: Narrator, silent: frozenset[int], members: frozenset[int]) -> str:
+    """Why the table waits for ``silent`` seats, in a line."""
+    who = together([narrator.name(s) for s in sorted(silent)])
+    heard = len(members) - len(silent)
+    return (
+        f"{who} silent: {heard} of {len(members)} seats are no majority, so the table "
+        f"waits for {who} to come back"
+    )
+
+
+def declare_idle(replica: Replica, pacing: Pacing, now: float) -> bool:
+    """Declare this seat's person stuck if they have made no move for a while, so that
+    the rotation and the round's end do not wait for them; whether it was declared."""
+    display = replica.display
+    if not pacing.idle_due(now) or display is None or not free_to_move(replica, pacing, now):
+        return False
+    if display.tableau_of(replica.seat).stuck:
+        return False
+    mates = (s for s in replica.team if s != replica.seat)
+    if any(pacing.playing(s, now) for s in mates):
+        return False  # a teammate plays the shared tableau (a bot plays the idle part too)
+    try:
+        replica.intend(DeclareStuck(replica.seat), now)
+    except (IllegalMove, LocalProtocolError):
+        return False  # not now (regrouping, sitting out, blind): looked at again later
+    return True

@@ -1,0 +1,81 @@
+"""Whom the table waits for, and why, in words for the screen's status line.
+
+A table of people waits: for everyone to say they are ready, for a countdown, for a
+player who is not stuck yet, for a silent seat to come back. The screen always says
+which, from the model's snapshot of the peer (`waiting`); `seat_note` says what each
+opponent's row shows of them (silent, left, idle...).
+"""
+
+from __future__ import annotations
+
+import math
+
+from p2pnerts.net import together
+from p2pnerts.ui._model import TableModel
+
+
+def waiting(model: TableModel) -> str:
+    """Whom the table waits for now and why, or '' when it waits for nobody."""
+    snap = model.snap
+    if snap.over:
+        return f"The match ended: {snap.ended}. q quits" if snap.ended else ""
+    if snap.stranded:
+        return _stranded(model)
+    if snap.status != "playing":
+        silent = [s for s, live in enumerate(snap.liveness) if live.suspected]
+        return f"The table is {snap.status}" + (f": {_names(model, silent)}" if silent else "")
+    if snap.starts_in > 0:
+        return f"Round {model.round_number} starts in {math.ceil(snap.starts_in)} s…"
+    if not model.playing:
+        return _unready(model)
+    return _not_stuck(model)
+
+
+def seat_note(model: TableModel, seat: int) -> str:
+    """What a seat's row says of it: membership news, else idle, else ''."""
+    note = model.notes.get(seat)
+    if note:
+        return note
+    idle = model.snap.idle
+    return f"idle {idle[seat]:.0f}s" if seat < len(idle) and idle[seat] else ""
+
+
+def _stranded(model: TableModel) -> str:
+    snap = model.snap
+    gone = _names(model, snap.stranded)
+    here = sum(1 for live in snap.liveness if live.member and not live.suspected)
+    members = sum(1 for live in snap.liveness if live.member)
+    # The seats still heard cannot leave a silent one out: they are no majority.
+    majority = f"{here} of {members} is no majority"
+    return f"Waiting for {gone} to come back ({majority}) · e ends the match here"
+
+
+def _unready(model: TableModel) -> str:
+    unready = model.snap.unready
+    others = [s for s in unready if model.seating[s] != model.deck]  # (a team is ready as one)
+    what = "the first round" if model.round_number == 0 else "the next round"
+    if model.seat in unready and not model.ready:
+        also = f" ({_names(model, others)} not yet)" if others else ""
+        return f"Enter when you are ready for {what}{also}"
+    if others:
+        return f"Waiting for {_names(model, others)} to be ready for {what}"
+    return ""
+
+
+def _not_stuck(model: TableModel) -> str:
+    """While this player is stuck: whom the rotation (or the round's end) waits for."""
+    state, tableau = model.snap.display, model.tableau
+    if state is None or tableau is None or not tableau.stuck:
+        return ""
+    playing = [s for s in range(len(model.names)) if not state.tableau_of(s).stuck]
+    if not playing:
+        return ""
+    idle = [seat_note(model, s) for s in playing]
+    why = ", ".join(f"{model.names[s]} {n}" for s, n in zip(playing, idle, strict=True) if n)
+    return f"You are stuck: waiting for {_names(model, playing)} to play on or be stuck" + (
+        f" ({why})" if why else ""
+    )
+
+
+def _names(model: TableModel, seats: tuple[int, ...] | list[int]) -> str:
+    return together(["you" if s == model.seat else model.names[s] for s in seats])

@@ -1,0 +1,155 @@
+"""A table of people on loopback: ready before a round, a countdown, an idle person
+declared stuck, and a seat left alone when everyone else has gone."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+import pytest
+import trio
+
+from p2pnerts.bots import BotDriver, SimpleBot
+from p2pnerts.driver import Pace
+from p2pnerts.net import MatchResult, Player, TablePeer, TableSpec, host_table, join_table
+from p2pnerts.protocol import Event, LocalProtocolError, PlayCommitted
+from p2pnerts.rules import DeclareStuck, TableOptions, TurnStock
+
+FAST = Pace(0.005, 0.005)
+
+
+class Table:
+    """Hears every change at every seat's peer, and waits for one that shows something."""
+
+    def __init__(self) -> None:
+        self.peers: dict[str, TablePeer] = {}
+        self.results: dict[int, MatchResult] = {}
+        self._changed = trio.Event()
+
+    def seat(self, player: Player) -> Player:
+        """``player``, its peer kept here and its changes heard, once it is seated."""
+        then = player.seated
+
+        def seated(peer: TablePeer) -> None:
+            self.peers[player.name] = peer
+            peer.watchers.append(lambda _: self.changed())
+            if then is not None:
+                then(peer)
+            self.changed()
+
+        player.seated = seated
+        return player
+
+    def changed(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+    async def until(self, shown: Callable[[], bool]) -> None:
+        while not shown():
+            await self._changed.wait()
+
+    async def host(self, nursery: trio.Nursery, spec: TableSpec, host: Player) -> int:
+        """Open the table, ``host`` at seat 0; its port."""
+        port: list[int] = []
+
+        def listening(p: int, _: bytes) -> None:
+            port.append(p)
+            self.changed()
+
+        async def run() -> None:
+            player = self.seat(host)
+            self.results[0] = await host_table(
+                spec, player, bind="127.0.0.1", on_listening=listening
+            )
+            self.changed()
+
+        nursery.start_soon(run)
+        await self.until(lambda: bool(port))
+        return port[0]
+
+    async def open(self, nursery: trio.Nursery, spec: TableSpec, *players: Player) -> None:
+        """Open the table, the first of ``players`` hosting it, and seat the others."""
+        port = await self.host(nursery, spec, players[0])
+        for k, player in enumerate(players[1:], start=1):
+            self.join(nursery, port, k, player)
+
+    def join(self, nursery: trio.Nursery, port: int, k: int, player: Player) -> None:
+        async def run() -> None:
+            self.results[k] = await join_table("127.0.0.1", port, self.seat(player))
+            self.changed()
+
+        nursery.start_soon(run)
+
+
+def _bot(name: str, seed: int, countdown: float = 0.0) -> Player:
+    rng = random.Random(seed)
+    driver = BotDriver(SimpleBot(random.Random(rng.getrandbits(64))), FAST)
+    return Player(name, rng, driver, lambda _: None, countdown=countdown)
+
+
+async def test_the_first_round_waits_for_the_person_then_counts_down_before_any_move() -> None:
+    table = Table()
+    ann = Player("Ann", random.Random(1), None, lambda _: None, countdown=60.0)
+    # (A countdown longer than the test: everything below happens before it ends.)
+    spec = TableSpec("ready", 2, TableOptions(rounds=1))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await table.host(nursery, spec, ann)
+            table.join(nursery, port, 1, _bot("Bea", 2, countdown=60.0))
+            await table.until(lambda: "Ann" in table.peers and table.peers["Ann"].unready() == (0,))
+            peer = table.peers["Ann"]
+            assert peer.replica.playing == 0  # Bea said ready; the table waits for Ann
+            peer.ready()
+            await table.until(lambda: peer.replica.playing == 1)
+            assert peer.pacing.starts_in(trio.current_time()) > 0
+            with pytest.raises(LocalProtocolError, match="the round starts in"):
+                peer.intend(TurnStock(0))
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_person_who_never_moves_is_declared_stuck_and_the_match_ends() -> None:
+    table = Table()
+    stuck: list[int] = []
+
+    def watch(peer: TablePeer) -> None:
+        peer.ready()  # ready, and then away from the keyboard for good
+
+        def heard(events: Sequence[Event]) -> None:
+            for e in events:
+                if isinstance(e, PlayCommitted) and isinstance(e.move, DeclareStuck):
+                    stuck.append(e.seat)
+
+        peer.watchers.append(heard)
+
+    ann = Player("Ann", random.Random(1), None, lambda _: None, seated=watch)
+    ann.countdown, ann.idle_after = 0.0, 0.1
+    spec = TableSpec("away", 3, TableOptions(rounds=1))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            await table.open(nursery, spec, ann, _bot("Bea", 2), _bot("Cy", 3))
+    results = table.results
+    assert 0 in stuck, "Ann's seat was declared stuck for her"
+    assert len(results) == 3 and len(set(results.values())) == 1
+    assert results[0].rounds == 1 and not results[0].ended
+
+
+async def test_a_seat_left_alone_ends_the_match_at_once_with_the_scores_so_far() -> None:
+    table = Table()
+    lines: list[str] = []
+    ann = _bot("Ann", 1)
+    ann.report = lines.append
+    spec = TableSpec("alone", 3, TableOptions(rounds=50))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            await table.open(nursery, spec, ann, _bot("Bea", 2), _bot("Cy", 3))
+            peers = table.peers
+            await table.until(lambda: len(peers) == 3 and peers["Cy"].replica.playing >= 1)
+            for name in ("Bea", "Cy"):
+                assert peers[name].leave()
+                await table.until(lambda name=name: peers[name].left)  # type: ignore[misc]
+            await table.until(lambda: 0 in table.results)
+            nursery.cancel_scope.cancel()
+    result = table.results[0]
+    assert result.ended == "everyone else has left the table"
+    assert result.summary().startswith(f"match ended after {result.rounds} round(s), everyone")
+    assert "match ended: everyone else has left the table" in lines

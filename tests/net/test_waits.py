@@ -1,0 +1,34 @@
+"""What a table waits for, read from a replica: a silent seat it cannot leave out."""
+
+from __future__ import annotations
+
+from p2pnerts.net import Narrator
+from p2pnerts.net._waits import alone, stranded, stranded_words
+from p2pnerts.protocol import Replica
+from p2pnerts.rules import TableOptions
+
+
+def _silent_all_around(players: int) -> Replica:
+    """Seat 0's replica, having heard nothing from anyone for ten seconds."""
+    replica = Replica(0, TableOptions(), players, now=0.0)
+    replica.tick(10.0)
+    return replica
+
+
+def test_at_a_table_of_two_a_silent_seat_cannot_be_left_out_and_is_waited_for() -> None:
+    replica = _silent_all_around(2)
+    assert replica.suspected == {1}
+    assert stranded(replica) == {1} and not alone(replica)
+    narrator = Narrator(("Ann", "Bea"), replica.seats, 0)
+    assert stranded_words(narrator, frozenset({1}), replica.members) == (
+        "Bea silent: 1 of 2 seats are no majority, so the table waits for Bea to come back"
+    )
+
+
+def test_half_a_table_silent_is_waited_for_too() -> None:
+    assert stranded(_silent_all_around(4)) == {1, 2, 3}
+
+
+def test_a_table_that_hears_everyone_waits_for_no_silent_seat() -> None:
+    replica = Replica(0, TableOptions(), 3, now=0.0)
+    assert stranded(replica) == frozenset() and not alone(replica)

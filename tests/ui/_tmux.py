@@ -1,0 +1,128 @@
+"""For the end-to-end tests: a terminal (a tmux server of the test's own), and the
+processes a test starts beside it."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shlex
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+TMUX = shutil.which("tmux")
+needs_tmux = pytest.mark.skipif(
+    TMUX is None, reason="tmux is not installed: the end-to-end terminal tests need it"
+)
+WAIT = 60.0
+"""Seconds to wait for the screen to show something before the test fails."""
+
+
+class Terminal:
+    """A tmux server of the test's own, with one window of a given size running a shell."""
+
+    def __init__(self, width: int, height: int) -> None:
+        assert TMUX is not None
+        socket = f"p2pnerts-test-{os.getpid()}-{secrets.token_hex(4)}"
+        self.base = [TMUX, "-L", socket, "-f", os.devnull]
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), "sh")
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(
+            [*self.base, *args], check=True, capture_output=True, text=True, timeout=10
+        ).stdout
+
+    def type(self, *keys: str) -> None:
+        self.type_to("t:0", *keys)
+
+    def type_to(self, window: str, *keys: str) -> None:
+        self.tmux("send-keys", "-t", window, *keys)
+
+    def screen(self, window: str = "t:0") -> str:
+        return self.tmux("capture-pane", "-p", "-t", window)
+
+    def alternate_screen(self) -> bool:
+        return self.tmux("display-message", "-p", "-t", "t:0", "#{alternate_on}").strip() == "1"
+
+    def wait_for(self, shown: Callable[[str], bool], what: str, window: str = "t:0") -> str:
+        deadline = time.monotonic() + WAIT
+        while True:
+            text = self.screen(window)
+            if shown(text):
+                return text
+            if time.monotonic() > deadline:
+                pytest.fail(f"the screen never showed {what}:\n{text}")
+            time.sleep(0.1)
+
+    def close(self) -> None:
+        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=10)
+
+
+class Processes:
+    """Processes a test starts beside its terminal, each writing to a file of its name in
+    ``where``; `end` ends those still running."""
+
+    def __init__(self, where: Path) -> None:
+        self.where = where
+        self.started: list[subprocess.Popen[str]] = []
+
+    def start(self, args: list[str], name: str) -> subprocess.Popen[str]:
+        with open(self.where / name, "w", encoding="utf-8") as out:
+            proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, text=True)
+        self.started.append(proc)
+        return proc
+
+    def output(self, name: str) -> str:
+        return (self.where / name).read_text(encoding="utf-8")
+
+    def wait_for(self, name: str, text: str) -> None:
+        """Wait until process ``name`` has written ``text`` (WAIT seconds at most)."""
+        deadline = time.monotonic() + WAIT
+        while text not in self.output(name):
+            assert time.monotonic() < deadline, f"{name} never said {text!r}"
+            time.sleep(0.1)
+
+    def end(self) -> None:
+        for proc in self.started:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+
+
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def run_in(terminal: Terminal, window: str, args: list[str]) -> None:
+    """Run a command in a window, then say its exit status."""
+    terminal.type_to(window, f"LANG=C.UTF-8 {shlex.join(args)}; echo p2pnerts exited $?", "Enter")
+
+
+def say_ready(terminal: Terminal, *windows: str) -> str:
+    """Press Enter in each window (the first by default) once its table asks whether the
+    player is ready, and wait out the countdown: the last window's screen once round 1 is on."""
+    windows = windows or ("t:0",)
+    for window in windows:
+        terminal.wait_for(lambda t: "Enter when you are ready" in t, "the question", window)
+        terminal.type_to(window, "Enter")
+    for window in windows:
+        text = terminal.wait_for(
+            lambda t: "round 1" in t.splitlines()[0] and "starts in" not in t, "round 1", window
+        )
+    return text
+
+
+def quit_table(terminal: Terminal, window: str = "t:0") -> str:
+    """Quit mid-match (q, then y): the shell's screen once the command has ended."""
+    terminal.type_to(window, "q")
+    terminal.wait_for(lambda t: "Leave the match? y" in t, "the question before quitting", window)
+    terminal.type_to(window, "y")
+    return terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again", window)

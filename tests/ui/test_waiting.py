@@ -1,0 +1,55 @@
+"""The status line says whom the table waits for, and why; idle seats are marked."""
+
+from __future__ import annotations
+
+from _tables import dealt
+
+from p2pnerts.rules import DeclareStuck, apply
+from p2pnerts.ui import Liveness, Snapshot, TableModel, render
+from p2pnerts.ui._waiting import seat_note, waiting
+
+TABLE = dealt(["7H"], ["8S", "9D", "KC", "AS"])
+
+
+def model_with(snap: Snapshot) -> TableModel:
+    model = TableModel(0, ("Ann", "Bea"), TABLE.options)
+    model.refresh(snap)
+    return model
+
+
+def test_before_a_round_it_asks_the_player_and_names_who_else_is_not_ready() -> None:
+    model = model_with(Snapshot(unready=(0, 1)))
+    assert waiting(model) == "Enter when you are ready for the first round (Bea not yet)"
+    model.next_round()
+    assert model.ready
+    assert waiting(model) == "Waiting for Bea to be ready for the first round"
+    assert waiting(model_with(Snapshot(unready=()))) == ""
+
+
+def test_the_countdown_is_shown_before_play() -> None:
+    model = model_with(Snapshot(display=TABLE, starts_in=2.2))
+    model.round_number = 3
+    assert waiting(model) == "Round 3 starts in 3 s…"
+    status = render(model, 80, 24).rows[-1]
+    assert "Round 3 starts in 3 s…" in "".join(text for _, text in status.frags)
+
+
+def test_a_stuck_player_is_told_whom_the_table_waits_for_and_that_they_are_idle() -> None:
+    stuck, _ = apply(TABLE, DeclareStuck(0))
+    model = model_with(Snapshot(display=stuck, idle=(0.0, 14.0)))
+    assert waiting(model) == "You are stuck: waiting for Bea to play on or be stuck (Bea idle 14s)"
+    assert seat_note(model, 1) == "idle 14s"
+    assert waiting(model_with(Snapshot(display=TABLE))) == ""  # not stuck: nobody waited for
+
+
+def test_a_silent_seat_the_others_cannot_leave_out_is_named_with_the_way_out() -> None:
+    lives = (Liveness(0.0), Liveness(9.0, suspected=True))
+    model = model_with(Snapshot(display=TABLE, stranded=(1,), liveness=lives))
+    text = waiting(model)
+    assert text == "Waiting for Bea to come back (1 of 2 is no majority) · e ends the match here"
+    ended: list[None] = []
+    model.end_match = lambda: ended.append(None)
+    model.stop_waiting()
+    assert ended == [None]
+    model.refresh(Snapshot(display=TABLE, over=True, ended="the player did not wait"))
+    assert waiting(model) == "The match ended: the player did not wait. q quits"
