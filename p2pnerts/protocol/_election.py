@@ -13,6 +13,7 @@ from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._base import Base
+from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._messages import Message, StartView, ViewChange
 from p2pnerts.protocol._rejoining import Rejoining
@@ -34,10 +35,9 @@ class Membership(Protocol):
     timing: Timing
     view: int
     members: frozenset[int]
-    suspected: set[int]
-    heard: list[float]
     installed_at: float
     rejoining: Rejoining
+    liveness: Liveness
     base: Base
 
     @property
@@ -45,9 +45,6 @@ class Membership(Protocol):
     @property
     def status(self) -> Status: ...
     def enter(self, status: Status) -> None: ...
-    def live_since(self, seat: int) -> float: ...
-    def holding_up(self, now: float) -> set[int]: ...
-    def stalling(self, now: float) -> set[int]: ...
     def quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]: ...
     def install(self, start: StartView, now: float) -> None: ...
 
@@ -76,13 +73,13 @@ class Election:
             # link down) would otherwise start the next view change at once, and views
             # would follow each other as fast as they can be installed.
             since = self._m.installed_at
-            for seat in sorted(self._m.stalling(now)):
+            for seat in sorted(self._m.liveness.stalling(now)):
                 self._m.rejoining.bar(seat, now)
             silent = [
                 s
                 for s in self._m.members
                 if s != self._m.seat
-                and now - max(self._m.live_since(s), since) >= self._m.timing.exclude_after
+                and now - max(self._m.liveness.live_since(s), since) >= self._m.timing.exclude_after
             ]
             fresh = self._m.rejoining.fresh(now)
             if silent or fresh:
@@ -102,7 +99,7 @@ class Election:
         m = self._m
         if m.status is Status.NORMAL:
             since, wait = m.installed_at, m.timing.exclude_after
-            times += [max(m.live_since(s), since) + wait for s in m.members if s != m.seat]
+            times += [max(m.liveness.live_since(s), since) + wait for s in m.members if s != m.seat]
         if m.status is Status.CHANGING:
             times.append(self._change_started + self._m.timing.view_change_timeout)
         return times
@@ -115,7 +112,10 @@ class Election:
     def _next_view(self, after: int, now: float) -> int:
         """The first view after ``after`` whose coordinator is a member not suspected, nor
         holding the table up."""
-        view, able = after + 1, self._m.members - self._m.suspected - self._m.holding_up(now)
+        view, able = (
+            after + 1,
+            self._m.members - self._m.liveness.suspected - self._m.liveness.holding_up(now),
+        )
         while self.coordinator(view) not in able:
             view += 1
         return view
@@ -124,7 +124,7 @@ class Election:
         self._m.enter(Status.CHANGING)
         self.changing_to = new_view
         self._change_started = now
-        suspects = tuple(sorted(self._m.suspected & self._m.members))
+        suspects = tuple(sorted(self._m.liveness.suspected & self._m.members))
         have, committed = tuple(self._m.host.acks.have), self._m.host.log.committed
         vote = self._m.host.send(
             now,
@@ -158,11 +158,11 @@ class Election:
         votes = self._votes.get(new_view, {})
         # A member that holds the table up (acknowledging nothing new) is left out even
         # if it votes: as if it had not.
-        held_up = self._m.holding_up(now)
+        held_up = self._m.liveness.holding_up(now)
         voters = {
             s for s, vote in votes.items() if s in self._m.members and vote.view == self._m.view
         } - held_up
-        needed = self._m.members - self._m.suspected - held_up
+        needed = self._m.members - self._m.liveness.suspected - held_up
         asking = self._m.rejoining.asking
         rejoining = {s for s in self._m.rejoining.fresh(now) - voters if asking[s][1] < new_view}
         quorums = self._m.quorums_now()

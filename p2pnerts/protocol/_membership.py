@@ -57,16 +57,14 @@ from p2pnerts.protocol._election import Election
 from p2pnerts.protocol._events import (
     Event,
     PeerExcluded,
-    PeerRecovered,
     PeerRejoined,
-    PeerSuspected,
     ShutOut,
     ViewInstalled,
 )
 from p2pnerts.protocol._inplay import Disk, InPlay, Round
+from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._messages import (
-    Ack,
     Message,
     Ordered,
     Ready,
@@ -120,14 +118,10 @@ class Membership:
         self.seated: frozenset[int] = frozenset(range(players))
         """The seats at the table as the committed order says (a view's departures and
         arrivals reach the game at the StartView's place in the order)."""
-        self.suspected: set[int] = set()
-        self.heard = [now] * players
-        self.stale_since: list[float | None] = [None] * players
+        self.liveness = Liveness(self, players, now)
+        """Who has been heard lately, and whose Acks still move."""
         """Per seat, since when its Acks have claimed nothing new, if they have not
         (`live_since`)."""
-        self._head: Pending | None = None
-        self._head_since = now
-        """Since when the first message of the order has waited to commit (`live_since`)."""
         self.base = Base(0, bytes(16), self.seated)
         """What a StartView would rebuild the round in play from."""
         self.installed_at = now
@@ -160,11 +154,6 @@ class Membership:
         """Whether every member has acknowledged holding this message."""
         seat, seq = entry.carrier or (entry.message.sender, entry.message.seq)
         return self._host.acks.held_by_all(seat, seq, self.members)
-
-    def vouches(self, member: int, entry: Pending) -> bool:
-        """Whether ``member`` has acknowledged holding this message."""
-        seat, seq = entry.carrier or (entry.message.sender, entry.message.seq)
-        return self._host.acks.held_by_all(seat, seq, (member,))
 
     def note_committed(self, message: Ordered | StartView) -> None:
         """Keep what a StartView would carry: every ordered message of the current round."""
@@ -230,61 +219,7 @@ class Membership:
         seat = message.sender
         if message.view == self.view:
             self.installed.add(seat)
-        self.heard[seat] = now
-        if isinstance(message, Ack):
-            if self._claims_more(message):
-                self.stale_since[seat] = None
-            elif self.stale_since[seat] is None:
-                self.stale_since[seat] = now
-        if seat in self.suspected:
-            self.suspected.discard(seat)
-            self._host.events.append(PeerRecovered(seat))
-
-    def _claims_more(self, ack: Ack) -> bool:
-        """Whether an Ack claims more of some other seat's messages than its sender's last."""
-        row = self._host.acks.acked[ack.sender]
-        return any(n > row[s] for s, n in enumerate(ack.have) if s != ack.sender)
-
-    def live_since(self, seat: int) -> float:
-        """Since when a member has held the table up: silent, or (while the first message
-        of the order waits for it) acknowledging nothing new at all. `Election.tick`
-        leaves it out after a while, so that a seat that keeps talking but never
-        acknowledges cannot stall every commit. (A member that lacks only that message,
-        its link to the sender down, still acknowledges the others' messages.)"""
-        stalled = self._stalled_since(seat)
-        return self.heard[seat] if stalled is None else min(self.heard[seat], stalled)
-
-    def _stalled_since(self, seat: int) -> float | None:
-        head, stale = self._head, self.stale_since[seat]
-        if head is None or stale is None or self.vouches(seat, head):
-            return None
-        return max(stale, self._head_since)
-
-    def holding_up(self, now: float) -> set[int]:
-        """The members that have held the table up for too long (`live_since`): a view
-        change leaves them out even if they vote."""
-        wait = self.timing.exclude_after
-        return {s for s in self.members - {self.seat} if now - self.live_since(s) >= wait}
-
-    def stalling(self, now: float) -> set[int]:
-        """The members holding the table up while they talk on: not let back in soon."""
-        wait = self.timing.exclude_after
-        stalled = {s: self._stalled_since(s) for s in self.members - {self.seat}}
-        return {s for s, t in stalled.items() if t is not None and now - t >= wait}
-
-    def watch_head(self, now: float) -> None:
-        """Note when the first message of the order changed (`live_since`)."""
-        pending = self._host.log.pending
-        head = pending[0] if pending else None
-        if head is not self._head:
-            self._head, self._head_since = head, now
-
-    def suspect_silent(self, now: float) -> None:
-        """Suspect the members silent for too long (the screen says who is away)."""
-        for seat in sorted(self.members - {self.seat} - self.suspected):
-            if now - self.heard[seat] >= self.timing.suspect_after:
-                self.suspected.add(seat)
-                self._host.events.append(PeerSuspected(seat))
+        self.liveness.hear(message, now)
 
     # --- view changes -----------------------------------------------------------------------
 
@@ -298,9 +233,7 @@ class Membership:
     def deadlines(self) -> list[float]:
         """When membership next has something to do: suspect a silent member, or push on
         with views (`tick_views`)."""
-        heard, wait, suspected = self.heard, self.timing.suspect_after, self.suspected
-        times = [heard[s] + wait for s in self.members if s != self.seat and s not in suspected]
-        return times + self.view_deadlines()
+        return self.liveness.deadlines() + self.view_deadlines()
 
     def view_deadlines(self) -> list[float]:
         """When `tick_views` next has something to do."""
@@ -395,9 +328,7 @@ class Membership:
     def _reset_seat(self, seat: int, view: int) -> None:
         """A seat (re)joins in ``view``: its sequence numbers start again."""
         self._host.acks.reset_seat(seat, view)
-        self.heard[seat] = max(self.heard)
-        self.stale_since[seat] = None
-        self.suspected.discard(seat)
+        self.liveness.forget(seat)
         self.rejoining.asking.pop(seat, None)
 
     def commit_start_view(self, start: StartView) -> None:
@@ -434,7 +365,8 @@ class Membership:
         if self.status in (Status.NORMAL, Status.CHANGING):
             self.rejoining.note(rejoin, now)
             if rejoin.sender in self.members:
-                self.heard[rejoin.sender] = 0.0  # it lost its state: let it go, then back
+                # It lost its state: let it go, then back.
+                self.liveness.heard[rejoin.sender] = 0.0
 
     def _install_as_rejoiner(self, start: StartView, now: float) -> None:
         """Come back into a view from nothing but the StartView and this seat's disk."""
@@ -442,7 +374,6 @@ class Membership:
         self.enter(Status.NORMAL)
         self.installed_at = now
         self.election.clear()
-        self.suspected.clear()
         self.installed = {self.seat, start.sender}
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self._note_lineage(start)
@@ -458,8 +389,7 @@ class Membership:
             self._host.acks.have[seat] = 0 if seat in start.joined else start.cuts[seat]
         self._host.acks.have[start.sender] = start.seq
         self._host.log.add(start, carrier)
-        self.heard = [now] * self.players
-        self.stale_since = [None] * self.players
+        self.liveness.restart(now)
         self._host.events.append(ViewInstalled(start.view, start.members))
         self._host.send_ack(now)
         self.rejoining.replay(now)

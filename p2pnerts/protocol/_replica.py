@@ -226,8 +226,8 @@ class Replica:
         ack_due = self.outbox.ack_due is not None and now >= self.outbox.ack_due
         if ack_due or self.outbox.quiet_for(now) >= self.timing.heartbeat:
             self.send_ack(now)
-        self.membership.suspect_silent(now)
-        self.membership.watch_head(now)
+        self.membership.liveness.suspect_silent(now)
+        self.membership.liveness.watch_head(now)
         self.membership.tick_views(now)
         self.inplay.maybe_stuck(now)
 
@@ -340,12 +340,12 @@ class Replica:
     @property
     def suspected(self) -> set[int]:
         """The members silent for a while (still members)."""
-        return self.membership.suspected
+        return self.membership.liveness.suspected
 
     @property
     def heard(self) -> list[float]:
         """Per seat, when this replica last heard from it."""
-        return self.membership.heard
+        return self.membership.liveness.heard
 
     @property
     def clock(self) -> int:

@@ -1,0 +1,134 @@
+"""Who holds the table up, at one seat: members not heard for a while, and members that
+talk on but acknowledge nothing new while the first message of the order waits for them.
+
+A member silent for `Timing.suspect_after` is *suspected* (the screen says who is away);
+one silent — or stalling — for `Timing.exclude_after` is *holding the table up*, and the
+view change leaves it out (`Election`). A member *stalls* while every Ack it has sent since
+some time claimed no other seat's message beyond what its Acks claimed before, and the
+first pending message waits for its acknowledgement (SPEC §6.2): a seat that heartbeats
+but never acknowledges can then no longer stop every commit. A member that lacks only
+that message, its link to the sender down, still acknowledges the others' heartbeats.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from p2pnerts.protocol._acks import Acks
+from p2pnerts.protocol._events import Event, PeerRecovered, PeerSuspected
+from p2pnerts.protocol._log import Log, Pending
+from p2pnerts.protocol._messages import Ack, Message
+from p2pnerts.protocol._status import Timing
+
+
+class _Replica(Protocol):
+    acks: Acks
+    log: Log
+    events: list[Event]
+
+
+class Membership(Protocol):
+    """What liveness reads of the membership (`_membership.Membership`)."""
+
+    seat: int
+    timing: Timing
+    members: frozenset[int]
+
+    @property
+    def host(self) -> _Replica: ...
+
+
+class Liveness:
+    """When each seat was last heard, and whether its Acks still move."""
+
+    def __init__(self, membership: Membership, players: int, now: float) -> None:
+        self._m = membership
+        self.heard = [now] * players
+        """Per seat, when this replica last heard from it."""
+        self.suspected: set[int] = set()
+        """The members silent for a while (still members)."""
+        self.stale_since: list[float | None] = [None] * players
+        """Per seat, since when its Acks have claimed nothing new, if they have not."""
+        self._head: Pending | None = None
+        self._head_since = now
+        """Since when the first message of the order has waited to commit."""
+
+    def hear(self, message: Message, now: float) -> None:
+        """A message came next from its sender: heard now, and no longer suspected."""
+        seat = message.sender
+        self.heard[seat] = now
+        if isinstance(message, Ack):
+            if self._claims_more(message):
+                self.stale_since[seat] = None
+            elif self.stale_since[seat] is None:
+                self.stale_since[seat] = now
+        if seat in self.suspected:
+            self.suspected.discard(seat)
+            self._m.host.events.append(PeerRecovered(seat))
+
+    def _claims_more(self, ack: Ack) -> bool:
+        """Whether an Ack claims more of some other seat's messages than its sender's last."""
+        row = self._m.host.acks.acked[ack.sender]
+        return any(n > row[s] for s, n in enumerate(ack.have) if s != ack.sender)
+
+    def forget(self, seat: int) -> None:
+        """A seat (re)joins: heard as lately as anyone, its Acks fresh, not suspected."""
+        self.heard[seat] = max(self.heard)
+        self.stale_since[seat] = None
+        self.suspected.discard(seat)
+
+    def restart(self, now: float) -> None:
+        """This replica comes back into a view: every seat heard now."""
+        self.heard = [now] * len(self.heard)
+        self.stale_since = [None] * len(self.heard)
+        self.suspected.clear()
+
+    def live_since(self, seat: int) -> float:
+        """Since when a member has held the table up: silent, or stalling."""
+        stalled = self._stalled_since(seat)
+        return self.heard[seat] if stalled is None else min(self.heard[seat], stalled)
+
+    def _stalled_since(self, seat: int) -> float | None:
+        head, stale = self._head, self.stale_since[seat]
+        if head is None or stale is None or self._vouches(seat, head):
+            return None
+        return max(stale, self._head_since)
+
+    def _vouches(self, member: int, entry: Pending) -> bool:
+        """Whether ``member`` has acknowledged holding this message."""
+        seat, seq = entry.carrier or (entry.message.sender, entry.message.seq)
+        return self._m.host.acks.held_by_all(seat, seq, (member,))
+
+    def holding_up(self, now: float) -> set[int]:
+        """The members that have held the table up for too long: a view change leaves them
+        out even if they vote."""
+        wait = self._m.timing.exclude_after
+        return {s for s in self._others() if now - self.live_since(s) >= wait}
+
+    def stalling(self, now: float) -> set[int]:
+        """The members holding the table up while they talk on: not let back in soon."""
+        wait = self._m.timing.exclude_after
+        stalled = {s: self._stalled_since(s) for s in self._others()}
+        return {s for s, t in stalled.items() if t is not None and now - t >= wait}
+
+    def _others(self) -> frozenset[int]:
+        return self._m.members - {self._m.seat}
+
+    def watch_head(self, now: float) -> None:
+        """Note when the first message of the order changed (`live_since`)."""
+        pending = self._m.host.log.pending
+        head = pending[0] if pending else None
+        if head is not self._head:
+            self._head, self._head_since = head, now
+
+    def suspect_silent(self, now: float) -> None:
+        """Suspect the members silent for too long (the screen says who is away)."""
+        for seat in sorted(self._others() - self.suspected):
+            if now - self.heard[seat] >= self._m.timing.suspect_after:
+                self.suspected.add(seat)
+                self._m.host.events.append(PeerSuspected(seat))
+
+    def deadlines(self) -> list[float]:
+        """When a member not suspected yet would be."""
+        wait, heard = self._m.timing.suspect_after, self.heard
+        return [heard[s] + wait for s in self._others() - self.suspected]
