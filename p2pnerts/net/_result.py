@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2pnerts.net._words import deck_names
+from p2pnerts.net._words import counted, deck_names
 
 
 @dataclass(slots=True)
@@ -42,4 +42,4 @@ class MatchResult:
         totals = ", ".join(f"{n} {t}" for n, t in zip(decks, self.totals, strict=True))
         winners = " and ".join(decks[d] for d in self.winners)
         label = "Winner" if len(self.winners) == 1 else "Winners"
-        return f"match over after {self.rounds} round(s): {totals}. {label}: {winners}"
+        return f"match over after {counted(self.rounds, 'round')}: {totals}. {label}: {winners}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from p2pnerts.net import counted
 from p2pnerts.rules import summary_teams
 from p2pnerts.ui._frame import Frame, Row, rule
 from p2pnerts.ui._lobby import TEAMS_ROW, LobbyModel, teams_of
@@ -89,8 +90,8 @@ def _teams_field(lobby: LobbyModel, style: str) -> Row:
 
 def _waiting(lobby: LobbyModel, width: int) -> list[Row]:
     taken = len(lobby.roster)
-    seats = f"{taken} of {lobby.seats}" if lobby.seats else f"{taken}"
-    rows = [rule(f"{lobby.table_name}: {seats} seats taken", width)]
+    seats = f"{taken} of {lobby.seats} seats" if lobby.seats else counted(taken, "seat")
+    rows = [rule(f"{lobby.table_name}: {seats} taken", width)]
     decks = [d for d, size in enumerate(lobby.table_teams) for _ in range(size)]
     for seat in range(max(taken, lobby.seats)):
         row = Row()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from p2pnerts.net import counted
 from p2pnerts.protocol import RoundOver
 from p2pnerts.rules import (
     NERTS,
@@ -79,7 +80,7 @@ def _header(model: TableModel, width: int) -> Row:
     options = model.options
     if model.round_number:
         row.add(f" · round {model.round_number}", "class:title")
-    goal = f"{options.rounds} rounds" if options.rounds else f"to {options.target} points"
+    goal = counted(options.rounds, "round") if options.rounds else f"to {options.target} points"
     row.add(f" · {_players(model)} · {goal}", "class:dim")
     if model.snap.status != "playing":
         row.add(f" · {model.snap.status}", "class:alert")
@@ -295,7 +296,8 @@ def _round_end(model: TableModel, over: RoundOver, width: int) -> list[Row]:
     rows.append(Row())
     if snap.over:
         best = " and ".join(model.team_name(w) for w in snap.winners)
-        rows.append(Row().add(f" Match over after {len(model.history)} rounds. ", "class:alert"))
+        after = counted(len(model.history), "round")
+        rows.append(Row().add(f" Match over after {after}. ", "class:alert"))
         rows.append(Row().add(f" Winner: {best} ", "class:good").add("  q: quit", "class:dim"))
     elif model.ready:
         rows.append(
