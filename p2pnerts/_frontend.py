@@ -87,13 +87,21 @@ async def host_in_lobby(config: HostConfig, session: ui.Session) -> MatchResult:
     assert lobby is not None
     rng = random.Random(config.seat.seed)
     ports: list[int] = []
+    asked, levels = trio.open_memory_channel[int](spec.seats)
     async with trio.open_nursery() as nursery:
+
+        async def seat_bots() -> None:
+            # One at a time, each named for the seat it takes once the one before is seated.
+            async for level in levels:
+                name = f"Bot {len(lobby.roster) + 1} L{level}"
+                bot = bot_player(name, level, random.Random(rng.getrandbits(64)), lambda _: None)
+                await nursery.start(local_bot, ports[0], bot, session.report)
 
         def add_bot(level: int) -> None:
             if ports:
-                name = f"Bot {lobby.bots_added} L{level}"
-                bot = bot_player(name, level, random.Random(rng.getrandbits(64)), lambda _: None)
-                nursery.start_soon(local_bot, ports[0], bot, session.report)
+                asked.send_nowait(level)
+
+        nursery.start_soon(seat_bots)
 
         def fill() -> None:
             while len(lobby.roster) + lobby.bots_added < spec.seats:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -35,7 +35,7 @@ from p2pnerts.net import (
     join_table,
     resume_table,
 )
-from p2pnerts.protocol import PROTOCOL_VERSION
+from p2pnerts.protocol import PROTOCOL_VERSION, Welcome
 
 DISCOVERY_WAIT = 3.0
 """Seconds to listen for a table named on the command line."""
@@ -152,14 +152,16 @@ async def run_host(
             if config.advertise:
                 nursery.start_soon(_announce, announced, config.seat.interface, report)
                 updates.send_nowait(_info(spec, where, 1))
-            for k in range(config.bots):
-                bot = bot_player(
-                    f"Bot {k + 1}",
+            bots = [
+                bot_player(
+                    f"Bot {k + 2}",  # the seat it takes, counted from the host's 1
                     levels[k % len(levels)],
                     random.Random(rng.getrandbits(64)),
                     lambda _: None,
                 )
-                nursery.start_soon(local_bot, port, bot, report)
+                for k in range(config.bots)
+            ]
+            nursery.start_soon(seat_in_turn, nursery, port, bots, report)
 
         def seated(taken: int) -> None:
             if config.advertise and where["table"]:
@@ -207,12 +209,36 @@ async def _announce(
         report(f"(not announced on the network: {exc}; others can still join with HOST:PORT)")
 
 
-async def local_bot(port: int, player: Player, report: Callable[[str], None]) -> None:
-    """A bot of this machine takes a seat at the table on ``port``."""
+async def seat_in_turn(
+    nursery: trio.Nursery, port: int, bots: Sequence[Player], report: Callable[[str], None]
+) -> None:
+    """Seat this machine's bots one after another, each once the one before has its seat,
+    so that they sit in the order they are named."""
+    for bot in bots:
+        await nursery.start(local_bot, port, bot, report)
+
+
+async def local_bot(
+    port: int,
+    player: Player,
+    report: Callable[[str], None],
+    *,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """A bot of this machine takes a seat at the table on ``port`` (started: seated)."""
+    seated = trio.Event()
+
+    def welcomed(_: Welcome) -> None:
+        seated.set()
+        task_status.started()
+
+    player.welcomed = welcomed
     try:
         await join_table("127.0.0.1", port, player)
     except JoinError as exc:
         report(f"{player.name} could not join: {exc}")
+        if not seated.is_set():
+            task_status.started()
 
 
 def join_command(config: JoinConfig, screen: Screen | None) -> int:

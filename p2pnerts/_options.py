@@ -6,21 +6,39 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Iterable
+from typing import NoReturn
 
+from p2pnerts._platform import login_name
 from p2pnerts.rules import BadOptions, TieRule, teams_from_text
 
 Options = argparse.ArgumentParser | argparse._ArgumentGroup
 """What options are added to: a parser, or a group of its options."""
 
 
+class Parser(argparse.ArgumentParser):
+    """A parser whose errors come first, in one line, with a short usage after it (the
+    full one lists every option: ``--help`` shows it)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n{self.short_usage()}")
+
+    def short_usage(self) -> str:
+        words = [self.prog, "[options]"]
+        for action in self._get_positional_actions():
+            name = action.metavar if isinstance(action.metavar, str) else action.dest
+            words.append(f"[{name}]" if action.nargs == "?" else name)
+        return f"usage: {' '.join(words)}   (every option: {self.prog} --help)\n"
+
+
 def player_options(
     parser: argparse.ArgumentParser,
     *,
     flag: str = "--player",
-    default: str = "Player",
+    default: str | None = None,
     headless: bool = True,
 ) -> None:
-    parser.add_argument(flag, dest="player", default=default, help="the player's name")
+    name = default or login_name()
+    parser.add_argument(flag, dest="player", default=name, help=f"the player's name ({name})")
     parser.add_argument("--level", type=count(1, 10), default=5, help="bot level 1-10 (5)")
     parser.add_argument("--seed", type=int, default=None, help="shuffle from this seed")
     parser.add_argument("--interface", metavar="ADDR", help="use mDNS on this address only")

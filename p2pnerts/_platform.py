@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import functools
+import getpass
 import os
 import signal
 import sys
@@ -82,6 +83,16 @@ async def wait_for_eof(stdin: TextIO) -> None:
         async with trio.lowlevel.FdStream(os.dup(stdin.fileno())) as stream:
             while await stream.receive_some():
                 pass
+
+
+def login_name() -> str:
+    """The person's login name ("Player" where the system tells none): on POSIX from the
+    environment or the password database, on Windows from the environment."""
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError, ImportError):  # no variable set, and no pwd (or no entry)
+        return "Player"
+    return name.strip() or "Player"
 
 
 def replace_file(source: Path, target: Path) -> None:

@@ -21,6 +21,7 @@ from p2pnerts._config import (
     table_size,
 )
 from p2pnerts._options import (
+    Parser,
     choice,
     count,
     fan_out_options,
@@ -46,7 +47,9 @@ from p2pnerts.sim import MIXES, SimConfig
 def main(argv: Sequence[str] | None = None) -> int:
     never_die_of_encoding(sys.stdout, sys.stderr)
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # told by the command's own parser, whose usage it is
+        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         result: int = args.run(args)
     except BaseException as exc:
@@ -84,7 +87,7 @@ def _leaves(exc: BaseException) -> Iterator[BaseException]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="p2pnerts", description="Nerts, peer to peer on a local network, with no server."
     )
     parser.add_argument(
@@ -92,7 +95,7 @@ def _parser() -> argparse.ArgumentParser:
         action="version",
         version=f"p2pnerts {__version__} (protocol {PROTOCOL_VERSION})",
     )
-    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(required=True, metavar="COMMAND", parser_class=Parser)
     play = commands.add_parser(
         "play",
         help="play a game against bots on this machine",
@@ -107,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     look_options(play)
     table_options(play)
-    play.set_defaults(run=_play)
+    play.set_defaults(parser=play, run=_play)
 
     host = commands.add_parser("host", help="host a table on the network")
     host.add_argument("--name", required=True, help="the table's name, as others see it")
@@ -125,7 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     host.add_argument("--no-advertise", action="store_true", help="do not announce by mDNS")
     player_options(host)
     table_options(host)
-    host.set_defaults(run=_host)
+    host.set_defaults(parser=host, run=_host)
 
     join = commands.add_parser("join", help="take a seat at a table on the network")
     join.add_argument(
@@ -135,7 +138,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a table's name, or where it is (none: choose in the lobby)",
     )
     player_options(join)
-    join.set_defaults(run=_join)
+    join.set_defaults(parser=join, run=_join)
 
     bot = commands.add_parser("bot", help="run a bot peer that plays a table's match")
     bot.add_argument("--join", required=True, metavar="NAME|HOST:PORT", help="the table")
@@ -146,13 +149,13 @@ def _parser() -> argparse.ArgumentParser:
         f"{', '.join(POLICIES)}, package.module:Class or file.py:Class",
     )
     player_options(bot, flag="--name", default="Bot", headless=False)
-    bot.set_defaults(run=_bot)
+    bot.set_defaults(parser=bot, run=_bot)
 
     tables = commands.add_parser("tables", help="list the tables announced on the network")
     tables.add_argument("--timeout", type=float, default=3.0, help="seconds to listen (3)")
     tables.add_argument("--json", action="store_true", help="print JSON")
     tables.add_argument("--interface", metavar="ADDR", help="listen for mDNS on this address")
-    tables.set_defaults(run=lambda a: tables_command(a.timeout, a.json, a.interface))
+    tables.set_defaults(parser=tables, run=lambda a: tables_command(a.timeout, a.json, a.interface))
 
     simulate = commands.add_parser(
         "sim",
@@ -192,7 +195,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--json", action="store_true", help="print the report as JSON")
     fan_out_options(simulate, "seeds")
-    simulate.set_defaults(run=_sim)
+    simulate.set_defaults(parser=simulate, run=_sim)
 
     arena = commands.add_parser(
         "arena",
@@ -215,7 +218,7 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--seed", type=int, default=None, help="seed (default: a random one)")
     arena.add_argument("--json", action="store_true", help="print the report as JSON")
     fan_out_options(arena, "rounds")
-    arena.set_defaults(run=_arena)
+    arena.set_defaults(parser=arena, run=_arena)
     return parser
 
 
