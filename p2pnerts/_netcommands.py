@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
@@ -17,9 +18,9 @@ import trio
 
 from p2pnerts._config import HostConfig, JoinConfig, SeatConfig
 from p2pnerts._platform import cpu_seconds
-from p2pnerts.bots import BotDriver, level, load_policy
+from p2pnerts.bots import BotDriver, Guarded, level, load_policy
 from p2pnerts.driver import Pace
-from p2pnerts.errors import UsageError
+from p2pnerts.errors import Error, UsageError
 from p2pnerts.net import (
     DiscoveryError,
     JoinError,
@@ -52,6 +53,12 @@ class Screen(Protocol):
     def resume(self, saved: SeatFile, seat: SeatConfig) -> MatchResult | None: ...
 
 
+class HostError(Error):
+    """This machine could not open the table: the port is taken, or not ours to use."""
+
+    context = "cannot host"
+
+
 class ComeBackError(JoinError):
     """A seat kept in a state file could not be taken back."""
 
@@ -76,8 +83,13 @@ def bot_player(
     """A seat played by a bot of level ``number`` (1-10): the level's pace, and its policy
     unless ``policy`` names another (built-in, or ``package.module:Class``)."""
     make = level(number).make if policy is None else load_policy(policy)
-    bot = make(random.Random(rng.getrandbits(64)))
+    bot = Guarded(make(random.Random(rng.getrandbits(64))), warn, f"{name}'s policy")
     return Player(name, rng, BotDriver(bot, level_pace(number)), report, tell)
+
+
+def warn(text: str) -> None:
+    """A problem the person running this peer should see, on standard error."""
+    print(text, file=sys.stderr, flush=True)
 
 
 def say(line: str) -> None:
@@ -167,14 +179,18 @@ async def run_host(
             if config.advertise and where["table"]:
                 updates.send_nowait(_info(spec, where, taken))
 
-        result = await host_table(
-            spec,
-            me,
-            port=config.port,
-            bind=config.bind,
-            on_listening=listening,
-            on_roster=seated,
-        )
+        try:
+            result = await host_table(
+                spec,
+                me,
+                port=config.port,
+                bind=config.bind,
+                on_listening=listening,
+                on_roster=seated,
+            )
+        except OSError as exc:  # only opening the listener lets one out
+            port = f"port {config.port}" if config.port else "any port"
+            raise HostError(f"cannot listen on {port}: {exc.strerror or exc}") from None
         nursery.cancel_scope.cancel()
     return result
 
@@ -260,7 +276,16 @@ def join_command(config: JoinConfig, screen: Screen | None) -> int:
             result = screen.join(config)
     except DiscoveryError as exc:
         raise JoinError(str(exc)) from None
-    return _ended(result, config.seat)
+    status = _ended(result, config.seat)
+    return 1 if _policy_failed(player) else status
+
+
+def _policy_failed(player: Player) -> bool:
+    """Whether the seat's bot policy raised during the match (told when it did): the
+    match went on, but the run did not go as asked."""
+    driver = player.driver
+    policy = driver.policy if isinstance(driver, BotDriver) else None
+    return isinstance(policy, Guarded) and policy.failed
 
 
 def _player(
@@ -273,8 +298,12 @@ def _player(
 
 
 def _saved_seat(seat: SeatConfig) -> SeatFile | None:
-    """``--state FILE`` naming a file that exists: the seat to come back to."""
-    if seat.state is None or not seat.state.exists():
+    """``--state FILE`` naming a file that exists: the seat to come back to. A new file must
+    be one this peer can write."""
+    if seat.state is None:
+        return None
+    if not seat.state.exists():
+        SeatFile.check_writable(seat.state)
         return None
     return SeatFile.load(seat.state)
 

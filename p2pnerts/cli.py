@@ -32,7 +32,7 @@ from p2pnerts._options import (
     teams_option,
     tie_rule_option,
 )
-from p2pnerts._platform import never_die_of_encoding
+from p2pnerts._platform import never_die_of_encoding, terminate_as_interrupt
 from p2pnerts._tables_command import tables_command
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.bots import POLICIES, PolicyError, SimpleBots
@@ -46,6 +46,7 @@ from p2pnerts.sim import MIXES, SimConfig
 
 def main(argv: Sequence[str] | None = None) -> int:
     never_die_of_encoding(sys.stdout, sys.stderr)
+    terminated = terminate_as_interrupt()
     parser = _parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # told by the command's own parser, whose usage it is
@@ -53,21 +54,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.run(args)
     except BaseException as exc:
-        ends = _ends(exc)  # trio wraps what ended its tasks in exception groups
+        ends = _ends(exc, terminated())  # trio wraps what ended its tasks in exception groups
         if ends is None:
             raise
         return ends
     return result
 
 
-def _ends(exc: BaseException) -> int | None:
-    """How a run that raised ``exc`` ends without a traceback: Ctrl-C (130), the reader of
-    the output gone (``| head``, 1) or an error a person reads (one line, its status); None
-    for anything else, which is a bug to show in full."""
+def _ends(exc: BaseException, terminated: bool = False) -> int | None:
+    """How a run that raised ``exc`` ends without a traceback: Ctrl-C (130) or SIGTERM
+    (``terminated``, 143), the reader of the output gone (``| head``, 1) or an error a
+    person reads (one line, its status); None for anything else, a bug to show in full."""
     leaves = list(_leaves(exc))
     if all(isinstance(e, KeyboardInterrupt) for e in leaves):
-        print("\nInterrupted.", file=sys.stderr)
-        return 130
+        print("\nTerminated." if terminated else "\nInterrupted.", file=sys.stderr)
+        return 143 if terminated else 130
     if all(isinstance(e, BrokenPipeError) for e in leaves):
         sys.stderr.close()  # nothing left to tell, and nowhere to tell it
         return 1

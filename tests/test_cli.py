@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
 
@@ -169,33 +168,6 @@ def test_the_table_screen_without_a_terminal_is_a_one_line_error(
     err = capsys.readouterr().err
     assert err.startswith("p2pnerts: error: the table screen needs a terminal (with --headless")
     assert len(err.strip().splitlines()) == 1
-
-
-@pytest.mark.skipif(
-    sys.platform == "win32", reason="sends SIGINT to a child, which Windows consoles do not"
-)
-def test_ctrl_c_on_a_headless_host_says_interrupted_with_no_traceback() -> None:
-    args = [sys.executable, "-m", "p2pnerts", "host", "--headless", "--name", "x"]
-    args += ["--seats", "3", "--no-advertise"]
-    # A child of a shell may start with SIGINT ignored: it gets the default, as at a terminal.
-    host = subprocess.Popen(
-        args,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    try:
-        assert host.stdout is not None
-        assert "open on port" in host.stdout.readline()  # waiting for players
-        host.send_signal(signal.SIGINT)
-        _, err = host.communicate(timeout=60)
-    finally:
-        if host.poll() is None:
-            host.kill()
-            host.communicate()
-    assert host.returncode == 130
-    assert err.strip() == "Interrupted."
 
 
 def test_an_error_inside_tasks_is_one_line_too(capsys: pytest.CaptureFixture[str]) -> None:

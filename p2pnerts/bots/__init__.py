@@ -6,6 +6,7 @@ tableau: the network's peers and the simulator take one from whoever seats the b
 
 from p2pnerts.bots._baseline import BaselineBot
 from p2pnerts.bots._driver import BotDriver, SimpleBots
+from p2pnerts.bots._guard import Guarded
 from p2pnerts.bots._levels import (
     LEVELS,
     POLICIES,
@@ -25,6 +26,7 @@ __all__ = [
     "POLICIES",
     "BaselineBot",
     "BotDriver",
+    "Guarded",
     "Level",
     "Policy",
     "PolicyError",
