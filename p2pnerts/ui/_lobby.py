@@ -125,6 +125,11 @@ class LobbyModel:
         self.mode, self.table_name, self.seats, self.hosting = "waiting", name, seats, hosting
         self.roster, self.table_teams = roster, teams
 
+    def welcomed(self, seat: int, players: int, teams: tuple[int, ...]) -> None:
+        """A joiner has its seat: the table's size and teams, and whom it waits for now."""
+        self.seats, self.table_teams = players, teams
+        self.notice = f"you have seat {seat + 1} of {players}: the host starts the match"
+
     def tell(self, line: str) -> None:
         self.lines.append(line)
 

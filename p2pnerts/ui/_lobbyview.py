@@ -15,7 +15,9 @@ HINTS = {
     "browse": " ↑ ↓ choose · Enter joins · n opens a new table · q quits",
     "create": " ↑ ↓ choose a row · ← → change it · type name, teams · Enter opens · Esc back",
     "waiting": " a adds a bot · ← → its level · Enter: ready, bots take the open seats · q quits",
+    "joined": " play begins once every seat is taken · q quits",
 }
+"""The keys each part of the lobby has, as its last line says them."""
 
 
 def render_lobby(lobby: LobbyModel, width: int, height: int) -> Frame:
@@ -30,11 +32,15 @@ def render_lobby(lobby: LobbyModel, width: int, height: int) -> Frame:
     rows += [Row().add(f" {line}", "class:dim") for line in lobby.lines]
     foot = [
         Row().add(f" {lobby.notice}", "class:notice"),
-        Row().add(HINTS[lobby.mode], "class:dim"),
+        Row().add(HINTS["joined" if _joiner(lobby) else lobby.mode], "class:dim"),
     ]
     body = rows[: max(height - len(foot), 0)]
     body += [Row() for _ in range(height - len(foot) - len(body))]
     return Frame([row.clip(width) for row in body + foot][:height])
+
+
+def _joiner(lobby: LobbyModel) -> bool:
+    return lobby.mode == "waiting" and not lobby.hosting
 
 
 def _browse(lobby: LobbyModel, width: int) -> list[Row]:

@@ -37,9 +37,15 @@ def too_small(model: TableModel, size: tuple[int, int], needed: tuple[int, int])
     return rows
 
 
-def help_rows(width: int) -> list[Row]:
+def help_rows(model: TableModel, width: int) -> list[Row]:
     rows = [rule("how to play · ? or Esc closes this help", width)]
     rows += [Row().add(f"  {line}") for line in HOW_TO_PLAY]
+    whose = "team" if model.options.teams else "seat"
+    owner = (
+        f"The mark after a foundation card (7♥{seat_tag(1)}) is the number of the {whose} "
+        f"whose card it is, as the opponents are numbered; yours is {seat_tag(model.deck)}."
+    )
+    rows += [Row().add(f"  {line}") for line in textwrap.wrap(owner, width - 3)]
     rows.append(rule("keys", width))
     for keys, what in KEYMAP:
         rows.append(Row().add(f"  {keys:<11}", "class:key").add(what))

@@ -43,7 +43,7 @@ def render(model: TableModel, width: int, height: int) -> Frame:
     if width < SMALLEST[0] or height < SMALLEST[1]:
         rows = too_small(model, (width, height), SMALLEST)
     elif model.help:
-        rows = help_rows(width)
+        rows = help_rows(model, width)
     elif model.classroom and width >= 120:
         side = min(max(width * 2 // 5, SIDE_PANE), SIDE_PANE_MOST)
         board = _board(model, width - side, height, pane=False)

@@ -146,6 +146,9 @@ def test_the_help_lists_every_key() -> None:
     text = render(model, 80, 24).text()  # all of it, on the smallest screen
     for keys, what in KEYMAP:
         assert keys in text and what in text
+    said = " ".join(text.split())
+    assert "The mark after a foundation card (7♥2) is the number of the seat whose card" in said
+    assert "as the opponents are numbered; yours is 1." in said
 
 
 @pytest.mark.parametrize("width", [80, 160])
