@@ -8,6 +8,7 @@ import secrets
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -118,6 +119,37 @@ def test_a_resize_redraws_and_a_signal_restores_the_shell(
     text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
     assert "Left the table." in text and "foundations" not in text
     assert not terminal.alternate_screen()
+
+
+def test_a_small_terminal_is_told_its_size_until_it_grows(terminal: Terminal) -> None:
+    terminal.tmux("resize-window", "-t", "t:0", "-x", "60", "-y", "15")
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
+    text = terminal.wait_for(lambda t: "this one is 60×15." in t, "the size it needs")
+    assert "The table needs a terminal of 80×24 or more;" in text
+    assert "foundations" not in text and "Traceback" not in text
+    terminal.tmux("resize-window", "-t", "t:0", "-x", "80", "-y", "24")
+    terminal.wait_for(lambda t: "foundations" in t and "opponents" in t, "the table, whole")
+    terminal.tmux("resize-window", "-t", "t:0", "-x", "79", "-y", "24")
+    terminal.wait_for(lambda t: "this one is 79×24." in t, "the size it needs again")
+    terminal.type("q")
+    terminal.wait_for(lambda t: "Leave the match? y" in t, "the question, on the small screen")
+    terminal.type("y")
+    terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+
+
+def test_a_port_in_use_is_told_on_the_restored_shell(terminal: Terminal) -> None:
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        host = [sys.executable, "-m", "p2pnerts", "host", "--name", "x", "--no-advertise"]
+        host += ["--port", str(port)]
+        terminal.type(f"LANG=C.UTF-8 {shlex.join(host)}; echo p2pnerts exited $?", "Enter")
+        ended = re.compile(r"^p2pnerts exited \d", re.M)
+        text = terminal.wait_for(lambda t: bool(ended.search(t)), "the shell again")
+    assert f"p2pnerts: cannot host: cannot listen on port {port}: " in text
+    assert "p2pnerts exited 1" in text
+    assert "Traceback" not in text and not terminal.alternate_screen()
 
 
 def test_a_network_error_is_told_on_the_restored_shell(terminal: Terminal) -> None:
