@@ -92,6 +92,7 @@ class LobbyModel:
     hosting: bool = False
     bot_level: int = 5
     bots_added: int = 0
+    """Bots asked for and not seated yet: the seats they will take are not open."""
     notice: str = ""
     lines: deque[str] = field(default_factory=lambda: deque(maxlen=8))
     join: Callable[[TableInfo], None] = lambda _: None

@@ -174,10 +174,25 @@ def test_host_and_join_meet_in_the_lobby_and_play(terminal: Terminal) -> None:
     terminal.wait_for(lambda t: "Attic" in t and "1/3" in t, "the table in the list", bea)
     terminal.type_to(bea, "Enter")
     terminal.wait_for(lambda t: "Attic: 2 of 3 seats taken" in t and "Bea" in t, "Bea seated")
+    text = terminal.screen(bea)
+    assert "you have seat 2 of 3" in text and "a adds a bot" not in text  # a joiner's keys
     terminal.type("a")  # Ann adds a bot; the table is full and play begins
     for window in ("t:0", bea):
         text = terminal.wait_for(lambda t: "round 1" in t, "the table", window)
         assert "Bot 3 L5" in text  # in seat 3, after Ann and Bea
+
+
+def test_enter_in_the_waiting_room_fills_every_open_seat_with_bots(terminal: Terminal) -> None:
+    host = [sys.executable, "-m", "p2pnerts", "host", "--name", "Den", "--seats", "4"]
+    host += ["--bots", "1", "--no-advertise", "--player", "Ann"]
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(host)}", "Enter")
+    terminal.wait_for(lambda t: "Den: 2 of 4 seats taken" in t, "the bot asked for, seated")
+    terminal.type("a")
+    terminal.wait_for(lambda t: "Den: 3 of 4 seats taken" in t, "the bot added, seated")
+    terminal.type("Enter")  # the last seat too, whichever bots are seated already
+    text = terminal.wait_for(lambda t: "round 1" in t, "the table")
+    for seat in (2, 3, 4):
+        assert any(line.startswith(f" {seat} Bot {seat} L5") for line in text.splitlines()), text
 
 
 def test_play_in_teams_shows_one_tableau_and_one_score_per_team(terminal: Terminal) -> None:
