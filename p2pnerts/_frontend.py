@@ -8,6 +8,8 @@ headless commands use.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import random
 from collections.abc import Awaitable
 
@@ -45,7 +47,7 @@ class TableScreen:
             roster=(config.seat.name,),
             teams=spec.options.teams,
         )
-        lobby.bots_added = config.bots  # run_host seats those
+        lobby.bots_added = config.bots  # on their way: host_in_lobby seats them
         return on_screen(config.seat, lambda s: host_in_lobby(config, s), lobby)
 
     def join(self, config: JoinConfig) -> MatchResult | None:
@@ -87,23 +89,36 @@ async def host_in_lobby(config: HostConfig, session: ui.Session) -> MatchResult:
     assert lobby is not None
     rng = random.Random(config.seat.seed)
     ports: list[int] = []
+    listening = trio.Event()
+    # Every bot asked for, from the command line or the waiting room, in the order asked.
+    asked, levels = trio.open_memory_channel[int](math.inf)
+    for k in range(config.bots):
+        asked.send_nowait(config.levels[k % len(config.levels)])
     async with trio.open_nursery() as nursery:
 
-        def add_bot(level: int) -> None:
-            if ports:
-                name = f"Bot {lobby.bots_added} L{level}"
+        async def seat_bots() -> None:
+            # One at a time, each named for the seat it takes once the one before is seated;
+            # `bots_added` counts those asked for and not seated yet.
+            await listening.wait()
+            async for level in levels:
+                name = f"Bot {len(lobby.roster) + 1} L{level}"
                 bot = bot_player(name, level, random.Random(rng.getrandbits(64)), lambda _: None)
-                nursery.start_soon(local_bot, ports[0], bot, session.report)
+                await nursery.start(local_bot, ports[0], bot, session.report)
+                lobby.bots_added -= 1
+
+        def listened(port: int) -> None:
+            ports.append(port)
+            listening.set()
 
         def fill() -> None:
             while len(lobby.roster) + lobby.bots_added < spec.seats:
                 lobby.bots_added += 1
-                add_bot(lobby.bot_level)
+                asked.send_nowait(lobby.bot_level)
 
-        lobby.add_bot, lobby.start = session.soon(add_bot), session.soon(fill)
-        result = await run_host(
-            config, me=session.player, report=session.report, on_port=ports.append
-        )
+        nursery.start_soon(seat_bots)
+        lobby.add_bot, lobby.start = session.soon(asked.send_nowait), session.soon(fill)
+        alone = dataclasses.replace(config, bots=0)  # its bots are seated here, as they come
+        result = await run_host(alone, me=session.player, report=session.report, on_port=listened)
         nursery.cancel_scope.cancel()
     return result
 

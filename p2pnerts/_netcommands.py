@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -18,10 +18,10 @@ import trio
 
 from p2pnerts._config import HostConfig, JoinConfig, SeatConfig
 from p2pnerts._platform import cpu_seconds
-from p2pnerts.bots import BotDriver, level, load_policy
+from p2pnerts.bots import BotDriver, Guarded, level, load_policy
 from p2pnerts.cheats import Cheat
 from p2pnerts.driver import Pace
-from p2pnerts.errors import UsageError
+from p2pnerts.errors import Error, UsageError
 from p2pnerts.net import (
     DiscoveryError,
     JoinError,
@@ -37,7 +37,7 @@ from p2pnerts.net import (
     join_table,
     resume_table,
 )
-from p2pnerts.protocol import PROTOCOL_VERSION, SeatKey, fingerprint
+from p2pnerts.protocol import PROTOCOL_VERSION, SeatKey, Welcome, fingerprint
 
 DISCOVERY_WAIT = 3.0
 """Seconds to listen for a table named on the command line."""
@@ -52,6 +52,12 @@ class Screen(Protocol):
     def join(self, config: JoinConfig) -> MatchResult | None: ...
 
     def resume(self, saved: SeatFile, seat: SeatConfig) -> MatchResult | None: ...
+
+
+class HostError(Error):
+    """This machine could not open the table: the port is taken, or not ours to use."""
+
+    context = "cannot host"
 
 
 class ComeBackError(JoinError):
@@ -77,8 +83,13 @@ def bot_player(
     """A seat played by a bot of level ``number`` (1-10): the level's pace, and its policy
     unless ``policy`` names another (built-in, or ``package.module:Class``)."""
     make = level(number).make if policy is None else load_policy(policy)
-    bot = make(random.Random(rng.getrandbits(64)))
+    bot = Guarded(make(random.Random(rng.getrandbits(64))), warn, f"{name}'s policy")
     return Player(name, rng, BotDriver(bot, level_pace(number)), report, tell)
+
+
+def warn(text: str) -> None:
+    """A problem the person running this peer should see, on standard error."""
+    print(text, file=sys.stderr, flush=True)
 
 
 def say(line: str) -> None:
@@ -167,27 +178,33 @@ async def run_host(
             if config.advertise:
                 nursery.start_soon(_announce, announced, config.seat.interface, report)
                 updates.send_nowait(_info(spec, where, 1, me.key))
-            for k in range(config.bots):
-                bot = bot_player(
-                    f"Bot {k + 1}",
+            bots = [
+                bot_player(
+                    f"Bot {k + 2}",  # the seat it takes, counted from the host's 1
                     levels[k % len(levels)],
                     random.Random(rng.getrandbits(64)),
                     lambda _: None,
                 )
-                nursery.start_soon(local_bot, port, bot, report)
+                for k in range(config.bots)
+            ]
+            nursery.start_soon(seat_in_turn, nursery, port, bots, report)
 
         def seated(taken: int) -> None:
             if config.advertise and where["table"]:
                 updates.send_nowait(_info(spec, where, taken, me.key))
 
-        result = await host_table(
-            spec,
-            me,
-            port=config.port,
-            bind=config.bind,
-            on_listening=listening,
-            on_roster=seated,
-        )
+        try:
+            result = await host_table(
+                spec,
+                me,
+                port=config.port,
+                bind=config.bind,
+                on_listening=listening,
+                on_roster=seated,
+            )
+        except OSError as exc:  # only opening the listener lets one out
+            port = f"port {config.port}" if config.port else "any port"
+            raise HostError(f"cannot listen on {port}: {exc.strerror or exc}") from None
         nursery.cancel_scope.cancel()
     return result
 
@@ -223,12 +240,36 @@ async def _announce(
         report(f"(not announced on the network: {exc}; others can still join with HOST:PORT)")
 
 
-async def local_bot(port: int, player: Player, report: Callable[[str], None]) -> None:
-    """A bot of this machine takes a seat at the table on ``port``."""
+async def seat_in_turn(
+    nursery: trio.Nursery, port: int, bots: Sequence[Player], report: Callable[[str], None]
+) -> None:
+    """Seat this machine's bots one after another, each once the one before has its seat,
+    so that they sit in the order they are named."""
+    for bot in bots:
+        await nursery.start(local_bot, port, bot, report)
+
+
+async def local_bot(
+    port: int,
+    player: Player,
+    report: Callable[[str], None],
+    *,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """A bot of this machine takes a seat at the table on ``port`` (started: seated)."""
+    seated = trio.Event()
+
+    def welcomed(_: Welcome) -> None:
+        seated.set()
+        task_status.started()
+
+    player.welcomed = welcomed
     try:
         await join_table("127.0.0.1", port, player)
     except JoinError as exc:
         report(f"{player.name} could not join: {exc}")
+        if not seated.is_set():
+            task_status.started()
 
 
 def join_command(config: JoinConfig, screen: Screen | None) -> int:
@@ -250,7 +291,16 @@ def join_command(config: JoinConfig, screen: Screen | None) -> int:
             result = screen.join(config)
     except DiscoveryError as exc:
         raise JoinError(str(exc)) from None
-    return _ended(result, config.seat)
+    status = _ended(result, config.seat)
+    return 1 if _policy_failed(player) else status
+
+
+def _policy_failed(player: Player) -> bool:
+    """Whether the seat's bot policy raised during the match (told when it did): the
+    match went on, but the run did not go as asked."""
+    driver = player.driver
+    policy = driver.policy if isinstance(driver, BotDriver) else None
+    return isinstance(policy, Guarded) and policy.failed
 
 
 def _player(
@@ -265,8 +315,12 @@ def _player(
 
 
 def _saved_seat(seat: SeatConfig) -> SeatFile | None:
-    """``--state FILE`` naming a file that exists: the seat to come back to."""
-    if seat.state is None or not seat.state.exists():
+    """``--state FILE`` naming a file that exists: the seat to come back to. A new file must
+    be one this peer can write."""
+    if seat.state is None:
+        return None
+    if not seat.state.exists():
+        SeatFile.check_writable(seat.state)
         return None
     return SeatFile.load(seat.state)
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
+from p2pnerts._platform import login_name
 from p2pnerts.bots import level_help
 from p2pnerts.net import IDLE_AFTER
 from p2pnerts.rules import BadOptions, TieRule, teams_from_text
@@ -17,15 +18,34 @@ Options = argparse.ArgumentParser | argparse._ArgumentGroup
 """What options are added to: a parser, or a group of its options."""
 
 
+class Parser(argparse.ArgumentParser):
+    """A parser whose errors come first, in one line, with a short usage after it (the
+    full one lists every option: ``--help`` shows it)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n{self.short_usage()}")
+
+    def short_usage(self) -> str:
+        words = [self.prog, "[options]"]
+        for action in self._get_positional_actions():
+            name = action.metavar if isinstance(action.metavar, str) else action.dest
+            words.append(f"[{name}]" if action.nargs == "?" else name)
+        return f"usage: {' '.join(words)}   (every option: {self.prog} --help)\n"
+
+
 def player_options(
     parser: argparse.ArgumentParser,
     *,
     flag: str = "--player",
-    default: str | None = "Player",
+    named_by_policy: bool = False,
     headless: bool = True,
 ) -> None:
-    about = "the player's name" if default else "the bot's name (default: its policy's)"
-    parser.add_argument(flag, dest="player", default=default, help=about)
+    if named_by_policy:
+        about = "the bot's name (default: its policy's)"
+        parser.add_argument(flag, dest="player", default=None, help=about)
+    else:
+        name = login_name()
+        parser.add_argument(flag, dest="player", default=name, help=f"the player's name ({name})")
     parser.add_argument("--level", type=count(1, 10), default=5, help=level_help(5))
     parser.add_argument("--seed", type=int, default=None, help="shuffle from this seed")
     parser.add_argument("--interface", metavar="ADDR", help="use mDNS on this address only")

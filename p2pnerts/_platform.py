@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import codecs
 import functools
+import getpass
 import os
 import signal
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import TextIO
 
 import trio
@@ -57,6 +59,29 @@ def on_signals(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) ->
     return undo
 
 
+def terminate_as_interrupt() -> Callable[[], bool]:
+    """Make SIGTERM end this process as Ctrl-C does: trio, the process pools and the table
+    screen unwind the one way they know, nothing is left half-done. Returns what tells
+    whether a SIGTERM came (Windows never sends one to a console program)."""
+    came: list[int] = []
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        came.append(signum)
+        interrupt = signal.getsignal(signal.SIGINT)
+        if not callable(interrupt):  # Ctrl-C ignored, or not Python's to handle
+            raise KeyboardInterrupt
+        interrupt(signal.SIGINT, frame)  # trio's own, where it runs: raises at a safe point
+
+    signal.signal(signal.SIGTERM, handler)
+    return lambda: bool(came)
+
+
+def leave_interrupts() -> None:
+    """In a worker process: leave Ctrl-C to the process that started it, which stops its
+    workers itself (in a terminal, Ctrl-C reaches every process of the group)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _on_sigint_by_hand(
     loop: asyncio.AbstractEventLoop, callback: Callable[[], None]
 ) -> Callable[[], None]:
@@ -82,6 +107,16 @@ async def wait_for_eof(stdin: TextIO) -> None:
         async with trio.lowlevel.FdStream(os.dup(stdin.fileno())) as stream:
             while await stream.receive_some():
                 pass
+
+
+def login_name() -> str:
+    """The person's login name ("Player" where the system tells none): on POSIX from the
+    environment or the password database, on Windows from the environment."""
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError, ImportError):  # no variable set, and no pwd (or no entry)
+        return "Player"
+    return name.strip() or "Player"
 
 
 def replace_file(source: Path, target: Path) -> None:

@@ -21,6 +21,7 @@ from p2pnerts._config import (
     table_size,
 )
 from p2pnerts._options import (
+    Parser,
     choice,
     count,
     fan_out_options,
@@ -32,7 +33,7 @@ from p2pnerts._options import (
     teams_option,
     tie_rule_option,
 )
-from p2pnerts._platform import never_die_of_encoding
+from p2pnerts._platform import never_die_of_encoding, terminate_as_interrupt
 from p2pnerts._tables_command import tables_command
 from p2pnerts.arena import (
     ArenaError,
@@ -54,26 +55,29 @@ from p2pnerts.sim import MIXES, SimConfig
 
 def main(argv: Sequence[str] | None = None) -> int:
     never_die_of_encoding(sys.stdout, sys.stderr)
+    terminated = terminate_as_interrupt()
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # told by the command's own parser, whose usage it is
+        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         result: int = args.run(args)
     except BaseException as exc:
-        ends = _ends(exc)  # trio wraps what ended its tasks in exception groups
+        ends = _ends(exc, terminated())  # trio wraps what ended its tasks in exception groups
         if ends is None:
             raise
         return ends
     return result
 
 
-def _ends(exc: BaseException) -> int | None:
-    """How a run that raised ``exc`` ends without a traceback: Ctrl-C (130), the reader of
-    the output gone (``| head``, 1) or an error a person reads (one line, its status); None
-    for anything else, which is a bug to show in full."""
+def _ends(exc: BaseException, terminated: bool = False) -> int | None:
+    """How a run that raised ``exc`` ends without a traceback: Ctrl-C (130) or SIGTERM
+    (``terminated``, 143), the reader of the output gone (``| head``, 1) or an error a
+    person reads (one line, its status); None for anything else, a bug to show in full."""
     leaves = list(_leaves(exc))
     if all(isinstance(e, KeyboardInterrupt) for e in leaves):
-        print("\nInterrupted.", file=sys.stderr)
-        return 130
+        print("\nTerminated." if terminated else "\nInterrupted.", file=sys.stderr)
+        return 143 if terminated else 130
     if all(isinstance(e, BrokenPipeError) for e in leaves):
         sys.stderr.close()  # nothing left to tell, and nowhere to tell it
         return 1
@@ -93,7 +97,7 @@ def _leaves(exc: BaseException) -> Iterator[BaseException]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="p2pnerts", description="Nerts, peer to peer on a local network, with no server."
     )
     parser.add_argument(
@@ -101,7 +105,7 @@ def _parser() -> argparse.ArgumentParser:
         action="version",
         version=f"p2pnerts {__version__} (protocol {PROTOCOL_VERSION})",
     )
-    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(required=True, metavar="COMMAND", parser_class=Parser)
     play = commands.add_parser(
         "play",
         help="play a game against bots on this machine",
@@ -117,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     idle_option(play)
     look_options(play)
     table_options(play)
-    play.set_defaults(run=_play)
+    play.set_defaults(parser=play, run=_play)
 
     host = commands.add_parser("host", help="host a table on the network")
     host.add_argument("--name", required=True, help="the table's name, as others see it")
@@ -135,7 +139,7 @@ def _parser() -> argparse.ArgumentParser:
     host.add_argument("--no-advertise", action="store_true", help="do not announce by mDNS")
     player_options(host)
     table_options(host)
-    host.set_defaults(run=_host)
+    host.set_defaults(parser=host, run=_host)
 
     join = commands.add_parser("join", help="take a seat at a table on the network")
     join.add_argument(
@@ -145,7 +149,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a table's name, or where it is (none: choose in the lobby)",
     )
     player_options(join)
-    join.set_defaults(run=_join)
+    join.set_defaults(parser=join, run=_join)
 
     bot = commands.add_parser("bot", help="run a bot peer that plays a table's match")
     bot.add_argument("--join", required=True, metavar="NAME|HOST:PORT", help="the table")
@@ -162,14 +166,14 @@ def _parser() -> argparse.ArgumentParser:
         help="lie on the wire as a demonstration the others must catch: "
         f"{', '.join(sorted(CHEATS))} (protocol/SECURITY.md)",
     )
-    player_options(bot, flag="--name", default=None, headless=False)
-    bot.set_defaults(run=_bot)
+    player_options(bot, flag="--name", named_by_policy=True, headless=False)
+    bot.set_defaults(parser=bot, run=_bot)
 
     tables = commands.add_parser("tables", help="list the tables announced on the network")
     tables.add_argument("--timeout", type=float, default=3.0, help="seconds to listen (3)")
     tables.add_argument("--json", action="store_true", help="print JSON")
     tables.add_argument("--interface", metavar="ADDR", help="listen for mDNS on this address")
-    tables.set_defaults(run=lambda a: tables_command(a.timeout, a.json, a.interface))
+    tables.set_defaults(parser=tables, run=lambda a: tables_command(a.timeout, a.json, a.interface))
 
     simulate = commands.add_parser(
         "sim",
@@ -209,7 +213,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--json", action="store_true", help="print the report as JSON")
     fan_out_options(simulate, "seeds")
-    simulate.set_defaults(run=_sim)
+    simulate.set_defaults(parser=simulate, run=_sim)
 
     arena = commands.add_parser(
         "arena",
@@ -251,7 +255,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     arena.add_argument("--json", action="store_true", help="print the report as JSON")
     fan_out_options(arena, "rounds")
-    arena.set_defaults(run=_arena)
+    arena.set_defaults(parser=arena, run=_arena)
     return parser
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from p2pnerts import __version__
+from p2pnerts._platform import leave_interrupts
 from p2pnerts.errors import Error, UsageError
 
 J = TypeVar("J")
@@ -272,8 +273,24 @@ def _executor(where: Where) -> Iterator[tuple[cf.Executor, int]]:
     # spawn everywhere: the default on Windows and macOS, and on Linux it keeps a worker
     # from inheriting this process's threads (trio's, zeroconf's).
     spawn = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(where.jobs, mp_context=spawn) as pool:
+    pool = cf.ProcessPoolExecutor(where.jobs, mp_context=spawn, initializer=leave_interrupts)
+    try:
         yield pool, where.jobs
+    except BaseException:
+        # Ctrl-C, SIGTERM or a failed chunk: the work in flight is of no use any more, and
+        # waiting for it could take minutes. The workers go now; the first error is told.
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop(pool: cf.ProcessPoolExecutor) -> None:
+    """End the pool's workers at once, whatever they are running (the pool keeps them in a
+    private table; Python 3.14's ``terminate_workers`` is the public way)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    for worker in workers:
+        worker.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 @contextmanager

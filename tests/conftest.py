@@ -16,4 +16,6 @@ from p2pnerts.net import INTERFACES_ENV
 @pytest.fixture(autouse=True)
 def _mdns_stays_on_loopback(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv(INTERFACES_ENV, "127.0.0.1")
+    # A person is named by their login by default: here, the same name on every machine.
+    monkeypatch.setenv("LOGNAME", "Player")
     yield

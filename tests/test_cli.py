@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
 
 import pytest
 
+from p2pnerts import __version__
 from p2pnerts.cli import _ends, main
 from p2pnerts.net import JoinError
+from p2pnerts.protocol import PROTOCOL_VERSION
 
 
 def exit_status(args: list[str]) -> int | str | None:
@@ -29,7 +30,7 @@ def test_play_runs_a_table_on_this_machine_to_the_winner(
     assert "3 players on this machine, decks shuffled from seed 3" in out
     assert "round 1 starts" in out and "round 1 over" in out
     assert " played " in out
-    assert out.rstrip().splitlines()[-1].startswith("match over after 1 round(s): You ")
+    assert out.rstrip().splitlines()[-1].startswith("match over after 1 round: You ")
 
 
 def test_play_with_teams_names_each_team_by_its_players(
@@ -42,13 +43,14 @@ def test_play_with_teams_names_each_team_by_its_players(
     assert "table 'this machine' open on port" in lines[2] and "teams=2+1" in lines[2]
     mate = next(line for line in lines if line.startswith("You are in team 1 of 2, with "))
     mate, part = mate.removeprefix("You are in team 1 of 2, with ").split(" — ")
+    assert mate == "Bot 2"  # in seat 2, beside you in seat 1
     team = f"You & {mate}"
     assert part == "Your part: the stock and the waste"  # the first of a team's seats
     assert any(line.startswith("You played ") for line in lines)
     over = next(line for line in lines if line.startswith("round 1 over"))
     assert f"): {team} " in over and over.count(",") == 1, over
     summary = lines[-1]
-    assert summary.startswith(f"match over after 1 round(s): {team} ") and summary.count(",") == 1
+    assert summary.startswith(f"match over after 1 round: {team} ") and summary.count(",") == 1
 
 
 def test_host_with_teams_and_no_seats_seats_the_teams() -> None:
@@ -112,6 +114,45 @@ def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]
     assert f"usage: p2pnerts {command}" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize(
+    ("args", "usage"),
+    [
+        (["play", "--bogus"], "usage: p2pnerts play [options]"),
+        (["join", "a", "b"], "usage: p2pnerts join [options] [NAME|HOST:PORT]"),
+        (["sim", "--peers", "99"], "usage: p2pnerts sim [options]"),
+        (["bot"], "usage: p2pnerts bot [options]"),
+        (["bogus"], "usage: p2pnerts [options] COMMAND"),
+    ],
+)
+def test_a_bad_argument_is_told_first_in_one_line_then_the_commands_short_usage(
+    args: list[str], usage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert exit_status(args) == 2
+    first, second, *rest = capsys.readouterr().err.splitlines()
+    command = " ".join(["p2pnerts", *args[:1]]) if args != ["bogus"] else "p2pnerts"
+    assert first.startswith(f"{command}: error: ")
+    assert second.startswith(usage) and second.endswith(f"(every option: {command} --help)")
+    assert rest == []
+
+
+def test_version_names_the_package_and_the_protocol(capsys: pytest.CaptureFixture[str]) -> None:
+    assert exit_status(["--version"]) == 0
+    assert (
+        capsys.readouterr().out.strip() == f"p2pnerts {__version__} (protocol {PROTOCOL_VERSION})"
+    )
+
+
+def test_a_person_is_named_by_their_login_unless_they_say_otherwise(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LOGNAME", "ann")
+    args = ["host", "--name", "x", "--headless", "--no-advertise", "--seats", "2", "--bots", "1"]
+    assert main([*args, "--rounds", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("match over after 1 round: ann ")
+    assert main([*args, "--rounds", "1", "--player", "Bea"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("match over after 1 round: Bea ")
+
+
 def test_join_headless_needs_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["join", "--headless"]) == 2
     assert "--headless needs a table" in capsys.readouterr().err
@@ -128,33 +169,6 @@ def test_the_table_screen_without_a_terminal_is_a_one_line_error(
     err = capsys.readouterr().err
     assert err.startswith("p2pnerts: error: the table screen needs a terminal (with --headless")
     assert len(err.strip().splitlines()) == 1
-
-
-@pytest.mark.skipif(
-    sys.platform == "win32", reason="sends SIGINT to a child, which Windows consoles do not"
-)
-def test_ctrl_c_on_a_headless_host_says_interrupted_with_no_traceback() -> None:
-    args = [sys.executable, "-m", "p2pnerts", "host", "--headless", "--name", "x"]
-    args += ["--seats", "3", "--no-advertise"]
-    # A child of a shell may start with SIGINT ignored: it gets the default, as at a terminal.
-    host = subprocess.Popen(
-        args,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    try:
-        assert host.stdout is not None
-        assert "open on port" in host.stdout.readline()  # waiting for players
-        host.send_signal(signal.SIGINT)
-        _, err = host.communicate(timeout=60)
-    finally:
-        if host.poll() is None:
-            host.kill()
-            host.communicate()
-    assert host.returncode == 130
-    assert err.strip() == "Interrupted."
 
 
 def test_an_error_inside_tasks_is_one_line_too(capsys: pytest.CaptureFixture[str]) -> None:

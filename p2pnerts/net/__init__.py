@@ -30,7 +30,7 @@ from p2pnerts.net._tables import (
     instance_label,
     table_from_txt,
 )
-from p2pnerts.net._words import together
+from p2pnerts.net._words import counted, together
 from p2pnerts.net._zeroconf import INTERFACES_ENV, describe_interfaces, interface_list
 
 __all__ = [
@@ -56,6 +56,7 @@ __all__ = [
     "Told",
     "advertise",
     "browse",
+    "counted",
     "describe_interfaces",
     "find_tables",
     "host_table",

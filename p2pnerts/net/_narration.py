@@ -107,7 +107,8 @@ class Narrator:
             case RoundOver(round=number, caller=caller, scores=scores):
                 who = f"{name(caller)} called Nerts" if caller is not None else "everyone stuck"
                 if not self.scores:
-                    return f"round {number} over ({who})"
+                    # The screen has just told the call as a play: say only how it ended.
+                    return f"round {number} over" + ("" if caller is not None else f" ({who})")
                 decks = deck_names([name(s) for s in range(len(self.names))], self.seating)
                 points = ", ".join(f"{decks[s.deck]} {s.points:+d}" for s in scores)
                 return f"round {number} over ({who}): {points}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2pnerts.net._words import deck_names
+from p2pnerts.net._words import counted, deck_names
 from p2pnerts.rules import Match
 
 
@@ -73,10 +73,11 @@ class MatchResult:
         decks = self.decks
         totals = ", ".join(f"{n} {t}" for n, t in zip(decks, self.totals, strict=True))
         winners = " and ".join(decks[d] for d in self.winners)
+        rounds = counted(self.rounds, "round")
         if self.ended:
             label = "Leader" if len(self.winners) == 1 else "Leaders"
-            how = f"match ended after {self.rounds} round(s), {self.ended}"
+            how = f"match ended after {rounds}, {self.ended}"
         else:
             label = "Winner" if len(self.winners) == 1 else "Winners"
-            how = f"match over after {self.rounds} round(s)"
+            how = f"match over after {rounds}"
         return f"{how}: {totals}. {label}: {winners}"

@@ -56,14 +56,30 @@ class SeatFile:
                 "view": self.disk.view,
             },
         }
-        part = path.with_name(path.name + ".part")
-        # It holds the seat's private key: readable by its owner alone (where the system
-        # has such modes).
-        with open(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
-            json.dump(document, out, indent=1)
-            out.flush()
-            os.fsync(out.fileno())
-        replace_file(part, path)
+        part = _part(path)
+        try:
+            # It holds the seat's private key: readable by its owner alone (where the
+            # system has such modes).
+            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+            with open(os.open(part, flags, 0o600), "w", encoding="utf-8") as out:
+                json.dump(document, out, indent=1)
+                out.flush()
+                os.fsync(out.fileno())
+            replace_file(part, path)
+        except OSError as exc:
+            raise SeatFileError(f"{path}: cannot write it ({exc.strerror or exc})") from None
+
+    @staticmethod
+    def check_writable(path: Path) -> None:
+        """Raise `SeatFileError` unless a state file can be written at ``path``: told
+        before the table starts, not when play begins and the seat is already taken."""
+        part = _part(path)
+        try:
+            with open(part, "w", encoding="utf-8"):
+                pass
+            part.unlink()
+        except OSError as exc:
+            raise SeatFileError(f"{path}: cannot write it ({exc.strerror or exc})") from None
 
     @classmethod
     def load(cls, path: Path) -> SeatFile:
@@ -79,6 +95,11 @@ class SeatFile:
             return _parse(document)
         except (KeyError, TypeError, ValueError, RulesError) as exc:
             raise SeatFileError(f"{path}: not a usable p2pnerts state file ({exc})") from None
+
+
+def _part(path: Path) -> Path:
+    """Where a state file is written before it takes the place of the old one."""
+    return path.with_name(path.name + ".part")
 
 
 def _parse(document: Any) -> SeatFile:

@@ -43,6 +43,11 @@ def whose(name: str) -> str:
     return "Your" if name == YOU else f"{name}'s"
 
 
+def counted(number: int, noun: str) -> str:
+    """A number of things, the noun agreeing: "1 round", "3 rounds"."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def either(names: Sequence[str]) -> str:
     """One of the names, whichever it was: "Ann", "Ann or Bea"."""
     return " or ".join(names)

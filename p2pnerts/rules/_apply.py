@@ -7,7 +7,7 @@ with the reason a player would be told, and the state it was given stays as it w
 
 from __future__ import annotations
 
-from p2pnerts.rules._cards import ACE, JOKER, KING, Card, Suit, describe
+from p2pnerts.rules._cards import ACE, JOKER, KING, Card, Suit, describe, rank_name
 from p2pnerts.rules._errors import IllegalMove
 from p2pnerts.rules._moves import (
     CallNerts,
@@ -34,6 +34,7 @@ from p2pnerts.rules._state import (
     NEW_FOUNDATION,
     WASTE,
     EndReason,
+    FixedJoker,
     Foundation,
     RoundEnd,
     State,
@@ -159,20 +160,33 @@ def _take_block(
         raise IllegalMove(f"{card} is not in {pile_name(source)}") from None
     block, below = pile.cards[at:], pile.cards[:at]
     if pile.base_rank:
-        lifted = _fixed(block, pile.base_rank - at, pile.base_red ^ bool(at & 1))
-        rest = _fixed(below, pile.base_rank, pile.base_red)
+        lifted = _part(tableau, block, pile.base_rank - at, pile.base_red ^ bool(at & 1))
+        rest = _part(tableau, below, pile.base_rank, pile.base_red)
     else:
         lifted, rest = WorkPile(block), WorkPile(below)
     return tableau._replace(work=_put(tableau.work, source, rest)), lifted
 
 
-def _fixed(cards: tuple[Card, ...], base_rank: int, base_red: bool) -> WorkPile:
-    """Part of a pile whose bottom stood for ``base_rank``: jokers are fixed only by the
-    real cards with them, so a part holding nothing but jokers is wild again."""
-    for c in cards:
-        if not c.is_joker:
-            return WorkPile(cards, base_rank, base_red)
+def _part(tableau: Tableau, cards: tuple[Card, ...], base_rank: int, base_red: bool) -> WorkPile:
+    """Part of a pile whose bottom stood for ``base_rank``: it keeps that identity if a real
+    card or a joker fixed for good is in it; a part of free jokers alone is wild again."""
+    if any(tableau.anchors(c) for c in cards):
+        return WorkPile(cards, base_rank, base_red)
     return WorkPile(cards)
+
+
+def _fix_covered(tableau: Tableau, index: int) -> Tableau:
+    """Fix for good each joker a card now lies on in work pile ``index``, as what it stands
+    for there (a pile of free jokers alone stands for nothing yet)."""
+    pile = tableau.work[index]
+    if not pile.base_rank:
+        return tableau
+    new = tuple(
+        FixedJoker(c, pile.base_rank - at, pile.base_red ^ bool(at & 1))
+        for at, c in enumerate(pile.cards[:-1])
+        if not tableau.anchors(c)
+    )
+    return tableau._replace(fixed=tableau.fixed + new) if new else tableau
 
 
 def _put(piles: tuple[WorkPile, ...], index: int, pile: WorkPile) -> tuple[WorkPile, ...]:
@@ -192,6 +206,7 @@ def _to_work(state: State, move: ToWork) -> Result:
     tableau, run = _take(tableau, move, events)
     placed = join(tableau.work[move.dest], run)
     tableau = tableau._replace(work=_put(tableau.work, move.dest, placed), stuck=False)
+    tableau = _fix_covered(tableau, move.dest)
     events.insert(0, CardsMoved(move.seat, run.cards, move.source, move.dest, under=False))
     # Moving cards between work piles plays no card: it cannot keep a stuck round going.
     return _with(state, tableau, played=move.source < 0), events
@@ -214,6 +229,7 @@ def _slide_under(state: State, move: SlideUnder) -> Result:
         raise IllegalMove("only a single card slides under a pile")
     placed = join(run, tableau.work[move.dest])
     tableau = tableau._replace(work=_put(tableau.work, move.dest, placed), stuck=False)
+    tableau = _fix_covered(tableau, move.dest)
     events.insert(0, CardsMoved(move.seat, run.cards, move.source, move.dest, under=True))
     return _with(state, tableau, played=move.source < 0), events
 
@@ -223,6 +239,7 @@ def _slide_under(state: State, move: SlideUnder) -> Result:
 
 def _to_foundation(state: State, move: ToFoundation, tie: bool) -> Result:
     rank, suit = _identity(move)
+    _check_fixed(state.tableau_of(move.seat), move.card, rank, suit)
     events: list[Event] = []
     tableau, run = _take(state.tableau_of(move.seat), move, events)
     if len(run.cards) != 1:
@@ -250,6 +267,16 @@ def _identity(move: ToFoundation) -> tuple[int, Suit]:
     if not ACE <= rank <= KING or suit not in _SUITS:
         raise IllegalMove(f"a joker cannot be declared as rank {rank} of suit {suit}")
     return rank, Suit(suit)
+
+
+def _check_fixed(tableau: Tableau, card: Card, rank: int, suit: Suit) -> None:
+    fixed = tableau.fixed_as(card)
+    if fixed and not tableau.may_declare(card, rank, suit):
+        colour = "red" if fixed.red else "black"
+        raise IllegalMove(
+            f"this Joker is fixed as a {colour} {rank_name(fixed.rank)} for good: "
+            "a card lay on it in a work pile"
+        )
 
 
 def _start_foundation(state: State, move: ToFoundation, rank: int, suit: Suit, tie: bool) -> State:

@@ -32,6 +32,9 @@ def state_digest(state: State) -> bytes:
             _cards(out, pile.cards)
         _cards(out, t.stock)
         _cards(out, t.waste)
+        if t.fixed:  # only then, so that a table without jokers digests as it always did
+            _cards(out, (f.card for f in t.fixed))
+            _ints(out, (n for f in t.fixed for n in (f.rank, f.red)))
     for group in (state.foundations, state.completed):
         _ints(out, (len(group),))
         for f in group:

@@ -63,10 +63,12 @@ def _foundation_moves(state: State, seat: int, tableau: Tableau) -> Iterator[ToF
     for source, card in exposed(tableau):
         if card.is_joker:
             for suit in Suit:
-                yield ToFoundation(seat, card, source, NEW_FOUNDATION, (ACE, suit))
+                if tableau.may_declare(card, ACE, suit):
+                    yield ToFoundation(seat, card, source, NEW_FOUNDATION, (ACE, suit))
             for (suit_no, rank), ids in wanted.items():
-                for fid in ids:
-                    yield ToFoundation(seat, card, source, fid, (rank, Suit(suit_no)))
+                if tableau.may_declare(card, rank, Suit(suit_no)):
+                    for fid in ids:
+                        yield ToFoundation(seat, card, source, fid, (rank, Suit(suit_no)))
         elif card.rank == ACE:
             yield ToFoundation(seat, card, source, NEW_FOUNDATION)
         else:
@@ -83,7 +85,7 @@ def _runs(tableau: Tableau) -> Iterator[tuple[int, Card, int, bool, int]]:
     for source, pile in enumerate(tableau.work):
         size = len(pile.cards)
         free = size  # runs from `free` up hold no real card to fix their jokers: wild
-        while free and pile.cards[free - 1].is_joker:
+        while free and not tableau.anchors(pile.cards[free - 1]):
             free -= 1
         for at, c in enumerate(pile.cards):
             length = size - at

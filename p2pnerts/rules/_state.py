@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
-from p2pnerts.rules._cards import KING, Card, new_deck
+from p2pnerts.rules._cards import KING, Card, Suit, new_deck
 from p2pnerts.rules._errors import BadOptions
 from p2pnerts.rules._options import TableOptions
 
@@ -54,6 +54,17 @@ class WorkPile(NamedTuple):
         return self.base_red ^ bool((len(self.cards) - 1) & 1)
 
 
+class FixedJoker(NamedTuple):
+    """A joker a card has lain on in a work pile, and what it stood for then: the rule
+    text's "once a card is played on a Joker in a work pile, it now has a fixed existence
+    (rank, suit, color)". A work pile shows only rank and colour; the suit is the
+    declaration's to choose among that colour's two, on the foundation it then goes to."""
+
+    card: Card
+    rank: int
+    red: bool
+
+
 class Tableau(NamedTuple):
     """One deck's private layout, played by one player or a team of 2–3."""
 
@@ -63,6 +74,22 @@ class Tableau(NamedTuple):
     stock: tuple[Card | None, ...]
     waste: tuple[Card, ...] = ()
     stuck: bool = False
+    fixed: tuple[FixedJoker, ...] = ()
+    """The jokers fixed for good, in the order they were fixed."""
+
+    def fixed_as(self, card: Card) -> FixedJoker | None:
+        """What ``card`` is fixed as, if it is a joker fixed for good."""
+        return next((f for f in self.fixed if f.card == card), None)
+
+    def may_declare(self, card: Card, rank: int, suit: Suit) -> bool:
+        """Whether joker ``card`` may go up as ``rank`` of ``suit``: anything while it is
+        free, its fixed rank in a suit of its fixed colour once fixed."""
+        fixed = self.fixed_as(card)
+        return fixed is None or (fixed.rank, fixed.red) == (rank, suit.red)
+
+    def anchors(self, card: Card) -> bool:
+        """Whether ``card`` fixes the run it lies in: a real card, or a fixed joker."""
+        return not card.is_joker or self.fixed_as(card) is not None
 
 
 class Foundation(NamedTuple):
@@ -119,16 +146,25 @@ class State(NamedTuple):
         return self.completed + self.foundations
 
 
-def check_seats(seats: Sequence[int]) -> None:
-    """Raise `BadOptions` unless seats map onto tableaux 0…n-1 with 1 to 3 seats each."""
+def check_seats(options: TableOptions, seats: Sequence[int]) -> None:
+    """Raise `BadOptions` unless the seats play decks as the options' teams seat them (each
+    seat a deck of its own without teams: seats share a deck only as a team)."""
     if len(seats) < 2:
         raise BadOptions("Nerts needs at least 2 players")
-    decks = max(seats) + 1
-    if decks > MAX_DECKS or min(seats) < 0:
-        raise BadOptions(f"a table has 1 to {MAX_DECKS} decks")
-    for deck in range(decks):
-        if not 1 <= seats.count(deck) <= 3:
-            raise BadOptions(f"deck {deck} has {seats.count(deck)} players; teams have 2 or 3")
+    if len(seats) > MAX_DECKS:
+        raise BadOptions(f"a table has 2 to {MAX_DECKS} players")
+    if tuple(seats) != options.seating(len(seats)):
+        raise BadOptions(_seating_error(options, seats))
+
+
+def _seating_error(options: TableOptions, seats: Sequence[int]) -> str:
+    decks = " ".join(str(deck + 1) for deck in seats)
+    if not options.teams:
+        return (
+            f"seats playing decks {decks}: without teams every seat plays a deck of its "
+            "own (two seats share a deck only as a team)"
+        )
+    return f"seats playing decks {decks} are not how teams {options.teams_text()} sit"
 
 
 def deal(
@@ -144,7 +180,7 @@ def deal(
     card is the face-up top), then one card to each work pile, then the stock, whose first
     card is its top.
     """
-    check_seats(seats)
+    check_seats(options, seats)
     decks = max(seats) + 1
     if orders is None:
         if rng is None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from p2pnerts.ui._snapshot import Hit
 
 Fragment = tuple[str, str]
-_ASCII = str.maketrans("─│‥·»✓…␣‹›↑↓→←★", "-|~.>+._<>^v><*")
+_ASCII = str.maketrans("─│‥·»✓…␣‹›↑↓→←★×", "-|~.>+._<>^v><*x")
 """One ASCII character for each other one the screen uses (suits are letters already)."""
 
 
@@ -18,6 +18,8 @@ class Row:
     frags: list[Fragment] = field(default_factory=list)
     width: int = 0
     hits: list[tuple[int, int, Hit]] = field(default_factory=list)
+    cut: bool = False
+    """Whether `clip` cut off something a person would have read (not only spaces)."""
 
     def add(self, text: str, style: str = "", hit: Hit | None = None) -> Row:
         if hit is not None:
@@ -35,20 +37,20 @@ class Row:
         """The row cut to ``width`` columns."""
         if self.width <= width:
             return self
-        out, left = Row(hits=[h for h in self.hits if h[0] < width]), width
+        out, left = Row(hits=[h for h in self.hits if h[0] < width], cut=self.cut), width
         for style, text in self.frags:
-            if left <= 0:
-                break
-            out.frags.append((style, text[:left]))
-            left -= len(text[:left])
+            out.frags.append((style, text[: max(left, 0)]))
+            out.cut |= bool(text[max(left, 0) :].strip())
+            left -= len(text)
         out.width = width
         return out
 
     def beside(self, other: Row, column: int) -> Row:
-        """This row padded to ``column``, then ``other`` after it."""
-        self.clip(column).pad(column)
-        joined = Row(self.frags + other.frags, column + other.width, list(self.hits))
+        """This row padded (or cut) to ``column``, then ``other`` after it."""
+        left = self.clip(column).pad(column)
+        joined = Row(left.frags + other.frags, column + other.width, list(left.hits))
         joined.hits += [(a + column, b + column, hit) for a, b, hit in other.hits]
+        joined.cut = left.cut or other.cut
         return joined
 
 
@@ -75,6 +77,11 @@ class Frame:
     def text(self) -> str:
         """The screen as plain text (for captures and tests)."""
         return "\n".join("".join(t for _, t in row.frags).rstrip() for row in self.rows)
+
+
+def fit(text: str, width: int) -> str:
+    """``text``, or as much of it as ``width`` columns hold with "…" saying there is more."""
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
 def rule(title: str, width: int, style: str = "class:title") -> Row:

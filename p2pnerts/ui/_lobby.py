@@ -92,6 +92,7 @@ class LobbyModel:
     hosting: bool = False
     bot_level: int = 5
     bots_added: int = 0
+    """Bots asked for and not seated yet: the seats they will take are not open."""
     notice: str = ""
     lines: deque[str] = field(default_factory=lambda: deque(maxlen=8))
     join: Callable[[TableInfo], None] = lambda _: None
@@ -124,6 +125,11 @@ class LobbyModel:
         """This player is at a table that is filling up (in ``teams``, if it has any)."""
         self.mode, self.table_name, self.seats, self.hosting = "waiting", name, seats, hosting
         self.roster, self.table_teams = roster, teams
+
+    def welcomed(self, seat: int, players: int, teams: tuple[int, ...]) -> None:
+        """A joiner has its seat: the table's size and teams, and whom it waits for now."""
+        self.seats, self.table_teams = players, teams
+        self.notice = f"you have seat {seat + 1} of {players}: the host starts the match"
 
     def tell(self, line: str) -> None:
         self.lines.append(line)

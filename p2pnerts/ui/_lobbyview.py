@@ -5,6 +5,7 @@ from __future__ import annotations
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from p2pnerts.net import counted
 from p2pnerts.rules import summary_teams
 from p2pnerts.ui._frame import Frame, Row, rule
 from p2pnerts.ui._lobby import TEAMS_ROW, LobbyModel, teams_of
@@ -14,7 +15,9 @@ HINTS = {
     "browse": " ↑ ↓ choose · Enter joins · n opens a new table · q quits",
     "create": " ↑ ↓ choose a row · ← → change it · type name, teams · Enter opens · Esc back",
     "waiting": " a adds a bot · ← → its level · Enter: ready, bots take the open seats · q quits",
+    "joined": " play begins once every seat is taken · q quits",
 }
+"""The keys each part of the lobby has, as its last line says them."""
 
 
 def render_lobby(lobby: LobbyModel, width: int, height: int) -> Frame:
@@ -29,11 +32,15 @@ def render_lobby(lobby: LobbyModel, width: int, height: int) -> Frame:
     rows += [Row().add(f" {line}", "class:dim") for line in lobby.lines]
     foot = [
         Row().add(f" {lobby.notice}", "class:notice"),
-        Row().add(HINTS[lobby.mode], "class:dim"),
+        Row().add(HINTS["joined" if _joiner(lobby) else lobby.mode], "class:dim"),
     ]
     body = rows[: max(height - len(foot), 0)]
     body += [Row() for _ in range(height - len(foot) - len(body))]
     return Frame([row.clip(width) for row in body + foot][:height])
+
+
+def _joiner(lobby: LobbyModel) -> bool:
+    return lobby.mode == "waiting" and not lobby.hosting
 
 
 def _browse(lobby: LobbyModel, width: int) -> list[Row]:
@@ -89,8 +96,8 @@ def _teams_field(lobby: LobbyModel, style: str) -> Row:
 
 def _waiting(lobby: LobbyModel, width: int) -> list[Row]:
     taken = len(lobby.roster)
-    seats = f"{taken} of {lobby.seats}" if lobby.seats else f"{taken}"
-    rows = [rule(f"{lobby.table_name}: {seats} seats taken", width)]
+    seats = f"{taken} of {lobby.seats} seats" if lobby.seats else counted(taken, "seat")
+    rows = [rule(f"{lobby.table_name}: {seats} taken", width)]
     decks = [d for d, size in enumerate(lobby.table_teams) for _ in range(size)]
     for seat in range(max(taken, lobby.seats)):
         row = Row()

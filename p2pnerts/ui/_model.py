@@ -318,8 +318,11 @@ class TableModel:
         card, source = (None, None) if sel is None else (sel.card, sel.source)
         move = _choose.best_move(state, self.seat, card, source)
         if move is None:
-            what = "that card" if sel is not None else "nothing on your tableau"
-            self.notice = f"{what} has no move now" + ("" if sel else ": turn the stock")
+            self.notice = (
+                "that card has no move now"
+                if sel is not None
+                else "no card on your tableau can move now: turn the stock"
+            )
             return
         self._make(move)
 

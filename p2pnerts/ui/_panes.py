@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 
-from p2pnerts.ui._frame import Row, rule
+from p2pnerts.ui._frame import Row, fit, rule
 from p2pnerts.ui._keymap import KEYMAP
 from p2pnerts.ui._model import TableModel
 from p2pnerts.ui._snapshot import Line
@@ -18,9 +19,33 @@ HOW_TO_PLAY = (
 )
 
 
-def help_rows(width: int) -> list[Row]:
+def too_small(model: TableModel, size: tuple[int, int], needed: tuple[int, int]) -> list[Row]:
+    """What a screen smaller than the table says instead, until it grows: the keys still
+    work, so a person can leave from here too."""
+    (width, height), (need_w, need_h) = size, needed
+    told = [
+        ("class:alert", f"The table needs a terminal of {need_w}×{need_h} or more;"),
+        ("class:alert", f"this one is {width}×{height}."),
+        ("", "Make the window bigger (or the font smaller): the table comes back at once."),
+        ("class:dim", "q leaves the match."),
+    ]
+    if model.confirm_quit:
+        told.append(("class:alert", "Leave the match? y: yes, quit   n: no, play on"))
+    rows = [Row()]
+    for style, text in told:
+        rows += [Row().add(f" {line}", style) for line in textwrap.wrap(text, width - 1)]
+    return rows
+
+
+def help_rows(model: TableModel, width: int) -> list[Row]:
     rows = [rule("how to play · ? or Esc closes this help", width)]
     rows += [Row().add(f"  {line}") for line in HOW_TO_PLAY]
+    whose = "team" if model.options.teams else "seat"
+    owner = (
+        f"The mark after a foundation card (7♥{seat_tag(1)}) is the number of the {whose} "
+        f"whose card it is, as the opponents are numbered; yours is {seat_tag(model.deck)}."
+    )
+    rows += [Row().add(f"  {line}") for line in textwrap.wrap(owner, width - 3)]
     rows.append(rule("keys", width))
     for keys, what in KEYMAP:
         rows.append(Row().add(f"  {keys:<11}", "class:key").add(what))
@@ -46,7 +71,8 @@ def classroom_rows(model: TableModel, width: int, room: int) -> list[Row]:
         rows.append(row.add(state or "alive", "class:bad" if state else "class:good"))
     rows.append(Row().add(" latest messages (time since start, s)", "class:dim"))
     for line in _last(model.messages, max(room - len(rows), 0)):
-        rows.append(Row().add(f" {line.at - model.started:8.3f} ", "class:dim").add(line.text))
+        row = Row().add(f" {line.at - model.started:8.3f} ", "class:dim")
+        rows.append(row.add(fit(line.text, width - row.width)))
     return rows[:room]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from p2pnerts.net import counted
 from p2pnerts.protocol import RoundOver
 from p2pnerts.rules import (
     NERTS,
@@ -22,28 +23,35 @@ from p2pnerts.rules import (
     Suit,
     Tableau,
 )
-from p2pnerts.ui._frame import Frame, Row, rule
+from p2pnerts.ui._frame import Frame, Row, fit, rule
 from p2pnerts.ui._model import BLIND, TableModel, air_words
-from p2pnerts.ui._panes import classroom_rows, help_rows
+from p2pnerts.ui._panes import classroom_rows, help_rows, too_small
 from p2pnerts.ui._snapshot import Hit
 from p2pnerts.ui._style import card_style, seat_style, seat_tag, suit_style, suit_symbol
 from p2pnerts.ui._waiting import seat_note, waiting
 
+SMALLEST = (80, 24)
+"""The smallest screen the table is drawn on; a smaller one is told so until it grows."""
 SIDE_PANE = 48
-"""Width of the classroom pane when it sits beside the table (from 120 columns)."""
+"""Narrowest the classroom pane beside the table is (from 120 columns); it takes two
+fifths of a wider screen, up to `SIDE_PANE_MOST`."""
+SIDE_PANE_MOST = 90
 
 
 def render(model: TableModel, width: int, height: int) -> Frame:
     """Draw the whole screen."""
-    width, height = max(width, 20), max(height, 5)
-    if model.help:
-        rows = help_rows(width)
+    width, height = max(width, 1), max(height, 1)
+    if width < SMALLEST[0] or height < SMALLEST[1]:
+        rows = too_small(model, (width, height), SMALLEST)
+    elif model.help:
+        rows = help_rows(model, width)
     elif model.classroom and width >= 120:
-        board = _board(model, width - SIDE_PANE, height, pane=False)
-        pane = classroom_rows(model, SIDE_PANE - 1, height)
+        side = min(max(width * 2 // 5, SIDE_PANE), SIDE_PANE_MOST)
+        board = _board(model, width - side, height, pane=False)
+        pane = classroom_rows(model, side - 1, height)
         pane += [Row() for _ in range(height - len(pane))]
         rows = [
-            b.beside(Row().add("│", "class:rule").beside(p, 1), width - SIDE_PANE)
+            b.beside(Row().add("│", "class:rule").beside(p, 1), width - side)
             for b, p in zip(board, pane, strict=False)
         ]
     else:
@@ -68,7 +76,7 @@ def _board(model: TableModel, width: int, height: int, *, pane: bool) -> list[Ro
         middle += _opponents(model, width, max(room - len(middle) - 3 - min(tallest, 6), 2))
     own = _own(model, width, room - len(middle))
     spare = room - len(middle) - len(own)
-    recent = _recent(model, width, min(spare, 12)) if spare >= 5 and height >= 36 else []
+    recent = _recent(model, width, spare) if spare >= 5 and height >= 36 else []
     return head + middle + own + [Row() for _ in range(spare - len(recent))] + recent + foot
 
 
@@ -80,7 +88,7 @@ def _header(model: TableModel, width: int) -> Row:
     options = model.options
     if model.round_number:
         row.add(f" · round {model.round_number}", "class:title")
-    goal = f"{options.rounds} rounds" if options.rounds else f"to {options.target} points"
+    goal = counted(options.rounds, "round") if options.rounds else f"to {options.target} points"
     row.add(f" · {_players(model)} · {goal}", "class:dim")
     if model.snap.status != "playing":
         row.add(f" · {model.snap.status}", "class:alert")
@@ -101,11 +109,15 @@ def _players(model: TableModel) -> str:
 
 
 def _ticker(model: TableModel, width: int) -> Row:
+    """The newest line (shortened if it must be), then as many older ones as fit whole."""
     row = Row().add(" » ", "class:key")
     for k, line in enumerate(reversed(model.ticker)):
-        if row.width >= width:
+        if k == 0:
+            row.add(fit(line.text, width - row.width))
+        elif row.width + 5 + len(line.text) <= width:
+            row.add("  ·  ", "class:rule").add(line.text, "class:dim")
+        else:
             break
-        row.add(line.text, "" if k == 0 else "class:dim").add("  ·  ", "class:rule")
     return row
 
 
@@ -113,7 +125,7 @@ def _recent(model: TableModel, width: int, room: int) -> list[Row]:
     """On a tall screen, the ticker's last lines too, newest at the bottom."""
     lines = list(model.ticker)[-(room - 2) :]
     return [Row(), rule("recent", width, "class:dim")] + [
-        Row().add(f"   {line.text}", "class:dim") for line in lines
+        Row().add(f"   {fit(line.text, width - 3)}", "class:dim") for line in lines
     ]
 
 
@@ -299,7 +311,8 @@ def _round_end(model: TableModel, over: RoundOver, width: int) -> list[Row]:
     rows.append(Row())
     if snap.over:
         best = " and ".join(model.team_name(w) for w in snap.winners)
-        rows.append(Row().add(f" Match over after {len(model.history)} rounds. ", "class:alert"))
+        after = counted(len(model.history), "round")
+        rows.append(Row().add(f" Match over after {after}. ", "class:alert"))
         rows.append(Row().add(f" Winner: {best} ", "class:good").add("  q: quit", "class:dim"))
     elif model.ready:
         rows.append(Row().add(f" Ready. {waiting(model)}", "class:dim"))

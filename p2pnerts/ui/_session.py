@@ -117,7 +117,7 @@ class Session:
 
     def _welcomed(self, welcome: Welcome) -> None:
         if self.lobby is not None:  # a joiner learns the table's size and teams here
-            self.lobby.seats, self.lobby.table_teams = welcome.players, welcome.options.teams
+            self.lobby.welcomed(welcome.seat, welcome.players, welcome.options.teams)
             self.invalidate()
 
     def seated(self, peer: TablePeer) -> None:

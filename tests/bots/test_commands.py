@@ -95,11 +95,12 @@ def test_arena_has_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert "usage: p2pnerts arena" in capsys.readouterr().out
 
 
-def test_the_guides_example_policy_plays_a_match_as_a_peer() -> None:
-    """A host process and a bot process playing the example, over loopback."""
+def _host_and_bot(policy: str, rounds: int = 1) -> tuple[subprocess.CompletedProcess[str], str]:
+    """A host process and a bot process playing ``policy`` (named Eager), over loopback:
+    the bot's run, and what the host printed."""
     host = subprocess.Popen(
         [*COMMAND, "host", "--name", "guide", "--headless", "--no-advertise"]
-        + ["--seats", "2", "--rounds", "1", "--level", "9", "--seed", "1"],
+        + ["--seats", "2", "--rounds", str(rounds), "--level", "9", "--seed", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -111,12 +112,11 @@ def test_the_guides_example_policy_plays_a_match_as_a_peer() -> None:
         assert match, first
         bot = subprocess.run(
             [*COMMAND, "bot", "--join", f"127.0.0.1:{match.group(1)}", "--name", "Eager"]
-            + ["--level", "9", "--policy", f"{EXAMPLE}:Eager"],
+            + ["--level", "9", "--policy", policy],
             capture_output=True,
             text=True,
             timeout=LIMIT,
         )
-        assert bot.returncode == 0, bot.stdout + bot.stderr
         host_out = host.stdout.read()
         host.wait(timeout=LIMIT)
     finally:
@@ -125,8 +125,47 @@ def test_the_guides_example_policy_plays_a_match_as_a_peer() -> None:
         host.wait()
         if host.stdout is not None:
             host.stdout.close()
+    return bot, host_out
+
+
+def test_the_guides_example_policy_plays_a_match_as_a_peer() -> None:
+    bot, host_out = _host_and_bot(f"{EXAMPLE}:Eager")
+    assert bot.returncode == 0, bot.stdout + bot.stderr
     summary = [line for line in bot.stdout.splitlines() if line.startswith("match over")]
     assert summary and "Eager" in summary[0]
+    assert summary[0] in host_out
+
+
+RAISES = """
+from p2pnerts.bots import SimpleBot
+
+class Fails:
+    def __init__(self, rng):
+        self.inner, self.looks = SimpleBot(rng), 0
+
+    def choose(self, view, seat):
+        self.looks += 1
+        if self.looks > 5:
+            raise ZeroDivisionError("the author's bug")
+        return self.inner.choose(view, seat)
+"""
+
+
+def test_a_policy_that_raises_is_told_once_and_its_seat_plays_the_match_out_stuck(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "fails.py").write_text(RAISES, encoding="utf-8")
+    bot, host_out = _host_and_bot(f"{tmp_path / 'fails.py'}:Fails", rounds=2)
+    assert bot.returncode == 1, bot.stdout + bot.stderr  # the match ran, not as asked
+    assert bot.stderr.count("Traceback (most recent call last)") == 1
+    assert 'raise ZeroDivisionError("the author\'s bug")' in bot.stderr
+    assert bot.stderr.rstrip().endswith(
+        "Eager's policy raised ZeroDivisionError: it plays no more, and the seat plays on as stuck"
+    )
+    assert "ExceptionGroup" not in bot.stderr
+    # Both peers played both rounds to the end and agree on the result.
+    summary = [line for line in bot.stdout.splitlines() if line.startswith("match over")]
+    assert summary and summary[0].startswith("match over after 2 rounds: ")
     assert summary[0] in host_out
 
 
@@ -152,5 +191,9 @@ def test_a_host_seats_local_bots_of_the_levels_asked_for(
     args = ["host", "--name", "levels", "--headless", "--no-advertise", "--seats", "4"]
     args += ["--bots", "3", "--bot-level", "3,10", "--level", "9", "--rounds", "1"]
     assert main(args) == 0
-    assert sorted(made) == [("Bot 1", 3), ("Bot 2", 10), ("Bot 3", 3), ("Player", 9)]
-    assert "match over after 1 round(s): Player " in capsys.readouterr().out
+    assert sorted(made) == [("Bot 2", 3), ("Bot 3", 10), ("Bot 4", 3), ("Player", 9)]
+    # Seated one after another: each bot in the seat its name says, in every run.
+    summary = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert re.match(
+        r"match over after 1 round: Player -?\d+, Bot 2 -?\d+, Bot 3 -?\d+, Bot 4 ", summary
+    )

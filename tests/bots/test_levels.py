@@ -16,6 +16,7 @@ from p2pnerts.bots import (
     NEWCOMER,
     BaselineBot,
     BotDriver,
+    Guarded,
     PolicyError,
     SimpleBot,
     StrongBot,
@@ -64,19 +65,23 @@ def test_a_bot_seat_gets_its_levels_pace_and_policy(number: int) -> None:
     )
     driver = _netcommands.bot_player("B", number, random.Random(1), lambda _: None).driver
     assert isinstance(driver, BotDriver) and driver.pace == pace
-    assert type(driver.policy).__name__ == type(level(number).make(random.Random(0))).__name__
+    assert isinstance(driver.policy, Guarded)  # a policy that raises does not end the peer
+    expected = type(level(number).make(random.Random(0))).__name__
+    assert type(driver.policy.policy).__name__ == expected
 
 
 def test_a_bot_seat_plays_a_policy_named_in_place_of_its_levels() -> None:
     driver = _netcommands.bot_player(
         "B", 2, random.Random(1), lambda _: None, policy=f"{EXAMPLE}:Eager"
     ).driver
-    assert isinstance(driver, BotDriver) and type(driver.policy).__name__ == "Eager"
+    assert isinstance(driver, BotDriver) and isinstance(driver.policy, Guarded)
+    assert type(driver.policy.policy).__name__ == "Eager"
     assert driver.pace == _netcommands.level_pace(2)
     driver = _netcommands.bot_player(
         "B", 9, random.Random(1), lambda _: None, policy="baseline"
     ).driver
-    assert isinstance(driver, BotDriver) and isinstance(driver.policy, BaselineBot)
+    assert isinstance(driver, BotDriver) and isinstance(driver.policy, Guarded)
+    assert isinstance(driver.policy.policy, BaselineBot)
 
 
 def test_a_policy_loads_from_a_module_by_its_dotted_name() -> None:

@@ -35,7 +35,7 @@ def test_a_table_of_simple_bots_finishes_every_round(players: int, options: Tabl
 
 def test_teams_of_bots_finish_a_round() -> None:
     seats = team_seats(2, 3, 1)
-    state = deal(TableOptions(), seats, rng=random.Random(4))
+    state = deal(TableOptions(teams=(2, 3, 1)), seats, rng=random.Random(4))
     bots = [SimpleBot(random.Random(i)) for i in range(len(seats))]
     assert play_round(state, bots, random.Random(4)).ended is not None
 

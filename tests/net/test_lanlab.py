@@ -276,9 +276,7 @@ def test_bots_in_other_namespaces_find_a_hosted_table_of_teams_by_mdns_and_finis
             }
             assert len(summaries) == 1, summaries
             summary = summaries.pop()
-            assert re.match(
-                r"match over after 1 round\(s\): Player & B\d -?\d+, B\d & B\d ", summary
-            )
+            assert re.match(r"match over after 1 round: Player & B\d -?\d+, B\d & B\d ", summary)
     except lanlab.LabUnavailable as exc:
         print(f"skipping the LAN lab: {exc}")
         pytest.skip(str(exc))

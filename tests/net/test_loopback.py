@@ -284,7 +284,7 @@ async def test_a_table_of_teams_keeps_each_team_deck_inside_its_team() -> None:
     names = result.names
     teams = (f"{names[0]} & {names[1]}", names[2], f"{names[3]} & {names[4]}")
     assert result.decks == teams and len(result.totals) == 3
-    assert result.summary().startswith(f"match over after 2 round(s): {teams[0]} ")
+    assert result.summary().startswith(f"match over after 2 rounds: {teams[0]} ")
     over = [line for line in lines if " over (" in line]
     assert len(over) == 2 and all(line.count(" & ") == 2 for line in over), over
     assert f"Ann is in team 1 of 3, with {names[1]} — Ann's part: the stock and the waste" in lines

@@ -76,7 +76,7 @@ def test_a_round_over_names_the_caller_and_every_decks_points() -> None:
     assert headless(seating=TEAMS).tell(over) == Told(
         "round 1 over (Bea called Nerts): Ann & Bea +9, Cy -5"
     )
-    assert screen(seating=TEAMS).tell(over) == Told("round 1 over (Bea called Nerts)")
+    assert screen(seating=TEAMS).tell(over) == Told("round 1 over")
     scored = Narrator(NAMES, TEAMS, 0, you=True)
     assert scored.tell(over) == Told("round 1 over (Bea called Nerts): You & Bea +9, Cy -5")
     stuck = RoundOver(1, EndReason.STUCK, None, scores, b"")

@@ -82,7 +82,7 @@ def test_a_host_and_three_bot_processes_finish_a_match_and_agree() -> None:
         host.wait(timeout=LIMIT)
     summaries = {_summary(o) for o in [*outs, host_out]}
     assert len(summaries) == 1, summaries
-    assert "after 2 round(s)" in summaries.pop()
+    assert "after 2 rounds" in summaries.pop()
 
 
 def test_a_peer_killed_mid_round_is_left_out_and_the_others_finish() -> None:
@@ -125,7 +125,7 @@ def test_a_killed_peer_started_again_with_its_state_file_comes_back(tmp_path: Pa
     assert "B3 is back" in rest
     summaries = {_summary(o) for o in [*outs, rest]}
     assert len(summaries) == 1, summaries
-    assert "after 3 round(s)" in summaries.pop()
+    assert "after 3 rounds" in summaries.pop()
     assert not state.exists(), "the state file goes when the match is over"
 
 
@@ -188,7 +188,7 @@ def test_a_killed_teammate_started_again_with_its_state_file_plays_its_team_deck
     assert f"{mate} is back" in rest
     summaries = {_summary(o) for o in [*outs.values(), rest]}
     assert len(summaries) == 1, summaries
-    assert summaries.pop().startswith(f"match over after 3 round(s): Player & {mate} ")
+    assert summaries.pop().startswith(f"match over after 3 rounds: Player & {mate} ")
     played = json.loads(stats[mate].read_text())["commit_latencies"]
     assert played, "back at its seat, the teammate played cards of the team's deck"
     assert not any(path.exists() for path in states.values())

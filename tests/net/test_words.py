@@ -31,14 +31,12 @@ def test_you_take_the_second_person_and_others_the_third() -> None:
 def test_a_match_of_teams_is_summed_up_per_team() -> None:
     result = MatchResult(("You", "Bot 1", "Bot 2", "Bot 3"), (33, 15), (0,), 2, (0, 0, 1, 1))
     assert result.summary() == (
-        "match over after 2 round(s): You & Bot 1 33, Bot 2 & Bot 3 15. Winner: You & Bot 1"
+        "match over after 2 rounds: You & Bot 1 33, Bot 2 & Bot 3 15. Winner: You & Bot 1"
     )
 
 
 def test_a_solo_match_reads_as_before_and_a_shared_win_names_every_winner() -> None:
     solo = MatchResult(("Ann", "Bea", "Cy"), (40, 52, 52), (1, 2), 3)
-    assert (
-        solo.summary() == "match over after 3 round(s): Ann 40, Bea 52, Cy 52. Winners: Bea and Cy"
-    )
+    assert solo.summary() == "match over after 3 rounds: Ann 40, Bea 52, Cy 52. Winners: Bea and Cy"
     alone = MatchResult(("Ann", "Bea"), (40, 12), (0,), 1, (0, 1))
-    assert alone.summary() == "match over after 1 round(s): Ann 40, Bea 12. Winner: Ann"
+    assert alone.summary() == "match over after 1 round: Ann 40, Bea 12. Winner: Ann"

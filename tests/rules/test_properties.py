@@ -38,6 +38,7 @@ from p2pnerts.rules import (
     SlideUnder,
     State,
     Suit,
+    Tableau,
     TableOptions,
     TieRule,
     ToFoundation,
@@ -55,7 +56,6 @@ from p2pnerts.rules import (
     score_round,
     solo_seats,
     state_digest,
-    team_seats,
 )
 
 MAX_MOVES = 300
@@ -79,6 +79,9 @@ class Plan(NamedTuple):
     tie_chance: float
 
 
+teams_of_6 = st.lists(st.integers(1, 3), min_size=2, max_size=6).map(tuple)
+
+
 @st.composite
 def tables(draw: st.DrawFn) -> Table:
     options = TableOptions(
@@ -90,16 +93,10 @@ def tables(draw: st.DrawFn) -> Table:
         card_points=draw(st.integers(0, 10)),
         nerts_penalty=draw(st.integers(0, 10)),
         tie_rule=draw(st.sampled_from(TieRule)),
+        teams=draw(st.one_of(st.just(()), st.tuples(*[st.integers(1, 3)] * 2) | teams_of_6)),
     )
-    seats = draw(
-        st.one_of(
-            st.integers(2, 14).map(solo_seats),
-            st.lists(st.integers(1, 3), min_size=1, max_size=6)
-            .map(lambda sizes: team_seats(*sizes))
-            .filter(lambda seats: len(seats) >= 2),
-        )
-    )
-    return Table(options, seats, draw(st.integers(0, 2**32 - 1)))
+    players = sum(options.teams) or draw(st.integers(2, 14))
+    return Table(options, options.seating(players), draw(st.integers(0, 2**32 - 1)))
 
 
 plans = st.builds(
@@ -177,7 +174,8 @@ def tie_plays(state: State, seat: int, *, any_top: bool = False) -> list[ToFound
             if f.cards[-1].deck == tableau.deck and not any_top:
                 continue
             if card.is_joker:
-                plays.append(ToFoundation(seat, card, source, f.id, (f.rank, Suit(f.suit))))
+                if tableau.may_declare(card, f.rank, Suit(f.suit)):
+                    plays.append(ToFoundation(seat, card, source, f.id, (f.rank, Suit(f.suit))))
             elif (card.rank, card.suit) == (f.rank, f.suit):
                 plays.append(ToFoundation(seat, card, source, f.id))
     return plays
@@ -216,23 +214,30 @@ def check_foundations(state: State, ties: set[Card]) -> None:
 
 
 def check_work(state: State) -> None:
-    """Work piles descend in alternating colours from a base their real cards give."""
+    """Work piles descend in alternating colours from a base their real cards and their
+    jokers fixed for good give; a joker under a card is fixed for good."""
     for t in state.tableaux:
         assert len(t.work) == state.options.work_piles
         for pile in t.work:
             if not pile.cards:
                 assert pile == WorkPile()
                 continue
-            real = [(at, c) for at, c in enumerate(pile.cards) if not c.is_joker]
+            anchors = [(at, _identity(t, c)) for at, c in enumerate(pile.cards) if t.anchors(c)]
             if not pile.base_rank:
-                assert not real, f"real cards in a pile with no base: {pile}"
+                assert not anchors, f"real or fixed cards in a pile with no base: {pile}"
                 assert len(pile.cards) <= KING
                 continue
-            assert real, f"a pile of jokers alone has a fixed base: {pile}"
+            assert anchors, f"a pile of free jokers alone has a fixed base: {pile}"
+            assert all(t.anchors(c) for c in pile.cards[:-1]), f"a free joker covered: {pile}"
             assert ACE <= pile.base_rank - len(pile.cards) + 1 <= pile.base_rank <= KING
-            for at, c in real:
-                assert c.rank == pile.base_rank - at, f"{c} at {at} in {pile}"
-                assert c.red == pile.base_red ^ bool(at & 1), f"{c} at {at} in {pile}"
+            for at, (rank, red) in anchors:
+                assert rank == pile.base_rank - at, f"{pile.cards[at]} at {at} in {pile}"
+                assert red == pile.base_red ^ bool(at & 1), f"{pile.cards[at]} at {at} in {pile}"
+
+
+def _identity(tableau: Tableau, card: Card) -> tuple[int, bool]:
+    fixed = tableau.fixed_as(card)
+    return (fixed.rank, fixed.red) if fixed else (card.rank, card.red)
 
 
 def check_state(state: State, expected: Counter[Card | None], ties: set[Card]) -> None:
@@ -457,9 +462,10 @@ def _order(deck: int, options: TableOptions, nerts: list[Card], work: list[Card]
     return rest[:n] + nerts + work + rest[n : n + w] + rest[n + w :]
 
 
-def test_a_joker_left_alone_on_a_work_pile_is_wild_again() -> None:
-    """Found by `test_invariants_hold_after_every_step`: lifting the card off a joker at
-    the bottom of a work pile left the pile fixed at the rank the joker had stood for."""
+def test_a_joker_left_alone_on_a_work_pile_stays_what_a_card_fixed_it_as() -> None:
+    """Found by `test_invariants_hold_after_every_step`, then turned round by the rule
+    text ("once a card is played on a Joker in a work pile, it now has a fixed existence"):
+    lifting the card off a joker at the bottom of a work pile leaves it the red 6 it was."""
     options = TableOptions(jokers=True)
     joker, nine, five = Card(0, 0, Suit.SPADES), Card(0, 9, Suit.CLUBS), Card(0, 5, Suit.SPADES)
     ace = Card(0, ACE, Suit.HEARTS)
@@ -471,10 +477,10 @@ def test_a_joker_left_alone_on_a_work_pile_is_wild_again() -> None:
         ToWork(0, five, 0, 1),  # ... and nothing lies on it any more
     ):
         state, _ = apply(state, move)
-    assert state.tableau_of(0).work[0] == WorkPile((joker,))
-    assert ToWork(0, nine, NERTS, 0) in legal_moves(state, 0)
-    state, _ = apply(state, ToWork(0, nine, NERTS, 0))
-    assert state.tableau_of(0).work[0] == WorkPile((joker, nine), 10, True)
+    assert state.tableau_of(0).work[0] == WorkPile((joker,), 6, True)
+    assert ToWork(0, nine, NERTS, 0) not in legal_moves(state, 0)
+    with pytest.raises(IllegalMove, match="9♣ is not one below Joker \\(as red 6\\)"):
+        apply(state, ToWork(0, nine, NERTS, 0))
 
 
 def test_a_joker_declared_with_a_plain_int_suit() -> None:

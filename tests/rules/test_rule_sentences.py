@@ -57,6 +57,7 @@ from p2pnerts.rules import (
     ToWork,
     TurnStock,
     WasteTurnedOver,
+    WorkPile,
     apply,
     deal,
     legal_moves,
@@ -85,7 +86,7 @@ def scores_of(match: Match, *points: int) -> Match:
 
 def test_one_52_card_deck_per_player_or_team_each_deck_marked_with_its_owner() -> None:
     """“One 52-card deck per player (or per team), each deck marked with its owner.”"""
-    state = deal(TableOptions(), team_seats(2, 1), rng=random.Random(1))
+    state = deal(TableOptions(teams=(2, 1)), team_seats(2, 1), rng=random.Random(1))
 
     assert len(state.tableaux) == 2
     for t in state.tableaux:
@@ -824,8 +825,8 @@ def test_variant_a_joker_under_a_card_stands_for_what_that_card_needs() -> None:
 
 
 def test_variant_a_joker_lifted_alone_is_wild_again() -> None:
-    """Variant: "jokers as declared wild cards" — with nothing on it a joker is free again
-    (the design's reading): it may go on any work pile, or up as any declared card."""
+    """Variant: "jokers as declared wild cards" — a joker no card has lain on is free when
+    lifted alone off a run: it may go on any work pile, or up as any declared card."""
     state = table(
         tableau(0, nerts=(card("2D"), joker()), work=["7S", "9C", "KH"]),
         tableau(1, nerts="9H"),
@@ -842,12 +843,41 @@ def test_variant_a_joker_lifted_alone_is_wild_again() -> None:
     assert up.tableaux[0].work[0].cards == (card("7S"),)
 
 
+def test_variant_a_joker_a_card_has_lain_on_stays_fixed_for_good() -> None:
+    """Variant, as the rule text words it: "Once a card is played on a Joker in a work
+    pile, though, it now has a fixed existence (rank, suit, color)" — also after that card
+    has moved away: in the work piles and on the way up."""
+    state = table(
+        tableau(0, nerts=(card("2D"), joker()), work=["7S", "9C", "6H", "AS"], waste="5C"),
+        tableau(1, nerts="9H"),
+        foundations=[foundation(0, "AH 2H 3H 4H 5H", deck=1)],
+        options=JOKERS,
+    )
+    covered = play(state, ToWork(0, joker(), NERTS, 0), ToWork(0, card("5C"), WASTE, 0))
+    alone = play(covered, ToWork(0, card("5C"), 0, 2))
+    assert alone.tableaux[0].work[0] == WorkPile((card("7S"), joker()), 7, False)
+
+    # Moved on its own, it is still the red 6 a card lay on.
+    shifted = play(alone, ToFoundation(0, card("AS"), 3, NEW_FOUNDATION), ToWork(0, joker(), 0, 3))
+    assert shifted.tableaux[0].work[3] == WorkPile((joker(),), 6, True)
+    assert_illegal(shifted, ToWork(0, joker(), 3, 1), "Joker (as red 6) is not one below 9♣")
+    assert_illegal(
+        shifted,
+        ToFoundation(0, joker(), 3, NEW_FOUNDATION, (ACE, Suit.SPADES)),
+        "this Joker is fixed as a red 6 for good: a card lay on it in a work pile",
+    )
+    ups = [m for m in legal_moves(shifted, 0) if isinstance(m, ToFoundation) and m.card == joker()]
+    assert ups == [ToFoundation(0, joker(), 3, 0, (6, Suit.HEARTS))]
+    up = play(shifted, ToFoundation(0, joker(), 3, 0, (6, Suit.HEARTS)))
+    assert up.foundations[0].rank == 6
+
+
 # --- teams ---------------------------------------------------------------------------------------
 
 
 def test_variant_teams_of_2_or_3_share_one_deck_and_tableau_and_any_member_may_move() -> None:
     """Variant: "teams of 2–3 sharing one deck and tableau"."""
-    state = deal(TableOptions(), team_seats(2, 1, 3), rng=random.Random(11))
+    state = deal(TableOptions(teams=(2, 1, 3)), team_seats(2, 1, 3), rng=random.Random(11))
 
     assert state.seats == (0, 0, 1, 2, 2, 2)
     assert len(state.tableaux) == 3
@@ -861,8 +891,20 @@ def test_variant_teams_of_2_or_3_share_one_deck_and_tableau_and_any_member_may_m
     assert stuck.tableau_of(3).stuck
     assert_illegal(stuck, DeclareStuck(4), "your tableau is already declared stuck")
     assert [s.deck for s in score_round(stuck)] == [0, 1, 2]
-    with pytest.raises(BadOptions, match="deck 0 has 4 players; teams have 2 or 3"):
-        deal(TableOptions(), team_seats(4, 1), rng=random.Random(11))
+    with pytest.raises(BadOptions, match="a team has 1 to 3 players, not 4"):
+        TableOptions(teams=(4, 1))
+
+
+def test_one_deck_per_player_two_seats_share_a_deck_only_as_a_team() -> None:
+    """“One 52-card deck per player (or per team)”: two seats playing one deck outside a
+    team are refused, with the reason."""
+    with pytest.raises(BadOptions, match="without teams every seat plays a deck of its own"):
+        deal(TableOptions(), (0, 0), rng=random.Random(1))
+    with pytest.raises(BadOptions, match="seats playing decks 1 2 2 are not how teams 2\\+1 sit"):
+        deal(TableOptions(teams=(2, 1)), (0, 1, 1), rng=random.Random(1))
+    with pytest.raises(BadOptions, match="teams 2\\+2 seat 4, not 3"):
+        deal(TableOptions(teams=(2, 2)), (0, 0, 1), rng=random.Random(1))
+    assert deal(TableOptions(teams=(2, 1)), (0, 0, 1), rng=random.Random(1)).seats == (0, 0, 1)
 
 
 def test_variant_any_team_member_may_call_nerts_for_the_team() -> None:

@@ -37,14 +37,15 @@ def test_help_names_every_fault_mix(capsys: pytest.CaptureFixture[str]) -> None:
         (["--teams", "2"], "argument --teams: "),
     ],
 )
-def test_bad_arguments_get_one_line(
+def test_bad_arguments_get_one_line_then_the_short_usage(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["sim", *args])
     assert exited.value.code == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].startswith("p2pnerts sim: error: ") and message in err[-1]
+    error, usage = capsys.readouterr().err.strip().splitlines()
+    assert error.startswith("p2pnerts sim: error: ") and message in error
+    assert usage.startswith("usage: p2pnerts sim [options]")
 
 
 def test_teams_that_seat_another_number_than_the_peers_get_one_line(

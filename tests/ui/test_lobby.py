@@ -91,6 +91,20 @@ def test_a_joiner_cannot_add_bots() -> None:
     assert levels == []
 
 
+def test_a_joiners_waiting_room_shows_only_its_keys_and_follows_its_seat() -> None:
+    lobby = LobbyModel()
+    lobby.notice = "joining Den…"
+    lobby.waiting("Den", 0, hosting=False, roster=())
+    lobby.welcomed(2, 4, ())
+    lobby.roster = ("Ann", "Bea", "Cy")
+    *_, notice, keys = render_lobby(lobby, 80, 24).text().splitlines()
+    assert notice == " you have seat 3 of 4: the host starts the match"
+    assert keys == " play begins once every seat is taken · q quits"
+    host = LobbyModel()
+    host.waiting("Den", 4, hosting=True, roster=("Ann",))
+    assert "a adds a bot" in render_lobby(host, 80, 24).text().splitlines()[-1]
+
+
 def test_lobby_keys_reach_the_lobby_and_table_keys_wait_for_play() -> None:
     created: list[TableSpec] = []
     lobby = LobbyModel(create=created.append)

@@ -111,6 +111,16 @@ def test_best_move_prefers_a_foundation_and_takes_the_selected_card_otherwise() 
     assert sent == [ToFoundation(0, ACE, 3, NEW_FOUNDATION), ToWork(0, SEVEN, NERTS, 0)]
 
 
+def test_best_move_with_nothing_to_move_says_so_in_a_plain_sentence() -> None:
+    # 7♥ and four kings: nothing goes up or onto another pile.
+    model, sent = model_on(dealt(["7H"], ["KS", "KD", "KC", "KH"]))
+    model.best()
+    assert sent == [] and model.notice == "no card on your tableau can move now: turn the stock"
+    model.pick(NERTS)
+    model.best()
+    assert sent == [] and model.notice == "that card has no move now"
+
+
 def test_nerts_is_called_only_with_an_empty_nerts_pile() -> None:
     options = TableOptions(nerts_pile=1)
     state = dealt(["7H"], ["8S", "9D", "KC", "AS"], options)
@@ -172,7 +182,7 @@ def test_the_round_end_stays_until_the_next_round_and_enter_deals_once() -> None
     scores = (RoundScore(0, 10, 0, 0, 10, True), RoundScore(1, 4, 5, 0, -6, False))
     over = RoundOver(1, EndReason.NERTS, 0, scores, b"")
     model.refresh(Snapshot(display=TABLE), [over])
-    assert model.round_end is over and model.ticker[-1].text == ("round 1 over (You called Nerts)")
+    assert model.round_end is over and model.ticker[-1].text == "round 1 over"
     model.next_round()
     model.next_round()
     assert len(dealt_next) == 1 and model.ready

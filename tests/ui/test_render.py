@@ -11,6 +11,8 @@ from _tables import card, dealt, played
 from p2pnerts.protocol import RoundOver
 from p2pnerts.rules import NERTS, NEW_FOUNDATION, EndReason, RoundScore, TableOptions, ToFoundation
 from p2pnerts.ui import KEYMAP, Hit, Liveness, Look, Snapshot, TableModel, render
+from p2pnerts.ui._model import MESSAGES, TICKER
+from p2pnerts.ui._snapshot import Line
 
 SIZES = [(80, 24), (100, 30), (160, 50)]
 
@@ -144,6 +146,9 @@ def test_the_help_lists_every_key() -> None:
     text = render(model, 80, 24).text()  # all of it, on the smallest screen
     for keys, what in KEYMAP:
         assert keys in text and what in text
+    said = " ".join(text.split())
+    assert "The mark after a foundation card (7♥2) is the number of the seat whose card" in said
+    assert "as the opponents are numbered; yours is 1." in said
 
 
 @pytest.mark.parametrize("width", [80, 160])
@@ -174,3 +179,59 @@ def test_a_tall_screen_keeps_the_recent_lines_of_the_ticker() -> None:
     crowded = model_of(14)
     crowded.tell("line")
     assert "recent" not in render(crowded, 80, 24).text()  # no room to spare
+
+
+def busy_model(players: int) -> TableModel:
+    """A table deep in a match: a full ticker and message log of long lines."""
+    model = model_of(players)
+    live = tuple(Liveness(0.1 * s) for s in range(players))
+    model.refresh(Snapshot(display=model.snap.display, clock=12345, pending=3, liveness=live))
+    for k in range(TICKER):
+        model.tell(f"Bot {k % 13 + 2} beat you to 10♥ on foundation #12: it goes back ({k})")
+    for k in range(MESSAGES):
+        text = f"← Bot {k % 13 + 2:<4} Ack   L={1000 + k:<4} have {list(range(players))} done {k}"
+        model.messages.append(Line(model.started + k, text))
+    return model
+
+
+@pytest.mark.parametrize("players", [2, 4, 14])
+@pytest.mark.parametrize("classroom", [False, True])
+def test_every_size_from_80x24_to_240x70_draws_every_line_whole(
+    players: int, classroom: bool
+) -> None:
+    model = busy_model(players)
+    model.classroom = classroom
+    for width in range(80, 241):
+        for height in range(24, 71):
+            frame = render(model, width, height)
+            assert len(frame.rows) == height
+            cut = [y for y, row in enumerate(frame.rows) if row.cut or row.width > width]
+            assert not cut, f"{width}x{height}: {[frame.text().splitlines()[y] for y in cut]}"
+
+
+def test_a_large_screen_shares_its_room_between_the_table_and_the_classroom() -> None:
+    model = busy_model(4)
+    model.classroom = True
+    rows = render(model, 200, 60).text().splitlines()
+    pane = rows[0].split("│", 1)[1]
+    assert pane.startswith("─ classroom") and len(pane) == 79  # with its │, two fifths
+    assert "foundations" in rows[1] and "Ack" in rows[-1].split("│", 1)[1]  # to the bottom
+    model.classroom = False
+    rows = render(model, 200, 60).text().splitlines()
+    blank = [y for y, row in enumerate(rows) if not row.strip()]
+    assert len(blank) <= 2, blank  # the ticker's recent lines take the spare rows
+
+
+@pytest.mark.parametrize(("width", "height"), [(60, 15), (79, 40), (200, 23), (20, 5)])
+def test_a_screen_smaller_than_80x24_says_so_until_it_grows(width: int, height: int) -> None:
+    model = model_of(4)
+    frame = render(model, width, height)
+    text = " ".join(frame.text().split())
+    assert len(frame.rows) == height and not any(row.cut for row in frame.rows)
+    if height >= 8:
+        assert "The table needs a terminal of 80×24 or more; " in text
+        assert f"this one is {width}×{height}." in text and "q leaves the match." in text
+    assert "foundations" not in text
+    assert "foundations" in render(model, 80, 24).text()
+    model.confirm_quit = True
+    assert "Leave the match? y: yes" in " ".join(render(model, 60, 15).text().split())

@@ -9,6 +9,7 @@ import os
 import re
 import shlex
 import signal
+import socket
 import sys
 import time
 from collections.abc import Iterator
@@ -57,7 +58,9 @@ def test_play_draws_the_table_moves_by_key_and_quits_to_the_shell(terminal: Term
     terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
     text = say_ready(terminal)
     assert terminal.alternate_screen()
-    assert "opponents" in text and "Bot 1" in text and "Bot 3" in text
+    assert "opponents" in text
+    for seat in (2, 3, 4):  # each bot in the seat its name says
+        assert any(line.startswith(f" {seat} Bot {seat} ") for line in text.splitlines()), text
     assert own_row(text).split()[2] == "35"  # the whole stock: 52 - 13 - 4
     terminal.type("Space")
     text = terminal.wait_for(lambda t: own_row(t).split()[2] == "32", "the stock turned")
@@ -85,6 +88,37 @@ def test_a_resize_redraws_and_a_signal_restores_the_shell(
     assert not terminal.alternate_screen()
 
 
+def test_a_small_terminal_is_told_its_size_until_it_grows(terminal: Terminal) -> None:
+    terminal.tmux("resize-window", "-t", "t:0", "-x", "60", "-y", "15")
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
+    text = terminal.wait_for(lambda t: "this one is 60×15." in t, "the size it needs")
+    assert "The table needs a terminal of 80×24 or more;" in text
+    assert "foundations" not in text and "Traceback" not in text
+    terminal.tmux("resize-window", "-t", "t:0", "-x", "80", "-y", "24")
+    terminal.wait_for(lambda t: "foundations" in t and "opponents" in t, "the table, whole")
+    terminal.tmux("resize-window", "-t", "t:0", "-x", "79", "-y", "24")
+    terminal.wait_for(lambda t: "this one is 79×24." in t, "the size it needs again")
+    terminal.type("q")
+    terminal.wait_for(lambda t: "Leave the match? y" in t, "the question, on the small screen")
+    terminal.type("y")
+    terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+
+
+def test_a_port_in_use_is_told_on_the_restored_shell(terminal: Terminal) -> None:
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        host = [sys.executable, "-m", "p2pnerts", "host", "--name", "x", "--no-advertise"]
+        host += ["--port", str(port)]
+        terminal.type(f"LANG=C.UTF-8 {shlex.join(host)}; echo p2pnerts exited $?", "Enter")
+        ended = re.compile(r"^p2pnerts exited \d", re.M)
+        text = terminal.wait_for(lambda t: bool(ended.search(t)), "the shell again")
+    assert f"p2pnerts: cannot host: cannot listen on port {port}: " in text
+    assert "p2pnerts exited 1" in text
+    assert "Traceback" not in text and not terminal.alternate_screen()
+
+
 def test_a_network_error_is_told_on_the_restored_shell(terminal: Terminal) -> None:
     join = [sys.executable, "-m", "p2pnerts", "join", "127.0.0.1:1"]
     terminal.type(f"LANG=C.UTF-8 {shlex.join(join)}; echo p2pnerts exited $?", "Enter")
@@ -107,10 +141,26 @@ def test_host_and_join_meet_in_the_lobby_and_play(terminal: Terminal) -> None:
     terminal.wait_for(lambda t: "Attic" in t and "1/3" in t, "the table in the list", bea)
     terminal.type_to(bea, "Enter")
     terminal.wait_for(lambda t: "Attic: 2 of 3 seats taken" in t and "Bea" in t, "Bea seated")
+    text = terminal.screen(bea)
+    assert "you have seat 2 of 3" in text and "a adds a bot" not in text  # a joiner's keys
     terminal.type("a")  # Ann adds a bot; the table is full and play begins
     say_ready(terminal, "t:0", bea)
     for window in ("t:0", bea):
-        assert "Bot 1 L5" in terminal.screen(window)
+        text = terminal.screen(window)
+        assert "Bot 3 L5" in text  # in seat 3, after Ann and Bea
+
+
+def test_enter_in_the_waiting_room_fills_every_open_seat_with_bots(terminal: Terminal) -> None:
+    host = [sys.executable, "-m", "p2pnerts", "host", "--name", "Den", "--seats", "4"]
+    host += ["--bots", "1", "--no-advertise", "--player", "Ann"]
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(host)}", "Enter")
+    terminal.wait_for(lambda t: "Den: 2 of 4 seats taken" in t, "the bot asked for, seated")
+    terminal.type("a")
+    terminal.wait_for(lambda t: "Den: 3 of 4 seats taken" in t, "the bot added, seated")
+    terminal.type("Enter")  # the last seat too, whichever bots are seated already
+    text = say_ready(terminal)
+    for seat in (2, 3, 4):
+        assert any(line.startswith(f" {seat} Bot {seat} L5") for line in text.splitlines()), text
 
 
 def test_play_in_teams_shows_one_tableau_and_one_score_per_team(terminal: Terminal) -> None:
@@ -180,7 +230,7 @@ def test_a_join_that_never_moves_does_not_stall_a_three_seat_table(
     summary = processes.output("host")
     # Only Dee's seat, declared stuck for her, let everyone be stuck: the stuck rules ended it.
     assert "round 1 over (everyone stuck)" in summary
-    assert "match over after 1 round(s)" in summary and "Dee" in summary
+    assert "match over after 1 round:" in summary and "Dee" in summary
     assert "Traceback" not in text + summary
 
 
@@ -224,5 +274,5 @@ def test_a_two_seat_table_whose_other_peer_is_killed_says_why_and_can_end_the_ma
     terminal.wait_for(lambda t: "The match ended" in t, "the match ended")
     terminal.type("q")
     text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
-    assert "match ended after 0 round(s), the player did not wait for a silent seat" in text
+    assert "match ended after 0 rounds, the player did not wait for a silent seat" in text
     assert "Traceback" not in text

@@ -1,0 +1,149 @@
+"""How each command ends when it is stopped or cannot go on: one line and a meaningful
+exit status, never a traceback; run as real processes, as a person runs them."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+COMMAND = [sys.executable, "-m", "p2pnerts"]
+LIMIT = 120
+HOST = ["host", "--headless", "--name", "x", "--no-advertise"]
+
+posix_signals = pytest.mark.skipif(
+    sys.platform == "win32", reason="signals a child, which Windows consoles do not"
+)
+
+
+@contextmanager
+def running(args: list[str]) -> Iterator[subprocess.Popen[str]]:
+    """``p2pnerts ARGS`` in a session of its own (a terminal's Ctrl-C reaches the whole
+    group), SIGINT at its default as at a terminal; killed if a test leaves it running."""
+    child = subprocess.Popen(
+        [*COMMAND, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        yield child
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+
+
+def stopped(child: subprocess.Popen[str], signum: int, *, group: bool = False) -> str:
+    """Send ``signum`` (to the whole group, as Ctrl-C at a terminal does) and wait for the
+    end: standard error. The pipe ends only once every process holding it has gone, the
+    pool's workers too."""
+    if group and sys.platform != "win32":
+        os.killpg(child.pid, signum)
+    else:
+        child.send_signal(signum)
+    return child.communicate(timeout=LIMIT)[1]
+
+
+def first_line(stream: object, pattern: str) -> re.Match[str]:
+    line = stream.readline()  # type: ignore[attr-defined]
+    found = re.search(pattern, line)
+    assert found, line
+    return found
+
+
+ENDS = [(signal.SIGINT, 130, "Interrupted."), (signal.SIGTERM, 143, "Terminated.")]
+
+
+@posix_signals
+@pytest.mark.parametrize(("signum", "status", "told"), ENDS)
+@pytest.mark.parametrize(
+    "args",
+    [[*HOST, "--seats", "3"], ["play", "--headless", "--bots", "2"]],
+    ids=["host", "play"],
+)
+def test_a_table_stopped_says_so_in_one_line(
+    args: list[str], signum: int, status: int, told: str
+) -> None:
+    with running(args) as child:
+        first_line(child.stdout, r"open on port|players on this machine")
+        err = stopped(child, signum)
+    assert (child.returncode, err.strip()) == (status, told)
+
+
+@posix_signals
+@pytest.mark.parametrize(("signum", "status", "told"), ENDS)
+def test_a_bot_at_a_table_stopped_says_so_and_the_host_plays_on(
+    signum: int, status: int, told: str
+) -> None:
+    with running([*HOST, "--seats", "3"]) as host:
+        port = first_line(host.stdout, r"open on port (\d+)").group(1)
+        with running(["bot", "--join", f"127.0.0.1:{port}"]) as bot:
+            first_line(bot.stdout, "joining")
+            err = stopped(bot, signum)
+        assert (bot.returncode, err.strip()) == (status, told)
+        assert host.poll() is None
+
+
+@posix_signals
+@pytest.mark.parametrize(("signum", "status", "told"), ENDS)
+def test_an_arena_stopped_mid_run_ends_its_worker_processes_too(
+    signum: int, status: int, told: str
+) -> None:
+    args = ["arena", "--rounds", "320", "--players", "2", "--jobs", "2", "--seed", "1"]
+    with running(args) as child:
+        assert child.stderr is not None
+        # The progress bar's first stroke: the workers are at work (read unbuffered).
+        assert os.read(child.stderr.fileno(), 2) == b"\r["
+        err = stopped(child, signum, group=signum == signal.SIGINT)
+    assert child.returncode == status
+    assert err.splitlines()[-1] == told and "Traceback" not in err
+
+
+def test_a_port_in_use_is_one_line_and_status_1() -> None:
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = subprocess.run(
+            [*COMMAND, *HOST, "--port", str(port)], capture_output=True, text=True, timeout=LIMIT
+        )
+    assert run.returncode == 1
+    assert re.fullmatch(rf"p2pnerts: cannot host: cannot listen on port {port}: .+\n", run.stderr)
+
+
+@pytest.mark.parametrize(
+    ("content", "told"),
+    [
+        ("garbage", "not a p2pnerts state file"),
+        ('{"p2pnerts-seat": 9}', "not a usable p2pnerts state file (format 1 expected)"),
+        (None, "cannot write it"),
+    ],
+)
+def test_a_state_file_that_cannot_be_used_is_one_line_before_any_table(
+    tmp_path: Path, content: str | None, told: str
+) -> None:
+    state = tmp_path / "seat.json"
+    if content is None:
+        state = tmp_path / "no such folder" / "seat.json"
+    else:
+        state.write_text(content, encoding="utf-8")
+    run = subprocess.run(
+        [*COMMAND, *HOST, "--seats", "2", "--state", str(state)],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+    )
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith(f"p2pnerts: error: {state}: {told}")
+    assert len(run.stderr.splitlines()) == 1
