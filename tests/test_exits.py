@@ -126,7 +126,7 @@ def test_a_port_in_use_is_one_line_and_status_1() -> None:
     ("content", "told"),
     [
         ("garbage", "not a p2pnerts state file"),
-        ('{"p2pnerts-seat": 9}', "not a usable p2pnerts state file (format 1 expected)"),
+        ('{"p2pnerts-seat": 9}', "not a usable p2pnerts state file (format 2 expected)"),
         (None, "cannot write it"),
     ],
 )
