@@ -11,7 +11,6 @@ from p2pnerts.net._advertise import Advertiser, advertise
 from p2pnerts.net._browse import TableBrowser, browse, find_tables
 from p2pnerts.net._lobby import (
     JoinError,
-    Player,
     TableSpec,
     host_table,
     join_table,
@@ -22,6 +21,7 @@ from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, SHOWN_IDLE, Pacing
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile, SeatFileError
+from p2pnerts.net._seating import Player
 from p2pnerts.net._tables import (
     SERVICE_TYPE,
     DiscoveryError,

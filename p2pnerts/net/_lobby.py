@@ -12,17 +12,12 @@ from __future__ import annotations
 
 import errno
 import logging
-import random
 import secrets
-from collections import Counter
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import trio
 
-from p2pnerts.driver import Driver
 from p2pnerts.errors import Error
 from p2pnerts.net._link import (
     Closed,
@@ -33,12 +28,16 @@ from p2pnerts.net._link import (
     new_nonce,
     prove_to,
 )
-from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER
-from p2pnerts.net._peer import TablePeer, Tamper
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
+from p2pnerts.net._seating import (
+    HANDSHAKE_TIMEOUT,
+    NO_TABLE,
+    Player,
+    Seating,
+    peerhost,
+)
 from p2pnerts.protocol import (
-    Disk,
     Hello,
     Refuse,
     RemoteProtocolError,
@@ -51,13 +50,6 @@ from p2pnerts.protocol import (
 from p2pnerts.rules import TableOptions
 
 log = logging.getLogger("p2pnerts.net")
-HANDSHAKE_TIMEOUT = 10.0
-"""Seconds a new connection has to say Hello, and a seat of a table that has not begun
-here yet to wait for it."""
-PER_ADDRESS = 64
-"""Connections one address may hold open to this peer at once: enough for every seat of
-the largest table on one machine, too few to run it out of descriptors."""
-NO_TABLE = bytes(16)
 PORT_TRIES = 20
 """How many ports the kernel may pick before one is free in both families."""
 REBIND_WAIT = 10.0
@@ -77,159 +69,6 @@ class TableSpec:
     options: TableOptions
 
 
-@dataclass(slots=True)
-class Player:
-    """Who plays a seat here and how: the name, randomness, and the bot that plays it.
-
-    ``driver`` None: a person plays the seat through the `TablePeer` given to ``seated``.
-    """
-
-    name: str
-    rng: random.Random
-    driver: Driver | None
-    report: Callable[[str], None]
-    tell: Callable[[str], None] | None = None
-    """If given, hears every foundation play, race and Nerts call as it commits."""
-    seated: Callable[[TablePeer], None] | None = None
-    """Hears the seat's peer as play begins, before any message reaches it."""
-    seat_file: Path | None = None
-    """Where to keep what this seat needs to come back after a crash (`resume_table`)."""
-    lobby: Callable[[tuple[Seat, ...]], None] | None = None
-    """Hears the roster while the table fills (seated so far, by seat)."""
-    welcomed: Callable[[Welcome], None] | None = None
-    """Hears the host's answer to a joiner: its seat, the table's size and options."""
-    tamper: Tamper | None = None
-    """Rewrites what this seat sends (a cheat, for demonstrations and tests)."""
-    key: SeatKey = field(default_factory=SeatKey.generate)
-    """This seat's key pair (a state file keeps it, to come back as the same seat)."""
-    expect_host: str | None = None
-    """The host's key fingerprint as the table announced it, if known: a host that proves
-    another key is not the table announced (`join_table` refuses it)."""
-    between_rounds: float = 1.0
-    """Seconds from a round's end to a bot's Ready for the next (a person says Ready when
-    they are ready: `TablePeer.ready`)."""
-    countdown: float = COUNTDOWN
-    """Seconds from a round's deal to the first move this seat may make."""
-    idle_after: float = IDLE_AFTER
-    """Seconds without a move after which a person's seat is declared stuck."""
-
-
-Greeted = tuple[Connection, Hello]
-"""A new connection, and the Hello it opened with."""
-
-
-class _Seating:
-    """The part of a table both the host and a joiner run: a listener for the seats that
-    dial in, and the hand-over of connections to the table's peer once play begins."""
-
-    def __init__(self, player: Player) -> None:
-        self.player = player
-        self.table = NO_TABLE
-        self.peer: TablePeer | None = None
-        self.playing = trio.Event()
-        self._open: Counter[str] = Counter()
-        """Connections open per address."""
-
-    @asynccontextmanager
-    async def greet(self, stream: trio.SocketStream) -> AsyncIterator[Greeted | None]:
-        """A new connection and its Hello; None, the connection closed, when the Hello does
-        not come in time or the address holds too many connections already."""
-        address = _peerhost(stream)
-        conn = Connection(stream, _peername(stream))
-        if self._open[address] >= PER_ADDRESS:
-            await conn.finish()
-            yield None
-            return
-        self._open[address] += 1
-        try:
-            hello = await _hello(conn)
-            if hello is None:
-                await conn.finish()
-                yield None
-            else:
-                conn.open_up()
-                yield conn, hello
-        finally:
-            self._open[address] -= 1
-            if not self._open[address]:
-                del self._open[address]
-
-    async def serve_mesh(self, conn: Connection, hello: Hello) -> None:
-        """A seat of a started table connecting to this one (it may dial before play has
-        begun here: it waits a while)."""
-        if hello.table == self.table:
-            with trio.move_on_after(HANDSHAKE_TIMEOUT):
-                await self.playing.wait()
-        peer = self.peer
-        if peer is None or hello.table != self.table or not 0 <= hello.seat < len(peer.roster):
-            conn.send_nowait(Refuse("that is not a seat of this table"))
-            await conn.finish()
-            return
-        if hello.key != peer.roster[hello.seat].key:
-            conn.send_nowait(Refuse(f"that is not seat {hello.seat}'s key"))
-            await conn.finish()
-            return
-        if not await answer_link(conn, hello, peer.hello(), peer.key):
-            conn.send_nowait(Refuse(f"no proof of seat {hello.seat}'s key"))
-            await conn.finish()
-            return
-        conn.open_up()
-        peer.adopt(hello.seat, conn)
-        try:
-            await conn.serve()
-        finally:
-            peer.lost(hello.seat, conn)
-
-    async def play(
-        self,
-        seat: int,
-        roster: list[Seat],
-        options: TableOptions,
-        links: dict[int, Connection],
-        disk: Disk | None = None,
-    ) -> MatchResult:
-        """Play the match at ``seat``, over ``links`` already open (coming back with
-        ``disk``, if given)."""
-        p = self.player
-        self.peer = TablePeer(
-            self.table,
-            seat,
-            roster,
-            options,
-            rng=p.rng,
-            driver=p.driver,
-            report=p.report,
-            tell=p.tell,
-            seat_file=p.seat_file,
-            disk=disk,
-            between_rounds=p.between_rounds,
-            tamper=p.tamper,
-            key=p.key,
-            countdown=p.countdown,
-            idle_after=p.idle_after,
-        )
-        if p.seated is not None:
-            p.seated(self.peer)
-        for other, conn in links.items():
-            self.peer.adopt(other, conn)
-        self.playing.set()
-        return await self.peer.run()
-
-
-async def _hello(conn: Connection) -> Hello | None:
-    """The first message on a new connection, if it is a Hello in time."""
-    try:
-        with trio.fail_after(HANDSHAKE_TIMEOUT):
-            first = await conn.receive()
-    except (trio.TooSlowError, Closed):
-        return None
-    except RemoteProtocolError as exc:
-        log.warning("%s: refused at the handshake: %s", conn.peer, exc)
-        await conn.say_last(Refuse(f"refused: {exc}"))
-        return None
-    return first if isinstance(first, Hello) else None
-
-
 async def host_table(
     spec: TableSpec,
     player: Player,
@@ -240,7 +79,7 @@ async def host_table(
     on_roster: Callable[[int], None] | None = None,
 ) -> MatchResult:
     """Host a table: seat 0 here, newcomers seated as they come, then play the match."""
-    seating = _Seating(player)
+    seating = Seating(player)
     seating.table = secrets.token_bytes(16)
     listeners = await listen(port, bind)
     port = listeners[0].socket.getsockname()[1]
@@ -277,7 +116,7 @@ async def host_table(
             await conn.finish()
         else:
             seat = min(set(range(1, spec.seats)) - set(roster))
-            name, host = hello.name[:32], _peerhost(stream)
+            name, host = hello.name[:32], peerhost(stream)
             roster[seat] = Seat(seat, name, host, hello.port, hello.key)
             links[seat] = conn
             conn.send_nowait(Welcome(seating.table, seat, spec.seats, spec.options))
@@ -305,7 +144,7 @@ async def host_table(
 
 async def join_table(host: str, port: int, player: Player) -> MatchResult:
     """Take a seat at the table listening at host:port, and play the match."""
-    seating = _Seating(player)
+    seating = Seating(player)
     listeners = await listen(0)
     my_port = listeners[0].socket.getsockname()[1]
     try:
@@ -381,7 +220,7 @@ async def resume_table(saved: SeatFile, player: Player) -> MatchResult:
     """Come back to the seat ``saved`` describes (after this process was killed, say):
     listen where the seat listened, dial the others, rebuild the table from them."""
     player.key = SeatKey.from_secret(saved.key)  # the seat the others know
-    seating = _Seating(player)
+    seating = Seating(player)
     seating.table = saved.table
     me = saved.roster[saved.seat]
     try:
@@ -491,12 +330,3 @@ async def _next(conn: Connection) -> Received | None:
 async def _cancel_when(event: trio.Event, scope: trio.CancelScope) -> None:
     await event.wait()
     scope.cancel()
-
-
-def _peername(stream: trio.SocketStream) -> str:
-    host, port = stream.socket.getpeername()[:2]
-    return f"{host}:{port}"
-
-
-def _peerhost(stream: trio.SocketStream) -> str:
-    return str(stream.socket.getpeername()[0])

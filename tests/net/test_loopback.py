@@ -20,7 +20,7 @@ from p2pnerts.net import (
     host_table,
     join_table,
 )
-from p2pnerts.net._lobby import PER_ADDRESS
+from p2pnerts.net._seating import PER_ADDRESS
 from p2pnerts.protocol import (
     PROTOCOL_VERSION,
     FrameDecoder,

@@ -1,0 +1,194 @@
+"""Seating at one peer: who plays its seat (`Player`), and the connections other seats
+open to it, each greeted, checked and proven (SPEC §2.8) before it is a seat's link."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from p2pnerts.driver import Driver
+from p2pnerts.net._link import Closed, Connection, answer_link
+from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER
+from p2pnerts.net._peer import TablePeer, Tamper
+from p2pnerts.net._result import MatchResult
+from p2pnerts.protocol import Disk, Hello, Refuse, RemoteProtocolError, Seat, SeatKey, Welcome
+from p2pnerts.rules import TableOptions
+
+log = logging.getLogger("p2pnerts.net")
+NO_TABLE = bytes(16)
+"""The table id a newcomer names before it has one."""
+HANDSHAKE_TIMEOUT = 10.0
+"""Seconds a new connection has to say Hello, and a seat of a table that has not begun
+here yet to wait for it."""
+PER_ADDRESS = 64
+"""Connections one address may hold open to this peer at once: enough for every seat of
+the largest table on one machine, too few to run it out of descriptors."""
+
+
+@dataclass(slots=True)
+class Player:
+    """Who plays a seat here and how: the name, randomness, and the bot that plays it.
+
+    ``driver`` None: a person plays the seat through the `TablePeer` given to ``seated``.
+    """
+
+    name: str
+    rng: random.Random
+    driver: Driver | None
+    report: Callable[[str], None]
+    tell: Callable[[str], None] | None = None
+    """If given, hears every foundation play, race and Nerts call as it commits."""
+    seated: Callable[[TablePeer], None] | None = None
+    """Hears the seat's peer as play begins, before any message reaches it."""
+    seat_file: Path | None = None
+    """Where to keep what this seat needs to come back after a crash (`resume_table`)."""
+    lobby: Callable[[tuple[Seat, ...]], None] | None = None
+    """Hears the roster while the table fills (seated so far, by seat)."""
+    welcomed: Callable[[Welcome], None] | None = None
+    """Hears the host's answer to a joiner: its seat, the table's size and options."""
+    tamper: Tamper | None = None
+    """Rewrites what this seat sends (a cheat, for demonstrations and tests)."""
+    key: SeatKey = field(default_factory=SeatKey.generate)
+    """This seat's key pair (a state file keeps it, to come back as the same seat)."""
+    expect_host: str | None = None
+    """The host's key fingerprint as the table announced it, if known: a host that proves
+    another key is not the table announced (`join_table` refuses it)."""
+    between_rounds: float = 1.0
+    """Seconds from a round's end to a bot's Ready for the next (a person says Ready when
+    they are ready: `TablePeer.ready`)."""
+    countdown: float = COUNTDOWN
+    """Seconds from a round's deal to the first move this seat may make."""
+    idle_after: float = IDLE_AFTER
+    """Seconds without a move after which a person's seat is declared stuck."""
+
+
+Greeted = tuple[Connection, Hello]
+"""A new connection, and the Hello it opened with."""
+
+
+class Seating:
+    """The part of a table both the host and a joiner run: a listener for the seats that
+    dial in, and the hand-over of connections to the table's peer once play begins."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.table = NO_TABLE
+        self.peer: TablePeer | None = None
+        self.playing = trio.Event()
+        self._open: Counter[str] = Counter()
+        """Connections open per address."""
+
+    @asynccontextmanager
+    async def greet(self, stream: trio.SocketStream) -> AsyncIterator[Greeted | None]:
+        """A new connection and its Hello; None, the connection closed, when the Hello does
+        not come in time or the address holds too many connections already."""
+        address = peerhost(stream)
+        conn = Connection(stream, peername(stream))
+        if self._open[address] >= PER_ADDRESS:
+            await conn.finish()
+            yield None
+            return
+        self._open[address] += 1
+        try:
+            hello = await _hello(conn)
+            if hello is None:
+                await conn.finish()
+                yield None
+            else:
+                conn.open_up()
+                yield conn, hello
+        finally:
+            self._open[address] -= 1
+            if not self._open[address]:
+                del self._open[address]
+
+    async def serve_mesh(self, conn: Connection, hello: Hello) -> None:
+        """A seat of a started table connecting to this one (it may dial before play has
+        begun here: it waits a while)."""
+        if hello.table == self.table:
+            with trio.move_on_after(HANDSHAKE_TIMEOUT):
+                await self.playing.wait()
+        peer = self.peer
+        if peer is None or hello.table != self.table or not 0 <= hello.seat < len(peer.roster):
+            conn.send_nowait(Refuse("that is not a seat of this table"))
+            await conn.finish()
+            return
+        if hello.key != peer.roster[hello.seat].key:
+            conn.send_nowait(Refuse(f"that is not seat {hello.seat}'s key"))
+            await conn.finish()
+            return
+        if not await answer_link(conn, hello, peer.hello(), peer.key):
+            conn.send_nowait(Refuse(f"no proof of seat {hello.seat}'s key"))
+            await conn.finish()
+            return
+        conn.open_up()
+        peer.adopt(hello.seat, conn)
+        try:
+            await conn.serve()
+        finally:
+            peer.lost(hello.seat, conn)
+
+    async def play(
+        self,
+        seat: int,
+        roster: list[Seat],
+        options: TableOptions,
+        links: dict[int, Connection],
+        disk: Disk | None = None,
+    ) -> MatchResult:
+        """Play the match at ``seat``, over ``links`` already open (coming back with
+        ``disk``, if given)."""
+        p = self.player
+        self.peer = TablePeer(
+            self.table,
+            seat,
+            roster,
+            options,
+            rng=p.rng,
+            driver=p.driver,
+            report=p.report,
+            tell=p.tell,
+            seat_file=p.seat_file,
+            disk=disk,
+            between_rounds=p.between_rounds,
+            tamper=p.tamper,
+            key=p.key,
+            countdown=p.countdown,
+            idle_after=p.idle_after,
+        )
+        if p.seated is not None:
+            p.seated(self.peer)
+        for other, conn in links.items():
+            self.peer.adopt(other, conn)
+        self.playing.set()
+        return await self.peer.run()
+
+
+async def _hello(conn: Connection) -> Hello | None:
+    """The first message on a new connection, if it is a Hello in time."""
+    try:
+        with trio.fail_after(HANDSHAKE_TIMEOUT):
+            first = await conn.receive()
+    except (trio.TooSlowError, Closed):
+        return None
+    except RemoteProtocolError as exc:
+        log.warning("%s: refused at the handshake: %s", conn.peer, exc)
+        await conn.say_last(Refuse(f"refused: {exc}"))
+        return None
+    return first if isinstance(first, Hello) else None
+
+
+def peername(stream: trio.SocketStream) -> str:
+    host, port = stream.socket.getpeername()[:2]
+    return f"{host}:{port}"
+
+
+def peerhost(stream: trio.SocketStream) -> str:
+    return str(stream.socket.getpeername()[0])
