@@ -1,8 +1,8 @@
 """A seat's peer on the network: its replica, a connection to every other seat, its timers.
 
-The replica decides everything; this only moves bytes and time. Seats dial every seat
-with a lower number and accept the others, so each pair has one connection; a lost
-connection is dialled again with backoff, and the replica's `resend_to` restores FIFO.
+The replica decides everything; this only moves bytes and time. Its connections are
+`Links` (one per seat, dialled again when lost); an adopted connection is first sent the
+replica's `resend_to`, which restores FIFO.
 """
 
 from __future__ import annotations
@@ -18,21 +18,18 @@ import trio
 
 from p2pnerts.driver import Driver, Look
 from p2pnerts.net import _waits
-from p2pnerts.net._link import Connection, Received, dial_seat
+from p2pnerts.net._link import Connection, Received
+from p2pnerts.net._links import Links
 from p2pnerts.net._narration import Narrator
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, Pacing
 from p2pnerts.net._result import MatchResult, PeerStats
-from p2pnerts.net._seatfile import SeatFile
-from p2pnerts.net._words import together
+from p2pnerts.net._seatfile import Keeper, SeatFile
 from p2pnerts.protocol import (
     Disk,
-    Diverged,
     Event,
     Hello,
     LocalProtocolError,
     Message,
-    PeerRefused,
-    PeerStalled,
     PlayCommitted,
     PlayReturned,
     Ready,
@@ -44,7 +41,6 @@ from p2pnerts.protocol import (
     SeatKey,
     Status,
     Timing,
-    addressed_to,
 )
 from p2pnerts.rules import (
     IllegalMove,
@@ -123,11 +119,7 @@ class TablePeer:
         names = tuple(s.name for s in self.roster)
         self.narrator = Narrator(names, self.replica.seats, seat)
         """Tells this seat's events in words: the table's news, and (to ``tell``) its plays."""
-        self._seat_file = seat_file
-        self._saved: Disk | None = None
-        self._waiting_for: frozenset[int] = frozenset()
-        """The silent seats the table was last told it waits for."""
-        self.links: dict[int, Connection] = {}
+        self._kept = None if seat_file is None else Keeper(seat_file)
         self.result: MatchResult | None = None
         self._rng = rng
         if driver is None:
@@ -141,14 +133,16 @@ class TablePeer:
         self._between_rounds = between_rounds
         self.pacing = Pacing(person=driver is None, countdown=countdown, idle_after=idle_after)
         """Human time: a person's Ready, the countdown, who is idle (`Pacing`)."""
+        self._waits = _waits.News(self.replica, self.pacing, self.narrator, report)
         self._poke = trio.Event()
         self._done = trio.Event()
-        self._lost: dict[int, trio.Event] = {}
         self._next_round_at: float | None = None
         self._moved: dict[int, float] = {}
         """When each seat last made a move (or the round began): a bot takes over the part
         of a teammate that has made none for a while (its driver's patience)."""
         self.stats = PeerStats([], started=trio.current_time())
+        self.links = Links(self.stats, refuses=self.replica.gate.refuses, hear=self._on_message)
+        """This seat's connection to each other seat."""
         self._sent_at: dict[Move, float] = {}
         self._nursery: trio.Nursery | None = None
         self.watchers: list[Watcher] = []
@@ -168,7 +162,8 @@ class TablePeer:
                 nursery.start_soon(self._play, self._driver)
             for other in self.roster:
                 if other.seat < self.seat:
-                    nursery.start_soon(self._keep_dialled, other)
+                    dialled = self.links.keep_dialled
+                    nursery.start_soon(dialled, other, self.hello, self.key, nursery, self.adopt)
             self._say_team()
             if self.resumed:
                 self._flush()  # the request to rejoin
@@ -176,11 +171,7 @@ class TablePeer:
                 self._start_round()
             await self._done.wait()
             nursery.cancel_scope.cancel()
-        for conn in self.links.values():
-            self.stats.frames_sent += conn.frames_sent
-            self.stats.bytes_sent += conn.bytes_sent
-            conn.frames_sent = conn.bytes_sent = 0
-            conn.close()
+        self.links.close()
         assert self.result is not None
         return self.result
 
@@ -190,19 +181,11 @@ class TablePeer:
             self._report(self.narrator.team(len(self.options.teams)))
 
     def adopt(self, seat: int, conn: Connection) -> None:
-        """Take over a connection to ``seat`` (already being served), replacing any other;
-        a seat that broke the protocol gets none (it was told once, when refused)."""
-        if self.replica.gate.refuses(seat):
-            conn.close()
+        """Take over a connection to ``seat`` (already being served), replacing any other,
+        and send it what the seat may have missed; a seat that broke the protocol gets
+        none (it was told once, when refused)."""
+        if not self.links.adopt(seat, conn):
             return
-        old = self.links.get(seat)
-        if old is not None and old is not conn:
-            old.close()
-        self.links[seat] = conn
-        conn.on_message = lambda message: self._on_message(seat, message)
-        early, conn.early = conn.early, []
-        for received in early:
-            self._on_message(seat, received)
         for message in self.replica.resend_to(seat):
             conn.send_nowait(message)
         if self.replica.status is Status.OUT:
@@ -211,45 +194,11 @@ class TablePeer:
 
     def lost(self, seat: int, conn: Connection) -> None:
         """A connection ended (whoever served it)."""
-        self.stats.frames_sent += conn.frames_sent
-        self.stats.bytes_sent += conn.bytes_sent
-        conn.frames_sent = conn.bytes_sent = 0
-        if self.links.get(seat) is conn:
-            del self.links[seat]
-            self._lost.setdefault(seat, trio.Event()).set()
+        self.links.lost(seat, conn)
 
     def hello(self) -> Hello:
         me = self.roster[self.seat]
         return Hello(self.table, self.seat, me.name, me.port, self.key.public)
-
-    async def _keep_dialled(self, other: Seat) -> None:
-        """Keep a connection to a lower seat: dial, and dial again when it drops."""
-        delay = 0.05
-        while not self.replica.gate.refuses(other.seat):  # none again to a seat refused
-            current = self.links.get(other.seat)
-            if current is not None and not current.closed:
-                lost = self._lost[other.seat] = trio.Event()
-                await lost.wait()
-                continue
-            conn = await dial_seat(other, self.hello(), self.key)
-            if conn is None:
-                await trio.sleep(delay)
-                delay = min(delay * 2, 2.0)
-                continue
-            delay = 0.05
-            assert self._nursery is not None
-            done = trio.Event()
-
-            async def serve(conn: Connection = conn, done: trio.Event = done) -> None:
-                try:
-                    await conn.serve()
-                finally:
-                    self.lost(other.seat, conn)
-                    done.set()
-
-            self._nursery.start_soon(serve)
-            self.adopt(other.seat, conn)
-            await done.wait()
 
     async def _drive(self) -> None:
         """Call the replica's timer whenever it is due (or sooner, after news)."""
@@ -267,8 +216,7 @@ class TablePeer:
                 self._flush()
             if self.result is None and _waits.alone(self.replica):
                 self.end_match("everyone else has left the table")
-            self._say_stranded()
-            self._say_unready(now)
+            self._waits.say(self.stranded, self.unready(), now)
             if self._next_round_at is None and self._wants_deal():
                 self._next_round_at = now + self._between_rounds
             due = self._next_round_at is not None and now >= self._next_round_at
@@ -331,22 +279,6 @@ class TablePeer:
         """The silent seats the table cannot leave out, and waits for (`_waits.stranded`)."""
         return frozenset() if self.result is not None else _waits.stranded(self.replica)
 
-    def _say_stranded(self) -> None:
-        """Say once when the table starts to wait for silent seats it cannot leave out."""
-        stranded = self.stranded
-        if stranded and stranded != self._waiting_for:
-            self._report(_waits.stranded_words(self.narrator, stranded, self.replica.members))
-        self._waiting_for = stranded
-
-    def _say_unready(self, now: float) -> None:
-        """Say once when the next round has waited a while for others to be ready."""
-        unready, seats, deck = self.unready(), self.replica.seats, self.replica.deck
-        others = () if self.seat in unready else tuple(s for s in unready if seats[s] != deck)
-        waiting = self.pacing.still_waiting(others, now)
-        if waiting:
-            who = together([self.narrator.name(s) for s in waiting])
-            self._report(f"round {self.replica.playing + 1} waits for {who} to be ready")
-
     def end_match(self, why: str, *, linger: bool = True) -> None:
         """End the match here, with the rounds played so far (the others are gone, or the
         player chose not to wait for a silent seat); ``linger``: acknowledge a moment
@@ -404,9 +336,7 @@ class TablePeer:
         for message in outgoing:
             for hear in self.traffic:
                 hear(True, None, message)
-            for seat, conn in list(self.links.items()):
-                if addressed_to(message, seat):
-                    conn.send_nowait(message)
+            self.links.send(message)
         events = self.replica.take_events()
         for event in events:
             self._on_event(event)
@@ -417,17 +347,18 @@ class TablePeer:
     def _save(self) -> None:
         """Keep the seat file up to date with what the replica must keep (it changes
         once a round and once a view: seldom)."""
-        if self._seat_file is not None and self.left:
-            self._seat_file.unlink(missing_ok=True)  # gone for good: nothing to come back to
-            self._seat_file = None
-        disk = self.replica.disk
-        if self._seat_file is None or disk == self._saved or self.result is not None:
+        if self._kept is None or self.result is not None:
             return
-        kept = SeatFile(self.table, self.seat, self.roster, self.options, disk, self.key.secret)
-        kept.save(self._seat_file)
-        self._saved = disk
+        if self.left:
+            self._kept.drop()  # gone for good: nothing to come back to
+            self._kept = None
+            return
+        disk = self.replica.disk
+        key = self.key.secret
+        self._kept.keep(SeatFile(self.table, self.seat, self.roster, self.options, disk, key))
 
     def _on_event(self, event: Event) -> None:
+        self.stats.count(event)
         if isinstance(event, PlayCommitted | PlayReturned):
             self._moved[event.seat] = trio.current_time()
             self.pacing.heard(event.seat, event.move, trio.current_time())
@@ -437,12 +368,6 @@ class TablePeer:
         elif isinstance(event, RoundStarted):
             self._moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
             self.pacing.round_started(len(self.roster), trio.current_time())
-        elif isinstance(event, Diverged):
-            self.stats.diverged += 1
-        elif isinstance(event, PeerRefused):
-            self.stats.refused.append(f"seat {event.seat}: {event.reason}")
-        elif isinstance(event, PeerStalled):
-            self.stats.stalled.append(event.seat)
         told = self.narrator.tell(event)
         if told is not None:
             (self._tell if told.play else self._report)(told.text)
@@ -485,6 +410,6 @@ class TablePeer:
         # Linger a moment, acknowledging, so that every seat commits the last round too.
         await trio.sleep(max(2.0, 4 * self.replica.timing.heartbeat) if linger is None else linger)
         self.stats.finished = trio.current_time()
-        if self._seat_file is not None:
-            self._seat_file.unlink(missing_ok=True)
+        if self._kept is not None:
+            self._kept.drop()
         self._done.set()

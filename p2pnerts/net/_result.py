@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from p2pnerts.net._words import counted, deck_names
+from p2pnerts.protocol import Diverged, Event, PeerRefused, PeerStalled
 from p2pnerts.rules import Match
 
 
@@ -24,6 +25,15 @@ class PeerStats:
     """Each seat refused for breaking the protocol, with the reason."""
     stalled: list[int] = field(default_factory=list)
     """Each seat left out for holding every commit up while it talked on."""
+
+    def count(self, event: Event) -> None:
+        """Count what ``event`` tells of a seat that went wrong (if anything)."""
+        if isinstance(event, Diverged):
+            self.diverged += 1
+        elif isinstance(event, PeerRefused):
+            self.refused.append(f"seat {event.seat}: {event.reason}")
+        elif isinstance(event, PeerStalled):
+            self.stalled.append(event.seat)
 
     def alarms(self) -> str | None:
         """What this peer saw go wrong at the table, in one line; None if nothing did."""

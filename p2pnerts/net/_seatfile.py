@@ -181,3 +181,23 @@ def _int(value: Any, low: int, high: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ValueError(f"{what} must be a whole number {low} to {high}, not {value!r}")
     return value
+
+
+class Keeper:
+    """Keeps a peer's state file at ``path`` up to date: written when what it holds
+    changes (once a round and once a view: seldom), removed when there is nothing to
+    come back to."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._kept: SeatFile | None = None
+
+    def keep(self, kept: SeatFile) -> None:
+        """Write ``kept`` unless it is what the file already holds."""
+        if kept != self._kept:
+            kept.save(self.path)
+            self._kept = kept
+
+    def drop(self) -> None:
+        """Remove the file."""
+        self.path.unlink(missing_ok=True)

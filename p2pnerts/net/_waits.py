@@ -7,6 +7,8 @@ the headless lines and the peer's own decisions (`TablePeer`) agree.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from p2pnerts.net._narration import Narrator
 from p2pnerts.net._pace import Pacing
 from p2pnerts.net._words import together
@@ -91,3 +93,29 @@ def declare_idle(replica: Replica, pacing: Pacing, now: float) -> bool:
     except (IllegalMove, LocalProtocolError):
         return False  # not now (regrouping, sitting out, blind): looked at again later
     return True
+
+
+class News:
+    """Says once, in the peer's report, when the table starts to wait: for silent seats
+    it cannot leave out, or (after a while) for others to be ready for the next round."""
+
+    def __init__(
+        self, replica: Replica, pacing: Pacing, narrator: Narrator, report: Callable[[str], None]
+    ) -> None:
+        self._replica, self._pacing, self._narrator = replica, pacing, narrator
+        self._report = report
+        self._stranded: frozenset[int] = frozenset()
+        """The silent seats the table was last told it waits for."""
+
+    def say(self, stranded: frozenset[int], unready: tuple[int, ...], now: float) -> None:
+        """Tell what is new of ``stranded`` and ``unready`` seats (as `TablePeer` sees them)."""
+        replica = self._replica
+        if stranded and stranded != self._stranded:
+            self._report(stranded_words(self._narrator, stranded, replica.members))
+        self._stranded = stranded
+        seats, deck = replica.seats, replica.deck
+        others = () if replica.seat in unready else tuple(s for s in unready if seats[s] != deck)
+        waiting = self._pacing.still_waiting(others, now)
+        if waiting:
+            who = together([self._narrator.name(s) for s in waiting])
+            self._report(f"round {replica.playing + 1} waits for {who} to be ready")

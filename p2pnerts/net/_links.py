@@ -1,0 +1,128 @@
+"""A seat's connections to the other seats: one each, adopted, dialled again, counted.
+
+Seats dial every seat with a lower number and accept the others (`_seating`), so each
+pair has one connection. `Links` holds the one in use for each seat, replaces it when a
+newer one is adopted, dials a lower seat again with backoff when its connection drops,
+and counts what every connection wrote. It moves no protocol state: the table's peer
+decides what an adopted connection is sent first (`Replica.resend_to`) and what to do
+with what it carries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+
+import trio
+
+from p2pnerts.net._link import Connection, Received, dial_seat
+from p2pnerts.net._result import PeerStats
+from p2pnerts.protocol import Hello, Message, Seat, SeatKey, addressed_to
+
+FIRST_REDIAL = 0.05
+"""Seconds before a failed dial is tried again; doubled after each failure..."""
+LAST_REDIAL = 2.0
+"""...up to this."""
+
+
+class Links(Mapping[int, Connection]):
+    """The connection in use for each other seat, by seat number."""
+
+    def __init__(
+        self,
+        stats: PeerStats,
+        *,
+        refuses: Callable[[int], bool],
+        hear: Callable[[int, Received], None],
+    ) -> None:
+        self._conns: dict[int, Connection] = {}
+        self._lost: dict[int, trio.Event] = {}
+        self._stats = stats
+        self._refuses = refuses
+        """Whether a seat broke the protocol here: it gets no connection again."""
+        self._hear = hear
+        """Takes what a seat's connection carries, in order."""
+
+    def __getitem__(self, seat: int) -> Connection:
+        return self._conns[seat]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._conns)
+
+    def __len__(self) -> int:
+        return len(self._conns)
+
+    def adopt(self, seat: int, conn: Connection) -> bool:
+        """Use ``conn`` (already being served) for ``seat``, closing any other, and hear
+        what arrived on it so far; False (and ``conn`` closed) for a seat refused."""
+        if self._refuses(seat):
+            conn.close()
+            return False
+        old = self._conns.get(seat)
+        if old is not None and old is not conn:
+            old.close()
+        self._conns[seat] = conn
+        conn.on_message = lambda message: self._hear(seat, message)
+        early, conn.early = conn.early, []
+        for received in early:
+            self._hear(seat, received)
+        return True
+
+    def lost(self, seat: int, conn: Connection) -> None:
+        """A connection ended (whoever served it): count it, and forget it if in use."""
+        self._count(conn)
+        if self._conns.get(seat) is conn:
+            del self._conns[seat]
+            self._lost.setdefault(seat, trio.Event()).set()
+
+    def send(self, message: Message) -> None:
+        """Queue ``message`` on the connection of every seat it is addressed to."""
+        for seat, conn in list(self._conns.items()):
+            if addressed_to(message, seat):
+                conn.send_nowait(message)
+
+    def close(self) -> None:
+        """Close every connection, counting what each wrote."""
+        for conn in self._conns.values():
+            self._count(conn)
+            conn.close()
+
+    async def keep_dialled(
+        self,
+        other: Seat,
+        hello: Callable[[], Hello],
+        key: SeatKey,
+        nursery: trio.Nursery,
+        adopt: Callable[[int, Connection], None],
+    ) -> None:
+        """Keep a connection to a lower seat: dial, and dial again when it drops; each
+        new connection is served in ``nursery`` and handed to ``adopt``."""
+        delay = FIRST_REDIAL
+        while not self._refuses(other.seat):  # none again to a seat refused
+            current = self._conns.get(other.seat)
+            if current is not None and not current.closed:
+                lost = self._lost[other.seat] = trio.Event()
+                await lost.wait()
+                continue
+            conn = await dial_seat(other, hello(), key)
+            if conn is None:
+                await trio.sleep(delay)
+                delay = min(delay * 2, LAST_REDIAL)
+                continue
+            delay = FIRST_REDIAL
+            done = trio.Event()
+
+            async def serve(conn: Connection = conn, done: trio.Event = done) -> None:
+                try:
+                    await conn.serve()
+                finally:
+                    self.lost(other.seat, conn)
+                    done.set()
+
+            nursery.start_soon(serve)
+            adopt(other.seat, conn)
+            await done.wait()
+
+    def _count(self, conn: Connection) -> None:
+        self._stats.frames_sent += conn.frames_sent
+        self._stats.bytes_sent += conn.bytes_sent
+        conn.frames_sent = conn.bytes_sent = 0
