@@ -7,7 +7,8 @@ Where a race is decided: `_arbiter.decide`, one pure function that gives a commi
 play's `Verdict` (landed, tied, or returned with the winner and the reason).
 
 `Replica` (`_replica.py`, with its theory of operation) is a facade over parts, each the
-one owner of its state:
+one owner of its state; what the other layers read of it is `Readings` (`_readings.py`),
+each answer read from the part that owns it:
 
 - `Gate` (`_checks.py`): the checks a message passes before anything changes for it,
   its place on its sender's link, and the seats refused for breaking the protocol;
