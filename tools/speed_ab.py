@@ -33,8 +33,10 @@ print({seeds} / (time.process_time() - start), report.digest)
 def one_run(tree: str, peers: int, seeds: int) -> tuple[float, str]:
     env = {**os.environ, "PYTHONPATH": tree}
     code = PROBE.format(peers=peers, seeds=seeds)
+    # Run from the checkout: ``-c`` puts the working directory first on the path, before
+    # PYTHONPATH, and the caller's own checkout must not stand in for the one measured.
     out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=tree
     ).stdout.split()
     return float(out[0]), out[1]
 
