@@ -25,6 +25,8 @@ from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.net._words import together
 from p2pnerts.protocol import (
+    SECRET_BYTES,
+    AuditFailed,
     Disk,
     Diverged,
     Event,
@@ -52,7 +54,6 @@ from p2pnerts.rules import (
     Move,
     TableOptions,
     ToFoundation,
-    shuffled_deck,
 )
 
 PROTOCOL_MESSAGES = get_args(Message)
@@ -113,11 +114,13 @@ class TablePeer:
         self.roster = tuple(roster)
         self.options = options
         now, players = trio.current_time(), len(roster)
+        stacker = getattr(tamper, "shuffle", None)  # a cheat that stacks its own deck
+        shuffle = stacker(options, options.seating(players)[seat]) if stacker else None
         if disk is None:
-            self.replica = Replica(seat, options, players, timing=timing, now=now)
+            self.replica = Replica(seat, options, players, timing=timing, now=now, shuffle=shuffle)
         else:
             self.replica = Replica.restart(
-                seat, options, players, disk=disk, now=now, timing=timing
+                seat, options, players, disk=disk, now=now, timing=timing, shuffle=shuffle
             )
         self.resumed = disk is not None
         names = tuple(s.name for s in self.roster)
@@ -391,8 +394,8 @@ class TablePeer:
             hear(False, seat, message)
         try:
             self.replica.receive(message, trio.current_time())
-            if isinstance(message, Ready):
-                self.pacing.said_ready_for(message.sender, message.round)
+            if isinstance(message, Ready):  # (its Ready of round 0 says it is ready for 1)
+                self.pacing.said_ready_for(message.sender, max(message.round, 1))
         finally:
             self._flush()  # a refusal is told at once, before the link drops
         self._poke.set()
@@ -443,6 +446,8 @@ class TablePeer:
             self.stats.refused.append(f"seat {event.seat}: {event.reason}")
         elif isinstance(event, PeerStalled):
             self.stats.stalled.append(event.seat)
+        elif isinstance(event, AuditFailed) and event.points is not None:
+            self.stats.audits_failed.append(f"seat {event.seat}, round {event.round}")
         told = self.narrator.tell(event)
         if told is not None:
             (self._tell if told.play else self._report)(told.text)
@@ -474,8 +479,7 @@ class TablePeer:
         return self.result is None and self.pacing.said_ready and self.replica.should_deal()
 
     def _start_round(self) -> None:
-        order = shuffled_deck(self.replica.deck, self.options, self._rng)
-        self.replica.start_round(order, secrets.token_bytes(16), trio.current_time())
+        self.replica.start_round(secrets.token_bytes(SECRET_BYTES), trio.current_time())
         self.pacing.dealt()
         self.pacing.said_ready_for(self.seat, self.replica.round)
         self._flush()
@@ -484,6 +488,10 @@ class TablePeer:
     async def _finish(self, linger: float | None = None) -> None:
         # Linger a moment, acknowledging, so that every seat commits the last round too.
         await trio.sleep(max(2.0, 4 * self.replica.timing.heartbeat) if linger is None else linger)
+        if self.result is not None and not self.result.ended:
+            # The last round's audit closes after it ends: a deck voided there counts.
+            names, seats = self.narrator.names, self.replica.seats
+            self.result = MatchResult.of(names, self.match, seats, self.stats)
         self.stats.finished = trio.current_time()
         if self._seat_file is not None:
             self._seat_file.unlink(missing_ok=True)

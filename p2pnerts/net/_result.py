@@ -24,11 +24,15 @@ class PeerStats:
     """Each seat refused for breaking the protocol, with the reason."""
     stalled: list[int] = field(default_factory=list)
     """Each seat left out for holding every commit up while it talked on."""
+    audits_failed: list[str] = field(default_factory=list)
+    """Each deck voided for failing a round's audit: the seat that answers for it, and the
+    round."""
 
     def alarms(self) -> str | None:
         """What this peer saw go wrong at the table, in one line; None if nothing did."""
         seen = [f"refused {why}" for why in self.refused]
         seen += [f"seat {seat} acknowledged nothing while it talked on" for seat in self.stalled]
+        seen += [f"{who} failed the audit of its deal" for who in self.audits_failed]
         if self.diverged:
             seen.insert(0, f"{self.diverged} digest mismatch(es) with other seats")
         return "; ".join(seen) or None
