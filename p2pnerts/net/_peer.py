@@ -134,8 +134,8 @@ class TablePeer:
         self.result: MatchResult | None = None
         self._rng = rng
         if driver is None:
-            # Drawn where a bot for the seat once was, so that a seed still deals a person
-            # the cards it did.
+            # Drawn where a bot for the seat once was, so that a seed still draws the bots
+            # it did.
             rng.getrandbits(64)
         self._driver = driver
         self._report = report
