@@ -108,6 +108,7 @@ def write_stats(path: Path | None, result: MatchResult) -> None:
         "diverged": s.diverged,
         "refused": s.refused,
         "stalled": s.stalled,
+        "audits_failed": s.audits_failed,
         "seconds": s.finished - s.started,
         "cpu_seconds": cpu_seconds(),
     }

@@ -5,13 +5,19 @@ its first few messages it rewrites them as one attack. Each kind is an attack th
 detects: every honest peer names the seat ("broke the protocol and is refused from now
 on"), leaves it out, and finishes the match without it, all alike; a headless peer that saw
 it ends with exit status 3. See protocol/SECURITY.md for what each check defends.
+
+Two kinds lie about the deal (`DEAL_CHEATS`): ``stack-deck`` deals its own deck stacked
+(its replica shuffles with `stacked`, `Cheat.shuffle`), ``lie-about-deck`` reveals a secret
+it never pledged. Every honest peer's audit fails the seat's deck and voids its round, alike.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 
-from p2pnerts.protocol import Ack, Message, Play, Ready, StartView
+from p2pnerts.protocol import Ack, Message, Play, Ready, Reveal, Shuffle, StartView, shuffle
+from p2pnerts.rules import Card, TableOptions, new_deck
 
 CHEATS: dict[str, str] = {
     "clock-bomb": "an Ack stamped with the largest clock the codec allows",
@@ -24,8 +30,12 @@ CHEATS: dict[str, str] = {
     "impersonate": "sends Acks in another seat's name on its own connection",
     "garbage": "a frame of bytes that decode to no message, in place of an Ack",
     "flood": "every Ack sent a thousand times over",
+    "stack-deck": "deals its own deck stacked: its Nerts pile plays out ace to king",
+    "lie-about-deck": "reveals another secret than the one it pledged for its deck",
 }
 """Every kind of cheat, with what it does."""
+DEAL_CHEATS = frozenset({"stack-deck", "lie-about-deck"})
+"""The kinds the round's audit catches (and voids), rather than a check on arrival."""
 
 HONEST_FIRST = 12
 """How many messages a cheat sends honestly first (its Ready, and play under way)."""
@@ -48,6 +58,18 @@ class Cheat:
         self._frozen: tuple[int, ...] | None = None
         self._first: Ready | None = None
 
+    def shuffle(self, options: TableOptions, seat_deck: int) -> Shuffle | None:
+        """How this cheat's replica shuffles: ``stack-deck`` stacks its own deck."""
+        if self.kind != "stack-deck":
+            return None
+
+        def stacking(deck: int, number: int, secret: bytes, seed: bytes) -> tuple[Card, ...]:
+            if deck == seat_deck:
+                return stacked(deck, options)
+            return shuffle(deck, number, secret, seed, options=options)
+
+        return stacking
+
     def __call__(self, message: Message) -> list[Message | bytes]:
         """What goes on the wire in place of ``message``."""
         if isinstance(message, Ready) and self._first is None:
@@ -62,7 +84,8 @@ class Cheat:
             case "flood", Ack():
                 self.lies += 1
                 return [message] * FLOOD
-        forged = self._forge(message)
+        deal = self.kind in DEAL_CHEATS
+        forged = self._lie_about_deal(message) if deal else self._forge(message)
         if forged is not message:
             self.lies += 1
         return [forged]
@@ -88,6 +111,19 @@ class Cheat:
             case "impersonate", Ack():
                 return replace(message, sender=(message.sender + 1) % len(message.have))
         return message
+
+    def _lie_about_deal(self, message: Message) -> Message:
+        if self.kind == "lie-about-deck" and isinstance(message, Reveal) and message.round:
+            return replace(message, secret=hashlib.sha256(message.secret).digest())
+        return message
+
+
+def stacked(deck: int, options: TableOptions) -> tuple[Card, ...]:
+    """Deck ``deck`` stacked to win: its Nerts pile, top first, the spades from ace up."""
+    cards = list(new_deck(deck, jokers=options.jokers))
+    spades = sorted((c for c in cards if c.suit == 0 and c.rank), key=lambda c: -c.rank)
+    pile = spades[-options.nerts_pile :]
+    return (*pile, *(c for c in cards if c not in pile))
 
 
 def _forged_start(ack: Ack) -> StartView:

@@ -344,7 +344,7 @@ def _play(args: argparse.Namespace) -> int:
             print(result.summary())
         return 0
     print(
-        f"p2pnerts — {players} players on this machine, decks shuffled from seed {seed}. "
+        f"p2pnerts — {players} players on this machine, bots drawn from seed {seed}. "
         "(--headless: a bot plays your seat)\n",
         flush=True,
     )

@@ -41,11 +41,14 @@ from p2pnerts.protocol import (
     StartView,
     TeamDeal,
     ViewChange,
-    commitment,
+    common_seed,
     decode,
     decode_payload,
+    derived,
     encode,
     face_up,
+    pledge,
+    shuffle,
 )
 from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.rules import (
@@ -65,16 +68,21 @@ from p2pnerts.rules import (
     TurnStock,
     card_code,
     card_from_code,
-    new_deck,
 )
 
 GOLDEN = Path(__file__).resolve().parent.parent / "protocol" / "golden.json"
 
 # --- the fixed values -----------------------------------------------------------------------
 
-SALT = bytes.fromhex("5a17c0ffee0ddba11de7ec7ab1e5eed5")
-ORDER = tuple(new_deck(0)[(7 + 21 * i) % 52] for i in range(52))
-"""Seat 0's deck for round 1: a fixed permutation, so the Ready and Reveal frames agree."""
+SECRET = bytes.fromhex("5a17c0ffee0ddba11de7ec7ab1e5eed5" * 2)
+"""Seat 0's secret for round 1, pledged in its Ready of round 0."""
+NEXT = hashlib.sha256(b"golden next").digest()
+"""Seat 0's secret for round 2, pledged in its Ready of round 1."""
+SHARES = {0: derived(SECRET, 0), 1: hashlib.sha256(b"golden seat 1").digest()}
+"""Round 0's shares of a two-seat table: seat 0's follows from its round-1 secret."""
+SEED = common_seed(1, SHARES)
+ORDER = shuffle(0, 1, SECRET, SEED, options=TableOptions())
+"""Seat 0's deck for round 1, from its secret and the round's seed."""
 ZERO = bytes(16)
 DIGEST = bytes.fromhex("0f1e2d3c4b5a69788796a5b4c3d2e1f0")
 
@@ -82,7 +90,7 @@ DIGEST = bytes.fromhex("0f1e2d3c4b5a69788796a5b4c3d2e1f0")
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
 
 READY = Ready(
-    0, 0, 1, 1, 1, commitment(SALT, ORDER), tuple(map(card_code, face_up(ORDER, TableOptions())))
+    0, 0, 3, 3, 1, pledge(2, 0, NEXT), tuple(map(card_code, face_up(ORDER, TableOptions())))
 )
 TO_FOUNDATION = Play(
     2, 0, 17, 5, 1, ToFoundation(2, Card(2, 7, H), NERTS, 3, None, (Card(2, 1, C),))
@@ -107,10 +115,23 @@ REJOINED = StartView(
 
 FRAMES: list[tuple[str, Message, str]] = [
     (
+        "ready-round-0",
+        Ready(0, 0, 1, 1, 0, pledge(1, 0, SECRET), ()),
+        "Before the first round, seat 0 pledges its secret for round 1 (the vectors' secret)"
+        " and deals nothing: round 0 only makes round 1's common seed.",
+    ),
+    (
+        "reveal-round-0",
+        Reveal(0, 0, 2, 2, 0, SHARES[0]),
+        "Once every seated deck's Ready of round 0 is committed, seat 0 reveals its share of"
+        " round 1's seed: derived from its round-1 secret, so that round 1's audit checks it.",
+    ),
+    (
         "ready",
         READY,
-        "Seat 0 is dealt for round 1: the commitment to its deck order (the salt and order of"
-        " the reveal frame), then the codes of its Nerts top and four work-pile cards.",
+        "Seat 0 is dealt for round 1 from its pledged secret and round 1's seed (the vectors'"
+        " order): it pledges its secret for round 2, then gives the codes of its Nerts top"
+        " and four work-pile cards.",
     ),
     (
         "play-turn-stock",
@@ -179,9 +200,9 @@ FRAMES: list[tuple[str, Message, str]] = [
     ),
     (
         "reveal",
-        Reveal(0, 0, 90, 40, 1, SALT, tuple(map(card_code, ORDER))),
-        "After round 1, seat 0 reveals the salt and the whole deck order behind its Ready's"
-        " commitment.",
+        Reveal(0, 0, 90, 40, 1, SECRET),
+        "After round 1, seat 0 reveals the secret its round-0 Ready pledged: everyone can now"
+        " shuffle its deck again and audit the round, and it is a share of round 2's seed.",
     ),
     ("leave", LEAVE, "Seat 2 leaves the table cleanly."),
     (
@@ -206,10 +227,11 @@ FRAMES: list[tuple[str, Message, str]] = [
     ),
     (
         "team-deal",
-        TeamDeal(0, 0, 3, 1, 1, 1, SALT, tuple(map(card_code, ORDER))),
-        "Seat 0 shuffled its team's deck for round 1 and sends it to its teammate, seat 1,"
-        " alone: the salt and order behind the commitment of the Ready it sends next. Outside"
-        " the sequence (seq 1, like Rejoin); the clock is the sender's, not advanced.",
+        TeamDeal(0, 0, 3, 1, 1, 1, SECRET, NEXT, SEED),
+        "Seat 0 deals its team's deck for round 1 and sends its teammate, seat 1, alone: the"
+        " secret the deck is shuffled from, the one its Ready pledges for round 2, and round"
+        " 1's seed. Outside the sequence (seq 1, like Rejoin); the clock is the sender's, not"
+        " advanced.",
     ),
     (
         "start-view-rejoin",
@@ -347,7 +369,7 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
 # --- the readable meaning -------------------------------------------------------------------
 
 _RANKS = ("Jk", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_BYTES = {"commitment", "salt", "digest", "base_digest"}
+_BYTES = {"pledge", "secret", "next", "seed", "digest", "base_digest"}
 _CODES = {"face_up", "order"}
 
 NOTATION = {
@@ -359,7 +381,7 @@ NOTATION = {
     "pile": "nerts (-1 on the wire), waste (-2), work N (N, counting from 0)",
     "foundation": "new (-1 on the wire) or the foundation's number",
     "declare": "null (nil), or what a joker stands for: AS is [1, 0] on the wire",
-    "bytes": "commitment, salt, digest, base_digest: hex",
+    "bytes": "pledge, secret, next, seed, digest, base_digest: hex",
     "carried": "each payload as hex (no length prefix), with its own meaning",
     "meaning": "kind, then every field in wire order",
     "invalid": "error is a language-neutral class; message is text that the Python codec's"
@@ -432,13 +454,42 @@ def vectors() -> dict[str, Any]:
         digest = _blake(digest, payload, outcome)
         steps.append({"frame": name, "outcome": outcome, "digest": digest.hex()})
     return {
-        "commitment": {
-            "note": "SHA-256 of the ASCII bytes p2pnerts-deck-1, the salt's length as one"
-            " byte, the salt, then each card code as 2 big-endian bytes (the ready and reveal"
-            " frames use this one)",
-            "salt": SALT.hex(),
+        "pledge": {
+            "note": "SHA-256 of the ASCII bytes p2pnerts-pledge-2, the round (4 bytes,"
+            " big-endian), the deck (1 byte) and the 32-byte secret (the ready-round-0 frame"
+            " pledges this one)",
+            "round": 1,
+            "deck": 0,
+            "secret": SECRET.hex(),
+            "sha256": pledge(1, 0, SECRET).hex(),
+        },
+        "derived": {
+            "note": "a round-0 share: SHA-256 of the ASCII bytes p2pnerts-derive-2, the label"
+            " 0 (4 bytes, big-endian) and the seat's round-1 secret",
+            "secret": SECRET.hex(),
+            "sha256": SHARES[0].hex(),
+        },
+        "seed": {
+            "note": "round 1's common seed: SHA-256 of the ASCII bytes p2pnerts-seed-2, the"
+            " round (4 bytes), then for each deck in ascending order its number (1 byte) and"
+            " its revealed share",
+            "round": 1,
+            "shares": {str(d): share.hex() for d, share in SHARES.items()},
+            "sha256": SEED.hex(),
+        },
+        "shuffle": {
+            "note": "deck 0's order in round 1: its cards in ascending code order, then"
+            " Fisher-Yates from the last place down, place"
+            " i swapped with a draw j in 0..i; draws are 32-bit big-endian words of"
+            " HMAC-SHA-256(key: secret, message: seed, round (4 bytes), deck (1 byte),"
+            " counter (4 bytes, from 0)), 8 words a block, first word first; j = word mod"
+            " (i+1), a word at or above 2^32 - 2^32 mod (i+1) drawn again (the ready frame"
+            " deals this order)",
+            "deck": 0,
+            "round": 1,
+            "secret": SECRET.hex(),
+            "seed": SEED.hex(),
             "order": [card_text(c) for c in ORDER],
-            "sha256": commitment(SALT, ORDER).hex(),
         },
         "digest": {
             "note": "the running digest from 16 zero bytes: BLAKE2b with a 16-byte output"

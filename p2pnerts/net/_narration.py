@@ -122,8 +122,13 @@ class Narrator:
                 return f"{says(name(seat), 'is')} back at the table"
             case PeerLeft(seat=seat) if seat != self.seat:
                 return f"{name(seat)} left the table; the others play on"
-            case AuditFailed(seat=seat, reason=reason):
-                return f"audit: {name(seat)} {reason}"
+            case AuditFailed(round=number, seat=seat, reason=reason, points=None):
+                return f"audit of round {number}: {name(seat)} {reason}"
+            case AuditFailed(round=number, seat=seat, reason=reason, points=points):
+                return (
+                    f"audit of round {number}: {name(seat)} {reason}; "
+                    f"{whose(name(seat))} round is void and scores {points:+d}"
+                )
             case Diverged(seat=seat):
                 return f"{whose(name(seat))} table differs from ours!"
             case PeerStalled(seat=seat):

@@ -26,6 +26,7 @@ from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatbot import play_seat
 from p2pnerts.net._seatfile import Keeper, SeatFile
 from p2pnerts.protocol import (
+    SECRET_BYTES,
     Disk,
     Event,
     Hello,
@@ -48,7 +49,6 @@ from p2pnerts.rules import (
     Move,
     TableOptions,
     ToFoundation,
-    shuffled_deck,
 )
 
 PROTOCOL_MESSAGES = get_args(Message)
@@ -110,11 +110,13 @@ class TablePeer:
         self.roster = tuple(roster)
         self.options = options
         now, players = trio.current_time(), len(roster)
+        stacker = getattr(tamper, "shuffle", None)  # a cheat that stacks its own deck
+        shuffle = stacker(options, options.seating(players)[seat]) if stacker else None
         if disk is None:
-            self.replica = Replica(seat, options, players, timing=timing, now=now)
+            self.replica = Replica(seat, options, players, timing=timing, now=now, shuffle=shuffle)
         else:
             self.replica = Replica.restart(
-                seat, options, players, disk=disk, now=now, timing=timing
+                seat, options, players, disk=disk, now=now, timing=timing, shuffle=shuffle
             )
         self.resumed = disk is not None
         names = tuple(s.name for s in self.roster)
@@ -124,8 +126,8 @@ class TablePeer:
         self.result: MatchResult | None = None
         self._rng = rng
         if driver is None:
-            # Drawn where a bot for the seat once was, so that a seed still deals a person
-            # the cards it did.
+            # Drawn where a bot for the seat once was, so that a seed still draws the bots
+            # it did.
             rng.getrandbits(64)
         self._driver = driver
         self._report = report
@@ -310,8 +312,8 @@ class TablePeer:
             hear(False, seat, message)
         try:
             self.replica.receive(message, trio.current_time())
-            if isinstance(message, Ready):
-                self.pacing.said_ready_for(message.sender, message.round)
+            if isinstance(message, Ready):  # (its Ready of round 0 says it is ready for 1)
+                self.pacing.said_ready_for(message.sender, max(message.round, 1))
         finally:
             self._flush()  # a refusal is told at once, before the link drops
         self._poke.set()
@@ -395,8 +397,7 @@ class TablePeer:
         return self.result is None and self.pacing.said_ready and self.replica.should_deal()
 
     def _start_round(self) -> None:
-        order = shuffled_deck(self.replica.deck, self.options, self._rng)
-        self.replica.start_round(order, secrets.token_bytes(16), trio.current_time())
+        self.replica.start_round(secrets.token_bytes(SECRET_BYTES), trio.current_time())
         self.pacing.dealt()
         self.pacing.said_ready_for(self.seat, self.replica.round)
         self._flush()
@@ -405,6 +406,10 @@ class TablePeer:
     async def _finish(self, linger: float | None = None) -> None:
         # Linger a moment, acknowledging, so that every seat commits the last round too.
         await trio.sleep(max(2.0, 4 * self.replica.timing.heartbeat) if linger is None else linger)
+        if self.result is not None and not self.result.ended:
+            # The last round's audit closes after it ends: a deck voided there counts.
+            names, seats = self.narrator.names, self.replica.seats
+            self.result = MatchResult.of(names, self.match, seats, self.stats)
         self.stats.finished = trio.current_time()
         if self._kept is not None:
             self._kept.drop()

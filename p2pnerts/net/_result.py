@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from p2pnerts.net._words import counted, deck_names
-from p2pnerts.protocol import Diverged, Event, PeerRefused, PeerStalled
+from p2pnerts.protocol import AuditFailed, Diverged, Event, PeerRefused, PeerStalled
 from p2pnerts.rules import Match
 
 
@@ -25,6 +25,9 @@ class PeerStats:
     """Each seat refused for breaking the protocol, with the reason."""
     stalled: list[int] = field(default_factory=list)
     """Each seat left out for holding every commit up while it talked on."""
+    audits_failed: list[str] = field(default_factory=list)
+    """Each deck voided for failing a round's audit: the seat that answers for it, and the
+    round."""
 
     def count(self, event: Event) -> None:
         """Count what ``event`` tells of a seat that went wrong (if anything)."""
@@ -34,11 +37,14 @@ class PeerStats:
             self.refused.append(f"seat {event.seat}: {event.reason}")
         elif isinstance(event, PeerStalled):
             self.stalled.append(event.seat)
+        elif isinstance(event, AuditFailed) and event.points is not None:
+            self.audits_failed.append(f"seat {event.seat}, round {event.round}")
 
     def alarms(self) -> str | None:
         """What this peer saw go wrong at the table, in one line; None if nothing did."""
         seen = [f"refused {why}" for why in self.refused]
         seen += [f"seat {seat} acknowledged nothing while it talked on" for seat in self.stalled]
+        seen += [f"{who} failed the audit of its deal" for who in self.audits_failed]
         if self.diverged:
             seen.insert(0, f"{self.diverged} digest mismatch(es) with other seats")
         return "; ".join(seen) or None

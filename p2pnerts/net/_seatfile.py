@@ -52,7 +52,7 @@ class SeatFile:
             "disk": {
                 "round": self.disk.round,
                 "order": [card_code(c) for c in self.disk.order],
-                "salt": self.disk.salt.hex(),
+                "secrets": self.disk.secrets.hex(),
                 "view": self.disk.view,
             },
         }
@@ -129,7 +129,7 @@ def _parse(document: Any) -> SeatFile:
         Disk(
             _int(disk["round"], 0, 1 << 31, "round"),
             order,
-            bytes.fromhex(_str(disk["salt"])),
+            bytes.fromhex(_str(disk["secrets"])),
             _int(disk["view"], 0, 1 << 62, "view"),
         ),
         _own_key(document["key"], roster[seat]),

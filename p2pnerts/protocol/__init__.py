@@ -21,8 +21,10 @@ each answer read from the part that owns it:
   the coordinator's StartView), `Rejoining` (`_rejoining.py`: requests to rejoin and the
   messages held back from a newer view) and the `Base` (`_base.py`) a StartView rebuilds
   the round from, with what it carries;
-- `Dealing` (`_dealing.py`): each round's deck, the team's deck, the start of play and
-  the audit;
+- `Dealing` (`_dealing.py`): each round's deck, shuffled from a secret its seat pledged
+  and the round's common seed, the team's deck and the start of play; it holds `Closing`
+  (`_closing.py`: the ordered reveals, the next round's seed, the audit and the void of a
+  deck that fails it);
 - `InPlay` (`_inplay.py`): the round on the table, the plays in the air and the one
   hand; a committed play lands, ties or returns by the verdict of `_arbiter.decide`.
 """
@@ -36,7 +38,16 @@ from p2pnerts.protocol._codec import (
     encode,
     encode_payload,
 )
-from p2pnerts.protocol._deal import audit, commitment, face_up
+from p2pnerts.protocol._deal import (
+    NEVER_REVEALED,
+    SECRET_BYTES,
+    Shuffle,
+    common_seed,
+    derived,
+    face_up,
+    pledge,
+    shuffle,
+)
 from p2pnerts.protocol._errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
     AuditFailed,
@@ -99,12 +110,14 @@ from p2pnerts.protocol._wire import MAX_FRAME
 __all__ = [
     "ANSWERER",
     "MAX_FRAME",
+    "NEVER_REVEALED",
     "NONCE_BYTES",
     "NO_KEY",
     "OPENER",
     "PENDING_LIMIT",
     "PLAYS_WAITING",
     "PROTOCOL_VERSION",
+    "SECRET_BYTES",
     "Ack",
     "AuditFailed",
     "AuditPassed",
@@ -144,6 +157,7 @@ __all__ = [
     "RoundStarted",
     "Seat",
     "SeatKey",
+    "Shuffle",
     "ShutOut",
     "StartView",
     "Status",
@@ -154,18 +168,20 @@ __all__ = [
     "ViewInstalled",
     "Welcome",
     "addressed_to",
-    "audit",
-    "commitment",
+    "common_seed",
     "decide",
     "decode",
     "decode_any",
     "decode_payload",
+    "derived",
     "encode",
     "encode_payload",
     "face_up",
     "fingerprint",
     "link_statement",
     "order_key",
+    "pledge",
+    "shuffle",
     "told",
     "verify",
 ]

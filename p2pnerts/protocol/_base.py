@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._codec import decode_payload, encode_payload
 from p2pnerts.protocol._log import Log, Pending, bare
-from p2pnerts.protocol._messages import Leave, Message, Ordered, Play, Ready, StartView
+from p2pnerts.protocol._messages import Leave, Message, Ordered, Play, Ready, Reveal, StartView
 
 
 @dataclass(slots=True)
@@ -56,7 +56,7 @@ def take_carried(start: StartView, acks: Acks, log: Log, changed: set[int] | Non
     carrier = (start.sender, start.seq)
     for payload in start.carried:
         message = decode_payload(payload)  # an ordered message: `check_start_view`
-        assert isinstance(message, Ready | Play | Leave | StartView)
+        assert isinstance(message, Ready | Play | Leave | Reveal | StartView)
         sender = message.sender
         by: tuple[int, int] | None = carrier
         if changed is None:

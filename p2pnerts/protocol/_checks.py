@@ -23,10 +23,11 @@ from p2pnerts.protocol._messages import (
     Message,
     Play,
     Ready,
+    Reveal,
     StartView,
     TeamDeal,
 )
-from p2pnerts.rules import TableOptions, card_from_code, new_deck
+from p2pnerts.rules import TableOptions
 
 CLOCK_LIMIT = 2**53 - 1
 """The largest clock a message may carry: far below the codec's bound, so that no clock
@@ -191,14 +192,18 @@ def check_start_view(start: StartView, players: int) -> None:
     if not per_seat or len(start.joined_from) != len(start.joined):
         raise RemoteProtocolError(f"seat {start.sender}'s StartView does not cover {players} seats")
     for payload in start.carried:
-        if not isinstance(decode_payload(payload), Ready | Play | Leave | StartView):
+        if not isinstance(decode_payload(payload), Ready | Play | Leave | Reveal | StartView):
             raise RemoteProtocolError("a StartView carried a message that is not ordered")
 
 
 def _check_ready(ready: Ready, seating: Seating) -> None:
     deck = seating.seats[ready.sender]
-    if len(ready.face_up) != 1 + seating.options.work_piles or any(
-        c >> 6 != deck for c in ready.face_up
+    if not ready.face_up:
+        return  # it pledges only: round 0, or a deck it holds no secret for
+    if (
+        ready.round == 0
+        or len(ready.face_up) != 1 + seating.options.work_piles
+        or any(c >> 6 != deck for c in ready.face_up)
     ):
         raise RemoteProtocolError(f"seat {ready.sender}'s Ready shows the wrong deal")
 
@@ -209,6 +214,3 @@ def _check_team_deal(deal: TeamDeal, seating: Seating) -> None:
         raise RemoteProtocolError(
             f"seat {deal.sender} sent seat {deal.to}'s team deck to seat {seating.seat}"
         )
-    order = sorted(map(card_from_code, deal.order))
-    if order != sorted(new_deck(deck, jokers=seating.options.jokers)):
-        raise RemoteProtocolError(f"seat {deal.sender}'s team deck is not deck {deck + 1}")

@@ -62,10 +62,12 @@ from p2pnerts.protocol._wire import (
     _views,
 )
 
+_SECRET = _bytes(32, 32)
+
 _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
     Ready: (
         1,
-        (("round", _number(1)), ("commitment", _bytes(32, 32)), ("face_up", _card_codes(2, 6))),
+        (("round", _number()), ("pledge", _SECRET), ("face_up", _card_codes(0, 6))),
     ),
     Play: (
         2,
@@ -75,7 +77,7 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
         ),
     ),
     Ack: (3, (("have", _HAVE), ("committed", _number()), ("digest", _DIGEST))),
-    Reveal: (4, (("round", _number(1)), ("salt", _bytes(16, 64)), ("order", _card_codes(52, 54)))),
+    Reveal: (4, (("round", _number()), ("secret", _SECRET))),
     Leave: (5, ()),
     ViewChange: (
         6,
@@ -104,9 +106,10 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
         9,
         (
             ("to", _number(0, MAX_SEATS - 1)),
-            ("round", _number(1)),
-            ("salt", _bytes(16, 64)),
-            ("order", _card_codes(52, 54)),
+            ("round", _number()),
+            ("secret", _SECRET),
+            ("next", _SECRET),
+            ("seed", _SECRET),
         ),
     ),
 }

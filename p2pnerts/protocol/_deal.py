@@ -1,16 +1,18 @@
-"""Dealing in the open without showing one's cards: commitments, the public deal, the audit.
+"""Deals no one chooses: secrets, pledges, the common seed, the shuffle, and the audit.
 
-Each peer shuffles its own deck and shows only what the deal turns face up. Its Ready
-message commits to the whole order with a salted SHA-256; after the round the order is
-revealed, and every peer replays the round with every deck known: a reveal that does not
-match its commitment, or a card shown during play that the order contradicts, flags that
-seat.
+Each deck's order for a round is a shuffle seeded from two values: a secret its seat
+pledged (by hash) before anyone could know the other value, and the round's *common
+seed*, made of the secrets every deck revealed after the round before (SPEC §3.5, §5.1).
+So no seat picks its deck, none can compute another's before that seat reveals its
+secret, and every peer recomputes and checks every deck afterwards. A deck that its seat
+lied about, or whose secret never came, fails the audit: its round is voided (§5.5).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+import hmac
+from collections.abc import Callable, Mapping, Sequence
 
 from p2pnerts.rules import (
     HIDDEN,
@@ -25,17 +27,77 @@ from p2pnerts.rules import (
     apply,
     card_code,
     deal_tableau,
+    new_deck,
     pile_of,
 )
 
+SECRET_BYTES = 32
+"""The size of a round's secret."""
+NEVER_REVEALED = "it never revealed its secret"
+"""Why a deck whose seats all left the table before revealing fails the audit."""
 
-def commitment(salt: bytes, order: Sequence[Card]) -> bytes:
-    """The salted hash a seat publishes before the round, binding it to its deck order."""
-    digest = hashlib.sha256(b"p2pnerts-deck-1")
-    digest.update(len(salt).to_bytes(1, "big") + salt)
-    for card in order:
-        digest.update(card_code(card).to_bytes(2, "big"))
+Shuffle = Callable[[int, int, bytes, bytes], tuple[Card, ...]]
+"""How a deck's order follows from (deck, round, secret, seed): `shuffle` on the wire. A
+simulator may agree other decks for all its replicas alike (the arena's fair deals)."""
+
+
+def pledge(number: int, deck: int, secret: bytes) -> bytes:
+    """The hash a deck's seat publishes in the Ready before round ``number``: binding it to
+    that round's secret without showing it."""
+    head = b"p2pnerts-pledge-2" + number.to_bytes(4, "big") + deck.to_bytes(1, "big")
+    return hashlib.sha256(head + secret).digest()
+
+
+def common_seed(number: int, secrets: Mapping[int, bytes]) -> bytes:
+    """Round ``number``'s common seed, from each deck's secret revealed after the round
+    before (``secrets`` by deck)."""
+    digest = hashlib.sha256(b"p2pnerts-seed-2" + number.to_bytes(4, "big"))
+    for deck, secret in sorted(secrets.items()):
+        digest.update(deck.to_bytes(1, "big") + secret)
     return digest.digest()
+
+
+def derived(secret: bytes, label: int) -> bytes:
+    """A secret derived from another, one-way: round 0's from round 1's (§5.1), and a
+    seat's first secrets from the randomness it is given."""
+    return hashlib.sha256(b"p2pnerts-derive-2" + label.to_bytes(4, "big") + secret).digest()
+
+
+def shuffle(
+    deck: int, number: int, secret: bytes, seed: bytes, *, options: TableOptions
+) -> tuple[Card, ...]:
+    """Deck ``deck``'s order in round ``number``: a Fisher–Yates shuffle whose draws come
+    from HMAC-SHA-256 keyed with the deck's secret over the common seed (§3.5)."""
+    cards = sorted(new_deck(deck, jokers=options.jokers), key=card_code)  # codes ascending
+    draws = _draws(secret, seed + number.to_bytes(4, "big") + deck.to_bytes(1, "big"))
+    for i in range(len(cards) - 1, 0, -1):
+        j = _below(i + 1, draws)
+        cards[i], cards[j] = cards[j], cards[i]
+    return tuple(cards)
+
+
+def _draws(key: bytes, message: bytes) -> Callable[[], int]:
+    """32-bit draws: HMAC(key, message ‖ counter), 8 draws a block."""
+    block: list[int] = []
+    counter = 0
+
+    def draw() -> int:
+        nonlocal counter
+        if not block:
+            mac = hmac.new(key, message + counter.to_bytes(4, "big"), hashlib.sha256).digest()
+            block.extend(int.from_bytes(mac[k : k + 4], "big") for k in range(28, -1, -4))
+            counter += 1
+        return block.pop()
+
+    return draw
+
+
+def _below(n: int, draw: Callable[[], int]) -> int:
+    """A uniform draw in 0 … n−1, rejecting the draws above the last whole multiple of n."""
+    limit = (1 << 32) - (1 << 32) % n
+    while (value := draw()) >= limit:
+        pass
+    return value % n
 
 
 def face_up(order: Sequence[Card], options: TableOptions) -> tuple[Card, ...]:
@@ -80,48 +142,46 @@ def with_own_deck(public: State, deck: int, order: Sequence[Card]) -> State:
     return public._replace(tableaux=tableaux[:deck] + (own,) + tableaux[deck + 1 :])
 
 
-def audit(
+def check_deck(
     options: TableOptions,
-    seats: Sequence[int],
-    reveals: Mapping[int, tuple[bytes, Sequence[Card]]],
-    commitments: Mapping[int, bytes],
-    shown: Mapping[int, Sequence[Card]],
-    log: Sequence[tuple[Move, bool]],
-) -> list[tuple[int, str]]:
-    """Check every revealed deck, and replay the round with those decks known.
+    deal: Shuffle,
+    deck: int,
+    number: int,
+    seed: bytes,
+    promised: bytes | None,
+    secret: bytes | None,
+    shown: Sequence[Card],
+) -> tuple[tuple[Card, ...], str]:
+    """One dealt deck's order, checked against its pledge and the cards it showed; or no
+    order and the reason it fails (§5.5 steps 1 and 2)."""
+    if promised is None:
+        return (), "it dealt without a pledge standing for the round"
+    if secret is None:
+        return (), NEVER_REVEALED
+    if pledge(number, deck, secret) != promised:
+        return (), "its revealed secret does not match its pledge"
+    order = deal(deck, number, secret, seed)
+    if tuple(face_up(order, options)) != tuple(shown):
+        return (), "the cards it dealt face up are not its deck's"
+    return order, ""
 
-    ``reveals`` go by seat (each teammate reveals the team's deck); ``commitments`` and
-    ``shown`` by deck. Returns (seat, reason) for each seat found cheating (empty when
-    all is well).
-    """
-    failures = []
-    decks: dict[int, Sequence[Card]] = {}
-    for seat, (salt, order) in sorted(reveals.items()):
-        deck = seats[seat]
-        if deck not in commitments:
-            continue
-        if commitment(salt, order) != commitments[deck]:
-            failures.append((seat, "revealed deck does not match its commitment"))
-        elif tuple(face_up(order, options)) != tuple(shown[deck]):
-            failures.append((seat, "revealed deck does not match the cards it dealt face up"))
-        else:
-            decks.setdefault(deck, order)
-    if failures:
-        return failures
-    # Decks never revealed (their seats left, or lost their deck) are replayed as everyone
-    # saw them: face-down cards unknown, so only the revealed decks are checked card by card.
+
+def replay(
+    public: State, decks: Mapping[int, Sequence[Card]], log: Sequence[tuple[Move, bool]]
+) -> tuple[int, str] | None:
+    """Replay a round with the checked decks known: the first seat whose move the decks
+    contradict, and why (§5.5 step 3); None if every move fits."""
     try:
-        public = public_deal(options, seats, shown)
         tableaux = tuple(
-            deal_tableau(d, decks[d], options) if d in decks else public.tableaux[d]
-            for d in range(max(seats) + 1)
+            deal_tableau(t.deck, decks[t.deck], public.options) if t.deck in decks else t
+            for t in public.tableaux
         )
     except RulesError as exc:
-        return [(-1, f"revealed decks cannot be dealt: {exc}")]
+        return -1, f"revealed decks cannot be dealt: {exc}"
     state = public._replace(tableaux=tableaux)
     for move, tie in log:
         try:
             state, _ = apply(state, move, tie=tie)
         except IllegalMove as exc:
-            return [(move.seat, f"a card it showed contradicts its deck: {exc}")]
-    return []
+            return move.seat, f"a card it showed contradicts its deck: {exc}"
+    return None

@@ -1,48 +1,50 @@
-"""Dealing: each round's deck, the team's deck, the start of play, and the audit.
+"""Dealing: each round's deck from its pledged secret and the common seed, the team's deck,
+the start of play.
 
 Theory of operation
 -------------------
-Before a round a seat shuffles its deck, commits to the order with a salted hash and
-broadcasts Ready with the cards it deals face up (§5.1). A team deals one deck: the
-team's first seat at the table shuffles and sends the order to each teammate alone
-(TeamDeal) before its Ready, and each teammate keeps its own shuffle as a spare in case
-that seat drops out first. Play starts at the place in the order where every
-participant still seated has its deck's Ready committed (§5.2); a deck's first committed
-Ready deals it. After the round each seat dealt in reveals its order and salt, and every
-replica audits every deck against its commitment and the cards it showed (§5.5).
+No seat picks its deck (SPEC §5.1). A seat's Ready for round r shows the cards its deck
+deals face up and *pledges* (by hash) the secret its deck will be shuffled from in round
+r+1; the deck of round r is shuffled from the secret pledged in round r−1 and the
+round's common seed, which is made of the secrets revealed after round r−1 (`Closing`).
+So when a seat fixes its secret nobody knows the seed, and when the seed is known the
+secret is fixed. Before the first round, round 0 deals no cards: its Readies pledge the
+secrets of round 1, and the secrets its Reveals show (each derived from the seat's
+round-1 secret, checked at round 1's audit) make round 1's seed.
 
-`Dealing` keeps what a replica knows of each round until that audit (`Round`), the deck
-order to save on disk, and the team decks teammates sent; it reaches the rest of the
+A seat asked to deal (`start_round`) says Ready as soon as the round before has closed
+here, so the player's "ready" and the last reveals overlap. A team deals one deck: its
+first seat at the table deals and sends the deck's secrets to each teammate alone
+(TeamDeal) before its Ready; a teammate deals in its stead, from those secrets, if it
+is gone. Play starts at the place in the order where every participant still seated has
+its deck's Ready committed (§5.2); a deck's first committed Ready that shows cards deals
+it.
+
+`Dealing` keeps what a replica knows of each round (`Round`) until it is audited, the
+secrets to save on disk and the secrets teammates sent; it reaches the rest of the
 replica through `Host`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Protocol
 
 from p2pnerts.protocol import _deal
 from p2pnerts.protocol._acks import Acks
+from p2pnerts.protocol._closing import Closing
 from p2pnerts.protocol._errors import LocalProtocolError
-from p2pnerts.protocol._events import AuditFailed, AuditPassed, RoundStarted
+from p2pnerts.protocol._events import AuditFailed, RoundStarted
 from p2pnerts.protocol._inplay import Disk, InPlay, Round
 from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import Ready, Reveal, TeamDeal
 from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._status import Seats, Status
-from p2pnerts.rules import (
-    Card,
-    IllegalMove,
-    apply,
-    card_code,
-    card_from_code,
-    new_deck,
-)
+from p2pnerts.rules import Card, IllegalMove, apply, card_code, card_from_code
 
 TEAM_DEALS_KEPT = 4
-"""How many rounds' team decks a seat keeps from each teammate: the one on the table and
-the next are all an honest teammate sends; the lowest are kept."""
+"""How many rounds' team secrets a seat keeps from each teammate: the one on the table
+and the next are all an honest teammate sends; the lowest are kept."""
 
 
 class Host(Seats, Protocol):
@@ -53,129 +55,182 @@ class Host(Seats, Protocol):
     log: Log
     acks: Acks
     membership: Membership
+    match_scores: list[tuple[int, ...]]
+    shuffle: _deal.Shuffle
+
+    @property
+    def seated(self) -> frozenset[int]: ...
 
 
 class Dealing:
-    """The rounds a replica deals, starts and audits."""
+    """The rounds a replica deals, starts and closes."""
 
     def __init__(self, host: Host) -> None:
         self._host = host
         self.round = 0
-        """The dealt round: the last round this seat dealt a deck for."""
+        """The last round this seat was asked to deal (its Ready may wait for the seed)."""
         self.rounds: dict[int, Round] = {}
         """The rounds kept until their audit is done, by number."""
         self.saved = Disk()
-        """This seat's deck order for the last round it dealt (the disk, but its view)."""
-        self._team_deals: dict[int, dict[int, tuple[bytes, tuple[Card, ...]]]] = {}
-        """Per round, the team decks teammates sent this seat: sender → (salt, order)."""
+        """This seat's deck for the last round it dealt (the disk, but its view)."""
+        self.closing = Closing(host, self.rounds)
+        """The reveals, the seeds and the audits."""
+        self._wanted: list[tuple[int, bytes]] = []
+        """The rounds this seat is to say Ready for, each with the secret to pledge for the
+        round after."""
+        self._dealt: dict[int, tuple[bytes, bytes, bytes]] = {}
+        """Per round this seat dealt its team's deck for: the secrets it sent teammates."""
+        self._team_deals: dict[int, dict[int, tuple[bytes, bytes, bytes]]] = {}
+        """Per round, the secrets teammates sent this seat: sender → (round's, next's, the
+        round's seed)."""
 
     def restart(self, playing: int, first: int) -> None:
         """Forget every round but what the disk holds: a rejoining replica replays the
         table from the first Ready of round ``first``, its round in play ``playing``."""
-        self.rounds = {}
+        self.rounds.clear()
+        self._wanted = []
+        self.closing.known_from = first
         disk = self.saved
         self.round = max(disk.round, playing)
-        if disk.round >= first:
+        if len(disk.secrets) != 2 * _deal.SECRET_BYTES:
+            return
+        if disk.round >= first and any(disk.secrets[: _deal.SECRET_BYTES]):
             this = self.round_data(disk.round)
-            this.order, this.salt = disk.order, disk.salt
+            this.order, this.secret = disk.order, disk.secrets[: _deal.SECRET_BYTES]
+        if disk.round + 1 >= first:
+            self.round_data(disk.round + 1).secret = disk.secrets[_deal.SECRET_BYTES :]
 
-    def start_round(self, order: Sequence[Card], salt: bytes, now: float) -> None:
-        """Deal this seat's deck from ``order`` (kept secret) and say Ready."""
-        if self._host.status is not Status.NORMAL:
-            raise LocalProtocolError(f"the table is {self._host.status.value}")
-        if self._host.inplay.public is not None and self._host.inplay.public.ended is None:
+    # --- dealing -------------------------------------------------------------------------
+
+    def start_round(self, fresh: bytes, now: float) -> None:
+        """Deal the next round: ``fresh`` is 32 random bytes, pledged for the round after.
+        The Ready goes out once the round before has closed here (at once if it has)."""
+        host = self._host
+        if host.status is not Status.NORMAL:
+            raise LocalProtocolError(f"the table is {host.status.value}")
+        if host.inplay.public is not None and host.inplay.public.ended is None:
             raise LocalProtocolError("a round is still being played")
-        if sorted(order) != sorted(new_deck(self._host.deck, jokers=self._host.options.jokers)):
-            raise LocalProtocolError(
-                f"seat {self._host.seat} deals deck {self._host.deck + 1}, not that order"
-            )
-        if self.round > self._host.inplay.number:
+        if len(fresh) != _deal.SECRET_BYTES:
+            raise LocalProtocolError(f"a secret is {_deal.SECRET_BYTES} random bytes")
+        if self.round > host.inplay.number:
             # §5.1: no Ready for round r+1 before round r has ended here. Dealing twice in
             # one gap between rounds would commit a Ready for a round after the next one
             # before the next one is dealt in: the round base a StartView rebuilds a
             # rejoining seat from would then skip the next round's first Readies.
             raise LocalProtocolError(f"round {self.round} is dealt already: wait for it")
-        for old in [r for r in self.rounds.values() if r.number < self._host.inplay.number]:
-            self.audit_if_complete(old, final=True)  # whoever never revealed: unchecked
+        for old in [
+            r for r in self.rounds.values() if r.closed and r.number < host.inplay.number - 1
+        ]:
             del self.rounds[old.number]
-        self.round = max(self.round, self._host.inplay.number) + 1
-        this = self.round_data(self.round)
-        if len(self._host.team) == 1:
-            self._deal(this, tuple(order), salt, now)
+        self.round = max(self.round, host.inplay.number) + 1
+        if self.round == 1 and not self.saved.secrets:
+            # Round 0: pledge round 1's secret; reveal one derived from it (§5.1).
+            first = _deal.derived(fresh, 1)
+            self.round_data(0).secret = _deal.derived(first, 0)
+            self._wanted = [(0, first), (1, _deal.derived(fresh, 2))]
         else:
-            # A team deals one deck: its first seat at the table shuffles and deals, and
-            # the others keep their own shuffle in case that seat drops out first.
-            this.spare = (tuple(order), salt)
-            self.deal_for_team(now)
+            self._wanted = [(self.round, fresh)]
+        self.try_deal(now)
 
-    def _deal(self, this: Round, order: tuple[Card, ...], salt: bytes, now: float) -> None:
-        this.order, this.salt, this.spare = order, salt, None
-        self.saved = Disk(this.number, order, salt)
-        codes = tuple(map(card_code, order))
-        for mate in self._host.team:
-            if mate != self._host.seat:
-                self._host.outbox.pass_on(self.team_deal(mate, this.number, salt, codes))
-        shown = tuple(map(card_code, _deal.face_up(order, self._host.options)))
-        commitment = _deal.commitment(salt, order)
-        number = this.number
-        self._host.send(
-            now,
-            lambda c, s: Ready(self._host.seat, self._host.view, c, s, number, commitment, shown),
-        )
+    def try_deal(self, now: float) -> None:
+        """Say the Readies this seat was asked for, each once the round before has closed
+        here; at a table of teams, those its team's first seat at the table does not."""
+        while self._wanted and self._host.status is Status.NORMAL:
+            number, pledged = self._wanted[0]
+            before = self.rounds.get(number - 1)
+            if number > 0 and before is not None and not before.closed:
+                return  # the round's seed is not known yet
+            turn = self._team_turn(number) if len(self._host.team) > 1 else "me"
+            if turn == "wait":
+                return
+            del self._wanted[0]
+            if turn == "me":
+                self._deal(self.round_data(number), pledged, now)
 
-    def team_deal(self, mate: int, number: int, salt: bytes, codes: tuple[int, ...]) -> TeamDeal:
-        return TeamDeal(
-            self._host.seat,
-            self._host.view,
-            max(self._host.acks.clock, 1),
-            1,
-            mate,
-            number,
-            salt,
-            codes,
-        )
+    def _deal(self, this: Round, pledged: bytes, now: float) -> None:
+        host, number = self._host, this.number
+        secret = self._secret(this)
+        this.secret, this.order = secret, ()
+        if number > 0 and secret and this.seed is not None:
+            this.order = host.shuffle(host.deck, number, secret, this.seed)
+        self.round_data(number + 1).secret = pledged
+        self.saved = Disk(number, this.order, (secret or bytes(_deal.SECRET_BYTES)) + pledged)
+        if len(host.team) > 1:
+            none = bytes(_deal.SECRET_BYTES)
+            self._dealt[number] = (secret or none, pledged, this.seed or none)
+            for mate in host.team:
+                if mate != host.seat:
+                    host.outbox.pass_on(self.team_deal(mate, number))
+        promise = _deal.pledge(number + 1, host.deck, pledged)
+        shown = _deal.face_up(this.order, host.options) if this.order else ()
+        codes = tuple(map(card_code, shown))
+        host.send(now, lambda c, s: Ready(host.seat, host.view, c, s, number, promise, codes))
 
-    def deal_for_team(self, now: float) -> None:
-        """Deal the team's deck with this seat's spare shuffle unless a teammate deals it:
-        one whose Ready for the round is held or committed, or one still at the table whose
-        deck has come; otherwise the first of the team at the table deals."""
-        this = self.rounds.get(self.round)
-        if (
-            this is None
-            or this.spare is None
-            or this.order
-            or self._host.status is not Status.NORMAL
-        ):
-            return
-        number = this.number
-        here = [
-            s
-            for s in self._host.team
-            if s in self._host.membership.seated and s in self._host.members
-        ]
-        pending = (p.message for p in self._host.log.pending)
+    def _secret(self, this: Round) -> bytes:
+        """The secret this seat holds for its deck in a round: one whose hash its deck
+        pledged (its own, where it does not know the pledge yet); empty: none. Round 0's
+        follows from the round-1 secret that the deck's Ready of round 0 pledged."""
+        if this.number == 0:
+            return self._first_share(this)
+        before = self.closing.whole(this.number - 1)
+        offers = [this.secret] if this.secret else []
+        offers += [s for s, _, _ in self._team_deals.get(this.number, {}).values()]
+        offers += [n for _, n, _ in self._team_deals.get(this.number - 1, {}).values()]
+        if before is None:
+            return offers[0] if offers else b""
+        return self._pledged(this.number, before, offers)
+
+    def _first_share(self, zero: Round) -> bytes:
+        if self._host.deck not in zero.pledges:
+            return zero.secret  # dealing round 0 now: its own
+        following = self.rounds.get(1)
+        offers = [following.secret] if following is not None and following.secret else []
+        offers += [n for _, n, _ in self._team_deals.get(0, {}).values()]
+        first = self._pledged(1, zero, offers)
+        return _deal.derived(first, 0) if first else b""
+
+    def _pledged(self, number: int, before: Round, offers: list[bytes]) -> bytes:
+        """The one of ``offers`` whose hash this seat's deck pledged for round ``number``."""
+        promised = before.pledges.get(self._host.deck)
+        for secret in offers:
+            if _deal.pledge(number, self._host.deck, secret) == promised:
+                return secret
+        return b""
+
+    def team_deal(self, mate: int, number: int) -> TeamDeal:
+        host = self._host
+        secret, pledged, seed = self._dealt[number]
+        clock = max(host.acks.clock, 1)
+        return TeamDeal(host.seat, host.view, clock, 1, mate, number, secret, pledged, seed)
+
+    def _team_turn(self, number: int) -> str:
+        """Who deals the team's deck in round ``number``: a "mate" whose Ready for it is
+        held or committed, or who is still at the table and sent its secrets; else "me"
+        if this seat is the first of the team at the table, or "wait" for that one."""
+        host = self._host
+        this = self.round_data(number)
+        here = [s for s in host.team if s in host.membership.seated and s in host.members]
+        pending = (p.message for p in host.log.pending)
         readies = [
             *this.readies,
             *(m.sender for m in pending if isinstance(m, Ready) and m.round == number),
         ]
+        if any(s in host.team and s != host.seat for s in this.readies):
+            return "mate"  # that teammate's Ready deals the team
         dealing = [*readies, *(s for s in self._team_deals.get(number, {}) if s in here)]
-        if any(s in self._host.team and s != self._host.seat for s in dealing):
-            return  # that teammate's deck deals the team (a dealer gone since has no say)
-        if here and here[0] != self._host.seat:
-            return
-        self._deal(this, *this.spare, now)
+        if any(s in host.team and s != host.seat for s in dealing):
+            return "wait"  # for that teammate's Ready to commit (or for it to be gone)
+        return "me" if not here or here[0] == host.seat else "wait"
 
     def team_deals_for(self, seat: int) -> list[TeamDeal]:
-        """The team decks to send ``seat`` again on a new connection, if it is a teammate:
-        of the round in play and the next (it may have restarted without them)."""
+        """The team's secrets to send ``seat`` again on a new connection, if it is a
+        teammate: of the round in play and the next (it may have restarted without them)."""
         host = self._host
         if seat not in host.team or seat == host.seat:
             return []
-        return [
-            self.team_deal(seat, r.number, r.salt, tuple(map(card_code, r.order)))
-            for r in sorted(self.rounds.values(), key=lambda r: r.number)
-            if r.order and r.number >= host.inplay.number
-        ]
+        for old in [r for r in self._dealt if r < host.inplay.number]:
+            del self._dealt[old]
+        return [self.team_deal(seat, number) for number in sorted(self._dealt)]
 
     def should_deal(self) -> bool:
         """Whether this seat should deal the next round now: the table is settled, between
@@ -190,8 +245,42 @@ class Dealing:
 
     def round_data(self, number: int) -> Round:
         """What this replica keeps of round ``number`` (kept from now on)."""
-        """What this replica keeps of round ``number`` (kept from now on)."""
         return self.rounds.setdefault(number, Round(number))
+
+    # --- at commits -----------------------------------------------------------------------
+
+    def commit_ready(self, ready: Ready) -> None:
+        """A Ready at its place in the order: a deck's first one before the round's first
+        Reveal pledges for the deck."""
+        this = self.round_data(ready.round)
+        this.readies[ready.sender] = ready
+        if not this.shares:
+            this.pledges.setdefault(self._host.seats[ready.sender], ready.pledge)
+
+    def commit_reveal(self, reveal: Reveal) -> None:
+        self.closing.commit_reveal(reveal)
+
+    def settle(self, now: float) -> None:
+        """What follows any commit here: round 0 ends once every seated deck pledged, a
+        round whose reveals are all in closes, and a Ready that waited goes out."""
+        zero = self.rounds.get(0)
+        seated = {self._host.seats[s] for s in self._host.seated}
+        if zero is not None and not zero.ended and seated <= set(zero.pledges):
+            zero.ended = True
+            self.round_ended(zero, now)
+        self.closing.maybe_close()
+        self.try_deal(now)
+
+    def round_ended(self, this: Round, now: float) -> None:
+        """The round ended here: reveal this seat's secret if its deck dealt in (round 0:
+        pledged), and see what follows."""
+        deck = self._host.deck
+        if deck in self.closing.expected(this):
+            secret = self._secret(this)
+            if secret:
+                self.closing.reveal(this, secret, now)
+        self.closing.maybe_close()
+        self.maybe_start_play()  # the next round's Readies may all be in already
 
     def maybe_start_play(self) -> None:
         """Deal the next round in once the last is over and every participant still seated
@@ -209,7 +298,7 @@ class Dealing:
         this.shown, this.dealers = {}, {}
         for ready in this.readies.values():  # in commit order: a deck's first Ready deals it
             deck = self._host.seats[ready.sender]
-            if deck not in this.shown:
+            if deck not in this.shown and ready.face_up:
                 this.shown[deck] = tuple(map(card_from_code, ready.face_up))
                 this.dealers[deck] = ready.sender
         public = _deal.public_deal(self._host.options, self._host.seats, this.shown)
@@ -220,10 +309,12 @@ class Dealing:
         self._host.inplay.begin(this.number, public, private)
         self._host.events.append(RoundStarted(this.number, tuple(sorted(this.shown))))
 
+    # --- teams ------------------------------------------------------------------------------
+
     def take_team_deal(self, deal: TeamDeal, now: float) -> None:
-        order = tuple(map(card_from_code, deal.order))  # checked: this seat's deck
-        self._team_deals.setdefault(deal.round, {})[deal.sender] = (deal.salt, order)
-        for old in [r for r in self._team_deals if r < self._host.inplay.number]:
+        kept = (deal.secret, deal.next, deal.seed)
+        self._team_deals.setdefault(deal.round, {})[deal.sender] = kept
+        for old in [r for r in self._team_deals if r < self._host.inplay.number - 1]:
             del self._team_deals[old]
         from_sender = sorted(r for r, by in self._team_deals.items() if deal.sender in by)
         for extra in from_sender[TEAM_DEALS_KEPT:]:  # far ahead: a teammate misbehaving
@@ -237,19 +328,22 @@ class Dealing:
                 self._see_own_deck(this)
 
     def _adopt_team_deck(self, this: Round) -> None:
-        """Take the order behind the Ready that deals this seat's deck, from whichever
-        teammate sent it (or this seat's own deal); without it this seat plays blind."""
-        dealer = this.dealers.get(self._host.deck)
-        if dealer is None:
+        """Take the order the team's deck is dealt from, from the secret its dealer's
+        pledge binds; without it this seat plays blind."""
+        host = self._host
+        secret = self._secret(this)
+        this.order = ()
+        seeds = [s for _, _, s in self._team_deals.get(this.number, {}).values()]
+        seed = this.seed or (seeds[0] if seeds else None)  # came back after it was made
+        if host.deck not in this.shown or not secret or seed is None:
             return
-        want = this.readies[dealer].commitment
-        offers = [(this.salt, this.order), *self._team_deals.get(this.number, {}).values()]
-        for salt, order in offers:
-            if order and _deal.commitment(salt, order) == want:
-                this.order, this.salt = order, salt
-                self.saved = Disk(this.number, order, salt)
-                return
-        this.order, this.salt = (), b""
+        order = host.shuffle(host.deck, this.number, secret, seed)
+        if tuple(_deal.face_up(order, host.options)) == this.shown[host.deck]:
+            this.order, this.secret = order, secret
+            mine = self._dealt.get(this.number)
+            sent = [mine] if mine else list(self._team_deals.get(this.number, {}).values())
+            after = [n for s, n, _ in sent if s == secret] or [bytes(len(secret))]
+            self.saved = Disk(this.number, order, secret + after[0])
 
     def _see_own_deck(self, this: Round) -> None:
         """The team's deck arrived after play began (this seat came back): replay the round
@@ -268,38 +362,18 @@ class Dealing:
                 return
         self._host.inplay.private = private
 
-    def take_reveal(self, reveal: Reveal) -> None:
-        this = self.rounds.get(reveal.round)
-        if this is None or reveal.sender in this.reveals:
-            return  # a round this replica no longer audits (it rejoined since)
-        this.reveals[reveal.sender] = (reveal.salt, tuple(map(card_from_code, reveal.order)))
-        self.audit_if_complete(this)
-
-    def audit_if_complete(self, this: Round, *, final: bool = False) -> None:
-        # Every member dealt in reveals (each teammate the team's deck, so that each is
-        # checked); at the next deal, the audit goes ahead with whatever has come.
-        dealt_in = {s for s in self._host.members if self._host.seats[s] in this.shown}
-        if this.audited or not this.ended or not (dealt_in <= set(this.reveals) or final):
-            return
-        this.audited = True
-        commitments = {d: this.readies[s].commitment for d, s in this.dealers.items()}
-        failures = _deal.audit(
-            self._host.options, self._host.seats, this.reveals, commitments, this.shown, this.log
-        )
-        for seat, reason in failures:
-            self._host.events.append(AuditFailed(this.number, seat, reason))
-        if not failures:
-            revealed = {self._host.seats[s] for s in this.reveals}
-            unchecked = tuple(
-                s for s in range(self._host.players) if self._host.seats[s] not in revealed
-            )
-            self._host.events.append(AuditPassed(this.number, unchecked))
+    # --- what others read ---------------------------------------------------------------------
 
     def dealt_by(self, number: int) -> dict[int, int]:
         """Per deck dealt in round ``number``, the seat whose Ready dealt it (at a table of
-        teams, the teammate whose shuffle the team plays); empty for a round not kept."""
+        teams, the teammate whose secret the team plays); empty for a round not kept."""
         this = self.rounds.get(number)
         return {} if this is None else dict(this.dealers)
+
+    def order_of(self, number: int) -> tuple[Card, ...]:
+        """This seat's deck order in round ``number``, if it knows it."""
+        this = self.rounds.get(number)
+        return () if this is None else this.order
 
     @property
     def blind(self) -> bool:

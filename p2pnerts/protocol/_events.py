@@ -72,8 +72,9 @@ class RoundOver:
 
 @dataclass(frozen=True, slots=True)
 class AuditPassed:
-    """Every revealed deck matched its commitment and every card its seat showed;
-    ``unchecked`` lists the seats that never revealed (they left or lost their deck)."""
+    """Every deck dealt in revealed the secret it pledged, was dealt as its shuffle says,
+    and every card its seats showed fits it; ``unchecked`` lists the seats whose decks
+    this replica could not check (it came back after their pledges were made)."""
 
     round: int
     unchecked: tuple[int, ...] = ()
@@ -81,11 +82,16 @@ class AuditPassed:
 
 @dataclass(frozen=True, slots=True)
 class AuditFailed:
-    """A seat's revealed deck contradicts its commitment or a card it showed earlier."""
+    """A deck failed the audit of round ``round`` (SPEC §5.5), ``seat`` answering for it:
+    it never revealed its secret, the secret is not the one it pledged, its deal is not
+    what it showed, or a card it showed contradicts its deck. ``points`` is what the deck
+    scores for the round now that it is voided (None: told, not voided: a teammate saw a
+    card its own copy of the deck holds elsewhere; the audit decides)."""
 
     round: int
     seat: int
     reason: str
+    points: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

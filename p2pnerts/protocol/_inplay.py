@@ -23,7 +23,7 @@ from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
 from p2pnerts.protocol._errors import LocalProtocolError
 from p2pnerts.protocol._events import AuditFailed, AutoApplied, PlayInTheAir, RoundOver
 from p2pnerts.protocol._log import PENDING_LIMIT, Log
-from p2pnerts.protocol._messages import Play, Ready, Reveal
+from p2pnerts.protocol._messages import Play, Ready
 from p2pnerts.protocol._status import Seats, Status
 from p2pnerts.rules import (
     CallNerts,
@@ -40,7 +40,6 @@ from p2pnerts.rules import (
     ToWork,
     TurnStock,
     apply,
-    card_code,
     is_stuck,
     public_digest,
     score_round,
@@ -53,7 +52,9 @@ class Disk:
 
     round: int = 0
     order: tuple[Card, ...] = ()
-    salt: bytes = b""
+    secrets: bytes = b""
+    """The deck's secret for ``round``, then the one pledged for the round after (32 bytes
+    each; empty before the first)."""
     view: int = 0
     """The last view it was in: Rejoin messages older than the view it joined are stale."""
 
@@ -64,22 +65,29 @@ class Round:
 
     number: int
     order: tuple[Card, ...] = ()
-    salt: bytes = b""
+    """This seat's deck order for the round (empty: it does not know it)."""
+    secret: bytes = b""
+    """The secret this seat's deck is shuffled from in the round, if this seat holds it."""
     readies: dict[int, Ready] = field(default_factory=dict)
     shown: dict[int, tuple[Card, ...]] = field(default_factory=dict)
     """The cards each deck dealt face up, by deck."""
     log: list[tuple[Move, bool]] = field(default_factory=list)
-    reveals: dict[int, tuple[bytes, tuple[Card, ...]]] = field(default_factory=dict)
     ended: bool = False
-    audited: bool = False
     dealers: dict[int, int] = field(default_factory=dict)
     """Per deck dealt in, the seat whose Ready deals it: the first of the deck's seats to
     have its Ready committed (a team deals one deck; `shown` and the audit go by deck)."""
-    spare: tuple[tuple[Card, ...], bytes] | None = None
-    """A team member's own shuffle, kept in case the teammate who deals drops out first."""
     participants: frozenset[int] = frozenset()
     """The seats at the table when the round's first Ready committed: play starts once
     each of them still seated has its Ready committed."""
+    pledges: dict[int, bytes] = field(default_factory=dict)
+    """Per deck, the pledge for the round after: from its first Ready of this round
+    committed before any Reveal of this round."""
+    shares: dict[int, tuple[int, bytes]] = field(default_factory=dict)
+    """Per deck, the seat that revealed its secret of this round first, and the secret."""
+    seed: bytes | None = None
+    """The round's common seed, once known (None: not yet, or not knowable here)."""
+    closed: bool = False
+    """Whether the round's reveals are all in (or given up) and its audit done."""
 
 
 class _Dealt(Protocol):
@@ -89,7 +97,7 @@ class _Dealt(Protocol):
     def rounds(self) -> dict[int, Round]: ...
     @property
     def blind(self) -> bool: ...
-    def audit_if_complete(self, this: Round, *, final: bool = False) -> None: ...
+    def round_ended(self, this: Round, now: float) -> None: ...
     def maybe_start_play(self) -> None: ...
 
 
@@ -331,17 +339,7 @@ class InPlay:
         )
         this = self._host.dealing.rounds[self.number]
         this.ended = True
-        if this.order and self._host.deck in this.shown:
-            this.reveals[self._host.seat] = (this.salt, this.order)
-            order = tuple(map(card_code, this.order))
-            self._host.send(
-                now,
-                lambda c, s: Reveal(
-                    self._host.seat, self._host.view, c, s, this.number, this.salt, order
-                ),
-            )
-        self._host.dealing.audit_if_complete(this)
-        self._host.dealing.maybe_start_play()  # the next round's Readies may all be in already
+        self._host.dealing.round_ended(this, now)
 
     def maybe_stuck(self, now: float) -> None:
         display = self.display

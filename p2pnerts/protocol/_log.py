@@ -1,6 +1,6 @@
 """The agreed order: messages waiting to commit, and the running digest of those committed.
 
-Ready, Play, Leave and StartView messages are *ordered*: all of them, from every seat,
+Ready, Play, Reveal, Leave and StartView messages are *ordered*: all of them, from every seat,
 form one sequence sorted by (clock, tie class, tie rank) — `order_key`. The replica
 commits the head of that sequence once every member holds it (`Acks.held_by_all`), and
 folds each committed message, with its verdict's outcome, into a running digest that

@@ -28,12 +28,13 @@ class Header:
 class Ready(Header):
     """A seat is dealt and ready for round ``round``.
 
-    ``commitment`` is the salted hash of its deck order (revealed and audited at the end);
-    ``face_up`` the codes of the cards it deals face up: the Nerts top, then each work pile.
+    ``pledge`` is the hash of its deck's secret for the round after (`_deal.pledge`);
+    ``face_up`` the codes of the cards it deals face up: the Nerts top, then each work pile
+    (none when it only pledges: round 0, or a deck with no secret standing for the round).
     """
 
     round: int
-    commitment: bytes
+    pledge: bytes
     face_up: tuple[int, ...]
 
 
@@ -59,12 +60,12 @@ class Ack(Header):
 
 @dataclass(frozen=True, slots=True)
 class Reveal(Header):
-    """After round ``round``: the salt and whole deck order (card codes) behind the
-    commitment."""
+    """After round ``round``: the secret its deck's order was shuffled from, which the
+    seat pledged before the round. Ordered: it is a share of the next round's common
+    seed, and its audit's verdict counts at its place in the order."""
 
     round: int
-    salt: bytes
-    order: tuple[int, ...]
+    secret: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,18 +129,21 @@ class Rejoin(Header):
 
 @dataclass(frozen=True, slots=True)
 class TeamDeal(Header):
-    """A team's deck for round ``round``, from the teammate who shuffled it to teammate
-    ``to`` alone (never to another seat): the salt and order behind the team's
-    commitment. Outside the sequence, like Rejoin (``seq`` is 1); sent before the Ready
-    that commits to it, and again on every new connection to that teammate."""
+    """A team's secrets, from the teammate who deals round ``round`` to teammate ``to``
+    alone (never to another seat): ``secret``, the one the deck is shuffled from in the
+    round, ``next``, the one its Ready pledges for the round after, and ``seed``, the
+    round's common seed (for a teammate that came back after it was made; zeros in round
+    0). Outside the sequence, like Rejoin (``seq`` is 1); sent before the Ready, and again
+    on every new connection to that teammate."""
 
     to: int
     round: int
-    salt: bytes
-    order: tuple[int, ...]
+    secret: bytes
+    next: bytes
+    seed: bytes
 
 
-Ordered = Ready | Play | Leave
+Ordered = Ready | Play | Leave | Reveal
 Message = Ready | Play | Ack | Reveal | Leave | ViewChange | StartView | Rejoin | TeamDeal
 
 

@@ -13,7 +13,7 @@ sender's sequence numbers arrive in order; a repeat is ignored, a gap is an erro
 sender keeps what it sent until every member has acknowledged it, to resend on a new
 connection (`resend_to`).
 
-Ready, Play, Leave and StartView messages are *ordered*: all of them, from every seat,
+Ready, Play, Reveal, Leave and StartView messages are *ordered*: all of them, from every seat,
 form one sequence sorted by (clock, tie class, tie rank) — see `order_key`. A replica
 *commits* the first message of that sequence once every member of its view has
 acknowledged receiving it (the ``have`` vectors of their Acks, counted only when sent in
@@ -32,11 +32,14 @@ A message is checked completely (`_checks.py`) before any part changes for it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from functools import partial
 
+from p2pnerts.protocol import _deal
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._checks import Gate, Line, Seating
+from p2pnerts.protocol._deal import Shuffle
 from p2pnerts.protocol._dealing import Dealing
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
@@ -64,7 +67,6 @@ from p2pnerts.protocol._readings import Readings
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.rules import (
     BadOptions,
-    Card,
     Move,
     TableOptions,
 )
@@ -85,6 +87,7 @@ class Replica(Readings):
         timing: Timing | None = None,
         now: float = 0.0,
         auto_stuck: bool = True,
+        shuffle: Shuffle | None = None,
     ) -> None:
         if not 0 <= seat < players:
             raise LocalProtocolError(f"seat {seat} is not at a table of {players}")
@@ -111,6 +114,9 @@ class Replica(Readings):
         self.team = self.team_of(seat)
         """This seat and its teammates, if any."""
         self.auto_stuck = auto_stuck
+        self.shuffle: Shuffle = shuffle or partial(_deal.shuffle, options=options)
+        """How a deck's order follows from its secret and the round's common seed."""
+        self._committing = False
         self.gate = Gate(Seating(seat, seats, options))
         """The checks a message passes first, and the seats refused for breaking the protocol."""
         self.dealing = Dealing(self)
@@ -126,10 +132,13 @@ class Replica(Readings):
         now: float,
         timing: Timing | None = None,
         auto_stuck: bool = True,
+        shuffle: Shuffle | None = None,
     ) -> Replica:
         """A replica coming back after a crash with only what it persisted: it asks to
         rejoin, and rebuilds the table from what the others send it."""
-        replica = cls(seat, options, players, timing=timing, now=now, auto_stuck=auto_stuck)
+        replica = cls(
+            seat, options, players, timing=timing, now=now, auto_stuck=auto_stuck, shuffle=shuffle
+        )
         replica.dealing.saved = disk
         replica.membership.restart_out(disk.view, now)
         return replica
@@ -200,11 +209,9 @@ class Replica(Readings):
         match message:
             case Ack():
                 self._take_ack(message)
-            case Ready() | Play() | Leave():
+            case Ready() | Play() | Leave() | Reveal():
                 self.log.add(message, None)
                 self.outbox.ack_soon(now, self.timing.ack_delay)
-            case Reveal():
-                self.dealing.take_reveal(message)
             case ViewChange():
                 self.membership.election.take(message, now)
             case StartView():
@@ -259,9 +266,10 @@ class Replica(Readings):
 
     # --- dealing ---------------------------------------------------------------------------
 
-    def start_round(self, order: Sequence[Card], salt: bytes, now: float) -> None:
-        """Deal this seat's deck from ``order`` (kept secret) and say Ready."""
-        self.dealing.start_round(order, salt, now)
+    def start_round(self, secret: bytes, now: float) -> None:
+        """Say Ready for the next round (`Dealing.start_round`): ``secret`` is 32 fresh
+        random bytes, which the Ready pledges for the round after."""
+        self.dealing.start_round(secret, now)
 
     # --- sending ----------------------------------------------------------------------------
 
@@ -270,7 +278,7 @@ class Replica(Readings):
         seq = self.acks.next_seq()
         message = build(self.acks.clock, seq)
         self.outbox.push(message, now)
-        if isinstance(message, Ready | Play | Leave):
+        if isinstance(message, Ready | Play | Leave | Reveal):
             self.log.add(message, None)
             self.commit_ready(now)
         return message
@@ -298,8 +306,17 @@ class Replica(Readings):
 
     def commit_ready(self, now: float) -> None:
         """Commit, in order, every message at the head of the order that all members hold."""
-        if self.membership.status is not Status.NORMAL:
-            return
+        if self.membership.status is not Status.NORMAL or self._committing:
+            return  # (a message sent while committing waits for the loop below)
+        self._committing = True
+        try:
+            self._commit_held(now)
+        finally:
+            self._committing = False
+        if len(self.team) > 1:
+            self.dealing.try_deal(now)  # the teammate that was to deal may have gone
+
+    def _commit_held(self, now: float) -> None:
         log = self.log
         while log.pending and self.membership.status is Status.NORMAL:
             head = log.pending[0]
@@ -308,15 +325,15 @@ class Replica(Readings):
             log.pop_head()
             outcome = self._commit(head.message, now)
             self.events += log.fold(head.message, outcome)
-        if len(self.team) > 1:
-            self.dealing.deal_for_team(now)  # the teammate that was to deal may have gone
 
     def _commit(self, message: Ordered | StartView, now: float) -> int:
         """Apply one committed message; returns its outcome for the digest."""
         self.membership.note_committed(message)
         match message:
             case Ready():
-                self.dealing.round_data(message.round).readies[message.sender] = message
+                self.dealing.commit_ready(message)
+            case Reveal():
+                self.dealing.commit_reveal(message)
             case Play():
                 return self.inplay.commit_play(message, now)
             case Leave():
@@ -326,6 +343,7 @@ class Replica(Readings):
                 self.membership.commit_start_view(message)
         self.dealing.maybe_start_play()
         self.inplay.settle(now)
+        self.dealing.settle(now)
         return Outcome.LANDED
 
     def rebuild(self, start: StartView) -> None:

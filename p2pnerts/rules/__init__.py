@@ -51,7 +51,7 @@ from p2pnerts.rules._options import (
     teams_from_text,
 )
 from p2pnerts.rules._runs import fits, join
-from p2pnerts.rules._scoring import Match, RoundScore, score_round
+from p2pnerts.rules._scoring import Match, RoundScore, score_round, void_points
 from p2pnerts.rules._state import (
     HIDDEN,
     NERTS,
@@ -146,4 +146,5 @@ __all__ = [
     "summary_teams",
     "team_seats",
     "teams_from_text",
+    "void_points",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import NamedTuple
 
 from p2pnerts.rules._options import TableOptions
@@ -75,6 +75,12 @@ class Match(NamedTuple):
             raise ValueError(f"{len(points)} scores for {self.decks} decks")
         return self._replace(rounds=self.rounds + (tuple(points),))
 
+    def void(self, index: int, decks: Collection[int]) -> Match:
+        """The match with the round at ``index`` (0 for the first) voided for ``decks``."""
+        rounds = list(self.rounds)
+        rounds[index] = void_points(rounds[index], decks)
+        return self._replace(rounds=tuple(rounds))
+
     @property
     def totals(self) -> tuple[int, ...]:
         """Every deck's points over the rounds so far."""
@@ -95,3 +101,10 @@ class Match(NamedTuple):
         totals = self.totals
         best = max(totals)
         return tuple(deck for deck, total in enumerate(totals) if total == best)
+
+
+def void_points(points: Sequence[int], decks: Collection[int]) -> tuple[int, ...]:
+    """A round's points with ``decks`` voided (they failed its audit, SPEC §5.5): each
+    scores the round's lowest points, and never more than 0, so it cannot win the round."""
+    floor = min(0, *points)
+    return tuple(floor if deck in decks else p for deck, p in enumerate(points))

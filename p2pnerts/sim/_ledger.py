@@ -16,6 +16,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from p2pnerts.protocol import (
+    NEVER_REVEALED,
     Ack,
     AuditFailed,
     AuditPassed,
@@ -49,7 +50,7 @@ from p2pnerts.sim._network import Link, LinkModel
 from p2pnerts.sim._report import HEARTBEAT, Tally
 from p2pnerts.sim._workload import SimConfig, mean_rtt, rtt_to_slowest
 
-ORDERED = (Ready, Play, Leave)
+ORDERED = (Ready, Play, Reveal, Leave)
 
 
 @dataclass(slots=True)
@@ -148,6 +149,9 @@ class Ledger:
                 what = f"the start of round {event.round} on a Ready"
                 check_cut_off(seat, record.cut_at, sent, what)
                 record.round, record.plays = event.round, []
+                order = replica.dealing.order_of(event.round)
+                if order:
+                    self.decks.setdefault((seat, event.round), order)
                 self._dealt.setdefault(event.round, event.dealt)
                 self._dealt_by(seat, event.round, replica.dealt_by(event.round))
             case PlayCommitted():
@@ -170,6 +174,10 @@ class Ledger:
                 self._round_over(seat, replica, event, now)
             case AuditPassed():
                 self.tally.audits += 1
+            case AuditFailed() if event.reason == NEVER_REVEALED:
+                # It left (crashed, or was left out) before its Reveal: voided, as a seat
+                # that withholds its secret is (SPEC §5.5); no bot lies.
+                self.tally.membership["NotRevealed"] += 1
             case AuditFailed():
                 raise Violation(
                     f"seat {seat}'s audit of round {event.round} failed seat {event.seat}: "

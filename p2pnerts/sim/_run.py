@@ -25,11 +25,13 @@ from typing import Any
 
 from p2pnerts.driver import Driver, Drivers, Look
 from p2pnerts.protocol import (
+    SECRET_BYTES,
     Disk,
     LocalProtocolError,
     Message,
     ProtocolError,
     Replica,
+    Shuffle,
     Status,
     addressed_to,
     encode,
@@ -49,7 +51,7 @@ from p2pnerts.sim._quorum import (
 )
 from p2pnerts.sim._report import SeedResult, ViolationReport
 from p2pnerts.sim._trace import Trace
-from p2pnerts.sim._workload import Lineup, SimConfig, deck_order, setting
+from p2pnerts.sim._workload import Lineup, SimConfig, setting
 
 WATCH_EVERY = 5.0
 """Simulated seconds between two looks of the liveness watchdog."""
@@ -88,6 +90,11 @@ class Simulation:
     ) -> None:
         self.config, self.seed = config, seed
         self.lineup = lineup
+        self._shuffle: Shuffle | None = None
+        if lineup is not None and lineup.decks is not None:
+            # The arena deals its own decks, the same to every replica (fair deals).
+            decks, seating = lineup.decks, config.seating
+            self._shuffle = lambda deck, number, _secret, _seed: decks(number, seating.index(deck))
         self.peers = config.peers
         fixed = setting(config, seed)
         self.scheduler = Scheduler()
@@ -98,14 +105,16 @@ class Simulation:
         self.trace = Trace(config.trace)
         self.seats = [
             _Peer(
-                Replica(seat, config.options, self.peers, timing=config.timing),
+                Replica(
+                    seat, config.options, self.peers, timing=config.timing, shuffle=self._shuffle
+                ),
                 bots(seat, random.Random(fixed.bots[seat])),
             )
             for seat in range(self.peers)
         ]
         self._faults = fixed.faults
         self._pace = random.Random(fixed.pace)
-        self._salts = random.Random(fixed.deals)
+        self._secrets = random.Random(fixed.deals)
         self._deals = fixed.deals
         self._delivered: dict[tuple[int, int], deque[Message]] = {}
         self._up_again: dict[Link, float] = {}
@@ -185,13 +194,8 @@ class Simulation:
     def _deal(self, seat: int) -> None:
         replica = self.seats[seat].replica
         number = max(replica.round, replica.playing) + 1  # the round start_round deals
-        if self.lineup is not None and self.lineup.decks is not None:
-            order = self.lineup.decks(number, seat)
-        else:
-            order = deck_order(self._deals, number, seat, self.config)
         self.trace.add(self.now, "deal", seat, number)
-        replica.start_round(order, self._salts.randbytes(16), self.now)
-        self.ledger.decks[seat, replica.round] = order
+        replica.start_round(self._secrets.randbytes(SECRET_BYTES), self.now)
         self._after(seat)
 
     # --- replicas' inputs and outputs -------------------------------------------------------
@@ -362,7 +366,13 @@ class Simulation:
             assert peer.disk is not None
             self.trace.add(self.now, "restart", seat, None)
             peer.replica = Replica.restart(
-                seat, c.options, c.peers, disk=peer.disk, now=self.now, timing=c.timing
+                seat,
+                c.options,
+                c.peers,
+                disk=peer.disk,
+                now=self.now,
+                timing=c.timing,
+                shuffle=self._shuffle,
             )
             self.ledger.restarted(seat)
             for key in [k for k in self._delivered if seat in k]:

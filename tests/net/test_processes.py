@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pnerts.cheats import CHEATS
+from p2pnerts.cheats import CHEATS, DEAL_CHEATS
 from p2pnerts.net import COUNTDOWN
 
 COMMAND = [sys.executable, "-m", "p2pnerts"]
@@ -194,13 +194,14 @@ def test_a_killed_teammate_started_again_with_its_state_file_plays_its_team_deck
     assert not any(path.exists() for path in states.values())
 
 
-DETECTED = dict.fromkeys(CHEATS, "C broke the protocol and is refused from now on") | {
+REFUSED = sorted(set(CHEATS) - DEAL_CHEATS)
+DETECTED = dict.fromkeys(REFUSED, "C broke the protocol and is refused from now on") | {
     "no-ack": "C talks on but acknowledges nothing: left out for a while"
 }
 """What every honest peer says of a cheat, by kind."""
 
 
-@pytest.mark.parametrize("kind", sorted(CHEATS))
+@pytest.mark.parametrize("kind", REFUSED)
 def test_a_cheating_peer_is_named_by_every_honest_peer_and_they_finish_alike(
     kind: str, tmp_path: Path
 ) -> None:
@@ -222,3 +223,31 @@ def test_a_cheating_peer_is_named_by_every_honest_peer_and_they_finish_alike(
     assert _summary(out) == _summary(host_out)
     figures = json.loads(stats.read_text())
     assert len(figures["stalled"] if kind == "no-ack" else figures["refused"]) == 1
+
+
+@pytest.mark.parametrize("kind", sorted(DEAL_CHEATS))
+def test_a_seat_cheating_on_its_deal_is_voided_alike_by_every_honest_peer(
+    kind: str, tmp_path: Path
+) -> None:
+    """``stack-deck`` deals itself a winning deck, ``lie-about-deck`` reveals a secret it
+    never pledged: either way the honest peers' audit fails its deck, its round scores the
+    round's lowest (at most 0), and both honest peers end with the same result and exit 3."""
+    stats = tmp_path / "host.json"
+    with _host("--seats", "3", "--rounds", "1", "--level", "9", "--stats", str(stats)) as (
+        host,
+        port,
+    ):
+        honest = _bot(port, "B1")
+        cheat = _bot(port, "C", "--cheat", kind)
+        out, _ = honest.communicate(timeout=LIMIT)
+        host_out, _ = host.communicate(timeout=LIMIT)  # bounded: a host that hangs fails
+        cheat.kill()
+    for seen, status in ((out, honest.returncode), (host_out, host.returncode)):
+        assert status == 3, seen
+        assert re.search(r"audit of round 1: C .*; C's round is void and scores [-+]?\d", seen)
+        assert "p2pnerts: this table could not be trusted: " in seen
+        assert "failed the audit of its deal" in seen
+    assert _summary(out) == _summary(host_out)
+    assert "Winner: C" not in _summary(out)
+    figures = json.loads(stats.read_text())
+    assert [re.sub(r"seat \d", "seat", f) for f in figures["audits_failed"]] == ["seat, round 1"]

@@ -5,16 +5,17 @@ Like h11's ConnectionPair: no sockets, no simulator, every message moved by the 
 
 from __future__ import annotations
 
+import hashlib
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from _cards import order as order
 
-from p2pnerts.protocol import Disk, Event, Message, Replica, Timing, addressed_to
+from p2pnerts.protocol import Disk, Event, Message, Replica, Timing, addressed_to, shuffle
 from p2pnerts.rules import Card, Move, TableOptions
 
-SALT = b"0123456789abcdef"
+SALT = b"0123456789abcdef0123456789abcdef"
 E = TypeVar("E")
 
 
@@ -35,8 +36,12 @@ class Table:
         self.options = options
         self.timing = timing or Timing()
         self.now = 0.0
+        self.decks: dict[tuple[int, int], tuple[Card, ...]] = {}
+        """The orders the test deals, by (deck, round): the same at every replica."""
         self.replicas = [
-            Replica(s, options, players, timing=self.timing, auto_stuck=auto_stuck)
+            Replica(
+                s, options, players, timing=self.timing, auto_stuck=auto_stuck, shuffle=self.shuffle
+            )
             for s in range(players)
         ]
         self.links: dict[tuple[int, int], deque[Message]] = {
@@ -53,11 +58,30 @@ class Table:
     def players(self) -> int:
         return len(self.replicas)
 
+    def shuffle(self, deck: int, number: int, secret: bytes, seed: bytes) -> tuple[Card, ...]:
+        """The order the test chose for a deck and round (else the protocol's shuffle)."""
+        chosen = self.decks.get((deck, number))
+        return chosen or shuffle(deck, number, secret, seed, options=self.options)
+
+    def choose(self, number: int, orders: Sequence[Sequence[Card]]) -> None:
+        """Deal round ``number`` from ``orders`` (by seat; a team's first seat's counts)."""
+        seating = self.options.seating(self.players)
+        for seat in reversed(range(len(orders))):
+            self.decks[seating[seat], number] = tuple(orders[seat])
+
     def start(self, orders: Sequence[Sequence[Card]]) -> None:
-        for seat, replica in enumerate(self.replicas):
-            replica.start_round(orders[seat], SALT, self.now)
+        number = max(max(r.round, r.playing) for r in self.replicas) + 1
+        self.choose(number, orders)
+        for seat in range(self.players):
+            self.deal(seat)
         self.flush()
         self.settle()
+
+    def deal(self, seat: int) -> None:
+        """``seat`` says it is ready for the next round (its secret fixed by the test)."""
+        replica = self.replicas[seat]
+        fresh = hashlib.sha256(b"%d:%d:%d" % (seat, replica.round, replica.playing)).digest()
+        replica.start_round(fresh, self.now)
 
     def flush(self) -> None:
         """Move every replica's outgoing messages onto its links, and keep its events."""
@@ -137,7 +161,13 @@ class Table:
     def restart(self, seat: int, disk: Disk) -> None:
         self.down.discard(seat)
         self.replicas[seat] = Replica.restart(
-            seat, self.options, self.players, disk=disk, now=self.now, timing=self.timing
+            seat,
+            self.options,
+            self.players,
+            disk=disk,
+            now=self.now,
+            timing=self.timing,
+            shuffle=self.shuffle,
         )
         self.flush()
 

@@ -17,6 +17,7 @@ from p2pnerts.protocol import (
     RemoteProtocolError,
     Reveal,
     StartView,
+    TeamDeal,
     ViewChange,
     decode,
     encode,
@@ -36,7 +37,6 @@ from p2pnerts.rules import (
     ToWork,
     TurnStock,
     card_code,
-    new_deck,
 )
 
 H7 = Card(2, 7, Suit.HEARTS)
@@ -74,7 +74,9 @@ MESSAGES: list[Message] = [
     Play(3, 0, 14, 8, 2, Rotate(3)),
     Play(3, 0, 15, 9, 2, CallNerts(3)),
     Ack(1, 0, 9, 3, (4, 5, 6), 12, bytes(16)),
-    Reveal(0, 0, 40, 20, 1, b"s" * 16, tuple(card_code(c) for c in new_deck(0))),
+    Reveal(0, 0, 40, 20, 1, b"s" * 32),
+    Ready(2, 0, 3, 1, 0, bytes(32), ()),
+    TeamDeal(0, 0, 4, 1, 1, 2, b"a" * 32, b"b" * 32, b"c" * 32),
     Leave(5, 0, 99, 42),
 ]
 
@@ -115,6 +117,7 @@ def _frame(value: object) -> bytes:
         (_frame([2, 2, 0, 0, 1, 1, 1, [2, 0, 5, -3, 0, None, []]]), "source"),
         (_frame([2, 3, 0, 0, 1, 1, [1, 2], 3, b"short"]), "digest"),
         (_frame([2, 1, 0, 0, 1, 1, 1, b"x" * 32, [1, 2, 3, 4, 5, 6, 7, 8]]), "face_up"),
+        (_frame([2, 4, 0, 0, 1, 1, 1, b"x" * 16]), "secret"),
     ],
 )
 def test_malformed_frames_raise_a_clear_remote_error(frame: bytes, message: str) -> None:

@@ -10,6 +10,7 @@ hide each other.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import subprocess
 import sys
@@ -32,10 +33,12 @@ from p2pnerts.protocol import (
     StartView,
     TeamDeal,
     ViewChange,
-    commitment,
+    common_seed,
     decode,
     decode_payload,
+    derived,
     encode,
+    pledge,
 )
 from p2pnerts.rules import (
     CallNerts,
@@ -121,12 +124,13 @@ _KINDS: dict[str, Callable[..., Message]] = {
 }
 _FIELDS: dict[str, Callable[[Any], Any]] = {
     "move": move,
-    "commitment": bytes.fromhex,
-    "salt": bytes.fromhex,
+    "pledge": bytes.fromhex,
+    "secret": bytes.fromhex,
+    "next": bytes.fromhex,
+    "seed": bytes.fromhex,
     "digest": bytes.fromhex,
     "base_digest": bytes.fromhex,
     "face_up": lambda cards: tuple(code(c) for c in cards),
-    "order": lambda cards: tuple(code(c) for c in cards),
     "carried": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
     "scores": lambda rows: tuple(tuple(r) for r in rows),
     "quorums": lambda views: tuple((n, tuple(m)) for n, m in views),
@@ -236,22 +240,59 @@ def test_the_invalid_frames_cover_the_cases_the_spec_names() -> None:
 # --- the vectors ----------------------------------------------------------------------------
 
 
-def test_the_commitment_vector_is_sha256_over_the_stated_bytes() -> None:
-    vector = GOLDEN["vectors"]["commitment"]
-    salt, order = bytes.fromhex(vector["salt"]), vector["order"]
-    by_hand = hashlib.sha256(b"p2pnerts-deck-1" + bytes((len(salt),)) + salt)
-    for c in order:
-        by_hand.update(code(c).to_bytes(2, "big"))
-    assert by_hand.hexdigest() == vector["sha256"]
-    assert commitment(salt, [card(c) for c in order]).hex() == vector["sha256"]
+def test_the_pledge_share_and_seed_vectors_are_sha256_over_the_stated_bytes() -> None:
+    vectors = GOLDEN["vectors"]
+    pledged = vectors["pledge"]
+    secret = bytes.fromhex(pledged["secret"])
+    head = b"p2pnerts-pledge-2" + (1).to_bytes(4, "big") + bytes((0,))
+    assert hashlib.sha256(head + secret).hexdigest() == pledged["sha256"]
+    assert pledge(1, 0, secret).hex() == pledged["sha256"]
+    zero = hashlib.sha256(b"p2pnerts-derive-2" + bytes(4) + secret).hexdigest()
+    assert zero == vectors["derived"]["sha256"] == derived(secret, 0).hex()
+    seeded = vectors["seed"]
+    by_hand = hashlib.sha256(b"p2pnerts-seed-2" + (1).to_bytes(4, "big"))
+    for deck, share in sorted(seeded["shares"].items()):
+        by_hand.update(bytes((int(deck),)) + bytes.fromhex(share))
+    assert by_hand.hexdigest() == seeded["sha256"]
+    shares = {int(d): bytes.fromhex(v) for d, v in seeded["shares"].items()}
+    assert common_seed(1, shares).hex() == seeded["sha256"]
 
 
-def test_the_commitment_vector_is_the_one_the_ready_and_reveal_frames_use() -> None:
-    vector = GOLDEN["vectors"]["commitment"]
+def _shuffled_by_hand(vector: dict[str, Any]) -> list[int]:
+    """The shuffle as the spec words it, written apart from the package's."""
+    secret, seed = bytes.fromhex(vector["secret"]), bytes.fromhex(vector["seed"])
+    message = seed + vector["round"].to_bytes(4, "big") + bytes((vector["deck"],))
+    words: list[int] = []
+    counter = 0
+
+    def draw() -> int:
+        nonlocal counter
+        if not words:
+            block = hmac.new(secret, message + counter.to_bytes(4, "big"), "sha256").digest()
+            words.extend(int.from_bytes(block[k : k + 4], "big") for k in range(0, 32, 4))
+            counter += 1
+        return words.pop(0)
+
+    cards = [code(c) for c in sorted({c for c in vector["order"]}, key=code)]
+    for i in range(len(cards) - 1, 0, -1):
+        limit = 2**32 - 2**32 % (i + 1)
+        while (word := draw()) >= limit:
+            pass
+        j = word % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def test_the_shuffle_vector_follows_the_stated_steps_and_the_ready_deals_it() -> None:
+    vector = GOLDEN["vectors"]["shuffle"]
+    assert _shuffled_by_hand(vector) == [code(c) for c in vector["order"]]
+    assert vector["seed"] == GOLDEN["vectors"]["seed"]["sha256"]
     meanings = {f["name"]: f["meaning"] for f in FRAMES}
-    assert meanings["ready"]["commitment"] == vector["sha256"]
-    assert meanings["reveal"]["salt"] == vector["salt"]
-    assert meanings["reveal"]["order"] == vector["order"]
+    order = vector["order"]
+    assert meanings["ready"]["face_up"] == [order[12], *order[13:17]]
+    assert meanings["reveal"]["secret"] == vector["secret"]
+    assert meanings["ready-round-0"]["pledge"] == GOLDEN["vectors"]["pledge"]["sha256"]
+    assert meanings["reveal-round-0"]["secret"] == GOLDEN["vectors"]["derived"]["sha256"]
 
 
 def test_the_digest_vector_chains_blake2b_128_over_payload_and_outcome() -> None:

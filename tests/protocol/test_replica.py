@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from _table import Table, order
 
@@ -11,6 +13,7 @@ from p2pnerts.protocol import (
     AuditPassed,
     Diverged,
     LocalProtocolError,
+    Message,
     PeerExcluded,
     PeerRejoined,
     PeerSuspected,
@@ -18,6 +21,7 @@ from p2pnerts.protocol import (
     PlayCommitted,
     PlayReturned,
     RemoteProtocolError,
+    Reveal,
     RoundOver,
     RoundStarted,
     Status,
@@ -191,13 +195,24 @@ def test_a_digest_that_differs_at_the_same_commit_index_is_reported() -> None:
     assert [e.seat for e in replica.take_events() if isinstance(e, Diverged)] == [0]
 
 
-def test_a_reveal_that_contradicts_the_commitment_fails_the_audit() -> None:
-    table = _table(nerts_pile=1)
-    cheat = table.replicas[1].dealing.rounds[1]  # a peer lying about its deck after the round
-    cheat.order = tuple(reversed(cheat.order))
+def _lie_about_the_secret(message: Message) -> list[Message]:
+    if isinstance(message, Reveal) and message.round == 1:
+        return [replace(message, secret=bytes(32))]
+    return [message]
+
+
+def test_a_secret_other_than_the_pledged_one_fails_the_audit_and_voids_the_round() -> None:
+    table = _table(3, nerts_pile=1)
+    table.tamper[1] = _lie_about_the_secret  # a peer lying about its deck after the round
+    table.play(1, _two_of_hearts(1))
     table.play(0, CallNerts(0))
-    assert [(e.seat, "commitment" in e.reason) for e in table.of(0, AuditFailed)] == [(1, True)]
-    assert not table.of(0, AuditPassed)
+    for seat in (0, 2):
+        failed = table.of(seat, AuditFailed)
+        assert [(e.seat, "pledge" in e.reason, e.points) for e in failed] == [(1, True, -2)]
+        assert not table.of(seat, AuditPassed)
+        over = table.of(seat, RoundOver)[-1]
+        assert [s.points for s in over.scores] == [1, -1, -2]  # as the round ended
+        assert table.replicas[seat].match_scores == [(1, -2, -2)]  # voided: the lowest
 
 
 def test_a_crashed_seat_is_excluded_by_the_others_who_play_on() -> None:
@@ -259,9 +274,9 @@ def test_a_round_dealt_while_a_seat_is_away_starts_without_it() -> None:
     table.crash(2)
     table.run_for(6)
     opts = table.options
+    table.choose(2, [order(s, ["5C"], ["6D", "7S", "8H", "9C"], opts) for s in range(3)])
     for seat in (0, 1):
-        deal = order(seat, ["5C"], ["6D", "7S", "8H", "9C"], opts)
-        table.replicas[seat].start_round(deal, b"another-salt-16b", table.now)
+        table.deal(seat)
     table.flush()
     table.settle()
     for seat in (0, 1):
@@ -279,18 +294,18 @@ def test_a_ready_that_commits_after_play_started_deals_nothing_in() -> None:
     disk = table.crash(2)
     table.run_for(6)
     opts = table.options
-    deals = [order(s, ["5C"], ["6D", "7S", "8H", "9C"], opts) for s in range(3)]
-    table.replicas[0].start_round(deals[0], b"another-salt-16b", table.now)
+    table.choose(2, [order(s, ["5C"], ["6D", "7S", "8H", "9C"], opts) for s in range(3)])
+    table.deal(0)
     table.flush()
     table.settle()  # round 2's first Ready commits: its participants are seats 0 and 1
     table.restart(2, disk)
     table.run_for(4)
     assert table.replicas[2].members == {0, 1, 2}
-    table.replicas[1].start_round(deals[1], b"another-salt-16b", table.now)
+    table.deal(1)
     table.flush()
     for seat in (0, 2):
         table.deliver(1, seat)  # seat 2 deals after it has seen seat 1's Ready: later
-    table.replicas[2].start_round(deals[2], b"another-salt-16b", table.now)
+    table.deal(2)
     table.flush()
     table.settle()
     for seat in range(3):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from dataclasses import replace
 
 import pytest
 from _table import SALT, Table, order
@@ -16,11 +17,13 @@ from p2pnerts.protocol import (
     AuditPassed,
     Disk,
     LocalProtocolError,
+    Message,
     PlayCommitted,
     PlayReturned,
     Ready,
     RemoteProtocolError,
     Replica,
+    Reveal,
     RoundOver,
     RoundStarted,
     Status,
@@ -43,7 +46,6 @@ from p2pnerts.rules import (
     ToFoundation,
     ToWork,
     TurnStock,
-    card_code,
     shuffled_deck,
     teams_from_text,
 )
@@ -113,14 +115,15 @@ def test_the_teams_travel_in_the_options_and_a_table_of_solo_players_encodes_as_
 
 def test_a_team_deals_one_deck_and_its_deck_reaches_the_teammate_alone() -> None:
     table = _teams(2, 2, settle=False)
-    for seat, deal in enumerate(_orders(table.options, 4)):
-        table.replicas[seat].start_round(deal, SALT, table.now)
+    table.choose(1, _orders(table.options, 4))
+    for seat in range(4):
+        table.deal(seat)
     table.flush()
     sent = {key: list(queue) for key, queue in table.links.items()}
     deals = {key: [m for m in q if isinstance(m, TeamDeal)] for key, q in sent.items()}
     assert {key for key, found in deals.items() if found} == {(0, 1), (2, 3)}
     readies = {m.sender for q in sent.values() for m in q if isinstance(m, Ready)}
-    assert readies == {0, 2}  # a team's first seat deals; the other keeps its shuffle spare
+    assert readies == {0, 2}  # a team's first seat deals (here, round 0: it pledges)
     table.settle()
     for seat in range(4):
         assert [e.dealt for e in table.of(seat, RoundStarted)] == [(0, 1)]
@@ -135,11 +138,9 @@ def test_a_team_deals_one_deck_and_its_deck_reaches_the_teammate_alone() -> None
 
 def test_a_team_deck_for_another_seat_or_from_a_stranger_is_a_remote_error() -> None:
     table = _teams(2, 2)
-    deck = tuple(card_code(c) for c in _orders(table.options, 4)[0])
     for deal in [
-        TeamDeal(0, 0, 1, 1, 2, 1, SALT, deck),  # addressed to seat 2, reaching seat 1
-        TeamDeal(2, 0, 1, 1, 1, 1, SALT, deck),  # from seat 2, of the other team
-        TeamDeal(0, 0, 1, 1, 1, 1, SALT, deck[:-1] + deck[:1]),  # a card twice
+        TeamDeal(0, 0, 1, 1, 2, 1, SALT, SALT, SALT),  # addressed to seat 2, reaching seat 1
+        TeamDeal(2, 0, 1, 1, 1, 1, SALT, SALT, SALT),  # from seat 2, of the other team
     ]:
         with pytest.raises(RemoteProtocolError):
             table.replicas[1].receive(deal, table.now)
@@ -147,11 +148,11 @@ def test_a_team_deck_for_another_seat_or_from_a_stranger_is_a_remote_error() -> 
 
 def test_a_teammate_sending_decks_for_rounds_far_ahead_fills_no_memory() -> None:
     table = _teams(2, 2)
-    deck = tuple(card_code(c) for c in _orders(table.options, 4)[0])
     for number in range(1, 1001):
-        table.replicas[1].receive(TeamDeal(0, 0, number, number, 1, number, SALT, deck), 0.0)
+        deal = TeamDeal(0, 0, number, number, 1, number, SALT, SALT, SALT)
+        table.replicas[1].receive(deal, 0.0)
     kept = table.replicas[1].dealing._team_deals
-    assert sorted(kept) == list(range(1, 1 + TEAM_DEALS_KEPT))
+    assert sorted(kept) == list(range(TEAM_DEALS_KEPT))  # from round 0, the one before
     assert all(set(by) == {0} for by in kept.values())
 
 
@@ -231,15 +232,22 @@ def test_a_teammate_calls_nerts_and_every_deck_is_audited_by_all() -> None:
     table.agree()
 
 
-def test_a_teammate_revealing_another_order_than_the_team_committed_to_is_flagged() -> None:
+def _lie(message: Message) -> list[Message]:
+    if isinstance(message, Reveal) and message.round == 1:
+        return [replace(message, secret=bytes(32))]
+    return [message]
+
+
+def test_a_team_revealing_another_secret_than_the_one_pledged_is_voided() -> None:
     table = _teams(2, 1, nerts_pile=1)
-    cheat = table.replicas[1].dealing.rounds[1]
-    cheat.order = tuple(reversed(cheat.order))
+    table.tamper[0] = table.tamper[1] = _lie
     table.play(0, ToFoundation(0, AH0, NERTS, NEW_FOUNDATION))
     table.play(0, CallNerts(0))
-    for seat in (0, 2):
-        failed = table.of(seat, AuditFailed)
-        assert [(e.seat, "commitment" in e.reason) for e in failed] == [(1, True)]
+    failed = table.of(2, AuditFailed)
+    assert [(e.seat in (0, 1), "pledge" in e.reason, e.points) for e in failed] == [
+        (True, True, -2)
+    ]
+    assert table.replicas[2].match_scores == [(-2, -2)]  # the team's round: the lowest
 
 
 # --- faults --------------------------------------------------------------------------------
@@ -248,35 +256,38 @@ def test_a_teammate_revealing_another_order_than_the_team_committed_to_is_flagge
 def test_when_the_seat_that_deals_is_gone_its_teammate_deals_the_team_in() -> None:
     table = _teams(2, 1, 1, settle=False)
     table.crash(0)
-    for seat, deal in enumerate(_orders(table.options, 4)):
-        if seat != 0:
-            table.replicas[seat].start_round(deal, SALT, table.now)
+    table.choose(1, _orders(table.options, 4))
+    for seat in (1, 2, 3):
+        table.deal(seat)
     table.flush()
     table.run_for(6)
     for seat in (1, 2, 3):
         assert table.replicas[seat].members == {1, 2, 3}
         assert [e.dealt for e in table.of(seat, RoundStarted)] == [(0, 1, 2)]
+        assert table.replicas[seat].dealt_by(1) == {0: 1, 1: 2, 2: 3}
     mine = table.replicas[1].display
-    assert mine is not None and mine.tableau_of(1).nerts[-1] == Card(0, 5, Suit.CLUBS)
-    assert table.replicas[1].disk.order == tuple(_orders(table.options, 4)[1])
+    assert mine is not None and mine.tableau_of(1).nerts[-1] == AH0
+    assert table.replicas[1].disk.order == tuple(_orders(table.options, 4)[0])
     table.agree()
 
 
 def test_a_dealer_gone_after_its_deck_reached_the_teammate_but_not_its_ready() -> None:
     table = _teams(2, 1, 1, settle=False)
     orders = _orders(table.options, 4)
-    table.replicas[0].start_round(orders[0], SALT, table.now)
+    table.choose(1, orders)
+    table.deal(0)
     table.flush()
     assert isinstance(table.links[0, 1][0], TeamDeal)
     table.deliver(0, 1, count=1)  # the deck reaches seat 1; the Ready reaches nobody
     table.crash(0)
     for seat in (1, 2, 3):
-        table.replicas[seat].start_round(orders[seat], SALT, table.now)
+        table.deal(seat)
     table.flush()
     table.run_for(6)
     for seat in (1, 2, 3):
         assert [e.dealt for e in table.of(seat, RoundStarted)] == [(0, 1, 2)]
-    assert table.replicas[1].disk.order == tuple(orders[1])  # its own shuffle, dealt
+        assert table.replicas[seat].dealt_by(1)[0] == 1  # it dealt the team, from its secret
+    assert table.replicas[1].disk.order == tuple(orders[0])
     table.agree()
 
 

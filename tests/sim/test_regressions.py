@@ -192,8 +192,22 @@ CASES = [
         57,
         "seat 4 rejected seat 0's StartView: 'seat 0 skipped from message 98 to 530' (seat 0, "
         "shut out after starting a view 10 of its own, was let back into view 9; its earlier "
-        "life's view-10 messages then looked like its new life's)",
-        "a seat comes back only into a view above the one it asks from",
+        "life's view-10 messages then looked like its new life's); with deals from common "
+        "seeds, seat 1's audit of round 2 failed seat 0: seat 1, let back in, had kept round "
+        "0's pledges of its own Ready alone and so dropped the others' shares from round 2's "
+        "seed",
+        "a seat comes back only into a view above the one it asks from; a seat let back in "
+        "checks shares only against rounds whose every Ready it saw",
+    ),
+    Case(
+        "links",
+        6,
+        3,
+        2520,
+        "seat 5's audit of round 1 failed seat 2: a teammate that does not deal revealed a "
+        "round-0 share of its own, not the one its deck's pledge binds",
+        "round 0's share follows from the round-1 secret its deck's Ready pledged",
+        teams=(3, 3),
     ),
     Case(
         "heavy",
@@ -265,6 +279,8 @@ CASES = [
         "from view 2; seats 0 and 3 need a majority of view 0's four seats to go on, and may "
         "not count a seat asking from another branch's view (it may have helped that branch "
         "on: SPEC 6.4), so no view ever forms",
+        "not fixed: since deals come from pledged secrets and common seeds, this seed's "
+        "decks and timing differ and no longer meet the case; churn-2+2-4p-3r-seed92 does",
         teams=(2, 2),
     ),
     Case(
@@ -274,16 +290,26 @@ CASES = [
         1004,
         "round 3 never ends: as churn-2+2-4p-3r-seed314, from view 9 — view 11 (seats 1, 2, 3) "
         "installed by seats 2 and 3, view 12 (seats 0, 1, 2) by seats 0 and 1",
+        "not fixed: since deals come from pledged secrets and common seeds, this seed's "
+        "decks and timing differ and no longer meet the case; churn-2+2-4p-3r-seed92 does",
+        teams=(2, 2),
+    ),
+    Case(
+        "churn",
+        4,
+        3,
+        92,
+        "round 2 never ends: as churn-2+2-4p-3r-seed314 — view 13 (seats 0, 1, 3) and view "
+        "14 (seats 0, 2, 3), siblings, each with seats asking to rejoin from the other",
         teams=(2, 2),
     ),
 ]
 
 
 STILL_OPEN: dict[tuple[str, int, int, int, tuple[int, ...]], str] = {
-    ("churn", 4, 3, 314, (2, 2)): "two sibling views, each installed by half the table, and "
+    ("churn", 4, 3, 92, (2, 2)): "two sibling views, each installed by half the table, and "
     "neither half may count the other's seats asking to rejoin: a rejoin would have to say "
-    "which views its seat helped form (a change of the wire, not made in version 1)",
-    ("churn", 4, 3, 1004, (2, 2)): "as churn-2+2-4p-3r-seed314",
+    "which views its seat helped form (a change of the wire, not made in version 2)",
 }
 """(mix, peers, rounds, seed, teams) of cases still failing, with why: each must still fail
 (strict), so that the day it runs clean it moves up to the fixed ones."""

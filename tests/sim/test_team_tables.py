@@ -4,13 +4,12 @@ deals another deck than the one it was handed."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from p2pnerts.bots import SimpleBots
-from p2pnerts.protocol import Replica
+from p2pnerts.protocol import Replica, shuffle
 from p2pnerts.protocol._dealing import Dealing
 from p2pnerts.protocol._inplay import Round
 from p2pnerts.rules import Card, TableOptions
@@ -58,15 +57,20 @@ def _violation(config: SimConfig, seed: int, seat: int, replica: type[Replica]) 
 
 
 class _OwnShuffle(Replica):
-    """Deals another order of its deck than the one it was handed."""
+    """Deals another order of its deck than its secret and the common seed give."""
 
-    def start_round(self, order: Sequence[Card], salt: bytes, now: float) -> None:
-        super().start_round(tuple(reversed(order)), salt, now)
+    def __init__(self, seat: int, options: TableOptions, players: int, **kw: Any) -> None:
+        def reversed_deal(deck: int, number: int, secret: bytes, seed: bytes) -> tuple[Card, ...]:
+            dealt = shuffle(deck, number, secret, seed, options=options)
+            return tuple(reversed(dealt)) if deck == options.seating(players)[seat] else dealt
+
+        super().__init__(seat, options, players, shuffle=reversed_deal, **kw)
 
 
-def test_a_team_that_deals_another_deck_than_it_was_handed_fails_the_replay() -> None:
-    found = _violation(_teams(2, 1), 2, 0, _OwnShuffle)
-    assert "does not replay on the real decks" in found
+def test_a_seat_that_deals_another_deck_than_its_secret_gives_fails_the_audit() -> None:
+    found = _violation(_teams(2, 1), 2, 2, _OwnShuffle)
+    assert "audit of round 1 failed seat 2" in found  # at an honest seat
+    assert "the cards it dealt face up are not its deck's" in found
 
 
 class _MisdealtRounds(Dealing):

@@ -233,7 +233,7 @@ def test_a_move_back_after_a_teammates_is_blamed_on_it_and_only_then() -> None:
 
 def test_the_team_deck_is_listed_as_going_to_one_seat_only() -> None:
     model = team_model()
-    deal = TeamDeal(0, 0, 1, 1, 1, 1, bytes(16), tuple(range(52)))
+    deal = TeamDeal(0, 0, 1, 1, 1, 1, bytes(32), bytes(32), bytes(32))
     model.note_message(False, 0, deal)
     model.note_message(True, None, replace(deal, sender=1, to=2))
     model.note_message(True, None, Ack(1, 0, 2, 0, (1, 1, 0, 0), 1, bytes(16)))

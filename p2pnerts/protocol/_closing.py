@@ -1,0 +1,166 @@
+"""Closing a round: the reveals, the next round's common seed, the audit and its verdict.
+
+Theory of operation
+-------------------
+After a round ends (round 0, which deals no cards, ends once every seated deck has
+pledged), each seat that holds its deck's secret for the round reveals it, in an
+*ordered* Reveal. The round *closes* at the first place in the order where every deck
+dealt in (for round 0: every deck that pledged) has a Reveal committed, or has no seat
+left at the table (SPEC §5.5). There, at every replica alike:
+
+- the next round's common seed is made of the secrets revealed (for round 1 and later,
+  only those that match their deck's pledge);
+- the round is audited: each deck dealt in must have revealed the secret it pledged, its
+  shuffle from that secret and the round's seed must show the cards its Ready showed, and
+  the round replayed with those decks known must refuse no committed move;
+- each deck that fails is voided: its points for the round become the round's lowest,
+  and never above 0 (`rules.void_points`), and `AuditFailed` says so.
+
+Because the place is in the agreed order, every replica voids the same decks at the same
+commit, and the match's scores stay equal everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from p2pnerts.protocol import _deal
+from p2pnerts.protocol._events import AuditFailed, AuditPassed
+from p2pnerts.protocol._inplay import Round
+from p2pnerts.protocol._messages import Reveal
+from p2pnerts.protocol._status import Seats
+from p2pnerts.rules import Card, void_points
+
+
+class Host(Seats, Protocol):
+    """What closing a round reads and drives of the replica that holds it."""
+
+    match_scores: list[tuple[int, ...]]
+    shuffle: _deal.Shuffle
+
+    @property
+    def seated(self) -> frozenset[int]: ...
+
+
+class Closing:
+    """The reveals a replica sends and commits, and the rounds it closes."""
+
+    def __init__(self, host: Host, rounds: dict[int, Round]) -> None:
+        self._host = host
+        self._rounds = rounds
+        self.known_from = 0
+        """The first round whose every Ready this replica saw (a replica let back in sees
+        those of the round its StartView rebuilds it from on)."""
+
+    def whole(self, number: int) -> Round | None:
+        """Round ``number``, if this replica saw all of its Readies (and so its pledges)."""
+        return self._rounds.get(number) if number >= self.known_from else None
+
+    def reveal(self, this: Round, secret: bytes, now: float) -> None:
+        """Reveal this seat's deck's secret for a round that ended here."""
+        host, number = self._host, this.number
+        host.send(now, lambda c, s: Reveal(host.seat, host.view, c, s, number, secret))
+
+    def commit_reveal(self, reveal: Reveal) -> None:
+        """A Reveal at its place in the order: the first of each deck counts, until the
+        round closes (one for a round this replica does not keep is nothing to it)."""
+        this = self._rounds.get(reveal.round)
+        if this is not None and not this.closed:
+            deck = self._host.seats[reveal.sender]
+            this.shares.setdefault(deck, (reveal.sender, reveal.secret))
+
+    def expected(self, this: Round) -> set[int]:
+        """The decks whose secret the round waits for: those dealt in (round 0: those
+        that pledged)."""
+        return set(this.pledges) if this.number == 0 else set(this.shown)
+
+    def maybe_close(self) -> None:
+        """Close, in order, every ended round whose expected reveals are in (or whose
+        seats have all left the table)."""
+        for this in sorted(self._rounds.values(), key=lambda r: r.number):
+            if not this.closed and this.ended and self._all_in(this):
+                self._close(this)
+
+    def _all_in(self, this: Round) -> bool:
+        seated = {self._host.seats[s] for s in self._host.seated}
+        return all(d in this.shares or d not in seated for d in self.expected(this))
+
+    def _close(self, this: Round) -> None:
+        this.closed = True
+        following = self._rounds.setdefault(this.number + 1, Round(this.number + 1))
+        following.seed = self._seed_after(this)
+        if this.number > 0:
+            self._audit(this)
+
+    def _seed_after(self, this: Round) -> bytes | None:
+        """The next round's common seed: the secrets revealed for this round (from round
+        1 on, those that match their pledge); None where this replica cannot check them
+        (it came back after the pledges were made)."""
+        expected = self.expected(this)
+        shares = {d: s for d, (_, s) in this.shares.items() if d in expected}
+        if this.number > 0:
+            before = self.whole(this.number - 1)
+            if before is None:
+                return None
+            shares = {
+                d: s
+                for d, s in shares.items()
+                if before.pledges.get(d) == _deal.pledge(this.number, d, s)
+            }
+        return _deal.common_seed(this.number + 1, shares)
+
+    def _audit(self, this: Round) -> None:
+        host, number = self._host, this.number
+        before = self.whole(number - 1)
+        if before is None or this.seed is None:
+            # It came back since the pledges were made: it cannot check this round.
+            seats = tuple(s for s in range(host.players) if host.seats[s] in this.shown)
+            host.events.append(AuditPassed(number, seats))
+            return
+        failures: dict[int, tuple[int, str]] = {}
+        decks: dict[int, tuple[Card, ...]] = {}
+        for deck in sorted(this.shown):
+            seat, why, order = self._check(this, before, deck)
+            if why:
+                failures[deck] = (seat, why)
+            else:
+                decks[deck] = order
+        public = _deal.public_deal(host.options, host.seats, this.shown)
+        flagged = _deal.replay(public, decks, this.log)
+        if flagged is not None and flagged[0] >= 0:
+            failures.setdefault(host.seats[flagged[0]], flagged)
+        self._void(number, failures)
+
+    def _check(self, this: Round, before: Round, deck: int) -> tuple[int, str, tuple[Card, ...]]:
+        """Who answers for one deck's deal, why it fails (empty: it passes) and its order."""
+        assert this.seed is not None
+        seat, secret = this.shares.get(deck, (this.dealers[deck], None))
+        order, why = _deal.check_deck(
+            self._host.options,
+            self._host.shuffle,
+            deck,
+            this.number,
+            this.seed,
+            before.pledges.get(deck),
+            secret,
+            this.shown[deck],
+        )
+        zero = before.shares.get(deck) if this.number == 1 else None
+        if zero is not None and secret is not None and not why:
+            mate, share = zero
+            if share != _deal.derived(secret, 0):
+                seat, why = mate, "its share of round 0's seed did not follow from its secret"
+        return seat, why, order
+
+    def _void(self, number: int, failures: dict[int, tuple[int, str]]) -> None:
+        host = self._host
+        if not failures:
+            host.events.append(AuditPassed(number, ()))
+            return
+        points: tuple[int, ...] = ()
+        if 0 < number <= len(host.match_scores):
+            points = void_points(host.match_scores[number - 1], failures)
+            host.match_scores[number - 1] = points
+        for deck, (seat, why) in sorted(failures.items()):
+            after = points[deck] if points else None
+            host.events.append(AuditFailed(number, seat, why, after))
