@@ -23,7 +23,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgpack
 
@@ -38,6 +38,7 @@ from p2pnerts.protocol import (
     Rejoin,
     RemoteProtocolError,
     Reveal,
+    Signer,
     StartView,
     TeamDeal,
     ViewChange,
@@ -81,16 +82,43 @@ DIGEST = bytes.fromhex("0f1e2d3c4b5a69788796a5b4c3d2e1f0")
 
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
 
-READY = Ready(
-    0, 0, 1, 1, 1, commitment(SALT, ORDER), tuple(map(card_code, face_up(ORDER, TableOptions())))
+KEY_SEED = b"golden"
+"""The seats' keys of the golden frames: `Signer.computed` from this seed, for 4 seats
+(their public halves are in the file's vectors)."""
+M = TypeVar("M", bound=Message)
+
+
+def _signed(message: M) -> M:
+    """``message`` as its sender signs it (kinds that are not signed stay as they are)."""
+    return Signer.computed(message.sender, 4, KEY_SEED).sign(message)
+
+
+READY = _signed(
+    Ready(
+        0,
+        0,
+        1,
+        1,
+        1,
+        commitment(SALT, ORDER),
+        tuple(map(card_code, face_up(ORDER, TableOptions()))),
+    )
 )
-TO_FOUNDATION = Play(
-    2, 0, 17, 5, 1, ToFoundation(2, Card(2, 7, H), NERTS, 3, None, (Card(2, 1, C),))
+TO_FOUNDATION = _signed(
+    Play(2, 0, 17, 5, 1, ToFoundation(2, Card(2, 7, H), NERTS, 3, None, (Card(2, 1, C),)))
 )
 JOKER = Play(1, 0, 9, 2, 1, ToFoundation(1, Card(1, 0, H), WASTE, NEW_FOUNDATION, (1, S), ()))
 LEAVE = Leave(2, 0, 99, 42)
-READY_2 = Ready(
-    0, 1, 310, 141, 2, bytes(range(32)), tuple(card_code(Card(0, r, S)) for r in (9, 2, 3, 4, 5))
+READY_2 = _signed(
+    Ready(
+        0,
+        1,
+        310,
+        141,
+        2,
+        bytes(range(32)),
+        tuple(card_code(Card(0, r, S)) for r in (9, 2, 3, 4, 5)),
+    )
 )
 CRASH = StartView(
     1, 1, 60, 33, voted_in=0, members=(0, 1, 3), quorums=((0, (0, 1, 2, 3)),),
@@ -220,6 +248,8 @@ FRAMES: list[tuple[str, Message, str]] = [
     ),
 ]
 
+FRAMES = [(name, _signed(message), note) for name, message, note in FRAMES]
+
 # --- frames every peer refuses --------------------------------------------------------------
 
 
@@ -302,9 +332,9 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     (
         "extra-field",
         "A Leave with one field too many.",
-        _raw([PROTOCOL_VERSION, 5, 2, 0, 99, 42, 0]),
+        _raw([PROTOCOL_VERSION, 5, 2, 0, 99, 42, bytes(64), 0]),
         "field-count",
-        "Leave: expected 0 fields, got 1",
+        "Leave: expected 1 fields, got 2",
     ),
     (
         "boolean-as-integer",
@@ -323,7 +353,7 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     (
         "bad-card-code",
         "A Ready whose last face-up code, 60, has rank bits 15: no card.",
-        _raw([PROTOCOL_VERSION, 1, 0, 0, 1, 1, 1, bytes(32), [4, 5, 6, 7, 60]]),
+        _raw([PROTOCOL_VERSION, 1, 0, 0, 1, 1, 1, bytes(32), [4, 5, 6, 7, 60], bytes(64)]),
         "bad-card",
         "Ready.face_up: 60 is no card",
     ),
@@ -331,14 +361,14 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
         "bad-joker-code",
         "A ToWork move of code 66: deck 1, rank 0 (a joker) with suit bits 2; a joker's suit"
         " bits are 0 or 1.",
-        _raw([PROTOCOL_VERSION, 2, 1, 0, 10, 5, 1, [3, 1, 66, 2, 0, []]]),
+        _raw([PROTOCOL_VERSION, 2, 1, 0, 10, 5, 1, [3, 1, 66, 2, 0, []], bytes(64)]),
         "bad-card",
         "card: 66 is no card",
     ),
     (
         "move-field-count",
         "A ToFoundation move with four fields instead of five.",
-        _raw([PROTOCOL_VERSION, 2, 2, 0, 17, 5, 1, [2, 2, 156, -1, 3, None]]),
+        _raw([PROTOCOL_VERSION, 2, 2, 0, 17, 5, 1, [2, 2, 156, -1, 3, None], bytes(64)]),
         "field-count",
         "move kind 2: expected 5 fields",
     ),
@@ -347,7 +377,7 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
 # --- the readable meaning -------------------------------------------------------------------
 
 _RANKS = ("Jk", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_BYTES = {"commitment", "salt", "digest", "base_digest"}
+_BYTES = {"commitment", "salt", "digest", "base_digest", "sig"}
 _CODES = {"face_up", "order"}
 
 NOTATION = {
@@ -432,6 +462,13 @@ def vectors() -> dict[str, Any]:
         digest = _blake(digest, payload, outcome)
         steps.append({"frame": name, "outcome": outcome, "digest": digest.hex()})
     return {
+        "keys": {
+            "note": "the seats' Ed25519 public keys of these frames. A signed message's sig"
+            " is its sender's signature of the ASCII bytes p2pnerts/2 message, a zero byte,"
+            " then the message's payload with sig empty (a StartView's with carried empty"
+            " too, as the running digest hashes it)",
+            "public": [Signer.computed(0, 4, KEY_SEED).keys[s].hex() for s in range(4)],
+        },
         "commitment": {
             "note": "SHA-256 of the ASCII bytes p2pnerts-deck-1, the salt's length as one"
             " byte, the salt, then each card code as 2 big-endian bytes (the ready and reveal"

@@ -93,6 +93,7 @@ from p2pnerts.protocol._messages import (
     addressed_to,
 )
 from p2pnerts.protocol._replica import Replica
+from p2pnerts.protocol._signing import SIGNED, Signer, signed_bytes
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._wire import MAX_FRAME
 
@@ -103,6 +104,7 @@ __all__ = [
     "NO_KEY",
     "OPENER",
     "PROTOCOL_VERSION",
+    "SIGNED",
     "Ack",
     "AuditFailed",
     "AuditPassed",
@@ -143,6 +145,7 @@ __all__ = [
     "Seat",
     "SeatKey",
     "ShutOut",
+    "Signer",
     "StartView",
     "Status",
     "TeamDeal",
@@ -164,6 +167,7 @@ __all__ = [
     "fingerprint",
     "link_statement",
     "order_key",
+    "signed_bytes",
     "told",
     "verify",
 ]

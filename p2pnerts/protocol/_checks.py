@@ -25,6 +25,7 @@ from p2pnerts.protocol._messages import (
     StartView,
     TeamDeal,
 )
+from p2pnerts.protocol._signing import Signer
 from p2pnerts.rules import TableOptions, card_from_code, new_deck
 
 CLOCK_LIMIT = 2**53 - 1
@@ -74,8 +75,9 @@ class Line(Enum):
 class Gate:
     """The checks at a replica's door, and the seats refused for breaking the protocol."""
 
-    def __init__(self, seating: Seating) -> None:
+    def __init__(self, seating: Seating, signer: Signer) -> None:
         self.seating = seating
+        self._signer = signer
         self._refused: dict[int, str] = {}
         """The seats that broke the protocol, each with the first reason: every later
         message of theirs is refused."""
@@ -91,10 +93,25 @@ class Gate:
         try:
             check_message(message, self.seating)
             check_header(message, clock, view)
+            self._check_signed(message)
         except RemoteProtocolError as exc:
             if 0 <= sender < self.seating.players:
                 self._refused.setdefault(sender, str(exc))
             raise
+
+    def _check_signed(self, message: Message) -> None:
+        """Refuse a message not signed by the seat it names, or a StartView carrying one."""
+        kind = type(message).__name__
+        if not self._signer.genuine(message):
+            raise RemoteProtocolError(f"seat {message.sender}'s {kind} is not signed by its key")
+        if isinstance(message, StartView):
+            for payload in message.carried:
+                carried = decode_payload(payload)
+                if not self._signer.genuine(carried):
+                    raise RemoteProtocolError(
+                        f"seat {message.sender}'s StartView carries a {type(carried).__name__}"
+                        f" not signed by seat {carried.sender}"
+                    )
 
     def in_line(self, message: Message, have: int, view: int) -> Line:
         """Where a message stands on its sender's link, ``have`` being the last held from

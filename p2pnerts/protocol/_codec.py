@@ -62,24 +62,39 @@ from p2pnerts.protocol._wire import (
     _views,
 )
 
+_SIG = _bytes(0, 64)
+"""A signature (`_signing`): 64 bytes when signed; the receiver refuses any other."""
+
 _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
     Ready: (
         1,
-        (("round", _number(1)), ("commitment", _bytes(32, 32)), ("face_up", _card_codes(2, 6))),
+        (
+            ("round", _number(1)),
+            ("commitment", _bytes(32, 32)),
+            ("face_up", _card_codes(2, 6)),
+            ("sig", _SIG),
+        ),
     ),
     Play: (
         2,
         (
             ("round", _number(1)),
             ("move", _Field(lambda m: _move_to_wire(m), lambda v, _: _move(v))),
+            ("sig", _SIG),
         ),
     ),
     Ack: (3, (("have", _HAVE), ("committed", _number()), ("digest", _DIGEST))),
     Reveal: (4, (("round", _number(1)), ("salt", _bytes(16, 64)), ("order", _card_codes(52, 54)))),
-    Leave: (5, ()),
+    Leave: (5, (("sig", _SIG),)),
     ViewChange: (
         6,
-        (("new_view", _number(1)), ("suspects", _SEATS), ("have", _HAVE), ("committed", _number())),
+        (
+            ("new_view", _number(1)),
+            ("suspects", _SEATS),
+            ("have", _HAVE),
+            ("committed", _number()),
+            ("sig", _SIG),
+        ),
     ),
     StartView: (
         7,
@@ -97,6 +112,7 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
             ("base_digest", _DIGEST),
             ("carried", _frames()),
             ("scores", _score_rows()),
+            ("sig", _SIG),
         ),
     ),
     Rejoin: (8, (("round", _number()),)),

@@ -35,6 +35,8 @@ class Ready(Header):
     round: int
     commitment: bytes
     face_up: tuple[int, ...]
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +45,8 @@ class Play(Header):
 
     round: int
     move: Move
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +75,9 @@ class Reveal(Header):
 class Leave(Header):
     """The sender leaves the table cleanly, at this place in the order."""
 
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ViewChange(Header):
@@ -82,6 +89,8 @@ class ViewChange(Header):
     suspects: tuple[int, ...]
     have: tuple[int, ...]
     committed: int
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -116,6 +125,8 @@ class StartView(Header):
     base_digest: bytes
     carried: tuple[bytes, ...]
     scores: tuple[tuple[int, ...], ...]
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,6 +61,7 @@ from p2pnerts.protocol._messages import (
 )
 from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._readings import Readings
+from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.rules import (
     BadOptions,
@@ -85,6 +86,7 @@ class Replica(Readings):
         timing: Timing | None = None,
         now: float = 0.0,
         auto_stuck: bool = True,
+        signer: Signer | None = None,
     ) -> None:
         if not 0 <= seat < players:
             raise LocalProtocolError(f"seat {seat} is not at a table of {players}")
@@ -111,7 +113,9 @@ class Replica(Readings):
         self.team = self.team_of(seat)
         """This seat and its teammates, if any."""
         self.auto_stuck = auto_stuck
-        self.gate = Gate(Seating(seat, seats, options))
+        self.signer = signer or Signer.computed(seat, players)
+        """Signs this seat's messages and checks the others' (`_signing`)."""
+        self.gate = Gate(Seating(seat, seats, options), self.signer)
         """The checks a message passes first, and the seats refused for breaking the protocol."""
         self.dealing = Dealing(self)
 
@@ -126,10 +130,13 @@ class Replica(Readings):
         now: float,
         timing: Timing | None = None,
         auto_stuck: bool = True,
+        signer: Signer | None = None,
     ) -> Replica:
         """A replica coming back after a crash with only what it persisted: it asks to
         rejoin, and rebuilds the table from what the others send it."""
-        replica = cls(seat, options, players, timing=timing, now=now, auto_stuck=auto_stuck)
+        replica = cls(
+            seat, options, players, timing=timing, now=now, auto_stuck=auto_stuck, signer=signer
+        )
         replica.dealing.saved = disk
         replica.membership.restart_out(disk.view, now)
         return replica
@@ -263,7 +270,7 @@ class Replica(Readings):
     def send(self, now: float, build: _Builder) -> Message:
         """Number, queue and keep a message of this seat's (holding it if it is ordered)."""
         seq = self.acks.next_seq()
-        message = build(self.acks.clock, seq)
+        message = self.signer.sign(build(self.acks.clock, seq))
         self.outbox.push(message, now)
         if isinstance(message, Ready | Play | Leave):
             self.log.add(message, None)

@@ -125,6 +125,7 @@ _FIELDS: dict[str, Callable[[Any], Any]] = {
     "salt": bytes.fromhex,
     "digest": bytes.fromhex,
     "base_digest": bytes.fromhex,
+    "sig": bytes.fromhex,
     "face_up": lambda cards: tuple(code(c) for c in cards),
     "order": lambda cards: tuple(code(c) for c in cards),
     "carried": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),

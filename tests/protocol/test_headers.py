@@ -75,7 +75,7 @@ def test_a_backdated_play_is_refused_by_every_honest_seat() -> None:
     cheat.send_ack(table.now)
     table.flush()
     table.settle()
-    backdated = Play(0, cheat.view, 1, cheat.have[0] + 1, 1, TurnStock(0))
+    backdated = cheat.signer.sign(Play(0, cheat.view, 1, cheat.have[0] + 1, 1, TurnStock(0)))
     for dest in (1, 2):
         _refused(table, dest, backdated, "clock went back")
 
