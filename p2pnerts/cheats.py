@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from p2pnerts.protocol import Ack, Message, Play, StartView
+from p2pnerts.protocol import Ack, Message, Play, Ready, StartView
 
 CHEATS: dict[str, str] = {
     "clock-bomb": "an Ack stamped with the largest clock the codec allows",
@@ -20,11 +20,19 @@ CHEATS: dict[str, str] = {
     "overclaim": "Acks that claim messages no seat has sent",
     "forge-view": "a StartView that leaves a seat out, from a seat that may not start it",
     "no-ack": "talks on, but its Acks never acknowledge anything new: no play can commit",
+    "replay": "sends its first Ready again in place of an Ack, as a new message",
+    "impersonate": "sends Acks in another seat's name on its own connection",
+    "garbage": "a frame of bytes that decode to no message, in place of an Ack",
+    "flood": "every Ack sent a thousand times over",
 }
 """Every kind of cheat, with what it does."""
 
 HONEST_FIRST = 12
 """How many messages a cheat sends honestly first (its Ready, and play under way)."""
+FLOOD = 1000
+"""How many times over the flood sends each Ack."""
+GARBAGE = len(b"\xc1" * 16).to_bytes(4, "big") + b"\xc1" * 16
+"""A whole frame whose bytes are no msgpack at all (0xc1 is never used)."""
 
 
 class Cheat:
@@ -38,12 +46,22 @@ class Cheat:
         self.lies = 0
         """How many messages it has lied in so far."""
         self._frozen: tuple[int, ...] | None = None
+        self._first: Ready | None = None
 
-    def __call__(self, message: Message) -> list[Message]:
+    def __call__(self, message: Message) -> list[Message | bytes]:
         """What goes on the wire in place of ``message``."""
+        if isinstance(message, Ready) and self._first is None:
+            self._first = message
         if self._honest > 0:
             self._honest -= 1
             return [message]
+        match self.kind, message:
+            case "garbage", Ack():
+                self.lies += 1
+                return [GARBAGE]
+            case "flood", Ack():
+                self.lies += 1
+                return [message] * FLOOD
         forged = self._forge(message)
         if forged is not message:
             self.lies += 1
@@ -65,6 +83,10 @@ class Cheat:
                 if self._frozen is None:
                     self._frozen = message.have
                 return replace(message, have=self._frozen)
+            case "replay", Ack() if self._first is not None:
+                return replace(self._first, view=message.view, seq=message.seq)
+            case "impersonate", Ack():
+                return replace(message, sender=(message.sender + 1) % len(message.have))
         return message
 
 

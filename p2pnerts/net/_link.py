@@ -73,6 +73,8 @@ class Connection:
         self.on_message: Callable[[Received], None] = self.early.append
         """Who takes what arrives: kept in `early` at first, then the lobby or the table's
         peer, which takes `early` over too."""
+        self.on_broken: Callable[[str], None] = lambda why: None
+        """Told why, when what arrives breaks the protocol (before the connection drops)."""
 
     def open_up(self) -> None:
         """The handshake is done: take frames of any size the protocol allows."""
@@ -90,6 +92,12 @@ class Connection:
         except trio.WouldBlock:
             log.warning("%s: send queue full, dropping the connection", self.peer)
             self.close()
+
+    def send_frame(self, frame: bytes) -> None:
+        """Queue bytes as they are (a cheat's garbage); dropped if the queue is full."""
+        if not self.closed:
+            with contextlib.suppress(trio.WouldBlock):
+                self._send.send_nowait(frame)
 
     def take_queued(self) -> bytes:
         """Everything queued so far, for writing by hand before `serve` runs (a handshake)."""
@@ -141,6 +149,7 @@ class Connection:
                         log.warning(
                             "%s broke the protocol, dropping the connection: %s", self.peer, exc
                         )
+                        self.on_broken(str(exc))
                     finally:
                         self.close()
         finally:

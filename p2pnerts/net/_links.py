@@ -18,6 +18,13 @@ from p2pnerts.net._link import Connection, Received, dial_seat
 from p2pnerts.net._result import PeerStats
 from p2pnerts.protocol import Hello, Message, Seat, SeatKey, addressed_to
 
+FRAME_RATE = 2000.0
+"""Frames a second a seat's connection may carry for long (far above an honest seat's:
+an Ack each few milliseconds, and its plays)..."""
+FRAME_BURST = 20_000.0
+"""...and at once (all a seat resends on a new connection after a long silence): a seat
+past either is refused (`Links.adopt`)."""
+
 FIRST_REDIAL = 0.05
 """Seconds before a failed dial is tried again; doubled after each failure..."""
 LAST_REDIAL = 2.0
@@ -33,6 +40,7 @@ class Links(Mapping[int, Connection]):
         *,
         refuses: Callable[[int], bool],
         hear: Callable[[int, Received], None],
+        broken: Callable[[int, str], None],
     ) -> None:
         self._conns: dict[int, Connection] = {}
         self._lost: dict[int, trio.Event] = {}
@@ -41,6 +49,8 @@ class Links(Mapping[int, Connection]):
         """Whether a seat broke the protocol here: it gets no connection again."""
         self._hear = hear
         """Takes what a seat's connection carries, in order."""
+        self._broken = broken
+        """Told when a seat's connection breaks the protocol: what it carried, or its rate."""
 
     def __getitem__(self, seat: int) -> Connection:
         return self._conns[seat]
@@ -61,10 +71,21 @@ class Links(Mapping[int, Connection]):
         if old is not None and old is not conn:
             old.close()
         self._conns[seat] = conn
-        conn.on_message = lambda message: self._hear(seat, message)
+        bucket = Bucket(FRAME_RATE, FRAME_BURST, trio.current_time())
+
+        def hear(message: Received) -> None:
+            if bucket.take(trio.current_time()):
+                self._hear(seat, message)
+            elif not self._refuses(seat):
+                why = f"seat {seat} sent over {FRAME_RATE:.0f} messages a second"
+                self._broken(seat, why)
+                conn.close()
+
+        conn.on_message = hear
+        conn.on_broken = lambda why: self._broken(seat, why)
         early, conn.early = conn.early, []
         for received in early:
-            self._hear(seat, received)
+            hear(received)
         return True
 
     def lost(self, seat: int, conn: Connection) -> None:
@@ -79,6 +100,11 @@ class Links(Mapping[int, Connection]):
         for seat, conn in list(self._conns.items()):
             if addressed_to(message, seat):
                 conn.send_nowait(message)
+
+    def send_frame(self, frame: bytes) -> None:
+        """Put ``frame`` on every connection as it is (a cheat's garbage)."""
+        for conn in list(self._conns.values()):
+            conn.send_frame(frame)
 
     def close(self) -> None:
         """Close every connection, counting what each wrote."""
@@ -126,3 +152,20 @@ class Links(Mapping[int, Connection]):
         self._stats.frames_sent += conn.frames_sent
         self._stats.bytes_sent += conn.bytes_sent
         conn.frames_sent = conn.bytes_sent = 0
+
+
+class Bucket:
+    """A token bucket: ``rate`` a second, holding at most ``burst``; starts full."""
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self._rate, self._burst = rate, burst
+        self._tokens, self._at = burst, now
+
+    def take(self, now: float) -> bool:
+        """Take one token; False if there is none."""
+        self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate)
+        self._at = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True

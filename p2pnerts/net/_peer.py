@@ -16,13 +16,14 @@ from typing import get_args
 
 import trio
 
-from p2pnerts.driver import Driver, Look
+from p2pnerts.driver import Driver
 from p2pnerts.net import _waits
 from p2pnerts.net._link import Connection, Received
 from p2pnerts.net._links import Links
 from p2pnerts.net._narration import Narrator
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, Pacing
 from p2pnerts.net._result import MatchResult, PeerStats
+from p2pnerts.net._seatbot import play_seat
 from p2pnerts.net._seatfile import Keeper, SeatFile
 from p2pnerts.protocol import (
     Disk,
@@ -43,7 +44,6 @@ from p2pnerts.protocol import (
     Timing,
 )
 from p2pnerts.rules import (
-    IllegalMove,
     Match,
     Move,
     TableOptions,
@@ -60,8 +60,9 @@ Traffic = Callable[[bool, int | None, Message], None]
 """Hears every protocol message: outgoing or not, the other seat (None: to all), it."""
 
 
-Tamper = Callable[[Message], Sequence[Message]]
-"""Rewrites one message a seat sends into what it puts on the wire (`p2pnerts.cheats`)."""
+Tamper = Callable[[Message], Sequence[Message | bytes]]
+"""Rewrites one message a seat sends into what it puts on the wire (`p2pnerts.cheats`):
+messages, or frames as they are."""
 
 
 class TablePeer:
@@ -137,11 +138,16 @@ class TablePeer:
         self._poke = trio.Event()
         self._done = trio.Event()
         self._next_round_at: float | None = None
-        self._moved: dict[int, float] = {}
+        self.moved: dict[int, float] = {}
         """When each seat last made a move (or the round began): a bot takes over the part
         of a teammate that has made none for a while (its driver's patience)."""
         self.stats = PeerStats([], started=trio.current_time())
-        self.links = Links(self.stats, refuses=self.replica.gate.refuses, hear=self._on_message)
+        self.links = Links(
+            self.stats,
+            refuses=self.replica.gate.refuses,
+            hear=self._on_message,
+            broken=self._broken,
+        )
         """This seat's connection to each other seat."""
         self._sent_at: dict[Move, float] = {}
         self._nursery: trio.Nursery | None = None
@@ -159,7 +165,7 @@ class TablePeer:
             self._nursery = nursery
             nursery.start_soon(self._drive)
             if self._driver is not None:
-                nursery.start_soon(self._play, self._driver)
+                nursery.start_soon(play_seat, self, self._driver, self._rng)
             for other in self.roster:
                 if other.seat < self.seat:
                     dialled = self.links.keep_dialled
@@ -293,25 +299,6 @@ class TablePeer:
         assert self._nursery is not None
         self._nursery.start_soon(self._finish, None if linger else 0.0)
 
-    async def _play(self, driver: Driver) -> None:
-        """The bot at this seat: look at the table now and then, and make a move."""
-        while True:
-            await trio.sleep(driver.next_look(self._rng))
-            replica, now = self.replica, trio.current_time()
-            display = replica.display
-            if display is None or not _waits.free_to_move(replica, self.pacing, now):
-                continue
-            team = replica.team
-            move = driver.choose(
-                Look(display, self.seat, team, replica.sitting_out(), now, self._moved)
-            )
-            if move is None:
-                continue
-            try:
-                self.intend(move)
-            except (IllegalMove, LocalProtocolError):
-                continue
-
     # --- messages and events -----------------------------------------------------------------
 
     def _on_message(self, seat: int, message: Received) -> None:
@@ -329,11 +316,20 @@ class TablePeer:
             self._flush()  # a refusal is told at once, before the link drops
         self._poke.set()
 
+    def _broken(self, seat: int, why: str) -> None:
+        """``seat``'s connection broke the protocol (or its limits): refuse the seat."""
+        self.replica.refuse(seat, why)
+        self._flush()
+        self._poke.set()
+
     def _flush(self) -> None:
-        outgoing = self.replica.take_outgoing()
-        if self._tamper is not None:
-            outgoing = [lie for message in outgoing for lie in self._tamper(message)]
+        sent = self.replica.take_outgoing()
+        tamper = self._tamper
+        outgoing = sent if tamper is None else [lie for m in sent for lie in tamper(m)]
         for message in outgoing:
+            if isinstance(message, bytes):
+                self.links.send_frame(message)
+                continue
             for hear in self.traffic:
                 hear(True, None, message)
             self.links.send(message)
@@ -360,13 +356,13 @@ class TablePeer:
     def _on_event(self, event: Event) -> None:
         self.stats.count(event)
         if isinstance(event, PlayCommitted | PlayReturned):
-            self._moved[event.seat] = trio.current_time()
+            self.moved[event.seat] = trio.current_time()
             self.pacing.heard(event.seat, event.move, trio.current_time())
             sent = self._sent_at.pop(event.move, None) if event.seat == self.seat else None
             if sent is not None:
                 self.stats.commit_latencies.append(trio.current_time() - sent)
         elif isinstance(event, RoundStarted):
-            self._moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
+            self.moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
             self.pacing.round_started(len(self.roster), trio.current_time())
         told = self.narrator.tell(event)
         if told is not None:

@@ -69,8 +69,8 @@ from p2pnerts.protocol._identity import (
     link_statement,
     verify,
 )
-from p2pnerts.protocol._inplay import Disk
-from p2pnerts.protocol._log import order_key
+from p2pnerts.protocol._inplay import PLAYS_WAITING, Disk
+from p2pnerts.protocol._log import PENDING_LIMIT, order_key
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
@@ -103,6 +103,8 @@ __all__ = [
     "NONCE_BYTES",
     "NO_KEY",
     "OPENER",
+    "PENDING_LIMIT",
+    "PLAYS_WAITING",
     "PROTOCOL_VERSION",
     "SIGNED",
     "Ack",

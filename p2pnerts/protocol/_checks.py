@@ -16,6 +16,7 @@ from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._events import PeerRefused
+from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import (
     Ack,
     Leave,
@@ -125,13 +126,17 @@ class Gate:
         sender = message.sender
         raise self.refuse(sender, f"seat {sender} skipped from message {have} to {message.seq}")
 
-    def check_next(self, message: Message, acks: Acks) -> None:
+    def check_next(self, message: Message, acks: Acks, waiting: int) -> None:
         """Refuse a message that comes next from its sender but whose clock does not rise
         above everything its sender has sent or said it holds: such a message could sort
-        before one already committed somewhere (SPEC §4.4's argument needs it)."""
+        before one already committed somewhere (SPEC §4.4's argument needs it). Refuse an
+        ordered message past the `PENDING_LIMIT` of its sender's (``waiting`` now)."""
         sender, last = message.sender, acks.last_clock[message.sender]
         if message.clock <= last:
             why = f"seat {sender}'s clock went back from {last} to {message.clock}"
+            raise self.refuse(sender, why)
+        if waiting >= PENDING_LIMIT and isinstance(message, Ready | Play | Leave):
+            why = f"seat {sender} has more than {PENDING_LIMIT} messages waiting to commit"
             raise self.refuse(sender, why)
         if isinstance(message, Ack):
             self._check_claims(message, acks)

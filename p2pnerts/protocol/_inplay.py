@@ -22,6 +22,7 @@ from typing import Protocol
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
 from p2pnerts.protocol._errors import LocalProtocolError
 from p2pnerts.protocol._events import AuditFailed, AutoApplied, PlayInTheAir, RoundOver
+from p2pnerts.protocol._log import PENDING_LIMIT, Log
 from p2pnerts.protocol._messages import Play, Ready, Reveal
 from p2pnerts.protocol._status import Seats, Status
 from p2pnerts.rules import (
@@ -92,11 +93,17 @@ class _Dealt(Protocol):
     def maybe_start_play(self) -> None: ...
 
 
+PLAYS_WAITING = PENDING_LIMIT - 4
+"""How many of its own plays a seat lets wait to commit before it makes no more: below
+`PENDING_LIMIT`, leaving room for its Ready and Leave."""
+
+
 class Host(Seats, Protocol):
     """What the round in play reads and drives of the replica that holds it."""
 
     match_scores: list[tuple[int, ...]]
     auto_stuck: bool
+    log: Log
 
     @property
     def seated(self) -> frozenset[int]: ...
@@ -191,6 +198,8 @@ class InPlay:
             raise LocalProtocolError(f"seat {self._host.seat} cannot move for seat {move.seat}")
         if self.hand is not None:
             raise LocalProtocolError("one hand: wait until your last play lands or returns")
+        if self._host.log.waiting[self._host.seat] >= PLAYS_WAITING:
+            raise LocalProtocolError("too many of your plays wait to commit: wait a moment")
         if isinstance(move, Rotate):
             raise LocalProtocolError("the rotation happens by itself once everyone is stuck")
         if isinstance(move, TurnStock) and display.tableau_of(self._host.seat).stuck:

@@ -21,6 +21,12 @@ from p2pnerts.rules import CallNerts, TieRule
 
 DIGESTS_KEPT = 4096
 """How many recent running digests a replica keeps, to compare with others' Acks."""
+AWAITED_AHEAD = DIGESTS_KEPT
+"""How far ahead of this replica's commit count another seat's reported digest is kept
+to compare later; one reported further ahead is not checked (its memory is bounded)."""
+PENDING_LIMIT = 256
+"""How many ordered messages of one seat may wait to commit at once (SPEC §4.2): a seat
+sends no play past it, and a seat whose messages go past it is refused."""
 Key = tuple[int, int, int]
 
 
@@ -68,6 +74,8 @@ class Log:
         self._players = players
         self.tie_rule = tie_rule
         self.pending: list[Pending] = []
+        self.waiting = [0] * players
+        """Per seat, how many of its messages are pending."""
         self.committed = committed
         self.digest = digest
         """The running digest after the first ``committed`` messages."""
@@ -79,6 +87,20 @@ class Log:
         """Hold an ordered message at its place in the order."""
         key = order_key(message, self._players, self.tie_rule)
         bisect.insort(self.pending, Pending(key, message, carrier), key=lambda p: p.key)
+        self.waiting[message.sender] += 1
+
+    def pop_head(self) -> Pending:
+        """Take the first pending message out, to commit it."""
+        head = self.pending.pop(0)
+        self.waiting[head.message.sender] -= 1
+        return head
+
+    def keep(self, kept: list[Pending]) -> None:
+        """Keep only ``kept`` of the pending messages (a new view drops the others)."""
+        self.pending = kept
+        self.waiting = [0] * self._players
+        for entry in kept:
+            self.waiting[entry.message.sender] += 1
 
     def holds(self, message: Message) -> bool:
         return any(p.message == message for p in self.pending)
@@ -102,6 +124,6 @@ class Log:
         mine = self.digests.get(ack.committed)
         if mine is not None and mine != ack.digest:
             return Diverged(ack.sender, ack.committed)
-        if ack.committed > self.committed:
+        if self.committed < ack.committed <= self.committed + AWAITED_AHEAD:
             self._awaited.setdefault(ack.committed, []).append((ack.sender, ack.digest))
         return None

@@ -292,7 +292,7 @@ class Membership:
                     continue  # committed nowhere: the view drops it
                 entry = Pending(entry.key, entry.message, carrier)
             kept.append(entry)
-        self._host.log.pending = kept
+        self._host.log.keep(kept)
         take_carried(start, self._host.acks, self._host.log, set(departed) | set(start.joined))
         self._host.log.add(start, None)
         for seat in start.joined:

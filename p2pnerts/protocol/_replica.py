@@ -160,6 +160,11 @@ class Replica(Readings):
         """Leave the table cleanly: the others go on without this seat from here."""
         self.send(now, lambda c, s: Leave(self.seat, self.view, c, s))
 
+    def refuse(self, seat: int, why: str) -> None:
+        """Refuse ``seat`` from now on for what its connection did (`Gate.refuse`)."""
+        self.gate.refuse(seat, why)
+        self.events += self.gate.news()
+
     def receive(self, message: Message, now: float) -> None:
         """Take one message from another seat, in the order its link delivered it.
 
@@ -187,7 +192,7 @@ class Replica(Readings):
         """Take a message that comes next from its sender (`Gate.in_line`)."""
         match self.gate.in_line(message, self.acks.have[message.sender], self.view):
             case Line.NEXT:
-                self.gate.check_next(message, self.acks)
+                self.gate.check_next(message, self.acks, self.log.waiting[message.sender])
                 self._take(message, now)
                 self.commit_ready(now)
             case Line.AHEAD:
@@ -307,7 +312,7 @@ class Replica(Readings):
             head = log.pending[0]
             if not self.membership.held_by_all(head):
                 return
-            del log.pending[0]
+            log.pop_head()
             outcome = self._commit(head.message, now)
             self.events += log.fold(head.message, outcome)
         if len(self.team) > 1:

@@ -18,7 +18,7 @@ SALT = b"0123456789abcdef"
 E = TypeVar("E")
 
 
-def _honest(message: Message) -> list[Message]:
+def _honest(message: Message) -> list[Message | bytes]:
     return [message]
 
 
@@ -44,8 +44,9 @@ class Table:
         }
         self.events: list[list[Event]] = [[] for _ in range(players)]
         self.down: set[int] = set()
-        self.tamper: dict[int, Callable[[Message], list[Message]]] = {}
-        """Per seat, what it puts on the wire in place of each message (a cheat)."""
+        self.tamper: dict[int, Callable[[Message], Sequence[Message | bytes]]] = {}
+        """Per seat, what it puts on the wire in place of each message (a cheat): frames
+        as they are are for a network (see `p2pnerts.net`), and are not carried here."""
         self.cut: set[frozenset[int]] = set()
 
     @property
@@ -63,7 +64,7 @@ class Table:
         for seat, replica in enumerate(self.replicas):
             lie = self.tamper.get(seat, _honest)
             for message in [m for sent in replica.take_outgoing() for m in lie(sent)]:
-                if seat in self.down:
+                if seat in self.down or isinstance(message, bytes):
                     continue
                 for dest in range(self.players):
                     if addressed_to(message, dest) and frozenset((seat, dest)) not in self.cut:

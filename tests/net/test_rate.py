@@ -1,0 +1,28 @@
+"""A seat's connection may carry `FRAME_RATE` frames a second for long and `FRAME_BURST`
+at once; the token bucket that measures it."""
+
+from __future__ import annotations
+
+from p2pnerts.net._links import FRAME_BURST, FRAME_RATE, Bucket
+
+
+def test_a_full_bucket_takes_a_burst_then_refuses() -> None:
+    bucket = Bucket(10.0, 5.0, now=0.0)
+    assert [bucket.take(0.0) for _ in range(6)] == [True] * 5 + [False]
+
+
+def test_the_bucket_refills_at_its_rate_up_to_its_burst() -> None:
+    bucket = Bucket(10.0, 5.0, now=0.0)
+    while bucket.take(0.0):
+        pass
+    assert bucket.take(0.1)  # one token a tenth of a second
+    assert not bucket.take(0.1)
+    taken = sum(bucket.take(100.0) for _ in range(10))
+    assert taken == 5  # never more than the burst, however long it waited
+
+
+def test_an_honest_seats_pace_never_empties_it() -> None:
+    # An Ack every 2 ms and a play every 5 ms, for a minute: well under the rate.
+    bucket = Bucket(FRAME_RATE, FRAME_BURST, now=0.0)
+    times = sorted([n * 0.002 for n in range(30_000)] + [n * 0.005 for n in range(12_000)])
+    assert all(bucket.take(t) for t in times)
