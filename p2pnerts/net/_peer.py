@@ -40,6 +40,7 @@ from p2pnerts.protocol import (
     RoundStarted,
     Seat,
     SeatKey,
+    Signer,
     Status,
     Timing,
 )
@@ -110,11 +111,12 @@ class TablePeer:
         self.roster = tuple(roster)
         self.options = options
         now, players = trio.current_time(), len(roster)
+        signer = Signer(self.key, [s.key for s in self.roster])
         if disk is None:
-            self.replica = Replica(seat, options, players, timing=timing, now=now)
+            self.replica = Replica(seat, options, players, timing=timing, now=now, signer=signer)
         else:
             self.replica = Replica.restart(
-                seat, options, players, disk=disk, now=now, timing=timing
+                seat, options, players, disk=disk, now=now, timing=timing, signer=signer
             )
         self.resumed = disk is not None
         names = tuple(s.name for s in self.roster)
@@ -330,6 +332,8 @@ class TablePeer:
             if isinstance(message, bytes):
                 self.links.send_frame(message)
                 continue
+            if tamper is not None:  # a cheat signs its lies with its own key: it has no other
+                message = self.replica.signer.sign(message)
             for hear in self.traffic:
                 hear(True, None, message)
             self.links.send(message)

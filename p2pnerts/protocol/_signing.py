@@ -1,7 +1,7 @@
 """Signed messages: what a seat says in the order is its own, and stays provably so.
 
 Every ordered message (Ready, Play, Leave), every vote (ViewChange) and every StartView
-carries its sender's Ed25519 signature (SPEC §3.3). The signature covers the message as
+carries its sender's Ed25519 signature (SPEC §3.7). The signature covers the message as
 the order hashes it (`bare`: a StartView without the messages it carries, each of which
 is signed by its own sender) with ``sig`` empty, after a domain tag. So a message carried
 in a StartView is as verifiable as one that came straight from its sender, and nobody —
