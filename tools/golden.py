@@ -120,17 +120,38 @@ READY_2 = _signed(
         tuple(card_code(Card(0, r, S)) for r in (9, 2, 3, 4, 5)),
     )
 )
+VOTE = _signed(
+    ViewChange(0, 0, 40, 20, new_view=1, suspects=(2,), have=(19, 9, 7, 11), committed=12)
+)
+"""Seat 0's vote for view 1 (the view-change frame); seats 1 and 3 vote alike."""
+CRASH_VOTES = (
+    VOTE,
+    _signed(
+        ViewChange(1, 0, 58, 32, new_view=1, suspects=(2,), have=(20, 31, 7, 11), committed=12)
+    ),
+    _signed(
+        ViewChange(3, 0, 44, 11, new_view=1, suspects=(2,), have=(20, 32, 7, 10), committed=12)
+    ),
+)
+REJOIN_VOTES = tuple(
+    _signed(
+        ViewChange(s, 1, 312 + s, c, new_view=3, suspects=(), have=(141, 98, 17, 149), committed=60)
+    )
+    for s, c in ((0, 142), (1, 99), (3, 150))
+)
 CRASH = StartView(
     1, 1, 60, 33, voted_in=0, members=(0, 1, 3), quorums=((0, (0, 1, 2, 3)),),
     cuts=(20, 32, 7, 11), joined=(), joined_from=(), lives=(0, 0, 0, 0),
     seated=(0, 1, 2, 3), round=1, base_committed=0, base_digest=ZERO,
     carried=(encode_payload(READY), encode_payload(TO_FOUNDATION)), scores=(),
+    votes=tuple(map(encode_payload, CRASH_VOTES)),
 )  # fmt: skip
 REJOINED = StartView(
-    3, 2, 320, 150, voted_in=1, members=(0, 1, 2, 3), quorums=((1, (0, 1, 3)),),
-    cuts=(141, 98, 17, 149), joined=(2,), joined_from=(0,), lives=(0, 0, 2, 0),
+    3, 3, 320, 150, voted_in=1, members=(0, 1, 2, 3), quorums=((1, (0, 1, 3)),),
+    cuts=(141, 98, 17, 149), joined=(2,), joined_from=(0,), lives=(0, 0, 3, 0),
     seated=(0, 1, 3), round=2, base_committed=57, base_digest=DIGEST,
     carried=(encode_payload(READY_2),), scores=((5, -40, 12, 0),),
+    votes=tuple(map(encode_payload, REJOIN_VOTES)),
 )  # fmt: skip
 
 FRAMES: list[tuple[str, Message, str]] = [
@@ -214,7 +235,7 @@ FRAMES: list[tuple[str, Message, str]] = [
     ("leave", LEAVE, "Seat 2 leaves the table cleanly."),
     (
         "view-change",
-        ViewChange(0, 0, 40, 20, new_view=1, suspects=(2,), have=(19, 9, 7, 11), committed=12),
+        VOTE,
         "Seat 0, in view 0, has heard nothing from seat 2 for 2 s: it asks for view 1 without"
         " seat 2, saying what it holds and how many messages it has committed.",
     ),
@@ -224,7 +245,8 @@ FRAMES: list[tuple[str, Message, str]] = [
         "Seat 1, coordinator of view 1 (index 1 mod 4 of members 0 1 2 3), starts it without"
         " seat 2; round 1 began at commit 0, and its two ordered messages so far are carried."
         " Until view 1 is known to be installed by all its members, a view change out of it"
-        " needs a majority of view 0's members 0 1 2 3 too; no seat has rejoined yet.",
+        " needs a majority of view 0's members 0 1 2 3 too; no seat has rejoined yet. It holds"
+        " the signed votes for view 1 of seats 0, 1 and 3, its members.",
     ),
     (
         "rejoin",
@@ -242,9 +264,9 @@ FRAMES: list[tuple[str, Message, str]] = [
     (
         "start-view-rejoin",
         REJOINED,
-        "Seat 3, coordinator of view 2 (index 2 mod 3 of members 0 1 3), lets seat 2 back in"
-        " during round 2, as it asked from view 0, its life beginning in view 2; round 1 scored"
-        " 5, -40, 12 and 0.",
+        "Seat 3, coordinator of view 3 (3 mod 4 seats), lets seat 2 back in during round 2,"
+        " as it asked from view 0, its life beginning in view 3; seats 0, 1 and 3 voted for it"
+        " in view 1 (their signed votes are held); round 1 scored 5, -40, 12 and 0.",
     ),
 ]
 
@@ -440,7 +462,7 @@ def _value(name: str, value: Any) -> Any:
         return value.hex()
     if name in _CODES:
         return [card_text(card_from_code(code)) for code in value]
-    if name == "carried":
+    if name in ("carried", "votes"):
         return [{"hex": p.hex(), "meaning": meaning(decode_payload(p))} for p in value]
     if name == "scores":
         return [list(row) for row in value]

@@ -25,6 +25,7 @@ from p2pnerts.protocol._messages import (
     Ready,
     StartView,
     TeamDeal,
+    ViewChange,
 )
 from p2pnerts.protocol._signing import Signer
 from p2pnerts.rules import TableOptions, card_from_code, new_deck
@@ -113,6 +114,31 @@ class Gate:
                         f"seat {message.sender}'s StartView carries a {type(carried).__name__}"
                         f" not signed by seat {carried.sender}"
                     )
+            self._check_votes(message)
+
+    def _check_votes(self, start: StartView) -> None:
+        """Refuse a StartView without a signed vote, cast in ``voted_in`` for this view,
+        from each of its members but the seats it lets (back) in."""
+        voters: set[int] = set()
+        for payload in start.votes:
+            vote = decode_payload(payload)
+            cast = isinstance(vote, ViewChange) and vote.new_view == start.view
+            if (
+                not cast
+                or vote.view != start.voted_in
+                or vote.sender in voters
+                or not self._signer.genuine(vote)
+            ):
+                raise RemoteProtocolError(
+                    f"seat {start.sender}'s StartView holds a vote for another view, a vote"
+                    " twice, or one not signed by its seat"
+                )
+            voters.add(vote.sender)
+        if voters | set(start.joined) != set(start.members):
+            raise RemoteProtocolError(
+                f"seat {start.sender} started view {start.view} without the signed votes of"
+                f" its members (votes from {sorted(voters)}, members {list(start.members)})"
+            )
 
     def in_line(self, message: Message, have: int, view: int) -> Line:
         """Where a message stands on its sender's link, ``have`` being the last held from

@@ -112,6 +112,7 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
             ("base_digest", _DIGEST),
             ("carried", _frames()),
             ("scores", _score_rows()),
+            ("votes", _frames()),
             ("sig", _SIG),
         ),
     ),

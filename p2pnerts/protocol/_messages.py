@@ -125,6 +125,9 @@ class StartView(Header):
     base_digest: bytes
     carried: tuple[bytes, ...]
     scores: tuple[tuple[int, ...], ...]
+    votes: tuple[bytes, ...] = ()
+    """The encoded, signed ViewChange of every member that voted for this view in
+    ``voted_in``: every member but the ``joined`` seats (SPEC §6.5)."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 

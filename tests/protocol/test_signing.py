@@ -16,6 +16,7 @@ from p2pnerts.protocol import (
     Play,
     Signer,
     StartView,
+    ViewChange,
     decode_payload,
     encode_payload,
 )
@@ -93,3 +94,64 @@ def test_every_message_of_a_game_with_a_crash_and_a_view_change_verifies() -> No
     carried = [decode_payload(p) for s in starts for p in s.carried]
     assert all(checker.genuine(m) for m in signed + carried)
     assert all(len(m.sig) == 64 for m in signed if isinstance(m, Play | StartView))
+
+
+def _start_dropping_seat_0(table: Table, votes: tuple[ViewChange, ...]) -> StartView:
+    one = table.replicas[1]  # coordinator of view 1 (1 mod 3)
+    start = StartView(
+        1,
+        1,
+        one.clock + 1,
+        one.have[1] + 1,
+        voted_in=0,
+        members=(1, 2),
+        quorums=(),
+        cuts=tuple(one.have),
+        joined=(),
+        joined_from=(),
+        lives=(0, 0, 0),
+        seated=(0, 1, 2),
+        round=1,
+        base_committed=0,
+        base_digest=bytes(16),
+        carried=(),
+        scores=(),
+        votes=tuple(encode_payload(v) for v in votes),
+    )
+    return one.signer.sign(start)
+
+
+def _vote(table: Table, seat: int, signer: int) -> ViewChange:
+    voter = table.replicas[seat]
+    vote = ViewChange(
+        seat,
+        0,
+        voter.clock + 1,
+        voter.have[seat] + 1,
+        new_view=1,
+        suspects=(0,),
+        have=tuple(voter.have),
+        committed=voter.committed,
+    )
+    return table.replicas[signer].signer.sign(vote)
+
+
+def test_a_view_its_coordinator_starts_without_its_members_votes_is_refused() -> None:
+    # The coordinator alone wants seat 0 gone: seat 2 never voted for view 1.
+    table = _dealt()
+    start = _start_dropping_seat_0(table, (_vote(table, 1, 1),))
+    _refused(table, 2, start, r"without the signed votes of its members \(votes from \[1\]")
+
+
+def test_a_vote_the_coordinator_signed_for_another_seat_is_refused() -> None:
+    table = _dealt()
+    start = _start_dropping_seat_0(table, (_vote(table, 1, 1), _vote(table, 2, 1)))
+    _refused(table, 2, start, "one not signed by its seat")
+
+
+def test_a_view_with_every_members_signed_vote_passes_the_check() -> None:
+    table = _dealt()
+    start = _start_dropping_seat_0(table, (_vote(table, 1, 1), _vote(table, 2, 2)))
+    two = table.replicas[2]
+    two.gate.check(start, two.clock, two.view)  # raises nothing
+    assert not two.gate.refuses(1)
