@@ -23,7 +23,8 @@ FRAME_RATE = 2000.0
 an Ack each few milliseconds, and its plays)..."""
 FRAME_BURST = 20_000.0
 """...and at once (all a seat resends on a new connection after a long silence): a seat
-past either is refused (`Links.adopt`)."""
+past either is refused (`Links.adopt`). A seat's allowance is one, across reconnects: a
+seat that floods until its own connection breaks finds it no fuller when it dials again."""
 
 FIRST_REDIAL = 0.05
 """Seconds before a failed dial is tried again; doubled after each failure..."""
@@ -44,6 +45,8 @@ class Links(Mapping[int, Connection]):
     ) -> None:
         self._conns: dict[int, Connection] = {}
         self._lost: dict[int, trio.Event] = {}
+        self._buckets: dict[int, Bucket] = {}
+        """Per seat, the frames its connections may still carry (`FRAME_RATE`)."""
         self._stats = stats
         self._refuses = refuses
         """Whether a seat broke the protocol here: it gets no connection again."""
@@ -71,7 +74,9 @@ class Links(Mapping[int, Connection]):
         if old is not None and old is not conn:
             old.close()
         self._conns[seat] = conn
-        bucket = Bucket(FRAME_RATE, FRAME_BURST, trio.current_time())
+        bucket = self._buckets.get(seat)
+        if bucket is None:  # one for the seat, whatever connection it comes by
+            bucket = self._buckets[seat] = Bucket(FRAME_RATE, FRAME_BURST, trio.current_time())
 
         def hear(message: Received) -> None:
             if bucket.take(trio.current_time()):
