@@ -23,12 +23,14 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from p2pnerts import sim, ui
 from p2pnerts.arena import play_arena
 from p2pnerts.bots import POLICIES, Policy, SimpleBots
+from p2pnerts.protocol import Play, Signer, signed_bytes, verify
 from p2pnerts.rules import (
     NERTS,
     CallNerts,
@@ -676,6 +678,29 @@ def bench_fast(args: argparse.Namespace) -> dict[str, Any]:
     return {"fast_arena": figures}
 
 
+def bench_sign(args: argparse.Namespace) -> dict[str, Any]:
+    """What a signed message costs on one core: signing a Play, and verifying it (the
+    verdict's memo bypassed, as a peer verifies each message of another seat once)."""
+    signer = Signer.computed(0, 4)
+    play = Play(0, 0, 17, 5, 1, TurnStock(0))
+    count = int(args.messages)
+    start = time.process_time()
+    for n in range(count):
+        signed = signer.sign(replace(play, clock=17 + n))
+    signing = (time.process_time() - start) / count
+    data = signed_bytes(signed)
+    start = time.process_time()
+    for _ in range(count):
+        verify(signer.keys[0], signed.sig, data)
+    verifying = (time.process_time() - start) / count
+    figures = {"sign_us": signing * 1e6, "verify_us": verifying * 1e6, "messages": count}
+    if not args.json:
+        print(f"Ed25519 per Play, one core, {count} messages")
+        print(f"  sign    {figures['sign_us']:6.1f} us (payload encoded once more)")
+        print(f"  verify  {figures['verify_us']:6.1f} us")
+    return {"sign": figures}
+
+
 def _progress(done: int, total: int) -> None:
     if done == total or done % 50 == 0:
         print(f"\r  {done}/{total} rounds", end="\n" if done == total else "", file=sys.stderr)
@@ -752,6 +777,11 @@ def parser() -> argparse.ArgumentParser:
     fast.add_argument("--rounds", type=int, default=400, help="rounds per mix (400)")
     fast.add_argument("--seed", type=int, default=1, help="the arena's seed")
     fast.set_defaults(run=bench_fast)
+
+    sign = sub.add_parser("sign", help="the cost of signing and verifying one message")
+    sign.add_argument("--json", action="store_true", help="emit the figures as JSON")
+    sign.add_argument("--messages", type=int, default=5000, help="messages timed (5000)")
+    sign.set_defaults(run=bench_sign)
     return top
 
 

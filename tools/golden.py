@@ -23,7 +23,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgpack
 
@@ -38,6 +38,7 @@ from p2pnerts.protocol import (
     Rejoin,
     RemoteProtocolError,
     Reveal,
+    Signer,
     StartView,
     TeamDeal,
     ViewChange,
@@ -89,28 +90,55 @@ DIGEST = bytes.fromhex("0f1e2d3c4b5a69788796a5b4c3d2e1f0")
 
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
 
-READY = Ready(
-    0, 0, 3, 3, 1, pledge(2, 0, NEXT), tuple(map(card_code, face_up(ORDER, TableOptions())))
-)
-TO_FOUNDATION = Play(
-    2, 0, 17, 5, 1, ToFoundation(2, Card(2, 7, H), NERTS, 3, None, (Card(2, 1, C),))
+KEY_SEED = b"golden"
+"""The seats' keys of the golden frames: `Signer.computed` from this seed, for 4 seats
+(their public halves are in the file's vectors)."""
+M = TypeVar("M", bound=Message)
+
+
+def _signed(message: M) -> M:
+    """``message`` as its sender signs it (kinds that are not signed stay as they are)."""
+    return Signer.computed(message.sender, 4, KEY_SEED).sign(message)
+
+
+SHOWN = tuple(map(card_code, face_up(ORDER, TableOptions())))
+READY = _signed(Ready(0, 0, 3, 3, 1, pledge(2, 0, NEXT), SHOWN))
+TO_FOUNDATION = _signed(
+    Play(2, 0, 17, 5, 1, ToFoundation(2, Card(2, 7, H), NERTS, 3, None, (Card(2, 1, C),)))
 )
 JOKER = Play(1, 0, 9, 2, 1, ToFoundation(1, Card(1, 0, H), WASTE, NEW_FOUNDATION, (1, S), ()))
 LEAVE = Leave(2, 0, 99, 42)
-READY_2 = Ready(
-    0, 1, 310, 141, 2, bytes(range(32)), tuple(card_code(Card(0, r, S)) for r in (9, 2, 3, 4, 5))
+SHOWN_2 = tuple(card_code(Card(0, r, S)) for r in (9, 2, 3, 4, 5))
+READY_2 = _signed(Ready(0, 1, 310, 141, 2, bytes(range(32)), SHOWN_2))
+VOTE = _signed(
+    ViewChange(0, 0, 40, 20, new_view=1, suspects=(2,), have=(19, 9, 7, 11), committed=12)
 )
+"""Seat 0's vote for view 1 (the view-change frame); seats 1 and 3 vote alike."""
+CRASH_VOTES = (
+    VOTE,
+    *(
+        _signed(ViewChange(s, 0, clock, seq, new_view=1, suspects=(2,), have=have, committed=12))
+        for s, clock, seq, have in ((1, 58, 32, (20, 31, 7, 11)), (3, 44, 11, (20, 32, 7, 10)))
+    ),
+)
+REJOIN_VOTES = tuple(
+    _signed(ViewChange(s, 1, 312 + s, c, new_view=3, suspects=(), have=(141, 98, 17, 149),
+                       committed=60))
+    for s, c in ((0, 142), (1, 99), (3, 150))
+)  # fmt: skip
 CRASH = StartView(
     1, 1, 60, 33, voted_in=0, members=(0, 1, 3), quorums=((0, (0, 1, 2, 3)),),
     cuts=(20, 32, 7, 11), joined=(), joined_from=(), lives=(0, 0, 0, 0),
     seated=(0, 1, 2, 3), round=1, base_committed=0, base_digest=ZERO,
     carried=(encode_payload(READY), encode_payload(TO_FOUNDATION)), scores=(),
+    votes=tuple(map(encode_payload, CRASH_VOTES)),
 )  # fmt: skip
 REJOINED = StartView(
-    3, 2, 320, 150, voted_in=1, members=(0, 1, 2, 3), quorums=((1, (0, 1, 3)),),
-    cuts=(141, 98, 17, 149), joined=(2,), joined_from=(0,), lives=(0, 0, 2, 0),
+    3, 3, 320, 150, voted_in=1, members=(0, 1, 2, 3), quorums=((1, (0, 1, 3)),),
+    cuts=(141, 98, 17, 149), joined=(2,), joined_from=(0,), lives=(0, 0, 3, 0),
     seated=(0, 1, 3), round=2, base_committed=57, base_digest=DIGEST,
     carried=(encode_payload(READY_2),), scores=((5, -40, 12, 0),),
+    votes=tuple(map(encode_payload, REJOIN_VOTES)),
 )  # fmt: skip
 
 FRAMES: list[tuple[str, Message, str]] = [
@@ -207,7 +235,7 @@ FRAMES: list[tuple[str, Message, str]] = [
     ("leave", LEAVE, "Seat 2 leaves the table cleanly."),
     (
         "view-change",
-        ViewChange(0, 0, 40, 20, new_view=1, suspects=(2,), have=(19, 9, 7, 11), committed=12),
+        VOTE,
         "Seat 0, in view 0, has heard nothing from seat 2 for 2 s: it asks for view 1 without"
         " seat 2, saying what it holds and how many messages it has committed.",
     ),
@@ -217,7 +245,8 @@ FRAMES: list[tuple[str, Message, str]] = [
         "Seat 1, coordinator of view 1 (index 1 mod 4 of members 0 1 2 3), starts it without"
         " seat 2; round 1 began at commit 0, and its two ordered messages so far are carried."
         " Until view 1 is known to be installed by all its members, a view change out of it"
-        " needs a majority of view 0's members 0 1 2 3 too; no seat has rejoined yet.",
+        " needs a majority of view 0's members 0 1 2 3 too; no seat has rejoined yet. It holds"
+        " the signed votes for view 1 of seats 0, 1 and 3, its members.",
     ),
     (
         "rejoin",
@@ -236,11 +265,13 @@ FRAMES: list[tuple[str, Message, str]] = [
     (
         "start-view-rejoin",
         REJOINED,
-        "Seat 3, coordinator of view 2 (index 2 mod 3 of members 0 1 3), lets seat 2 back in"
-        " during round 2, as it asked from view 0, its life beginning in view 2; round 1 scored"
-        " 5, -40, 12 and 0.",
+        "Seat 3, coordinator of view 3 (3 mod 4 seats), lets seat 2 back in during round 2,"
+        " as it asked from view 0, its life beginning in view 3; seats 0, 1 and 3 voted for it"
+        " in view 1 (their signed votes are held); round 1 scored 5, -40, 12 and 0.",
     ),
 ]
+
+FRAMES = [(name, _signed(message), note) for name, message, note in FRAMES]
 
 # --- frames every peer refuses --------------------------------------------------------------
 
@@ -324,9 +355,9 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     (
         "extra-field",
         "A Leave with one field too many.",
-        _raw([PROTOCOL_VERSION, 5, 2, 0, 99, 42, 0]),
+        _raw([PROTOCOL_VERSION, 5, 2, 0, 99, 42, bytes(64), 0]),
         "field-count",
-        "Leave: expected 0 fields, got 1",
+        "Leave: expected 1 fields, got 2",
     ),
     (
         "boolean-as-integer",
@@ -345,7 +376,7 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     (
         "bad-card-code",
         "A Ready whose last face-up code, 60, has rank bits 15: no card.",
-        _raw([PROTOCOL_VERSION, 1, 0, 0, 1, 1, 1, bytes(32), [4, 5, 6, 7, 60]]),
+        _raw([PROTOCOL_VERSION, 1, 0, 0, 1, 1, 1, bytes(32), [4, 5, 6, 7, 60], bytes(64)]),
         "bad-card",
         "Ready.face_up: 60 is no card",
     ),
@@ -353,14 +384,14 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
         "bad-joker-code",
         "A ToWork move of code 66: deck 1, rank 0 (a joker) with suit bits 2; a joker's suit"
         " bits are 0 or 1.",
-        _raw([PROTOCOL_VERSION, 2, 1, 0, 10, 5, 1, [3, 1, 66, 2, 0, []]]),
+        _raw([PROTOCOL_VERSION, 2, 1, 0, 10, 5, 1, [3, 1, 66, 2, 0, []], bytes(64)]),
         "bad-card",
         "card: 66 is no card",
     ),
     (
         "move-field-count",
         "A ToFoundation move with four fields instead of five.",
-        _raw([PROTOCOL_VERSION, 2, 2, 0, 17, 5, 1, [2, 2, 156, -1, 3, None]]),
+        _raw([PROTOCOL_VERSION, 2, 2, 0, 17, 5, 1, [2, 2, 156, -1, 3, None], bytes(64)]),
         "field-count",
         "move kind 2: expected 5 fields",
     ),
@@ -369,7 +400,7 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
 # --- the readable meaning -------------------------------------------------------------------
 
 _RANKS = ("Jk", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_BYTES = {"pledge", "secret", "next", "seed", "digest", "base_digest"}
+_BYTES = {"pledge", "secret", "next", "seed", "digest", "base_digest", "sig"}
 _CODES = {"face_up", "order"}
 
 NOTATION = {
@@ -432,7 +463,7 @@ def _value(name: str, value: Any) -> Any:
         return value.hex()
     if name in _CODES:
         return [card_text(card_from_code(code)) for code in value]
-    if name == "carried":
+    if name in ("carried", "votes"):
         return [{"hex": p.hex(), "meaning": meaning(decode_payload(p))} for p in value]
     if name == "scores":
         return [list(row) for row in value]
@@ -454,6 +485,13 @@ def vectors() -> dict[str, Any]:
         digest = _blake(digest, payload, outcome)
         steps.append({"frame": name, "outcome": outcome, "digest": digest.hex()})
     return {
+        "keys": {
+            "note": "the seats' Ed25519 public keys of these frames. A signed message's sig"
+            " is its sender's signature of the ASCII bytes p2pnerts/2 message, a zero byte,"
+            " then the message's payload with sig empty (a StartView's with carried empty"
+            " too, as the running digest hashes it)",
+            "public": [Signer.computed(0, 4, KEY_SEED).keys[s].hex() for s in range(4)],
+        },
         "pledge": {
             "note": "SHA-256 of the ASCII bytes p2pnerts-pledge-2, the round (4 bytes,"
             " big-endian), the deck (1 byte) and the 32-byte secret (the ready-round-0 frame"

@@ -41,6 +41,7 @@ from p2pnerts.protocol import (
     RoundStarted,
     Seat,
     SeatKey,
+    Signer,
     Status,
     Timing,
 )
@@ -112,11 +113,21 @@ class TablePeer:
         now, players = trio.current_time(), len(roster)
         stacker = getattr(tamper, "shuffle", None)  # a cheat that stacks its own deck
         shuffle = stacker(options, options.seating(players)[seat]) if stacker else None
+        signer = Signer(self.key, [s.key for s in self.roster])
         if disk is None:
-            self.replica = Replica(seat, options, players, timing=timing, now=now, shuffle=shuffle)
+            self.replica = Replica(
+                seat, options, players, timing=timing, now=now, shuffle=shuffle, signer=signer
+            )
         else:
             self.replica = Replica.restart(
-                seat, options, players, disk=disk, now=now, timing=timing, shuffle=shuffle
+                seat,
+                options,
+                players,
+                disk=disk,
+                now=now,
+                timing=timing,
+                shuffle=shuffle,
+                signer=signer,
             )
         self.resumed = disk is not None
         names = tuple(s.name for s in self.roster)
@@ -332,6 +343,8 @@ class TablePeer:
             if isinstance(message, bytes):
                 self.links.send_frame(message)
                 continue
+            if tamper is not None:  # a cheat signs its lies with its own key: it has no other
+                message = self.replica.signer.sign(message)
             for hear in self.traffic:
                 hear(True, None, message)
             self.links.send(message)

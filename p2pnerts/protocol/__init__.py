@@ -104,6 +104,7 @@ from p2pnerts.protocol._messages import (
     addressed_to,
 )
 from p2pnerts.protocol._replica import Replica
+from p2pnerts.protocol._signing import SIGNED, Signer, signed_bytes
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._wire import MAX_FRAME
 
@@ -118,6 +119,7 @@ __all__ = [
     "PLAYS_WAITING",
     "PROTOCOL_VERSION",
     "SECRET_BYTES",
+    "SIGNED",
     "Ack",
     "AuditFailed",
     "AuditPassed",
@@ -159,6 +161,7 @@ __all__ = [
     "SeatKey",
     "Shuffle",
     "ShutOut",
+    "Signer",
     "StartView",
     "Status",
     "TeamDeal",
@@ -182,6 +185,7 @@ __all__ = [
     "order_key",
     "pledge",
     "shuffle",
+    "signed_bytes",
     "told",
     "verify",
 ]

@@ -26,7 +26,9 @@ from p2pnerts.protocol._messages import (
     Reveal,
     StartView,
     TeamDeal,
+    ViewChange,
 )
+from p2pnerts.protocol._signing import Signer
 from p2pnerts.rules import TableOptions
 
 CLOCK_LIMIT = 2**53 - 1
@@ -76,8 +78,9 @@ class Line(Enum):
 class Gate:
     """The checks at a replica's door, and the seats refused for breaking the protocol."""
 
-    def __init__(self, seating: Seating) -> None:
+    def __init__(self, seating: Seating, signer: Signer) -> None:
         self.seating = seating
+        self._signer = signer
         self._refused: dict[int, str] = {}
         """The seats that broke the protocol, each with the first reason: every later
         message of theirs is refused."""
@@ -93,10 +96,50 @@ class Gate:
         try:
             check_message(message, self.seating)
             check_header(message, clock, view)
+            self._check_signed(message)
         except RemoteProtocolError as exc:
             if 0 <= sender < self.seating.players:
                 self._refused.setdefault(sender, str(exc))
             raise
+
+    def _check_signed(self, message: Message) -> None:
+        """Refuse a message not signed by the seat it names, or a StartView carrying one."""
+        kind = type(message).__name__
+        if not self._signer.genuine(message):
+            raise RemoteProtocolError(f"seat {message.sender}'s {kind} is not signed by its key")
+        if isinstance(message, StartView):
+            for payload in message.carried:
+                carried = decode_payload(payload)
+                if not self._signer.genuine(carried):
+                    raise RemoteProtocolError(
+                        f"seat {message.sender}'s StartView carries a {type(carried).__name__}"
+                        f" not signed by seat {carried.sender}"
+                    )
+            self._check_votes(message)
+
+    def _check_votes(self, start: StartView) -> None:
+        """Refuse a StartView without a signed vote, cast in ``voted_in`` for this view,
+        from each of its members but the seats it lets (back) in."""
+        voters: set[int] = set()
+        for payload in start.votes:
+            vote = decode_payload(payload)
+            cast = isinstance(vote, ViewChange) and vote.new_view == start.view
+            if (
+                not cast
+                or vote.view != start.voted_in
+                or vote.sender in voters
+                or not self._signer.genuine(vote)
+            ):
+                raise RemoteProtocolError(
+                    f"seat {start.sender}'s StartView holds a vote for another view, a vote"
+                    " twice, or one not signed by its seat"
+                )
+            voters.add(vote.sender)
+        if voters | set(start.joined) != set(start.members):
+            raise RemoteProtocolError(
+                f"seat {start.sender} started view {start.view} without the signed votes of"
+                f" its members (votes from {sorted(voters)}, members {list(start.members)})"
+            )
 
     def in_line(self, message: Message, have: int, view: int) -> Line:
         """Where a message stands on its sender's link, ``have`` being the last held from

@@ -63,25 +63,39 @@ from p2pnerts.protocol._wire import (
 )
 
 _SECRET = _bytes(32, 32)
+_SIG = _bytes(0, 64)
+"""A signature (`_signing`): 64 bytes when signed; the receiver refuses any other."""
 
 _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
     Ready: (
         1,
-        (("round", _number()), ("pledge", _SECRET), ("face_up", _card_codes(0, 6))),
+        (
+            ("round", _number()),
+            ("pledge", _SECRET),
+            ("face_up", _card_codes(0, 6)),
+            ("sig", _SIG),
+        ),
     ),
     Play: (
         2,
         (
             ("round", _number(1)),
             ("move", _Field(lambda m: _move_to_wire(m), lambda v, _: _move(v))),
+            ("sig", _SIG),
         ),
     ),
     Ack: (3, (("have", _HAVE), ("committed", _number()), ("digest", _DIGEST))),
-    Reveal: (4, (("round", _number()), ("secret", _SECRET))),
-    Leave: (5, ()),
+    Reveal: (4, (("round", _number()), ("secret", _SECRET), ("sig", _SIG))),
+    Leave: (5, (("sig", _SIG),)),
     ViewChange: (
         6,
-        (("new_view", _number(1)), ("suspects", _SEATS), ("have", _HAVE), ("committed", _number())),
+        (
+            ("new_view", _number(1)),
+            ("suspects", _SEATS),
+            ("have", _HAVE),
+            ("committed", _number()),
+            ("sig", _SIG),
+        ),
     ),
     StartView: (
         7,
@@ -99,6 +113,8 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
             ("base_digest", _DIGEST),
             ("carried", _frames()),
             ("scores", _score_rows()),
+            ("votes", _frames()),
+            ("sig", _SIG),
         ),
     ),
     Rejoin: (8, (("round", _number()),)),

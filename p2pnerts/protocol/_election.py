@@ -13,6 +13,7 @@ from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._base import Base
+from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._messages import Message, StartView, ViewChange
@@ -185,6 +186,7 @@ class Election:
         cuts, seated = tuple(self._m.host.acks.have), tuple(sorted(base.seated))
         number = max(base.round, 1)
         voted_in = self._m.view
+        signed = tuple(encode_payload(votes[s]) for s in sorted(voters))
         start = self._m.host.send(
             now,
             lambda c, s: StartView(
@@ -205,6 +207,7 @@ class Election:
                 base_digest=base.digest,
                 carried=carried,
                 scores=base.scores,
+                votes=signed,
             ),
         )
         assert isinstance(start, StartView)

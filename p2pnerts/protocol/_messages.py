@@ -36,6 +36,8 @@ class Ready(Header):
     round: int
     pledge: bytes
     face_up: tuple[int, ...]
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,8 @@ class Play(Header):
 
     round: int
     move: Move
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +70,16 @@ class Reveal(Header):
 
     round: int
     secret: bytes
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
 
 
 @dataclass(frozen=True, slots=True)
 class Leave(Header):
     """The sender leaves the table cleanly, at this place in the order."""
+
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,6 +92,8 @@ class ViewChange(Header):
     suspects: tuple[int, ...]
     have: tuple[int, ...]
     committed: int
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -117,6 +128,11 @@ class StartView(Header):
     base_digest: bytes
     carried: tuple[bytes, ...]
     scores: tuple[tuple[int, ...], ...]
+    votes: tuple[bytes, ...] = ()
+    """The encoded, signed ViewChange of every member that voted for this view in
+    ``voted_in``: every member but the ``joined`` seats (SPEC §6.5)."""
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
 
 
 @dataclass(frozen=True, slots=True)

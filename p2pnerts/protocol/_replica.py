@@ -64,6 +64,7 @@ from p2pnerts.protocol._messages import (
 )
 from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._readings import Readings
+from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.rules import (
     BadOptions,
@@ -88,6 +89,7 @@ class Replica(Readings):
         now: float = 0.0,
         auto_stuck: bool = True,
         shuffle: Shuffle | None = None,
+        signer: Signer | None = None,
     ) -> None:
         if not 0 <= seat < players:
             raise LocalProtocolError(f"seat {seat} is not at a table of {players}")
@@ -117,7 +119,9 @@ class Replica(Readings):
         self.shuffle: Shuffle = shuffle or partial(_deal.shuffle, options=options)
         """How a deck's order follows from its secret and the round's common seed."""
         self._committing = False
-        self.gate = Gate(Seating(seat, seats, options))
+        self.signer = signer or Signer.computed(seat, players)
+        """Signs this seat's messages and checks the others' (`_signing`)."""
+        self.gate = Gate(Seating(seat, seats, options), self.signer)
         """The checks a message passes first, and the seats refused for breaking the protocol."""
         self.dealing = Dealing(self)
 
@@ -133,11 +137,19 @@ class Replica(Readings):
         timing: Timing | None = None,
         auto_stuck: bool = True,
         shuffle: Shuffle | None = None,
+        signer: Signer | None = None,
     ) -> Replica:
         """A replica coming back after a crash with only what it persisted: it asks to
         rejoin, and rebuilds the table from what the others send it."""
         replica = cls(
-            seat, options, players, timing=timing, now=now, auto_stuck=auto_stuck, shuffle=shuffle
+            seat,
+            options,
+            players,
+            timing=timing,
+            now=now,
+            auto_stuck=auto_stuck,
+            shuffle=shuffle,
+            signer=signer,
         )
         replica.dealing.saved = disk
         replica.membership.restart_out(disk.view, now)
@@ -276,7 +288,7 @@ class Replica(Readings):
     def send(self, now: float, build: _Builder) -> Message:
         """Number, queue and keep a message of this seat's (holding it if it is ordered)."""
         seq = self.acks.next_seq()
-        message = build(self.acks.clock, seq)
+        message = self.signer.sign(build(self.acks.clock, seq))
         self.outbox.push(message, now)
         if isinstance(message, Ready | Play | Leave | Reveal):
             self.log.add(message, None)

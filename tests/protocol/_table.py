@@ -90,6 +90,8 @@ class Table:
             for message in [m for sent in replica.take_outgoing() for m in lie(sent)]:
                 if seat in self.down or isinstance(message, bytes):
                     continue
+                if seat in self.tamper:  # a cheat signs its lies: with its own key, its only one
+                    message = replica.signer.sign(message)
                 for dest in range(self.players):
                     if addressed_to(message, dest) and frozenset((seat, dest)) not in self.cut:
                         self.links[seat, dest].append(message)

@@ -30,6 +30,7 @@ from p2pnerts.protocol import (
     Rejoin,
     RemoteProtocolError,
     Reveal,
+    Signer,
     StartView,
     TeamDeal,
     ViewChange,
@@ -40,6 +41,7 @@ from p2pnerts.protocol import (
     encode,
     pledge,
 )
+from p2pnerts.protocol._checks import Gate, Seating
 from p2pnerts.rules import (
     CallNerts,
     Card,
@@ -48,6 +50,7 @@ from p2pnerts.rules import (
     Rotate,
     SlideUnder,
     Suit,
+    TableOptions,
     ToFoundation,
     ToWork,
     TurnStock,
@@ -130,8 +133,10 @@ _FIELDS: dict[str, Callable[[Any], Any]] = {
     "seed": bytes.fromhex,
     "digest": bytes.fromhex,
     "base_digest": bytes.fromhex,
+    "sig": bytes.fromhex,
     "face_up": lambda cards: tuple(code(c) for c in cards),
     "carried": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
+    "votes": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
     "scores": lambda rows: tuple(tuple(r) for r in rows),
     "quorums": lambda views: tuple((n, tuple(m)) for n, m in views),
 }
@@ -172,13 +177,26 @@ def test_the_length_prefix_counts_the_payload(frame: dict[str, Any]) -> None:
     assert int.from_bytes(data[:4], "big") == len(data) - 4
 
 
-def test_every_carried_payload_decodes_to_its_own_stated_meaning() -> None:
-    carried = [
-        i for f in FRAMES if f["meaning"]["kind"] == "StartView" for i in f["meaning"]["carried"]
-    ]
-    assert carried
-    for item in carried:
+@pytest.mark.parametrize("field", ["carried", "votes"])
+def test_every_carried_payload_and_vote_decodes_to_its_own_stated_meaning(field: str) -> None:
+    starts = [f["meaning"] for f in FRAMES if f["meaning"]["kind"] == "StartView"]
+    items = [i for start in starts for i in start[field]]
+    assert items
+    for item in items:
         assert decode_payload(bytes.fromhex(item["hex"])) == message(item["meaning"])
+
+
+def test_every_golden_start_view_passes_the_checks_of_a_seat_of_its_view() -> None:
+    # Signed with the keys of the vectors; every member but the joined seats voted.
+    receivers = {1: 0, 3: 0}  # by coordinator: a seat of the new view, not the coordinator
+    for frame in FRAMES:
+        start = decode(bytes.fromhex(frame["hex"]))
+        if isinstance(start, StartView):
+            seat = receivers[start.sender]
+            gate = Gate(
+                Seating(seat, (0, 1, 2, 3), TableOptions()), Signer.computed(seat, 4, b"golden")
+            )
+            gate.check(start, start.clock, start.view)
 
 
 def test_a_stream_of_every_golden_frame_decodes_in_order_whatever_the_chunks() -> None:

@@ -174,7 +174,8 @@ def test_a_repeat_is_ignored_and_a_gap_or_a_forged_sender_is_a_remote_error() ->
     replica.receive(message, table.now)  # delivered again after a reconnect
     assert replica.committed == committed
     assert isinstance(message, Play) and message.move == play
-    skipped = Play(0, 0, message.clock + 5, message.seq + 2, 1, TurnStock(0))
+    sign = table.replicas[0].signer.sign
+    skipped = sign(Play(0, 0, message.clock + 5, message.seq + 2, 1, TurnStock(0)))
     with pytest.raises(RemoteProtocolError, match="skipped"):
         replica.receive(skipped, table.now)
     with pytest.raises(RemoteProtocolError, match="cannot reach"):
