@@ -39,6 +39,7 @@ VERIFIED_KEPT = 1 << 16
 one replica of a simulated table, or when it comes again carried) is not verified again."""
 
 M = TypeVar("M", bound=Message)
+SignedMessage = Ready | Play | Reveal | Leave | ViewChange | StartView
 
 
 def signed_bytes(message: Message) -> bytes:
@@ -48,8 +49,10 @@ def signed_bytes(message: Message) -> bytes:
 
 
 @functools.lru_cache(maxsize=VERIFIED_KEPT)
-def _genuine(public: bytes, sig: bytes, data: bytes) -> bool:
-    return verify(public, sig, data)
+def _genuine(public: bytes, message: SignedMessage) -> bool:
+    # Keyed by the message itself (its every field, the signature too): an equal message
+    # has equal signed bytes, and so the same verdict.
+    return verify(public, message.sig, signed_bytes(message))
 
 
 class Signer:
@@ -79,7 +82,7 @@ class Signer:
             return True
         if not 0 <= message.sender < len(self.keys):
             return False
-        return _genuine(self.keys[message.sender], message.sig, signed_bytes(message))
+        return _genuine(self.keys[message.sender], message)
 
 
 def _computed_key(seat: int, seed: bytes) -> SeatKey:
