@@ -103,6 +103,7 @@ async def host_in_lobby(config: HostConfig, session: ui.Session) -> MatchResult:
             async for level in levels:
                 name = f"Bot {len(lobby.roster) + 1} L{level}"
                 bot = bot_player(name, level, random.Random(rng.getrandbits(64)), lambda _: None)
+                bot.seeded = config.seat.seed is not None
                 await nursery.start(local_bot, ports[0], bot, session.report)
                 lobby.bots_added -= 1
 

@@ -188,6 +188,8 @@ async def run_host(
                 )
                 for k in range(config.bots)
             ]
+            for bot in bots:
+                bot.seeded = me.seeded
             nursery.start_soon(seat_in_turn, nursery, port, bots, report)
 
         def seated(taken: int) -> None:
@@ -310,6 +312,7 @@ def _player(
     """The seat's player when a bot plays it: its level (or policy), and its state file."""
     player = bot_player(seat.name, seat.level, rng, say, tell, policy=seat.policy)
     player.seat_file = seat.state
+    player.seeded = seat.seed is not None
     if seat.cheat is not None:
         player.tamper = Cheat(seat.cheat)
     return player

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 import random
-import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from secrets import token_bytes
 from typing import get_args
 
 import trio
@@ -103,6 +103,7 @@ class TablePeer:
         disk: Disk | None = None,
         tamper: Tamper | None = None,
         key: SeatKey | None = None,
+        seeded: bool = False,
     ) -> None:
         self.table = table
         self.seat = seat
@@ -136,6 +137,8 @@ class TablePeer:
         self._kept = None if seat_file is None else Keeper(seat_file)
         self.result: MatchResult | None = None
         self._rng = rng
+        self._seeded = seeded
+        """Deal secrets from ``rng`` (a practice table with a seed), not the system's."""
         if driver is None:
             # Drawn where a bot for the seat once was, so that a seed still draws the bots
             # it did.
@@ -410,7 +413,8 @@ class TablePeer:
         return self.result is None and self.pacing.said_ready and self.replica.should_deal()
 
     def _start_round(self) -> None:
-        self.replica.start_round(secrets.token_bytes(SECRET_BYTES), trio.current_time())
+        secret = self._rng.randbytes(SECRET_BYTES) if self._seeded else token_bytes(SECRET_BYTES)
+        self.replica.start_round(secret, trio.current_time())
         self.pacing.dealt()
         self.pacing.said_ready_for(self.seat, self.replica.round)
         self._flush()

@@ -67,6 +67,10 @@ class Player:
     """Seconds from a round's deal to the first move this seat may make."""
     idle_after: float = IDLE_AFTER
     """Seconds without a move after which a person's seat is declared stuck."""
+    seeded: bool = False
+    """A practice table started with a seed: this seat's deal secrets are drawn from ``rng``
+    (so the seed deals the same decks), not from the system's randomness (which a table
+    among strangers needs: a secret another can predict lets them know the deck)."""
 
 
 Greeted = tuple[Connection, Hello]
@@ -162,6 +166,7 @@ class Seating:
             key=p.key,
             countdown=p.countdown,
             idle_after=p.idle_after,
+            seeded=p.seeded,
         )
         if p.seated is not None:
             p.seated(self.peer)
