@@ -45,6 +45,7 @@ from p2pnerts.protocol import (
     Status,
     Timing,
     addressed_to,
+    table_terms,
 )
 from p2pnerts.rules import (
     IllegalMove,
@@ -112,6 +113,8 @@ class TablePeer:
         """This seat's key pair: the roster gives the others its public half."""
         self.roster = tuple(roster)
         self.options = options
+        self.name = ""
+        """The table's name, if this seat knows it (kept in its state file)."""
         now, players = trio.current_time(), len(roster)
         if disk is None:
             self.replica = Replica(seat, options, players, timing=timing, now=now)
@@ -220,7 +223,8 @@ class TablePeer:
 
     def hello(self) -> Hello:
         me = self.roster[self.seat]
-        return Hello(self.table, self.seat, me.name, me.port, self.key.public)
+        terms = table_terms(self.table, self.options, len(self.roster))
+        return Hello(self.table, self.seat, me.name, me.port, self.key.public, terms=terms)
 
     async def _keep_dialled(self, other: Seat) -> None:
         """Keep a connection to a lower seat: dial, and dial again when it drops."""
@@ -423,7 +427,9 @@ class TablePeer:
         disk = self.replica.disk
         if self._seat_file is None or disk == self._saved or self.result is not None:
             return
-        kept = SeatFile(self.table, self.seat, self.roster, self.options, disk, self.key.secret)
+        kept = SeatFile(
+            self.table, self.seat, self.roster, self.options, disk, self.key.secret, self.name
+        )
         kept.save(self._seat_file)
         self._saved = disk
 

@@ -66,6 +66,7 @@ from p2pnerts.protocol._identity import (
     SeatKey,
     fingerprint,
     link_statement,
+    table_terms,
     verify,
 )
 from p2pnerts.protocol._inplay import Disk
@@ -91,6 +92,7 @@ from p2pnerts.protocol._messages import (
     Welcome,
     addressed_to,
 )
+from p2pnerts.protocol._passphrase import TableSecret, passphrase_bytes
 from p2pnerts.protocol._replica import Replica
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._wire import MAX_FRAME
@@ -144,6 +146,7 @@ __all__ = [
     "ShutOut",
     "StartView",
     "Status",
+    "TableSecret",
     "TeamDeal",
     "Timing",
     "Verdict",
@@ -163,6 +166,8 @@ __all__ = [
     "fingerprint",
     "link_statement",
     "order_key",
+    "passphrase_bytes",
+    "table_terms",
     "told",
     "verify",
 ]
