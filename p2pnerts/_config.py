@@ -4,11 +4,16 @@ here, and these travel from there (never an ``argparse.Namespace``)."""
 from __future__ import annotations
 
 import argparse
+import getpass
+import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from p2pnerts.bots import level, policy_name
+from p2pnerts.errors import UsageError
 from p2pnerts.net import IDLE_AFTER, TableSpec
+from p2pnerts.protocol import passphrase_bytes
 from p2pnerts.rules import BadOptions, TableOptions, TieRule
 
 
@@ -34,6 +39,11 @@ class SeatConfig:
     """``bot --cheat KIND``: lie on the wire as that attack (`p2pnerts.cheats`)."""
     idle: float = IDLE_AFTER
     """``--idle S``: a person who makes no move for S seconds is declared stuck."""
+    passphrase: str | None = None
+    """A private table's passphrase (``--passphrase``, ``--passphrase-env``,
+    ``--ask-passphrase``): hosting, the table is private; joining, the table must be."""
+    host_key: str | None = None
+    """``--host-key``: join only a table whose host proves this key's fingerprint."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +91,42 @@ def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
         four_colour=not bot and args.four_colour,
         cheat=args.cheat if bot else None,
         idle=IDLE_AFTER if bot else args.idle,
+        passphrase=passphrase_from(args),
+        host_key=getattr(args, "host_key", None),
     )
+
+
+def _ask_passphrase() -> str:
+    """The passphrase typed on the terminal without echo, or the first line of standard
+    input when that is not a terminal (a password manager's pipe)."""
+    try:
+        if sys.stdin.isatty():
+            return getpass.getpass("passphrase: ")
+        line = sys.stdin.readline()
+    except EOFError:
+        line = ""
+    if not line:
+        raise UsageError("--ask-passphrase: no passphrase given")
+    return line.rstrip("\r\n")
+
+
+def passphrase_from(args: argparse.Namespace) -> str | None:
+    """The passphrase the options give: as typed, from an environment variable, or asked
+    for on the terminal without echo; None for a table that is not private."""
+    if args.passphrase_env is not None:
+        passphrase = os.environ.get(args.passphrase_env)
+        if passphrase is None:
+            raise UsageError(f"--passphrase-env: {args.passphrase_env} is not set")
+    elif args.ask_passphrase:
+        passphrase = _ask_passphrase()
+    else:
+        passphrase = args.passphrase
+    if passphrase is not None:
+        try:
+            passphrase_bytes(passphrase)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return passphrase
 
 
 def table_options_from(args: argparse.Namespace) -> TableOptions:

@@ -17,9 +17,11 @@ import trio
 
 from p2pnerts import ui
 from p2pnerts._config import HostConfig, JoinConfig, SeatConfig
-from p2pnerts._netcommands import bot_player, local_bot, locate_and_join, run_host, say
+from p2pnerts._locate import know, locate_and_join
+from p2pnerts._netcommands import bot_player, local_bot, run_host, say
 from p2pnerts.net import (
     DiscoveryError,
+    KnownHosts,
     MatchResult,
     SeatFile,
     TableInfo,
@@ -58,7 +60,11 @@ class TableScreen:
             return on_screen(seat, lambda s: choose_and_play(seat, s), lobby)
         lobby.waiting(target, 0, hosting=False, roster=())
         return on_screen(
-            seat, lambda s: locate_and_join(target, seat.interface, s.player, s.report), lobby
+            seat,
+            lambda s: locate_and_join(
+                target, seat.interface, s.player, s.report, host_key=seat.host_key
+            ),
+            lobby,
         )
 
     def resume(self, saved: SeatFile, seat: SeatConfig) -> MatchResult | None:
@@ -75,6 +81,7 @@ def on_screen(
     def begin(session: ui.Session) -> Awaitable[MatchResult]:
         if seat.state is not None:  # --state: kept there, to come back after a crash
             session.player.seat_file = seat.state
+        session.player.passphrase = seat.passphrase
         return start(session)
 
     result = ui.play_in_terminal(seat.name, seat.seed, look, begin, lobby, idle_after=seat.idle)
@@ -102,7 +109,8 @@ async def host_in_lobby(config: HostConfig, session: ui.Session) -> MatchResult:
             await listening.wait()
             async for level in levels:
                 name = f"Bot {len(lobby.roster) + 1} L{level}"
-                bot = bot_player(name, level, random.Random(rng.getrandbits(64)), lambda _: None)
+                rng_bot, secret = random.Random(rng.getrandbits(64)), config.seat.passphrase
+                bot = bot_player(name, level, rng_bot, lambda _: None, passphrase=secret)
                 bot.seeded = config.seat.seed is not None
                 await nursery.start(local_bot, ports[0], bot, session.report)
                 lobby.bots_added -= 1
@@ -159,4 +167,7 @@ async def choose_and_play(seat: SeatConfig, session: ui.Session) -> MatchResult:
         return await host_in_lobby(HostConfig(seat, choice), session)
     teams = ui.teams_of(choice.options)
     lobby.waiting(choice.name, choice.seats_total, hosting=False, roster=(), teams=teams)
+    session.player.expect_host = seat.host_key or choice.key or None
+    session.player.table_name = choice.name
+    know(KnownHosts.load(), session.player, choice, session.report)
     return await join_table(choice.host, choice.port, session.player)

@@ -11,12 +11,14 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
 import trio
 
 from p2pnerts._config import HostConfig, JoinConfig, SeatConfig
+from p2pnerts._locate import address_of, locate_and_join
 from p2pnerts._platform import cpu_seconds
 from p2pnerts.bots import BotDriver, Guarded, level, load_policy
 from p2pnerts.cheats import Cheat
@@ -32,15 +34,11 @@ from p2pnerts.net import (
     TableSpec,
     TableState,
     advertise,
-    find_tables,
     host_table,
     join_table,
     resume_table,
 )
-from p2pnerts.protocol import PROTOCOL_VERSION, SeatKey, Welcome, fingerprint
-
-DISCOVERY_WAIT = 3.0
-"""Seconds to listen for a table named on the command line."""
+from p2pnerts.protocol import PROTOCOL_VERSION, Welcome, fingerprint
 
 
 class Screen(Protocol):
@@ -79,12 +77,15 @@ def bot_player(
     tell: Callable[[str], None] | None = None,
     *,
     policy: str | None = None,
+    passphrase: str | None = None,
 ) -> Player:
     """A seat played by a bot of level ``number`` (1-10): the level's pace, and its policy
-    unless ``policy`` names another (built-in, or ``package.module:Class``)."""
+    unless ``policy`` names another (built-in, or ``package.module:Class``); at a private
+    table, knowing its ``passphrase``."""
     make = level(number).make if policy is None else load_policy(policy)
     bot = Guarded(make(random.Random(rng.getrandbits(64))), warn, f"{name}'s policy")
-    return Player(name, rng, BotDriver(bot, level_pace(number)), report, tell)
+    driver = BotDriver(bot, level_pace(number))
+    return Player(name, rng, driver, report, tell, passphrase=passphrase)
 
 
 def warn(text: str) -> None:
@@ -118,7 +119,7 @@ def write_stats(path: Path | None, result: MatchResult) -> None:
 
 def host_command(config: HostConfig, screen: Screen | None) -> int:
     """``p2pnerts host``: on the ``screen``, or headless when there is none."""
-    saved = _saved_seat(config.seat)
+    saved = _saved_seat(config.seat, config.spec.name)
     if saved is not None:
         return _resume(saved, config.seat, screen)
     result = trio.run(run_host, config) if screen is None else screen.host(config)
@@ -178,13 +179,14 @@ async def run_host(
             )
             if config.advertise:
                 nursery.start_soon(_announce, announced, config.seat.interface, report)
-                updates.send_nowait(_info(spec, where, 1, me.key))
+                updates.send_nowait(_info(spec, where, 1, me))
             bots = [
                 bot_player(
                     f"Bot {k + 2}",  # the seat it takes, counted from the host's 1
                     levels[k % len(levels)],
                     random.Random(rng.getrandbits(64)),
                     lambda _: None,
+                    passphrase=config.seat.passphrase,
                 )
                 for k in range(config.bots)
             ]
@@ -194,7 +196,7 @@ async def run_host(
 
         def seated(taken: int) -> None:
             if config.advertise and where["table"]:
-                updates.send_nowait(_info(spec, where, taken, me.key))
+                updates.send_nowait(_info(spec, where, taken, me))
 
         try:
             result = await host_table(
@@ -212,7 +214,7 @@ async def run_host(
     return result
 
 
-def _info(spec: TableSpec, where: dict[str, int | str], taken: int, key: SeatKey) -> TableInfo:
+def _info(spec: TableSpec, where: dict[str, int | str], taken: int, me: Player) -> TableInfo:
     state: TableState = "playing" if taken >= spec.seats else "lobby"
     return TableInfo(
         spec.name,
@@ -224,7 +226,8 @@ def _info(spec: TableSpec, where: dict[str, int | str], taken: int, key: SeatKey
         state,
         "0.0.0.0",
         int(where["port"]),
-        fingerprint(key.public),
+        fingerprint(me.key.public),
+        private=me.passphrase is not None,
     )
 
 
@@ -280,7 +283,8 @@ def join_command(config: JoinConfig, screen: Screen | None) -> int:
     none (a table must be named then)."""
     if config.table is None and screen is None:
         raise UsageError("--headless needs a table: NAME or HOST:PORT")
-    saved = _saved_seat(config.seat)
+    by_name = config.table is not None and address_of(config.table) is None
+    saved = _saved_seat(config.seat, config.table if by_name else None)
     if saved is not None:
         return _resume(saved, config.seat, screen)
     player = _player(config.seat, random.Random(config.seat.seed))  # a bad --policy: now
@@ -289,7 +293,8 @@ def join_command(config: JoinConfig, screen: Screen | None) -> int:
         if screen is None:
             assert config.table is not None
             where = config.seat.interface
-            result = trio.run(locate_and_join, config.table, where, player, say)
+            join = partial(locate_and_join, host_key=config.seat.host_key)
+            result = trio.run(join, config.table, where, player, say)
         else:
             result = screen.join(config)
     except DiscoveryError as exc:
@@ -310,7 +315,9 @@ def _player(
     seat: SeatConfig, rng: random.Random, tell: Callable[[str], None] | None = None
 ) -> Player:
     """The seat's player when a bot plays it: its level (or policy), and its state file."""
-    player = bot_player(seat.name, seat.level, rng, say, tell, policy=seat.policy)
+    player = bot_player(
+        seat.name, seat.level, rng, say, tell, policy=seat.policy, passphrase=seat.passphrase
+    )
     player.seat_file = seat.state
     player.seeded = seat.seed is not None
     if seat.cheat is not None:
@@ -318,15 +325,18 @@ def _player(
     return player
 
 
-def _saved_seat(seat: SeatConfig) -> SeatFile | None:
-    """``--state FILE`` naming a file that exists: the seat to come back to. A new file must
-    be one this peer can write."""
+def _saved_seat(seat: SeatConfig, table: str | None) -> SeatFile | None:
+    """``--state FILE`` naming a file that exists: the seat to come back to, which must be
+    a seat of the ``table`` named (if named). A new file must be one this peer can write."""
     if seat.state is None:
         return None
     if not seat.state.exists():
         SeatFile.check_writable(seat.state)
         return None
-    return SeatFile.load(seat.state)
+    saved = SeatFile.load(seat.state)
+    if table is not None:
+        saved.check_table(seat.state, table)
+    return saved
 
 
 def _resume(saved: SeatFile, seat: SeatConfig, screen: Screen | None) -> int:
@@ -343,33 +353,3 @@ def _resume(saved: SeatFile, seat: SeatConfig, screen: Screen | None) -> int:
     except JoinError as exc:
         raise ComeBackError(str(exc)) from None
     return _ended(result, seat)
-
-
-async def locate_and_join(
-    target: str, interface: str | None, player: Player, report: Callable[[str], None]
-) -> MatchResult:
-    """Find the table (by name or HOST:PORT), take a seat and play the match."""
-    host, port, key = await locate(target, interface)
-    report(f"{player.name} joining {host}:{port}")
-    player.expect_host = key or None
-    return await join_table(host, port, player)
-
-
-async def locate(target: str, interface: str | None) -> tuple[str, int, str]:
-    """HOST:PORT as given, or where the table of that name is, found by mDNS; and the
-    host's key fingerprint that it announced (empty: none known)."""
-    host, sep, port = target.rpartition(":")
-    if sep and host and port.isdigit():
-        return host, int(port), ""
-    interfaces = None if interface is None else [interface]
-    seen = await find_tables(DISCOVERY_WAIT, interfaces=interfaces)
-    tables = [t for t in seen if t.name == target]
-    if not tables:
-        raise JoinError(
-            f"no table named {target!r} seen on the network (see `p2pnerts tables`, "
-            "or give HOST:PORT)"
-        )
-    if len(tables) > 1:
-        where = ", ".join(f"{t.host}:{t.port}" for t in tables)
-        raise JoinError(f"{len(tables)} tables are named {target!r} ({where}): give HOST:PORT")
-    return tables[0].host, tables[0].port, tables[0].key

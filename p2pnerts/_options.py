@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Callable, Iterable
 from typing import NoReturn, TypeVar
 
@@ -56,12 +57,55 @@ def player_options(
         help="keep this seat's state in FILE while playing; if FILE exists, come back to "
         "the seat it keeps (after a crash)",
     )
+    passphrase_options(parser)
     if headless:
         parser.add_argument(
             "--headless", action="store_true", help="a bot plays the seat; print progress lines"
         )
         idle_option(parser)
         look_options(parser)
+
+
+def passphrase_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "private tables (only those who know the passphrase sit; it is never sent)"
+    )
+    given = group.add_mutually_exclusive_group()
+    given.add_argument(
+        "--passphrase",
+        metavar="TEXT",
+        help="the table's passphrase (others on this machine may see it in `ps`: "
+        "--passphrase-env or --ask-passphrase keep it out of sight)",
+    )
+    given.add_argument(
+        "--passphrase-env",
+        metavar="VAR",
+        help="read the passphrase from the environment variable VAR",
+    )
+    given.add_argument(
+        "--ask-passphrase",
+        action="store_true",
+        help="ask for the passphrase on the terminal, without echo (or read the first line "
+        "of standard input, when that is not a terminal)",
+    )
+
+
+def host_key_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host-key",
+        type=fingerprint_text,
+        metavar="XXXX:XXXX:XXXX",
+        help="join only if the host proves this key (as `p2pnerts tables` shows it); "
+        "without it, a table whose key changed since it was last joined is a warning",
+    )
+
+
+def fingerprint_text(text: str) -> str:
+    """A key fingerprint as `p2pnerts tables` shows it: three groups of four hex digits."""
+    key = text.strip().lower()
+    if not re.fullmatch(r"[0-9a-f]{4}:[0-9a-f]{4}:[0-9a-f]{4}", key):
+        raise argparse.ArgumentTypeError(f"not a key fingerprint (xxxx:xxxx:xxxx): {text!r}")
+    return key
 
 
 def idle_option(parser: argparse.ArgumentParser) -> None:

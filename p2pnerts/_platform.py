@@ -21,6 +21,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
+import platformdirs
 import trio
 
 WINDOWS = sys.platform == "win32"
@@ -31,6 +32,8 @@ that another program (a virus scanner, an editor, a backup tool) has open for a 
 REPLACE_PAUSE = 0.05
 """Seconds between two tries."""
 SUITS = "♠♥♦♣"
+DATA_DIR_ENV = "P2PNERTS_DATA_DIR"
+"""An environment variable naming another data directory than the system's usual one."""
 
 
 def cpu_seconds() -> float:
@@ -117,6 +120,17 @@ def login_name() -> str:
     except (OSError, KeyError, ImportError):  # no variable set, and no pwd (or no entry)
         return "Player"
     return name.strip() or "Player"
+
+
+def data_dir() -> Path:
+    """Where p2pnerts keeps what it remembers between runs (the host keys it has seen):
+    `DATA_DIR_ENV` if set, else the system's place for a user's application data
+    (``~/.local/share/p2pnerts``, ``~/Library/Application Support/p2pnerts``,
+    ``%LOCALAPPDATA%\\p2pnerts``)."""
+    given = os.environ.get(DATA_DIR_ENV)
+    if given:
+        return Path(given)
+    return Path(platformdirs.user_data_dir("p2pnerts", appauthor=False))
 
 
 def replace_file(source: Path, target: Path) -> None:

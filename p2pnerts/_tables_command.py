@@ -10,7 +10,15 @@ from functools import partial
 
 import trio
 
-from p2pnerts.net import DiscoveryError, TableInfo, describe_interfaces, find_tables, interface_list
+from p2pnerts.net import (
+    DiscoveryError,
+    KnownHosts,
+    KnownHostsError,
+    TableInfo,
+    describe_interfaces,
+    find_tables,
+    interface_list,
+)
 from p2pnerts.rules import summary_teams
 
 
@@ -30,9 +38,12 @@ def _render(tables: Sequence[TableInfo], timeout: float, where: str) -> str:
         "OPTIONS": [rest or "-" for _, rest in apart],
         "ADDRESS": [f"{t.host}:{t.port}" for t in tables],
         "KEY": [t.key or "-" for t in tables],
+        "PRIVATE": ["yes" if t.private else "-" for t in tables],
     }
     if not any(teams for teams, _ in apart):
         del columns["TEAMS"]  # nobody plays in teams: no column of dashes
+    if not any(t.private for t in tables):
+        del columns["PRIVATE"]
     widths = [max(map(len, [header, *cells])) for header, cells in columns.items()]
     rows = [tuple(columns), *zip(*columns.values(), strict=True)]
     lines = [
@@ -42,12 +53,17 @@ def _render(tables: Sequence[TableInfo], timeout: float, where: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def tables_command(timeout: float, as_json: bool, interface: str | None) -> int:
+def tables_command(
+    timeout: float, as_json: bool, interface: str | None, known: KnownHosts | None = None
+) -> int:
     """``p2pnerts tables [--timeout S] [--json] [--interface ADDR]``: list the tables.
 
-    Prints a table (name, seats taken/total, teams if any, state, options, host:port)
-    or, with ``as_json``, a JSON list of objects with the TableInfo fields. Returns 0, or
-    1 with a one-line message on stderr when mDNS cannot start or the arguments are wrong.
+    Prints a table (name, seats taken/total, teams if any, state, options, host:port,
+    host key, private if any is) or, with ``as_json``, a JSON list of objects with the
+    TableInfo fields; on stderr, a warning for each table whose host key is not the one
+    seen when it was last joined (``known``, by default the data directory's). Returns 0,
+    or 1 with a one-line message on stderr when mDNS cannot start or the arguments are
+    wrong.
     """
     out: Callable[[str], object] = sys.stdout.write
     if not (timeout >= 0 and math.isfinite(timeout)):
@@ -59,8 +75,21 @@ def tables_command(timeout: float, as_json: bool, interface: str | None) -> int:
     except DiscoveryError as exc:
         print(f"p2pnerts tables: {exc}", file=sys.stderr)
         return 1
+    for warning in _warnings(tables, known):
+        print(f"p2pnerts tables: {warning}", file=sys.stderr)
     if as_json:
         out(json.dumps([t.to_json() for t in tables], indent=2, ensure_ascii=False) + "\n")
     else:
         out(_render(tables, timeout, describe_interfaces(chosen)))
     return 0
+
+
+def _warnings(tables: Sequence[TableInfo], known: KnownHosts | None) -> list[str]:
+    """A table whose host key changed since it was last joined, or a known-hosts file
+    that cannot be read (said, and the list shown all the same)."""
+    try:
+        known = known or KnownHosts.load()
+    except KnownHostsError as exc:
+        return [str(exc)]
+    told = (known.warning(t.name, t.key) for t in tables)
+    return [warning for warning in told if warning is not None]

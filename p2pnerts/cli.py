@@ -25,6 +25,7 @@ from p2pnerts._options import (
     choice,
     count,
     fan_out_options,
+    host_key_option,
     idle_option,
     levels,
     look_options,
@@ -148,6 +149,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME|HOST:PORT",
         help="a table's name, or where it is (none: choose in the lobby)",
     )
+    host_key_option(join)
     player_options(join)
     join.set_defaults(parser=join, run=_join)
 
@@ -166,6 +168,7 @@ def _parser() -> argparse.ArgumentParser:
         help="lie on the wire as a demonstration the others must catch: "
         f"{', '.join(sorted(CHEATS))} (protocol/SECURITY.md)",
     )
+    host_key_option(bot)
     player_options(bot, flag="--name", named_by_policy=True, headless=False)
     bot.set_defaults(parser=bot, run=_bot)
 

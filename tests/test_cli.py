@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
+import io
 import subprocess
 import sys
 
 import pytest
 
 from p2pnerts import __version__
-from p2pnerts.cli import _ends, main
+from p2pnerts._config import passphrase_from
+from p2pnerts.cli import _ends, _parser, main
+from p2pnerts.errors import UsageError
 from p2pnerts.net import JoinError
 from p2pnerts.protocol import PROTOCOL_VERSION
 
@@ -176,3 +180,38 @@ def test_an_error_inside_tasks_is_one_line_too(capsys: pytest.CaptureFixture[str
     assert _ends(group) == 1
     assert capsys.readouterr().err == "p2pnerts: cannot join: no seat left\n"
     assert _ends(ExceptionGroup("tasks", [JoinError("x"), ValueError("a bug")])) is None
+
+
+def _passphrase_args(*given: str) -> argparse.Namespace:
+    args, _ = _parser().parse_known_args(["bot", "--join", "Den", *given])
+    return args
+
+
+def test_the_passphrase_comes_from_the_option_the_environment_or_standard_input(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert passphrase_from(_passphrase_args()) is None
+    assert passphrase_from(_passphrase_args("--passphrase", "open sesame")) == "open sesame"
+    monkeypatch.setenv("DEN_SECRET", "from the environment")
+    assert passphrase_from(_passphrase_args("--passphrase-env", "DEN_SECRET")) == (
+        "from the environment"
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("from a pipe\nnot this\n"))
+    assert passphrase_from(_passphrase_args("--ask-passphrase")) == "from a pipe"
+
+
+@pytest.mark.parametrize(
+    ("given", "complaint"),
+    [
+        (["--passphrase-env", "P2PNERTS_TEST_UNSET"], "P2PNERTS_TEST_UNSET is not set"),
+        (["--passphrase", ""], "a passphrase is 1 to 1024 bytes"),
+        (["--ask-passphrase"], "no passphrase given"),
+    ],
+)
+def test_a_passphrase_that_cannot_be_had_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, given: list[str], complaint: str
+) -> None:
+    monkeypatch.delenv("P2PNERTS_TEST_UNSET", raising=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    with pytest.raises(UsageError, match=complaint):
+        passphrase_from(_passphrase_args(*given))

@@ -26,20 +26,27 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import msgpack
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from p2pnerts.protocol import (
+    ANSWERER,
     MAX_FRAME,
+    OPENER,
     PROTOCOL_VERSION,
     Ack,
+    Hello,
     Leave,
     Message,
     Play,
+    Proof,
     Ready,
     Rejoin,
     RemoteProtocolError,
     Reveal,
+    SeatKey,
     Signer,
     StartView,
+    TableSecret,
     TeamDeal,
     ViewChange,
     common_seed,
@@ -48,10 +55,14 @@ from p2pnerts.protocol import (
     derived,
     encode,
     face_up,
+    link_statement,
     pledge,
     shuffle,
+    table_terms,
 )
 from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.protocol._passphrase import SALT_DOMAIN, SCRYPT_N, SCRYPT_P, SCRYPT_R
+from p2pnerts.protocol._wire import _options_to_wire
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
@@ -492,6 +503,8 @@ def vectors() -> dict[str, Any]:
             " too, as the running digest hashes it)",
             "public": [Signer.computed(0, 4, KEY_SEED).keys[s].hex() for s in range(4)],
         },
+        "passphrase": passphrase_vector(),
+        "terms": terms_vector(),
         "pledge": {
             "note": "SHA-256 of the ASCII bytes p2pnerts-pledge-2, the round (4 bytes,"
             " big-endian), the deck (1 byte) and the 32-byte secret (the ready-round-0 frame"
@@ -536,6 +549,61 @@ def vectors() -> dict[str, Any]:
             "start": ZERO.hex(),
             "steps": steps,
         },
+    }
+
+
+TABLE = bytes.fromhex("7ab1e1d0c0ffee00112233445566778f")
+HOST_KEY = SeatKey.from_secret(bytes(range(32)))
+NEWCOMER_KEY = SeatKey.from_secret(bytes(range(32, 64)))
+PASSPHRASE = "correct horse battery staple"
+
+
+def passphrase_vector() -> dict[str, Any]:
+    """A private table's handshake (SPEC §2.9), whole: keys and nonces fixed, so that the
+    signatures (Ed25519 is deterministic) and the MACs are too."""
+    newcomer = Hello(ZERO, -1, "Bea", 4001, NEWCOMER_KEY.public, bytes(range(16)))
+    host = Hello(TABLE, 0, "Ann", 4000, HOST_KEY.public, bytes(range(16, 32)))
+    answerer = link_statement(ANSWERER, TABLE, newcomer, host)
+    opener = link_statement(OPENER, TABLE, newcomer, host)
+    secret = TableSecret.derive(PASSPHRASE, TABLE)
+    host = Hello(
+        TABLE, 0, "Ann", 4000, HOST_KEY.public, host.nonce, HOST_KEY.sign(answerer),
+        secret.prove(answerer),
+    )  # fmt: skip
+    proof = Proof(NEWCOMER_KEY.sign(opener), secret.prove(opener))
+    return {
+        "note": "secret = scrypt(passphrase in NFC UTF-8, salt, N, r, p, 32 bytes); each mac"
+        " is HMAC-SHA-256(secret, 'p2pnerts/2 passphrase proof' 0x00 || statement), the"
+        " statement being the one that end signs (SPEC 2.8); the host's Hello carries its"
+        " mac, the newcomer's Proof its own",
+        "passphrase": PASSPHRASE,
+        "salt": (SALT_DOMAIN + TABLE).hex(),
+        "n": SCRYPT_N,
+        "r": SCRYPT_R,
+        "p": SCRYPT_P,
+        "secret": _scrypt(PASSPHRASE, TABLE).hex(),
+        "newcomer_hello": encode(newcomer).hex(),
+        "answerer_statement": answerer.hex(),
+        "host_hello": encode(host).hex(),
+        "opener_statement": opener.hex(),
+        "proof": encode(proof).hex(),
+    }
+
+
+def _scrypt(passphrase: str, table: bytes) -> bytes:
+    kdf = Scrypt(salt=SALT_DOMAIN + table, length=32, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P)
+    return kdf.derive(passphrase.encode("utf-8"))
+
+
+def terms_vector() -> dict[str, Any]:
+    options = TableOptions(rounds=3)
+    return {
+        "note": "SHA-256 of 'p2pnerts/2 table terms' 0x00, the table id, then the msgpack array"
+        " [seats, options as Welcome carries them] (SPEC 2.8)",
+        "table": TABLE.hex(),
+        "players": 4,
+        "options": msgpack.packb(_options_to_wire(options)).hex(),
+        "sha256": table_terms(TABLE, options, 4).hex(),
     }
 
 

@@ -7,10 +7,12 @@ question is the replica's. Discovery: tables announce themselves over mDNS
 (`TableInfo`, its TXT) is in `net._tables`, zeroconf's side in `net._zeroconf`.
 """
 
+from p2pnerts.net._admission import JoinError
 from p2pnerts.net._advertise import Advertiser, advertise
 from p2pnerts.net._browse import TableBrowser, browse, find_tables
+from p2pnerts.net._known import KnownHosts, KnownHostsError
+from p2pnerts.net._link import Refused
 from p2pnerts.net._lobby import (
-    JoinError,
     TableSpec,
     host_table,
     join_table,
@@ -42,10 +44,13 @@ __all__ = [
     "Advertiser",
     "DiscoveryError",
     "JoinError",
+    "KnownHosts",
+    "KnownHostsError",
     "MatchResult",
     "Narrator",
     "Pacing",
     "Player",
+    "Refused",
     "SeatFile",
     "SeatFileError",
     "TableBrowser",

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import trio
 
+from p2pnerts.errors import Error
 from p2pnerts.protocol import (
     ANSWERER,
     MAX_FRAME,
@@ -30,6 +31,7 @@ from p2pnerts.protocol import (
     RemoteProtocolError,
     Seat,
     SeatKey,
+    TableSecret,
     encode,
     link_statement,
     verify,
@@ -51,6 +53,13 @@ Received = Message | LinkMessage
 
 class Closed(Exception):
     """The connection is gone (closed by either side, or given up as stuck)."""
+
+
+class Refused(Error):
+    """A seat of the table refused this one's link, saying why: dialling again would
+    only be refused again (another table on that port, a key the table does not know)."""
+
+    context = "refused by the table"
 
 
 class Connection:
@@ -196,7 +205,7 @@ class Connection:
 async def dial_seat(other: Seat, hello: Hello, key: SeatKey) -> Connection | None:
     """A connection to seat ``other`` of the table ``hello`` names, opened with ``hello``
     and proven both ways (`open_link`, against the key the roster gives ``other``); None
-    if it cannot be had now."""
+    if it cannot be had now. Raises `Refused` when that seat refuses this one."""
     try:
         stream = await trio.open_tcp_stream(other.host, other.port)
     except OSError:
@@ -207,6 +216,13 @@ async def dial_seat(other: Seat, hello: Hello, key: SeatKey) -> Connection | Non
     except RemoteProtocolError as exc:
         log.warning("seat %d answered with a frame that breaks the protocol: %s", other.seat, exc)
         reply = None
+    where = f"seat {other.seat} ({other.host}:{other.port})"
+    if isinstance(reply, Refuse):
+        await stream.aclose()
+        raise Refused(f"{where} refused this seat: {printable(reply.reason)}")
+    if isinstance(reply, Hello) and reply.table == hello.table and reply.terms != hello.terms:
+        await stream.aclose()
+        raise Refused(f"{where} plays this table with another size or other options than this seat")
     if not isinstance(reply, Hello) or reply.table != hello.table or reply.seat != other.seat:
         if reply is not None:
             log.warning("seat %d answered with %r: not this table's seat", other.seat, reply)
@@ -248,25 +264,50 @@ async def hear_out(conn: Connection, mine: Hello, expect: bytes | None) -> Hello
     return reply
 
 
-async def prove_to(conn: Connection, mine: Hello, reply: Hello, key: SeatKey) -> None:
-    """The second half of `open_link`: prove this end to the one that answered ``reply``."""
-    proof = Proof(key.sign(link_statement(OPENER, reply.table, mine, reply)))
-    await _exchange(conn, proof, answer=False)
+async def prove_to(
+    conn: Connection, mine: Hello, reply: Hello, key: SeatKey, secret: TableSecret | None = None
+) -> None:
+    """The second half of `open_link`: prove this end to the one that answered ``reply``
+    (and, with the ``secret`` of a private table's passphrase, that it knows that too)."""
+    said = link_statement(OPENER, reply.table, mine, reply)
+    mac = b"" if secret is None else secret.prove(said)
+    await _exchange(conn, Proof(key.sign(said), mac), answer=False)
 
 
-async def answer_link(conn: Connection, theirs: Hello, mine: Hello, key: SeatKey) -> bool:
+async def answer_link(
+    conn: Connection, theirs: Hello, mine: Hello, key: SeatKey, secret: TableSecret | None = None
+) -> str | None:
     """Answer an opening Hello whose key the caller has checked: prove this end (``mine``,
-    with a fresh nonce, and its proof), and take the opener's `Proof`. False: no proof
-    in time, or one that proves nothing; the caller refuses the connection."""
-    mine = replace(mine, nonce=new_nonce(), proof=b"")
-    mine = replace(mine, proof=key.sign(link_statement(ANSWERER, mine.table, theirs, mine)))
+    with a fresh nonce, and its proof; with the ``secret`` of a private table, its proof
+    that it knows the passphrase too), and take the opener's `Proof`, which must prove the
+    same. None once the opener is proven; else why not, for the caller to refuse it with
+    (the opener may have refused first: its reason, made printable)."""
+    mine = replace(mine, nonce=new_nonce(), proof=b"", mac=b"")
+    said = link_statement(ANSWERER, mine.table, theirs, mine)
+    mac = b"" if secret is None else secret.prove(said)
+    mine = replace(mine, proof=key.sign(said), mac=mac)
     try:
         reply = await _exchange(conn, mine)
     except RemoteProtocolError as exc:
         log.warning("%s broke the protocol at the handshake: %s", conn.peer, exc)
-        return False
+        return "a frame that breaks the protocol"
+    if isinstance(reply, Refuse):
+        return printable(reply.reason)
     said = link_statement(OPENER, mine.table, theirs, mine)
-    return isinstance(reply, Proof) and verify(theirs.key, reply.proof, said)
+    if not isinstance(reply, Proof) or not verify(theirs.key, reply.proof, said):
+        return (
+            f"no proof of seat {theirs.seat}'s key" if theirs.seat >= 0 else "no proof of its key"
+        )
+    if secret is None and reply.mac:
+        return "this table is not private"
+    if secret is not None and not secret.check(said, reply.mac):
+        return "wrong passphrase" if reply.mac else "no passphrase"
+    return None
+
+
+def printable(text: str) -> str:
+    """Text another peer sent, safe to show on a terminal (no control characters)."""
+    return "".join(c if c.isprintable() else "?" for c in text)
 
 
 def new_nonce() -> bytes:

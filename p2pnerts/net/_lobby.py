@@ -18,35 +18,12 @@ from dataclasses import dataclass, replace
 
 import trio
 
-from p2pnerts.errors import Error
-from p2pnerts.net._link import (
-    Closed,
-    Connection,
-    Received,
-    answer_link,
-    hear_out,
-    new_nonce,
-    prove_to,
-)
+from p2pnerts.net._admission import JoinError, ask_for_a_seat
+from p2pnerts.net._link import Connection, Received, answer_link, printable
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
-from p2pnerts.net._seating import (
-    HANDSHAKE_TIMEOUT,
-    NO_TABLE,
-    Player,
-    Seating,
-    peerhost,
-)
-from p2pnerts.protocol import (
-    Hello,
-    Refuse,
-    RemoteProtocolError,
-    Roster,
-    Seat,
-    SeatKey,
-    Welcome,
-    fingerprint,
-)
+from p2pnerts.net._seating import Player, Seating, peerhost, peername
+from p2pnerts.protocol import Hello, Refuse, Roster, Seat, SeatKey, TableSecret, Welcome
 from p2pnerts.rules import TableOptions
 
 log = logging.getLogger("p2pnerts.net")
@@ -54,12 +31,6 @@ PORT_TRIES = 20
 """How many ports the kernel may pick before one is free in both families."""
 REBIND_WAIT = 10.0
 """How long a seat coming back waits for its old port to be free again."""
-
-
-class JoinError(Error):
-    """This peer could not take a seat at the table; the message says why."""
-
-    context = "cannot join"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +50,12 @@ async def host_table(
     on_roster: Callable[[int], None] | None = None,
 ) -> MatchResult:
     """Host a table: seat 0 here, newcomers seated as they come, then play the match."""
+    player.table_name = spec.name
     seating = Seating(player)
     seating.table = secrets.token_bytes(16)
+    secret = None
+    if player.passphrase is not None:
+        secret = await trio.to_thread.run_sync(TableSecret.derive, player.passphrase, seating.table)
     listeners = await listen(port, bind)
     port = listeners[0].socket.getsockname()[1]
     roster: dict[int, Seat] = {0: Seat(0, player.name, "", port, player.key.public)}
@@ -108,8 +83,9 @@ async def host_table(
         elif full.is_set():
             conn.send_nowait(Refuse(f"table {spec.name!r} is full"))
             await conn.finish()
-        elif not await answer_link(conn, hello, me, player.key):
-            conn.send_nowait(Refuse("no proof of the key it named"))
+        elif (refused := await answer_link(conn, hello, me, player.key, secret)) is not None:
+            player.report(f"refused {peername(stream)} ({printable(hello.name)}): {refused}")
+            conn.send_nowait(Refuse(f"{refused} for table {spec.name!r}"[:200]))
             await conn.finish()
         elif full.is_set():  # filled while this one proved itself
             conn.send_nowait(Refuse(f"table {spec.name!r} is full"))
@@ -155,7 +131,7 @@ async def join_table(host: str, port: int, player: Player) -> MatchResult:
         raise JoinError(f"cannot reach {host}:{port}: {exc.strerror or exc}") from None
     conn = Connection(stream, f"host {host}:{port}")
     try:
-        answer, host_key = await _ask_for_a_seat(conn, player, my_port, f"{host}:{port}")
+        answer, host_key = await ask_for_a_seat(conn, player, my_port, f"{host}:{port}")
     except JoinError:
         await conn.finish()
         for listener in listeners:
@@ -220,6 +196,7 @@ async def resume_table(saved: SeatFile, player: Player) -> MatchResult:
     """Come back to the seat ``saved`` describes (after this process was killed, say):
     listen where the seat listened, dial the others, rebuild the table from them."""
     player.key = SeatKey.from_secret(saved.key)  # the seat the others know
+    player.table_name = saved.name
     seating = Seating(player)
     seating.table = saved.table
     me = saved.roster[saved.seat]
@@ -282,49 +259,6 @@ async def listen_again(port: int, wait: float = REBIND_WAIT) -> list[trio.Socket
             if exc.errno != errno.EADDRINUSE or trio.current_time() >= deadline:
                 raise
         await trio.sleep(0.2)
-
-
-async def _ask_for_a_seat(
-    conn: Connection, player: Player, my_port: int, where: str
-) -> tuple[Welcome, bytes]:
-    """Ask the host for a seat: the link proven both ways first (the host's key taken as
-    it proves it), then its Welcome. Returns the Welcome and the host's key."""
-    mine = Hello(NO_TABLE, -1, player.name[:32], my_port, player.key.public, new_nonce())
-    try:
-        host = await hear_out(conn, mine, None)
-        if isinstance(host, Hello):
-            _check_announced(host, player, where)  # before this seat proves anything to it
-            await prove_to(conn, mine, host, player.key)
-        answer = await _next(conn) if isinstance(host, Hello) else host
-    except RemoteProtocolError as exc:
-        raise JoinError(f"{where} speaks differently: {exc}") from None
-    if isinstance(answer, Refuse):
-        raise JoinError(f"{where} refused: {answer.reason}")
-    if answer is None or not isinstance(host, Hello):
-        raise JoinError(f"{where} did not answer as a p2pnerts table") from None
-    if not isinstance(answer, Welcome):
-        raise JoinError(f"{where} answered {type(answer).__name__}, not Welcome")
-    conn.open_up()
-    return answer, host.key
-
-
-def _check_announced(host: Hello, player: Player, where: str) -> None:
-    """Refuse a host that proves another key than the table announced (a spoofed name)."""
-    proven = fingerprint(host.key)
-    if player.expect_host is not None and proven != player.expect_host:
-        raise JoinError(
-            f"{where} proved key {proven}, not the key {player.expect_host} the table"
-            " announced: not the table it claims to be"
-        )
-
-
-async def _next(conn: Connection) -> Received | None:
-    """The next message on a connection not served yet; None if none comes in time."""
-    try:
-        with trio.fail_after(HANDSHAKE_TIMEOUT):
-            return await conn.receive()
-    except (trio.TooSlowError, Closed):
-        return None
 
 
 async def _cancel_when(event: trio.Event, scope: trio.CancelScope) -> None:

@@ -40,6 +40,8 @@ def _parser() -> argparse.ArgumentParser:
     adv.add_argument("--seats", default="1/4", help="taken/total")
     adv.add_argument("--state", default="lobby", choices=["lobby", "playing"])
     adv.add_argument("--options", default="")
+    adv.add_argument("--key", default="", help="the host key fingerprint announced")
+    adv.add_argument("--private", action="store_true", help="announce a private table")
     adv.add_argument("--seconds", type=float, default=60.0, help="stop after this long")
     adv.add_argument("--until-eof", action="store_true", help="also stop at end of stdin")
 
@@ -88,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             state=args.state,
             host=args.host or args.interface or "0.0.0.0",
             port=args.port,
+            key=args.key,
+            private=args.private,
         )
         trio.run(_advertise, info, args.interface, args.seconds, args.until_eof)
     except (ValueError, DiscoveryError) as exc:

@@ -44,6 +44,7 @@ from p2pnerts.protocol import (
     Signer,
     Status,
     Timing,
+    table_terms,
 )
 from p2pnerts.rules import (
     Match,
@@ -111,6 +112,8 @@ class TablePeer:
         """This seat's key pair: the roster gives the others its public half."""
         self.roster = tuple(roster)
         self.options = options
+        self.name = ""
+        """The table's name, if this seat knows it (kept in its state file)."""
         now, players = trio.current_time(), len(roster)
         stacker = getattr(tamper, "shuffle", None)  # a cheat that stacks its own deck
         shuffle = stacker(options, options.seating(players)[seat]) if stacker else None
@@ -220,7 +223,8 @@ class TablePeer:
 
     def hello(self) -> Hello:
         me = self.roster[self.seat]
-        return Hello(self.table, self.seat, me.name, me.port, self.key.public)
+        terms = table_terms(self.table, self.options, len(self.roster))
+        return Hello(self.table, self.seat, me.name, me.port, self.key.public, terms=terms)
 
     async def _drive(self) -> None:
         """Call the replica's timer whenever it is due (or sooner, after news)."""
@@ -367,9 +371,9 @@ class TablePeer:
             self._kept.drop()  # gone for good: nothing to come back to
             self._kept = None
             return
-        disk = self.replica.disk
-        key = self.key.secret
-        self._kept.keep(SeatFile(self.table, self.seat, self.roster, self.options, disk, key))
+        disk, key, name = self.replica.disk, self.key.secret, self.name
+        kept = SeatFile(self.table, self.seat, self.roster, self.options, disk, key, name)
+        self._kept.keep(kept)
 
     def _on_event(self, event: Event) -> None:
         self.stats.count(event)

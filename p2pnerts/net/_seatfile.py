@@ -38,6 +38,15 @@ class SeatFile:
     disk: Disk
     key: bytes
     """This seat's private key (32 bytes): the others know the seat by its public half."""
+    name: str = ""
+    """The table's name, where this seat knew it (a seat that joined by address did not)."""
+
+    def check_table(self, path: Path, name: str) -> None:
+        """Raise `SeatFileError` unless this seat is one of the table named ``name``."""
+        if self.name and self.name != name:
+            raise SeatFileError(
+                f"{path} keeps a seat at table {self.name!r}, not {name!r}: another table's"
+            )
 
     def save(self, path: Path) -> None:
         """Write the file whole or not at all: a crash mid-write leaves the old one."""
@@ -45,6 +54,7 @@ class SeatFile:
         document = {
             "p2pnerts-seat": FORMAT,
             "table": self.table.hex(),
+            "name": self.name,
             "seat": self.seat,
             "roster": [[s.seat, s.name, s.host, s.port, s.key.hex()] for s in self.roster],
             "key": self.key.hex(),
@@ -133,6 +143,7 @@ def _parse(document: Any) -> SeatFile:
             _int(disk["view"], 0, 1 << 62, "view"),
         ),
         _own_key(document["key"], roster[seat]),
+        _str(document.get("name", "")),
     )
 
 

@@ -27,6 +27,7 @@ NO_TABLE = bytes(16)
 HANDSHAKE_TIMEOUT = 10.0
 """Seconds a new connection has to say Hello, and a seat of a table that has not begun
 here yet to wait for it."""
+TERMS_DIFFER = "this table's size or options are not the ones that seat has"
 PER_ADDRESS = 64
 """Connections one address may hold open to this peer at once: enough for every seat of
 the largest table on one machine, too few to run it out of descriptors."""
@@ -60,6 +61,12 @@ class Player:
     expect_host: str | None = None
     """The host's key fingerprint as the table announced it, if known: a host that proves
     another key is not the table announced (`join_table` refuses it)."""
+    passphrase: str | None = None
+    """A private table's passphrase: the host seats only newcomers that prove they know
+    it, and a joiner takes a seat only from a host that proves it (SPEC §2.9)."""
+    table_name: str | None = None
+    """The table's name where this seat knows it (the host's own; a joiner's, when it asked
+    by name): said in messages, and kept in the state file."""
     between_rounds: float = 1.0
     """Seconds from a round's end to a bot's Ready for the next (a person says Ready when
     they are ready: `TablePeer.ready`)."""
@@ -120,6 +127,9 @@ class Seating:
             with trio.move_on_after(HANDSHAKE_TIMEOUT):
                 await self.playing.wait()
         peer = self.peer
+        if peer is None and hello.table == self.table:
+            await conn.finish()  # not begun here yet: the seat dials again
+            return
         if peer is None or hello.table != self.table or not 0 <= hello.seat < len(peer.roster):
             conn.send_nowait(Refuse("that is not a seat of this table"))
             await conn.finish()
@@ -128,8 +138,11 @@ class Seating:
             conn.send_nowait(Refuse(f"that is not seat {hello.seat}'s key"))
             await conn.finish()
             return
-        if not await answer_link(conn, hello, peer.hello(), peer.key):
-            conn.send_nowait(Refuse(f"no proof of seat {hello.seat}'s key"))
+        refused = await answer_link(conn, hello, peer.hello(), peer.key)
+        if refused is None and hello.terms != peer.hello().terms:
+            refused = TERMS_DIFFER  # the seat proved itself, but plays another table
+        if refused is not None:
+            conn.send_nowait(Refuse(refused))
             await conn.finish()
             return
         conn.open_up()
@@ -168,6 +181,7 @@ class Seating:
             idle_after=p.idle_after,
             seeded=p.seeded,
         )
+        self.peer.name = p.table_name or ""
         if p.seated is not None:
             p.seated(self.peer)
         for other, conn in links.items():

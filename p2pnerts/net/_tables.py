@@ -12,6 +12,7 @@ records say where the host listens; its TXT record describes the table:
 ``opts``   a short summary of the table's options (may be empty)
 ``state``  ``lobby`` or ``playing``
 ``k``      the host's key fingerprint (`protocol.fingerprint`), if announced
+``p``      ``1`` at a private table (SPEC §2.9), absent otherwise: it says no more
 =========  ===========================================================
 
 A service whose TXT record is malformed (a field missing, not a number, another protocol
@@ -97,6 +98,8 @@ class TableInfo:
     key: str = ""
     """The host's key fingerprint (`protocol.fingerprint`); empty if not announced. A
     joiner checks that the host proves the key it announced."""
+    private: bool = False
+    """Whether only those who know the table's passphrase may sit at it."""
 
     def __post_init__(self) -> None:
         _printable_text(self.name, "table name", empty_ok=False)
@@ -118,21 +121,25 @@ class TableInfo:
         if self.key and not _FINGERPRINT.fullmatch(self.key):
             raise ValueError(f"key fingerprint {self.key[:20]!r} is not xxxx:xxxx:xxxx")
 
-    def to_json(self) -> dict[str, str | int]:
+    def to_json(self) -> dict[str, str | int | bool]:
         """The fields as a JSON object (the shape ``p2pnerts tables --json`` prints)."""
         return dataclasses.asdict(self)
 
 
 def txt_of(info: TableInfo) -> dict[str, str]:
-    return {
-        "name": info.name,
-        "v": str(info.version),
-        "id": info.table_id,
-        "seats": str(info.seats_taken),
-        "total": str(info.seats_total),
-        "opts": info.options,
-        "state": info.state,
-    } | ({"k": info.key} if info.key else {})
+    return (
+        {
+            "name": info.name,
+            "v": str(info.version),
+            "id": info.table_id,
+            "seats": str(info.seats_taken),
+            "total": str(info.seats_total),
+            "opts": info.options,
+            "state": info.state,
+        }
+        | ({"k": info.key} if info.key else {})
+        | ({"p": "1"} if info.private else {})
+    )
 
 
 def table_from_txt(
@@ -177,7 +184,15 @@ def table_from_txt(
         host=addresses[0],
         port=port,
         key=_optional_text(properties, "k"),
+        private=_private(properties),
     )
+
+
+def _private(properties: dict[bytes, bytes | None]) -> bool:
+    flag = _optional_text(properties, "p")
+    if flag not in ("", "1"):
+        raise ValueError(f"TXT field 'p' is {flag[:20]!r}, not 1")
+    return flag == "1"
 
 
 def _optional_text(properties: dict[bytes, bytes | None], key: str) -> str:

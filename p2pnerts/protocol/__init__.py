@@ -78,6 +78,7 @@ from p2pnerts.protocol._identity import (
     SeatKey,
     fingerprint,
     link_statement,
+    table_terms,
     verify,
 )
 from p2pnerts.protocol._inplay import PLAYS_WAITING, Disk
@@ -103,6 +104,7 @@ from p2pnerts.protocol._messages import (
     Welcome,
     addressed_to,
 )
+from p2pnerts.protocol._passphrase import TableSecret, passphrase_bytes
 from p2pnerts.protocol._replica import Replica
 from p2pnerts.protocol._signing import SIGNED, Signer, signed_bytes
 from p2pnerts.protocol._status import Status, Timing
@@ -164,6 +166,7 @@ __all__ = [
     "Signer",
     "StartView",
     "Status",
+    "TableSecret",
     "TeamDeal",
     "Timing",
     "Verdict",
@@ -183,9 +186,11 @@ __all__ = [
     "fingerprint",
     "link_statement",
     "order_key",
+    "passphrase_bytes",
     "pledge",
     "shuffle",
     "signed_bytes",
+    "table_terms",
     "told",
     "verify",
 ]

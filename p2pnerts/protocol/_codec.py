@@ -39,6 +39,7 @@ from p2pnerts.protocol._wire import (
     _DIGEST,
     _HAVE,
     _LENGTH,
+    _NONE_OR_32,
     _SEATS,
     _TABLE_ID,
     MAX_FRAME,
@@ -147,6 +148,8 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
             ("key", _bytes(32, 32)),
             ("nonce", _bytes(16, 16)),
             ("proof", _bytes(0, 64)),
+            ("mac", _NONE_OR_32),
+            ("terms", _NONE_OR_32),
         ),
     ),
     Welcome: (
@@ -160,7 +163,7 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
     ),
     Refuse: (18, (("reason", _text(200)),)),
     Roster: (19, (("seats", _roster_seats()), ("started", _Field(lambda v: v, _flag)))),
-    Proof: (20, (("proof", _bytes(64, 64)),)),
+    Proof: (20, (("proof", _bytes(64, 64)), ("mac", _NONE_OR_32))),
 }
 _LINK_BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LINK_LAYOUT.items()}
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import hashlib
 
+import msgpack
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from p2pnerts.protocol._messages import Hello
+from p2pnerts.protocol._wire import _options_to_wire
+from p2pnerts.rules import TableOptions
 
 KEY_BYTES = 32
 SIGNATURE_BYTES = 64
@@ -22,6 +25,8 @@ NONCE_BYTES = 16
 NO_KEY = bytes(KEY_BYTES)
 """The key of a seat not known yet (never a real Ed25519 public key's encoding that signs)."""
 DOMAIN = b"p2pnerts/2 link proof\x00"
+TERMS_DOMAIN = b"p2pnerts/2 table terms\x00"
+TERMS_BYTES = 32
 OPENER = b"O"
 """The role of the end that opened the connection (it said Hello first)."""
 ANSWERER = b"A"
@@ -78,3 +83,11 @@ def link_statement(role: bytes, table: bytes, opener: Hello, answerer: Hello) ->
     seats = opener.seat.to_bytes(2, "big", signed=True) + answerer.seat.to_bytes(2, "big")
     keys = opener.key + answerer.key
     return DOMAIN + role + table + seats + keys + opener.nonce + answerer.nonce
+
+
+def table_terms(table: bytes, options: TableOptions, players: int) -> bytes:
+    """What a seat's Hello says the table is (SPEC §2.8): a hash of its id, its size and
+    its options as Welcome carries them. A seat coming back from a state file whose terms
+    are not the table's is refused, before it can diverge."""
+    wire = msgpack.packb([players, _options_to_wire(options)], use_bin_type=True)
+    return hashlib.sha256(TERMS_DOMAIN + table + wire).digest()

@@ -189,7 +189,10 @@ class Hello:
     """The first frame on every connection, both ways: which table, which seat (-1 for a
     newcomer asking the host for one), the player's name, the port it listens on, its
     public key and a fresh nonce. The answering end's Hello also carries its ``proof``
-    (`_identity.link_statement`, signed); the opening end then proves itself with `Proof`."""
+    (`_identity.link_statement`, signed) and, from the host of a private table, ``mac``:
+    its proof that it knows the passphrase (`_passphrase.TableSecret`); the opening end
+    then proves itself with `Proof`. A seat's Hello to another seat also says what the
+    table is, ``terms`` (`_identity.table_terms`); a newcomer's has none."""
 
     table: bytes
     seat: int
@@ -198,6 +201,8 @@ class Hello:
     key: bytes = bytes(32)
     nonce: bytes = bytes(16)
     proof: bytes = b""
+    mac: bytes = b""
+    terms: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,9 +225,11 @@ class Refuse:
 @dataclass(frozen=True, slots=True)
 class Proof:
     """The opening end of a link proves it holds its key: its signature of the link's
-    statement (`_identity.link_statement`), after the answer's Hello proved the other end."""
+    statement (`_identity.link_statement`), after the answer's Hello proved the other end;
+    ``mac``, to the host of a private table, its proof that it knows the passphrase."""
 
     proof: bytes
+    mac: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)

@@ -193,6 +193,20 @@ def _flag(value: Any, what: str) -> bool:
 _TABLE_ID = _bytes(16, 16)
 
 
+def _empty_or(size: int) -> _Field:
+    """Bytes of exactly ``size``, or none (a field only some links carry)."""
+
+    def check(value: Any, what: str) -> bytes:
+        if type(value) is not bytes or len(value) not in (0, size):
+            raise RemoteProtocolError(f"{what}: expected 0 or {size} bytes")
+        return value
+
+    return _Field(lambda v: v, check)
+
+
+_NONE_OR_32 = _empty_or(32)
+
+
 def _move_to_wire(move: Move) -> list[Any]:
     head: list[Any] = [_MOVE_KIND[type(move)], move.seat]
     match move:

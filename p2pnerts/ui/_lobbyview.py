@@ -51,7 +51,8 @@ def _browse(lobby: LobbyModel, width: int) -> list[Row]:
         style = "class:selected" if k == lobby.cursor else ""
         seats = f"{t.seats_taken}/{t.seats_total}"
         row = Row().add(f" {t.name[:20]:<20} {seats:>5}  {t.state:<8} ", style)
-        rows.append(row.add(f"{_options(t.options)[:24]:<24} {t.host}:{t.port}", "class:dim"))
+        options = ("private, " if t.private else "") + _options(t.options)
+        rows.append(row.add(f"{options[:24]:<24} {t.host}:{t.port}", "class:dim"))
     return rows
 
 

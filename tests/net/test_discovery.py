@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 import trio
@@ -31,6 +32,7 @@ from p2pnerts.net import (
     browse,
     find_tables,
 )
+from p2pnerts.net._known import KnownHosts
 from p2pnerts.net._tables import instance_label, table_from_txt, txt_of
 from p2pnerts.protocol import PROTOCOL_VERSION
 
@@ -150,11 +152,19 @@ def test_txt_parses_into_a_table() -> None:
         ({"name": b"\xff\xfe"}, "'name' is not UTF-8"),
         ({"name": "\x1b[2J"}, "control characters"),
         ({"state": "closed"}, "'state' is 'closed'"),
+        ({"p": "yes"}, "'p' is 'yes', not 1"),
     ],
 )
 def test_bad_txt_is_refused_with_a_reason(fields: dict[str, str | None], reason: str) -> None:
     with pytest.raises(ValueError, match=re.escape(reason)):
         table_from_txt(txt(**fields), ["10.0.0.5"], 4000)
+
+
+def test_a_private_table_says_so_in_its_txt_and_nothing_more() -> None:
+    private = a_table(key="aaaa:bbbb:cccc", private=True)
+    assert txt_of(private) == txt_of(replace(private, private=False)) | {"p": "1"}
+    assert table_from_txt(txt(p="1"), ["10.0.0.5"], 4000).private
+    assert not table_from_txt(txt(), ["10.0.0.5"], 4000).private
 
 
 def test_txt_without_address_or_port_is_refused() -> None:
@@ -269,8 +279,8 @@ def advertiser_argv(info: TableInfo) -> list[str]:
         "--interface", "127.0.0.1", "--name", info.name, "--id", info.table_id,
         "--port", str(info.port), "--seats", f"{info.seats_taken}/{info.seats_total}",
         "--state", info.state, "--options", info.options,
-        "--seconds", "120", "--until-eof",
-    ]  # fmt: skip
+        "--seconds", "120", "--until-eof", "--key", info.key,
+    ] + (["--private"] if info.private else [])  # fmt: skip
 
 
 class Child:
@@ -447,6 +457,7 @@ def test_tables_command_lists_json_and_text(capsys: pytest.CaptureFixture[str]) 
                 "host": "127.0.0.1",
                 "port": 4000,
                 "key": "",
+                "private": False,
             }
         ]
 
@@ -455,6 +466,21 @@ def test_tables_command_lists_json_and_text(capsys: pytest.CaptureFixture[str]) 
         assert lines[0].split() == ["NAME", "SEATS", "STATE", "OPTIONS", "ADDRESS", "KEY"]
         row = next(line for line in lines if line.startswith("CLI table "))
         assert row.split()[2:] == ["3/4", "lobby", "bonus", "10", "127.0.0.1:4000", "-"]
+
+
+def test_tables_command_marks_a_private_table_and_warns_of_a_changed_host_key(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    info = a_table("Den", key="aaaa:bbbb:cccc", private=True)
+    known = KnownHosts(tmp_path / "known.json", {"Den": "1111:2222:3333"})
+    with advertiser_process(info):
+        assert tables_command(3.0, False, "127.0.0.1", known) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0].split()[-2:] == ["KEY", "PRIVATE"]
+    row = next(line for line in lines if line.startswith("Den "))
+    assert row.split()[-2:] == ["aaaa:bbbb:cccc", "yes"]
+    assert "table 'Den' now has host key aaaa:bbbb:cccc, not the 1111:2222:3333" in captured.err
 
 
 def test_tables_command_says_so_when_mdns_cannot_start(

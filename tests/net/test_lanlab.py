@@ -94,6 +94,7 @@ def test_a_table_in_one_namespace_is_found_from_another(can_build: None) -> None
                     "host": h0.address,
                     "port": 4242,
                     "key": "",
+                    "private": False,
                 }
             ]
 

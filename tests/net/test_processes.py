@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -21,8 +22,10 @@ LIMIT = 180
 _started: list[subprocess.Popen[str]] = []
 
 
-def _spawn(args: list[str]) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def _spawn(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+    )
     _started.append(proc)
     return proc
 
@@ -41,9 +44,11 @@ def _no_process_outlives_its_test() -> Iterator[None]:
 
 
 @contextmanager
-def _host(*extra: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
+def _host(
+    *extra: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen[str], int]]:
     args = [*COMMAND, "host", "--name", "lab", "--headless", "--no-advertise", *extra]
-    proc = _spawn(args)
+    proc = _spawn(args, env)
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()
@@ -58,9 +63,11 @@ def _host(*extra: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
             proc.stdout.close()
 
 
-def _bot(port: int, name: str, *extra: str) -> subprocess.Popen[str]:
+def _bot(
+    port: int, name: str, *extra: str, env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
     args = [*COMMAND, "bot", "--join", f"127.0.0.1:{port}", "--name", name, "--level", "9"]
-    return _spawn([*args, *extra])
+    return _spawn([*args, *extra], env)
 
 
 def _finish(proc: subprocess.Popen[str]) -> str:
@@ -251,3 +258,58 @@ def test_a_seat_cheating_on_its_deal_is_voided_alike_by_every_honest_peer(
     assert "Winner: C" not in _summary(out)
     figures = json.loads(stats.read_text())
     assert [re.sub(r"seat \d", "seat", f) for f in figures["audits_failed"]] == ["seat, round 1"]
+
+
+def test_a_bot_without_the_passphrase_cannot_sit_at_a_private_table_and_one_with_it_can() -> None:
+    secret = {**os.environ, "TABLE_SECRET": "correct horse battery staple"}
+    table = ("--seats", "2", "--rounds", "1", "--level", "9", "--passphrase-env", "TABLE_SECRET")
+    with _host(*table, env=secret) as (host, port):
+        refused = {
+            "no passphrase": _bot(port, "Eve"),
+            "wrong passphrase": _bot(port, "Mal", "--passphrase", "Tr0ub4dor&3"),
+        }
+        told = {why: proc.communicate(timeout=LIMIT)[0] for why, proc in refused.items()}
+        welcome = _bot(port, "Bea", "--passphrase-env", "TABLE_SECRET", env=secret)
+        out = _finish(welcome)
+        assert host.stdout is not None
+        host_out = host.stdout.read()
+        host.wait(timeout=LIMIT)
+    assert all(proc.returncode == 1 for proc in refused.values())
+    where = f"the table at 127.0.0.1:{port}"
+    assert told["no passphrase"].endswith(
+        f"p2pnerts: cannot join: {where} is private: give its passphrase "
+        "(--passphrase, --passphrase-env or --ask-passphrase)\n"
+    )
+    assert told["wrong passphrase"].endswith(
+        f"p2pnerts: cannot join: wrong passphrase for {where}\n"
+    )
+    said = [line.split(" ", 2)[2] for line in host_out.splitlines() if line.startswith("refused ")]
+    assert "(Eve): no passphrase" in said and "(Mal): wrong passphrase" in said, said
+    assert _summary(out) == _summary(host_out) and "after 1 round" in _summary(out)
+
+
+def test_a_seat_coming_back_with_other_options_is_refused_and_stops(tmp_path: Path) -> None:
+    state = tmp_path / "b2.json"
+    with _host("--seats", "3", "--rounds", "2", "--level", "8") as (host, port):
+        bots = [_bot(port, "B1"), _bot(port, "B2", "--state", str(state))]
+        assert host.stdout is not None
+        for line in host.stdout:  # wait until play is under way
+            if "round 1 starts" in line:
+                break
+        time.sleep(COUNTDOWN + 1.0)
+        bots[1].kill()
+        bots[1].communicate()
+        kept = json.loads(state.read_text())
+        kept["options"]["rounds"] = 5  # a file edited, or another table's
+        state.write_text(json.dumps(kept))
+        again = _bot(port, "B2", "--state", str(state))
+        out, _ = again.communicate(timeout=LIMIT)
+        assert again.returncode == 1, out
+        last = out.strip().splitlines()[-1]
+        assert re.fullmatch(
+            r"p2pnerts: refused by the table: seat \d \(127\.0\.0\.1:\d+\) plays this table "
+            r"with another size or other options than this seat",
+            last,
+        ), last
+        _finish(bots[0])
+        host.wait(timeout=LIMIT)

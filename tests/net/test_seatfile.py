@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,42 @@ def test_a_state_file_that_is_not_json_is_one_line_of_error_from_the_command(
     assert "not a p2pnerts state file" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert path.read_text() == "{half", "a bad file is left as it was"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["host", "--name", "Den", "--headless", "--no-advertise"],
+        ["bot", "--join", "Den"],
+    ],
+)
+def test_a_state_file_of_another_table_is_one_line_of_error_and_left_as_it_was(
+    tmp_path: Path, command: list[str]
+) -> None:
+    path = tmp_path / "seat.json"
+    replace(_saved(), name="Kitchen").save(path)
+    kept = path.read_text()
+    done = subprocess.run(
+        [sys.executable, "-m", "p2pnerts", *command, "--state", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"p2pnerts: error: {path} keeps a seat at table 'Kitchen', not 'Den': another table's\n"
+    )
+    assert path.read_text() == kept
+
+
+def test_the_table_name_is_kept_and_a_file_without_one_still_reads(tmp_path: Path) -> None:
+    path = tmp_path / "seat.json"
+    replace(_saved(), name="Kitchen").save(path)
+    assert SeatFile.load(path).name == "Kitchen"
+    document = json.loads(path.read_text())
+    del document["name"]
+    path.write_text(json.dumps(document))
+    assert SeatFile.load(path) == _saved()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows keeps no POSIX file modes")

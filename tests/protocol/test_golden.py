@@ -21,11 +21,15 @@ from typing import Any
 import pytest
 
 from p2pnerts.protocol import (
+    ANSWERER,
+    OPENER,
     Ack,
     FrameDecoder,
+    Hello,
     Leave,
     Message,
     Play,
+    Proof,
     Ready,
     Rejoin,
     RemoteProtocolError,
@@ -39,7 +43,10 @@ from p2pnerts.protocol import (
     decode_payload,
     derived,
     encode,
+    link_statement,
     pledge,
+    table_terms,
+    verify,
 )
 from p2pnerts.protocol._checks import Gate, Seating
 from p2pnerts.rules import (
@@ -331,3 +338,40 @@ def test_the_file_is_what_tools_golden_py_writes() -> None:
         [sys.executable, str(tool), "--check"], cwd=ROOT, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_the_passphrase_vector_is_scrypt_then_hmac_over_the_signed_statements() -> None:
+    vector = GOLDEN["vectors"]["passphrase"]
+    secret = hashlib.scrypt(
+        vector["passphrase"].encode(),
+        salt=bytes.fromhex(vector["salt"]),
+        n=vector["n"],
+        r=vector["r"],
+        p=vector["p"],
+        maxmem=64 << 20,
+        dklen=32,
+    )
+    assert secret.hex() == vector["secret"]
+    frames = {k: bytes.fromhex(vector[k]) for k in ("newcomer_hello", "host_hello", "proof")}
+    newcomer, host, proof = (decode(frame) for frame in frames.values())
+    assert isinstance(newcomer, Hello) and isinstance(host, Hello) and isinstance(proof, Proof)
+    assert [encode(m) for m in (newcomer, host, proof)] == list(frames.values())
+    answerer = link_statement(ANSWERER, host.table, newcomer, host)
+    opener = link_statement(OPENER, host.table, newcomer, host)
+    assert (answerer.hex(), opener.hex()) == (
+        vector["answerer_statement"],
+        vector["opener_statement"],
+    )
+    domain = b"p2pnerts/2 passphrase proof\x00"
+    assert host.mac == hmac.digest(secret, domain + answerer, "sha256")
+    assert proof.mac == hmac.digest(secret, domain + opener, "sha256")
+    assert verify(host.key, host.proof, answerer) and verify(newcomer.key, proof.proof, opener)
+
+
+def test_the_terms_vector_is_sha256_over_the_table_and_its_options() -> None:
+    vector = GOLDEN["vectors"]["terms"]
+    table, options = bytes.fromhex(vector["table"]), bytes.fromhex(vector["options"])
+    players = bytes((0x90 | 2, vector["players"]))  # a fixarray of 2: the seats, then options
+    by_hand = hashlib.sha256(b"p2pnerts/2 table terms\x00" + table + players + options)
+    assert by_hand.hexdigest() == vector["sha256"]
+    assert table_terms(table, TableOptions(rounds=3), vector["players"]).hex() == vector["sha256"]

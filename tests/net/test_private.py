@@ -1,0 +1,125 @@
+"""Private tables on loopback: only those who prove they know the passphrase sit, and both
+ends say why when one does not."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import trio
+
+from p2pnerts.bots import BotDriver, SimpleBot
+from p2pnerts.driver import Pace
+from p2pnerts.net import JoinError, MatchResult, Player, TableSpec, host_table, join_table
+from p2pnerts.net._link import Connection, hear_out, new_nonce, prove_to
+from p2pnerts.net._seating import NO_TABLE
+from p2pnerts.protocol import Hello, Refuse, SeatKey, TableSecret
+from p2pnerts.rules import TableOptions
+
+SECRET = "correct horse battery staple"
+
+
+class _Said(list[str]):
+    """Lines a peer reports, and an event set at the first."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first = trio.Event()
+
+    def append(self, line: str) -> None:
+        super().append(line)
+        self.first.set()
+
+
+def _player(name: str, seed: int, lines: list[str], passphrase: str | None = None) -> Player:
+    rng = random.Random(seed)
+    bot = BotDriver(SimpleBot(random.Random(rng.getrandbits(64))), Pace(0.005, 0.005))
+    return Player(name, rng, bot, lines.append, passphrase=passphrase)
+
+
+async def _host(
+    nursery: trio.Nursery, lines: list[str], results: dict[int, MatchResult], secret: str | None
+) -> int:
+    listening = trio.Event()
+    port = [0]
+
+    def heard(p: int, _table: bytes) -> None:
+        port[0] = p
+        listening.set()
+
+    async def host() -> None:
+        spec = TableSpec("den", 2, TableOptions(rounds=1))
+        player = _player("Ann", 1, lines, secret)
+        results[0] = await host_table(spec, player, bind="127.0.0.1", on_listening=heard)
+
+    nursery.start_soon(host)
+    await listening.wait()
+    return port[0]
+
+
+async def test_a_joiner_with_the_passphrase_plays_the_match_at_a_private_table() -> None:
+    lines: list[str] = []
+    results: dict[int, MatchResult] = {}
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _host(nursery, lines, results, SECRET)
+            results[1] = await join_table("127.0.0.1", port, _player("Bea", 2, [], SECRET))
+    assert results[0] == results[1] and results[0].rounds == 1
+    assert not [line for line in lines if line.startswith("refused")]
+
+
+@pytest.mark.parametrize(
+    ("given", "joiner_says", "host_says"),
+    [
+        (None, r"the table at 127\.0\.0\.1:\d+ is private: give its passphrase", "no passphrase"),
+        ("Tr0ub4dor&3", r"wrong passphrase for the table at 127\.0\.0\.1:\d+", "wrong passphrase"),
+    ],
+)
+async def test_a_joiner_without_the_passphrase_is_refused_and_both_ends_say_why(
+    given: str | None, joiner_says: str, host_says: str
+) -> None:
+    lines = _Said()
+    results: dict[int, MatchResult] = {}
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _host(nursery, lines, results, SECRET)
+            with pytest.raises(JoinError, match=joiner_says):
+                await join_table("127.0.0.1", port, _player("Cal", 3, [], given))
+            await lines.first.wait()
+            # Nobody lost anything: the seat is still free, for the one who knows.
+            results[1] = await join_table("127.0.0.1", port, _player("Bea", 2, [], SECRET))
+    assert lines[0].startswith("refused 127.0.0.1:") and lines[0].endswith(f"(Cal): {host_says}")
+    assert results[0] == results[1]
+
+
+async def test_a_passphrase_given_for_a_table_that_is_not_private_is_refused() -> None:
+    lines: list[str] = []
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await _host(nursery, lines, {}, None)
+            bea = _player("Bea", 2, [], SECRET)
+            bea.table_name = "den"
+            with pytest.raises(JoinError, match="table 'den' is not private, yet a passphrase"):
+                await join_table("127.0.0.1", port, bea)
+            nursery.cancel_scope.cancel()
+
+
+async def test_the_host_checks_the_joiners_proof_itself() -> None:
+    """A joiner that skips its own check and proves a wrong passphrase is refused by the
+    host, which says so to it."""
+    lines: list[str] = []
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await _host(nursery, lines, {}, SECRET)
+            conn = Connection(await trio.open_tcp_stream("127.0.0.1", port), "host")
+            key = SeatKey.generate()
+            mine = Hello(NO_TABLE, -1, "Eve", 4444, key.public, new_nonce())
+            host = await hear_out(conn, mine, None)
+            assert isinstance(host, Hello) and len(host.mac) == 32
+            wrong = TableSecret.derive("guess", host.table)
+            await prove_to(conn, mine, host, key, wrong)
+            answer = await conn.receive()
+            assert answer == Refuse("wrong passphrase for table 'den'")
+            await conn.stream.aclose()
+            nursery.cancel_scope.cancel()
+    assert lines == [lines[0]] and lines[0].endswith("(Eve): wrong passphrase")
