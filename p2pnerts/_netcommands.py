@@ -103,6 +103,9 @@ def write_stats(path: Path | None, result: MatchResult) -> None:
     s = result.stats
     figures = {
         "commit_latencies": s.commit_latencies,
+        "silent_waits": s.silent_waits,
+        "membership": s.comings.records,
+        "away": s.comings.away,
         "frames_sent": s.frames_sent,
         "bytes_sent": s.bytes_sent,
         "diverged": s.diverged,
@@ -136,6 +139,9 @@ def _ended(result: MatchResult | None, seat: SeatConfig) -> int:
     if result is None:
         return 0
     say(result.summary())
+    comings = None if result.stats is None else result.stats.comings.summary()
+    if comings is not None:
+        say(comings)
     write_stats(seat.stats, result)
     alarms = result.stats.alarms() if result.stats is not None else None
     if alarms is None:

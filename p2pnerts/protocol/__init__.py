@@ -21,6 +21,8 @@ each answer read from the part that owns it:
   the coordinator's StartView), `Rejoining` (`_rejoining.py`: requests to rejoin and the
   messages held back from a newer view) and the `Base` (`_base.py`) a StartView rebuilds
   the round from, with what it carries;
+- `Away` and `Record` (`_away.py`): this seat's own stalls, counted against nobody and
+  told once answered, and the rounds told, so that a seat back in tells none twice;
 - `Dealing` (`_dealing.py`): each round's deck, the team's deck, the start of play and
   the audit;
 - `InPlay` (`_inplay.py`): the round on the table, the plays in the air and the one
@@ -54,9 +56,13 @@ from p2pnerts.protocol._events import (
     PlayCommitted,
     PlayInTheAir,
     PlayReturned,
+    RejoinedTable,
+    Returned,
+    RoundMissed,
     RoundOver,
     RoundStarted,
     ShutOut,
+    SitOut,
     ViewInstalled,
 )
 from p2pnerts.protocol._identity import (
@@ -136,15 +142,19 @@ __all__ = [
     "Ready",
     "Refuse",
     "Rejoin",
+    "RejoinedTable",
     "RemoteProtocolError",
     "Replica",
+    "Returned",
     "Reveal",
     "Roster",
+    "RoundMissed",
     "RoundOver",
     "RoundStarted",
     "Seat",
     "SeatKey",
     "ShutOut",
+    "SitOut",
     "StartView",
     "Status",
     "TeamDeal",

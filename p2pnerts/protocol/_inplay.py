@@ -320,6 +320,7 @@ class InPlay:
         assert public is not None and public.ended is not None
         scores = score_round(public)
         self._host.match_scores.append(tuple(s.points for s in scores))
+        this = self._host.dealing.rounds[self.number]
         self._host.events.append(
             RoundOver(
                 self.number,
@@ -327,9 +328,9 @@ class InPlay:
                 public.ended.caller,
                 scores,
                 public_digest(public),
+                dealt=tuple(sorted(this.shown)),
             )
         )
-        this = self._host.dealing.rounds[self.number]
         this.ended = True
         if this.order and self._host.deck in this.shown:
             this.reveals[self._host.seat] = (this.salt, this.order)

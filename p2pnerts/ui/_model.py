@@ -263,7 +263,8 @@ class TableModel:
                 moved_first = () if self.mate_moved is None else (self.mate_moved,)
             case RoundOver():
                 self.round_end = event
-                self.history.append(event)
+                if not event.again:  # replayed on coming back: in the history already
+                    self.history.append(event)
                 self.selection = None
             case PeerSuspected(seat=seat):
                 self.notes[seat] = "silent"
