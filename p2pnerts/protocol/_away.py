@@ -88,7 +88,8 @@ class Record:
     def tell(self, events: Sequence[Event]) -> list[Event]:
         """``events`` as this replica tells them: a round's start or end told before marked
         ``again``; after a round's start that does not deal this seat in, back from a
-        stall, that it sits the round out."""
+        stall, that it sits the round out (unless the round ends at once: it learns of a
+        round played while it was away)."""
         told: list[Event] = []
         for event in events:
             match event:
@@ -103,4 +104,5 @@ class Record:
                     self.over = max(self.over, number)
                 case _:
                     told.append(event)
-        return told
+        ended = {e.round for e in told if isinstance(e, RoundOver)}
+        return [e for e in told if not (isinstance(e, SitOut) and e.round in ended)]

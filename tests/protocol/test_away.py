@@ -19,7 +19,17 @@ from p2pnerts.protocol import (
     SitOut,
     Status,
 )
-from p2pnerts.rules import NERTS, NEW_FOUNDATION, CallNerts, Card, Suit, TableOptions, ToFoundation
+from p2pnerts.protocol._away import Record
+from p2pnerts.rules import (
+    NERTS,
+    NEW_FOUNDATION,
+    CallNerts,
+    Card,
+    EndReason,
+    Suit,
+    TableOptions,
+    ToFoundation,
+)
 
 STOPPED = 2
 
@@ -119,3 +129,14 @@ def test_rounds_missed_while_away_are_told_and_a_round_dealt_then_is_sat_out() -
     table.play(0, CallNerts(0))
     (ended,) = table.of(STOPPED, RoundOver)
     assert ended.round == 2 and ended.dealt == (0, 1), "told as a round it sat out"
+
+
+def test_a_round_that_began_and_ended_while_away_is_not_told_as_one_to_sit_out() -> None:
+    record = Record(deck=2)
+    record.tell([RoundStarted(1, (0, 1, 2)), RoundOver(1, EndReason.NERTS, 0, (), b"")])
+    assert record.rejoined([(1, 2, 3), (4, 5, 6), (7, 8, 9)]) == [
+        RoundMissed(2, (4, 5, 6)),
+        RoundMissed(3, (7, 8, 9)),
+    ]
+    over = RoundOver(4, EndReason.NERTS, 0, (), b"", dealt=(0, 1))
+    assert record.tell([RoundStarted(4, (0, 1)), over]) == [RoundStarted(4, (0, 1)), over]
