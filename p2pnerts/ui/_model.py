@@ -272,8 +272,8 @@ class TableModel:
                 self.notes.pop(seat, None)
             case PeerExcluded(seat=seat):
                 self.notes[seat] = "left out"
-            case PeerRejoined(seat=seat):
-                self.notes[seat] = "rejoined"
+            case PeerRejoined(seat=seat, away_for=away):
+                self.notes[seat] = "rejoined" if away is None else f"back {away:.0f}s"
             case PeerLeft(seat=seat):
                 self.notes[seat] = "left"
         told = self.narrator.tell(event, moved_first)
