@@ -138,10 +138,10 @@ def _ended(result: MatchResult | None, seat: SeatConfig) -> int:
     with one line on stderr when this peer saw something go wrong at the table."""
     if result is None:
         return 0
-    say(result.summary())
     comings = None if result.stats is None else result.stats.comings.summary()
     if comings is not None:
-        say(comings)
+        say(comings)  # before the summary, which stays the last line
+    say(result.summary())
     write_stats(seat.stats, result)
     alarms = result.stats.alarms() if result.stats is not None else None
     if alarms is None:

@@ -230,6 +230,8 @@ def test_a_peer_stopped_for_5_s_is_told_it_was_away_sits_out_and_its_record_is_w
     assert re.search(r"^round 2 over \(you sat out; ", out, re.MULTILINE)
     assert all(re.search(r"^B2 is back after \d+\.\d s away$", o, re.MULTILINE) for o in outs[1:])
     assert len({_summary(o) for o in outs}) == 1
+    assert re.search(r"^membership: .*left out, .*back, .*; away \d+\.\d s$", out, re.MULTILINE)
+    assert all(re.search(r"^membership: .*silent, .*left out, .*back, ", o, re.M) for o in outs[1:])
 
 
 DETECTED = dict.fromkeys(CHEATS, "C broke the protocol and is refused from now on") | {
