@@ -104,6 +104,9 @@ def write_stats(path: Path | None, result: MatchResult) -> None:
     s = result.stats
     figures = {
         "commit_latencies": s.commit_latencies,
+        "silent_waits": s.silent_waits,
+        "membership": s.comings.records,
+        "away": s.comings.away,
         "frames_sent": s.frames_sent,
         "bytes_sent": s.bytes_sent,
         "diverged": s.diverged,
@@ -137,6 +140,9 @@ def _ended(result: MatchResult | None, seat: SeatConfig) -> int:
     with one line on stderr when this peer saw something go wrong at the table."""
     if result is None:
         return 0
+    comings = None if result.stats is None else result.stats.comings.summary()
+    if comings is not None:
+        say(comings)  # before the summary, which stays the last line
     say(result.summary())
     write_stats(seat.stats, result)
     alarms = result.stats.alarms() if result.stats is not None else None

@@ -27,9 +27,13 @@ from p2pnerts.protocol import (
     PeerSuspected,
     PlayCommitted,
     PlayReturned,
+    RejoinedTable,
+    Returned,
+    RoundMissed,
     RoundOver,
     RoundStarted,
     ShutOut,
+    SitOut,
 )
 from p2pnerts.rules import (
     NERTS,
@@ -102,22 +106,22 @@ class Narrator:
     def _news(self, event: Event) -> str | None:
         name = self.name
         match event:
+            case RoundStarted(again=True) | RoundOver(again=True):
+                return None  # told before this seat came back and replayed the round
             case RoundStarted(round=number):
                 return f"round {number} starts"
-            case RoundOver(round=number, caller=caller, scores=scores):
-                who = f"{name(caller)} called Nerts" if caller is not None else "everyone stuck"
-                if not self.scores:
-                    # The screen has just told the call as a play: say only how it ended.
-                    return f"round {number} over" + ("" if caller is not None else f" ({who})")
-                decks = deck_names([name(s) for s in range(len(self.names))], self.seating)
-                points = ", ".join(f"{decks[s.deck]} {s.points:+d}" for s in scores)
-                return f"round {number} over ({who}): {points}"
+            case RoundOver():
+                return self._round_over(event)
+            case RoundMissed(round=number, points=points):
+                return f"round {number} over while you were away: {self._points(points)}"
             case PeerSuspected(seat=seat):
                 return f"{says(name(seat), 'is')} silent"
-            case PeerRecovered(seat=seat):
-                return f"{says(name(seat), 'is')} heard again"
+            case PeerRecovered(seat=seat, silent_for=silent):
+                return f"{says(name(seat), 'is')} heard again" + _after(silent, "silent")
             case PeerExcluded(seat=seat):
                 return f"{says(name(seat), 'is')} left out; the table plays on"
+            case PeerRejoined(seat=seat, away_for=float(away)):
+                return f"{says(name(seat), 'is')} back" + _after(away, "away")
             case PeerRejoined(seat=seat):
                 return f"{says(name(seat), 'is')} back at the table"
             case PeerLeft(seat=seat) if seat != self.seat:
@@ -135,9 +139,40 @@ class Narrator:
                 return f"{name(seat)} talks on but acknowledges nothing: left out for a while"
             case PeerRefused(seat=seat, reason=reason):
                 return f"{name(seat)} broke the protocol and is refused from now on: {reason}"
+            case ShutOut(away_for=float(away)):
+                return f"you were away for {_seconds(away)}; the others left you out and played on"
             case ShutOut():
-                return "the others went on without us: rejoining"
+                return "the others went on without you: rejoining"
+            case Returned(away_for=away):
+                return f"you were away for {_seconds(away)}; the table waited for you"
+            case RejoinedTable():
+                return "you are back in"
+            case SitOut():
+                return "you sit out this round (it began while you were away); you deal in the next"
         return None
+
+    def _round_over(self, over: RoundOver) -> str:
+        """A round's end: who ended it, whether this seat sat it out, and (unless the
+        screen shows them) every deck's points."""
+        caller = over.caller
+        who = f"{self.name(caller)} called Nerts" if caller is not None else "everyone stuck"
+        sat_out = bool(over.dealt) and self.seating[self.seat] not in over.dealt
+        how = f"you sat out; {who}" if sat_out else who
+        if not self.scores:
+            # The screen has just told the call as a play: say only how it ended.
+            told = how if sat_out or caller is None else ""
+            return f"round {over.round} over" + (f" ({told})" if told else "")
+        decks = self._decks()
+        points = ", ".join(f"{decks[s.deck]} {s.points:+d}" for s in over.scores)
+        return f"round {over.round} over ({how}): {points}"
+
+    def _decks(self) -> tuple[str, ...]:
+        return deck_names([self.name(s) for s in range(len(self.names))], self.seating)
+
+    def _points(self, points: Sequence[int]) -> str:
+        """Every deck's points in a round: ``Ann +12, Bea -4``."""
+        decks = self._decks()
+        return ", ".join(f"{decks[deck]} {p:+d}" for deck, p in enumerate(points))
 
     def _play(
         self, event: PlayCommitted | PlayReturned | AutoApplied, moved_first: Sequence[int] | None
@@ -209,6 +244,15 @@ def move_words(move: Move, card: Callable[[Card], str] = str) -> str:
         case CallNerts():
             return "Nerts!"
     return type(move).__name__
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.1f} s"
+
+
+def _after(seconds: float | None, how: str) -> str:
+    """`` after 5.2 s away``, when the time is known."""
+    return "" if seconds is None else f" after {_seconds(seconds)} {how}"
 
 
 def _source_words(source: int) -> str:

@@ -160,7 +160,7 @@ class TablePeer:
         self.moved: dict[int, float] = {}
         """When each seat last made a move (or the round began): a bot takes over the part
         of a teammate that has made none for a while (its driver's patience)."""
-        self.stats = PeerStats([], started=trio.current_time())
+        self.stats = PeerStats.at(seat, trio.current_time())
         self.links = Links(
             self.stats,
             refuses=self.replica.gate.refuses,
@@ -376,13 +376,13 @@ class TablePeer:
         self._kept.keep(kept)
 
     def _on_event(self, event: Event) -> None:
-        self.stats.count(event)
+        self.stats.count(event, trio.current_time())
         if isinstance(event, PlayCommitted | PlayReturned):
             self.moved[event.seat] = trio.current_time()
             self.pacing.heard(event.seat, event.move, trio.current_time())
             sent = self._sent_at.pop(event.move, None) if event.seat == self.seat else None
             if sent is not None:
-                self.stats.commit_latencies.append(trio.current_time() - sent)
+                self.stats.landed(sent, trio.current_time())
         elif isinstance(event, RoundStarted):
             self.moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
             self.pacing.round_started(len(self.roster), trio.current_time())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from p2pnerts.net._comings import Comings
 from p2pnerts.net._words import counted, deck_names
 from p2pnerts.protocol import AuditFailed, Diverged, Event, PeerRefused, PeerStalled
 from p2pnerts.rules import Match
@@ -15,6 +16,9 @@ class PeerStats:
 
     commit_latencies: list[float]
     """Seconds from sending each own foundation play to its commit (or return)."""
+    silent_waits: list[float] = field(default_factory=list)
+    """Per own foundation play (as ``commit_latencies``), the seconds of that time in
+    which some seat was silent: what the play waited on a silent seat."""
     frames_sent: int = 0
     bytes_sent: int = 0
     started: float = 0.0
@@ -28,9 +32,22 @@ class PeerStats:
     audits_failed: list[str] = field(default_factory=list)
     """Each deck voided for failing a round's audit: the seat that answers for it, and the
     round."""
+    comings: Comings = field(default_factory=lambda: Comings(0))
+    """The seats coming and going, with their times (this seat's own time away too)."""
 
-    def count(self, event: Event) -> None:
-        """Count what ``event`` tells of a seat that went wrong (if anything)."""
+    @classmethod
+    def at(cls, seat: int, started: float) -> PeerStats:
+        """Seat ``seat``'s figures, from ``started`` on."""
+        return cls([], started=started, comings=Comings(seat, started))
+
+    def landed(self, sent: float, now: float) -> None:
+        """An own foundation play sent at ``sent`` committed (or returned) at ``now``."""
+        self.commit_latencies.append(now - sent)
+        self.silent_waits.append(self.comings.waited(sent, now))
+
+    def count(self, event: Event, now: float) -> None:
+        """Count ``event``: a seat coming or going, or a seat that went wrong."""
+        self.comings.hear(event, now)
         if isinstance(event, Diverged):
             self.diverged += 1
         elif isinstance(event, PeerRefused):

@@ -21,6 +21,8 @@ each answer read from the part that owns it:
   the coordinator's StartView), `Rejoining` (`_rejoining.py`: requests to rejoin and the
   messages held back from a newer view) and the `Base` (`_base.py`) a StartView rebuilds
   the round from, with what it carries;
+- `Away` and `Record` (`_away.py`): this seat's own stalls, counted against nobody and
+  told once answered, and the rounds told, so that a seat back in tells none twice;
 - `Dealing` (`_dealing.py`): each round's deck, shuffled from a secret its seat pledged
   and the round's common seed, the team's deck and the start of play; it holds `Closing`
   (`_closing.py`: the ordered reveals, the next round's seed, the audit and the void of a
@@ -65,9 +67,13 @@ from p2pnerts.protocol._events import (
     PlayCommitted,
     PlayInTheAir,
     PlayReturned,
+    RejoinedTable,
+    Returned,
+    RoundMissed,
     RoundOver,
     RoundStarted,
     ShutOut,
+    SitOut,
     ViewInstalled,
 )
 from p2pnerts.protocol._identity import (
@@ -153,10 +159,13 @@ __all__ = [
     "Ready",
     "Refuse",
     "Rejoin",
+    "RejoinedTable",
     "RemoteProtocolError",
     "Replica",
+    "Returned",
     "Reveal",
     "Roster",
+    "RoundMissed",
     "RoundOver",
     "RoundStarted",
     "Seat",
@@ -164,6 +173,7 @@ __all__ = [
     "Shuffle",
     "ShutOut",
     "Signer",
+    "SitOut",
     "StartView",
     "Status",
     "TableSecret",

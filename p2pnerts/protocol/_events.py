@@ -14,6 +14,9 @@ class RoundStarted:
 
     round: int
     dealt: tuple[int, ...] = ()
+    again: bool = False
+    """This replica told the round's start before: it replays the round, rebuilt from the
+    StartView that let it back in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,19 @@ class RoundOver:
     caller: int | None
     scores: tuple[RoundScore, ...]
     digest: bytes
+    dealt: tuple[int, ...] = ()
+    """The decks dealt in: the others sat the round out (and score nothing in it)."""
+    again: bool = False
+    """This replica told the round's end before (it replayed the round on coming back)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundMissed:
+    """A round that ended while this replica was out: it learns only every deck's points,
+    from the StartView that let it back in."""
+
+    round: int
+    points: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +119,10 @@ class PeerSuspected:
 
 @dataclass(frozen=True, slots=True)
 class PeerRecovered:
-    """A suspected seat was heard from again."""
+    """A suspected seat was heard from again, after ``silent_for`` seconds of silence."""
 
     seat: int
+    silent_for: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,9 +166,11 @@ class PeerExcluded:
 
 @dataclass(frozen=True, slots=True)
 class PeerRejoined:
-    """A restarted or shut-out seat came back into the view."""
+    """A restarted or shut-out seat came back into the view, ``away_for`` seconds after it
+    was last heard (None: not known here)."""
 
     seat: int
+    away_for: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,9 +182,34 @@ class PeerLeft:
 
 @dataclass(frozen=True, slots=True)
 class ShutOut:
-    """This replica learned the others went on without it; it asks to rejoin."""
+    """This replica learned the others went on without it; it asks to rejoin. ``away_for``:
+    its own time jumped that long just before (it was not run), the likely reason."""
 
     view: int
+    away_for: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Returned:
+    """This replica was not run for ``away_for`` seconds (its process stopped, its machine
+    slept), and the others kept it in: one of them acknowledged what it sent on return."""
+
+    away_for: float
+
+
+@dataclass(frozen=True, slots=True)
+class RejoinedTable:
+    """This replica, out, came back into view ``view``."""
+
+    view: int
+
+
+@dataclass(frozen=True, slots=True)
+class SitOut:
+    """This seat, back in, sits round ``round`` out: the round was dealt while it was away
+    (it deals in the next)."""
+
+    round: int
 
 
 Event = (
@@ -175,6 +219,7 @@ Event = (
     | AutoApplied
     | PlayReturned
     | RoundOver
+    | RoundMissed
     | AuditPassed
     | AuditFailed
     | PeerSuspected
@@ -187,4 +232,7 @@ Event = (
     | PeerRejoined
     | PeerLeft
     | ShutOut
+    | Returned
+    | RejoinedTable
+    | SitOut
 )

@@ -328,6 +328,7 @@ class InPlay:
         assert public is not None and public.ended is not None
         scores = score_round(public)
         self._host.match_scores.append(tuple(s.points for s in scores))
+        this = self._host.dealing.rounds[self.number]
         self._host.events.append(
             RoundOver(
                 self.number,
@@ -335,9 +336,9 @@ class InPlay:
                 public.ended.caller,
                 scores,
                 public_digest(public),
+                dealt=tuple(sorted(this.shown)),
             )
         )
-        this = self._host.dealing.rounds[self.number]
         this.ended = True
         self._host.dealing.round_ended(this, now)
 

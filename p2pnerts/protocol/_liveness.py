@@ -47,6 +47,9 @@ class Liveness:
         """Per seat, when this replica last heard from it."""
         self.suspected: set[int] = set()
         """The members silent for a while (still members)."""
+        self.since: dict[int, float] = {}
+        """Per seat away (suspected, left out, or asking to rejoin having lost its state),
+        when it was last heard before: how long it was away is told when it is back."""
         self.stale_since: list[float | None] = [None] * players
         """Per seat, since when its Acks have claimed nothing new, if they have not."""
         self._head: Pending | None = None
@@ -56,7 +59,7 @@ class Liveness:
     def hear(self, message: Message, now: float) -> None:
         """A message came next from its sender: heard now, and no longer suspected."""
         seat = message.sender
-        self.heard[seat] = now
+        last, self.heard[seat] = self.heard[seat], now
         if isinstance(message, Ack):
             if self._claims_more(message):
                 self.stale_since[seat] = None
@@ -64,7 +67,8 @@ class Liveness:
                 self.stale_since[seat] = now
         if seat in self.suspected:
             self.suspected.discard(seat)
-            self._m.host.events.append(PeerRecovered(seat))
+            self.since.pop(seat, None)
+            self._m.host.events.append(PeerRecovered(seat, now - last))
 
     def _claims_more(self, ack: Ack) -> bool:
         """Whether an Ack claims more of some other seat's messages than its sender's last."""
@@ -82,6 +86,25 @@ class Liveness:
         self.heard = [now] * len(self.heard)
         self.stale_since = [None] * len(self.heard)
         self.suspected.clear()
+        self.since.clear()
+
+    def excuse(self, seconds: float) -> None:
+        """This replica was not run for ``seconds``: count none of that time against the
+        others (their silence in it, their Acks that claimed nothing new, the first
+        message's wait), as if it had not passed."""
+        self.heard = [t + seconds for t in self.heard]
+        self.stale_since = [None if t is None else t + seconds for t in self.stale_since]
+        self._head_since += seconds
+
+    def away(self, seat: int) -> None:
+        """``seat`` is away from now (left out, or lost its state): keep when it was last
+        heard, unless it was already away."""
+        self.since.setdefault(seat, self.heard[seat])
+
+    def back(self, seat: int, now: float) -> float | None:
+        """``seat`` is back: for how long it was away, if that is known."""
+        since = self.since.pop(seat, None)
+        return None if since is None else now - since
 
     def live_since(self, seat: int) -> float:
         """Since when a member has held the table up: silent, or stalling."""
@@ -126,6 +149,7 @@ class Liveness:
         for seat in sorted(self._others() - self.suspected):
             if now - self.heard[seat] >= self._m.timing.suspect_after:
                 self.suspected.add(seat)
+                self.away(seat)
                 self._m.host.events.append(PeerSuspected(seat))
 
     def deadlines(self) -> list[float]:

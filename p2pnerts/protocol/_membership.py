@@ -51,6 +51,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
+from p2pnerts.protocol._away import Away, Record
 from p2pnerts.protocol._base import Base, take_carried
 from p2pnerts.protocol._checks import Gate
 from p2pnerts.protocol._election import Election
@@ -58,6 +59,7 @@ from p2pnerts.protocol._events import (
     Event,
     PeerExcluded,
     PeerRejoined,
+    RejoinedTable,
     ShutOut,
     ViewInstalled,
 )
@@ -87,6 +89,8 @@ class Host(Protocol):
     outbox: Outbox
     match_scores: list[tuple[int, ...]]
     gate: Gate
+    away: Away
+    record: Record
 
     @property
     def disk(self) -> Disk: ...
@@ -120,8 +124,6 @@ class Membership:
         arrivals reach the game at the StartView's place in the order)."""
         self.liveness = Liveness(self, players, now)
         """Who has been heard lately, and whose Acks still move."""
-        """Per seat, since when its Acks have claimed nothing new, if they have not
-        (`live_since`)."""
         self.base = Base(0, bytes(16), self.seated)
         """What a StartView would rebuild the round in play from."""
         self.installed_at = now
@@ -283,6 +285,7 @@ class Membership:
         self.election.forget_up_to(self.view)
         carrier = (start.sender, start.seq)
         for seat in sorted(departed | set(start.joined)):
+            self.liveness.away(seat)
             self._host.acks.have[seat] = min(self._host.acks.have[seat], start.cuts[seat])
         kept = []
         for entry in self._host.log.pending:
@@ -295,11 +298,12 @@ class Membership:
         self._host.log.keep(kept)
         take_carried(start, self._host.acks, self._host.log, set(departed) | set(start.joined))
         self._host.log.add(start, None)
+        back = [PeerRejoined(s, self.liveness.back(s, now)) for s in start.joined]
         for seat in start.joined:
             self._reset_seat(seat, start.view)
         self._host.events.append(ViewInstalled(start.view, start.members))
         self._host.events += [PeerExcluded(s) for s in sorted(departed - set(start.joined))]
-        self._host.events += [PeerRejoined(s) for s in start.joined]
+        self._host.events += back
         if start.joined:
             # A rejoining seat may lack what this replica sent since the cut: send it again.
             for message in self._host.outbox.after(start.cuts[self.seat]):
@@ -352,7 +356,7 @@ class Membership:
 
     def shut_out(self, now: float) -> None:
         self.enter(Status.OUT)
-        self._host.events.append(ShutOut(self.view))
+        self._host.events.append(ShutOut(self.view, self._host.away.take()))
         self.rejoining.ask(now)
 
     def take_rejoin(self, rejoin: Rejoin, now: float) -> None:
@@ -366,6 +370,7 @@ class Membership:
             self.rejoining.note(rejoin, now)
             if rejoin.sender in self.members:
                 # It lost its state: let it go, then back.
+                self.liveness.away(rejoin.sender)
                 self.liveness.heard[rejoin.sender] = 0.0
 
     def _install_as_rejoiner(self, start: StartView, now: float) -> None:
@@ -391,5 +396,6 @@ class Membership:
         self._host.log.add(start, carrier)
         self.liveness.restart(now)
         self._host.events.append(ViewInstalled(start.view, start.members))
+        self._host.events += [RejoinedTable(start.view), *self._host.record.rejoined(start.scores)]
         self._host.send_ack(now)
         self.rejoining.replay(now)

@@ -38,6 +38,7 @@ from functools import partial
 from p2pnerts.protocol import _deal
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._arbiter import Outcome
+from p2pnerts.protocol._away import Away, Record
 from p2pnerts.protocol._checks import Gate, Line, Seating
 from p2pnerts.protocol._deal import Shuffle
 from p2pnerts.protocol._dealing import Dealing
@@ -45,6 +46,7 @@ from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import (
     Event,
     PeerLeft,
+    Returned,
 )
 from p2pnerts.protocol._inplay import Disk, InPlay
 from p2pnerts.protocol._log import Log
@@ -106,6 +108,8 @@ class Replica(Readings):
         self.outbox = Outbox(now)
         """What this seat sends, and keeps until every member holds it."""
         self.events: list[Event] = []
+        self.away = Away(timing, now)
+        """This seat's own stalls: time it was not run is counted against nobody."""
         self.match_scores: list[tuple[int, ...]] = []
         self.membership = Membership(self, seat, players, timing, now)
         self.log = Log(players, options.tie_rule)
@@ -124,6 +128,8 @@ class Replica(Readings):
         self.gate = Gate(Seating(seat, seats, options), self.signer)
         """The checks a message passes first, and the seats refused for breaking the protocol."""
         self.dealing = Dealing(self)
+        self.record = Record(self.deck)
+        """The rounds told so far: a replica rebuilt on coming back tells none twice."""
 
     @classmethod
     def restart(
@@ -186,6 +192,7 @@ class Replica(Readings):
         from then on every message of that seat is refused the same way (told once, as a
         `PeerRefused` event).
         """
+        self._wake(now)
         try:
             self._receive(message, now)
         except RemoteProtocolError:
@@ -234,6 +241,7 @@ class Replica(Readings):
         and start or push on a view change."""
         if self.membership.status is Status.LEFT:
             return
+        self._wake(now)
         if self.membership.status is Status.OUT:
             self.membership.rejoining.tick_out(now)
             return
@@ -245,6 +253,13 @@ class Replica(Readings):
         self.membership.tick_views(now)
         self.inplay.maybe_stuck(now)
 
+    def _wake(self, now: float) -> None:
+        """Count no time this replica was not run against the others (`_away.py`)."""
+        gap, status = self.away.gap(now), self.membership.status
+        if gap and status in (Status.NORMAL, Status.CHANGING):
+            self.membership.liveness.excuse(gap - self.timing.heartbeat)
+            self.away.noticed(gap, self.acks.have[self.seat] + 1)
+
     # --- outputs --------------------------------------------------------------------------
 
     def take_outgoing(self) -> list[Message]:
@@ -254,7 +269,7 @@ class Replica(Readings):
     def take_events(self) -> list[Event]:
         """What happened since the last call; clears the queue."""
         events, self.events = self.events, []
-        return events
+        return self.record.tell(events)
 
     def resend_to(self, seat: int) -> list[Message]:
         """What to send again to ``seat`` on a new connection: everything it may lack
@@ -309,6 +324,9 @@ class Replica(Readings):
         # sibling view, built from the same old view), whose order drops other messages
         # than this view's (see `Membership.install_acks`).
         self.acks.take(ack, in_view=ack.view == self.view)
+        back = self.away.kept_in(ack, self.seat, self.view)
+        if back is not None:
+            self.events.append(Returned(back))
         diverged = self.log.compare(ack)
         if diverged is not None:
             self.events.append(diverged)

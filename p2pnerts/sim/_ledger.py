@@ -32,9 +32,11 @@ from p2pnerts.protocol import (
     Ready,
     Replica,
     Reveal,
+    RoundMissed,
     RoundOver,
     RoundStarted,
     ShutOut,
+    SitOut,
 )
 from p2pnerts.rules import Card, Move
 from p2pnerts.sim._faults import KIND, Fault
@@ -193,8 +195,8 @@ class Ledger:
             case ShutOut():
                 record.plays = None  # until it starts the round again, back in
                 self.tally.membership[type(event).__name__] += 1
-            case PlayInTheAir():
-                pass
+            case PlayInTheAir() | RoundMissed() | SitOut():
+                pass  # a play not yet placed; what a seat back in learns of the rounds
             case _:
                 self.tally.membership[type(event).__name__] += 1
 

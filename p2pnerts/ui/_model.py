@@ -263,7 +263,8 @@ class TableModel:
                 moved_first = () if self.mate_moved is None else (self.mate_moved,)
             case RoundOver():
                 self.round_end = event
-                self.history.append(event)
+                if not event.again:  # replayed on coming back: in the history already
+                    self.history.append(event)
                 self.selection = None
             case PeerSuspected(seat=seat):
                 self.notes[seat] = "silent"
@@ -271,8 +272,8 @@ class TableModel:
                 self.notes.pop(seat, None)
             case PeerExcluded(seat=seat):
                 self.notes[seat] = "left out"
-            case PeerRejoined(seat=seat):
-                self.notes[seat] = "rejoined"
+            case PeerRejoined(seat=seat, away_for=away):
+                self.notes[seat] = "rejoined" if away is None else f"back {away:.0f}s"
             case PeerLeft(seat=seat):
                 self.notes[seat] = "left"
         told = self.narrator.tell(event, moved_first)

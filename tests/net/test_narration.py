@@ -8,13 +8,18 @@ from p2pnerts.protocol import (
     Diverged,
     Event,
     PeerLeft,
+    PeerRecovered,
     PeerRejoined,
     PeerSuspected,
     PlayCommitted,
     PlayReturned,
+    RejoinedTable,
+    Returned,
+    RoundMissed,
     RoundOver,
     RoundStarted,
     ShutOut,
+    SitOut,
 )
 from p2pnerts.rules import (
     NERTS,
@@ -64,7 +69,7 @@ def test_the_table_news_is_the_same_for_both_and_you_agree_with_the_verb() -> No
         Told("Bea is silent"),
         Told("Ann is back at the table"),
         Told("Cy's table differs from ours!"),
-        Told("the others went on without us: rejoining"),
+        Told("the others went on without you: rejoining"),
     ]
     assert screen().tell(PeerRejoined(0)) == Told("You are back at the table")
     assert screen().tell(PeerSuspected(1)) == headless().tell(PeerSuspected(1))
@@ -141,3 +146,42 @@ def test_a_move_in_a_few_words_writes_its_cards_as_asked() -> None:
     assert move_words(TurnStock(0)) == "turn stock"
     back = PlayReturned(0, DeclareStuck(0), 6, None, "the round was over")
     assert screen().tell(back, ()) == Told("your stuck did not count: the round was over", True)
+
+
+def test_a_seat_back_from_its_own_stall_is_told_about_itself_in_both() -> None:
+    events: list[Event] = [ShutOut(3, 5.24), RejoinedTable(4), SitOut(7)]
+    said = [
+        "you were away for 5.2 s; the others left you out and played on",
+        "you are back in",
+        "you sit out this round (it began while you were away); you deal in the next",
+    ]
+    for narrator in (headless(2), screen(2)):
+        assert [narrator.tell(e) for e in events] == [Told(line) for line in said]
+        assert narrator.tell(Returned(1.5)) == Told(
+            "you were away for 1.5 s; the table waited for you"
+        )
+
+
+def test_the_others_say_for_how_long_a_seat_was_away_when_it_is_known() -> None:
+    assert headless().tell(PeerRejoined(2, 5.21)) == Told("Cy is back after 5.2 s away")
+    assert headless().tell(PeerRejoined(2)) == Told("Cy is back at the table")
+    assert headless().tell(PeerRecovered(2, 1.5)) == Told("Cy is heard again after 1.5 s silent")
+
+
+def test_a_round_replayed_on_coming_back_is_not_told_twice() -> None:
+    scores = (RoundScore(0, 9, 0, 0, 9, True),)
+    assert headless().tell(RoundStarted(6, again=True)) is None
+    assert headless().tell(RoundOver(6, EndReason.NERTS, 0, scores, b"", again=True)) is None
+
+
+def test_a_round_sat_out_or_missed_is_told_as_such_with_its_points() -> None:
+    scores = tuple(RoundScore(d, p, 0, 0, p, False) for d, p in enumerate((9, 4, 0)))
+    over = RoundOver(7, EndReason.NERTS, 0, scores, b"", dealt=(0, 1))
+    assert headless(2).tell(over) == Told(
+        "round 7 over (you sat out; Ann called Nerts): Ann +9, Bea +4, Cy +0"
+    )
+    assert screen(2).tell(over) == Told("round 7 over (you sat out; Ann called Nerts)")
+    assert headless(1).tell(over) == Told("round 7 over (Ann called Nerts): Ann +9, Bea +4, Cy +0")
+    assert headless(2).tell(RoundMissed(5, (12, -3, 0))) == Told(
+        "round 5 over while you were away: Ann +12, Bea -3, Cy +0"
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from p2pnerts._platform import WINDOWS
 from p2pnerts.cheats import CHEATS, DEAL_CHEATS
 from p2pnerts.net import COUNTDOWN
 
@@ -199,6 +201,44 @@ def test_a_killed_teammate_started_again_with_its_state_file_plays_its_team_deck
     played = json.loads(stats[mate].read_text())["commit_latencies"]
     assert played, "back at its seat, the teammate played cards of the team's deck"
     assert not any(path.exists() for path in states.values())
+
+
+def _stop_for(proc: subprocess.Popen[str], seconds: float) -> None:
+    """Stop a process as a closed lid does, then let it run on."""
+    if sys.platform == "win32":
+        pytest.skip("SIGSTOP is POSIX")
+    proc.send_signal(signal.SIGSTOP)
+    try:
+        time.sleep(seconds)
+    finally:
+        proc.send_signal(signal.SIGCONT)
+
+
+@pytest.mark.skipif(WINDOWS, reason="SIGSTOP and SIGCONT are POSIX: Windows cannot stop a process")
+def test_a_peer_stopped_for_5_s_is_told_it_was_away_sits_out_and_its_record_is_whole() -> None:
+    with _host("--seats", "3", "--rounds", "3", "--level", "9") as (host, port):
+        lid, other = _bot(port, "B2"), _bot(port, "B1")
+        assert lid.stdout is not None
+        before = []
+        for line in lid.stdout:  # stopped between rounds, before it deals the next
+            before.append(line)
+            if line.startswith("round 1 over"):
+                break
+        _stop_for(lid, 5.0)
+        out = "".join(before) + _finish(lid)
+        outs = [out, _finish(other), host.communicate(timeout=LIMIT)[0]]
+    assert "the others left you out and played on" in out and "you were away for " in out
+    assert "you are back in" in out
+    assert "you sit out this round (it began while you were away); you deal in the next" in out
+    assert not re.search(r"is silent$", out, re.MULTILINE), "its own stall is nobody's silence"
+    for seen in outs:
+        over = [int(n) for n in re.findall(r"^round (\d+) over", seen, re.MULTILINE)]
+        assert over == [1, 2, 3], seen
+    assert re.search(r"^round 2 over \(you sat out; ", out, re.MULTILINE)
+    assert all(re.search(r"^B2 is back after \d+\.\d s away$", o, re.MULTILINE) for o in outs[1:])
+    assert len({_summary(o) for o in outs}) == 1
+    assert re.search(r"^membership: .*left out, .*back, .*; away \d+\.\d s$", out, re.MULTILINE)
+    assert all(re.search(r"^membership: .*silent, .*left out, .*back, ", o, re.M) for o in outs[1:])
 
 
 REFUSED = sorted(set(CHEATS) - DEAL_CHEATS)

@@ -9,9 +9,12 @@ from p2pnerts.rules import TableOptions
 
 
 def _silent_all_around(players: int) -> Replica:
-    """Seat 0's replica, having heard nothing from anyone for ten seconds."""
+    """Seat 0's replica, ticked as its peer ticks it, having heard nothing from anyone for
+    ten seconds. (Ticked once after ten seconds, it would find that its own process had
+    not run, and blame nobody.)"""
     replica = Replica(0, TableOptions(), players, now=0.0)
-    replica.tick(10.0)
+    for step in range(1, 41):
+        replica.tick(step * replica.timing.heartbeat)
     return replica
 
 

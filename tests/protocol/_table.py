@@ -53,6 +53,9 @@ class Table:
         """Per seat, what it puts on the wire in place of each message (a cheat): frames
         as they are are for a network (see `p2pnerts.net`), and are not carried here."""
         self.cut: set[frozenset[int]] = set()
+        self.paused: set[int] = set()
+        """Seats whose process is stopped (SIGSTOP, a closed lid): not ticked, and what is
+        sent to them waits on their links until they run again."""
 
     @property
     def players(self) -> int:
@@ -100,7 +103,7 @@ class Table:
     def deliver(self, src: int, dest: int, count: int | None = None) -> int:
         """Deliver up to ``count`` queued messages from src to dest (all by default)."""
         queue, done = self.links[src, dest], 0
-        while queue and (count is None or done < count):
+        while dest not in self.paused and queue and (count is None or done < count):
             message = queue.popleft()
             if dest not in self.down:
                 self.replicas[dest].receive(message, self.now)
@@ -113,7 +116,8 @@ class Table:
         for _ in range(rounds):
             moved = sum(self.deliver(a, b) for a, b in list(self.links))
             self.advance(self.timing.ack_delay)
-            if not moved and not any(self.links.values()):
+            waiting = any(q for (_, dest), q in self.links.items() if dest not in self.paused)
+            if not moved and not waiting:
                 return
 
     def play(self, seat: int, move: Move) -> None:
@@ -137,7 +141,7 @@ class Table:
     def advance(self, seconds: float) -> None:
         self.now += seconds
         for seat, replica in enumerate(self.replicas):
-            if seat not in self.down:
+            if seat not in self.down and seat not in self.paused:
                 replica.tick(self.now)
         self.flush()
 

@@ -8,11 +8,16 @@ from _tables import card, dealt, played
 
 from p2pnerts.protocol import (
     Ack,
+    Event,
+    PeerRejoined,
     PlayCommitted,
     PlayInTheAir,
     PlayReturned,
+    RejoinedTable,
     RoundOver,
     RoundStarted,
+    ShutOut,
+    SitOut,
     TeamDeal,
 )
 from p2pnerts.rules import (
@@ -188,6 +193,28 @@ def test_the_round_end_stays_until_the_next_round_and_enter_deals_once() -> None
     assert len(dealt_next) == 1 and model.ready
     model.refresh(Snapshot(display=TABLE), [RoundStarted(2, (0, 1))])
     assert model.round_end is None and model.round_number == 2 and not model.ready
+
+
+def test_a_player_back_from_a_stall_is_told_and_a_round_replayed_is_not_kept_twice() -> None:
+    model, _ = model_on(TABLE)
+    scores = (RoundScore(0, 10, 0, 0, 10, True), RoundScore(1, 4, 5, 0, -6, False))
+    over = RoundOver(1, EndReason.NERTS, 0, scores, b"")
+    back: list[Event] = [ShutOut(1, 5.04), RejoinedTable(2), RoundStarted(2, (1,)), SitOut(2)]
+    model.refresh(Snapshot(display=TABLE), [over, *back, replace(over, again=True)])
+    assert [line.text for line in model.ticker][-4:] == [
+        "you were away for 5.0 s; the others left you out and played on",
+        "you are back in",
+        "round 2 starts",
+        "you sit out this round (it began while you were away); you deal in the next",
+    ]
+    assert model.history == [over]
+
+
+def test_the_others_see_how_long_a_seat_was_away() -> None:
+    model, _ = model_on(TABLE)
+    model.refresh(Snapshot(display=TABLE), [PeerRejoined(1, 5.2)])
+    assert model.ticker[-1].text == "Bea is back after 5.2 s away"
+    assert model.notes[1] == "back 5s"
 
 
 def test_when_everyone_else_is_stuck_the_player_is_told() -> None:

@@ -1,0 +1,142 @@
+"""A seat whose own process stops (a closed lid) blames nobody, is told what happened and
+how long it was away, and tells every round once, in order."""
+
+from __future__ import annotations
+
+import pytest
+from _table import Table, order
+
+from p2pnerts.protocol import (
+    PeerRecovered,
+    PeerRejoined,
+    PeerSuspected,
+    RejoinedTable,
+    Returned,
+    RoundMissed,
+    RoundOver,
+    RoundStarted,
+    ShutOut,
+    SitOut,
+    Status,
+)
+from p2pnerts.protocol._away import Record
+from p2pnerts.rules import (
+    NERTS,
+    NEW_FOUNDATION,
+    CallNerts,
+    Card,
+    EndReason,
+    Suit,
+    TableOptions,
+    ToFoundation,
+)
+
+STOPPED = 2
+
+
+def _table(**options: object) -> Table:
+    """Three seats playing round 1; seat 0 has played its ace of hearts."""
+    opts = TableOptions(**options)  # type: ignore[arg-type]
+    table = Table(3, opts)
+    orders = [order(0, ["AH"], ["2H", "9C", "9S", "KD"], opts)]
+    orders += [order(s, ["QS"], ["2H", "9C", "9S", "KD"], opts) for s in (1, 2)]
+    table.start(orders)
+    table.play(0, ToFoundation(0, Card(0, 1, Suit.HEARTS), NERTS, NEW_FOUNDATION))
+    return table
+
+
+def _stop(table: Table, seconds: float) -> None:
+    """Stop seat 2's process for ``seconds`` while the others run on."""
+    table.paused.add(STOPPED)
+    table.run_for(seconds)
+    table.paused.discard(STOPPED)
+
+
+@pytest.mark.parametrize("first", ["tick", "message"])
+def test_a_seat_stopped_long_is_told_it_was_left_out_and_back_and_blames_nobody(
+    first: str,
+) -> None:
+    table = _table()
+    _stop(table, 5)
+    if first == "message":
+        table.deliver(0, STOPPED)  # what waited in its socket comes before its timer
+    table.run_for(4)
+    assert not table.of(STOPPED, PeerSuspected), "its own stall is nobody else's silence"
+    (shut,) = table.of(STOPPED, ShutOut)
+    assert shut.away_for is not None and 5.0 <= shut.away_for < 5.5
+    assert table.of(STOPPED, RejoinedTable)
+    assert table.replicas[STOPPED].status is Status.NORMAL
+    for seat in (0, 1):
+        (back,) = table.of(seat, PeerRejoined)
+        assert back.seat == STOPPED and back.away_for is not None and back.away_for >= 5.0
+    table.agree()
+
+
+def test_a_seat_stopped_briefly_is_told_the_table_waited_and_the_others_how_long() -> None:
+    table = _table()
+    _stop(table, 1.5)
+    table.run_for(2)
+    (back,) = table.of(STOPPED, Returned)
+    assert 1.5 <= back.away_for < 2.0
+    assert not table.of(STOPPED, PeerSuspected) and not table.of(STOPPED, ShutOut)
+    for seat in (0, 1):
+        (heard,) = table.of(seat, PeerRecovered)
+        assert heard.seat == STOPPED and heard.silent_for is not None
+        assert heard.silent_for >= 1.0
+
+
+def test_a_round_replayed_on_coming_back_is_told_once() -> None:
+    table = _table()
+    _stop(table, 5)
+    table.run_for(4)
+    started = table.of(STOPPED, RoundStarted)
+    assert [(e.round, e.again) for e in started] == [(1, False), (1, True)]
+    assert not table.of(STOPPED, SitOut), "dealt in before it stopped, it plays on"
+
+
+def test_rounds_missed_while_away_are_told_and_a_round_dealt_then_is_sat_out() -> None:
+    table = _table(nerts_pile=1)
+    table.paused.add(STOPPED)
+    table.run_for(5)  # seat 2 is left out
+    table.play(0, CallNerts(0))  # round 1 ends while it is away
+    opts = table.options
+    for seat in (0, 1):
+        deal = order(seat, ["AH" if seat == 0 else "5C"], ["6D", "7S", "8H", "9C"], opts)
+        table.replicas[seat].start_round(deal, b"another-salt-16b", table.now)
+    table.flush()
+    table.settle()  # round 2 starts without it
+    table.paused.discard(STOPPED)
+    table.run_for(4)
+    news = [
+        e
+        for e in table.events[STOPPED]
+        if isinstance(e, ShutOut | RejoinedTable | RoundMissed | RoundStarted | SitOut)
+    ]
+    kinds = [type(e).__name__ for e in news]
+    assert kinds == [
+        "RoundStarted",
+        "ShutOut",
+        "RejoinedTable",
+        "RoundMissed",
+        "RoundStarted",
+        "SitOut",
+    ]
+    (missed,) = table.of(STOPPED, RoundMissed)
+    (over,) = table.of(0, RoundOver)
+    assert missed.round == 1 and missed.points == tuple(s.points for s in over.scores)
+    assert table.of(STOPPED, SitOut) == [SitOut(2)]
+    table.play(0, ToFoundation(0, Card(0, 1, Suit.HEARTS), NERTS, NEW_FOUNDATION))
+    table.play(0, CallNerts(0))
+    (ended,) = table.of(STOPPED, RoundOver)
+    assert ended.round == 2 and ended.dealt == (0, 1), "told as a round it sat out"
+
+
+def test_a_round_that_began_and_ended_while_away_is_not_told_as_one_to_sit_out() -> None:
+    record = Record(deck=2)
+    record.tell([RoundStarted(1, (0, 1, 2)), RoundOver(1, EndReason.NERTS, 0, (), b"")])
+    assert record.rejoined([(1, 2, 3), (4, 5, 6), (7, 8, 9)]) == [
+        RoundMissed(2, (4, 5, 6)),
+        RoundMissed(3, (7, 8, 9)),
+    ]
+    over = RoundOver(4, EndReason.NERTS, 0, (), b"", dealt=(0, 1))
+    assert record.tell([RoundStarted(4, (0, 1)), over]) == [RoundStarted(4, (0, 1)), over]
