@@ -100,9 +100,13 @@ def test_rounds_missed_while_away_are_told_and_a_round_dealt_then_is_sat_out() -
     table.run_for(5)  # seat 2 is left out
     table.play(0, CallNerts(0))  # round 1 ends while it is away
     opts = table.options
+    number = max(table.replicas[0].round, table.replicas[0].playing) + 1
+    table.choose(
+        number,
+        [order(s, ["AH" if s == 0 else "5C"], ["6D", "7S", "8H", "9C"], opts) for s in (0, 1)],
+    )
     for seat in (0, 1):
-        deal = order(seat, ["AH" if seat == 0 else "5C"], ["6D", "7S", "8H", "9C"], opts)
-        table.replicas[seat].start_round(deal, b"another-salt-16b", table.now)
+        table.deal(seat)
     table.flush()
     table.settle()  # round 2 starts without it
     table.paused.discard(STOPPED)
