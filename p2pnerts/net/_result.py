@@ -6,7 +6,14 @@ from dataclasses import dataclass, field
 
 from p2pnerts.net._comings import Comings
 from p2pnerts.net._words import counted, deck_names
-from p2pnerts.protocol import AuditFailed, Diverged, Event, PeerRefused, PeerStalled
+from p2pnerts.protocol import (
+    NEVER_REVEALED,
+    AuditFailed,
+    Diverged,
+    Event,
+    PeerRefused,
+    PeerStalled,
+)
 from p2pnerts.rules import Match
 
 
@@ -55,6 +62,8 @@ class PeerStats:
         elif isinstance(event, PeerStalled):
             self.stalled.append(event.seat)
         elif isinstance(event, AuditFailed) and event.points is not None:
+            if event.reason == NEVER_REVEALED:
+                return  # its seat left (or crashed) before revealing: voided, no attack
             self.audits_failed.append(f"seat {event.seat}, round {event.round}")
 
     def alarms(self) -> str | None:
