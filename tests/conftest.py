@@ -9,8 +9,15 @@ it; the LAN lab gives the processes it starts their own namespace's address.
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from p2pnerts.net import INTERFACES_ENV
+
+# The suite runs on every core at once (pytest-xdist), beside real processes and other
+# runs: how long an example or its generation takes measures the machine's load, not the
+# code, so Hypothesis asserts nothing about time here.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 
 @pytest.fixture(autouse=True)
