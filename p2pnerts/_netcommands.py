@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar, TypeVarTuple
 
 import trio
 
@@ -120,12 +120,25 @@ def write_stats(path: Path | None, result: MatchResult) -> None:
         json.dump(figures, out)
 
 
+T = TypeVar("T")
+Args = TypeVarTuple("Args")
+
+
+def run_headless(async_fn: Callable[[*Args], Awaitable[T]], *args: *Args) -> T:
+    """`trio.run`, with Ctrl-C (and SIGTERM, which ends the run as Ctrl-C does) raised only
+    at a checkpoint. Raised anywhere, it can land inside ``start_soon`` after the task's
+    coroutine was made and before the task was: the coroutine is dropped unawaited and
+    Python says so on standard error before the one line that tells how the run ended.
+    The table screen's runs already get signals only between steps of their loop."""
+    return trio.run(async_fn, *args, restrict_keyboard_interrupt_to_checkpoints=True)
+
+
 def host_command(config: HostConfig, screen: Screen | None) -> int:
     """``p2pnerts host``: on the ``screen``, or headless when there is none."""
     saved = _saved_seat(config.seat, config.spec.name)
     if saved is not None:
         return _resume(saved, config.seat, screen)
-    result = trio.run(run_host, config) if screen is None else screen.host(config)
+    result = run_headless(run_host, config) if screen is None else screen.host(config)
     return _ended(result, config.seat)
 
 
@@ -300,7 +313,7 @@ def join_command(config: JoinConfig, screen: Screen | None) -> int:
             assert config.table is not None
             where = config.seat.interface
             join = partial(locate_and_join, host_key=config.seat.host_key)
-            result = trio.run(join, config.table, where, player, say)
+            result = run_headless(join, config.table, where, player, say)
         else:
             result = screen.join(config)
     except DiscoveryError as exc:
@@ -353,7 +366,7 @@ def _resume(saved: SeatFile, seat: SeatConfig, screen: Screen | None) -> int:
     try:
         if screen is None:
             player = _player(seat, random.Random(seat.seed))
-            result = trio.run(resume_table, saved, player)
+            result = run_headless(resume_table, saved, player)
         else:
             result = screen.resume(saved, seat)
     except JoinError as exc:

@@ -9,8 +9,6 @@ import sys
 from collections.abc import Iterator, Sequence
 from functools import partial
 
-import trio
-
 from p2pnerts import __version__, _frontend, _netcommands, sim
 from p2pnerts._config import (
     HostConfig,
@@ -351,7 +349,9 @@ def _play(args: argparse.Namespace) -> int:
         "(--headless: a bot plays your seat)\n",
         flush=True,
     )
-    result = trio.run(partial(_netcommands.run_host, config, tell=_netcommands.say))
+    result = _netcommands.run_headless(
+        partial(_netcommands.run_host, config, tell=_netcommands.say)
+    )
     print(result.summary())
     return 0
 

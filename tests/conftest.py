@@ -6,11 +6,27 @@ its interface, and as a second guard ``P2PNERTS_INTERFACES`` makes a call that f
 it; the LAN lab gives the processes it starts their own namespace's address.
 """
 
+import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from p2pnerts.net import INTERFACES_ENV
+
+# The suite runs on every core at once (pytest-xdist), beside real processes and other
+# runs: how long an example or its generation takes measures the machine's load, not the
+# code, so Hypothesis asserts nothing about time here.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: no error when it is not installed
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers a core. Most tests wait (for processes playing at a set
+    pace, tmux screens, mDNS, countdowns): with one worker a core, the cores stayed more
+    than half idle."""
+    return 2 * (os.cpu_count() or 1)
 
 
 @pytest.fixture(autouse=True)

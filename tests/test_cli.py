@@ -151,6 +151,7 @@ def test_a_person_is_named_by_their_login_unless_they_say_otherwise(
 ) -> None:
     monkeypatch.setenv("LOGNAME", "ann")
     args = ["host", "--name", "x", "--headless", "--no-advertise", "--seats", "2", "--bots", "1"]
+    args += ["--level", "10"]  # the bots as fast as the table allows: the names are the point
     assert main([*args, "--rounds", "1"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("match over after 1 round: ann ")
     assert main([*args, "--rounds", "1", "--player", "Bea"]) == 0

@@ -100,7 +100,7 @@ def _host_and_bot(policy: str, rounds: int = 1) -> tuple[subprocess.CompletedPro
     the bot's run, and what the host printed."""
     host = subprocess.Popen(
         [*COMMAND, "host", "--name", "guide", "--headless", "--no-advertise"]
-        + ["--seats", "2", "--rounds", str(rounds), "--level", "9", "--seed", "1"],
+        + ["--seats", "2", "--rounds", str(rounds), "--level", "10", "--seed", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -4,10 +4,10 @@ processes a test starts beside it."""
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shlex
 import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Callable
@@ -21,6 +21,8 @@ needs_tmux = pytest.mark.skipif(
 )
 WAIT = 60.0
 """Seconds to wait for the screen to show something before the test fails."""
+REVERSE = "\x1b[7m"
+"""How tmux writes reverse video when it captures a pane with its escapes."""
 
 
 class Terminal:
@@ -45,6 +47,23 @@ class Terminal:
 
     def screen(self, window: str = "t:0") -> str:
         return self.tmux("capture-pane", "-p", "-t", window)
+
+    def selected(self, window: str = "t:0") -> str:
+        """The first line drawn in reverse video (the lobby's selected table), with its
+        escapes; "" if none is."""
+        lines = self.tmux("capture-pane", "-p", "-e", "-t", window).splitlines()
+        return next((line for line in lines if REVERSE in line), "")
+
+    def select(self, text: str, window: str = "t:0") -> None:
+        """Press ↓ until the selected line shows ``text`` (other programs on this machine
+        may list tables of their own before it), each time waiting for the line to move."""
+        deadline = time.monotonic() + WAIT
+        while text not in (line := self.selected(window)):
+            self.type_to(window, "Down")
+            while self.selected(window) == line:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"{text!r} was never selected:\n{self.screen(window)}")
+                time.sleep(0.1)
 
     def alternate_screen(self) -> bool:
         return self.tmux("display-message", "-p", "-t", "t:0", "#{alternate_on}").strip() == "1"
@@ -94,11 +113,12 @@ class Processes:
             proc.wait()
 
 
-def free_port() -> int:
-    """A TCP port on loopback that nothing listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def port_in(text: str) -> int:
+    """The port a host said it listens on (``open on port N``): the host picks a free one
+    itself, as no port chosen beforehand is sure to stay free while other tests run."""
+    found = re.search(r"open on port (\d+)", text)
+    assert found, f"no port in {text!r}"
+    return int(found[1])
 
 
 def run_in(terminal: Terminal, window: str, args: list[str]) -> None:

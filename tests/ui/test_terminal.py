@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import shlex
 import signal
 import socket
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _tmux import Processes, Terminal, free_port, needs_tmux, quit_table, run_in, say_ready
+from _tmux import Processes, Terminal, needs_tmux, port_in, quit_table, run_in, say_ready
 
 pytestmark = needs_tmux
 
@@ -129,18 +130,23 @@ def test_a_network_error_is_told_on_the_restored_shell(terminal: Terminal) -> No
 
 def test_host_and_join_meet_in_the_lobby_and_play(terminal: Terminal) -> None:
     """Two processes: Ann hosts, Bea picks the table from the lobby's list (mDNS on
-    loopback: the suite's P2PNERTS_INTERFACES reaches the shells through tmux)."""
+    loopback: the suite's P2PNERTS_INTERFACES reaches the shells through tmux). The table's
+    name is the test's own: other tests, here or in other runs, announce tables on loopback
+    too, and Bea must not join theirs."""
+    attic = f"Attic {secrets.token_hex(3)}"
     p2pnerts = [sys.executable, "-m", "p2pnerts"]
-    host = [*p2pnerts, "host", "--name", "Attic", "--seats", "3", "--player", "Ann"]
+    host = [*p2pnerts, "host", "--name", attic, "--seats", "3", "--player", "Ann"]
     terminal.type(f"LANG=C.UTF-8 {shlex.join(host)}", "Enter")
-    terminal.wait_for(lambda t: "Attic: 1 of 3 seats taken" in t, "the host's waiting room")
+    terminal.wait_for(lambda t: f"{attic}: 1 of 3 seats taken" in t, "the host's waiting room")
     terminal.tmux("new-window", "-t", "t", "sh")
     bea = "t:1"
     join = [*p2pnerts, "join", "--player", "Bea"]
     terminal.type_to(bea, f"LANG=C.UTF-8 {shlex.join(join)}", "Enter")
-    terminal.wait_for(lambda t: "Attic" in t and "1/3" in t, "the table in the list", bea)
+    mine = re.compile(rf"^ {attic} +1/3 ", re.M)
+    terminal.wait_for(lambda t: bool(mine.search(t)), "the table in the list", bea)
+    terminal.select(attic, bea)
     terminal.type_to(bea, "Enter")
-    terminal.wait_for(lambda t: "Attic: 2 of 3 seats taken" in t and "Bea" in t, "Bea seated")
+    terminal.wait_for(lambda t: f"{attic}: 2 of 3 seats taken" in t and "Bea" in t, "Bea seated")
     text = terminal.screen(bea)
     assert "you have seat 2 of 3" in text and "a adds a bot" not in text  # a joiner's keys
     terminal.type("a")  # Ann adds a bot; the table is full and play begins
@@ -216,12 +222,11 @@ def test_a_join_that_never_moves_does_not_stall_a_three_seat_table(
     """A headless host, a bot, and a person who says ready and then never moves: the
     person is declared stuck after ``--idle`` seconds, and the round is played out.
     (A Nerts pile of 26 keeps the bots from ending the round by calling Nerts alone.)"""
-    port = free_port()
     table = ["--seats", "3", "--rounds", "1", "--nerts-pile", "26", "--level", "10", "--seed", "1"]
     host = [*P2PNERTS, "host", "--name", "idle", "--headless", "--no-advertise"]
-    host_proc = processes.start([*host, "--port", str(port), *table], "host")
+    host_proc = processes.start([*host, *table], "host")
     processes.wait_for("host", "open on port")
-    where = f"127.0.0.1:{port}"
+    where = f"127.0.0.1:{port_in(processes.output('host'))}"
     run_in(terminal, "t:0", [*P2PNERTS, "join", where, "--player", "Dee", "--idle", "5"])
     processes.start([*P2PNERTS, "bot", "--join", where, "--level", "10", "--seed", "2"], "bot")
     say_ready(terminal)
@@ -236,11 +241,13 @@ def test_a_join_that_never_moves_does_not_stall_a_three_seat_table(
 
 def _ann_hosts(terminal: Terminal, seats: int) -> str:
     """Ann hosts a table of ``seats`` in the terminal's first window; where it listens."""
-    port = free_port()
     host = [*P2PNERTS, "host", "--name", "t", "--seats", str(seats), "--no-advertise"]
-    run_in(terminal, "t:0", [*host, "--port", str(port), "--player", "Ann"])
-    terminal.wait_for(lambda t: f"1 of {seats} seats taken" in t, "the host's waiting room")
-    return f"127.0.0.1:{port}"
+    run_in(terminal, "t:0", [*host, "--player", "Ann"])
+    text = terminal.wait_for(
+        lambda t: f"1 of {seats} seats taken" in t and "open on port" in t,
+        "the host's waiting room",
+    )
+    return f"127.0.0.1:{port_in(text)}"
 
 
 def test_both_people_quitting_a_three_seat_table_ends_the_bots_match(
