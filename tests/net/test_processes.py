@@ -248,11 +248,11 @@ DETECTED = dict.fromkeys(REFUSED, "C broke the protocol and is refused from now 
 """What every honest peer says of a cheat, by kind."""
 
 
-@pytest.mark.parametrize("kind", REFUSED)
-def test_a_cheating_peer_is_named_by_every_honest_peer_and_they_finish_alike(
-    kind: str, tmp_path: Path
-) -> None:
-    stats = tmp_path / "host.json"
+def _against_a_cheat(
+    kind: str, stats: Path
+) -> tuple[str, subprocess.Popen[str], str, subprocess.Popen[str]]:
+    """A one-round table of three: a headless host (its figures in ``stats``), an honest
+    bot B1 and a bot C cheating as ``kind``; what the honest two said, and their processes."""
     with _host("--seats", "3", "--rounds", "1", "--level", "9", "--stats", str(stats)) as (
         host,
         port,
@@ -262,6 +262,15 @@ def test_a_cheating_peer_is_named_by_every_honest_peer_and_they_finish_alike(
         out, _ = honest.communicate(timeout=LIMIT)
         host_out, _ = host.communicate(timeout=LIMIT)  # bounded: a host that hangs fails
         cheat.kill()
+    return out, honest, host_out, host
+
+
+@pytest.mark.parametrize("kind", REFUSED)
+def test_a_cheating_peer_is_named_by_every_honest_peer_and_they_finish_alike(
+    kind: str, tmp_path: Path
+) -> None:
+    stats = tmp_path / "host.json"
+    out, honest, host_out, host = _against_a_cheat(kind, stats)
     for seen, status in ((out, honest.returncode), (host_out, host.returncode)):
         assert status == 3, seen  # saw an attack: the exit status says so
         assert DETECTED[kind] in seen
@@ -280,15 +289,7 @@ def test_a_seat_cheating_on_its_deal_is_voided_alike_by_every_honest_peer(
     never pledged: either way the honest peers' audit fails its deck, its round scores the
     round's lowest (at most 0), and both honest peers end with the same result and exit 3."""
     stats = tmp_path / "host.json"
-    with _host("--seats", "3", "--rounds", "1", "--level", "9", "--stats", str(stats)) as (
-        host,
-        port,
-    ):
-        honest = _bot(port, "B1")
-        cheat = _bot(port, "C", "--cheat", kind)
-        out, _ = honest.communicate(timeout=LIMIT)
-        host_out, _ = host.communicate(timeout=LIMIT)  # bounded: a host that hangs fails
-        cheat.kill()
+    out, honest, host_out, host = _against_a_cheat(kind, stats)
     for seen, status in ((out, honest.returncode), (host_out, host.returncode)):
         assert status == 3, seen
         assert re.search(r"audit of round 1: C .*; C's round is void and scores [-+]?\d", seen)

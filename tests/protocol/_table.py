@@ -12,7 +12,16 @@ from typing import TypeVar
 
 from _cards import order as order
 
-from p2pnerts.protocol import Disk, Event, Message, Replica, Timing, addressed_to, shuffle
+from p2pnerts.protocol import (
+    Disk,
+    Event,
+    Message,
+    Replica,
+    StartView,
+    Timing,
+    addressed_to,
+    shuffle,
+)
 from p2pnerts.rules import Card, Move, TableOptions
 
 SALT = b"0123456789abcdef0123456789abcdef"
@@ -85,6 +94,37 @@ class Table:
         replica = self.replicas[seat]
         fresh = hashlib.sha256(b"%d:%d:%d" % (seat, replica.round, replica.playing)).digest()
         replica.start_round(fresh, self.now)
+
+    def start_view(
+        self,
+        sender: int,
+        members: tuple[int, ...],
+        carried: tuple[bytes, ...] = (),
+        votes: tuple[bytes, ...] = (),
+    ) -> StartView:
+        """A StartView of view 1, voted in view 0 in round 1, as ``sender`` would send it
+        next (unsigned): for tests of what a receiver takes."""
+        one = self.replicas[sender]
+        return StartView(
+            sender,
+            1,
+            one.clock + 1,
+            one.have[sender] + 1,
+            voted_in=0,
+            members=members,
+            quorums=(),
+            cuts=tuple(one.have),
+            joined=(),
+            joined_from=(),
+            lives=(0,) * self.players,
+            seated=tuple(range(self.players)),
+            round=1,
+            base_committed=0,
+            base_digest=bytes(16),
+            carried=carried,
+            scores=(),
+            votes=votes,
+        )
 
     def flush(self) -> None:
         """Move every replica's outgoing messages onto its links, and keep its events."""

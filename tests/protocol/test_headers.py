@@ -17,7 +17,6 @@ from p2pnerts.protocol import (
     Play,
     RemoteProtocolError,
     ShutOut,
-    StartView,
     Status,
     ViewInstalled,
 )
@@ -121,26 +120,7 @@ def test_an_ack_stamped_below_a_message_it_claims_is_refused() -> None:
 
 def test_a_view_started_by_another_seat_than_its_coordinator_is_refused() -> None:
     table = _dealt()
-    two = table.replicas[2]
-    start = StartView(
-        2,
-        1,  # view 1's coordinator is seat 1 (1 mod 3), not seat 2
-        two.clock + 1,
-        two.have[2] + 1,
-        voted_in=0,
-        members=(1, 2),
-        quorums=(),
-        cuts=tuple(two.have),
-        joined=(),
-        joined_from=(),
-        lives=(0, 0, 0),
-        seated=(0, 1, 2),
-        round=1,
-        base_committed=0,
-        base_digest=bytes(16),
-        carried=(),
-        scores=(),
-    )
+    start = table.start_view(2, (1, 2))  # view 1's coordinator is seat 1 (1 mod 3), not 2
     _refused(table, 1, start, "started view 1, not its own")
 
 

@@ -51,25 +51,7 @@ def test_a_start_view_carrying_a_move_its_seat_never_signed_is_refused() -> None
     table = _dealt()
     one = table.replicas[1]
     fabricated = one.signer.sign(replace(_next_play(table, 0), move=DeclareStuck(0)))
-    start = StartView(
-        1,
-        1,
-        one.clock + 1,
-        one.have[1] + 1,
-        voted_in=0,
-        members=(1, 2),
-        quorums=(),
-        cuts=tuple(one.have),
-        joined=(),
-        joined_from=(),
-        lives=(0, 0, 0),
-        seated=(0, 1, 2),
-        round=1,
-        base_committed=0,
-        base_digest=bytes(16),
-        carried=(encode_payload(fabricated),),
-        scores=(),
-    )
+    start = table.start_view(1, (1, 2), carried=(encode_payload(fabricated),))
     _refused(table, 2, one.signer.sign(start), "carries a Play not signed by seat 0")
 
 
@@ -97,28 +79,9 @@ def test_every_message_of_a_game_with_a_crash_and_a_view_change_verifies() -> No
 
 
 def _start_dropping_seat_0(table: Table, votes: tuple[ViewChange, ...]) -> StartView:
-    one = table.replicas[1]  # coordinator of view 1 (1 mod 3)
-    start = StartView(
-        1,
-        1,
-        one.clock + 1,
-        one.have[1] + 1,
-        voted_in=0,
-        members=(1, 2),
-        quorums=(),
-        cuts=tuple(one.have),
-        joined=(),
-        joined_from=(),
-        lives=(0, 0, 0),
-        seated=(0, 1, 2),
-        round=1,
-        base_committed=0,
-        base_digest=bytes(16),
-        carried=(),
-        scores=(),
-        votes=tuple(encode_payload(v) for v in votes),
-    )
-    return one.signer.sign(start)
+    # Seat 1 is the coordinator of view 1 (1 mod 3).
+    start = table.start_view(1, (1, 2), votes=tuple(encode_payload(v) for v in votes))
+    return table.replicas[1].signer.sign(start)
 
 
 def _vote(table: Table, seat: int, signer: int) -> ViewChange:
