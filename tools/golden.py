@@ -21,7 +21,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,19 +36,24 @@ from p2pnerts.protocol import (
     Ack,
     Hello,
     Leave,
+    LinkMessage,
     Message,
     Play,
     Proof,
     Ready,
+    Refuse,
     Rejoin,
     RemoteProtocolError,
     Reveal,
+    Roster,
+    Seat,
     SeatKey,
     Signer,
     StartView,
     TableSecret,
     TeamDeal,
     ViewChange,
+    Welcome,
     common_seed,
     decode,
     decode_payload,
@@ -607,6 +612,58 @@ def terms_vector() -> dict[str, Any]:
     }
 
 
+def link_frames() -> list[tuple[str, LinkMessage, str]]:
+    """The link's frames (SPEC §2.7–2.9): a newcomer at a private table and the host."""
+    secret = TableSecret.derive(PASSPHRASE, TABLE)
+    newcomer = Hello(ZERO, -1, "Bea", 4001, NEWCOMER_KEY.public, bytes(range(16)))
+    bare = Hello(TABLE, 0, "Ann", 4000, HOST_KEY.public, bytes(range(16, 32)))
+    answerer = link_statement(ANSWERER, TABLE, newcomer, bare)
+    opener = link_statement(OPENER, TABLE, newcomer, bare)
+    host = replace(bare, proof=HOST_KEY.sign(answerer), mac=secret.prove(answerer))
+    seats = (
+        Seat(0, "Ann", "192.168.1.20", 4000, HOST_KEY.public),
+        Seat(1, "Bea", "192.168.1.31", 4001, NEWCOMER_KEY.public),
+    )
+    options = TableOptions(rounds=3)
+    terms = table_terms(TABLE, options, 2)
+    return [
+        ("hello-newcomer", newcomer, "A newcomer opens a connection to the host: no table"
+         " id yet (16 zero bytes), seat -1 (asking for one), its name, the port it listens"
+         " on, its public key and a fresh nonce."),
+        ("hello-host", host, "The host of a private table answers: the table id, its seat"
+         " 0, its key and nonce, its Ed25519 signature of the answerer's statement (SPEC"
+         " 2.8) and its passphrase MAC of it (2.9), as in the passphrase vector."),
+        ("proof", Proof(NEWCOMER_KEY.sign(opener), secret.prove(opener)), "The newcomer"
+         " proves its key and that it knows the passphrase, over the opener's statement."),
+        ("welcome", Welcome(TABLE, 1, 2, options), "The host gives the newcomer seat 1 at a"
+         " table of 2 playing 3 rounds (the options as the terms vector lays them out)."),
+        ("roster", Roster(seats, True), "Who sits where, with their keys: the table is full"
+         " and play begins."),
+        ("hello-seat", Hello(TABLE, 1, "Bea", 4001, NEWCOMER_KEY.public, bytes(range(32, 48)),
+         terms=terms), "Seat 1 opens a link to seat 0 once play began: its Hello says the"
+         " table's terms (SPEC 2.8)."),
+        ("refuse", Refuse("that is not a seat of this table"), "The answer to a Hello that"
+         " cannot be taken; the connection then closes."),
+    ]  # fmt: skip
+
+
+def link_meaning(message: LinkMessage) -> dict[str, Any]:
+    """A link frame's kind and fields, readably: bytes in hex, the options by name, the
+    roster's seats as [seat, name, host, port, key]."""
+    out: dict[str, Any] = {"kind": type(message).__name__}
+    for field in fields(message):
+        value = getattr(message, field.name)
+        if isinstance(value, bytes):
+            value = value.hex()
+        elif isinstance(value, TableOptions):
+            value = {f.name: getattr(value, f.name) for f in fields(TableOptions)}
+            value = {**value, "tie_rule": value["tie_rule"].value, "teams": list(value["teams"])}
+        elif field.name == "seats":
+            value = [[s.seat, s.name, s.host, s.port, s.key.hex()] for s in value]
+        out[field.name] = value
+    return out
+
+
 # --- the file -------------------------------------------------------------------------------
 
 
@@ -627,6 +684,10 @@ def document() -> dict[str, Any]:
         "frames": [
             {"name": name, "note": note, "hex": encode(m).hex(), "meaning": meaning(m)}
             for name, m, note in FRAMES
+        ],
+        "link_frames": [
+            {"name": name, "note": note, "hex": encode(m).hex(), "meaning": link_meaning(m)}
+            for name, m, note in link_frames()
         ],
         "invalid": [
             {"name": name, "note": note, "hex": frame.hex(), "error": error, "message": text}

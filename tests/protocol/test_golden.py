@@ -27,17 +27,22 @@ from p2pnerts.protocol import (
     FrameDecoder,
     Hello,
     Leave,
+    LinkMessage,
     Message,
     Play,
     Proof,
     Ready,
+    Refuse,
     Rejoin,
     RemoteProtocolError,
     Reveal,
+    Roster,
+    Seat,
     Signer,
     StartView,
     TeamDeal,
     ViewChange,
+    Welcome,
     common_seed,
     decode,
     decode_payload,
@@ -58,6 +63,7 @@ from p2pnerts.rules import (
     SlideUnder,
     Suit,
     TableOptions,
+    TieRule,
     ToFoundation,
     ToWork,
     TurnStock,
@@ -375,3 +381,55 @@ def test_the_terms_vector_is_sha256_over_the_table_and_its_options() -> None:
     by_hand = hashlib.sha256(b"p2pnerts/2 table terms\x00" + table + players + options)
     assert by_hand.hexdigest() == vector["sha256"]
     assert table_terms(table, TableOptions(rounds=3), vector["players"]).hex() == vector["sha256"]
+
+
+LINK_FRAMES: list[dict[str, Any]] = GOLDEN["link_frames"]
+
+
+def link_message(meaning: dict[str, Any]) -> LinkMessage:
+    """The link frame a meaning states (bytes in hex, options by name, seats as lists)."""
+    values = {name: value for name, value in meaning.items() if name != "kind"}
+    for name, value in values.items():
+        if isinstance(value, str) and name not in ("name", "reason"):
+            values[name] = bytes.fromhex(value)
+    if "options" in values:
+        named = values["options"]
+        values["options"] = TableOptions(
+            **{**named, "tie_rule": TieRule(named["tie_rule"]), "teams": tuple(named["teams"])}
+        )
+    if "seats" in values:
+        values["seats"] = tuple(
+            Seat(seat, name, host, port, bytes.fromhex(key))
+            for seat, name, host, port, key in values["seats"]
+        )
+    kinds: dict[str, Callable[..., LinkMessage]] = {
+        "Hello": Hello,
+        "Welcome": Welcome,
+        "Refuse": Refuse,
+        "Roster": Roster,
+        "Proof": Proof,
+    }
+    return kinds[meaning["kind"]](**values)
+
+
+def test_every_link_kind_has_a_golden_frame() -> None:
+    kinds = {f["meaning"]["kind"] for f in LINK_FRAMES}
+    assert kinds == {"Hello", "Welcome", "Refuse", "Roster", "Proof"}
+
+
+@pytest.mark.parametrize("frame", LINK_FRAMES, ids=lambda f: f["name"])
+def test_a_link_frame_decodes_to_its_stated_meaning_and_back(frame: dict[str, Any]) -> None:
+    data = bytes.fromhex(frame["hex"])
+    stated = link_message(frame["meaning"])
+    assert decode(data) == stated
+    assert encode(stated) == data
+
+
+def test_the_golden_link_proofs_verify_against_the_stated_keys() -> None:
+    hello = {f["name"]: link_message(f["meaning"]) for f in LINK_FRAMES}
+    newcomer, host, proof = hello["hello-newcomer"], hello["hello-host"], hello["proof"]
+    assert isinstance(newcomer, Hello) and isinstance(host, Hello) and isinstance(proof, Proof)
+    bare = Hello(host.table, host.seat, host.name, host.port, host.key, host.nonce)
+    table = host.table
+    assert verify(host.key, host.proof, link_statement(ANSWERER, table, newcomer, bare))
+    assert verify(newcomer.key, proof.proof, link_statement(OPENER, table, newcomer, bare))
