@@ -25,6 +25,7 @@ from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, Pacing
 from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatbot import play_seat
 from p2pnerts.net._seatfile import Keeper, SeatFile
+from p2pnerts.net._seatreplica import seat_replica
 from p2pnerts.protocol import (
     SECRET_BYTES,
     Disk,
@@ -36,12 +37,10 @@ from p2pnerts.protocol import (
     PlayReturned,
     Ready,
     RemoteProtocolError,
-    Replica,
     RoundOver,
     RoundStarted,
     Seat,
     SeatKey,
-    Signer,
     Status,
     Timing,
     table_terms,
@@ -114,25 +113,10 @@ class TablePeer:
         self.options = options
         self.name = ""
         """The table's name, if this seat knows it (kept in its state file)."""
-        now, players = trio.current_time(), len(roster)
-        stacker = getattr(tamper, "shuffle", None)  # a cheat that stacks its own deck
-        shuffle = stacker(options, options.seating(players)[seat]) if stacker else None
-        signer = Signer(self.key, [s.key for s in self.roster])
-        if disk is None:
-            self.replica = Replica(
-                seat, options, players, timing=timing, now=now, shuffle=shuffle, signer=signer
-            )
-        else:
-            self.replica = Replica.restart(
-                seat,
-                options,
-                players,
-                disk=disk,
-                now=now,
-                timing=timing,
-                shuffle=shuffle,
-                signer=signer,
-            )
+        now = trio.current_time()
+        self.replica = seat_replica(
+            seat, self.roster, options, self.key, now=now, timing=timing, disk=disk, tamper=tamper
+        )
         self.resumed = disk is not None
         names = tuple(s.name for s in self.roster)
         self.narrator = Narrator(names, self.replica.seats, seat)
