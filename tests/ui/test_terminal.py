@@ -147,8 +147,9 @@ def test_host_and_join_meet_in_the_lobby_and_play(terminal: Terminal) -> None:
     terminal.select(attic, bea)
     terminal.type_to(bea, "Enter")
     terminal.wait_for(lambda t: f"{attic}: 2 of 3 seats taken" in t and "Bea" in t, "Bea seated")
-    text = terminal.screen(bea)
-    assert "you have seat 2 of 3" in text and "a adds a bot" not in text  # a joiner's keys
+    # Bea's screen says so a moment after the host's does: wait for it, not just read it.
+    text = terminal.wait_for(lambda t: "you have seat 2 of 3" in t, "Bea's seat", bea)
+    assert "a adds a bot" not in text  # a joiner's keys
     terminal.type("a")  # Ann adds a bot; the table is full and play begins
     say_ready(terminal, "t:0", bea)
     for window in ("t:0", bea):
