@@ -6,13 +6,14 @@ from __future__ import annotations
 import argparse
 import getpass
 import os
+import random
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2pnerts.bots import level, policy_name
 from p2pnerts.errors import UsageError
-from p2pnerts.net import IDLE_AFTER, TableSpec
+from p2pnerts.net import IDLE_AFTER, Shape, Shaper, TableSpec
 from p2pnerts.protocol import passphrase_bytes
 from p2pnerts.rules import BadOptions, TableOptions, TieRule
 
@@ -44,6 +45,13 @@ class SeatConfig:
     ``--ask-passphrase``): hosting, the table is private; joining, the table must be."""
     host_key: str | None = None
     """``--host-key``: join only a table whose host proves this key's fingerprint."""
+    shape: Shape = field(default_factory=Shape)
+    """``--delay``, ``--jitter``, ``--loss``, ``--stall``: how this peer's links are shaped."""
+
+    def shaper(self) -> Shaper | None:
+        """What shapes this seat's links, if anything does (its jitter and losses drawn
+        from the seed, when there is one)."""
+        return Shaper(self.shape, random.Random(self.seed)) if self.shape else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +101,13 @@ def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
         idle=IDLE_AFTER if bot else args.idle,
         passphrase=passphrase_from(args),
         host_key=getattr(args, "host_key", None),
+        shape=shape_from(args),
     )
+
+
+def shape_from(args: argparse.Namespace) -> Shape:
+    """The links' shape from ``--delay``, ``--jitter``, ``--loss`` and ``--stall``."""
+    return Shape(args.delay / 1000, args.jitter / 1000, args.loss, tuple(args.stall))
 
 
 def _ask_passphrase() -> str:

@@ -82,6 +82,7 @@ def on_screen(
         if seat.state is not None:  # --state: kept there, to come back after a crash
             session.player.seat_file = seat.state
         session.player.passphrase = seat.passphrase
+        session.player.shaper = seat.shaper()
         return start(session)
 
     result = ui.play_in_terminal(seat.name, seat.seed, look, begin, lobby, idle_after=seat.idle)

@@ -11,7 +11,7 @@ from typing import NoReturn, TypeVar
 
 from p2pnerts._platform import login_name
 from p2pnerts.bots import level_help
-from p2pnerts.net import IDLE_AFTER
+from p2pnerts.net import IDLE_AFTER, Stall
 from p2pnerts.rules import BadOptions, TieRule, teams_from_text
 
 N = TypeVar("N", int, float)
@@ -58,6 +58,7 @@ def player_options(
         "the seat it keeps (after a crash)",
     )
     passphrase_options(parser)
+    link_options(parser)
     if headless:
         parser.add_argument(
             "--headless", action="store_true", help="a bot plays the seat; print progress lines"
@@ -117,6 +118,50 @@ def idle_option(parser: argparse.ArgumentParser) -> None:
         help=f"after S seconds without a move you are declared stuck, so the table plays "
         f"on without waiting for you ({IDLE_AFTER:.0f})",
     )
+
+
+def link_options(parser: argparse.ArgumentParser) -> None:
+    """How this peer's links are shaped (`net.Shape`): slow motion, a bad Wi-Fi link."""
+    group = parser.add_argument_group(
+        "link shaping (every link of this peer, in this process: for slow motion and tests)"
+    )
+    group.add_argument(
+        "--delay", type=count(0, 60_000), default=0, metavar="MS", help="add MS to all it sends"
+    )
+    group.add_argument(
+        "--jitter", type=count(0, 60_000), default=0, metavar="MS", help="give or take up to MS"
+    )
+    group.add_argument(
+        "--loss",
+        type=_within(float, "a fraction", 0.0, 0.5),
+        default=0.0,
+        metavar="P",
+        help="lose this fraction of what it sends (TCP sends it again, late)",
+    )
+    group.add_argument(
+        "--stall",
+        type=stall,
+        action="append",
+        default=[],
+        metavar="AT:S[:hold]",
+        help="cut every link AT seconds after play begins, for S seconds (hold: freeze it "
+        "instead, delivering what waited at the end); may be given again",
+    )
+
+
+def stall(text: str) -> Stall:
+    """``AT:S`` or ``AT:S:hold`` (`link_options`)."""
+    parts = text.split(":")
+    if len(parts) == 3 and parts[2] in ("hold", "drop"):
+        parts, drop = parts[:2], parts[2] == "drop"
+    else:
+        drop = True
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"not AT:S or AT:S:hold: {text!r}")
+    at, length = (seconds(0, 86_400)(part) for part in parts)
+    if length <= 0:
+        raise argparse.ArgumentTypeError(f"a stall must last some time: {text!r}")
+    return Stall(at, length, drop)
 
 
 def look_options(parser: argparse.ArgumentParser) -> None:

@@ -15,6 +15,7 @@ from p2pnerts._config import (
     JoinConfig,
     SeatConfig,
     seat_from,
+    shape_from,
     table_options_from,
     table_size,
 )
@@ -26,6 +27,7 @@ from p2pnerts._options import (
     host_key_option,
     idle_option,
     levels,
+    link_options,
     look_options,
     player_options,
     table_options,
@@ -119,6 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     idle_option(play)
     look_options(play)
+    link_options(play)
     table_options(play)
     play.set_defaults(parser=play, run=_play)
 
@@ -336,6 +339,7 @@ def _play(args: argparse.Namespace) -> int:
         ascii=args.ascii,
         four_colour=args.four_colour,
         idle=args.idle,
+        shape=shape_from(args),
     )
     spec = TableSpec("this machine", players, options)
     config = HostConfig(seat, spec, bots=players - 1, advertise=False, bind="127.0.0.1")

@@ -24,6 +24,7 @@ from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile, SeatFileError
 from p2pnerts.net._seating import Player
+from p2pnerts.net._shaper import Shape, Shaper, Stall
 from p2pnerts.net._tables import (
     SERVICE_TYPE,
     DiscoveryError,
@@ -53,6 +54,9 @@ __all__ = [
     "Refused",
     "SeatFile",
     "SeatFileError",
+    "Shape",
+    "Shaper",
+    "Stall",
     "TableBrowser",
     "TableInfo",
     "TablePeer",

@@ -17,6 +17,7 @@ from dataclasses import replace
 import trio
 
 from p2pnerts.errors import Error
+from p2pnerts.net._shaper import LinkShaper, hold_until
 from p2pnerts.protocol import (
     ANSWERER,
     MAX_FRAME,
@@ -65,11 +66,20 @@ class Refused(Error):
 class Connection:
     """Frames over one stream: `send_nowait` queues, `serve` reads and writes until closed."""
 
-    def __init__(self, stream: trio.abc.Stream, peer: str, queue_limit: int = QUEUE_LIMIT) -> None:
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        peer: str,
+        queue_limit: int = QUEUE_LIMIT,
+        shape: LinkShaper | None = None,
+    ) -> None:
         self.stream = stream
         self.peer = peer
         self.closed = False
-        self._send, self._queue = trio.open_memory_channel[bytes](queue_limit)
+        self._send, self._queue = trio.open_memory_channel[tuple[float, bytes]](queue_limit)
+        """Frames to write, each with the time it was queued (for ``shape``)."""
+        self._shape = shape
+        """How this connection is slowed, made lossy or cut (`_shaper`); None: it is not."""
         self._decoder = FrameDecoder(HANDSHAKE_FRAME)
         """Small frames only until the handshake is done (`open_up`): a stranger's large
         frame is refused before it is read, let alone decoded."""
@@ -95,7 +105,7 @@ class Connection:
             return
         frame = encode(message)
         try:
-            self._send.send_nowait(frame)
+            self._send.send_nowait((self._stamp(), frame))
             self.frames_sent += 1
             self.bytes_sent += len(frame)
         except trio.WouldBlock:
@@ -106,16 +116,20 @@ class Connection:
         """Queue bytes as they are (a cheat's garbage); dropped if the queue is full."""
         if not self.closed:
             with contextlib.suppress(trio.WouldBlock):
-                self._send.send_nowait(frame)
+                self._send.send_nowait((self._stamp(), frame))
 
-    def take_queued(self) -> bytes:
-        """Everything queued so far, for writing by hand before `serve` runs (a handshake)."""
-        frames = []
+    def _stamp(self) -> float:
+        return trio.current_time() if self._shape is not None else 0.0
+
+    async def write_queued(self) -> None:
+        """Write everything queued so far by hand, before `serve` runs (a handshake, a last
+        Refuse)."""
         while True:
             try:
-                frames.append(self._queue.receive_nowait())
+                sent, frame = self._queue.receive_nowait()
             except (trio.WouldBlock, trio.EndOfChannel):
-                return b"".join(frames)
+                return
+            await self._write_one(sent, frame)
 
     async def receive(self) -> Received:
         """The next message; raises `Closed` when there is none, `RemoteProtocolError` (after
@@ -130,6 +144,8 @@ class Connection:
             if not data:
                 self.close()
                 raise Closed(self.peer)
+            if self._shape is not None:
+                await hold_until(self._shape.taken_at(trio.current_time()))
             try:
                 self._ready.extend(self._decoder.feed(bytes(data)))
             except RemoteProtocolError:
@@ -168,10 +184,15 @@ class Connection:
 
     async def _write(self) -> None:
         try:
-            async for frame in self._queue:
-                await self.stream.send_all(frame)
+            async for sent, frame in self._queue:
+                await self._write_one(sent, frame)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             self.close()
+
+    async def _write_one(self, sent: float, frame: bytes) -> None:
+        if self._shape is not None:
+            await hold_until(self._shape.leaves_at(sent))
+        await self.stream.send_all(frame)
 
     async def say_last(self, message: Received) -> None:
         """Write one message straight to the stream, even after the connection broke on a
@@ -190,7 +211,7 @@ class Connection:
         with trio.move_on_after(2) as scope:
             scope.shield = True
             with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                await self.stream.send_all(self.take_queued())
+                await self.write_queued()
             self.close()
             await self.stream.aclose()
 
@@ -202,20 +223,26 @@ class Connection:
         self._scope.cancel()
 
 
-async def dial_seat(other: Seat, hello: Hello, key: SeatKey) -> Connection | None:
+async def dial_seat(
+    other: Seat, hello: Hello, key: SeatKey, shape: LinkShaper | None = None
+) -> Connection | None:
     """A connection to seat ``other`` of the table ``hello`` names, opened with ``hello``
     and proven both ways (`open_link`, against the key the roster gives ``other``); None
-    if it cannot be had now. Raises `Refused` when that seat refuses this one."""
+    if it cannot be had now. Raises `Refused` when that seat refuses this one. Cancelled,
+    it leaves nothing open."""
     try:
         stream = await trio.open_tcp_stream(other.host, other.port)
     except OSError:
         return None
-    conn = Connection(stream, f"seat {other.seat} ({other.host}:{other.port})")
+    conn = Connection(stream, f"seat {other.seat} ({other.host}:{other.port})", shape=shape)
     try:
         reply = await open_link(conn, hello, key, other.key)
     except RemoteProtocolError as exc:
         log.warning("seat %d answered with a frame that breaks the protocol: %s", other.seat, exc)
         reply = None
+    except BaseException:
+        await trio.aclose_forcefully(stream)
+        raise
     where = f"seat {other.seat} ({other.host}:{other.port})"
     if isinstance(reply, Refuse):
         await stream.aclose()
@@ -321,7 +348,7 @@ async def _exchange(conn: Connection, message: Received, *, answer: bool = True)
     conn.send_nowait(message)
     try:
         with trio.fail_after(LINK_TIMEOUT):
-            await conn.stream.send_all(conn.take_queued())
+            await conn.write_queued()
             return await conn.receive() if answer else None
     except (trio.TooSlowError, Closed, OSError, trio.BrokenResourceError):
         return None

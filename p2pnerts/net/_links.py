@@ -16,6 +16,7 @@ import trio
 
 from p2pnerts.net._link import Connection, Received, dial_seat
 from p2pnerts.net._result import PeerStats
+from p2pnerts.net._shaper import LinkShaper, Shaper
 from p2pnerts.protocol import Hello, Message, Seat, SeatKey, addressed_to
 
 FRAME_RATE = 2000.0
@@ -42,8 +43,11 @@ class Links(Mapping[int, Connection]):
         refuses: Callable[[int], bool],
         hear: Callable[[int, Received], None],
         broken: Callable[[int, str], None],
+        shaper: Shaper | None = None,
     ) -> None:
         self._conns: dict[int, Connection] = {}
+        self._shaper = shaper
+        """How this peer's links are shaped (slow motion, a Wi-Fi test), if at all."""
         self._lost: dict[int, trio.Event] = {}
         self._buckets: dict[int, Bucket] = {}
         """Per seat, the frames its connections may still carry (`FRAME_RATE`)."""
@@ -134,7 +138,7 @@ class Links(Mapping[int, Connection]):
                 lost = self._lost[other.seat] = trio.Event()
                 await lost.wait()
                 continue
-            conn = await dial_seat(other, hello(), key)
+            conn = await dial_seat(other, hello(), key, self._shape())
             if conn is None:
                 await trio.sleep(delay)
                 delay = min(delay * 2, LAST_REDIAL)
@@ -152,6 +156,9 @@ class Links(Mapping[int, Connection]):
             nursery.start_soon(serve)
             adopt(other.seat, conn)
             await done.wait()
+
+    def _shape(self) -> LinkShaper | None:
+        return None if self._shaper is None else self._shaper.link()
 
     def _count(self, conn: Connection) -> None:
         self._stats.frames_sent += conn.frames_sent

@@ -129,7 +129,7 @@ async def join_table(host: str, port: int, player: Player) -> MatchResult:
         for listener in listeners:
             await listener.aclose()
         raise JoinError(f"cannot reach {host}:{port}: {exc.strerror or exc}") from None
-    conn = Connection(stream, f"host {host}:{port}")
+    conn = Connection(stream, f"host {host}:{port}", shape=player.link_shape())
     try:
         answer, host_key = await ask_for_a_seat(conn, player, my_port, f"{host}:{port}")
     except JoinError:

@@ -26,6 +26,7 @@ from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatbot import play_seat
 from p2pnerts.net._seatfile import Keeper, SeatFile
 from p2pnerts.net._seatreplica import seat_replica
+from p2pnerts.net._shaper import Shaper
 from p2pnerts.protocol import (
     SECRET_BYTES,
     Disk,
@@ -104,6 +105,7 @@ class TablePeer:
         tamper: Tamper | None = None,
         key: SeatKey | None = None,
         seeded: bool = False,
+        shaper: Shaper | None = None,
     ) -> None:
         self.table = table
         self.seat = seat
@@ -150,8 +152,10 @@ class TablePeer:
             refuses=self.replica.gate.refuses,
             hear=self._on_message,
             broken=self._broken,
+            shaper=shaper,
         )
         """This seat's connection to each other seat."""
+        self._shaper = shaper
         self._sent_at: dict[Move, float] = {}
         self._nursery: trio.Nursery | None = None
         self.watchers: list[Watcher] = []
@@ -164,9 +168,14 @@ class TablePeer:
 
     async def run(self, dial: Callable[[Seat], trio.abc.Stream] | None = None) -> MatchResult:
         """Play the match to its end; returns the final totals."""
+        if self._shaper is not None:
+            self._shaper.begin(trio.current_time())
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._drive)
+            if self._shaper is not None:
+                self._report(self._shaper.shape.describe())
+                nursery.start_soon(self._shaper.tell, self._report)
             if self._driver is not None:
                 nursery.start_soon(play_seat, self, self._driver, self._rng)
             for other in self.roster:

@@ -18,6 +18,7 @@ from p2pnerts.net._link import Closed, Connection, answer_link
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER
 from p2pnerts.net._peer import TablePeer, Tamper
 from p2pnerts.net._result import MatchResult
+from p2pnerts.net._shaper import LinkShaper, Shaper
 from p2pnerts.protocol import Disk, Hello, Refuse, RemoteProtocolError, Seat, SeatKey, Welcome
 from p2pnerts.rules import TableOptions
 
@@ -78,6 +79,12 @@ class Player:
     """A practice table started with a seed: this seat's deal secrets are drawn from ``rng``
     (so the seed deals the same decks), not from the system's randomness (which a table
     among strangers needs: a secret another can predict lets them know the deck)."""
+    shaper: Shaper | None = None
+    """How this seat's links are slowed, made lossy or cut (slow motion, a Wi-Fi test)."""
+
+    def link_shape(self) -> LinkShaper | None:
+        """The shaping of one new connection of this seat's, if its links are shaped."""
+        return None if self.shaper is None else self.shaper.link()
 
 
 Greeted = tuple[Connection, Hello]
@@ -101,7 +108,7 @@ class Seating:
         """A new connection and its Hello; None, the connection closed, when the Hello does
         not come in time or the address holds too many connections already."""
         address = peerhost(stream)
-        conn = Connection(stream, peername(stream))
+        conn = Connection(stream, peername(stream), shape=self.player.link_shape())
         if self._open[address] >= PER_ADDRESS:
             await conn.finish()
             yield None
@@ -180,6 +187,7 @@ class Seating:
             countdown=p.countdown,
             idle_after=p.idle_after,
             seeded=p.seeded,
+            shaper=p.shaper,
         )
         self.peer.name = p.table_name or ""
         if p.seated is not None:
