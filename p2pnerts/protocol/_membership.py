@@ -137,6 +137,8 @@ class Membership:
         """Per member of this view, the view above which a message it sends from a view
         below this one shows it installed another view instead (`admit`)."""
         self._gone: set[int] = set()
+        self._starts_heard: set[int] = set()
+        """The newer views whose StartView reached this seat, taken or not."""
         """The members shown to have installed another view than this one."""
         self.election = Election(self)
         """The view change under way, if any: votes, and the StartView to build."""
@@ -195,9 +197,22 @@ class Membership:
         if message.view > self.view:
             starts = isinstance(message, StartView) and sender in self.members
             if not starts or self.rejoining.holds_from(sender):
+                missed = not starts and self._missed_start(message)
                 self.rejoining.hold_back(message, now)  # FIFO: after what came before it
+                if missed:
+                    self.shut_out(now)
                 return False
         return sender in self.members
+
+    def _missed_start(self, message: Message) -> bool:
+        """Whether ``message``, from a newer view's coordinator, shows that this seat was
+        left out of that view: the coordinator sent its StartView before anything stamped
+        with that view, and sends it again on a new connection to every member that may
+        lack it; this seat neither took nor holds it, so it is no member."""
+        sender, view = message.sender, message.view
+        if sender not in self.members or sender != self.election.coordinator(view):
+            return False
+        return view not in self._starts_heard and not self.rejoining.holds_start(sender, view)
 
     def _note_lineage(self, start: StartView) -> None:
         """Where each member of a view just installed came from: a voter from the view the
@@ -262,14 +277,18 @@ class Membership:
         return ((self.view, self.members), *self._quorums)
 
     def take_start_view(self, start: StartView, now: float) -> None:
+        self._starts_heard.add(start.view)
         if start.view <= self.view or start.voted_in != self.view:
             return  # stale, or built from votes of a view this replica has left
+        if self.seat not in start.members:
+            # The others went on without this seat: out now, even if it has voted for a
+            # later view since (as if it had crashed after that vote), so that it asks to
+            # rejoin at once instead of waiting out the votes of a view it cannot form.
+            self.shut_out(now)
+            return
         if self.status is Status.CHANGING and start.view < self.election.changing_to:
             # This replica has since voted for a later view, which may form from those
             # votes: it installs at most one of the two (see `install_acks`).
-            return
-        if self.seat not in start.members:
-            self.shut_out(now)
             return
         self.install(start, now)
 
@@ -277,6 +296,7 @@ class Membership:
         """Move to the view a StartView begins, as a member that was already in."""
         departed = self.members - set(start.members)
         self.view, self.members = start.view, frozenset(start.members)
+        self._starts_heard = {view for view in self._starts_heard if view > self.view}
         self.enter(Status.NORMAL)
         self.installed_at = now
         self.install_acks(start)

@@ -10,7 +10,7 @@ from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._checks import Gate
 from p2pnerts.protocol._events import Event, PeerStalled
 from p2pnerts.protocol._inplay import Disk
-from p2pnerts.protocol._messages import Message, Rejoin
+from p2pnerts.protocol._messages import Message, Rejoin, StartView
 from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._status import Timing
 
@@ -104,6 +104,12 @@ class Rejoining:
     def holds_from(self, sender: int) -> bool:
         """Whether a message of ``sender``'s is held back (FIFO: later ones wait behind it)."""
         return any(m.sender == sender for m in self._stash)
+
+    def holds_start(self, sender: int, view: int) -> bool:
+        """Whether the StartView of ``view`` from ``sender`` is held back here."""
+        return any(
+            isinstance(m, StartView) and m.sender == sender and m.view == view for m in self._stash
+        )
 
     def left_behind(self, now: float) -> bool:
         """Whether a member has gone on in a newer view for too long to wait for it here."""

@@ -62,6 +62,9 @@ class Table:
         """Per seat, what it puts on the wire in place of each message (a cheat): frames
         as they are are for a network (see `p2pnerts.net`), and are not carried here."""
         self.cut: set[frozenset[int]] = set()
+        """Links that lose what is sent over them (a connection broken)."""
+        self.held: set[frozenset[int]] = set()
+        """Links that carry nothing for now: what is sent waits, and arrives after."""
         self.paused: set[int] = set()
         """Seats whose process is stopped (SIGSTOP, a closed lid): not ticked, and what is
         sent to them waits on their links until they run again."""
@@ -143,7 +146,8 @@ class Table:
     def deliver(self, src: int, dest: int, count: int | None = None) -> int:
         """Deliver up to ``count`` queued messages from src to dest (all by default)."""
         queue, done = self.links[src, dest], 0
-        while dest not in self.paused and queue and (count is None or done < count):
+        held = dest in self.paused or frozenset((src, dest)) in self.held
+        while not held and queue and (count is None or done < count):
             message = queue.popleft()
             if dest not in self.down:
                 self.replicas[dest].receive(message, self.now)
@@ -156,7 +160,11 @@ class Table:
         for _ in range(rounds):
             moved = sum(self.deliver(a, b) for a, b in list(self.links))
             self.advance(self.timing.ack_delay)
-            waiting = any(q for (_, dest), q in self.links.items() if dest not in self.paused)
+            waiting = any(
+                q
+                for (src, dest), q in self.links.items()
+                if dest not in self.paused and frozenset((src, dest)) not in self.held
+            )
             if not moved and not waiting:
                 return
 

@@ -144,3 +144,51 @@ def test_a_round_that_began_and_ended_while_away_is_not_told_as_one_to_sit_out()
     ]
     over = RoundOver(4, EndReason.NERTS, 0, (), b"", dealt=(0, 1))
     assert record.tell([RoundStarted(4, (0, 1)), over]) == [RoundStarted(4, (0, 1)), over]
+
+
+CUT = 3
+
+
+def _cut_off(table: Table, seconds: float, *, lost: bool) -> None:
+    """Cut every link of seat 3 for ``seconds`` while every seat runs on: what is sent
+    meanwhile is ``lost`` (a connection that broke), or waits and arrives after (TCP)."""
+    links = {frozenset((CUT, seat)) for seat in range(table.players) if seat != CUT}
+    if lost:
+        table.cut |= links
+    else:
+        table.held |= links
+    table.run_for(seconds)
+    table.cut -= links
+    table.held -= links
+
+
+def _four() -> Table:
+    opts = TableOptions()
+    table = Table(4, opts)
+    table.start([order(s, ["QS"], ["2H", "9C", "9S", "KD"], opts) for s in range(4)])
+    return table
+
+
+@pytest.mark.parametrize("lost", [False, True], ids=["held", "lost"])
+def test_a_seat_cut_off_for_seconds_is_out_and_asks_back_as_soon_as_its_links_return(
+    lost: bool,
+) -> None:
+    table = _four()
+    _cut_off(table, 4.5, lost=lost)
+    assert table.replicas[0].view > 0 and CUT not in table.replicas[0].members
+    # Meanwhile it voted for later views of its own, which cannot form without the others.
+    assert table.replicas[CUT].status is Status.CHANGING
+    assert not table.of(CUT, ShutOut)
+    # Back: what arrives first shows it was left out (the StartView that left it out,
+    # or, lost with its connection, the coordinator's next word in that view), not 2 s
+    # of waiting on a newer view it never gets.
+    table.settle()
+    table.advance(table.timing.heartbeat)
+    table.settle()
+    assert table.of(CUT, ShutOut)
+    table.advance(table.timing.heartbeat)
+    table.settle()
+    assert table.of(CUT, RejoinedTable)
+    assert table.replicas[CUT].status is Status.NORMAL
+    assert CUT in table.replicas[0].members
+    table.agree()
