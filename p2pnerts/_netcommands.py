@@ -109,6 +109,7 @@ def write_stats(path: Path | None, result: MatchResult) -> None:
         "away": s.comings.away,
         "frames_sent": s.frames_sent,
         "bytes_sent": s.bytes_sent,
+        "probed": s.probed,
         "diverged": s.diverged,
         "refused": s.refused,
         "stalled": s.stalled,

@@ -10,6 +10,7 @@ with what it carries.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping
 
 import trio
@@ -29,8 +30,18 @@ seat that floods until its own connection breaks finds it no fuller when it dial
 
 FIRST_REDIAL = 0.05
 """Seconds before a failed dial is tried again; doubled after each failure..."""
-LAST_REDIAL = 2.0
-"""...up to this."""
+LAST_REDIAL = 0.4
+"""...up to this: a refused dial costs a peer on the LAN nothing, and a seat whose peer
+is back (restarted, or its link returned) should be heard again at once."""
+
+PROBE_AFTER = 0.75
+"""Seconds a lower seat's connection may bring nothing (a seat says something at least
+every 0.25 s) before this seat dials that seat afresh beside it (a probe)..."""
+PROBE_EVERY = 0.25
+"""...and again every this many seconds while it stays silent, each attempt given up
+after that long. After a link has been gone for a few seconds, TCP on the old connection
+sends again only when its doubling retransmission timer next fires, up to as long again
+after the link returned; a new connection carries at once, and replaces the old one."""
 
 
 class Links(Mapping[int, Connection]):
@@ -46,6 +57,8 @@ class Links(Mapping[int, Connection]):
         shaper: Shaper | None = None,
     ) -> None:
         self._conns: dict[int, Connection] = {}
+        self._heard: dict[int, float] = {}
+        """When each seat's connection last brought anything."""
         self._shaper = shaper
         """How this peer's links are shaped (slow motion, a Wi-Fi test), if at all."""
         self._lost: dict[int, trio.Event] = {}
@@ -78,12 +91,14 @@ class Links(Mapping[int, Connection]):
         if old is not None and old is not conn:
             old.close()
         self._conns[seat] = conn
+        self._heard[seat] = trio.current_time()  # its handshake was just heard
         bucket = self._buckets.get(seat)
         if bucket is None:  # one for the seat, whatever connection it comes by
             bucket = self._buckets[seat] = Bucket(FRAME_RATE, FRAME_BURST, trio.current_time())
 
         def hear(message: Received) -> None:
-            if bucket.take(trio.current_time()):
+            now = self._heard[seat] = trio.current_time()
+            if bucket.take(now):
                 self._hear(seat, message)
             elif not self._refuses(seat):
                 why = f"seat {seat} sent over {FRAME_RATE:.0f} messages a second"
@@ -129,33 +144,41 @@ class Links(Mapping[int, Connection]):
         nursery: trio.Nursery,
         adopt: Callable[[int, Connection], None],
     ) -> None:
-        """Keep a connection to a lower seat: dial, and dial again when it drops; each
-        new connection is served in ``nursery`` and handed to ``adopt``."""
+        """Keep a connection to a lower seat: dial, dial again when it drops, and probe
+        with a new connection while it brings nothing (`PROBE_AFTER`); each new connection
+        is served in ``nursery`` and handed to ``adopt``, which puts it in the old one's
+        place."""
         delay = FIRST_REDIAL
-        while not self._refuses(other.seat):  # none again to a seat refused
-            current = self._conns.get(other.seat)
-            if current is not None and not current.closed:
-                lost = self._lost[other.seat] = trio.Event()
-                await lost.wait()
-                continue
-            conn = await dial_seat(other, hello(), key, self._shape())
+        seat = other.seat
+        while not self._refuses(seat):  # none again to a seat refused
+            current = self._conns.get(seat)
+            connected = current is not None and not current.closed
+            if connected:
+                quiet_at = self._heard[seat] + PROBE_AFTER
+                if trio.current_time() < quiet_at:
+                    lost = self._lost[seat] = trio.Event()
+                    with trio.move_on_at(quiet_at):
+                        await lost.wait()
+                    continue
+            conn = None
+            with trio.move_on_after(PROBE_EVERY if connected else math.inf):
+                conn = await dial_seat(other, hello(), key, self._shape())
             if conn is None:
-                await trio.sleep(delay)
-                delay = min(delay * 2, LAST_REDIAL)
+                if not connected:
+                    await trio.sleep(delay)
+                    delay = min(delay * 2, LAST_REDIAL)
                 continue
             delay = FIRST_REDIAL
-            done = trio.Event()
+            if connected:
+                self._stats.probed += 1
+            nursery.start_soon(self._serve, seat, conn)
+            adopt(seat, conn)
 
-            async def serve(conn: Connection = conn, done: trio.Event = done) -> None:
-                try:
-                    await conn.serve()
-                finally:
-                    self.lost(other.seat, conn)
-                    done.set()
-
-            nursery.start_soon(serve)
-            adopt(other.seat, conn)
-            await done.wait()
+    async def _serve(self, seat: int, conn: Connection) -> None:
+        try:
+            await conn.serve()
+        finally:
+            self.lost(seat, conn)
 
     def _shape(self) -> LinkShaper | None:
         return None if self._shaper is None else self._shaper.link()

@@ -28,6 +28,8 @@ class PeerStats:
     which some seat was silent: what the play waited on a silent seat."""
     frames_sent: int = 0
     bytes_sent: int = 0
+    probed: int = 0
+    """How many times a silent seat's connection was replaced by a probe (`Links`)."""
     started: float = 0.0
     finished: float = 0.0
     diverged: int = 0
