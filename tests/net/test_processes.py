@@ -241,6 +241,51 @@ def test_a_peer_stopped_for_5_s_is_told_it_was_away_sits_out_and_its_record_is_w
     assert all(re.search(r"^membership: .*silent, .*left out, .*back, ", o, re.M) for o in outs[1:])
 
 
+WIFI = ("--delay", "15", "--jitter", "25", "--loss", "0.02")
+"""A bad Wi-Fi link: 15 ± 25 ms, 2% of frames lost (and sent again, late)."""
+
+
+def test_four_peers_on_bad_wi_fi_links_finish_the_match_alike(tmp_path: Path) -> None:
+    stats = [tmp_path / f"{name}.json" for name in ("h", "b1", "b2", "b3")]
+    host_args = ("--seats", "4", "--rounds", "2", "--level", "9", "--stats", str(stats[0]))
+    with _host(*host_args, *WIFI) as (host, port):
+        bots = [_bot(port, f"B{k}", "--stats", str(stats[k]), *WIFI) for k in (1, 2, 3)]
+        outs = [_finish(b) for b in bots] + [host.communicate(timeout=LIMIT)[0]]
+    assert all("links shaped: 15 ms ± 25 ms, 2% lost" in out for out in outs)
+    assert len({_summary(o) for o in outs}) == 1
+    plays = [json.loads(path.read_text())["commit_latencies"] for path in stats]
+    assert all(plays), "every peer played, over its lossy links"
+
+
+def test_a_peer_whose_links_are_cut_for_seconds_is_told_and_comes_back_over_new_links(
+    tmp_path: Path,
+) -> None:
+    stats = [tmp_path / f"{name}.json" for name in ("h", "b1", "b2", "b3")]
+    with _host("--seats", "4", "--rounds", "2", "--level", "8", "--stats", str(stats[0])) as (
+        host,
+        port,
+    ):
+        bots = [_bot(port, f"B{k}", "--stats", str(stats[k])) for k in (1, 2)]
+        bots.append(_bot(port, "B3", "--stats", str(stats[3]), "--stall", "6:3.5"))
+        outs = [_finish(b) for b in bots] + [host.communicate(timeout=LIMIT)[0]]
+    cut = outs[2]
+    lines = cut.splitlines()
+    said = [lines.index(line) for line in ("links cut for 3.5 s (--stall)", "links back (--stall)")]
+    assert said == sorted(said)
+    assert "the others went on without you: rejoining" in cut and "you are back in" in cut
+    assert all(
+        re.search(r"^B3 is back after \d+\.\d s away$", o, re.M) for o in outs[:2] + outs[3:]
+    )
+    for seen in outs:
+        over = [int(n) for n in re.findall(r"^round (\d+) over", seen, re.MULTILINE)]
+        assert over == [1, 2], seen
+    assert len({_summary(o) for o in outs}) == 1
+    # Its old connections would carry again only 2.7 s after the link's return (TCP's
+    # retransmission timer, as the shaper keeps it): new ones replaced them first.
+    probed = [json.loads(path.read_text())["probed"] for path in stats]
+    assert sum(probed) >= 1, probed
+
+
 REFUSED = sorted(set(CHEATS) - DEAL_CHEATS)
 DETECTED = dict.fromkeys(REFUSED, "C broke the protocol and is refused from now on") | {
     "no-ack": "C talks on but acknowledges nothing: left out for a while"
