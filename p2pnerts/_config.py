@@ -11,8 +11,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from p2pnerts._platform import data_dir
 from p2pnerts.bots import level, policy_name
-from p2pnerts.errors import UsageError
+from p2pnerts.errors import Error, UsageError
 from p2pnerts.net import IDLE_AFTER, Shape, Shaper, TableSpec
 from p2pnerts.protocol import passphrase_bytes
 from p2pnerts.rules import BadOptions, TableOptions, TieRule
@@ -47,6 +48,8 @@ class SeatConfig:
     """``--host-key``: join only a table whose host proves this key's fingerprint."""
     shape: Shape = field(default_factory=Shape)
     """``--delay``, ``--jitter``, ``--loss``, ``--stall``: how this peer's links are shaped."""
+    log: Path | None = None
+    """``--log DIR``: where this peer writes its game log (None: ``--no-log``)."""
 
     def shaper(self) -> Shaper | None:
         """What shapes this seat's links, if anything does (its jitter and losses drawn
@@ -102,7 +105,28 @@ def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
         passphrase=passphrase_from(args),
         host_key=getattr(args, "host_key", None),
         shape=shape_from(args),
+        log=log_from(args),
     )
+
+
+def log_from(args: argparse.Namespace) -> Path | None:
+    """Where the game log goes: ``--log DIR``, the data directory's logs, or nowhere."""
+    if args.no_log:
+        return None
+    if not args.log:
+        return data_dir() / "logs"  # made when the first log is written, or said it cannot
+    directory = Path(args.log)
+    try:  # asked for: a directory that cannot be had is an error before any table opens
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise LogDirError(f"cannot keep logs in {directory}: {exc.strerror or exc}") from None
+    return directory
+
+
+class LogDirError(Error):
+    """``--log DIR`` names a directory that cannot be made."""
+
+    context = "game log"
 
 
 def shape_from(args: argparse.Namespace) -> Shape:

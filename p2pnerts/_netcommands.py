@@ -341,6 +341,7 @@ def _player(
     player.seat_file = seat.state
     player.seeded = seat.seed is not None
     player.shaper = seat.shaper()
+    player.log_dir = seat.log
     if seat.cheat is not None:
         player.tamper = Cheat(seat.cheat)
     return player

@@ -59,6 +59,7 @@ def player_options(
     )
     passphrase_options(parser)
     link_options(parser)
+    log_options(parser)
     if headless:
         parser.add_argument(
             "--headless", action="store_true", help="a bot plays the seat; print progress lines"
@@ -147,6 +148,18 @@ def link_options(parser: argparse.ArgumentParser) -> None:
         help="cut every link AT seconds after play begins, for S seconds (hold: freeze it "
         "instead, delivering what waited at the end); may be given again",
     )
+
+
+def log_options(parser: argparse.ArgumentParser) -> None:
+    """Where this peer writes its game log (`net._gamelog`)."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--log",
+        metavar="DIR",
+        help="write this peer's game log (every frame and commit) in DIR (default: the "
+        "data directory's logs, the newest 100 kept)",
+    )
+    where.add_argument("--no-log", action="store_true", help="write no game log")
 
 
 def stall(text: str) -> Stall:

@@ -14,6 +14,7 @@ from p2pnerts._config import (
     HostConfig,
     JoinConfig,
     SeatConfig,
+    log_from,
     seat_from,
     shape_from,
     table_options_from,
@@ -28,6 +29,7 @@ from p2pnerts._options import (
     idle_option,
     levels,
     link_options,
+    log_options,
     look_options,
     player_options,
     table_options,
@@ -122,6 +124,7 @@ def _parser() -> argparse.ArgumentParser:
     idle_option(play)
     look_options(play)
     link_options(play)
+    log_options(play)
     table_options(play)
     play.set_defaults(parser=play, run=_play)
 
@@ -340,6 +343,7 @@ def _play(args: argparse.Namespace) -> int:
         four_colour=args.four_colour,
         idle=args.idle,
         shape=shape_from(args),
+        log=log_from(args),
     )
     spec = TableSpec("this machine", players, options)
     config = HostConfig(seat, spec, bots=players - 1, advertise=False, bind="127.0.0.1")

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
+from p2pnerts._platform import DATA_DIR_ENV
 from p2pnerts.net import INTERFACES_ENV
 
 # The suite runs on every core at once (pytest-xdist), beside real processes and other
@@ -30,8 +31,13 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 @pytest.fixture(autouse=True)
-def _mdns_stays_on_loopback(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _mdns_stays_on_loopback(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
     monkeypatch.setenv(INTERFACES_ENV, "127.0.0.1")
+    # What a peer keeps (game logs, remembered host keys) stays out of the person's own
+    # data directory: in one of the test's.
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path_factory.mktemp("data")))
     # A person is named by their login by default: here, the same name on every machine.
     monkeypatch.setenv("LOGNAME", "Player")
     yield

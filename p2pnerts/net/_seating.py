@@ -14,6 +14,7 @@ from pathlib import Path
 import trio
 
 from p2pnerts.driver import Driver
+from p2pnerts.net._gamelog import keep_log
 from p2pnerts.net._link import Closed, Connection, answer_link
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER
 from p2pnerts.net._peer import TablePeer, Tamper
@@ -81,6 +82,8 @@ class Player:
     among strangers needs: a secret another can predict lets them know the deck)."""
     shaper: Shaper | None = None
     """How this seat's links are slowed, made lossy or cut (slow motion, a Wi-Fi test)."""
+    log_dir: Path | None = None
+    """Where to write this seat's game log (`net._gamelog`); None: nowhere."""
 
     def link_shape(self) -> LinkShaper | None:
         """The shaping of one new connection of this seat's, if its links are shaped."""
@@ -190,12 +193,19 @@ class Seating:
             shaper=p.shaper,
         )
         self.peer.name = p.table_name or ""
+        log = None
+        if p.log_dir is not None:
+            log = keep_log(self.peer, p.log_dir, options.summary(), p.report)
         if p.seated is not None:
             p.seated(self.peer)
         for other, conn in links.items():
             self.peer.adopt(other, conn)
         self.playing.set()
-        return await self.peer.run()
+        try:
+            return await self.peer.run()
+        finally:
+            if log is not None:
+                log.close()
 
 
 async def _hello(conn: Connection) -> Hello | None:

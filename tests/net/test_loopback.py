@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from _hosting import hosted
 
 from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
@@ -17,7 +18,6 @@ from p2pnerts.net import (
     Player,
     TablePeer,
     TableSpec,
-    host_table,
     join_table,
 )
 from p2pnerts.net._seating import PER_ADDRESS
@@ -62,20 +62,7 @@ async def _hosted(
     lines: list[str],
     player: Player | None = None,
 ) -> int:
-    ready = trio.Event()
-    port = [0]
-
-    def listening(p: int, _table: bytes) -> None:
-        port[0] = p
-        ready.set()
-
-    async def host() -> None:
-        host = player or _player("Ann", 1, lines)
-        results[0] = await host_table(spec, host, bind="127.0.0.1", on_listening=listening)
-
-    nursery.start_soon(host)
-    await ready.wait()
-    return port[0]
+    return await hosted(nursery, spec, player or _player("Ann", 1, lines), results)
 
 
 async def test_four_peers_on_loopback_play_a_whole_match_and_agree() -> None:

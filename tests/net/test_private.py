@@ -7,10 +7,11 @@ import random
 
 import pytest
 import trio
+from _hosting import hosted
 
 from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
-from p2pnerts.net import JoinError, MatchResult, Player, TableSpec, host_table, join_table
+from p2pnerts.net import JoinError, MatchResult, Player, TableSpec, join_table
 from p2pnerts.net._link import Connection, hear_out, new_nonce, prove_to
 from p2pnerts.net._seating import NO_TABLE
 from p2pnerts.protocol import Hello, Refuse, SeatKey, TableSecret
@@ -40,21 +41,8 @@ def _player(name: str, seed: int, lines: list[str], passphrase: str | None = Non
 async def _host(
     nursery: trio.Nursery, lines: list[str], results: dict[int, MatchResult], secret: str | None
 ) -> int:
-    listening = trio.Event()
-    port = [0]
-
-    def heard(p: int, _table: bytes) -> None:
-        port[0] = p
-        listening.set()
-
-    async def host() -> None:
-        spec = TableSpec("den", 2, TableOptions(rounds=1))
-        player = _player("Ann", 1, lines, secret)
-        results[0] = await host_table(spec, player, bind="127.0.0.1", on_listening=heard)
-
-    nursery.start_soon(host)
-    await listening.wait()
-    return port[0]
+    spec = TableSpec("den", 2, TableOptions(rounds=1))
+    return await hosted(nursery, spec, _player("Ann", 1, lines, secret), results)
 
 
 async def test_a_joiner_with_the_passphrase_plays_the_match_at_a_private_table() -> None:
