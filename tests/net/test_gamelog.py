@@ -3,8 +3,10 @@ cut anywhere reads back as the records before the cut."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -12,11 +14,13 @@ import trio
 from _hosting import hosted
 
 from p2pnerts.bots import BotDriver, SimpleBot
+from p2pnerts.cli import main
 from p2pnerts.driver import Pace
 from p2pnerts.net import MatchResult, Player, TableSpec, join_table
-from p2pnerts.net._gamelog import COMMIT, MAGIC, RECEIVED, SENT, prune, read_log
+from p2pnerts.net._gamelog import COMMIT, MAGIC, RECEIVED, SENT, GameLog, prune, read_log
 from p2pnerts.protocol import Message, decode
 from p2pnerts.rules import TableOptions
+from p2pnerts.trace import SHIVIZ_REGEX, trace
 
 
 def _player(name: str, seed: int, logs: Path, lines: list[str]) -> Player:
@@ -140,3 +144,83 @@ def test_a_log_that_cannot_be_written_is_said_once_and_the_match_is_played(
     assert len(set(results.values())) == 1
     assert sum(line.startswith("no game log: cannot write in ") for line in lines) == 1
     assert list((tmp_path / "bea").glob("*.p2plog"))
+
+
+def shiviz_problems(text: str) -> list[str]:
+    """What breaks ShiViz's documented rules in a file meant for it: the parser on the first
+    line (with the event, host and clock groups), the executions' delimiter on the second,
+    then events whose clock is JSON naming their own host, that host's entry counting its
+    events from 1 up by one, and every other entry an event of that host already seen whose
+    clock this one's covers (happens-before)."""
+    problems = []
+    first, second, *body = text.split("\n")
+    if not all(f"(?<{group}>" in first for group in ("event", "host", "clock")):
+        problems.append(f"no parser with event, host and clock on the first line: {first!r}")
+    if second:
+        problems.append("the second line is a delimiter: this file has one execution")
+    parser = re.compile(first.replace("(?<", "(?P<"))
+    found = list(parser.finditer("\n".join(body)))
+    if 2 * len(found) != len([line for line in body if line]):
+        problems.append("lines the parser does not take")
+    seen: dict[str, list[dict[str, int]]] = {}
+    for match in found:
+        host, clock = match["host"], json.loads(match["clock"])
+        own = seen.setdefault(host, [])
+        if clock.get(host) != len(own) + 1:
+            problems.append(f"{host}'s event {len(own) + 1} has {clock.get(host)}")
+        for other, count in clock.items():
+            before = seen.get(other, [])
+            if other != host and not 1 <= count <= len(before):
+                problems.append(f"{host} depends on {other}'s event {count}, not seen")
+            elif other != host and any(clock.get(h, 0) < n for h, n in before[count - 1].items()):
+                problems.append(f"{host}'s clock does not cover {other}'s event {count}")
+        own.append(clock)
+    return problems
+
+
+def test_the_logs_of_a_match_trace_into_a_file_shiviz_takes(
+    played: tuple[list[Path], list[str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "match.shiviz"
+    assert main(["trace", *map(str, played[0]), "--shiviz", str(out)]) == 0
+    assert "events of 2 peers (s1-Ann, s2-Bea)" in capsys.readouterr().out
+    text = out.read_text()
+    assert shiviz_problems(text) == []
+    lines = text.split("\n")[2::2]
+    assert any(line.startswith("receive Play ") for line in lines)
+    assert any(line.startswith("commit #1 digest ") for line in lines)
+    merged = trace(played[0])
+    received = [e for e in merged.events if e.kind == "receive"]
+    assert received and all(e.matched is not None for e in received), "both logs are whole"
+    for event in received:
+        send = event.matched
+        assert send is not None and event.clock[send.host] >= send.clock[send.host]
+
+
+def test_the_validator_finds_what_shiviz_would_refuse() -> None:
+    good = trace_text([("a", {"a": 1}), ("b", {"b": 1}), ("b", {"a": 1, "b": 2})])
+    assert shiviz_problems(good) == []
+    assert shiviz_problems(trace_text([("a", {"a": 2})]))  # does not start at 1
+    assert shiviz_problems(trace_text([("b", {"a": 1, "b": 1})]))  # a's event 1 unseen
+
+
+def trace_text(events: list[tuple[str, dict[str, int]]]) -> str:
+    lines = [SHIVIZ_REGEX, ""]
+    for host, clock in events:
+        lines += ["something", f"{host} {json.dumps(clock)}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_logs_of_different_matches_are_not_traced_together(
+    played: tuple[list[Path], list[str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = GameLog.start(
+        tmp_path, table=bytes(16), name="Elsewhere", seat=0, roster=(), options="", now=0.0
+    )
+    other.close()
+    assert main(["trace", str(played[0][1]), str(other.path)]) == 1
+    assert "p2pnerts: trace: these logs are of different matches" in capsys.readouterr().err
+    assert main(["trace", str(played[0][0]), str(played[0][0])]) == 1
+    assert "two logs of one seat" in capsys.readouterr().err
+    assert main(["trace", str(tmp_path / "missing.p2plog")]) == 1
+    assert "missing.p2plog" in capsys.readouterr().err
