@@ -27,6 +27,7 @@ from p2pnerts.driver import Driver, Drivers, Look
 from p2pnerts.protocol import (
     SECRET_BYTES,
     Disk,
+    Event,
     LocalProtocolError,
     Message,
     ProtocolError,
@@ -229,17 +230,9 @@ class Simulation:
             for dst in range(self.peers):
                 if addressed_to(message, dst):
                     self._send(seat, dst, message, kind, size)
-        rounds = ledger.tally.rounds
-        hear = None if self.lineup is None else self.lineup.hear
-        for event in replica.take_events():
-            ledger.event(seat, replica, event, self.now)
-            if hear is not None:
-                hear(seat, event)
-        if ledger.tally.rounds != rounds:
-            up = [
-                p.replica.committed for p, r in zip(self.seats, ledger.seats, strict=True) if r.up
-            ]
-            ledger.invariants.forget_before(min(up))
+        events = replica.take_events()
+        if events:
+            self._take_events(seat, replica, events)
         ledger.check(seat, replica)
         deadline = replica.next_deadline()
         peer.spins = peer.spins + 1 if deadline <= self.now else 0
@@ -249,6 +242,20 @@ class Simulation:
             peer.timer_at = deadline
             action = functools.partial(self._timer, seat, peer.life, deadline)
             self.scheduler.at(max(deadline, self.now + TIMER_GRAIN), action)
+
+    def _take_events(self, seat: int, replica: Replica, events: list[Event]) -> None:
+        ledger = self.ledger
+        rounds = ledger.tally.rounds
+        hear = None if self.lineup is None else self.lineup.hear
+        for event in events:
+            ledger.event(seat, replica, event, self.now)
+            if hear is not None:
+                hear(seat, event)
+        if ledger.tally.rounds != rounds:
+            up = [
+                p.replica.committed for p, r in zip(self.seats, ledger.seats, strict=True) if r.up
+            ]
+            ledger.invariants.forget_before(min(up))
 
     def _send(self, src: int, dst: int, message: Message, kind: str, size: int) -> None:
         self.ledger.tally.messages[kind] += 1
