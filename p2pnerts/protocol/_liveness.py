@@ -115,11 +115,11 @@ class Liveness:
 
     def earliest_live_since(self) -> float:
         """The earliest `live_since` of the other members (`NEVER` if there are none)."""
-        others = self._others()
-        earliest = min([self.heard[s] for s in others], default=NEVER)
+        heard, me = self.heard, self._m.seat
+        earliest = min([heard[s] for s in self._m.members if s != me], default=NEVER)
         if self._head is None:
             return earliest  # nobody stalls: no message waits
-        for seat in others:
+        for seat in self._others():
             stale = self.stale_since[seat]
             # (A stall that began no earlier cannot be the earliest: skip its check.)
             if stale is not None and max(stale, self._head_since) < earliest:
@@ -171,7 +171,6 @@ class Liveness:
 
     def deadline(self) -> float:
         """When a member not suspected yet would be (`NEVER` if none is left)."""
-        others = self._others() - self.suspected
-        if not others:
-            return NEVER
-        return min(self.heard[s] for s in others) + self._m.timing.suspect_after
+        heard, me, suspected = self.heard, self._m.seat, self.suspected
+        times = [heard[s] for s in self._m.members if s != me and s not in suspected]
+        return min(times) + self._m.timing.suspect_after if times else NEVER
