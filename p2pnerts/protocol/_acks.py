@@ -113,12 +113,13 @@ class Acks:
 
     def held_by_all(self, seat: int, seq: int, members: Iterable[int]) -> bool:
         """Whether every member vouched for holding message ``seq`` of ``seat``."""
-        return all(self.vouched[r][seat] >= seq for r in members)
+        vouched = self.vouched
+        return all(vouched[r][seat] >= seq for r in members)
 
     def lowest_vouched(self, members: Iterable[int]) -> int:
         """The highest of this seat's messages every other member vouched for holding."""
-        others = [self.vouched[r][self.seat] for r in members if r != self.seat]
-        return min(others, default=self.have[self.seat])
+        vouched, me = self.vouched, self.seat
+        return min([vouched[r][me] for r in members if r != me], default=self.have[me])
 
     def install(self, start: StartView) -> None:
         """Forget the other seats' acknowledgements for the commit rule: from a new view on,
