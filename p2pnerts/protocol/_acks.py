@@ -16,7 +16,7 @@ from p2pnerts.protocol._messages import Ack, Message, StartView
 
 CLOCKS_KEPT = 4096
 """Per seat, how many of its latest messages' clocks a replica keeps, to check the Acks
-that claim them (`clock_of`)."""
+that claim them (`late_claim`)."""
 
 
 class Acks:
@@ -84,19 +84,42 @@ class Acks:
         rows = [self.acked[ack.sender]]
         if in_view:
             rows.append(self.vouched[ack.sender])
+        lives, have = self.lives, ack.have
+        every_life = ack.view >= max(lives)  # the usual case: sent in every seat's life
         for row in rows:
-            for seat, seq in enumerate(ack.have):
-                if ack.view >= self.lives[seat]:
+            if every_life:
+                row[:] = map(max, row, have)
+                continue
+            for seat, seq in enumerate(have):
+                if ack.view >= lives[seat]:
                     row[seat] = max(row[seat], seq)
+
+    def late_claim(self, ack: Ack) -> tuple[int, int, int] | None:
+        """The first message ``ack`` claims (seat, sequence number, clock) that was stamped
+        at or above the Ack's own clock, among those held lately; None if there is none."""
+        view, limit = ack.view, ack.clock
+        if view >= max(self.lives):
+            # The usual case, at C speed: no claim stamped that late (clocks start at 1).
+            stamps = map(dict.get, self._clocks, ack.have)
+            if max(filter(None, stamps), default=0) < limit:
+                return None
+        claims = zip(ack.have, self.lives, self._clocks, strict=True)
+        for seat, (seq, life, clocks) in enumerate(claims):
+            if view >= life:
+                clock = clocks.get(seq)
+                if clock is not None and clock >= limit:
+                    return seat, seq, clock
+        return None
 
     def held_by_all(self, seat: int, seq: int, members: Iterable[int]) -> bool:
         """Whether every member vouched for holding message ``seq`` of ``seat``."""
-        return all(self.vouched[r][seat] >= seq for r in members)
+        vouched = self.vouched
+        return all(vouched[r][seat] >= seq for r in members)
 
     def lowest_vouched(self, members: Iterable[int]) -> int:
         """The highest of this seat's messages every other member vouched for holding."""
-        others = [self.vouched[r][self.seat] for r in members if r != self.seat]
-        return min(others, default=self.have[self.seat])
+        vouched, me = self.vouched, self.seat
+        return min([vouched[r][me] for r in members if r != me], default=self.have[me])
 
     def install(self, start: StartView) -> None:
         """Forget the other seats' acknowledgements for the commit rule: from a new view on,

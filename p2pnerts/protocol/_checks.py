@@ -174,14 +174,14 @@ class Gate:
         if ack.view >= acks.lives[me] and ack.have[me] > acks.have[me]:
             why = f"seat {sender} claims message {ack.have[me]} of seat {me}, never sent"
             raise self.refuse(sender, why)
-        for seat, seq in enumerate(ack.have):
-            clock = acks.clock_of(seat, seq) if ack.view >= acks.lives[seat] else None
-            if clock is not None and clock >= ack.clock:
-                why = (
-                    f"seat {sender}'s Ack at clock {ack.clock} claims message {seq} of seat"
-                    f" {seat}, stamped {clock}"
-                )
-                raise self.refuse(sender, why)
+        late = acks.late_claim(ack)
+        if late is not None:
+            seat, seq, clock = late
+            why = (
+                f"seat {sender}'s Ack at clock {ack.clock} claims message {seq} of seat"
+                f" {seat}, stamped {clock}"
+            )
+            raise self.refuse(sender, why)
 
     def refuse(self, seat: int, why: str) -> RemoteProtocolError:
         """Refuse ``seat`` from now on, for the reason given; returns the error to raise."""

@@ -10,6 +10,7 @@ lied about, or whose secret never came, fails the audit: its round is voided (§
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from collections.abc import Callable, Mapping, Sequence
@@ -35,6 +36,11 @@ SECRET_BYTES = 32
 """The size of a round's secret."""
 NEVER_REVEALED = "it never revealed its secret"
 """Why a deck whose seats all left the table before revealing fails the audit."""
+SHUFFLES_KEPT = 256
+"""How many deck orders a process remembers, and audit replays (`REPLAYS_KEPT`): every
+replica of a simulated table computes the same ones, from the same inputs, as a round
+ends."""
+REPLAYS_KEPT = 16
 
 Shuffle = Callable[[int, int, bytes, bytes], tuple[Card, ...]]
 """How a deck's order follows from (deck, round, secret, seed): `shuffle` on the wire. A
@@ -63,6 +69,7 @@ def derived(secret: bytes, label: int) -> bytes:
     return hashlib.sha256(b"p2pnerts-derive-2" + label.to_bytes(4, "big") + secret).digest()
 
 
+@functools.lru_cache(maxsize=SHUFFLES_KEPT)
 def shuffle(
     deck: int, number: int, secret: bytes, seed: bytes, *, options: TableOptions
 ) -> tuple[Card, ...]:
@@ -171,9 +178,20 @@ def replay(
 ) -> tuple[int, str] | None:
     """Replay a round with the checked decks known: the first seat whose move the decks
     contradict, and why (§5.5 step 3); None if every move fits."""
+    return _replay(public, tuple(sorted((d, tuple(o)) for d, o in decks.items())), tuple(log))
+
+
+@functools.lru_cache(maxsize=REPLAYS_KEPT)
+def _replay(
+    public: State,
+    decks: tuple[tuple[int, tuple[Card, ...]], ...],
+    log: tuple[tuple[Move, bool], ...],
+) -> tuple[int, str] | None:
+    # Keyed by every input, by value: an equal replay has the same verdict.
+    known = dict(decks)
     try:
         tableaux = tuple(
-            deal_tableau(t.deck, decks[t.deck], public.options) if t.deck in decks else t
+            deal_tableau(t.deck, known[t.deck], public.options) if t.deck in known else t
             for t in public.tableaux
         )
     except RulesError as exc:

@@ -18,7 +18,7 @@ from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._messages import Message, StartView, ViewChange
 from p2pnerts.protocol._rejoining import Rejoining
-from p2pnerts.protocol._status import Status, Timing
+from p2pnerts.protocol._status import NEVER, Status, Timing
 
 
 class _Replica(Protocol):
@@ -95,15 +95,17 @@ class Election:
             else:
                 self._maybe_start_view(now)
 
-    def deadlines(self) -> list[float]:
-        times = []
+    def deadline(self) -> float:
+        """When `tick` next has something to do (`NEVER`: nothing it waits for)."""
         m = self._m
         if m.status is Status.NORMAL:
-            since, wait = m.installed_at, m.timing.exclude_after
-            times += [max(m.liveness.live_since(s), since) + wait for s in m.members if s != m.seat]
+            # The earliest of every other member's max(live_since, installed_at) + wait:
+            # both steps keep the order, so it follows from the earliest live_since.
+            earliest = m.liveness.earliest_live_since()
+            return max(earliest, m.installed_at) + m.timing.exclude_after
         if m.status is Status.CHANGING:
-            times.append(self._change_started + self._m.timing.view_change_timeout)
-        return times
+            return self._change_started + m.timing.view_change_timeout
+        return NEVER
 
     def coordinator(self, view: int) -> int:
         """The one seat that may start view ``view``: the same at every peer, whatever

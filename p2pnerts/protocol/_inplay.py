@@ -239,7 +239,7 @@ class InPlay:
         this = self._host.dealing.rounds.get(self.number)
         # Dealt in: a Ready in when play started. One that commits later (its seat was not
         # at the table when the round's first Ready committed) deals nothing in.
-        dealt = set(this.shown) if this is not None else set()
+        dealt = this.shown if this is not None else {}
         host = self._host
         seated, seats = host.seated, host.seats
         return [s for s in range(host.players) if s not in seated or seats[s] not in dealt]

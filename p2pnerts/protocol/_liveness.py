@@ -12,13 +12,14 @@ that message, its link to the sender down, still acknowledges the others' heartb
 
 from __future__ import annotations
 
+from operator import gt
 from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._events import Event, PeerRecovered, PeerSuspected
 from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._messages import Ack, Message
-from p2pnerts.protocol._status import Timing
+from p2pnerts.protocol._status import NEVER, Timing
 
 
 class _Replica(Protocol):
@@ -72,8 +73,9 @@ class Liveness:
 
     def _claims_more(self, ack: Ack) -> bool:
         """Whether an Ack claims more of some other seat's messages than its sender's last."""
-        row = self._m.host.acks.acked[ack.sender]
-        return any(n > row[s] for s, n in enumerate(ack.have) if s != ack.sender)
+        row, have, sender = self._m.host.acks.acked[ack.sender], ack.have, ack.sender
+        after = sender + 1
+        return any(map(gt, have[:sender], row[:sender])) or any(map(gt, have[after:], row[after:]))
 
     def forget(self, seat: int) -> None:
         """A seat (re)joins: heard as lately as anyone, its Acks fresh, not suspected."""
@@ -110,6 +112,21 @@ class Liveness:
         """Since when a member has held the table up: silent, or stalling."""
         stalled = self._stalled_since(seat)
         return self.heard[seat] if stalled is None else min(self.heard[seat], stalled)
+
+    def earliest_live_since(self) -> float:
+        """The earliest `live_since` of the other members (`NEVER` if there are none)."""
+        heard, me = self.heard, self._m.seat
+        earliest = min([heard[s] for s in self._m.members if s != me], default=NEVER)
+        if self._head is None:
+            return earliest  # nobody stalls: no message waits
+        for seat in self._others():
+            stale = self.stale_since[seat]
+            # (A stall that began no earlier cannot be the earliest: skip its check.)
+            if stale is not None and max(stale, self._head_since) < earliest:
+                stalled = self._stalled_since(seat)
+                if stalled is not None:
+                    earliest = min(earliest, stalled)
+        return earliest
 
     def _stalled_since(self, seat: int) -> float | None:
         head, stale = self._head, self.stale_since[seat]
@@ -152,7 +169,8 @@ class Liveness:
                 self.away(seat)
                 self._m.host.events.append(PeerSuspected(seat))
 
-    def deadlines(self) -> list[float]:
-        """When a member not suspected yet would be."""
-        wait, heard = self._m.timing.suspect_after, self.heard
-        return [heard[s] + wait for s in self._others() - self.suspected]
+    def deadline(self) -> float:
+        """When a member not suspected yet would be (`NEVER` if none is left)."""
+        heard, me, suspected = self.heard, self._m.seat, self.suspected
+        times = [heard[s] for s in self._m.members if s != me and s not in suspected]
+        return min(times) + self._m.timing.suspect_after if times else NEVER

@@ -247,14 +247,10 @@ class Membership:
         if self.rejoining.left_behind(now) and self.status in (Status.NORMAL, Status.CHANGING):
             self.shut_out(now)  # the others went on in a view this replica never got
 
-    def deadlines(self) -> list[float]:
+    def deadline(self) -> float:
         """When membership next has something to do: suspect a silent member, or push on
-        with views (`tick_views`)."""
-        return self.liveness.deadlines() + self.view_deadlines()
-
-    def view_deadlines(self) -> list[float]:
-        """When `tick_views` next has something to do."""
-        return self.election.deadlines() + self.rejoining.deadlines()
+        with views (`tick_views`); `NEVER` if nothing."""
+        return min(self.liveness.deadline(), self.election.deadline(), self.rejoining.deadline())
 
     def quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]:
         """The memberships a view change out of this view needs a majority of, each: this

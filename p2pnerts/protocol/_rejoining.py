@@ -12,7 +12,7 @@ from p2pnerts.protocol._events import Event, PeerStalled
 from p2pnerts.protocol._inplay import Disk
 from p2pnerts.protocol._messages import Message, Rejoin, StartView
 from p2pnerts.protocol._outbox import Outbox
-from p2pnerts.protocol._status import Timing
+from p2pnerts.protocol._status import NEVER, Timing
 
 STASH_LIMIT = 100_000
 """Messages from views not yet installed that a replica holds back, at most."""
@@ -116,11 +116,11 @@ class Rejoining:
         since = self.stash_since
         return since is not None and now - since >= self._m.timing.view_change_timeout
 
-    def deadlines(self) -> list[float]:
-        """When `left_behind` turns true, if it may."""
+    def deadline(self) -> float:
+        """When `left_behind` turns true (`NEVER`: it may not)."""
         if self.stash_since is None:
-            return []
-        return [self.stash_since + self._m.timing.view_change_timeout]
+            return NEVER
+        return self.stash_since + self._m.timing.view_change_timeout
 
     def replay(self, now: float) -> None:
         """Take, now that a view is installed, what was held back for it (and hold back

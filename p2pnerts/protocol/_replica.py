@@ -67,7 +67,7 @@ from p2pnerts.protocol._messages import (
 from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._readings import Readings
 from p2pnerts.protocol._signing import Signer
-from p2pnerts.protocol._status import Status, Timing
+from p2pnerts.protocol._status import NEVER, Status, Timing
 from p2pnerts.rules import (
     BadOptions,
     Move,
@@ -268,6 +268,8 @@ class Replica(Readings):
 
     def take_events(self) -> list[Event]:
         """What happened since the last call; clears the queue."""
+        if not self.events:
+            return []  # (the usual answer: most steps tell nothing)
         events, self.events = self.events, []
         return self.record.tell(events)
 
@@ -282,14 +284,13 @@ class Replica(Readings):
         """When `tick` next has something to do."""
         status = self.membership.status
         if status is Status.LEFT:
-            return float("inf")
-        times = [self.outbox.last_sent + self.timing.heartbeat]
+            return NEVER
+        heartbeat = self.outbox.last_sent + self.timing.heartbeat
         if status is Status.OUT:
-            return times[0]
-        if self.outbox.ack_due is not None:
-            times.append(self.outbox.ack_due)
-        times += self.membership.deadlines()
-        return min(times)
+            return heartbeat
+        ack_due = self.outbox.ack_due
+        soonest = min(heartbeat, self.membership.deadline())
+        return soonest if ack_due is None else min(soonest, ack_due)
 
     # --- dealing ---------------------------------------------------------------------------
 

@@ -12,6 +12,9 @@ from p2pnerts.protocol._events import Event
 from p2pnerts.protocol._messages import Message
 from p2pnerts.rules import TableOptions
 
+NEVER = float("inf")
+"""The deadline of a part that waits for nothing."""
+
 
 class Status(StrEnum):
     NORMAL = "playing"

@@ -5,7 +5,7 @@ seeded `random.Random`. A state is immutable; `apply` returns a new one plus eve
 raises `IllegalMove` saying why and leaves the given state as it was.
 """
 
-from p2pnerts.rules._apply import apply, pile_name
+from p2pnerts.rules._apply import apply
 from p2pnerts.rules._cards import (
     ACE,
     JACK,
@@ -50,6 +50,7 @@ from p2pnerts.rules._options import (
     team_seats,
     teams_from_text,
 )
+from p2pnerts.rules._piles import pile_name
 from p2pnerts.rules._runs import fits, join
 from p2pnerts.rules._scoring import Match, RoundScore, score_round, void_points
 from p2pnerts.rules._state import (

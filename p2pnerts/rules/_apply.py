@@ -28,19 +28,16 @@ from p2pnerts.rules._moves import (
     TurnStock,
     WasteTurnedOver,
 )
+from p2pnerts.rules._piles import check_revealed, fix_covered, lift, pile_name, put
 from p2pnerts.rules._runs import join
 from p2pnerts.rules._state import (
-    NERTS,
     NEW_FOUNDATION,
     WASTE,
     EndReason,
-    FixedJoker,
     Foundation,
     RoundEnd,
     State,
     Tableau,
-    WorkPile,
-    pile_of,
 )
 
 Result = tuple[State, list[Event]]
@@ -79,120 +76,6 @@ def apply(state: State, move: Move, *, tie: bool = False) -> Result:
     raise IllegalMove(f"not a move: {move!r}")
 
 
-def pile_name(source: int) -> str:
-    """How a pile reference reads in a message."""
-    if source == NERTS:
-        return "your Nerts pile"
-    if source == WASTE:
-        return "your waste pile"
-    return f"work pile {source + 1}"
-
-
-# --- taking cards off a pile -------------------------------------------------------------
-
-
-def _take(
-    tableau: Tableau, move: ToFoundation | ToWork | SlideUnder, events: list[Event]
-) -> tuple[Tableau, WorkPile]:
-    """Lift the move's card (with what lies on it) off its source pile."""
-    card, source = move.card, move.source
-    if card.deck != tableau.deck:
-        raise IllegalMove(f"{card} is not your card (it belongs to deck {card.deck + 1})")
-    if source == NERTS:
-        _expect_top(tableau.nerts, card, source)
-        nerts = _reveal_next(tableau, tableau.nerts[:-1], move, events)
-        return tableau._replace(nerts=nerts), pile_of((card,))
-    if source == WASTE:
-        _expect_top(tableau.waste, card, source)
-        if move.revealed:
-            raise IllegalMove("a play from the waste turns no card face up")
-        return tableau._replace(waste=tableau.waste[:-1]), pile_of((card,))
-    return _take_block(tableau, card, source, move)
-
-
-def _expect_top(pile: tuple[Card | None, ...], card: Card, source: int) -> None:
-    if not pile:
-        raise IllegalMove(f"{pile_name(source)} is empty")
-    if pile[-1] != card:
-        raise IllegalMove(f"{card} is not the top of {pile_name(source)} ({pile[-1]} is)")
-
-
-def _reveal_next(
-    tableau: Tableau,
-    rest: tuple[Card | None, ...],
-    move: ToFoundation | ToWork | SlideUnder,
-    events: list[Event],
-) -> tuple[Card | None, ...]:
-    """Turn the next Nerts card face up, learning it from the move if this state cannot."""
-    if not rest:
-        if move.revealed:
-            raise IllegalMove("that was the last Nerts card: nothing is turned up")
-        return rest
-    known = rest[-1]
-    if known is None:
-        if len(move.revealed) != 1:
-            raise IllegalMove("a play from the Nerts pile must reveal the next Nerts card")
-        known = _check_revealed(tableau, move.revealed[0])
-        rest = rest[:-1] + (known,)
-    elif move.revealed not in ((), (known,)):
-        raise IllegalMove(f"the move reveals {move.revealed[0]} but the next card is {known}")
-    events.append(CardsRevealed(move.seat, NERTS, (known,)))
-    return rest
-
-
-def _check_revealed(tableau: Tableau, card: Card) -> Card:
-    if not isinstance(card, Card) or card.deck != tableau.deck:
-        raise IllegalMove(f"revealed card {card} is not from deck {tableau.deck + 1}")
-    return card
-
-
-def _take_block(
-    tableau: Tableau, card: Card, source: int, move: ToFoundation | ToWork | SlideUnder
-) -> tuple[Tableau, WorkPile]:
-    if not 0 <= source < len(tableau.work):
-        raise IllegalMove(f"there is no {pile_name(source)}")
-    if move.revealed:
-        raise IllegalMove("a work-pile move turns no card face up")
-    pile = tableau.work[source]
-    try:
-        at = pile.cards.index(card)
-    except ValueError:
-        raise IllegalMove(f"{card} is not in {pile_name(source)}") from None
-    block, below = pile.cards[at:], pile.cards[:at]
-    if pile.base_rank:
-        lifted = _part(tableau, block, pile.base_rank - at, pile.base_red ^ bool(at & 1))
-        rest = _part(tableau, below, pile.base_rank, pile.base_red)
-    else:
-        lifted, rest = WorkPile(block), WorkPile(below)
-    return tableau._replace(work=_put(tableau.work, source, rest)), lifted
-
-
-def _part(tableau: Tableau, cards: tuple[Card, ...], base_rank: int, base_red: bool) -> WorkPile:
-    """Part of a pile whose bottom stood for ``base_rank``: it keeps that identity if a real
-    card or a joker fixed for good is in it; a part of free jokers alone is wild again."""
-    if any(tableau.anchors(c) for c in cards):
-        return WorkPile(cards, base_rank, base_red)
-    return WorkPile(cards)
-
-
-def _fix_covered(tableau: Tableau, index: int) -> Tableau:
-    """Fix for good each joker a card now lies on in work pile ``index``, as what it stands
-    for there (a pile of free jokers alone stands for nothing yet)."""
-    pile = tableau.work[index]
-    if not pile.base_rank:
-        return tableau
-    new = tuple(
-        FixedJoker(c, pile.base_rank - at, pile.base_red ^ bool(at & 1))
-        for at, c in enumerate(pile.cards[:-1])
-        if not tableau.anchors(c)
-    )
-    return tableau._replace(fixed=tableau.fixed + new) if new else tableau
-
-
-def _put(piles: tuple[WorkPile, ...], index: int, pile: WorkPile) -> tuple[WorkPile, ...]:
-    return piles[:index] + (pile,) + piles[index + 1 :]
-
-
 # --- work piles --------------------------------------------------------------------------
 
 
@@ -203,10 +86,10 @@ def _to_work(state: State, move: ToWork) -> Result:
     if move.dest == move.source:
         raise IllegalMove(f"{move.card} is already in {pile_name(move.dest)}")
     events: list[Event] = []
-    tableau, run = _take(tableau, move, events)
+    tableau, run = lift(tableau, move, events)
     placed = join(tableau.work[move.dest], run)
-    tableau = tableau._replace(work=_put(tableau.work, move.dest, placed), stuck=False)
-    tableau = _fix_covered(tableau, move.dest)
+    tableau = tableau._replace(work=put(tableau.work, move.dest, placed), stuck=False)
+    tableau = fix_covered(tableau, move.dest)
     events.insert(0, CardsMoved(move.seat, run.cards, move.source, move.dest, under=False))
     # Moving cards between work piles plays no card: it cannot keep a stuck round going.
     return _with(state, tableau, played=move.source < 0), events
@@ -224,12 +107,12 @@ def _slide_under(state: State, move: SlideUnder) -> Result:
     if not target.cards:
         raise IllegalMove(f"{pile_name(move.dest)} is empty: play the card onto it instead")
     events: list[Event] = []
-    tableau, run = _take(tableau, move, events)
+    tableau, run = lift(tableau, move, events)
     if len(run.cards) != 1:
         raise IllegalMove("only a single card slides under a pile")
     placed = join(run, tableau.work[move.dest])
-    tableau = tableau._replace(work=_put(tableau.work, move.dest, placed), stuck=False)
-    tableau = _fix_covered(tableau, move.dest)
+    tableau = tableau._replace(work=put(tableau.work, move.dest, placed), stuck=False)
+    tableau = fix_covered(tableau, move.dest)
     events.insert(0, CardsMoved(move.seat, run.cards, move.source, move.dest, under=True))
     return _with(state, tableau, played=move.source < 0), events
 
@@ -241,7 +124,7 @@ def _to_foundation(state: State, move: ToFoundation, tie: bool) -> Result:
     rank, suit = _identity(move)
     _check_fixed(state.tableau_of(move.seat), move.card, rank, suit)
     events: list[Event] = []
-    tableau, run = _take(state.tableau_of(move.seat), move, events)
+    tableau, run = lift(state.tableau_of(move.seat), move, events)
     if len(run.cards) != 1:
         raise IllegalMove(f"only the exposed card of {pile_name(move.source)} can go up")
     if move.foundation == NEW_FOUNDATION:
@@ -356,7 +239,7 @@ def _learn(
         c is not None and c != r for c, r in zip(cards, revealed, strict=True)
     ):
         raise IllegalMove("the move reveals other cards than the stock holds")
-    return tuple(_check_revealed(tableau, r) for r in revealed)
+    return tuple(check_revealed(tableau, r) for r in revealed)
 
 
 def _with(state: State, tableau: Tableau, *, played: bool = False) -> State:

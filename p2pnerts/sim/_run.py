@@ -9,7 +9,8 @@ for step, and the same digest.
 A peer crashes by losing its replica, all but its ``disk``, and restarts with
 `Replica.restart`. A connection that comes back up carries, first, what each side's
 replica says to resend (`Replica.resend_to`) — and under a mix with duplicates, some of
-what it had already delivered, too.
+what it had already delivered, too. The liveness checks (rounds end, a majority cut off
+goes on) are the `Watchdog`'s.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from p2pnerts.driver import Driver, Drivers, Look
 from p2pnerts.protocol import (
     SECRET_BYTES,
     Disk,
+    Event,
     LocalProtocolError,
     Message,
     ProtocolError,
@@ -38,23 +40,20 @@ from p2pnerts.protocol import (
 )
 from p2pnerts.rules import IllegalMove
 from p2pnerts.sim._faults import Crash, Fault, LinkDrop, Partition, SlowPeer
-from p2pnerts.sim._invariants import Violation, check_round_time
+from p2pnerts.sim._invariants import Violation
 from p2pnerts.sim._ledger import Ledger
-from p2pnerts.sim._network import Link, Network, Scheduler, link
+from p2pnerts.sim._network import Network, Scheduler
 from p2pnerts.sim._quorum import (
     Watch,
-    check_watch,
     holders_outside,
     views_now,
-    watch_majority,
     without_majority,
 )
 from p2pnerts.sim._report import SeedResult, ViolationReport
 from p2pnerts.sim._trace import Trace
+from p2pnerts.sim._watchdog import Watchdog
 from p2pnerts.sim._workload import Lineup, SimConfig, setting
 
-WATCH_EVERY = 5.0
-"""Simulated seconds between two looks of the liveness watchdog."""
 TIMER_GRAIN = 1e-6
 """A timer falls due this long after the step that set it, at the soonest: time moves on
 between two steps of a real peer's loop, too (and a deadline the replica's ``tick`` does
@@ -117,8 +116,9 @@ class Simulation:
         self._secrets = random.Random(fixed.deals)
         self._deals = fixed.deals
         self._delivered: dict[tuple[int, int], deque[Message]] = {}
-        self._up_again: dict[Link, float] = {}
-        """When each link that went down came back up, last."""
+        self.watchdog = Watchdog(
+            config, self.ledger, self.network, self.scheduler, self._replicas, self._up
+        )
 
     @property
     def now(self) -> float:
@@ -146,7 +146,7 @@ class Simulation:
         for seat in range(self.peers):
             self._look_later(seat)
         self._next_fault()
-        self.scheduler.at(WATCH_EVERY, self._watchdog)
+        self.watchdog.start()
 
     # --- the players ----------------------------------------------------------------------
 
@@ -229,17 +229,9 @@ class Simulation:
             for dst in range(self.peers):
                 if addressed_to(message, dst):
                     self._send(seat, dst, message, kind, size)
-        rounds = ledger.tally.rounds
-        hear = None if self.lineup is None else self.lineup.hear
-        for event in replica.take_events():
-            ledger.event(seat, replica, event, self.now)
-            if hear is not None:
-                hear(seat, event)
-        if ledger.tally.rounds != rounds:
-            up = [
-                p.replica.committed for p, r in zip(self.seats, ledger.seats, strict=True) if r.up
-            ]
-            ledger.invariants.forget_before(min(up))
+        events = replica.take_events()
+        if events:
+            self._take_events(seat, replica, events)
         ledger.check(seat, replica)
         deadline = replica.next_deadline()
         peer.spins = peer.spins + 1 if deadline <= self.now else 0
@@ -249,6 +241,20 @@ class Simulation:
             peer.timer_at = deadline
             action = functools.partial(self._timer, seat, peer.life, deadline)
             self.scheduler.at(max(deadline, self.now + TIMER_GRAIN), action)
+
+    def _take_events(self, seat: int, replica: Replica, events: list[Event]) -> None:
+        ledger = self.ledger
+        rounds = ledger.tally.rounds
+        hear = None if self.lineup is None else self.lineup.hear
+        for event in events:
+            ledger.event(seat, replica, event, self.now)
+            if hear is not None:
+                hear(seat, event)
+        if ledger.tally.rounds != rounds:
+            up = [
+                p.replica.committed for p, r in zip(self.seats, ledger.seats, strict=True) if r.up
+            ]
+            ledger.invariants.forget_before(min(up))
 
     def _send(self, src: int, dst: int, message: Message, kind: str, size: int) -> None:
         self.ledger.tally.messages[kind] += 1
@@ -302,7 +308,7 @@ class Simulation:
         """Lift one reason each link is down; resend on those that come back up."""
         for a, b in links:
             if self.network.release(a, b):
-                self._up_again[link(a, b)] = self.now
+                self.watchdog.link_up(a, b)
                 self._reconnect(a, b)
 
     def _reconnect(self, a: int, b: int) -> None:
@@ -324,7 +330,7 @@ class Simulation:
         for side in (group, rest):
             if self._without_majority(side):
                 self.ledger.cut(side, self.now)
-        watch = self._watch(rest, "partition") or self._watch(group, "partition")
+        watch = self.watchdog.watch(rest, "partition") or self.watchdog.watch(group, "partition")
         self._later(fault.heal_after, self._heal, cut, watch)
 
     def _up(self) -> list[bool]:
@@ -338,7 +344,7 @@ class Simulation:
         return without_majority(side, views_now(self._replicas(), self._up()))
 
     def _heal(self, cut: list[tuple[int, int]], watch: Watch | None) -> None:
-        self._check_progress(watch)
+        self.watchdog.check_progress(watch)
         self.ledger.healed()
         self._mend(cut)
 
@@ -352,13 +358,13 @@ class Simulation:
                 if other != seat:
                     self.network.hold_down(seat, other)
         survivors = tuple(s for s in range(self.peers) if s not in fault.seats)
-        watch = self._watch(survivors, "crash")
+        watch = self.watchdog.watch(survivors, "crash")
         if self._without_majority(survivors):
             self.ledger.cut(survivors, self.now)
         self._later(fault.down_for, self._restart, fault.seats, watch)
 
     def _restart(self, seats: tuple[int, ...], watch: Watch | None) -> None:
-        self._check_progress(watch)
+        self.watchdog.check_progress(watch)
         self.ledger.healed()
         c = self.config
         for seat in seats:
@@ -381,46 +387,3 @@ class Simulation:
         for seat in seats:
             self._after(seat)
             self._look_later(seat)
-
-    # --- liveness -----------------------------------------------------------------------------
-
-    def _watch(self, seats: tuple[int, ...], what: str) -> Watch | None:
-        finished = all(self.ledger.seats[s].finished for s in seats)
-        views = views_now(self._replicas(), self._up())
-        return watch_majority(seats, what, self._replicas(), views, finished, self.now)
-
-    def _check_progress(self, watch: Watch | None) -> None:
-        """A majority cut off from the rest long enough must have gone on without them.
-
-        A seat whose own connection to another seat of that majority is down as the
-        fault ends, or came back only lately, is let off: a commit needs every member's
-        messages, heard directly, so it waits for that link, and may meanwhile have been
-        left out, which takes as long again to undo (finding itself out, then a view
-        change to let it back in). Its catching up afterwards the watchdog checks.
-        """
-        records = self.ledger.seats
-        side = () if watch is None else tuple(watch.counts)
-
-        def going(s: int) -> bool:
-            steady = all(self._steady(s, o) for o in side if o != s)
-            return records[s].up and not records[s].finished and steady
-
-        check_watch(watch, self.now, self.config.progress_after, self._replicas(), going)
-
-    def _steady(self, a: int, b: int) -> bool:
-        """Whether the link a-b is up, and has been for as long as a seat left out while
-        it was down may take to come back."""
-        t = self.config.timing
-        settling = t.exclude_after + 2 * t.view_change_timeout
-        since = self._up_again.get(link(a, b))
-        return self.network.is_up(a, b) and (since is None or self.now - since >= settling)
-
-    def _watchdog(self) -> None:
-        """Every round ends in bounded time; after the last, every peer up catches up."""
-        ended, limit = self.ledger.round_ended, self.config.round_limit
-        if len(ended) <= self.config.rounds:
-            check_round_time(len(ended), ended[-1], self.now, limit)
-        elif self.now - ended[-1] > limit:
-            behind = next(s for s, r in enumerate(self.ledger.seats) if r.up and not r.finished)
-            raise Violation(f"seat {behind} has not seen the last round end, {limit:.0f} s on")
-        self.scheduler.at(self.now + WATCH_EVERY, self._watchdog)

@@ -16,9 +16,8 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from p2pnerts.net import Narrator, move_words, together
+from p2pnerts.net import Narrator, together
 from p2pnerts.protocol import (
-    Ack,
     Event,
     Message,
     PeerExcluded,
@@ -26,15 +25,12 @@ from p2pnerts.protocol import (
     PeerRecovered,
     PeerRejoined,
     PeerSuspected,
-    Play,
     PlayCommitted,
     PlayInTheAir,
     PlayReturned,
-    Ready,
     RoundOver,
     RoundStarted,
     TeamDeal,
-    ViewChange,
 )
 from p2pnerts.rules import (
     CallNerts,
@@ -50,6 +46,7 @@ from p2pnerts.rules import (
 )
 from p2pnerts.ui import _choose
 from p2pnerts.ui._snapshot import Hit, Line, Look, Selection, Snapshot
+from p2pnerts.ui._words import air_words, message_gist
 
 TICKER = 40
 """Ticker lines kept (the screen shows the newest that fit)."""
@@ -214,21 +211,7 @@ class TableModel:
         else:
             arrow = "→ all"
         text = f"{arrow:<10} {type(message).__name__:<5} L={message.clock:<4} "
-        self.messages.append(Line(self.clock(), text + self._detail(message)))
-
-    def _detail(self, message: Message) -> str:
-        match message:
-            case TeamDeal(to=to, round=number):
-                return f"round {number} deck → seat {to + 1} only"
-            case Play(move=move):
-                return move_words(move, self.look.card)
-            case Ack(have=have, committed=committed):
-                return f"have {list(have)} committed {committed}"
-            case Ready(round=number):
-                return f"round {number}"
-            case ViewChange(new_view=view, suspects=suspects):
-                return f"view {view}, suspects {list(suspects)}"
-        return ""
+        self.messages.append(Line(self.clock(), text + message_gist(message, self.look)))
 
     @property
     def narrator(self) -> Narrator:
@@ -401,17 +384,3 @@ class TableModel:
         else:
             self.selection, self.notice = None, ""
             self.send(move)
-
-
-def air_words(move: Move, look: Look) -> str:
-    """A move of this player's in the air, in a few words: ``7♥ to pile 2``."""
-    match move:
-        case ToFoundation(card=card):
-            return look.card(card)
-        case TurnStock():
-            return "stock turn"
-        case DeclareStuck():
-            return "stuck declaration"
-        case CallNerts():
-            return "Nerts! call"
-    return move_words(move, look.card)

@@ -15,8 +15,6 @@ import math
 from p2pnerts.net import counted
 from p2pnerts.protocol import RoundOver
 from p2pnerts.rules import (
-    NERTS,
-    WASTE,
     CallNerts,
     Card,
     Foundation,
@@ -24,11 +22,20 @@ from p2pnerts.rules import (
     Tableau,
 )
 from p2pnerts.ui._frame import Frame, Row, fit, rule
-from p2pnerts.ui._model import BLIND, TableModel, air_words
+from p2pnerts.ui._model import BLIND, TableModel
 from p2pnerts.ui._panes import classroom_rows, help_rows, too_small
 from p2pnerts.ui._snapshot import Hit
-from p2pnerts.ui._style import card_style, seat_style, seat_tag, suit_style, suit_symbol
+from p2pnerts.ui._style import (
+    card_face,
+    card_style,
+    seat_style,
+    seat_tag,
+    suit_style,
+    suit_symbol,
+)
+from p2pnerts.ui._tableau import own_rows
 from p2pnerts.ui._waiting import seat_note, waiting
+from p2pnerts.ui._words import air_words
 
 SMALLEST = (80, 24)
 """The smallest screen the table is drawn on; a smaller one is told so until it grows."""
@@ -74,7 +81,7 @@ def _board(model: TableModel, width: int, height: int, *, pane: bool) -> list[Ro
     else:
         middle = _foundations(model, width)
         middle += _opponents(model, width, max(room - len(middle) - 3 - min(tallest, 6), 2))
-    own = _own(model, width, room - len(middle))
+    own = own_rows(model, width, room - len(middle))
     spare = room - len(middle) - len(own)
     recent = _recent(model, width, spare) if spare >= 5 and height >= 36 else []
     return head + middle + own + [Row() for _ in range(spare - len(recent))] + recent + foot
@@ -186,20 +193,13 @@ def _foundations(model: TableModel, width: int) -> list[Row]:
 
 
 def _foundation(row: Row, model: TableModel, f: Foundation, flying: Card | None, hit: Hit) -> None:
-    top = f.cards[-1]
+    top, look = f.cards[-1], model.look
     style = "class:air" if top == flying else ""
     row.add(" ", "", hit)
-    row.add(_face(model, top, f.rank, Suit(f.suit)), style or card_style(top, model.look), hit)
+    row.add(card_face(look, top, f.rank, Suit(f.suit)), style or card_style(top, look), hit)
     row.add(seat_tag(top.deck), seat_style(top.deck), hit)
     if len(f.cards) > f.rank:  # a tie under both-stay: the card beside it
         row.add("=" + seat_tag(f.cards[-2].deck), seat_style(f.cards[-2].deck), hit)
-
-
-def _face(model: TableModel, card: Card, rank: int = 0, suit: Suit | None = None) -> str:
-    """A card's face in 3 columns; a joker as what it stands for, if it stands for one."""
-    if card.is_joker and rank and suit is not None:
-        return f"{'A23456789TJQK'[rank - 1]}{suit_symbol(suit, model.look)}*"
-    return model.card(card).rjust(3)
 
 
 def _opponents(model: TableModel, width: int, room: int) -> list[Row]:
@@ -242,21 +242,22 @@ def _opponent(model: TableModel, deck: int, tableau: Tableau | None, names: int)
         row.add(
             f" N{len(tableau.nerts):>2} " if wide else f" {len(tableau.nerts):>2} ", "class:dim"
         )
-        row.add(*(_face(model, top), card_style(top, look)) if top else ("  -",))
+        row.add(*(card_face(look, top), card_style(top, look)) if top else ("  -",))
         row.add(" │" if wide else "", "class:rule")
         for pile in tableau.work:
             cards = pile.cards
             if wide and len(cards) > 1:
-                row.add(" ").add(_face(model, cards[0]), card_style(cards[0], look))
-                row.add("‥", "class:dim").add(_face(model, cards[-1]), card_style(cards[-1], look))
+                low, high = cards[0], cards[-1]
+                row.add(" ").add(card_face(look, low), card_style(low, look))
+                row.add("‥", "class:dim").add(card_face(look, high), card_style(high, look))
             elif cards:
-                row.add(" ").add(_face(model, cards[-1]), card_style(cards[-1], look))
+                row.add(" ").add(card_face(look, cards[-1]), card_style(cards[-1], look))
                 row.add("    " if wide else "")
             else:
                 row.add("   ·" + ("    " if wide else ""), "class:dim")
         row.add(" │ W " if wide else " ", "class:dim")
         waste = tableau.waste[-1] if tableau.waste else None
-        row.add(*(_face(model, waste), card_style(waste, look)) if waste else ("  -",))
+        row.add(*(card_face(look, waste), card_style(waste, look)) if waste else ("  -",))
         news = (seat_note(model, s) for s in model.team(deck) if seat_note(model, s))
         note = next(news, "stuck" if tableau.stuck else "")
         if wide:
@@ -319,83 +320,3 @@ def _round_end(model: TableModel, over: RoundOver, width: int) -> list[Row]:
     else:
         rows.append(Row().add(" Enter: ready for the next round ", "class:key"))
     return rows
-
-
-# --- the player's own tableau ----------------------------------------------------------------
-
-
-def _own(model: TableModel, width: int, room: int) -> list[Row]:
-    tableau = model.tableau
-    title = f"{model.team_name(model.deck)} · {model.total(model.deck)} points"
-    if tableau is not None and tableau.stuck:
-        title += " · stuck"
-    if seat_note(model, model.seat).startswith("idle"):
-        title += " · idle"
-    titled = rule(title, width, seat_style(model.deck))
-    if tableau is None or room < 3:
-        return [titled][: max(room, 0)]
-    cw = 8 if width < 120 else 12
-    pile_x = 3 * cw + 2
-    head = Row()
-    for k, (key, label) in enumerate((("n", "Nerts"), ("w", "Waste"), ("␣", "Stock"))):
-        head.pad(k * cw).add(f" {key} ", "class:key").add(label)
-    for k in range(len(tableau.work)):
-        head.pad(pile_x + k * cw).add(f" {k + 1} ", "class:key")
-    tallest = max((len(p.cards) for p in tableau.work), default=1)
-    rows = [Row() for _ in range(max(2, min(tallest, room - 2)))]
-    faces, counts = rows[0], rows[1]
-    _pile_face(model, faces.pad(1), tableau.nerts[-1] if tableau.nerts else None, NERTS)
-    _pile_face(model, faces.pad(cw + 1), tableau.waste[-1] if tableau.waste else None, WASTE)
-    faces.pad(2 * cw + 1).add(f" {len(tableau.stock):>2} ", "class:selected", Hit("stock"))
-    if model.can_call_nerts:
-        counts.pad(1).add(" x: Nerts! ", "class:alert")
-    else:
-        counts.pad(1).add(f"({len(tableau.nerts)})", "class:dim")
-        counts.pad(cw + 1).add(f"(+{max(len(tableau.waste) - 1, 0)})", "class:dim")
-    for k in range(len(tableau.work)):
-        _cascade(model, rows, k, pile_x + k * cw)
-    return ([titled, head] + rows)[:room]
-
-
-def _pile_face(model: TableModel, row: Row, card: Card | None, source: int) -> None:
-    if card is None:
-        row.add("  ·  ", "class:dim", Hit("pile", source))
-        return
-    sel = model.selection
-    row.add(
-        f" {_face(model, card)} ",
-        _card_look(model, card, sel is not None and sel.source == source),
-        Hit("pile", source),
-    )
-
-
-def _card_look(model: TableModel, card: Card, selected: bool) -> str:
-    if selected:
-        return card_style(card, model.look) + " class:selected"
-    if card == model.flying:
-        return "class:air"
-    if model.marked_returned(card):
-        return "class:returned"
-    return card_style(card, model.look)
-
-
-def _cascade(model: TableModel, rows: list[Row], k: int, at: int) -> None:
-    """Work pile ``k`` as a column of cards, one a row; a pile too tall shows its top."""
-    tableau = model.tableau
-    assert tableau is not None
-    cards = tableau.work[k].cards
-    if not cards:
-        rows[0].pad(at).add("  ·  ", "class:dim", Hit("pile", k))
-        return
-    shown = cards if len(cards) <= len(rows) else cards[len(cards) - len(rows) + 1 :]
-    first = 0
-    if len(shown) < len(cards):
-        more = len(cards) - len(shown)
-        rows[0].pad(at).add(f" +{more:<2}  ", "class:dim", Hit("pile", k, len(cards) - 1))
-        first = 1
-    sel = model.selection
-    for i, card in enumerate(shown):
-        depth = len(shown) - 1 - i
-        chosen = sel is not None and sel.source == k and depth <= sel.depth
-        hit = Hit("pile", k, depth)
-        rows[first + i].pad(at).add(f" {_face(model, card)} ", _card_look(model, card, chosen), hit)

@@ -80,3 +80,10 @@ def seat_tag(seat: int) -> str:
 
 def suit_symbol(suit: Suit, look: Look) -> str:
     return suit.letter if look.ascii else suit.symbol
+
+
+def card_face(look: Look, card: Card, rank: int = 0, suit: Suit | None = None) -> str:
+    """A card's face in 3 columns; a joker as what it stands for, if it stands for one."""
+    if card.is_joker and rank and suit is not None:
+        return f"{'A23456789TJQK'[rank - 1]}{suit_symbol(suit, look)}*"
+    return look.card(card).rjust(3)

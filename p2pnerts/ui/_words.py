@@ -1,0 +1,39 @@
+"""How the screen words what it shows in a line: a move of the player's in the air, and
+the gist of a protocol message in the classroom pane's list."""
+
+from __future__ import annotations
+
+from p2pnerts.net import move_words
+from p2pnerts.protocol import Ack, Message, Play, Ready, TeamDeal, ViewChange
+from p2pnerts.rules import CallNerts, DeclareStuck, Move, ToFoundation, TurnStock
+from p2pnerts.ui._snapshot import Look
+
+
+def air_words(move: Move, look: Look) -> str:
+    """A move of this player's in the air, in a few words: ``7♥ to pile 2``."""
+    match move:
+        case ToFoundation(card=card):
+            return look.card(card)
+        case TurnStock():
+            return "stock turn"
+        case DeclareStuck():
+            return "stuck declaration"
+        case CallNerts():
+            return "Nerts! call"
+    return move_words(move, look.card)
+
+
+def message_gist(message: Message, look: Look) -> str:
+    """What a protocol message says, in a few words: ``have [3, 2, 0, 0] committed 4``."""
+    match message:
+        case TeamDeal(to=to, round=number):
+            return f"round {number} deck → seat {to + 1} only"
+        case Play(move=move):
+            return move_words(move, look.card)
+        case Ack(have=have, committed=committed):
+            return f"have {list(have)} committed {committed}"
+        case Ready(round=number):
+            return f"round {number}"
+        case ViewChange(new_view=view, suspects=suspects):
+            return f"view {view}, suspects {list(suspects)}"
+    return ""
