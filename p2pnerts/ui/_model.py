@@ -45,6 +45,7 @@ from p2pnerts.rules import (
     TurnStock,
 )
 from p2pnerts.ui import _choose
+from p2pnerts.ui._news import News
 from p2pnerts.ui._snapshot import Hit, Line, Look, Selection, Snapshot
 from p2pnerts.ui._words import air_words, message_gist
 
@@ -85,6 +86,8 @@ class TableModel:
     """Seats' membership news: suspected, left out, rejoined, left."""
     returned: tuple[Card, float] | None = None
     """The card of this player's that last went back, and until when it is marked."""
+    news: News = field(init=False)
+    """The news of the player's own seat coming back (`_news`)."""
     round_number: int = 0
     round_end: RoundOver | None = None
     """The last round's result, shown until the next round starts."""
@@ -102,6 +105,7 @@ class TableModel:
 
     def __post_init__(self) -> None:
         self.started = self.clock()
+        self.news = News(lambda: self.clock())  # the clock as it is then (tests set it)
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -262,6 +266,11 @@ class TableModel:
         told = self.narrator.tell(event, moved_first)
         if told is not None:
             self.tell(told.text)
+            self.news.hear(event, told.text)
+
+    def news_now(self) -> str:
+        """The news of the player's own seat coming back, while it is fresh ('' else)."""
+        return self.news.now()
 
     def _mate(self, seat: int) -> bool:
         return seat != self.seat and self.seating[seat] == self.deck

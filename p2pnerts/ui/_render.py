@@ -142,8 +142,10 @@ def _status(model: TableModel, width: int) -> Row:
         return row.add(" Leave the match? y: yes, quit   n: no, play on ", "class:alert")
     air = model.snap.in_the_air
     sel = model.selection
-    wait = waiting(model)
-    if wait:
+    wait, news = waiting(model), model.news_now()
+    if news:
+        row.add(f" {news} ", "class:notice")
+    elif wait:
         row.add(f" {wait} ", "class:alert")
     elif model.notice:
         row.add(f" {model.notice}", "class:notice")

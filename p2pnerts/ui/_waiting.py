@@ -72,7 +72,7 @@ def _not_stuck(model: TableModel) -> str:
         return ""
     idle = [seat_note(model, s) for s in playing]
     why = ", ".join(f"{model.names[s]} {n}" for s, n in zip(playing, idle, strict=True) if n)
-    return f"You are stuck: waiting for {_names(model, playing)} to play on or be stuck" + (
+    return f"You are stuck: play a card to go on, or wait for {_names(model, playing)}" + (
         f" ({why})" if why else ""
     )
 

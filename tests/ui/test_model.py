@@ -35,6 +35,7 @@ from p2pnerts.rules import (
     apply,
 )
 from p2pnerts.ui import Hit, Snapshot, TableModel
+from p2pnerts.ui._render import render
 
 # Seat 0: the Nerts top is 7♥; work piles 8♠, 9♦, K♣, A♠.
 TABLE = dealt(["7H"], ["8S", "9D", "KC", "AS"])
@@ -208,6 +209,23 @@ def test_a_player_back_from_a_stall_is_told_and_a_round_replayed_is_not_kept_twi
         "you sit out this round (it began while you were away); you deal in the next",
     ]
     assert model.history == [over]
+    assert model.news_now().startswith("you sit out this round"), "kept, where plays are not"
+
+
+def test_a_player_back_in_the_round_they_left_is_told_so_for_a_while_over_the_rest() -> None:
+    now = [100.0]
+    model, _ = model_on(TABLE)
+    model.clock = lambda: now[0]
+    stuck = TABLE._replace(tableaux=(TABLE.tableaux[0]._replace(stuck=True), TABLE.tableaux[1]))
+    model.refresh(Snapshot(display=stuck), [RoundStarted(1, (0, 1))])
+    back: list[Event] = [ShutOut(1, 5.24), RejoinedTable(2), RoundStarted(1, (0, 1), again=True)]
+    model.refresh(Snapshot(display=stuck), back)
+    news = "You are back in after 5.2 s away"
+    assert model.news_now() == news
+    assert news in render(model, 100, 30).text()  # over "You are stuck: ..."
+    now[0] += 10
+    assert not model.news_now()
+    assert "You are stuck: play a card to go on, or wait for Bea" in render(model, 100, 30).text()
 
 
 def test_the_others_see_how_long_a_seat_was_away() -> None:

@@ -37,7 +37,7 @@ def test_the_countdown_is_shown_before_play() -> None:
 def test_a_stuck_player_is_told_whom_the_table_waits_for_and_that_they_are_idle() -> None:
     stuck, _ = apply(TABLE, DeclareStuck(0))
     model = model_with(Snapshot(display=stuck, idle=(0.0, 14.0)))
-    assert waiting(model) == "You are stuck: waiting for Bea to play on or be stuck (Bea idle 14s)"
+    assert waiting(model) == "You are stuck: play a card to go on, or wait for Bea (Bea idle 14s)"
     assert seat_note(model, 1) == "idle 14s"
     assert waiting(model_with(Snapshot(display=TABLE))) == ""  # not stuck: nobody waited for
 
