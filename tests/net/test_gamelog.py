@@ -16,8 +16,8 @@ from _hosting import hosted
 from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.cli import main
 from p2pnerts.driver import Pace
+from p2pnerts.gamelog import COMMIT, MAGIC, RECEIVED, SENT, GameLog, prune, read_log
 from p2pnerts.net import MatchResult, Player, TableSpec, join_table
-from p2pnerts.net._gamelog import COMMIT, MAGIC, RECEIVED, SENT, GameLog, prune, read_log
 from p2pnerts.protocol import Message, decode
 from p2pnerts.rules import TableOptions
 from p2pnerts.trace import SHIVIZ_REGEX, trace
