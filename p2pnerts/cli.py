@@ -226,6 +226,9 @@ def _parser() -> argparse.ArgumentParser:
         help="also run a central-sequencer baseline on the same workload",
     )
     simulate.add_argument("--json", action="store_true", help="print the report as JSON")
+    simulate.add_argument(
+        "--log", metavar="DIR", help="each seed's peers write their game logs in DIR"
+    )
     fan_out_options(simulate, "seeds")
     simulate.set_defaults(parser=simulate, run=_sim)
 
@@ -281,7 +284,7 @@ def _sim(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     options = TableOptions(tie_rule=TieRule(args.tie_rule), teams=args.teams)
     peers = table_size(options, args.peers, "--peers")
-    config = SimConfig(peers, args.rounds, MIXES[args.faults], options)
+    config = SimConfig(peers, args.rounds, MIXES[args.faults], options, log=args.log)
     seeds = range(seed, seed + args.seeds)
     report = sim.run(config, seeds, SimpleBots(), sequencer=args.sequencer, where=_where(args))
     if args.json:

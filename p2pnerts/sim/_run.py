@@ -42,6 +42,7 @@ from p2pnerts.rules import IllegalMove
 from p2pnerts.sim._faults import Crash, Fault, LinkDrop, Partition, SlowPeer
 from p2pnerts.sim._invariants import Violation
 from p2pnerts.sim._ledger import Ledger
+from p2pnerts.sim._logs import SimLogs
 from p2pnerts.sim._network import Network, Scheduler
 from p2pnerts.sim._quorum import (
     Watch,
@@ -119,6 +120,7 @@ class Simulation:
         self.watchdog = Watchdog(
             config, self.ledger, self.network, self.scheduler, self._replicas, self._up
         )
+        self.logs = None if config.log is None else SimLogs(Path(config.log), config, seed)
 
     @property
     def now(self) -> float:
@@ -139,6 +141,8 @@ class Simulation:
             where = f"{Path(frame.filename).parent.name}/{Path(frame.filename).name}"
             message = f"{type(exc).__name__}: {exc} (at {where}:{frame.lineno}, {frame.name})"
             violation = ViolationReport(self.seed, self.now, message, self.trace.lines())
+        if self.logs is not None:
+            self.logs.close()
         digest = self.ledger.digest([p.replica for p in self.seats])
         return SeedResult(self.seed, self.ledger.tally, digest, self.now, violation)
 
@@ -205,6 +209,8 @@ class Simulation:
         if self.config.faults.duplicate:
             self._delivered.setdefault((src, dst), deque(maxlen=REDELIVERED)).append(message)
         self.ledger.arrived(dst, message)
+        if self.logs is not None:
+            self.logs.arrived(src, dst, message, self.now)
         try:
             self.seats[dst].replica.receive(message, self.now)
         except ProtocolError as exc:
@@ -226,6 +232,8 @@ class Simulation:
         replica = peer.replica
         for message in replica.take_outgoing():
             kind, size = ledger.sent(seat, message, self.now), self._size(seat, message)
+            if self.logs is not None:
+                self.logs.sent(seat, message, self.now)
             for dst in range(self.peers):
                 if addressed_to(message, dst):
                     self._send(seat, dst, message, kind, size)
@@ -233,6 +241,8 @@ class Simulation:
         if events:
             self._take_events(seat, replica, events)
         ledger.check(seat, replica)
+        if self.logs is not None:
+            self.logs.committed(seat, replica, self.now)
         deadline = replica.next_deadline()
         peer.spins = peer.spins + 1 if deadline <= self.now else 0
         if peer.spins > SPINS:

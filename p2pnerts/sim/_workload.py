@@ -56,6 +56,8 @@ class SimConfig:
     """Simulated seconds to run on after the last round, so that its audit completes."""
     trace: int = 30
     """Steps a violation report shows."""
+    log: str | None = None
+    """A directory where each seed's peers write their game logs (`sim --log DIR`)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.peers <= MAX_PEERS:

@@ -7,19 +7,22 @@ import json
 import os
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import trio
 from _hosting import hosted
 
-from p2pnerts.bots import BotDriver, SimpleBot
+from p2pnerts import sim
+from p2pnerts.bots import BotDriver, SimpleBot, SimpleBots
 from p2pnerts.cli import main
 from p2pnerts.driver import Pace
 from p2pnerts.gamelog import COMMIT, MAGIC, RECEIVED, SENT, GameLog, prune, read_log
 from p2pnerts.net import MatchResult, Player, TableSpec, join_table
 from p2pnerts.protocol import Message, decode
 from p2pnerts.rules import TableOptions
+from p2pnerts.sim import MIXES, SimConfig
 from p2pnerts.trace import SHIVIZ_REGEX, trace
 
 
@@ -224,3 +227,15 @@ def test_logs_of_different_matches_are_not_traced_together(
     assert "two logs of one seat" in capsys.readouterr().err
     assert main(["trace", str(tmp_path / "missing.p2plog")]) == 1
     assert "missing.p2plog" in capsys.readouterr().err
+
+
+def test_a_simulated_run_with_faults_logs_every_peer_and_traces_for_shiviz(tmp_path: Path) -> None:
+    config = SimConfig(4, 1, MIXES["heavy"])
+    unlogged = sim.run(config, [3], SimpleBots())
+    logged = sim.run(replace(config, log=str(tmp_path)), [3], SimpleBots())
+    assert logged.digest == unlogged.digest, "logging changes nothing in the run"
+    logs = sorted(tmp_path.glob("*-sim-seed-3-seat*.p2plog"))
+    assert len(logs) == 4
+    text = trace(logs).shiviz()
+    assert shiviz_problems(text) == []
+    assert "receive StartView" in text or "receive ViewChange" in text, "heavy faults: views"
