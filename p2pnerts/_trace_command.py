@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -21,21 +22,52 @@ DESCRIPTION = (
 def trace_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("logs", nargs="+", metavar="LOG", help="a peer's game log (.p2plog)")
     parser.add_argument("--shiviz", metavar="OUT", help="write the trace for ShiViz to OUT")
+    parser.add_argument(
+        "--mermaid", metavar="OUT", help="write a Mermaid sequence diagram of --window to OUT"
+    )
+    parser.add_argument(
+        "--window",
+        type=window,
+        default=(0.0, math.inf),
+        metavar="FROM:TO",
+        help="seconds into the match the diagram shows (default: all of it)",
+    )
+    parser.add_argument("--acks", action="store_true", help="show Acks in the diagram too")
     parser.add_argument("--json", action="store_true", help="print the trace as JSON")
+
+
+def window(text: str) -> tuple[float, float]:
+    """``FROM:TO`` in seconds, either side may be left out (``:5``, ``12:``)."""
+    start, sep, end = text.partition(":")
+    try:
+        span = (float(start or 0), float(end or math.inf))
+    except ValueError:
+        span = (1.0, 0.0)
+    if not sep or span[0] > span[1]:
+        raise argparse.ArgumentTypeError(f"not FROM:TO in seconds: {text!r}")
+    return span
 
 
 def trace_command(args: argparse.Namespace) -> int:
     merged = trace([Path(p) for p in args.logs])
     if args.shiviz:
-        try:
-            Path(args.shiviz).write_text(merged.shiviz(), encoding="utf-8")
-        except OSError as exc:
-            raise TraceError(f"cannot write {args.shiviz}: {exc.strerror or exc}") from None
+        _write(args.shiviz, merged.shiviz())
+    if args.mermaid:
+        start, end = args.window
+        _write(args.mermaid, merged.mermaid(start, end, acks=args.acks))
     if args.json:
         json.dump(merged.to_json(), sys.stdout)
         print()
     else:
         hosts = ", ".join(merged.hosts)
         print(f"{len(merged.events)} events of {len(merged.hosts)} peers ({hosts})", end="")
-        print(f"; ShiViz file: {args.shiviz}" if args.shiviz else "")
+        print(f"; ShiViz file: {args.shiviz}" if args.shiviz else "", end="")
+        print(f"; Mermaid file: {args.mermaid}" if args.mermaid else "")
     return 0
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise TraceError(f"cannot write {path}: {exc.strerror or exc}") from None

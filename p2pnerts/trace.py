@@ -13,7 +13,9 @@ received as a local event.
 
 from __future__ import annotations
 
+import datetime
 import json
+import math
 import re
 from collections import defaultdict, deque
 from collections.abc import Sequence
@@ -50,10 +52,12 @@ class Event:
     frame: bytes = b""
     matched: Event | None = None
     """A receive's send, where a log holds it."""
+    at: float = 0.0
+    """Seconds since the first of the logs began, by each log's wall clock at its start."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"host": self.host, "kind": self.kind, "time": self.time, "event": self.text,
-                "clock": self.clock}  # fmt: skip
+        return {"host": self.host, "kind": self.kind, "time": self.time, "at": self.at,
+                "event": self.text, "clock": self.clock}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +76,24 @@ class Trace:
         for event in self.events:
             clock = json.dumps(event.clock, separators=(",", ":"))
             lines += [f"{event.text}", f"{event.host} {clock}"]
+        return "\n".join(lines) + "\n"
+
+    def mermaid(self, start: float = 0.0, end: float = math.inf, acks: bool = False) -> str:
+        """A Mermaid sequence diagram of the messages received and the commits made from
+        ``start`` to ``end`` seconds into the match (Acks, the heartbeat, only with
+        ``acks``)."""
+        lines = ["sequenceDiagram"]
+        lines += [f"    participant {_id(host)} as {host}" for host in self.hosts]
+        for event in self.events:
+            if not start <= event.at <= end:
+                continue
+            if event.kind == "commit":
+                lines.append(f"    Note over {_id(event.host)}: {event.text}")
+            elif event.kind == "receive" and event.matched is not None:
+                if not acks and event.text.startswith("receive Ack "):
+                    continue
+                gist = event.matched.text.removeprefix("send ")
+                lines.append(f"    {_id(event.matched.host)}->>{_id(event.host)}: {gist}")
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict[str, Any]:
@@ -97,15 +119,26 @@ def trace(paths: Sequence[Path]) -> Trace:
         raise TraceError("two logs of one seat: give each seat's log once")
     roster = {row[0]: row[1] for header, _ in logs for row in header["roster"]}
     names = {seat: f"s{seat + 1}-{_word(roster.get(seat, ''))}" for seat in roster}
+    origin = min(_wall(header) + header["clock"] for header, _ in logs)  # the first start
     lanes = {
-        seat: _events(names, seat, records) for (_, records), seat in zip(logs, seats, strict=True)
+        seat: _events(names, seat, log, _wall(header) - origin)
+        for (header, log), seat in zip(logs, seats, strict=True)
     }
     _match(lanes)
     ordered = _causal_order(lanes)
     return Trace(tables.pop(), tuple(names[s] for s in sorted(lanes)), tuple(ordered))
 
 
-def _events(names: dict[int, str], seat: int, records: list[list[Any]]) -> list[Event]:
+def _wall(header: dict[str, Any]) -> float:
+    """What turns a log's clock into the wall clock (seconds since the epoch)."""
+    started = datetime.datetime.fromisoformat(header["started"]).timestamp()
+    return started - float(header["clock"])
+
+
+def _events(
+    names: dict[int, str], seat: int, records: list[list[Any]], offset: float
+) -> list[Event]:
+    """A log's events; ``offset`` turns its clock into seconds since the first log began."""
     host = names[seat]
     events = []
     for record in records:
@@ -123,6 +156,8 @@ def _events(names: dict[int, str], seat: int, records: list[list[Any]]) -> list[
         elif kind == COMMIT:
             digest = record[3].hex()[:8] if isinstance(record[3], bytes) else "?"
             events.append(Event(host, "commit", time, f"commit #{record[2]} digest {digest}"))
+    for event in events:
+        event.at = event.time + offset
     return events
 
 
@@ -184,6 +219,11 @@ def _gist(frame: bytes) -> str:
     if not isinstance(message, Message):
         return type(message).__name__
     return f"{type(message).__name__} L={message.clock} seq {message.seq} view {message.view}"
+
+
+def _id(host: str) -> str:
+    """A host's name as a Mermaid participant id (``s1``)."""
+    return host.split("-", 1)[0]
 
 
 def _word(name: str) -> str:

@@ -239,3 +239,30 @@ def test_a_simulated_run_with_faults_logs_every_peer_and_traces_for_shiviz(tmp_p
     text = trace(logs).shiviz()
     assert shiviz_problems(text) == []
     assert "receive StartView" in text or "receive ViewChange" in text, "heavy faults: views"
+
+
+def test_a_window_of_the_match_is_drawn_as_a_mermaid_sequence_diagram(
+    played: tuple[list[Path], list[str]], tmp_path: Path
+) -> None:
+    merged = trace(played[0])
+    whole = merged.mermaid().splitlines()
+    assert whole[:3] == [
+        "sequenceDiagram",
+        "    participant s1 as s1-Ann",
+        "    participant s2 as s2-Bea",
+    ]
+    arrows = [line for line in whole if "->>" in line]
+    assert any(re.fullmatch(r"    s[12]->>s[12]: Play L=\d+ seq \d+ view 0", a) for a in arrows)
+    assert not any(": Ack " in a for a in arrows) and any(
+        ": Ack " in a for a in merged.mermaid(acks=True).splitlines()
+    )
+    assert any(line.startswith("    Note over s1: commit #1 digest ") for line in whole)
+    last = max(e.at for e in merged.events)
+    assert merged.mermaid(last + 1, last + 2).splitlines() == whole[:3]
+    middle = merged.mermaid(last / 3, 2 * last / 3).splitlines()
+    assert 3 < len(middle) < len(whole)
+    out = tmp_path / "window.mmd"
+    assert main(["trace", *map(str, played[0]), "--mermaid", str(out), "--window", ":1"]) == 0
+    assert out.read_text().startswith("sequenceDiagram\n")
+    with pytest.raises(SystemExit):
+        main(["trace", str(played[0][0]), "--window", "5:1"])
