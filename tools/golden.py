@@ -34,6 +34,7 @@ from p2pnerts.protocol import (
     OPENER,
     PROTOCOL_VERSION,
     Ack,
+    Evidence,
     Hello,
     Leave,
     LinkMessage,
@@ -64,6 +65,7 @@ from p2pnerts.protocol import (
     pledge,
     shuffle,
     table_terms,
+    witness,
 )
 from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._passphrase import SALT_DOMAIN, SCRYPT_N, SCRYPT_P, SCRYPT_R
@@ -124,6 +126,9 @@ TO_FOUNDATION = _signed(
 )
 JOKER = Play(1, 0, 9, 2, 1, ToFoundation(1, Card(1, 0, H), WASTE, NEW_FOUNDATION, (1, S), ()))
 LEAVE = Leave(2, 0, 99, 42)
+PLAY_2 = _signed(Play(2, 0, 8, 6, 1, DeclareStuck(2)))
+"""Seat 2's message 6, and what it signed under the same number for other seats."""
+PLAY_2_OTHER = _signed(Play(2, 0, 8, 6, 1, Rotate(2)))
 SHOWN_2 = tuple(card_code(Card(0, r, S)) for r in (9, 2, 3, 4, 5))
 READY_2 = _signed(Ready(0, 1, 310, 141, 2, bytes(range(32)), SHOWN_2))
 VOTE = _signed(
@@ -232,9 +237,12 @@ FRAMES: list[tuple[str, Message, str]] = [
     ("play-call-nerts", Play(3, 0, 15, 9, 1, CallNerts(3)), "Seat 3 calls Nerts."),
     (
         "ack",
-        Ack(1, 0, 9, 3, (4, 2, 6), 12, DIGEST),
+        Ack(1, 0, 9, 3, (4, 2, 6), 12, DIGEST, ((2, 6, witness(PLAY_2)),)),
         "Seat 1 holds messages up to 4 and 6 from seats 0 and 2 and has sent 2 before this"
-        " one; it has committed 12 ordered messages, with this running digest after them.",
+        " one; it has committed 12 ordered messages, with this running digest after them."
+        " Since its previous Ack it took one signed ordered message, seat 2's message 6 (the"
+        " first of the two the evidence frame shows), and witnesses it: BLAKE2b-128 of that"
+        " message's payload, signature included.",
     ),
     (
         "ack-wide-integers",
@@ -269,6 +277,13 @@ FRAMES: list[tuple[str, Message, str]] = [
         Rejoin(2, 0, 1, 1, 2),
         "Seat 2 restarted, holding its deck of round 2, and asks to be let back in; it knows"
         " no view later than 0.",
+    ),
+    (
+        "evidence",
+        Evidence(1, 0, 12, 1, (encode_payload(PLAY_2), encode_payload(PLAY_2_OTHER))),
+        "Seat 1 shows every seat two messages seat 2 signed as its message 6 of view 0 with"
+        " different words: the proof that seat 2 equivocated. Every receiver checks both"
+        " signatures itself and refuses seat 2. Outside the sequence (seq 1, like Rejoin).",
     ),
     (
         "team-deal",
@@ -363,10 +378,10 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     ),
     (
         "unknown-kind",
-        f"Message kind 10 does not exist in version {PROTOCOL_VERSION}.",
-        _raw([PROTOCOL_VERSION, 10, 0, 0, 1, 1]),
+        f"Message kind 11 does not exist in version {PROTOCOL_VERSION}.",
+        _raw([PROTOCOL_VERSION, 11, 0, 0, 1, 1]),
         "unknown-kind",
-        "unknown message kind 10",
+        "unknown message kind 11",
     ),
     (
         "extra-field",
@@ -385,7 +400,7 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     (
         "string-as-bytes",
         "An Ack whose digest is a msgpack str, not bin.",
-        _raw([PROTOCOL_VERSION, 3, 1, 0, 9, 3, [4, 5, 6], 12, "0123456789abcdef"]),
+        _raw([PROTOCOL_VERSION, 3, 1, 0, 9, 3, [4, 5, 6], 12, "0123456789abcdef", []]),
         "field-type",
         "Ack.digest: expected 16..16 bytes",
     ),
@@ -429,7 +444,8 @@ NOTATION = {
     "foundation": "new (-1 on the wire) or the foundation's number",
     "declare": "null (nil), or what a joker stands for: AS is [1, 0] on the wire",
     "bytes": "pledge, secret, next, seed, digest, base_digest: hex",
-    "carried": "each payload as hex (no length prefix), with its own meaning",
+    "carried, votes, messages": "each payload as hex (no length prefix), with its own meaning",
+    "heard": "each witness as [seat, seq, hex]",
     "meaning": "kind, then every field in wire order",
     "invalid": "error is a language-neutral class; message is text that the Python codec's"
     " RemoteProtocolError contains",
@@ -479,7 +495,9 @@ def _value(name: str, value: Any) -> Any:
         return value.hex()
     if name in _CODES:
         return [card_text(card_from_code(code)) for code in value]
-    if name in ("carried", "votes"):
+    if name == "heard":
+        return [[seat, seq, mark.hex()] for seat, seq, mark in value]
+    if name in ("carried", "votes", "messages"):
         return [{"hex": p.hex(), "meaning": meaning(decode_payload(p))} for p in value]
     if name == "scores":
         return [list(row) for row in value]

@@ -64,10 +64,12 @@ def take_carried(start: StartView, acks: Acks, log: Log, changed: set[int] | Non
                 continue
             if _held_on_its_own(start, message):
                 by = None
-        elif sender not in changed or message.seq <= acks.have[sender]:
+        elif sender not in changed or not acks.this_life(message):
+            continue  # (of an earlier life: handed over when its sender rejoined)
+        elif message.seq <= acks.have[sender]:
+            if not isinstance(message, StartView):
+                log.settle(message, by)  # the coordinator's copy stands (an equivocation)
             continue
-        elif not acks.this_life(message):
-            continue  # handed over when its sender rejoined: held or committed already
         acks.have[sender] = max(acks.have[sender], message.seq)
         log.add(message, by)
 

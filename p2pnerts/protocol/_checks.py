@@ -19,6 +19,7 @@ from p2pnerts.protocol._events import PeerRefused
 from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import (
     Ack,
+    Evidence,
     Leave,
     Message,
     Play,
@@ -107,6 +108,12 @@ class Gate:
         kind = type(message).__name__
         if not self._signer.genuine(message):
             raise RemoteProtocolError(f"seat {message.sender}'s {kind} is not signed by its key")
+        if isinstance(message, Evidence):
+            for payload in message.messages:
+                if not self._signer.genuine(decode_payload(payload)):
+                    raise RemoteProtocolError(
+                        f"seat {message.sender}'s Evidence shows a message not signed by its seat"
+                    )
         if isinstance(message, StartView):
             for payload in message.carried:
                 carried = decode_payload(payload)
@@ -211,6 +218,10 @@ def check_message(message: Message, seating: Seating) -> None:
             _check_ready(message, seating)
         case Ack() if len(message.have) != seating.players:
             raise RemoteProtocolError(f"seat {sender}'s Ack covers {len(message.have)} seats")
+        case Ack() if any(seat >= seating.players for seat, _, _ in message.heard):
+            raise RemoteProtocolError(f"seat {sender}'s Ack witnesses a seat not at the table")
+        case Evidence():
+            _check_evidence(message, seating.players)
         case StartView():
             check_start_view(message, seating.players)
         case TeamDeal():
@@ -237,6 +248,16 @@ def check_start_view(start: StartView, players: int) -> None:
     for payload in start.carried:
         if not isinstance(decode_payload(payload), Ready | Play | Leave | Reveal | StartView):
             raise RemoteProtocolError("a StartView carried a message that is not ordered")
+
+
+def _check_evidence(evidence: Evidence, players: int) -> None:
+    """Refuse an Evidence showing anything but ordered messages of seats of the table."""
+    for payload in evidence.messages:
+        shown = decode_payload(payload)
+        if not isinstance(shown, Ready | Play | Leave | Reveal) or shown.sender >= players:
+            raise RemoteProtocolError(
+                f"seat {evidence.sender}'s Evidence shows what is no ordered message of the table"
+            )
 
 
 def _check_ready(ready: Ready, seating: Seating) -> None:

@@ -76,6 +76,7 @@ from p2pnerts.protocol._messages import (
 from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._rejoining import Rejoining
 from p2pnerts.protocol._status import Status, Timing
+from p2pnerts.protocol._witness import Witness
 
 
 class Host(Protocol):
@@ -91,6 +92,7 @@ class Host(Protocol):
     gate: Gate
     away: Away
     record: Record
+    witness: Witness
 
     @property
     def disk(self) -> Disk: ...
@@ -285,6 +287,7 @@ class Membership:
         self.election.forget_up_to(self.view)
         carrier = (start.sender, start.seq)
         for seat in sorted(departed | set(start.joined)):
+            self._host.witness.forget(seat)  # what is kept of it, the StartView says
             self.liveness.away(seat)
             self._host.acks.have[seat] = min(self._host.acks.have[seat], start.cuts[seat])
         kept = []
@@ -332,6 +335,7 @@ class Membership:
     def _reset_seat(self, seat: int, view: int) -> None:
         """A seat (re)joins in ``view``: its sequence numbers start again."""
         self._host.acks.reset_seat(seat, view)
+        self._host.witness.forget(seat)
         self.liveness.forget(seat)
         self.rejoining.asking.pop(seat, None)
 

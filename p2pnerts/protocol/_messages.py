@@ -60,6 +60,10 @@ class Ack(Header):
     have: tuple[int, ...]
     committed: int
     digest: bytes
+    heard: tuple[tuple[int, int, bytes], ...] = ()
+    """What it took since its previous Ack: per signed ordered message of another seat,
+    ``(seat, seq, witness)``, the witness being the hash of what that message's signature
+    covers (`_witness`). A peer told other words under one number finds out here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +163,21 @@ class TeamDeal(Header):
     seed: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class Evidence(Header):
+    """Signed ordered messages of one seat, shown to every other seat: one that another
+    seat's Ack witnessed otherwise (so that seat can compare), or two that the seat signed
+    under one view and number with different words, the proof that it equivocated.
+    Outside the sequence, like Rejoin (``seq`` is 1); not signed itself (each message
+    it shows is)."""
+
+    messages: tuple[bytes, ...]
+
+
 Ordered = Ready | Play | Leave | Reveal
-Message = Ready | Play | Ack | Reveal | Leave | ViewChange | StartView | Rejoin | TeamDeal
+Message = (
+    Ready | Play | Ack | Reveal | Leave | ViewChange | StartView | Rejoin | TeamDeal | Evidence
+)
 
 
 def addressed_to(message: Message, seat: int) -> bool:

@@ -20,6 +20,7 @@ from p2pnerts.net import Narrator, move_words, together
 from p2pnerts.protocol import (
     Ack,
     Event,
+    Evidence,
     Message,
     PeerExcluded,
     PeerLeft,
@@ -228,6 +229,8 @@ class TableModel:
                 return f"round {number}"
             case ViewChange(new_view=view, suspects=suspects):
                 return f"view {view}, suspects {list(suspects)}"
+            case Evidence(messages=shown):
+                return f"shows {len(shown)} signed message(s)"
         return ""
 
     @property

@@ -243,7 +243,8 @@ def test_a_peer_stopped_for_5_s_is_told_it_was_away_sits_out_and_its_record_is_w
 
 REFUSED = sorted(set(CHEATS) - DEAL_CHEATS)
 DETECTED = dict.fromkeys(REFUSED, "C broke the protocol and is refused from now on") | {
-    "no-ack": "C talks on but acknowledges nothing: left out for a while"
+    "no-ack": "C talks on but acknowledges nothing: left out for a while",
+    "equivocate": "signed two different messages as its message",
 }
 """What every honest peer says of a cheat, by kind."""
 
