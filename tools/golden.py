@@ -154,11 +154,13 @@ CRASH = StartView(
     carried=(encode_payload(READY), encode_payload(TO_FOUNDATION)), scores=(),
     votes=tuple(map(encode_payload, CRASH_VOTES)),
 )  # fmt: skip
+REJOIN = _signed(Rejoin(2, 0, 1, 1, 2))
+"""Seat 2 asks to be let back in from view 0 (the rejoin frame), signed."""
 REJOINED = StartView(
     3, 3, 320, 150, voted_in=1, members=(0, 1, 2, 3), quorums=((1, (0, 1, 3)),),
     cuts=(141, 98, 17, 149), joined=(2,), joined_from=(0,), lives=(0, 0, 3, 0),
     seated=(0, 1, 3), round=2, base_committed=57, base_digest=DIGEST,
-    carried=(encode_payload(READY_2),), scores=((5, -40, 12, 0),),
+    carried=(encode_payload(READY_2), encode_payload(REJOIN)), scores=((5, -40, 12, 0),),
     votes=tuple(map(encode_payload, REJOIN_VOTES)),
 )  # fmt: skip
 
@@ -274,9 +276,9 @@ FRAMES: list[tuple[str, Message, str]] = [
     ),
     (
         "rejoin",
-        Rejoin(2, 0, 1, 1, 2),
+        REJOIN,
         "Seat 2 restarted, holding its deck of round 2, and asks to be let back in; it knows"
-        " no view later than 0.",
+        " no view later than 0. Signed: the StartView that lets it in carries it.",
     ),
     (
         "evidence",
@@ -297,8 +299,9 @@ FRAMES: list[tuple[str, Message, str]] = [
         "start-view-rejoin",
         REJOINED,
         "Seat 3, coordinator of view 3 (3 mod 4 seats), lets seat 2 back in during round 2,"
-        " as it asked from view 0, its life beginning in view 3; seats 0, 1 and 3 voted for it"
-        " in view 1 (their signed votes are held); round 1 scored 5, -40, 12 and 0.",
+        " as it asked from view 0 (its signed Rejoin is carried, after round 2's messages),"
+        " its life beginning in view 3; seats 0, 1 and 3 voted for it in view 1 (their signed"
+        " votes are held); round 1 scored 5, -40, 12 and 0.",
     ),
 ]
 

@@ -55,8 +55,9 @@ def take_carried(start: StartView, acks: Acks, log: Log, changed: set[int] | Non
     reach it on their own FIFO links)."""
     carrier = (start.sender, start.seq)
     for payload in start.carried:
-        message = decode_payload(payload)  # an ordered message: `check_start_view`
-        assert isinstance(message, Ready | Play | Leave | Reveal | StartView)
+        message = decode_payload(payload)  # ordered, or a Rejoin: `check_start_view`
+        if not isinstance(message, Ready | Play | Leave | Reveal | StartView):
+            continue  # the Rejoin of a seat let in: checked at the gate
         sender = message.sender
         by: tuple[int, int] | None = carrier
         if changed is None:

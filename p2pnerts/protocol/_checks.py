@@ -24,6 +24,7 @@ from p2pnerts.protocol._messages import (
     Message,
     Play,
     Ready,
+    Rejoin,
     Reveal,
     StartView,
     TeamDeal,
@@ -240,14 +241,24 @@ def check_header(message: Message, clock: int, view: int) -> None:
 
 
 def check_start_view(start: StartView, players: int) -> None:
-    """Refuse a StartView whose per-seat vectors do not cover every seat, or that carries
-    anything but ordered messages."""
+    """Refuse a StartView whose per-seat vectors do not cover every seat, that carries
+    anything but ordered messages and Rejoins, or whose Rejoins are not one from each seat
+    it lets in, asking from the view it says (each signed: `Gate._check_signed`)."""
     per_seat = len(start.cuts) == len(start.lives) == players
     if not per_seat or len(start.joined_from) != len(start.joined):
         raise RemoteProtocolError(f"seat {start.sender}'s StartView does not cover {players} seats")
+    asked: list[tuple[int, int]] = []
     for payload in start.carried:
-        if not isinstance(decode_payload(payload), Ready | Play | Leave | Reveal | StartView):
+        carried = decode_payload(payload)
+        if isinstance(carried, Rejoin):
+            asked.append((carried.sender, carried.view))
+        elif not isinstance(carried, Ready | Play | Leave | Reveal | StartView):
             raise RemoteProtocolError("a StartView carried a message that is not ordered")
+    if sorted(asked) != sorted(zip(start.joined, start.joined_from, strict=True)):
+        raise RemoteProtocolError(
+            f"seat {start.sender}'s StartView lets in seats {list(start.joined)} without the"
+            " signed Rejoin of each, from the view it says"
+        )
 
 
 def _check_evidence(evidence: Evidence, players: int) -> None:

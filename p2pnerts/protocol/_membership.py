@@ -75,6 +75,7 @@ from p2pnerts.protocol._messages import (
 )
 from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._rejoining import Rejoining
+from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._witness import Witness
 
@@ -93,6 +94,7 @@ class Host(Protocol):
     away: Away
     record: Record
     witness: Witness
+    signer: Signer
 
     @property
     def disk(self) -> Disk: ...

@@ -115,7 +115,8 @@ class StartView(Header):
     seat that never rejoined). ``carried`` holds the encoded ordered messages of the
     current round, so that every member holds all of them; ``base_committed``,
     ``base_digest`` and ``seated`` are the commit count, the digest and the seats at the
-    table (as committed) before the first of them. ``scores`` is the match so far: each
+    table (as committed) before the first of them, then the signed Rejoin of each
+    ``joined`` seat. ``scores`` is the match so far: each
     finished round's points per deck. Its own fields are given by keyword.
     """
 
@@ -142,9 +143,12 @@ class StartView(Header):
 @dataclass(frozen=True, slots=True)
 class Rejoin(Header):
     """A restarted or shut-out seat asks to be let back; ``round`` is the round whose deck
-    it still holds (0 for none)."""
+    it still holds (0 for none). Signed: the StartView that lets it back in carries it, so
+    every member sees that the seat asked."""
 
     round: int
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
 
 
 @dataclass(frozen=True, slots=True)
