@@ -50,7 +50,12 @@ from p2pnerts.protocol._deal import (
     pledge,
     shuffle,
 )
-from p2pnerts.protocol._errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from p2pnerts.protocol._errors import (
+    KeptStateError,
+    LocalProtocolError,
+    ProtocolError,
+    RemoteProtocolError,
+)
 from p2pnerts.protocol._events import (
     AuditFailed,
     AuditPassed,
@@ -140,6 +145,7 @@ __all__ = [
     "Evidence",
     "FrameDecoder",
     "Hello",
+    "KeptStateError",
     "Leave",
     "LinkMessage",
     "LocalProtocolError",

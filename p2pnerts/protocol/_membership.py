@@ -52,7 +52,7 @@ from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._away import Away, Record
-from p2pnerts.protocol._base import Base, take_carried
+from p2pnerts.protocol._base import Base, check_kept, take_carried
 from p2pnerts.protocol._checks import Gate
 from p2pnerts.protocol._election import Election
 from p2pnerts.protocol._events import (
@@ -78,6 +78,7 @@ from p2pnerts.protocol._rejoining import Rejoining
 from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._witness import Witness
+from p2pnerts.rules import TableOptions
 
 
 class Host(Protocol):
@@ -95,6 +96,7 @@ class Host(Protocol):
     record: Record
     witness: Witness
     signer: Signer
+    options: TableOptions
 
     @property
     def disk(self) -> Disk: ...
@@ -380,7 +382,10 @@ class Membership:
                 self.liveness.heard[rejoin.sender] = 0.0
 
     def _install_as_rejoiner(self, start: StartView, now: float) -> None:
-        """Come back into a view from nothing but the StartView and this seat's disk."""
+        """Come back into a view from nothing but the StartView and this seat's disk
+        (`KeptStateError`, changing nothing, if the disk is not what the table dealt it)."""
+        host = self._host
+        check_kept(host.disk, start, self.seat, host.seats[self.seat], host.options)
         self.view, self.members = start.view, frozenset(start.members)
         self.enter(Status.NORMAL)
         self.installed_at = now
