@@ -62,8 +62,8 @@ class Ack(Header):
     digest: bytes
     heard: tuple[tuple[int, int, bytes], ...] = ()
     """What it took since its previous Ack: per signed ordered message of another seat,
-    ``(seat, seq, witness)``, the witness being the hash of what that message's signature
-    covers (`_witness`). A peer told other words under one number finds out here."""
+    ``(seat, seq, witness)``, the witness being a hash of that message as signed
+    (`_witness.witness`). A peer told other words under one number finds out here."""
 
 
 @dataclass(frozen=True, slots=True)
