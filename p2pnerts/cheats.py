@@ -17,7 +17,7 @@ import hashlib
 from dataclasses import replace
 
 from p2pnerts.protocol import Ack, Message, Play, Ready, Reveal, Shuffle, StartView, shuffle
-from p2pnerts.rules import Card, TableOptions, new_deck
+from p2pnerts.rules import Card, DeclareStuck, TableOptions, new_deck
 
 CHEATS: dict[str, str] = {
     "clock-bomb": "an Ack stamped with the largest clock the codec allows",
@@ -32,6 +32,7 @@ CHEATS: dict[str, str] = {
     "flood": "every Ack sent a thousand times over",
     "stack-deck": "deals its own deck stacked: its Nerts pile plays out ace to king",
     "lie-about-deck": "reveals another secret than the one it pledged for its deck",
+    "equivocate": "signs a play and another move under one number: each seat is told one",
 }
 """Every kind of cheat, with what it does."""
 DEAL_CHEATS = frozenset({"stack-deck", "lie-about-deck"})
@@ -43,6 +44,10 @@ FLOOD = 1000
 """How many times over the flood sends each Ack."""
 GARBAGE = len(b"\xc1" * 16).to_bytes(4, "big") + b"\xc1" * 16
 """A whole frame whose bytes are no msgpack at all (0xc1 is never used)."""
+
+Lie = Message | bytes | tuple[int, Message]
+"""What a cheat puts on the wire: a message for every seat, a frame as it is, or a
+message for one seat alone, (seat, message)."""
 
 
 class Cheat:
@@ -57,6 +62,7 @@ class Cheat:
         """How many messages it has lied in so far."""
         self._frozen: tuple[int, ...] | None = None
         self._first: Ready | None = None
+        self._players = 0
 
     def shuffle(self, options: TableOptions, seat_deck: int) -> Shuffle | None:
         """How this cheat's replica shuffles: ``stack-deck`` stacks its own deck."""
@@ -70,10 +76,12 @@ class Cheat:
 
         return stacking
 
-    def __call__(self, message: Message) -> list[Message | bytes]:
+    def __call__(self, message: Message) -> list[Lie]:
         """What goes on the wire in place of ``message``."""
         if isinstance(message, Ready) and self._first is None:
             self._first = message
+        if isinstance(message, Ack):
+            self._players = len(message.have)
         if self._honest > 0:
             self._honest -= 1
             return [message]
@@ -84,6 +92,9 @@ class Cheat:
             case "flood", Ack():
                 self.lies += 1
                 return [message] * FLOOD
+            case "equivocate", Play() if not self.lies:
+                self.lies += 1
+                return self._equivocate(message)
         deal = self.kind in DEAL_CHEATS
         forged = self._lie_about_deal(message) if deal else self._forge(message)
         if forged is not message:
@@ -111,6 +122,13 @@ class Cheat:
             case "impersonate", Ack():
                 return replace(message, sender=(message.sender + 1) % len(message.have))
         return message
+
+    def _equivocate(self, play: Play) -> list[Lie]:
+        """The play to the first other seat, and to every other seat a DeclareStuck signed
+        under the same view, number and clock."""
+        others = [s for s in range(self._players) if s != play.sender]
+        other = replace(play, move=DeclareStuck(play.sender))
+        return [(seat, play if seat == others[0] else other) for seat in others]
 
     def _lie_about_deal(self, message: Message) -> Message:
         if self.kind == "lie-about-deck" and isinstance(message, Reveal) and message.round:

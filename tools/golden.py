@@ -34,6 +34,7 @@ from p2pnerts.protocol import (
     OPENER,
     PROTOCOL_VERSION,
     Ack,
+    Evidence,
     Hello,
     Leave,
     LinkMessage,
@@ -64,6 +65,7 @@ from p2pnerts.protocol import (
     pledge,
     shuffle,
     table_terms,
+    witness,
 )
 from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._passphrase import SALT_DOMAIN, SCRYPT_N, SCRYPT_P, SCRYPT_R
@@ -124,6 +126,9 @@ TO_FOUNDATION = _signed(
 )
 JOKER = Play(1, 0, 9, 2, 1, ToFoundation(1, Card(1, 0, H), WASTE, NEW_FOUNDATION, (1, S), ()))
 LEAVE = Leave(2, 0, 99, 42)
+PLAY_2 = _signed(Play(2, 0, 8, 6, 1, DeclareStuck(2)))
+"""Seat 2's message 6, and what it signed under the same number for other seats."""
+PLAY_2_OTHER = _signed(Play(2, 0, 8, 6, 1, Rotate(2)))
 SHOWN_2 = tuple(card_code(Card(0, r, S)) for r in (9, 2, 3, 4, 5))
 READY_2 = _signed(Ready(0, 1, 310, 141, 2, bytes(range(32)), SHOWN_2))
 VOTE = _signed(
@@ -149,11 +154,13 @@ CRASH = StartView(
     carried=(encode_payload(READY), encode_payload(TO_FOUNDATION)), scores=(),
     votes=tuple(map(encode_payload, CRASH_VOTES)),
 )  # fmt: skip
+REJOIN = _signed(Rejoin(2, 0, 1, 1, 2))
+"""Seat 2 asks to be let back in from view 0 (the rejoin frame), signed."""
 REJOINED = StartView(
     3, 3, 320, 150, voted_in=1, members=(0, 1, 2, 3), quorums=((1, (0, 1, 3)),),
     cuts=(141, 98, 17, 149), joined=(2,), joined_from=(0,), lives=(0, 0, 3, 0),
     seated=(0, 1, 3), round=2, base_committed=57, base_digest=DIGEST,
-    carried=(encode_payload(READY_2),), scores=((5, -40, 12, 0),),
+    carried=(encode_payload(READY_2), encode_payload(REJOIN)), scores=((5, -40, 12, 0),),
     votes=tuple(map(encode_payload, REJOIN_VOTES)),
 )  # fmt: skip
 
@@ -232,9 +239,12 @@ FRAMES: list[tuple[str, Message, str]] = [
     ("play-call-nerts", Play(3, 0, 15, 9, 1, CallNerts(3)), "Seat 3 calls Nerts."),
     (
         "ack",
-        Ack(1, 0, 9, 3, (4, 2, 6), 12, DIGEST),
+        Ack(1, 0, 9, 3, (4, 2, 6), 12, DIGEST, ((2, 6, witness(PLAY_2)),)),
         "Seat 1 holds messages up to 4 and 6 from seats 0 and 2 and has sent 2 before this"
-        " one; it has committed 12 ordered messages, with this running digest after them.",
+        " one; it has committed 12 ordered messages, with this running digest after them."
+        " Since its previous Ack it took one signed ordered message, seat 2's message 6 (the"
+        " first of the two the evidence frame shows), and witnesses it: BLAKE2b-128 of that"
+        " message's payload, signature included.",
     ),
     (
         "ack-wide-integers",
@@ -266,9 +276,16 @@ FRAMES: list[tuple[str, Message, str]] = [
     ),
     (
         "rejoin",
-        Rejoin(2, 0, 1, 1, 2),
+        REJOIN,
         "Seat 2 restarted, holding its deck of round 2, and asks to be let back in; it knows"
-        " no view later than 0.",
+        " no view later than 0. Signed: the StartView that lets it in carries it.",
+    ),
+    (
+        "evidence",
+        Evidence(1, 0, 12, 1, (encode_payload(PLAY_2), encode_payload(PLAY_2_OTHER))),
+        "Seat 1 shows every seat two messages seat 2 signed as its message 6 of view 0 with"
+        " different words: the proof that seat 2 equivocated. Every receiver checks both"
+        " signatures itself and refuses seat 2. Outside the sequence (seq 1, like Rejoin).",
     ),
     (
         "team-deal",
@@ -282,8 +299,9 @@ FRAMES: list[tuple[str, Message, str]] = [
         "start-view-rejoin",
         REJOINED,
         "Seat 3, coordinator of view 3 (3 mod 4 seats), lets seat 2 back in during round 2,"
-        " as it asked from view 0, its life beginning in view 3; seats 0, 1 and 3 voted for it"
-        " in view 1 (their signed votes are held); round 1 scored 5, -40, 12 and 0.",
+        " as it asked from view 0 (its signed Rejoin is carried, after round 2's messages),"
+        " its life beginning in view 3; seats 0, 1 and 3 voted for it in view 1 (their signed"
+        " votes are held); round 1 scored 5, -40, 12 and 0.",
     ),
 ]
 
@@ -363,10 +381,10 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     ),
     (
         "unknown-kind",
-        f"Message kind 10 does not exist in version {PROTOCOL_VERSION}.",
-        _raw([PROTOCOL_VERSION, 10, 0, 0, 1, 1]),
+        f"Message kind 11 does not exist in version {PROTOCOL_VERSION}.",
+        _raw([PROTOCOL_VERSION, 11, 0, 0, 1, 1]),
         "unknown-kind",
-        "unknown message kind 10",
+        "unknown message kind 11",
     ),
     (
         "extra-field",
@@ -385,7 +403,7 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     (
         "string-as-bytes",
         "An Ack whose digest is a msgpack str, not bin.",
-        _raw([PROTOCOL_VERSION, 3, 1, 0, 9, 3, [4, 5, 6], 12, "0123456789abcdef"]),
+        _raw([PROTOCOL_VERSION, 3, 1, 0, 9, 3, [4, 5, 6], 12, "0123456789abcdef", []]),
         "field-type",
         "Ack.digest: expected 16..16 bytes",
     ),
@@ -429,7 +447,8 @@ NOTATION = {
     "foundation": "new (-1 on the wire) or the foundation's number",
     "declare": "null (nil), or what a joker stands for: AS is [1, 0] on the wire",
     "bytes": "pledge, secret, next, seed, digest, base_digest: hex",
-    "carried": "each payload as hex (no length prefix), with its own meaning",
+    "carried, votes, messages": "each payload as hex (no length prefix), with its own meaning",
+    "heard": "each witness as [seat, seq, hex]",
     "meaning": "kind, then every field in wire order",
     "invalid": "error is a language-neutral class; message is text that the Python codec's"
     " RemoteProtocolError contains",
@@ -479,7 +498,9 @@ def _value(name: str, value: Any) -> Any:
         return value.hex()
     if name in _CODES:
         return [card_text(card_from_code(code)) for code in value]
-    if name in ("carried", "votes"):
+    if name == "heard":
+        return [[seat, seq, mark.hex()] for seat, seq, mark in value]
+    if name in ("carried", "votes", "messages"):
         return [{"hex": p.hex(), "meaning": meaning(decode_payload(p))} for p in value]
     if name == "scores":
         return [list(row) for row in value]

@@ -62,9 +62,9 @@ Traffic = Callable[[bool, int | None, Message], None]
 """Hears every protocol message: outgoing or not, the other seat (None: to all), it."""
 
 
-Tamper = Callable[[Message], Sequence[Message | bytes]]
+Tamper = Callable[[Message], Sequence[Message | bytes | tuple[int, Message]]]
 """Rewrites one message a seat sends into what it puts on the wire (`p2pnerts.cheats`):
-messages, or frames as they are."""
+messages, frames as they are, or (seat, message) for one seat alone."""
 
 
 class TablePeer:
@@ -343,11 +343,15 @@ class TablePeer:
             if isinstance(message, bytes):
                 self.links.send_frame(message)
                 continue
+            to, message = message if isinstance(message, tuple) else (None, message)
             if tamper is not None:  # a cheat signs its lies with its own key: it has no other
                 message = self.replica.signer.sign(message)
             for hear in self.traffic:
-                hear(True, None, message)
-            self.links.send(message)
+                hear(True, to, message)
+            if to is None:
+                self.links.send(message)
+            elif to in self.links:  # a cheat tells one seat alone
+                self.links[to].send_nowait(message)
         events = self.replica.take_events()
         for event in events:
             self._on_event(event)

@@ -50,7 +50,12 @@ from p2pnerts.protocol._deal import (
     pledge,
     shuffle,
 )
-from p2pnerts.protocol._errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from p2pnerts.protocol._errors import (
+    KeptStateError,
+    LocalProtocolError,
+    ProtocolError,
+    RemoteProtocolError,
+)
 from p2pnerts.protocol._events import (
     AuditFailed,
     AuditPassed,
@@ -92,6 +97,7 @@ from p2pnerts.protocol._log import PENDING_LIMIT, order_key
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
+    Evidence,
     Hello,
     Leave,
     LinkMessage,
@@ -115,6 +121,7 @@ from p2pnerts.protocol._replica import Replica
 from p2pnerts.protocol._signing import SIGNED, Signer, signed_bytes
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._wire import MAX_FRAME
+from p2pnerts.protocol._witness import conflict, witness
 
 __all__ = [
     "ANSWERER",
@@ -135,8 +142,10 @@ __all__ = [
     "Disk",
     "Diverged",
     "Event",
+    "Evidence",
     "FrameDecoder",
     "Hello",
+    "KeptStateError",
     "Leave",
     "LinkMessage",
     "LocalProtocolError",
@@ -185,6 +194,7 @@ __all__ = [
     "Welcome",
     "addressed_to",
     "common_seed",
+    "conflict",
     "decide",
     "decode",
     "decode_any",
@@ -203,4 +213,5 @@ __all__ = [
     "table_terms",
     "told",
     "verify",
+    "witness",
 ]

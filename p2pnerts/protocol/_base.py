@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from p2pnerts.protocol import _deal
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._codec import decode_payload, encode_payload
+from p2pnerts.protocol._errors import KeptStateError
+from p2pnerts.protocol._inplay import Disk
 from p2pnerts.protocol._log import Log, Pending, bare
 from p2pnerts.protocol._messages import Leave, Message, Ordered, Play, Ready, Reveal, StartView
+from p2pnerts.rules import TableOptions, card_code
 
 
 @dataclass(slots=True)
@@ -55,8 +59,9 @@ def take_carried(start: StartView, acks: Acks, log: Log, changed: set[int] | Non
     reach it on their own FIFO links)."""
     carrier = (start.sender, start.seq)
     for payload in start.carried:
-        message = decode_payload(payload)  # an ordered message: `check_start_view`
-        assert isinstance(message, Ready | Play | Leave | Reveal | StartView)
+        message = decode_payload(payload)  # ordered, or a Rejoin: `check_start_view`
+        if not isinstance(message, Ready | Play | Leave | Reveal | StartView):
+            continue  # the Rejoin of a seat let in: checked at the gate
         sender = message.sender
         by: tuple[int, int] | None = carrier
         if changed is None:
@@ -64,12 +69,39 @@ def take_carried(start: StartView, acks: Acks, log: Log, changed: set[int] | Non
                 continue
             if _held_on_its_own(start, message):
                 by = None
-        elif sender not in changed or message.seq <= acks.have[sender]:
+        elif sender not in changed or not acks.this_life(message):
+            continue  # (of an earlier life: handed over when its sender rejoined)
+        elif message.seq <= acks.have[sender]:
+            if not isinstance(message, StartView):
+                log.settle(message, by)  # the coordinator's copy stands (an equivocation)
             continue
-        elif not acks.this_life(message):
-            continue  # handed over when its sender rejoined: held or committed already
         acks.have[sender] = max(acks.have[sender], message.seq)
         log.add(message, by)
+
+
+def check_kept(disk: Disk, start: StartView, seat: int, deck: int, options: TableOptions) -> None:
+    """Raise `KeptStateError` unless ``disk``, what ``seat`` kept to come back, fits the
+    StartView that lets it back in: a deck of a round the table has reached (or of the
+    next, dealt just before a crash), and, if the StartView carries this seat's Ready of
+    that round, the very deck that Ready showed, with the secret it pledged."""
+    readies = [m for m in map(decode_payload, start.carried) if isinstance(m, Ready)]
+    reached = max([start.round, *(r.round for r in readies)])
+    if disk.round > reached + 1:
+        raise KeptStateError(
+            f"it holds seat {seat}'s deck of round {disk.round}, and the table is in round"
+            f" {reached}: not this table's, or edited"
+        )
+    for ready in (r for r in readies if r.sender == seat and r.round == disk.round):
+        size = _deal.SECRET_BYTES
+        kept = len(disk.secrets) == 2 * size and ready.pledge == _deal.pledge(
+            disk.round + 1, deck, disk.secrets[size:]
+        )
+        shown = _deal.face_up(disk.order, options) if disk.order else ()
+        if not kept or ready.face_up != tuple(map(card_code, shown)):
+            raise KeptStateError(
+                f"its deck of round {disk.round} is not the one seat {seat} dealt and pledged"
+                " at the table: another table's, or edited"
+            )
 
 
 def _held_on_its_own(start: StartView, message: Message) -> bool:

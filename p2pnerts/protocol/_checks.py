@@ -19,10 +19,12 @@ from p2pnerts.protocol._events import PeerRefused
 from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import (
     Ack,
+    Evidence,
     Leave,
     Message,
     Play,
     Ready,
+    Rejoin,
     Reveal,
     StartView,
     TeamDeal,
@@ -107,6 +109,12 @@ class Gate:
         kind = type(message).__name__
         if not self._signer.genuine(message):
             raise RemoteProtocolError(f"seat {message.sender}'s {kind} is not signed by its key")
+        if isinstance(message, Evidence):
+            for payload in message.messages:
+                if not self._signer.genuine(decode_payload(payload)):
+                    raise RemoteProtocolError(
+                        f"seat {message.sender}'s Evidence shows a message not signed by its seat"
+                    )
         if isinstance(message, StartView):
             for payload in message.carried:
                 carried = decode_payload(payload)
@@ -211,6 +219,10 @@ def check_message(message: Message, seating: Seating) -> None:
             _check_ready(message, seating)
         case Ack() if len(message.have) != seating.players:
             raise RemoteProtocolError(f"seat {sender}'s Ack covers {len(message.have)} seats")
+        case Ack() if any(seat >= seating.players for seat, _, _ in message.heard):
+            raise RemoteProtocolError(f"seat {sender}'s Ack witnesses a seat not at the table")
+        case Evidence():
+            _check_evidence(message, seating.players)
         case StartView():
             check_start_view(message, seating.players)
         case TeamDeal():
@@ -229,14 +241,34 @@ def check_header(message: Message, clock: int, view: int) -> None:
 
 
 def check_start_view(start: StartView, players: int) -> None:
-    """Refuse a StartView whose per-seat vectors do not cover every seat, or that carries
-    anything but ordered messages."""
+    """Refuse a StartView whose per-seat vectors do not cover every seat, that carries
+    anything but ordered messages and Rejoins, or whose Rejoins are not one from each seat
+    it lets in, asking from the view it says (each signed: `Gate._check_signed`)."""
     per_seat = len(start.cuts) == len(start.lives) == players
     if not per_seat or len(start.joined_from) != len(start.joined):
         raise RemoteProtocolError(f"seat {start.sender}'s StartView does not cover {players} seats")
+    asked: list[tuple[int, int]] = []
     for payload in start.carried:
-        if not isinstance(decode_payload(payload), Ready | Play | Leave | Reveal | StartView):
+        carried = decode_payload(payload)
+        if isinstance(carried, Rejoin):
+            asked.append((carried.sender, carried.view))
+        elif not isinstance(carried, Ready | Play | Leave | Reveal | StartView):
             raise RemoteProtocolError("a StartView carried a message that is not ordered")
+    if sorted(asked) != sorted(zip(start.joined, start.joined_from, strict=True)):
+        raise RemoteProtocolError(
+            f"seat {start.sender}'s StartView lets in seats {list(start.joined)} without the"
+            " signed Rejoin of each, from the view it says"
+        )
+
+
+def _check_evidence(evidence: Evidence, players: int) -> None:
+    """Refuse an Evidence showing anything but ordered messages of seats of the table."""
+    for payload in evidence.messages:
+        shown = decode_payload(payload)
+        if not isinstance(shown, Ready | Play | Leave | Reveal) or shown.sender >= players:
+            raise RemoteProtocolError(
+                f"seat {evidence.sender}'s Evidence shows what is no ordered message of the table"
+            )
 
 
 def _check_ready(ready: Ready, seating: Seating) -> None:

@@ -19,6 +19,7 @@ from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
+    Evidence,
     Hello,
     Leave,
     LinkMessage,
@@ -42,6 +43,7 @@ from p2pnerts.protocol._wire import (
     _NONE_OR_32,
     _SEATS,
     _TABLE_ID,
+    EVIDENCE_MOST,
     MAX_FRAME,
     MAX_SEATS,
     _array,
@@ -50,6 +52,7 @@ from p2pnerts.protocol._wire import (
     _Field,
     _flag,
     _frames,
+    _heard,
     _int,
     _move,
     _move_to_wire,
@@ -85,7 +88,10 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
             ("sig", _SIG),
         ),
     ),
-    Ack: (3, (("have", _HAVE), ("committed", _number()), ("digest", _DIGEST))),
+    Ack: (
+        3,
+        (("have", _HAVE), ("committed", _number()), ("digest", _DIGEST), ("heard", _heard())),
+    ),
     Reveal: (4, (("round", _number()), ("secret", _SECRET), ("sig", _SIG))),
     Leave: (5, (("sig", _SIG),)),
     ViewChange: (
@@ -118,7 +124,7 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
             ("sig", _SIG),
         ),
     ),
-    Rejoin: (8, (("round", _number()),)),
+    Rejoin: (8, (("round", _number()), ("sig", _SIG))),
     TeamDeal: (
         9,
         (
@@ -129,6 +135,7 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
             ("seed", _SECRET),
         ),
     ),
+    Evidence: (10, (("messages", _frames(1, EVIDENCE_MOST)),)),
 }
 _BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LAYOUT.items()}
 _HEADER = ("sender", "view", "clock", "seq")

@@ -184,6 +184,8 @@ class Election:
         lives = tuple(new_view if s in joined else v for s, v in enumerate(self._m.host.acks.lives))
         earlier = tuple((number, tuple(sorted(q))) for number, q in quorums)
         carried = self._m.base.to_carry(self._m.host.log.pending, self._m.members - voters, joined)
+        requests = self._m.rejoining.requests
+        carried += tuple(encode_payload(requests[s]) for s in joined)  # they asked: signed
         base = self._m.base
         cuts, seated = tuple(self._m.host.acks.have), tuple(sorted(base.seated))
         number = max(base.round, 1)

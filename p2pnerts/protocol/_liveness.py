@@ -56,6 +56,9 @@ class Liveness:
         self._head: Pending | None = None
         self._head_since = now
         """Since when the first message of the order has waited to commit."""
+        self.withheld: dict[int, float] = {}
+        """Per member whose deck's Reveal the next deal waits for, none of it held here,
+        since when (`watch_reveals`)."""
 
     def hear(self, message: Message, now: float) -> None:
         """A message came next from its sender: heard now, and no longer suspected."""
@@ -97,6 +100,7 @@ class Liveness:
         self.heard = [t + seconds for t in self.heard]
         self.stale_since = [None if t is None else t + seconds for t in self.stale_since]
         self._head_since += seconds
+        self.withheld = {s: t + seconds for s, t in self.withheld.items()}
 
     def away(self, seat: int) -> None:
         """``seat`` is away from now (left out, or lost its state): keep when it was last
@@ -109,9 +113,18 @@ class Liveness:
         return None if since is None else now - since
 
     def live_since(self, seat: int) -> float:
-        """Since when a member has held the table up: silent, or stalling."""
+        """Since when a member has held the table up: silent, stalling, or withholding its
+        deck's Reveal (counted from `Timing.reveal_within` after the round's end, so that
+        it is left out that long after it)."""
+        since = self.heard[seat]
         stalled = self._stalled_since(seat)
-        return self.heard[seat] if stalled is None else min(self.heard[seat], stalled)
+        if stalled is not None:
+            since = min(since, stalled)
+        withheld = self.withheld.get(seat)
+        if withheld is not None:
+            timing = self._m.timing
+            since = min(since, withheld + timing.reveal_within - timing.exclude_after)
+        return since
 
     def earliest_live_since(self) -> float:
         """The earliest `live_since` of the other members (`NEVER` if there are none)."""
@@ -153,6 +166,10 @@ class Liveness:
 
     def _others(self) -> frozenset[int]:
         return self._m.members - {self._m.seat}
+
+    def watch_reveals(self, withholding: set[int], now: float) -> None:
+        """Note since when each member has withheld its deck's Reveal (`live_since`)."""
+        self.withheld = {s: self.withheld.get(s, now) for s in withholding}
 
     def watch_head(self, now: float) -> None:
         """Note when the first message of the order changed (`live_since`)."""

@@ -102,6 +102,18 @@ class Log:
         for entry in kept:
             self.waiting[entry.message.sender] += 1
 
+    def settle(self, message: Ordered, carrier: tuple[int, int] | None) -> None:
+        """Hold ``message`` in place of a pending message of its sender and number with
+        other bytes: a seat that signed both equivocated, and a StartView's copy stands."""
+        for entry in self.pending:
+            held = entry.message
+            place = (held.sender, held.seq) == (message.sender, message.seq)
+            if place and held != message and not isinstance(held, StartView):
+                self.pending.remove(entry)
+                self.waiting[held.sender] -= 1
+                self.add(message, carrier)
+                return
+
     def holds(self, message: Message) -> bool:
         return any(p.message == message for p in self.pending)
 

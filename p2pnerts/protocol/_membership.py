@@ -52,7 +52,7 @@ from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._away import Away, Record
-from p2pnerts.protocol._base import Base, take_carried
+from p2pnerts.protocol._base import Base, check_kept, take_carried
 from p2pnerts.protocol._checks import Gate
 from p2pnerts.protocol._election import Election
 from p2pnerts.protocol._events import (
@@ -75,7 +75,10 @@ from p2pnerts.protocol._messages import (
 )
 from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._rejoining import Rejoining
+from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._status import Status, Timing
+from p2pnerts.protocol._witness import Witness
+from p2pnerts.rules import TableOptions
 
 
 class Host(Protocol):
@@ -91,6 +94,9 @@ class Host(Protocol):
     gate: Gate
     away: Away
     record: Record
+    witness: Witness
+    signer: Signer
+    options: TableOptions
 
     @property
     def disk(self) -> Disk: ...
@@ -301,6 +307,7 @@ class Membership:
         self.election.forget_up_to(self.view)
         carrier = (start.sender, start.seq)
         for seat in sorted(departed | set(start.joined)):
+            self._host.witness.forget(seat)  # what is kept of it, the StartView says
             self.liveness.away(seat)
             self._host.acks.have[seat] = min(self._host.acks.have[seat], start.cuts[seat])
         kept = []
@@ -348,6 +355,7 @@ class Membership:
     def _reset_seat(self, seat: int, view: int) -> None:
         """A seat (re)joins in ``view``: its sequence numbers start again."""
         self._host.acks.reset_seat(seat, view)
+        self._host.witness.forget(seat)
         self.liveness.forget(seat)
         self.rejoining.asking.pop(seat, None)
 
@@ -390,7 +398,10 @@ class Membership:
                 self.liveness.heard[rejoin.sender] = 0.0
 
     def _install_as_rejoiner(self, start: StartView, now: float) -> None:
-        """Come back into a view from nothing but the StartView and this seat's disk."""
+        """Come back into a view from nothing but the StartView and this seat's disk
+        (`KeptStateError`, changing nothing, if the disk is not what the table dealt it)."""
+        host = self._host
+        check_kept(host.disk, start, self.seat, host.seats[self.seat], host.options)
         self.view, self.members = start.view, frozenset(start.members)
         self.enter(Status.NORMAL)
         self.installed_at = now

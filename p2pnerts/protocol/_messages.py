@@ -60,6 +60,10 @@ class Ack(Header):
     have: tuple[int, ...]
     committed: int
     digest: bytes
+    heard: tuple[tuple[int, int, bytes], ...] = ()
+    """What it took since its previous Ack: per signed ordered message of another seat,
+    ``(seat, seq, witness)``, the witness being a hash of that message as signed
+    (`_witness.witness`). A peer told other words under one number finds out here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +115,8 @@ class StartView(Header):
     seat that never rejoined). ``carried`` holds the encoded ordered messages of the
     current round, so that every member holds all of them; ``base_committed``,
     ``base_digest`` and ``seated`` are the commit count, the digest and the seats at the
-    table (as committed) before the first of them. ``scores`` is the match so far: each
+    table (as committed) before the first of them, then the signed Rejoin of each
+    ``joined`` seat. ``scores`` is the match so far: each
     finished round's points per deck. Its own fields are given by keyword.
     """
 
@@ -138,9 +143,12 @@ class StartView(Header):
 @dataclass(frozen=True, slots=True)
 class Rejoin(Header):
     """A restarted or shut-out seat asks to be let back; ``round`` is the round whose deck
-    it still holds (0 for none)."""
+    it still holds (0 for none). Signed: the StartView that lets it back in carries it, so
+    every member sees that the seat asked."""
 
     round: int
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +167,21 @@ class TeamDeal(Header):
     seed: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class Evidence(Header):
+    """Signed ordered messages of one seat, shown to every other seat: one that another
+    seat's Ack witnessed otherwise (so that seat can compare), or two that the seat signed
+    under one view and number with different words, the proof that it equivocated.
+    Outside the sequence, like Rejoin (``seq`` is 1); not signed itself (each message
+    it shows is)."""
+
+    messages: tuple[bytes, ...]
+
+
 Ordered = Ready | Play | Leave | Reveal
-Message = Ready | Play | Ack | Reveal | Leave | ViewChange | StartView | Rejoin | TeamDeal
+Message = (
+    Ready | Play | Ack | Reveal | Leave | ViewChange | StartView | Rejoin | TeamDeal | Evidence
+)
 
 
 def addressed_to(message: Message, seat: int) -> bool:

@@ -12,6 +12,7 @@ from p2pnerts.protocol._events import Event, PeerStalled
 from p2pnerts.protocol._inplay import Disk
 from p2pnerts.protocol._messages import Message, Rejoin, StartView
 from p2pnerts.protocol._outbox import Outbox
+from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._status import NEVER, Timing
 
 STASH_LIMIT = 100_000
@@ -23,6 +24,7 @@ class _Replica(Protocol):
     events: list[Event]
     outbox: Outbox
     gate: Gate
+    signer: Signer
 
     @property
     def disk(self) -> Disk: ...
@@ -48,6 +50,8 @@ class Rejoining:
         self._m = membership
         self.asking: dict[int, tuple[float, int]] = {}
         """Seats asking to rejoin: when they last asked, and the view they asked from."""
+        self.requests: dict[int, Rejoin] = {}
+        """Each seat's latest Rejoin, signed: a StartView that lets it in carries it."""
         self.barred: dict[int, float] = {}
         """Seats left out for holding the table up while talking on, and since when."""
         self._stash: list[Message] = []
@@ -60,7 +64,8 @@ class Rejoining:
         """Ask to be let back in, saying which round's deck this seat still holds."""
         host, m = self._m.host, self._m
         clock = max(host.acks.clock, 1)
-        host.outbox.push(Rejoin(m.seat, m.view, clock, 1, host.disk.round), now, keep=False)
+        rejoin = host.signer.sign(Rejoin(m.seat, m.view, clock, 1, host.disk.round))
+        host.outbox.push(rejoin, now, keep=False)
 
     def tick_out(self, now: float) -> None:
         """Ask again once a heartbeat's time has passed without a word from this seat."""
@@ -72,6 +77,7 @@ class Rejoining:
     def note(self, rejoin: Rejoin, now: float) -> None:
         """A seat asks to rejoin from its view."""
         self.asking[rejoin.sender] = (now, rejoin.view)
+        self.requests[rejoin.sender] = rejoin
 
     def bar(self, seat: int, now: float) -> None:
         """Keep ``seat`` out for a while: it held the table up while it talked on (told

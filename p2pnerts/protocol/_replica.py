@@ -53,6 +53,7 @@ from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import (
     Ack,
+    Evidence,
     Leave,
     Message,
     Ordered,
@@ -68,6 +69,7 @@ from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._readings import Readings
 from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._status import NEVER, Status, Timing
+from p2pnerts.protocol._witness import Witness
 from p2pnerts.rules import (
     BadOptions,
     Move,
@@ -127,6 +129,8 @@ class Replica(Readings):
         """Signs this seat's messages and checks the others' (`_signing`)."""
         self.gate = Gate(Seating(seat, seats, options), self.signer)
         """The checks a message passes first, and the seats refused for breaking the protocol."""
+        self.witness = Witness(self, players)
+        """What other seats witnessed of the messages held, and proofs of equivocation."""
         self.dealing = Dealing(self)
         self.record = Record(self.deck)
         """The rounds told so far: a replica rebuilt on coming back tells none twice."""
@@ -206,6 +210,8 @@ class Replica(Readings):
                 self.membership.take_rejoin(message, now)
             case TeamDeal():
                 self.dealing.take_team_deal(message, now)
+            case Evidence():
+                self.witness.take_evidence(message)
             case _ if self.membership.admit(message, now):
                 self._take_in_line(message, now)
 
@@ -230,6 +236,7 @@ class Replica(Readings):
                 self._take_ack(message)
             case Ready() | Play() | Leave() | Reveal():
                 self.log.add(message, None)
+                self.witness.took(message)
                 self.outbox.ack_soon(now, self.timing.ack_delay)
             case ViewChange():
                 self.membership.election.take(message, now)
@@ -250,6 +257,7 @@ class Replica(Readings):
             self.send_ack(now)
         self.membership.liveness.suspect_silent(now)
         self.membership.liveness.watch_head(now)
+        self.membership.liveness.watch_reveals(self.dealing.withholding(), now)
         self.membership.tick_views(now)
         self.inplay.maybe_stuck(now)
 
@@ -315,7 +323,10 @@ class Replica(Readings):
         """Say what this seat holds, how many messages it committed and its digest."""
         self.outbox.ack_due = None
         have, committed, digest = tuple(self.acks.have), self.log.committed, self.log.digest
-        self.send(now, lambda c, s: Ack(self.seat, self.view, c, s, have, committed, digest))
+        heard = self.witness.take_heard()
+        self.send(now, lambda c, s: Ack(self.seat, self.view, c, s, have, committed, digest, heard))
+        if self.witness.heard:
+            self.outbox.ack_soon(now, self.timing.ack_delay)
 
     # --- receiving --------------------------------------------------------------------------
 
@@ -324,6 +335,7 @@ class Replica(Readings):
         # another view may come from a seat that never installs this one (it installed a
         # sibling view, built from the same old view), whose order drops other messages
         # than this view's (see `Membership.install_acks`).
+        self.witness.take_ack(ack, self.acks.lives, self.acks.have)
         self.acks.take(ack, in_view=ack.view == self.view)
         back = self.away.kept_in(ack, self.seat, self.view)
         if back is not None:
@@ -351,15 +363,20 @@ class Replica(Readings):
         log = self.log
         while log.pending and self.membership.status is Status.NORMAL:
             head = log.pending[0]
-            if not self.membership.held_by_all(head):
+            if not self.membership.held_by_all(head) or self._disputed(head.message):
                 return
             log.pop_head()
             outcome = self._commit(head.message, now)
             self.events += log.fold(head.message, outcome)
 
+    def _disputed(self, message: Ordered | StartView) -> bool:
+        return not isinstance(message, StartView) and self.witness.blocks(message)
+
     def _commit(self, message: Ordered | StartView, now: float) -> int:
         """Apply one committed message; returns its outcome for the digest."""
         self.membership.note_committed(message)
+        if not isinstance(message, StartView):
+            self.witness.committed(message)
         match message:
             case Ready():
                 self.dealing.commit_ready(message)
@@ -383,6 +400,8 @@ class Replica(Readings):
         self.acks = Acks.for_rejoiner(self.seat, start, self.acks.clock)
         self.log = Log(self.players, self.options.tie_rule, start.base_committed, start.base_digest)
         self.outbox.kept.clear()
+        for seat in range(self.players):
+            self.witness.forget(seat)
         self.match_scores = list(start.scores)
         self.inplay = InPlay(self, start.round - 1)
         self.dealing.restart(self.inplay.number, start.round)

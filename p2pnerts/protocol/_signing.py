@@ -1,11 +1,12 @@
 """Signed messages: what a seat says in the order is its own, and stays provably so.
 
-Every ordered message (Ready, Play, Reveal, Leave), every vote (ViewChange) and every StartView
-carries its sender's Ed25519 signature (SPEC §3.7). The signature covers the message as
-the order hashes it (`bare`: a StartView without the messages it carries, each of which
-is signed by its own sender) with ``sig`` empty, after a domain tag. So a message carried
-in a StartView is as verifiable as one that came straight from its sender, and nobody —
-a coordinator included — can put words in another seat's mouth.
+Every ordered message (Ready, Play, Reveal, Leave), every vote (ViewChange), every
+StartView and every Rejoin carries its sender's Ed25519 signature (SPEC §3.7). The
+signature covers the message as the order hashes it (`bare`: a StartView without the
+messages it carries, each of which is signed by its own sender) with ``sig`` empty, after
+a domain tag. So a message carried in a StartView is as verifiable as one that came
+straight from its sender, and nobody — a coordinator included — can put words in another
+seat's mouth, nor say that a seat asked to come back when it did not.
 
 A `Signer` holds this seat's key and every seat's public key (from the roster).
 """
@@ -26,12 +27,13 @@ from p2pnerts.protocol._messages import (
     Message,
     Play,
     Ready,
+    Rejoin,
     Reveal,
     StartView,
     ViewChange,
 )
 
-SIGNED = (Ready, Play, Reveal, Leave, ViewChange, StartView)
+SIGNED = (Ready, Play, Reveal, Leave, ViewChange, StartView, Rejoin)
 """The kinds of message a seat signs."""
 MESSAGE_DOMAIN = b"p2pnerts/2 message\x00"
 VERIFIED_KEPT = 1 << 16
@@ -39,7 +41,7 @@ VERIFIED_KEPT = 1 << 16
 one replica of a simulated table, or when it comes again carried) is not verified again."""
 
 M = TypeVar("M", bound=Message)
-SignedMessage = Ready | Play | Reveal | Leave | ViewChange | StartView
+SignedMessage = Ready | Play | Reveal | Leave | ViewChange | StartView | Rejoin
 
 
 def signed_bytes(message: Message) -> bytes:

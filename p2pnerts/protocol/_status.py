@@ -35,6 +35,10 @@ class Timing:
     readmit_after: float = 30.0
     """How long a seat left out for holding the table up (talking, but acknowledging
     nothing new) waits before a coordinator lets it rejoin."""
+    reveal_within: float = 10.0
+    """How long after a round ended here a member may go without its deck's Reveal held
+    here (the next deal waits for it) before it counts as holding the table up: it is left
+    out, and its deck voided where the view that leaves it out commits."""
 
 
 class Seats(Protocol):

@@ -33,6 +33,10 @@ MAX_FRAME = 256 * 1024
 MAX_SEATS = 64
 BIG = 2**63 - 1
 _LENGTH = 4
+HEARD_MOST = 4096
+"""The most witnesses one Ack carries (more wait for the next)."""
+EVIDENCE_MOST = 16
+"""The most messages one Evidence shows."""
 
 
 # --- field types: how each value goes on the wire and is checked coming off it ------------
@@ -91,9 +95,9 @@ def _card_codes(least: int, most: int) -> _Field:
     return _Field(list, check)
 
 
-def _frames() -> _Field:
+def _frames(least: int = 0, most: int = 100_000) -> _Field:
     def check(value: Any, what: str) -> tuple[bytes, ...]:
-        items = _array(value, what, 0, 100_000)
+        items = _array(value, what, least, most)
         return tuple(_bytes(1, MAX_FRAME).from_wire(v, what) for v in items)
 
     return _Field(list, check)
@@ -120,6 +124,19 @@ def _score_rows() -> _Field:
 _SEATS = _numbers(MAX_SEATS, 0, MAX_SEATS - 1)
 _HAVE = _numbers(MAX_SEATS, least=1)
 _DIGEST = _bytes(16, 16)
+
+
+def _heard() -> _Field:
+    """An Ack's witnesses, each ``[seat, seq, witness]``."""
+
+    def check(value: Any, what: str) -> tuple[tuple[int, int, bytes], ...]:
+        entries = (_array(e, what, 3, 3) for e in _array(value, what, 0, HEARD_MOST))
+        return tuple(
+            (_int(s, what, 0, MAX_SEATS - 1), _int(q, what, 1), _DIGEST.from_wire(w, what))
+            for s, q, w in entries
+        )
+
+    return _Field(lambda heard: [list(e) for e in heard], check)
 
 
 def _text(most: int, least: int = 1) -> _Field:

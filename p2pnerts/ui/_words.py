@@ -4,7 +4,7 @@ the gist of a protocol message in the classroom pane's list."""
 from __future__ import annotations
 
 from p2pnerts.net import move_words
-from p2pnerts.protocol import Ack, Message, Play, Ready, TeamDeal, ViewChange
+from p2pnerts.protocol import Ack, Evidence, Message, Play, Ready, TeamDeal, ViewChange
 from p2pnerts.rules import CallNerts, DeclareStuck, Move, ToFoundation, TurnStock
 from p2pnerts.ui._snapshot import Look
 
@@ -36,4 +36,6 @@ def message_gist(message: Message, look: Look) -> str:
             return f"round {number}"
         case ViewChange(new_view=view, suspects=suspects):
             return f"view {view}, suspects {list(suspects)}"
+        case Evidence(messages=shown):
+            return f"shows {len(shown)} signed message(s)"
     return ""

@@ -9,9 +9,10 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -288,7 +289,8 @@ def test_a_peer_whose_links_are_cut_for_seconds_is_told_and_comes_back_over_new_
 
 REFUSED = sorted(set(CHEATS) - DEAL_CHEATS)
 DETECTED = dict.fromkeys(REFUSED, "C broke the protocol and is refused from now on") | {
-    "no-ack": "C talks on but acknowledges nothing: left out for a while"
+    "no-ack": "C talks on but acknowledges nothing: left out for a while",
+    "equivocate": "signed two different messages as its message",
 }
 """What every honest peer says of a cheat, by kind."""
 
@@ -374,7 +376,10 @@ def test_a_bot_without_the_passphrase_cannot_sit_at_a_private_table_and_one_with
     assert _summary(out) == _summary(host_out) and "after 1 round" in _summary(out)
 
 
-def test_a_seat_coming_back_with_other_options_is_refused_and_stops(tmp_path: Path) -> None:
+def _back_with_edited_state(tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> str:
+    """A table of three where B2, killed a second into play, comes back with its state
+    file changed by ``edit``: what it said, once it stopped with status 1 (B1 and the host
+    finish without it)."""
     state = tmp_path / "b2.json"
     with _host("--seats", "3", "--rounds", "2", "--level", "8") as (host, port):
         bots = [_bot(port, "B1"), _bot(port, "B2", "--state", str(state))]
@@ -386,16 +391,39 @@ def test_a_seat_coming_back_with_other_options_is_refused_and_stops(tmp_path: Pa
         bots[1].kill()
         bots[1].communicate()
         kept = json.loads(state.read_text())
-        kept["options"]["rounds"] = 5  # a file edited, or another table's
+        edit(kept)
         state.write_text(json.dumps(kept))
         again = _bot(port, "B2", "--state", str(state))
         out, _ = again.communicate(timeout=LIMIT)
         assert again.returncode == 1, out
-        last = out.strip().splitlines()[-1]
-        assert re.fullmatch(
-            r"p2pnerts: refused by the table: seat \d \(127\.0\.0\.1:\d+\) plays this table "
-            r"with another size or other options than this seat",
-            last,
-        ), last
         _finish(bots[0])
         host.wait(timeout=LIMIT)
+    return out
+
+
+def test_a_seat_coming_back_with_other_options_is_refused_and_stops(tmp_path: Path) -> None:
+    def other_options(kept: dict[str, Any]) -> None:
+        kept["options"]["rounds"] = 5  # a file edited, or another table's
+
+    last = _back_with_edited_state(tmp_path, other_options).strip().splitlines()[-1]
+    assert re.fullmatch(
+        r"p2pnerts: refused by the table: seat \d \(127\.0\.0\.1:\d+\) plays this table "
+        r"with another size or other options than this seat",
+        last,
+    ), last
+
+
+@pytest.mark.parametrize("edit", ["round", "order"])
+def test_a_seat_coming_back_with_a_deck_the_table_never_dealt_it_stops_in_one_line(
+    edit: str, tmp_path: Path
+) -> None:
+    def edited(kept: dict[str, Any]) -> None:
+        disk = kept["disk"]
+        if edit == "round":
+            disk["round"] = 1000  # the seat would never deal again
+        else:
+            disk["order"] = disk["order"][::-1]  # another deck
+
+    last = _back_with_edited_state(tmp_path, edited).strip().splitlines()[-1]
+    why = r"p2pnerts: state file: (it holds|its deck of) .*table's, or edited"
+    assert re.fullmatch(why, last), last

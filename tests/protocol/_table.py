@@ -28,7 +28,11 @@ SALT = b"0123456789abcdef0123456789abcdef"
 E = TypeVar("E")
 
 
-def _honest(message: Message) -> list[Message | bytes]:
+Lie = Message | bytes | tuple[int, Message]
+"""What a seat puts on the wire: a message, a frame as it is, or (seat, message) for one."""
+
+
+def _honest(message: Message) -> list[Lie]:
     return [message]
 
 
@@ -58,7 +62,7 @@ class Table:
         }
         self.events: list[list[Event]] = [[] for _ in range(players)]
         self.down: set[int] = set()
-        self.tamper: dict[int, Callable[[Message], Sequence[Message | bytes]]] = {}
+        self.tamper: dict[int, Callable[[Message], Sequence[Lie]]] = {}
         """Per seat, what it puts on the wire in place of each message (a cheat): frames
         as they are are for a network (see `p2pnerts.net`), and are not carried here."""
         self.cut: set[frozenset[int]] = set()
@@ -136,9 +140,10 @@ class Table:
             for message in [m for sent in replica.take_outgoing() for m in lie(sent)]:
                 if seat in self.down or isinstance(message, bytes):
                     continue
+                to, message = message if isinstance(message, tuple) else (None, message)
                 if seat in self.tamper:  # a cheat signs its lies: with its own key, its only one
                     message = replica.signer.sign(message)
-                for dest in range(self.players):
+                for dest in range(self.players) if to is None else (to,):
                     if addressed_to(message, dest) and frozenset((seat, dest)) not in self.cut:
                         self.links[seat, dest].append(message)
             self.events[seat] += replica.take_events()

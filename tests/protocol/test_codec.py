@@ -8,6 +8,7 @@ import pytest
 from p2pnerts.protocol import (
     MAX_FRAME,
     Ack,
+    Evidence,
     FrameDecoder,
     Leave,
     Message,
@@ -74,6 +75,8 @@ MESSAGES: list[Message] = [
     Play(3, 0, 14, 8, 2, Rotate(3)),
     Play(3, 0, 15, 9, 2, CallNerts(3)),
     Ack(1, 0, 9, 3, (4, 5, 6), 12, bytes(16)),
+    Ack(1, 0, 10, 4, (4, 5, 7), 12, bytes(16), ((2, 7, b"w" * 16),)),
+    Evidence(1, 0, 10, 1, (encode_payload(Leave(0, 2, 29, 5)),)),
     Reveal(0, 0, 40, 20, 1, b"s" * 32),
     Ready(2, 0, 3, 1, 0, bytes(32), ()),
     TeamDeal(0, 0, 4, 1, 1, 2, b"a" * 32, b"b" * 32, b"c" * 32),
@@ -115,7 +118,9 @@ def _frame(value: object) -> bytes:
         (_frame({"kind": 5}), "frame: expected an array"),
         (_frame([2, 2, 0, 0, 1, 1, 1, [2, 0, 9999, -1, 0, None, []], b""]), "card"),
         (_frame([2, 2, 0, 0, 1, 1, 1, [2, 0, 5, -3, 0, None, []], b""]), "source"),
-        (_frame([2, 3, 0, 0, 1, 1, [1, 2], 3, b"short"]), "digest"),
+        (_frame([2, 3, 0, 0, 1, 1, [1, 2], 3, b"short", []]), "digest"),
+        (_frame([2, 3, 0, 0, 1, 1, [1, 2], 3, b"d" * 16, [[0, 1, b"short"]]]), "heard"),
+        (_frame([2, 10, 0, 0, 1, 1, []]), "Evidence.messages"),
         (_frame([2, 1, 0, 0, 1, 1, 1, b"x" * 32, [1, 2, 3, 4, 5, 6, 7, 8], b""]), "face_up"),
         (_frame([2, 4, 0, 0, 1, 1, 1, b"x" * 16, b""]), "secret"),
     ],
@@ -139,4 +144,4 @@ def test_an_oversized_message_is_refused_before_it_is_sent() -> None:
     huge = Ack(0, 0, 1, 1, tuple(range(64)), 0, bytes(16))
     assert decode(encode(huge)) == huge
     with pytest.raises(RemoteProtocolError, match="have: expected an array"):
-        decode(_frame([2, 3, 0, 0, 1, 1, list(range(65)), 0, bytes(16)]))
+        decode(_frame([2, 3, 0, 0, 1, 1, list(range(65)), 0, bytes(16), []]))

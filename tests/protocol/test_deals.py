@@ -107,19 +107,46 @@ def test_a_stacked_deck_is_voided_by_every_honest_peer() -> None:
         assert table.replicas[seat].match_scores[0][1] <= 0  # and cannot have won it
 
 
-def test_a_seat_withholding_its_secret_holds_the_audit_up_until_it_goes_then_is_voided() -> None:
+def _withheld_by_seat_2() -> Table:
+    """Seat 2 will not reveal its secret for round 1, which seat 0 ends at once."""
     table = Table(3, TableOptions(nerts_pile=1))
     table.start([order(s, ["AH"], ["2S", "3S", "4S", "5S"], table.options) for s in range(3)])
     table.replicas[2].dealing.rounds[1].secret = b""  # it will not reveal
     table.play(0, ToFoundation(0, Card(0, 1, Suit.HEARTS), NERTS, NEW_FOUNDATION))
     table.play(0, CallNerts(0))
-    table.run_for(1)
-    assert not table.of(0, AuditFailed) and not table.of(0, AuditPassed)  # it waits
-    table.crash(2)
-    table.run_for(6)
+    return table
+
+
+def _left_out_and_voided(table: Table) -> None:
+    """Seats 0 and 1 left seat 2 out and voided its round 1, alike."""
     for seat in (0, 1):
         assert [e.seat for e in table.of(seat, PeerExcluded)] == [2]
         failed = table.of(seat, AuditFailed)
         assert [(e.seat, e.reason, e.points) for e in failed] == [(2, NEVER_REVEALED, -2)]
         assert table.replicas[seat].match_scores == [(1, -2, -2)]
     table.agree()
+
+
+def test_a_seat_withholding_its_secret_but_staying_is_left_out_in_time_and_voided_alike() -> None:
+    table = _withheld_by_seat_2()
+    wait = table.timing.reveal_within
+    table.run_for(wait - 1)  # it talks on, acknowledges everything: the deal waits
+    for seat in (0, 1):
+        assert not table.of(seat, AuditFailed) and not table.of(seat, PeerExcluded)
+    table.run_for(2 + table.timing.view_change_timeout)
+    _left_out_and_voided(table)
+    for seat in range(3):  # it comes back at once, and the next round deals
+        table.deal(seat)
+    table.flush()
+    table.settle()
+    assert [r.playing for r in table.replicas] == [2, 2, 2]
+    table.agree()
+
+
+def test_a_seat_withholding_its_secret_holds_the_audit_up_until_it_goes_then_is_voided() -> None:
+    table = _withheld_by_seat_2()
+    table.run_for(1)
+    assert not table.of(0, AuditFailed) and not table.of(0, AuditPassed)  # it waits
+    table.crash(2)
+    table.run_for(6)
+    _left_out_and_voided(table)

@@ -24,6 +24,7 @@ from p2pnerts.protocol import (
     ANSWERER,
     OPENER,
     Ack,
+    Evidence,
     FrameDecoder,
     Hello,
     Leave,
@@ -137,6 +138,7 @@ _KINDS: dict[str, Callable[..., Message]] = {
     "StartView": StartView,
     "Rejoin": Rejoin,
     "TeamDeal": TeamDeal,
+    "Evidence": Evidence,
 }
 _FIELDS: dict[str, Callable[[Any], Any]] = {
     "move": move,
@@ -150,6 +152,8 @@ _FIELDS: dict[str, Callable[[Any], Any]] = {
     "face_up": lambda cards: tuple(code(c) for c in cards),
     "carried": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
     "votes": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
+    "messages": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
+    "heard": lambda heard: tuple((s, q, bytes.fromhex(w)) for s, q, w in heard),
     "scores": lambda rows: tuple(tuple(r) for r in rows),
     "quorums": lambda views: tuple((n, tuple(m)) for n, m in views),
 }

@@ -14,6 +14,7 @@ from p2pnerts.protocol import (
     SIGNED,
     Message,
     Play,
+    Rejoin,
     Signer,
     StartView,
     ViewChange,
@@ -21,6 +22,18 @@ from p2pnerts.protocol import (
     encode_payload,
 )
 from p2pnerts.rules import DeclareStuck, TurnStock
+
+
+def _recorded(table: Table) -> list[Message]:
+    """Every message the table's seats send from now on, in order."""
+    seen: list[Message] = []
+
+    def keep(message: Message) -> list[Message | bytes]:
+        seen.append(message)
+        return [message]
+
+    table.tamper = dict.fromkeys(range(table.players), keep)
+    return seen
 
 
 def _next_play(table: Table, seat: int) -> Play:
@@ -57,13 +70,7 @@ def test_a_start_view_carrying_a_move_its_seat_never_signed_is_refused() -> None
 
 def test_every_message_of_a_game_with_a_crash_and_a_view_change_verifies() -> None:
     table = _dealt()
-    seen: list[Message] = []
-
-    def keep(message: Message) -> list[Message | bytes]:
-        seen.append(message)
-        return [message]
-
-    table.tamper = dict.fromkeys(range(3), keep)
+    seen = _recorded(table)
     table.play(1, TurnStock(1))
     table.crash(0)
     table.run_for(6)  # seat 0 is left out: a StartView carries the round so far
@@ -118,3 +125,79 @@ def test_a_view_with_every_members_signed_vote_passes_the_check() -> None:
     two = table.replicas[2]
     two.gate.check(start, two.clock, two.view)  # raises nothing
     assert not two.gate.refuses(1)
+
+
+# --- rejoins ----------------------------------------------------------------------------------
+
+
+def _rejoin(table: Table, seat: int, *, view: int = 0) -> Rejoin:
+    return Rejoin(seat, view, max(table.replicas[seat].clock, 1), 1, 0)
+
+
+def test_an_unsigned_rejoin_is_refused() -> None:
+    table = _dealt()
+    _refused(table, 1, _rejoin(table, 0), "seat 0's Rejoin is not signed by its key")
+
+
+def test_a_rejoin_signed_with_another_seats_key_is_refused() -> None:
+    table = _dealt()
+    forged = table.replicas[2].signer.sign(_rejoin(table, 0))  # seat 2 asks for seat 0
+    _refused(table, 1, forged, "seat 0's Rejoin is not signed by its key")
+
+
+def _letting_in(table: Table, seat: int, *carried: Rejoin, asked_from: int = 0) -> StartView:
+    """Seat 1's StartView of view 1 (voted by seats 1 and 2 in view 0) that lets ``seat``
+    back in as asking from ``asked_from``, carrying ``carried``; signed by seat 1."""
+    one = table.replicas[1]
+    votes = [
+        table.replicas[s].signer.sign(
+            ViewChange(s, 0, 50 + s, 90, new_view=1, suspects=(), have=(1,) * 3, committed=0)
+        )
+        for s in (1, 2)
+    ]
+    start = replace(
+        table.start_view(1, (0, 1, 2), carried=tuple(map(encode_payload, carried))),
+        joined=(seat,),
+        joined_from=(asked_from,),
+        lives=tuple(1 if s == seat else 0 for s in range(3)),
+        votes=tuple(map(encode_payload, votes)),
+    )
+    return one.signer.sign(start)
+
+
+def test_a_start_view_letting_in_a_seat_that_never_asked_is_refused() -> None:
+    # A coordinator lists seat 0 as rejoining: seat 0 would number its messages afresh at
+    # every member, then refuse the view it never asked for and be left out.
+    table = _dealt()
+    _refused(table, 2, _letting_in(table, 0), "without the signed Rejoin of each")
+
+
+def test_a_start_view_letting_a_seat_in_from_another_view_than_it_asked_is_refused() -> None:
+    table = _dealt()
+    asked = table.replicas[0].signer.sign(_rejoin(table, 0))
+    start = _letting_in(table, 0, asked, asked_from=1)
+    _refused(table, 2, start, "without the signed Rejoin of each")
+
+
+def test_a_start_view_carrying_a_rejoin_its_seat_never_signed_is_refused() -> None:
+    table = _dealt()
+    forged = table.replicas[1].signer.sign(_rejoin(table, 0))  # the coordinator's own key
+    _refused(table, 2, _letting_in(table, 0, forged), "carries a Rejoin not signed by seat 0")
+
+
+def test_the_start_view_letting_a_restarted_seat_back_carries_its_signed_rejoin() -> None:
+    table = _dealt()
+    seen = _recorded(table)
+    disk = table.crash(2)
+    table.run_for(6)
+    table.restart(2, disk)
+    table.run_for(4)
+    assert table.replicas[2].members == {0, 1, 2}
+    starts = [m for m in seen if isinstance(m, StartView) and m.joined == (2,)]
+    assert starts
+    checker = Signer.computed(0, 3)
+    for start in starts:
+        asked = [decode_payload(p) for p in start.carried]
+        rejoins = [m for m in asked if isinstance(m, Rejoin)]
+        assert [(r.sender, r.view) for r in rejoins] == [(2, start.joined_from[0])]
+        assert all(checker.genuine(r) and len(r.sig) == 64 for r in rejoins)

@@ -1,0 +1,170 @@
+"""Witnesses: each seat says what it was told, so a seat that tells two peers two things
+is caught, and proven to have done so.
+
+Theory of operation
+-------------------
+Every ordered message is signed (`_signing`), yet a seat could sign two messages under
+one view and number with different words and send one to some peers, the other to the
+rest: each is genuine where it arrives, and the peers would commit different plays. So
+an Ack names, for every signed ordered message of another seat that its sender took
+since its previous Ack, that message's *witness* (`witness`: a hash of the message as
+signed, its signature included; Ed25519 signs one message one way only). A replica
+compares each witness with the message it holds under that seat and number, now or when
+the message arrives.
+
+A message commits only once every member vouched for holding it, and a member vouches
+for a message first in the Ack that witnesses it; so a replica never commits a message
+that another member was told otherwise. On a mismatch the message is *disputed*: it does
+not commit, and the replica shows its copy to every seat (an Evidence). A seat holding
+the other copy then holds two messages signed by one seat under one view and number with
+different words: the *proof*. It keeps it, refuses that seat, and shows both messages to
+every seat, each of which checks both signatures itself and refuses the seat alike. The
+seat is left out as any refused seat is, and the view change hands every member the
+coordinator's copy (`_base.take_carried`), so the table goes on as one.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Sequence
+from typing import Protocol
+
+from p2pnerts.protocol._checks import Gate
+from p2pnerts.protocol._codec import decode_payload, encode_payload
+from p2pnerts.protocol._events import Event
+from p2pnerts.protocol._messages import Ack, Evidence, Leave, Ordered, Play, Ready, Reveal
+from p2pnerts.protocol._outbox import Outbox
+from p2pnerts.protocol._wire import HEARD_MOST
+
+CLAIMS_KEPT = 4096
+"""Per seat, how many witnesses of its messages not yet arrived a replica keeps."""
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def witness(message: Ordered) -> bytes:
+    """The hash that stands for ``message`` in an Ack: of its payload, signature included."""
+    return hashlib.blake2b(encode_payload(message), digest_size=16).digest()
+
+
+def conflict(a: Ordered, b: Ordered) -> bool:
+    """Whether two messages, each signed by its sender, prove that sender equivocated: one
+    seat, one view, one number, different bytes (an honest seat numbers every message
+    afresh, and its deterministic signature makes a message sent again the same bytes)."""
+    same_place = (a.sender, a.view, a.seq) == (b.sender, b.view, b.seq)
+    return same_place and witness(a) != witness(b)
+
+
+def shown(evidence: Evidence) -> list[Ordered]:
+    """The messages an Evidence shows (checked ordered and signed at the gate)."""
+    messages = [decode_payload(p) for p in evidence.messages]
+    return [m for m in messages if isinstance(m, Ready | Play | Reveal | Leave)]
+
+
+class Host(Protocol):
+    """What the witness needs of the replica it serves."""
+
+    seat: int
+    gate: Gate
+    outbox: Outbox
+    events: list[Event]
+
+    @property
+    def view(self) -> int: ...
+    @property
+    def clock(self) -> int: ...
+
+
+class Witness:
+    """The messages of other seats held and not yet committed, what other seats witnessed
+    of them, the disputed ones, and the proofs kept."""
+
+    def __init__(self, host: Host, players: int) -> None:
+        self._host = host
+        self._held: list[dict[int, Ordered]] = [{} for _ in range(players)]
+        """Per seat, its signed ordered messages held and not committed, by number."""
+        self._claims: list[dict[int, list[bytes]]] = [{} for _ in range(players)]
+        """Per seat, witnesses of its messages that have not arrived here yet, by number."""
+        self.heard: list[tuple[int, int, bytes]] = []
+        """What the next Ack witnesses."""
+        self.disputed: set[tuple[int, int]] = set()
+        """(seat, number) of the messages some member witnessed otherwise: they wait."""
+        self._shown: set[tuple[int, int]] = set()
+        self.proofs: dict[int, tuple[Ordered, Ordered]] = {}
+        """Per seat caught equivocating, the two messages that prove it."""
+
+    def took(self, message: Ordered) -> None:
+        """Hold a message just taken from its sender, to witness it in the next Ack."""
+        sender, seq = message.sender, message.seq
+        self._held[sender][seq] = message
+        mark = witness(message)
+        self.heard.append((sender, seq, mark))
+        if any(w != mark for w in self._claims[sender].pop(seq, ())):
+            self._dispute(message)
+
+    def take_ack(self, ack: Ack, lives: Sequence[int], have: Sequence[int]) -> None:
+        """Compare what an Ack witnesses with what this replica holds (or will)."""
+        for seat, seq, mark in ack.heard:
+            if seat in (self._host.seat, ack.sender) or ack.view < lives[seat]:
+                continue  # of this seat's own words, its own, or an earlier life
+            held = self._held[seat].get(seq)
+            if held is not None:
+                if witness(held) != mark:
+                    self._dispute(held)
+            elif seq > have[seat] and len(self._claims[seat]) < CLAIMS_KEPT:
+                self._claims[seat].setdefault(seq, []).append(mark)
+
+    def take_evidence(self, evidence: Evidence) -> None:
+        """Look for a proof in what another seat shows, against itself and what is held."""
+        messages = [m for m in shown(evidence) if m.sender != self._host.seat]
+        for i, message in enumerate(messages):
+            held = self._held[message.sender].get(message.seq)
+            for other in [*messages[:i], *([held] if held is not None else [])]:
+                if conflict(message, other):
+                    self._convict(other, message)
+
+    def take_heard(self) -> tuple[tuple[int, int, bytes], ...]:
+        """The witnesses for the Ack about to go (at most `HEARD_MOST`; more wait)."""
+        heard, self.heard = self.heard[:HEARD_MOST], self.heard[HEARD_MOST:]
+        return tuple(heard)
+
+    def blocks(self, message: Ordered) -> bool:
+        """Whether ``message`` is disputed, so must not commit."""
+        return (message.sender, message.seq) in self.disputed
+
+    def committed(self, message: Ordered) -> None:
+        """Forget a committed message: every member vouched for it, witnesses compared."""
+        self._held[message.sender].pop(message.seq, None)
+
+    def forget(self, seat: int) -> None:
+        """Forget ``seat``'s messages: it left or (re)joins, and a StartView settles them."""
+        self._held[seat].clear()
+        self._claims[seat].clear()
+        self.disputed = {d for d in self.disputed if d[0] != seat}
+
+    def _dispute(self, message: Ordered) -> None:
+        place = (message.sender, message.seq)
+        self.disputed.add(place)
+        if place not in self._shown:
+            self._shown.add(place)
+            self._show(message)
+
+    def _convict(self, first: Ordered, second: Ordered) -> None:
+        seat = first.sender
+        if seat in self.proofs:
+            return
+        self.proofs[seat] = (first, second)
+        host = self._host
+        why = (
+            f"seat {seat} signed two different messages as its message {first.seq} of view"
+            f" {first.view} (equivocation: both kept as proof and shown to every seat)"
+        )
+        host.gate.refuse(seat, why)
+        host.events += host.gate.news()
+        self._show(first, second)
+
+    def _show(self, *messages: Ordered) -> None:
+        host = self._host
+        payloads = tuple(encode_payload(m) for m in messages)
+        clock = max(host.clock, 1)
+        host.outbox.pass_on(Evidence(host.seat, host.view, clock, 1, payloads))
