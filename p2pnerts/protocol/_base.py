@@ -53,6 +53,25 @@ class Base:
         return tuple(encode_payload(bare(m)) for m in messages)
 
 
+def take_view(start: StartView, acks: Acks, log: Log, changed: set[int]) -> None:
+    """A member's log on installing a StartView: the held messages of the seats that left
+    or rejoin, ``changed``, beyond the view's cut of them dropped (committed nowhere), the
+    rest of theirs handed over by the StartView; what it carries held; and the StartView
+    itself held, as an ordered message (SPEC §6.5 steps 2 to 4)."""
+    carrier = (start.sender, start.seq)
+    kept = []
+    for entry in log.pending:
+        sender, seq = entry.message.sender, entry.message.seq
+        if sender in changed:
+            if seq > start.cuts[sender] and acks.this_life(entry.message):
+                continue  # committed nowhere: the view drops it
+            entry = Pending(entry.key, entry.message, carrier)
+        kept.append(entry)
+    log.keep(kept)
+    take_carried(start, acks, log, changed)
+    log.add(start, None)
+
+
 def take_carried(start: StartView, acks: Acks, log: Log, changed: set[int] | None) -> None:
     """Hold what a StartView carries: a rejoining replica (``changed`` None) takes all of
     it; a member only the messages of seats that left or rejoin, ``changed`` (the rest

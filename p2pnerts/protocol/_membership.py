@@ -52,7 +52,7 @@ from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._away import Away, Record
-from p2pnerts.protocol._base import Base, check_kept, take_carried
+from p2pnerts.protocol._base import Base, check_kept, take_carried, take_view
 from p2pnerts.protocol._checks import Gate
 from p2pnerts.protocol._election import Election
 from p2pnerts.protocol._events import (
@@ -143,8 +143,6 @@ class Membership:
         """Per member of this view, the view above which a message it sends from a view
         below this one shows it installed another view instead (`admit`)."""
         self._gone: set[int] = set()
-        self._starts_heard: set[int] = set()
-        """The newer views whose StartView reached this seat, taken or not."""
         """The members shown to have installed another view than this one."""
         self.election = Election(self)
         """The view change under way, if any: votes, and the StartView to build."""
@@ -203,22 +201,13 @@ class Membership:
         if message.view > self.view:
             starts = isinstance(message, StartView) and sender in self.members
             if not starts or self.rejoining.holds_from(sender):
-                missed = not starts and self._missed_start(message)
+                coordinator = self.election.coordinator(message.view)
+                missed = not starts and self.rejoining.missed_start(message, coordinator)
                 self.rejoining.hold_back(message, now)  # FIFO: after what came before it
                 if missed:
                     self.shut_out(now)
                 return False
         return sender in self.members
-
-    def _missed_start(self, message: Message) -> bool:
-        """Whether ``message``, from a newer view's coordinator, shows that this seat was
-        left out of that view: the coordinator sent its StartView before anything stamped
-        with that view, and sends it again on a new connection to every member that may
-        lack it; this seat neither took nor holds it, so it is no member."""
-        sender, view = message.sender, message.view
-        if sender not in self.members or sender != self.election.coordinator(view):
-            return False
-        return view not in self._starts_heard and not self.rejoining.holds_start(sender, view)
 
     def _note_lineage(self, start: StartView) -> None:
         """Where each member of a view just installed came from: a voter from the view the
@@ -279,7 +268,7 @@ class Membership:
         return ((self.view, self.members), *self._quorums)
 
     def take_start_view(self, start: StartView, now: float) -> None:
-        self._starts_heard.add(start.view)
+        self.rejoining.starts_heard.add(start.view)
         if start.view <= self.view or start.voted_in != self.view:
             return  # stale, or built from votes of a view this replica has left
         if self.seat not in start.members:
@@ -298,29 +287,18 @@ class Membership:
         """Move to the view a StartView begins, as a member that was already in."""
         departed = self.members - set(start.members)
         self.view, self.members = start.view, frozenset(start.members)
-        self._starts_heard = {view for view in self._starts_heard if view > self.view}
+        self.rejoining.forget_starts(self.view)
         self.enter(Status.NORMAL)
         self.installed_at = now
         self.install_acks(start)
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self._note_lineage(start)
         self.election.forget_up_to(self.view)
-        carrier = (start.sender, start.seq)
         for seat in sorted(departed | set(start.joined)):
             self._host.witness.forget(seat)  # what is kept of it, the StartView says
             self.liveness.away(seat)
             self._host.acks.have[seat] = min(self._host.acks.have[seat], start.cuts[seat])
-        kept = []
-        for entry in self._host.log.pending:
-            sender, seq = entry.message.sender, entry.message.seq
-            if sender in departed or sender in start.joined:
-                if seq > start.cuts[sender] and self._host.acks.this_life(entry.message):
-                    continue  # committed nowhere: the view drops it
-                entry = Pending(entry.key, entry.message, carrier)
-            kept.append(entry)
-        self._host.log.keep(kept)
-        take_carried(start, self._host.acks, self._host.log, set(departed) | set(start.joined))
-        self._host.log.add(start, None)
+        take_view(start, self._host.acks, self._host.log, set(departed) | set(start.joined))
         back = [PeerRejoined(s, self.liveness.back(s, now)) for s in start.joined]
         for seat in start.joined:
             self._reset_seat(seat, start.view)

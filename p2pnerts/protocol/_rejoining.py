@@ -56,6 +56,8 @@ class Rejoining:
         """Seats left out for holding the table up while talking on, and since when."""
         self._stash: list[Message] = []
         self.stash_since: float | None = None
+        self.starts_heard: set[int] = set()
+        """The newer views whose StartView reached this seat, taken or not."""
         """Since when a member's message from a newer view has been held back, if one is."""
 
     # --- this seat, out ----------------------------------------------------------------------
@@ -111,11 +113,21 @@ class Rejoining:
         """Whether a message of ``sender``'s is held back (FIFO: later ones wait behind it)."""
         return any(m.sender == sender for m in self._stash)
 
-    def holds_start(self, sender: int, view: int) -> bool:
-        """Whether the StartView of ``view`` from ``sender`` is held back here."""
-        return any(
+    def missed_start(self, message: Message, coordinator: int) -> bool:
+        """Whether ``message``, from ``coordinator`` of its newer view, shows that this seat
+        was left out of that view: the coordinator sent its StartView before anything
+        stamped with that view, and sends it again on a new connection to every member that
+        may lack it; this seat neither took nor holds it, so it is no member."""
+        sender, view = message.sender, message.view
+        if sender not in self._m.members or sender != coordinator or view in self.starts_heard:
+            return False
+        return not any(
             isinstance(m, StartView) and m.sender == sender and m.view == view for m in self._stash
         )
+
+    def forget_starts(self, view: int) -> None:
+        """A view is installed: the StartViews heard for it and older ones no longer count."""
+        self.starts_heard = {number for number in self.starts_heard if number > view}
 
     def left_behind(self, now: float) -> bool:
         """Whether a member has gone on in a newer view for too long to wait for it here."""
