@@ -30,14 +30,17 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return 2 * (os.cpu_count() or 1)
 
 
+@pytest.fixture(scope="session")
+def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return str(tmp_path_factory.mktemp("data"))
+
+
 @pytest.fixture(autouse=True)
-def _mdns_stays_on_loopback(
-    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[None]:
+def _mdns_stays_on_loopback(monkeypatch: pytest.MonkeyPatch, _data_dir: str) -> Iterator[None]:
     monkeypatch.setenv(INTERFACES_ENV, "127.0.0.1")
     # What a peer keeps (game logs, remembered host keys) stays out of the person's own
-    # data directory: in one of the test's.
-    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path_factory.mktemp("data")))
+    # data directory: in the test run's.
+    monkeypatch.setenv(DATA_DIR_ENV, _data_dir)
     # A person is named by their login by default: here, the same name on every machine.
     monkeypatch.setenv("LOGNAME", "Player")
     yield

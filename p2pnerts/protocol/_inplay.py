@@ -112,6 +112,7 @@ class Host(Seats, Protocol):
     match_scores: list[tuple[int, ...]]
     auto_stuck: bool
     log: Log
+    leaving: bool
 
     @property
     def seated(self) -> frozenset[int]: ...
@@ -196,6 +197,8 @@ class InPlay:
         display = self.display
         if self._host.status is not Status.NORMAL:
             raise LocalProtocolError(f"the table is {self._host.status.value}: wait")
+        if self._host.leaving:
+            raise LocalProtocolError("you are leaving the table")
         if display is None or display.ended is not None:
             raise LocalProtocolError("no round is being played")
         if self._host.seat in self.sitting_out():

@@ -342,9 +342,12 @@ class Membership:
         self.seated = frozenset(start.members)
 
     def commit_leave(self, seat: int) -> None:
-        """At its place in the order, a seat leaves the view and the table."""
+        """At its place in the order, a seat leaves the view and the table; what it sent
+        after its Leave never commits (held here, it is dropped; arriving, refused)."""
         self.members = self.members - {seat}
         self.seated = self.seated - {seat}
+        log = self._host.log
+        log.keep([entry for entry in log.pending if entry.message.sender != seat])
         if seat == self.seat:
             self.enter(Status.LEFT)
 

@@ -110,6 +110,8 @@ class Replica(Readings):
         self.outbox = Outbox(now)
         """What this seat sends, and keeps until every member holds it."""
         self.events: list[Event] = []
+        self.leaving = False
+        """This seat has sent its Leave: it makes no move after it."""
         self.away = Away(timing, now)
         """This seat's own stalls: time it was not run is counted against nobody."""
         self.match_scores: list[tuple[int, ...]] = []
@@ -181,7 +183,9 @@ class Replica(Readings):
         return self.inplay.intend(move, now)
 
     def leave(self, now: float) -> None:
-        """Leave the table cleanly: the others go on without this seat from here."""
+        """Leave the table cleanly: the others go on without this seat from here (and
+        this seat makes no move after it)."""
+        self.leaving = True
         self.send(now, lambda c, s: Leave(self.seat, self.view, c, s))
 
     def refuse(self, seat: int, why: str) -> None:
@@ -387,6 +391,10 @@ class Replica(Readings):
             case Leave():
                 self.membership.commit_leave(message.sender)
                 self.events.append(PeerLeft(message.sender))
+                if message.sender == self.seat:
+                    # Its last word: the others may still wait on this seat's word that
+                    # it holds what they sent before its Leave.
+                    self.send_ack(now)
             case StartView():
                 self.membership.commit_start_view(message)
         self.dealing.maybe_start_play()
