@@ -15,7 +15,7 @@ KEYMAP: tuple[tuple[str, str], ...] = (
     ("Esc", "drop the selection"),
     ("Enter", "ready for the first round, or after a round for the next one"),
     ("e", "end the match here while the table waits for a silent seat"),
-    ("c", "show or hide the classroom pane: clocks, messages, peers"),
+    ("c  a", "show or hide the classroom pane: clocks, messages, peers; a: Acks"),
     ("?", "show or hide this help"),
     ("q  Ctrl-C", "quit (asks first while the match is on)"),
     ("mouse", "click a card, then where it goes; click the stock to turn it"),

@@ -45,6 +45,10 @@ def create_key_bindings(model: TableModel) -> KeyBindings:
     def _classroom(event: KeyPressEvent) -> None:
         model.classroom = not model.classroom
 
+    @on("a")
+    def _acks(event: KeyPressEvent) -> None:
+        model.acks = not model.acks
+
     @on("?")
     def _help(event: KeyPressEvent) -> None:
         model.help = True

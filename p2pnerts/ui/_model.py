@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from p2pnerts.net import Narrator, together
 from p2pnerts.protocol import (
+    Ack,
     Event,
     Message,
     PeerExcluded,
@@ -96,6 +97,8 @@ class TableModel:
     """The player said they are ready for the next round."""
     help: bool = False
     classroom: bool = False
+    acks: bool = False
+    """The classroom pane lists the Acks (the heartbeat) too."""
     confirm_quit: bool = False
     started: float = 0.0
     """When the model was made, by its clock: the classroom's times count from here."""
@@ -215,7 +218,8 @@ class TableModel:
         else:
             arrow = "→ all"
         text = f"{arrow:<10} {type(message).__name__:<5} L={message.clock:<4} "
-        self.messages.append(Line(self.clock(), text + message_gist(message, self.look)))
+        quiet = isinstance(message, Ack)
+        self.messages.append(Line(self.clock(), text + message_gist(message, self.look), quiet))
 
     @property
     def narrator(self) -> Narrator:

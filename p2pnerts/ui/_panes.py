@@ -69,8 +69,11 @@ def classroom_rows(model: TableModel, width: int, room: int) -> list[Row]:
         row = Row().add(f" {seat_tag(seat)} {model.name(seat)[:10]:<10}", team)
         row.add(f" heard {live.heard_ago:5.2f} s ago  ")
         rows.append(row.add(state or "alive", "class:bad" if state else "class:good"))
-    rows.append(Row().add(" latest messages (time since start, s)", "class:dim"))
-    for line in _last(model.messages, max(room - len(rows), 0)):
+    shown = "a hides Acks" if model.acks else "Acks hidden: a shows them"
+    title = f" latest messages (time since start, s; {shown})"
+    rows.append(Row().add(fit(title, width), "class:dim"))
+    lines = [line for line in model.messages if model.acks or not line.quiet]
+    for line in _last(lines, max(room - len(rows), 0)):
         row = Row().add(f" {line.at - model.started:8.3f} ", "class:dim")
         rows.append(row.add(fit(line.text, width - row.width)))
     return rows[:room]

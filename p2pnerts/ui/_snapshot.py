@@ -94,3 +94,5 @@ class Line:
 
     at: float
     text: str
+    quiet: bool = False
+    """A message of the background (an Ack, the heartbeat), hidden unless asked for."""

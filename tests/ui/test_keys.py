@@ -88,3 +88,10 @@ def test_click_click_moves_a_card_with_the_mouse(pipe: PipeInput) -> None:
     pipe.send_text(click(nerts, y) + click(pile, y) + "qy")
     app.run()
     assert sent == [ToWork(0, card(0, "7H"), NERTS, 0)]
+
+
+def test_a_shows_the_acks_in_the_classroom_pane_and_again_hides_them(pipe: PipeInput) -> None:
+    model, _ = run(pipe, "c" + "a" + "qy")
+    assert model.classroom and model.acks
+    model, _ = run(pipe, "c" + "a" + "a" + "qy")
+    assert not model.acks

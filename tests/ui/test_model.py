@@ -13,6 +13,7 @@ from p2pnerts.protocol import (
     PlayCommitted,
     PlayInTheAir,
     PlayReturned,
+    Ready,
     RejoinedTable,
     RoundOver,
     RoundStarted,
@@ -300,3 +301,14 @@ def test_a_key_while_a_move_is_in_the_air_keeps_the_selection_and_waits() -> Non
     assert model.notice == ""
     model.to_foundation()
     assert sent == [ToFoundation(0, ACE, 3, NEW_FOUNDATION)]
+
+
+def test_the_classroom_pane_leaves_the_heartbeat_out_until_asked() -> None:
+    model, _ = model_on(TABLE)
+    model.classroom = True
+    model.note_message(True, None, Ack(0, 0, 2, 1, (1, 0), 0, bytes(16)))
+    model.note_message(False, 1, Ready(1, 0, 3, 1, 1, bytes(32), ()))
+    pane = render(model, 100, 30).text()
+    assert "Ready L=3" in pane and "Ack   L=2" not in pane and "Acks hidden" in pane
+    model.acks = True
+    assert "Ack   L=2" in render(model, 100, 30).text()
