@@ -40,12 +40,12 @@ def window(text: str) -> tuple[float, float]:
     """``FROM:TO`` in seconds, either side may be left out (``:5``, ``12:``)."""
     start, sep, end = text.partition(":")
     try:
-        span = (float(start or 0), float(end or math.inf))
+        first, last = float(start or 0), float(end or math.inf)
     except ValueError:
-        span = (1.0, 0.0)
-    if not sep or span[0] > span[1]:
+        first, last = math.inf, 0.0  # not numbers: refused below
+    if not sep or first > last:
         raise argparse.ArgumentTypeError(f"not FROM:TO in seconds: {text!r}")
-    return span
+    return first, last
 
 
 def trace_command(args: argparse.Namespace) -> int:

@@ -56,8 +56,14 @@ class Event:
     """Seconds since the first of the logs began, by each log's wall clock at its start."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"host": self.host, "kind": self.kind, "time": self.time, "at": self.at,
-                "event": self.text, "clock": self.clock}  # fmt: skip
+        return {
+            "host": self.host,
+            "kind": self.kind,
+            "time": self.time,
+            "at": self.at,
+            "event": self.text,
+            "clock": self.clock,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +103,8 @@ class Trace:
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict[str, Any]:
-        return {"table": self.table, "hosts": list(self.hosts),
-                "events": [e.to_json() for e in self.events]}  # fmt: skip
+        events = [event.to_json() for event in self.events]
+        return {"table": self.table, "hosts": list(self.hosts), "events": events}
 
 
 def trace(paths: Sequence[Path]) -> Trace:
