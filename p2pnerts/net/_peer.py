@@ -21,6 +21,7 @@ from p2pnerts.net import _waits
 from p2pnerts.net._link import Connection, Received
 from p2pnerts.net._links import Links
 from p2pnerts.net._narration import Narrator
+from p2pnerts.net._outgoing import Tamper, Traffic, ship
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, Pacing
 from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._seatbot import play_seat
@@ -58,13 +59,6 @@ PROTOCOL_MESSAGES = get_args(Message)
 
 Watcher = Callable[[Sequence[Event]], None]
 """Hears the events of every change to the replica (after the change is made)."""
-Traffic = Callable[[bool, int | None, Message], None]
-"""Hears every protocol message: outgoing or not, the other seat (None: to all), it."""
-
-
-Tamper = Callable[[Message], Sequence[Message | bytes | tuple[int, Message]]]
-"""Rewrites one message a seat sends into what it puts on the wire (`p2pnerts.cheats`):
-messages, frames as they are, or (seat, message) for one seat alone."""
 
 
 class TablePeer:
@@ -166,7 +160,7 @@ class TablePeer:
 
     # --- running --------------------------------------------------------------------------
 
-    async def run(self, dial: Callable[[Seat], trio.abc.Stream] | None = None) -> MatchResult:
+    async def run(self) -> MatchResult:
         """Play the match to its end; returns the final totals."""
         if self._shaper is not None:
             self._shaper.begin(trio.current_time())
@@ -304,8 +298,7 @@ class TablePeer:
         first, so that a seat whose Leave this one just committed hears it too."""
         if self.result is not None:
             return
-        names, seats = self.narrator.names, self.replica.seats
-        self.result = MatchResult.of(names, self.match, seats, self.stats, ended=why)
+        self.result = self._result(ended=why)
         self._report(f"match ended: {why}")
         for watch in self.watchers:
             watch(())
@@ -336,22 +329,8 @@ class TablePeer:
         self._poke.set()
 
     def _flush(self) -> None:
-        sent = self.replica.take_outgoing()
-        tamper = self._tamper
-        outgoing = sent if tamper is None else [lie for m in sent for lie in tamper(m)]
-        for message in outgoing:
-            if isinstance(message, bytes):
-                self.links.send_frame(message)
-                continue
-            to, message = message if isinstance(message, tuple) else (None, message)
-            if tamper is not None:  # a cheat signs its lies with its own key: it has no other
-                message = self.replica.signer.sign(message)
-            for hear in self.traffic:
-                hear(True, to, message)
-            if to is None:
-                self.links.send(message)
-            elif to in self.links:  # a cheat tells one seat alone
-                self.links[to].send_nowait(message)
+        replica = self.replica
+        ship(replica.take_outgoing(), self.links, replica.signer, self._tamper, self.traffic)
         events = self.replica.take_events()
         for event in events:
             self._on_event(event)
@@ -398,12 +377,15 @@ class TablePeer:
         decks = max(self.replica.seats) + 1
         return Match.of_points(self.options, decks, self.replica.match_scores)
 
+    def _result(self, ended: str = "") -> MatchResult:
+        names, seats = self.narrator.names, self.replica.seats
+        return MatchResult.of(names, self.match, seats, self.stats, ended)
+
     def _after_round(self) -> None:
         match = self.match
         assert self._nursery is not None
         if match.over:
-            names, seats = self.narrator.names, self.replica.seats
-            self.result = MatchResult.of(names, match, seats, self.stats)
+            self.result = self._result()
             self._nursery.start_soon(self._finish)
         else:
             self._next_round_at = trio.current_time() + self._between_rounds
@@ -426,8 +408,7 @@ class TablePeer:
         await trio.sleep(max(2.0, 4 * self.replica.timing.heartbeat) if linger is None else linger)
         if self.result is not None and not self.result.ended:
             # The last round's audit closes after it ends: a deck voided there counts.
-            names, seats = self.narrator.names, self.replica.seats
-            self.result = MatchResult.of(names, self.match, seats, self.stats)
+            self.result = self._result()
         self.stats.finished = trio.current_time()
         if self._kept is not None:
             self._kept.drop()

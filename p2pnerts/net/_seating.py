@@ -16,8 +16,9 @@ import trio
 from p2pnerts.driver import Driver
 from p2pnerts.net._gamelog import keep_log
 from p2pnerts.net._link import Closed, Connection, answer_link
+from p2pnerts.net._outgoing import Tamper
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER
-from p2pnerts.net._peer import TablePeer, Tamper
+from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._shaper import LinkShaper, Shaper
 from p2pnerts.protocol import Disk, Hello, Refuse, RemoteProtocolError, Seat, SeatKey, Welcome
