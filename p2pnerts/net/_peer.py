@@ -47,12 +47,7 @@ from p2pnerts.protocol import (
     Timing,
     table_terms,
 )
-from p2pnerts.rules import (
-    Match,
-    Move,
-    TableOptions,
-    ToFoundation,
-)
+from p2pnerts.rules import Match, Move, TableOptions, ToFoundation
 
 PROTOCOL_MESSAGES = get_args(Message)
 

@@ -66,13 +66,7 @@ from p2pnerts.protocol._events import (
 from p2pnerts.protocol._inplay import Disk, InPlay, Round
 from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._log import Log, Pending
-from p2pnerts.protocol._messages import (
-    Message,
-    Ordered,
-    Ready,
-    Rejoin,
-    StartView,
-)
+from p2pnerts.protocol._messages import Message, Ordered, Ready, Rejoin, StartView
 from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._rejoining import Rejoining
 from p2pnerts.protocol._signing import Signer

@@ -43,11 +43,7 @@ from p2pnerts.protocol._checks import Gate, Line, Seating
 from p2pnerts.protocol._deal import Shuffle
 from p2pnerts.protocol._dealing import Dealing
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
-from p2pnerts.protocol._events import (
-    Event,
-    PeerLeft,
-    Returned,
-)
+from p2pnerts.protocol._events import Event, PeerLeft, Returned
 from p2pnerts.protocol._inplay import Disk, InPlay
 from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._membership import Membership
@@ -70,11 +66,7 @@ from p2pnerts.protocol._readings import Readings
 from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._status import NEVER, Status, Timing
 from p2pnerts.protocol._witness import Witness
-from p2pnerts.rules import (
-    BadOptions,
-    Move,
-    TableOptions,
-)
+from p2pnerts.rules import BadOptions, Move, TableOptions
 
 _Builder = Callable[[int, int], Message]
 """Builds a message from the clock and sequence number it is sent with."""
