@@ -27,6 +27,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import benchhistory  # beside this script
+
 from p2pnerts import sim, ui
 from p2pnerts.arena import play_arena
 from p2pnerts.bots import POLICIES, Policy, SimpleBots
@@ -50,6 +52,8 @@ from p2pnerts.rules import (
     solo_seats,
 )
 from p2pnerts.sim import SimConfig
+
+HISTORY = Path(__file__).parent / "bench-history.jsonl"
 
 Benchmark = Callable[[argparse.Namespace], dict[str, Any]]
 """A benchmark: it prints its figures (unless ``--json``) and returns them for JSON."""
@@ -786,13 +790,29 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    top = parser()
+    top.add_argument(
+        "--history",
+        type=Path,
+        default=HISTORY,
+        metavar="FILE",
+        help="append the figures to FILE and compare them with the last run of the same "
+        "benchmark on another commit (default tools/bench-history.jsonl)",
+    )
+    top.add_argument("--no-history", action="store_true", help="keep no history of this run")
+    args = top.parse_args(argv)
     run: Benchmark = args.run
     report = run(args)
     if args.json:
         meta = {"benchmark": args.benchmark, "python": platform.python_version()}
         json.dump(meta | report, sys.stdout, indent=2)
         print()
+    if not args.no_history:
+        at = benchhistory.commit(Path(__file__).parent)
+        before = benchhistory.previous(benchhistory.read(args.history), args.benchmark, at)
+        after = benchhistory.record(args.history, args.benchmark, report, at)
+        if before is not None:
+            print("\n".join(benchhistory.compare(before, after)), file=sys.stderr)
     return 0
 
 
