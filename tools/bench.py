@@ -32,7 +32,7 @@ import benchhistory  # beside this script
 from p2pnerts import sim, ui
 from p2pnerts.arena import play_arena
 from p2pnerts.bots import POLICIES, Policy, SimpleBots
-from p2pnerts.protocol import Play, Signer, signed_bytes, verify
+from p2pnerts.protocol import Play, Signer, Timing, signed_bytes, verify
 from p2pnerts.rules import (
     NERTS,
     CallNerts,
@@ -228,9 +228,12 @@ def sim_speed(peers: int, rounds: int, seeds: Sequence[int]) -> dict[str, Any]:
     }
 
 
-def sim_cost(peers: int, rounds: int, seeds: Sequence[int]) -> dict[str, Any]:
+def sim_cost(
+    peers: int, rounds: int, seeds: Sequence[int], timing: Timing | None = None
+) -> dict[str, Any]:
     """Messages and bytes per committed play, and commit latency against the baseline."""
-    report = sim.run(SimConfig(peers=peers, rounds=rounds), seeds, SimpleBots(), sequencer=True)
+    config = SimConfig(peers=peers, rounds=rounds, timing=timing or Timing())
+    report = sim.run(config, seeds, SimpleBots(), sequencer=True)
     figures = report.to_json()
     t = report.tally
     plays = max(1, t.plays + t.returns)
@@ -257,9 +260,12 @@ def sim_cost(peers: int, rounds: int, seeds: Sequence[int]) -> dict[str, Any]:
 def bench_sim(args: argparse.Namespace) -> dict[str, Any]:
     seeds = range(int(args.seed), int(args.seed) + int(args.seeds))
     speed = [sim_speed(p, int(args.rounds), seeds) for p in SIM_SPEED_PEERS]
-    cost = [sim_cost(p, int(args.rounds), seeds) for p in SIM_COST_PEERS]
+    timing = Timing(ack_at_once=bool(args.ack_at_once))
+    cost = [sim_cost(p, int(args.rounds), seeds, timing) for p in SIM_COST_PEERS]
     if not args.json:
+        acks = "at once unless one went out within" if args.ack_at_once else "after"
         print(f"simulator, one core, Python {platform.python_version()}, faults none")
+        print(f"Acks {acks} {1000 * timing.ack_delay:g} ms (the costs below)")
         for row in speed:
             print(f"{row['peers']:>5} peers: {row['rounds_per_s']:6.2f} rounds/s")
         print(
@@ -736,6 +742,12 @@ def parser() -> argparse.ArgumentParser:
     simulated.add_argument("--rounds", type=int, default=3, help="rounds per seed and table")
     simulated.add_argument("--seeds", type=int, default=2, help="seeds per table size")
     simulated.add_argument("--seed", type=int, default=1, help="first seed")
+    simulated.add_argument(
+        "--ack-at-once",
+        action="store_true",
+        help="the costs with Acks sent at once unless one went out within the coalescing "
+        "delay (Timing.ack_at_once), for the trade-off in SPEC Appendix B",
+    )
     simulated.set_defaults(run=bench_sim)
 
     net = sub.add_parser(
@@ -786,21 +798,21 @@ def parser() -> argparse.ArgumentParser:
     sign.add_argument("--json", action="store_true", help="emit the figures as JSON")
     sign.add_argument("--messages", type=int, default=5000, help="messages timed (5000)")
     sign.set_defaults(run=bench_sign)
+    for each in sub.choices.values():
+        each.add_argument(
+            "--history",
+            type=Path,
+            default=HISTORY,
+            metavar="FILE",
+            help="append the figures to FILE and compare them with the last run of the "
+            "same benchmark on another commit (default tools/bench-history.jsonl)",
+        )
+        each.add_argument("--no-history", action="store_true", help="keep no history")
     return top
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    top = parser()
-    top.add_argument(
-        "--history",
-        type=Path,
-        default=HISTORY,
-        metavar="FILE",
-        help="append the figures to FILE and compare them with the last run of the same "
-        "benchmark on another commit (default tools/bench-history.jsonl)",
-    )
-    top.add_argument("--no-history", action="store_true", help="keep no history of this run")
-    args = top.parse_args(argv)
+    args = parser().parse_args(argv)
     run: Benchmark = args.run
     report = run(args)
     if args.json:

@@ -17,6 +17,8 @@ class Outbox:
         self.last_sent = now
         self.ack_due: float | None = None
         """When an acknowledgement of what arrived is to go out, if one is."""
+        self.last_ack = float("-inf")
+        """When this seat last sent an Ack."""
 
     def push(self, message: Message, now: float, *, keep: bool = True) -> None:
         """Queue a message to broadcast; a numbered one is kept until every member holds it."""
@@ -58,10 +60,11 @@ class Outbox:
         while self.kept and self.kept[0].seq <= held:
             del self.kept[0]
 
-    def ack_soon(self, now: float, delay: float) -> None:
-        """Acknowledge within ``delay`` (a burst that arrives meanwhile shares one Ack)."""
+    def ack_soon(self, now: float, delay: float, *, at_once: bool = False) -> None:
+        """Acknowledge within ``delay`` (a burst that arrives meanwhile shares one Ack);
+        ``at_once``: now, unless an Ack went out within ``delay``."""
         if self.ack_due is None:
-            self.ack_due = now + delay
+            self.ack_due = max(now, self.last_ack + delay) if at_once else now + delay
 
     def quiet_for(self, now: float) -> float:
         """How long since this seat last sent anything."""

@@ -233,7 +233,7 @@ class Replica(Readings):
             case Ready() | Play() | Leave() | Reveal():
                 self.log.add(message, None)
                 self.witness.took(message)
-                self.outbox.ack_soon(now, self.timing.ack_delay)
+                self.outbox.ack_soon(now, self.timing.ack_delay, at_once=self.timing.ack_at_once)
             case ViewChange():
                 self.membership.election.take(message, now)
             case StartView():
@@ -317,7 +317,7 @@ class Replica(Readings):
 
     def send_ack(self, now: float) -> None:
         """Say what this seat holds, how many messages it committed and its digest."""
-        self.outbox.ack_due = None
+        self.outbox.ack_due, self.outbox.last_ack = None, now
         have, committed, digest = tuple(self.acks.have), self.log.committed, self.log.digest
         heard = self.witness.take_heard()
         self.send(now, lambda c, s: Ack(self.seat, self.view, c, s, have, committed, digest, heard))

@@ -28,6 +28,10 @@ class Timing:
     """The replica's tunables, in seconds."""
 
     ack_delay: float = 0.005
+    ack_at_once: bool = False
+    """Acknowledge an arrival at once unless an Ack went out within ``ack_delay`` (TCP's
+    quick ack), instead of always ``ack_delay`` after it: commits sooner, for more Acks
+    (SPEC Appendix B has the figures; `tools/bench.py sim --ack-at-once`)."""
     heartbeat: float = 0.25
     suspect_after: float = 1.0
     exclude_after: float = 2.0
