@@ -279,10 +279,12 @@ class Replica(Readings):
 
     def resend_to(self, seat: int) -> list[Message]:
         """What to send again to ``seat`` on a new connection: everything it may lack
-        (a teammate gets the team's deck first, as it may have restarted without it)."""
+        (a teammate gets the team's deck first, as it may have restarted without it), and
+        the proofs of equivocation kept."""
         deals: list[Message] = list(self.dealing.team_deals_for(seat))
         held = self.acks.acked[seat][self.seat]
-        return deals + self.outbox.again(held, member=seat in self.members)
+        kept = self.outbox.again(held, member=seat in self.members)
+        return deals + kept + self.witness.again()
 
     def next_deadline(self) -> float:
         """When `tick` next has something to do."""

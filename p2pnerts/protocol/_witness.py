@@ -123,6 +123,11 @@ class Witness:
                 if conflict(message, other):
                     self._convict(other, message)
 
+    def again(self) -> list[Evidence]:
+        """The proofs kept, shown again (stamped now) on a new connection: a seat whose
+        link was down when they were first shown learns of them too."""
+        return [self._evidence(*proof) for proof in self.proofs.values()]
+
     def take_heard(self) -> tuple[tuple[int, int, bytes], ...]:
         """The witnesses for the Ack about to go (at most `HEARD_MOST`; more wait)."""
         heard, self.heard = self.heard[:HEARD_MOST], self.heard[HEARD_MOST:]
@@ -164,7 +169,9 @@ class Witness:
         self._show(first, second)
 
     def _show(self, *messages: Ordered) -> None:
+        self._host.outbox.pass_on(self._evidence(*messages))
+
+    def _evidence(self, *messages: Ordered) -> Evidence:
         host = self._host
         payloads = tuple(encode_payload(m) for m in messages)
-        clock = max(host.clock, 1)
-        host.outbox.pass_on(Evidence(host.seat, host.view, clock, 1, payloads))
+        return Evidence(host.seat, host.view, max(host.clock, 1), 1, payloads)

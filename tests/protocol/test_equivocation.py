@@ -116,3 +116,20 @@ def test_an_ack_witnesses_every_signed_message_it_took_from_another_seat() -> No
     table.advance(table.timing.ack_delay)
     acks = [m for m in table.links[1, 2] if isinstance(m, Ack)]
     assert (0, play.seq, witness(play)) in acks[-1].heard
+
+
+def test_a_proof_is_shown_again_on_a_new_connection_to_a_seat_that_may_have_missed_it() -> None:
+    table = _dealt()
+    told, other = _told_two_ways(table)
+    table.settle()
+    again = [m for m in table.replicas[1].resend_to(2) if isinstance(m, Evidence)]
+    assert len(again) == 1 and again[0].clock == table.replicas[1].clock
+    missed = Replica(2, table.options, 3)  # its link was down when the proof went round
+    missed.receive(again[0], table.now)
+    assert missed.gate.refuses(0)
+    assert set(missed.witness.proofs[0]) == {told, other}
+
+
+def test_a_table_without_a_proof_sends_no_evidence_on_a_new_connection() -> None:
+    table = _dealt()
+    assert not [m for m in table.replicas[1].resend_to(2) if isinstance(m, Evidence)]
