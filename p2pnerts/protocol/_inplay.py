@@ -134,11 +134,14 @@ class InPlay:
         self._hand: Play | None = None
         self.placed: dict[int, tuple[int, int]] = {}
         """Per foundation, the seat and clock of the play that last put a card there."""
+        self.stuck_while_away: set[int] = set()
+        """The decks declared stuck for their seats while none was at the table, and not
+        by a seat of theirs since: such a seat, back, may turn its stock at once."""
         self._display: State | None = None
 
     def begin(self, number: int, public: State, private: State) -> None:
         """Deal round ``number`` in: every foundation empty."""
-        self.number, self.placed = number, {}
+        self.number, self.placed, self.stuck_while_away = number, {}, set()
         self.public, self.private = public, private
 
     @property
@@ -213,7 +216,8 @@ class InPlay:
             raise LocalProtocolError("too many of your plays wait to commit: wait a moment")
         if isinstance(move, Rotate):
             raise LocalProtocolError("the rotation happens by itself once everyone is stuck")
-        if isinstance(move, TurnStock) and display.tableau_of(self._host.seat).stuck:
+        stuck = display.tableau_of(self._host.seat).stuck
+        if isinstance(move, TurnStock) and stuck and self._host.deck not in self.stuck_while_away:
             raise LocalProtocolError("you declared stuck: play a card, or wait for the others")
         _, events = apply(display, move)
         shown = tuple(c for e in events if isinstance(e, CardsRevealed) for c in e.cards)
@@ -260,6 +264,7 @@ class InPlay:
                 and not public.tableau_of(seat).stuck
             ):
                 self.apply_everywhere(DeclareStuck(seat))
+                self.stuck_while_away.add(self._host.seats[seat])
                 public = self.public
                 assert public is not None
 
@@ -287,6 +292,8 @@ class InPlay:
             self._host.dealing.rounds[self.number].order = ()
             self.private = after
         self.public = after
+        if isinstance(play.move, DeclareStuck) or not after.tableau_of(play.move.seat).stuck:
+            self.stuck_while_away.discard(self._host.seats[play.move.seat])
         self._host.dealing.rounds[self.number].log.append((play.move, tie))
         for effect in verdict.effects:
             if isinstance(effect, CardPlayed):

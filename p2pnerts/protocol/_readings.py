@@ -32,6 +32,8 @@ class Readings:
     """The clock, and who holds which messages."""
     dealing: Dealing
     """The rounds dealt, the team's deck, the start of play and the audit."""
+    deck: int
+    """The deck this seat plays (a team's seats share one)."""
 
     def sitting_out(self) -> list[int]:
         """The seats sitting the round in play out (`InPlay.sitting_out`)."""
@@ -64,6 +66,12 @@ class Readings:
     def blind(self) -> bool:
         """Whether this seat is dealt in but does not know its deck's face-down order."""
         return self.dealing.blind
+
+    @property
+    def stuck_while_away(self) -> bool:
+        """Whether this seat's tableau was declared stuck for it while it was away (and by
+        none of its seats since): it may turn its stock, SPEC §4.9."""
+        return self.deck in self.inplay.stuck_while_away
 
     @property
     def display(self) -> State | None:

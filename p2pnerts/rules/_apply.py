@@ -217,14 +217,15 @@ def _turn_stock(state: State, move: TurnStock) -> Result:
             raise IllegalMove("your stock and waste are both empty")
         if move.revealed:
             raise IllegalMove("turning the waste over reveals nothing")
-        turned = tableau._replace(stock=tuple(reversed(waste)), waste=())
+        turned = tableau._replace(stock=tuple(reversed(waste)), waste=(), stuck=False)
         return _with(state, turned), [WasteTurnedOver(move.seat)]
     # With fewer cards left than a turn takes, they go onto the waste as they are; the
     # next turn then turns the whole waste over as the new stock.
     count = min(state.options.stock_turn, len(stock))
     cards = tuple(reversed(stock[-count:]))
     shown = _learn(tableau, cards, move.revealed)
-    turned = tableau._replace(stock=stock[:-count], waste=waste + shown)
+    # (A seat back at the table turns its stock though it was declared stuck while away.)
+    turned = tableau._replace(stock=stock[:-count], waste=waste + shown, stuck=False)
     return _with(state, turned), [CardsRevealed(move.seat, WASTE, shown)]
 
 

@@ -46,6 +46,7 @@ def snapshot(peer: TablePeer) -> Snapshot:
         over=result is not None,
         winners=() if result is None else result.winners,
         blind=r.blind,
+        stuck_while_away=r.stuck_while_away,
         starts_in=peer.pacing.starts_in(now),
         unready=peer.unready(),
         idle=peer.idle(),

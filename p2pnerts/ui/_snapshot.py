@@ -58,6 +58,8 @@ class Snapshot:
     """The decks (players, or teams) with the best total."""
     blind: bool = False
     """Dealt in, but the team's deck order has not reached this seat: it cannot play."""
+    stuck_while_away: bool = False
+    """Declared stuck for this seat while it was away: it may turn its stock at once."""
     starts_in: float = 0.0
     """Seconds the countdown before this round's first move still runs."""
     unready: tuple[int, ...] = ()

@@ -67,6 +67,8 @@ def _not_stuck(model: TableModel) -> str:
     state, tableau = model.snap.display, model.tableau
     if state is None or tableau is None or not tableau.stuck:
         return ""
+    if model.snap.stuck_while_away:
+        return "You were counted as stuck while away: turn your stock or play a card to go on"
     playing = [s for s in range(len(model.names)) if not state.tableau_of(s).stuck]
     if not playing:
         return ""

@@ -7,6 +7,7 @@ import pytest
 from _table import Table, order
 
 from p2pnerts.protocol import (
+    LocalProtocolError,
     PeerRecovered,
     PeerRejoined,
     PeerSuspected,
@@ -25,10 +26,12 @@ from p2pnerts.rules import (
     NEW_FOUNDATION,
     CallNerts,
     Card,
+    DeclareStuck,
     EndReason,
     Suit,
     TableOptions,
     ToFoundation,
+    TurnStock,
 )
 
 STOPPED = 2
@@ -192,3 +195,29 @@ def test_a_seat_cut_off_for_seconds_is_out_and_asks_back_as_soon_as_its_links_re
     assert table.replicas[CUT].status is Status.NORMAL
     assert CUT in table.replicas[0].members
     table.agree()
+
+
+def test_a_seat_back_from_away_turns_its_stock_at_once_though_it_was_declared_stuck_for_it() -> (
+    None
+):
+    table = _table()
+    _stop(table, 5)
+    table.run_for(4)
+    back = table.replicas[STOPPED]
+    assert back.status is Status.NORMAL
+    assert back.display is not None and back.display.tableau_of(STOPPED).stuck  # while away
+    assert back.stuck_while_away
+    stock = len(back.display.tableau_of(STOPPED).stock)
+    table.play(STOPPED, TurnStock(STOPPED))
+    for replica in table.replicas:
+        tableau = replica.display.tableau_of(STOPPED)  # type: ignore[union-attr]
+        assert not tableau.stuck and len(tableau.stock) < stock
+    assert not back.stuck_while_away  # (it is not stuck any more)
+    table.agree()
+
+
+def test_a_seat_that_declared_itself_stuck_still_may_not_turn_its_stock() -> None:
+    table = _table()
+    table.play(STOPPED, DeclareStuck(STOPPED))
+    with pytest.raises(LocalProtocolError, match="you declared stuck"):
+        table.replicas[STOPPED].intend(TurnStock(STOPPED), table.now)

@@ -42,6 +42,14 @@ def test_a_stuck_player_is_told_whom_the_table_waits_for_and_that_they_are_idle(
     assert waiting(model_with(Snapshot(display=TABLE))) == ""  # not stuck: nobody waited for
 
 
+def test_a_player_counted_as_stuck_while_away_is_told_to_turn_the_stock() -> None:
+    stuck, _ = apply(TABLE, DeclareStuck(0))
+    model = model_with(Snapshot(display=stuck, stuck_while_away=True))
+    assert waiting(model) == (
+        "You were counted as stuck while away: turn your stock or play a card to go on"
+    )
+
+
 def test_a_silent_seat_the_others_cannot_leave_out_is_named_with_the_way_out() -> None:
     lives = (Liveness(0.0), Liveness(9.0, suspected=True))
     model = model_with(Snapshot(display=TABLE, stranded=(1,), liveness=lives))
