@@ -15,8 +15,9 @@ from p2pnerts.lab._model import Action, Lab
 
 SPEEDS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 """Simulated seconds per real second the teacher may choose: a message takes 1-4 ms on
-the simulated LAN, so at 0.002 its arrow crosses the screen in about a second."""
-DEFAULT_SPEED = 0.002
+the simulated LAN, so at 0.01 (the default) an arrow takes a fifth of a second to cross,
+and a bot thinks for a second or two."""
+DEFAULT_SPEED = 0.01
 STEPS_PER_TICK = 400
 """The most steps one screen refresh takes while playing (the screen stays responsive)."""
 SHOWN = (Kind.RACE, Kind.TIE, Kind.NERTS, Kind.VIEW, Kind.REJOIN, Kind.SUSPECT)
@@ -35,6 +36,8 @@ class Desk:
     legend: bool = False
     acks: bool = True
     """Whether Acks are shown in the diagram (hidden, a step also passes over them)."""
+    clock: float = 0.0
+    """The simulated time playing has reached (the next step may be later)."""
     legend_top: int = 0
     """The first row of the legend shown (it scrolls)."""
     said: str = "space plays, n steps, b steps back, ? explains every word and key"
@@ -46,14 +49,17 @@ class Desk:
         """While playing, move the run on by ``real_seconds`` at the chosen speed."""
         if not self.playing:
             return
-        target = self.lab.now + real_seconds * self.speed
-        self.lab.play_until(target, STEPS_PER_TICK)
+        # The clock runs on between steps (a bot thinking, the table waiting for a
+        # silent seat), so it is kept here, not read from the last step's time.
+        self.clock = max(self.clock, self.lab.now) + real_seconds * self.speed
+        self.lab.play_until(self.clock, STEPS_PER_TICK)
         if self.lab.stopped is not None:
             self.playing = False
             self.said = self.lab.stopped
 
     def toggle_play(self) -> None:
         self.playing = not self.playing
+        self.clock = self.lab.now
         self.said = "playing" if self.playing else "paused"
 
     def step(self) -> None:
