@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from _tmux import Terminal, needs_tmux
@@ -24,13 +24,17 @@ def terminal() -> Iterator[Terminal]:
         term.close()
 
 
+def at_step(step: int) -> Callable[[str], bool]:
+    return lambda text: f"step {step} " in text.splitlines()[0]
+
+
 def test_the_race_lesson_steps_to_its_race_and_shows_why(terminal: Terminal) -> None:
     terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
     terminal.wait_for(lambda t: "step 1245 " in t.splitlines()[0], "the lesson's first step")
     assert "nothing yet: no race" in terminal.screen()
     for step in range(1246, 1268):
         terminal.type("n")
-        terminal.wait_for(lambda t, s=step: f"step {s} " in t.splitlines()[0], f"step {step}")
+        terminal.wait_for(at_step(step), f"step {step}")
     text = terminal.screen()
     assert "RACE: seat 4's 4♦ beat seat 3's 4♦ to foundation 2" in text
     assert "why: L=168 < L=169" in text
