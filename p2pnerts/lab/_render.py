@@ -46,8 +46,8 @@ def render(desk: Desk, width: int, height: int) -> Frame:
 def _title(desk: Desk, width: int) -> Row:
     lab = desk.lab
     table = lab.table
-    name = f"lesson {desk.lesson.name}" if desk.lesson else "free run"
-    left = f" p2pnerts lab · {name} · seed {table.seed} · {table.peers} peers · "
+    name = f"lesson {desk.lesson.name}" if desk.lesson else "p2pnerts"
+    left = f" lab · {name} · seed {table.seed} · {table.peers} peers · "
     left += table.tie_rule.value
     state = "PLAYING" if desk.playing else "paused"
     right = f"step {lab.step} · t={lab.now:.4f} s · {state} ×{desk.speed:g} "
@@ -93,9 +93,18 @@ def _replicas(desk: Desk, width: int, pending: int) -> list[Row]:
     for name, row_cells in cells:
         row = Row().add(fit(f" {name}", MARGIN - 1), "class:dim")
         for seat, cell in enumerate(row_cells):
-            row = row.beside(cell.clip(column - 1), MARGIN + seat * column)
+            row = row.beside(_cut(cell, column - 1), MARGIN + seat * column)
         rows.append(row)
     return rows
+
+
+def _cut(cell: Row, width: int) -> Row:
+    """A cell cut to its column, "…" saying that something was cut."""
+    cut = cell.clip(width)
+    if cut.cut and cut.frags:
+        style, text = cut.frags[-1]
+        cut.frags[-1] = (style, text[:-1] + "…")
+    return cut
 
 
 def _head(desk: Desk, view: SeatView) -> Row:
