@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from p2pnerts.bots import SimpleBots
 from p2pnerts.lab._chronicle import Chronicle, Kind, Note
@@ -104,14 +104,6 @@ class SeatView:
     slow: bool = False
 
 
-@dataclass(slots=True)
-class _Held:
-    """The faults struck by hand that hold now, and what lifts each."""
-
-    lifts: dict[tuple[str, tuple[int, ...]], Callable[[], None]] = field(default_factory=dict)
-    crashed: set[int] = field(default_factory=set)
-
-
 class Lab:
     """One seed's run, stepped forward and back, with the teacher's faults."""
 
@@ -165,14 +157,6 @@ class Lab:
 
     def link_up(self, a: int, b: int) -> bool:
         return self.sim.network.is_up(a, b)
-
-    def held(self, action: Action) -> bool:
-        """Whether the fault ``action`` strikes holds now."""
-        return _key(action) in self._held.lifts
-
-    @property
-    def crashed(self) -> set[int]:
-        return set(self._held.crashed)
 
     # --- moving in time -------------------------------------------------------------------
 
@@ -251,9 +235,7 @@ class Lab:
         lift = self.sim.strike(self._fault(action))
         if lift is None:
             return f"refused: {action.words()} would leave no seat holding the table"
-        self._held.lifts[_key(action)] = lift
-        if action.verb == "crash":
-            self._held.crashed.add(action.seats[0])
+        self._lifts[_key(action)] = lift
         return action.words()
 
     def _refusal(self, action: Action) -> str | None:
@@ -264,19 +246,17 @@ class Lab:
             return "a partition needs seats on both sides: select some, not all"
         if verb in ("crash", "slow") and len(seats) != 1:
             return f"{verb} one seat at a time"
-        if _key(action) in self._held.lifts:
+        if _key(action) in self._lifts:
             return f"already so: {action.words()}"
         return None
 
     def _lift(self, action: Action) -> str:
-        lift = self._held.lifts.pop(_key(action), None)
+        lift = self._lifts.pop(_key(action), None)
         if lift is None:
             return f"nothing to undo: {action.words()}"
         lift()
         if action.verb == "restart":
-            seat = action.seats[0]
-            self._held.crashed.discard(seat)
-            self.chronicle.restarted(seat)
+            self.chronicle.restarted(action.seats[0])
         return action.words()
 
     def _fault(self, action: Action) -> Fault:
@@ -301,7 +281,8 @@ class Lab:
         self.sim.begin()
         self.step = 0
         self.stopped = None
-        self._held = _Held()
+        self._lifts: dict[tuple[str, tuple[int, ...]], Callable[[], None]] = {}
+        """The faults struck by hand that hold now, and what lifts each."""
         self._strike_script()
 
     def _strike_script(self) -> None:
