@@ -227,13 +227,13 @@ def teams_option(parser: Options, seats: str) -> None:
     )
 
 
-def tie_rule_option(parser: Options) -> None:
+def tie_rule_option(parser: Options, default: str | None = "both-stay", about: str = "") -> None:
     parser.add_argument(
         "--tie-rule",
         type=choice(rule.value for rule in TieRule),
-        default="both-stay",
+        default=default,
         metavar="RULE",
-        help="both-stay, rotate or seat",
+        help=f"both-stay, rotate or seat{about}",
     )
 
 

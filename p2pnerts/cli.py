@@ -20,6 +20,8 @@ from p2pnerts._config import (
     table_options_from,
     table_size,
 )
+from p2pnerts._lab_command import DESCRIPTION as LAB
+from p2pnerts._lab_command import lab_command, lab_options
 from p2pnerts._options import (
     Parser,
     choice,
@@ -188,6 +190,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     trace_options(traced)
     traced.set_defaults(parser=traced, run=trace_command)
+
+    lab = commands.add_parser(
+        "lab", help="step through the protocol in a classroom lab", description=LAB
+    )
+    lab_options(lab)
+    lab.set_defaults(parser=lab, run=lab_command)
 
     simulate = commands.add_parser(
         "sim",

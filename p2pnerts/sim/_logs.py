@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from p2pnerts.gamelog import GameLog
-from p2pnerts.protocol import Message, Replica, Seat
+from p2pnerts.protocol import Event, Message, Replica, Seat
 from p2pnerts.sim._workload import SimConfig
 
 
@@ -39,7 +40,7 @@ class SimLogs:
     def arrived(self, src: int, dst: int, message: Message, now: float) -> None:
         self._logs[dst].frame(False, src, message, now)
 
-    def committed(self, seat: int, replica: Replica, now: float) -> None:
+    def stepped(self, seat: int, replica: Replica, events: Sequence[Event], now: float) -> None:
         self._logs[seat].commits(replica.committed, replica.log.digests.get, now)
 
     def close(self) -> None:

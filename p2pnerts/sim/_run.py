@@ -53,6 +53,7 @@ from p2pnerts.sim._quorum import (
 from p2pnerts.sim._report import SeedResult, ViolationReport
 from p2pnerts.sim._trace import Trace
 from p2pnerts.sim._watchdog import Watchdog
+from p2pnerts.sim._watcher import Watcher
 from p2pnerts.sim._workload import Lineup, SimConfig, setting
 
 TIMER_GRAIN = 1e-6
@@ -121,6 +122,7 @@ class Simulation:
             config, self.ledger, self.network, self.scheduler, self._replicas, self._up
         )
         self.logs = None if config.log is None else SimLogs(Path(config.log), config, seed)
+        self.watchers: list[Watcher] = [] if self.logs is None else [self.logs]
 
     @property
     def now(self) -> float:
@@ -130,7 +132,7 @@ class Simulation:
         """Play the configured rounds; stop at the first violation."""
         violation = None
         try:
-            self._begin()
+            self.begin()
             while self.ledger.done_at is None or self.scheduler.next_time <= self.ledger.done_at:
                 if not self.scheduler.step():
                     raise Violation("nothing is left to happen, yet the rounds are not over")
@@ -146,7 +148,9 @@ class Simulation:
         digest = self.ledger.digest([p.replica for p in self.seats])
         return SeedResult(self.seed, self.ledger.tally, digest, self.now, violation)
 
-    def _begin(self) -> None:
+    def begin(self) -> None:
+        """Set the bots looking, the faults coming and the watchdog watching: then each
+        ``scheduler.step()`` takes the run one step on (`run` steps it to the end)."""
         for seat in range(self.peers):
             self._look_later(seat)
         self._next_fault()
@@ -209,8 +213,8 @@ class Simulation:
         if self.config.faults.duplicate:
             self._delivered.setdefault((src, dst), deque(maxlen=REDELIVERED)).append(message)
         self.ledger.arrived(dst, message)
-        if self.logs is not None:
-            self.logs.arrived(src, dst, message, self.now)
+        for watcher in self.watchers:
+            watcher.arrived(src, dst, message, self.now)
         try:
             self.seats[dst].replica.receive(message, self.now)
         except ProtocolError as exc:
@@ -232,8 +236,8 @@ class Simulation:
         replica = peer.replica
         for message in replica.take_outgoing():
             kind, size = ledger.sent(seat, message, self.now), self._size(seat, message)
-            if self.logs is not None:
-                self.logs.sent(seat, message, self.now)
+            for watcher in self.watchers:
+                watcher.sent(seat, message, self.now)
             for dst in range(self.peers):
                 if addressed_to(message, dst):
                     self._send(seat, dst, message, kind, size)
@@ -241,8 +245,8 @@ class Simulation:
         if events:
             self._take_events(seat, replica, events)
         ledger.check(seat, replica)
-        if self.logs is not None:
-            self.logs.committed(seat, replica, self.now)
+        for watcher in self.watchers:
+            watcher.stepped(seat, replica, events, self.now)
         deadline = replica.next_deadline()
         peer.spins = peer.spins + 1 if deadline <= self.now else 0
         if peer.spins > SPINS:
@@ -287,24 +291,38 @@ class Simulation:
 
     def _strike(self, fault: Fault) -> None:
         self._next_fault()
+        struck = self._start(fault)
+        if struck is not None:
+            lasts, lift = struck
+            self._later(lasts, lift)
+
+    def strike(self, fault: Fault) -> Callable[[], None] | None:
+        """Strike ``fault`` now, outside the seed's schedule, and hold it until the call
+        returned lifts it (the lab's teacher holds faults by hand); None if the run refuses
+        it: a crash that would leave no seat holding the table."""
+        struck = self._start(fault)
+        return None if struck is None else struck[1]
+
+    def _start(self, fault: Fault) -> tuple[float, Callable[[], None]] | None:
+        """Strike a fault: how long it lasts and what lifts it, or None if refused."""
         if isinstance(fault, Crash) and not holders_outside(
             fault.seats, self._replicas(), self._up()
         ):
             self.trace.add(self.now, "no crash", -1, fault)
-            return
+            return None
         self.ledger.struck(fault)
         self.trace.add(self.now, "fault", -1, fault)
         match fault:
             case LinkDrop(peers=(a, b)):
                 self.network.hold_down(a, b)
-                self._later(fault.down_for, self._mend, [(a, b)])
+                return fault.down_for, functools.partial(self._mend, [(a, b)])
             case SlowPeer(seat=seat):
                 self.network.slow[seat] = self.network.slow.get(seat, 0.0) + fault.extra
-                self._later(fault.lasts, self._unslow, seat, fault.extra)
+                return fault.lasts, functools.partial(self._unslow, seat, fault.extra)
             case Partition():
-                self._partition(fault)
+                return fault.heal_after, self._partition(fault)
             case Crash():
-                self._crash(fault)
+                return fault.down_for, self._crash(fault)
 
     def _later(self, delay: float, action: Callable[..., None], *args: Any) -> None:
         self.scheduler.at(self.now + delay, functools.partial(action, *args))
@@ -331,7 +349,7 @@ class Simulation:
             for message in again + self.seats[src].replica.resend_to(dst):
                 self._send(src, dst, message, "resent", self._size(src, message))
 
-    def _partition(self, fault: Partition) -> None:
+    def _partition(self, fault: Partition) -> Callable[[], None]:
         group = fault.group
         rest = tuple(s for s in range(self.peers) if s not in group)
         cut = [(a, b) for a in group for b in rest]
@@ -341,7 +359,7 @@ class Simulation:
             if self._without_majority(side):
                 self.ledger.cut(side, self.now)
         watch = self.watchdog.watch(rest, "partition") or self.watchdog.watch(group, "partition")
-        self._later(fault.heal_after, self._heal, cut, watch)
+        return functools.partial(self._heal, cut, watch)
 
     def _up(self) -> list[bool]:
         return [record.up for record in self.ledger.seats]
@@ -358,7 +376,7 @@ class Simulation:
         self.ledger.healed()
         self._mend(cut)
 
-    def _crash(self, fault: Crash) -> None:
+    def _crash(self, fault: Crash) -> Callable[[], None]:
         for seat in fault.seats:
             peer = self.seats[seat]
             peer.life, peer.disk = peer.life + 1, peer.replica.disk
@@ -371,7 +389,7 @@ class Simulation:
         watch = self.watchdog.watch(survivors, "crash")
         if self._without_majority(survivors):
             self.ledger.cut(survivors, self.now)
-        self._later(fault.down_for, self._restart, fault.seats, watch)
+        return functools.partial(self._restart, fault.seats, watch)
 
     def _restart(self, seats: tuple[int, ...], watch: Watch | None) -> None:
         self.watchdog.check_progress(watch)

@@ -1,0 +1,336 @@
+"""What the lab saw happen, step by step: the lines of the time-space diagram, and the notes
+a teacher points at (races, ties, a Nerts call with plays in the air, suspicions, views).
+
+The `Chronicle` watches a `Simulation` (it is one of its watchers): every message sent and
+received, and every replica after each step with the events it told. A verdict is told by
+every replica alike; the chronicle notes it once, from the first replica to reach it, with
+the reason the agreed order gives — the two plays' ordering keys side by side.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from p2pnerts.protocol import (
+    Ack,
+    Event,
+    Message,
+    PeerExcluded,
+    PeerRejoined,
+    PeerSuspected,
+    Play,
+    PlayCommitted,
+    PlayReturned,
+    Replica,
+    RoundOver,
+    RoundStarted,
+    ViewInstalled,
+    order_key,
+)
+from p2pnerts.rules import CallNerts, TieRule, ToFoundation
+
+Key = tuple[int, int, int]
+LINES = 600
+"""Diagram lines kept (the screen shows the newest that fit)."""
+
+
+class Mark(Enum):
+    """What a line of the time-space diagram shows, on one lane or between two."""
+
+    SEND = "send"
+    ARRIVE = "arrive"
+    COMMIT = "commit"
+    VERDICT = "verdict"
+    NEWS = "news"
+    TEACHER = "teacher"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the diagram: at ``seat``'s lane (from ``src``'s for an arrival)."""
+
+    step: int
+    time: float
+    mark: Mark
+    seat: int
+    text: str
+    src: int = -1
+    quiet: bool = False
+    """An Ack (a heartbeat, too): shown dim, and hidden when Acks are."""
+    alert: bool = False
+
+
+class Kind(Enum):
+    """What a note is about: the points the lessons make."""
+
+    RACE = "race"
+    TIE = "tie"
+    NERTS = "nerts"
+    SUSPECT = "suspect"
+    VIEW = "view"
+    REJOIN = "rejoin"
+    ROUND = "round"
+    TEACHER = "teacher"
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something worth pointing at, with the reason the order gives."""
+
+    step: int
+    time: float
+    kind: Kind
+    text: str
+    reason: str = ""
+    seats: tuple[int, ...] = ()
+    keys: tuple[Key, ...] = ()
+    """The ordering keys of the plays it is about."""
+
+
+class Chronicle:
+    """The diagram's lines and the notes of one run, as a `Watcher` of its `Simulation`."""
+
+    def __init__(self, peers: int, tie_rule: TieRule) -> None:
+        self.peers, self.tie_rule = peers, tie_rule
+        self.step = 0
+        """The step being taken (set by the lab before each)."""
+        self.count = 0
+        """How many things happened so far: a step is over once this has grown."""
+        self.lines: deque[Line] = deque(maxlen=LINES)
+        self.notes: list[Note] = []
+        self._plays: dict[tuple[int, int], Play] = {}
+        """Plays sent this round, by (seat, clock)."""
+        self._decided: set[tuple[int, int]] = set()
+        self._on: dict[int, list[Play]] = {}
+        """Per foundation, the plays that stayed on it this round, in order."""
+        self._at_call: dict[tuple[int, int], tuple[int, int]] = {}
+        """Plays in the air when a Nerts call was sent: the call's (seat, clock) each."""
+        self._round = 0
+        self._committed: list[int] = [0] * peers
+        self._views: set[tuple[int, tuple[int, ...]]] = set()
+
+    # --- the Watcher's three calls -----------------------------------------------------
+
+    def sent(self, seat: int, message: Message, now: float) -> None:
+        if isinstance(message, Play):
+            self._sent_play(seat, message)
+        text = f"{_kind(message)} L={message.clock} {_gist(message)}".rstrip()
+        self._line(now, Mark.SEND, seat, text, quiet=isinstance(message, Ack))
+
+    def arrived(self, src: int, dst: int, message: Message, now: float) -> None:
+        text = f"{_kind(message)} L={message.clock}"
+        self._line(now, Mark.ARRIVE, dst, text, src=src, quiet=isinstance(message, Ack))
+
+    def stepped(self, seat: int, replica: Replica, events: Sequence[Event], now: float) -> None:
+        gained = replica.committed - self._committed[seat]
+        self._committed[seat] = replica.committed
+        if gained > 0:
+            self._line(now, Mark.COMMIT, seat, f"commits {gained} (now {replica.committed})")
+        for event in events:
+            self._event(seat, event, now)
+
+    def restarted(self, seat: int) -> None:
+        """A crashed seat's replica starts again from its disk: it has committed nothing."""
+        self._committed[seat] = 0
+
+    def teacher(self, now: float, text: str) -> None:
+        """A fault the teacher struck or lifted, or refused."""
+        self._line(now, Mark.TEACHER, -1, text, alert=True)
+        self.notes.append(Note(self.step, now, Kind.TEACHER, text))
+
+    # --- notes --------------------------------------------------------------------------
+
+    def _sent_play(self, seat: int, play: Play) -> None:
+        self._plays[seat, play.clock] = play
+        if isinstance(play.move, CallNerts):
+            undecided = [key for key in self._plays if key not in self._decided]
+            for key in undecided:
+                if key[0] != seat:
+                    self._at_call[key] = (seat, play.clock)
+
+    def _event(self, seat: int, event: Event, now: float) -> None:
+        match event:
+            case PlayCommitted() | PlayReturned():
+                self._verdict(seat, event, now)
+            case PeerSuspected(seat=silent):
+                self._line(now, Mark.NEWS, seat, f"suspects {silent + 1}", alert=True)
+                self._note(
+                    now,
+                    Kind.SUSPECT,
+                    f"seat {seat + 1} suspects seat {silent + 1}",
+                    ("nothing heard from it for a second: no message, no heartbeat"),
+                    (seat, silent),
+                )
+            case ViewInstalled(view=view, members=members):
+                self._view(seat, view, members, now)
+            case PeerExcluded(seat=out):
+                self._line(now, Mark.NEWS, seat, f"leaves {out + 1} out", alert=True)
+            case PeerRejoined(seat=back):
+                self._line(now, Mark.NEWS, seat, f"lets {back + 1} back in", alert=True)
+                self._note(
+                    now,
+                    Kind.REJOIN,
+                    f"seat {back + 1} is back in the view",
+                    ("it asked to rejoin; a view change let it in, and it caught up"),
+                    (back,),
+                )
+            case RoundStarted(round=number) if not event.again:
+                self._new_round(seat, number, now)
+            case RoundOver(round=number, caller=caller) if not event.again:
+                who = "everyone stuck" if caller is None else f"seat {caller + 1} called Nerts"
+                self._line(now, Mark.NEWS, seat, f"round {number} over ({who})")
+
+    def _new_round(self, seat: int, number: int, now: float) -> None:
+        self._line(now, Mark.NEWS, seat, f"round {number} starts")
+        if number > self._round:  # the first replica to start it: the plays are the round's
+            self._round = number
+            self._plays, self._decided, self._on, self._at_call = {}, set(), {}, {}
+
+    def _view(self, seat: int, view: int, members: tuple[int, ...], now: float) -> None:
+        who = " ".join(str(m + 1) for m in members)
+        self._line(now, Mark.NEWS, seat, f"view {view}: {who}", alert=True)
+        if (view, members) in self._views:
+            return
+        self._views.add((view, members))
+        out = [s + 1 for s in range(self.peers) if s not in members]
+        why = f"seats {' '.join(map(str, out))} left out" if out else "every seat is a member"
+        self._note(now, Kind.VIEW, f"view {view} installed: members {who}", why, members)
+
+    def _verdict(self, seat: int, event: PlayCommitted | PlayReturned, now: float) -> None:
+        key = (event.seat, event.clock)
+        play = self._plays.get(key)
+        if key in self._decided or play is None:
+            if isinstance(event, PlayReturned):
+                self._line(now, Mark.VERDICT, seat, f"{event.seat + 1}'s L={event.clock} back")
+            return
+        self._decided.add(key)
+        if isinstance(event, PlayCommitted):
+            self._stays(seat, play, event, now)
+        else:
+            self._returned(seat, play, event, now)
+        call = self._at_call.pop(key, None)
+        if call is not None:
+            self._in_the_air(play, call, event, now)
+
+    def _stays(self, seat: int, play: Play, event: PlayCommitted, now: float) -> None:
+        move = play.move
+        if isinstance(move, CallNerts):
+            self._line(now, Mark.VERDICT, seat, f"Nerts! by {play.sender + 1}", alert=True)
+            return
+        if not isinstance(move, ToFoundation):
+            return
+        placed = self._on.setdefault(move.foundation, [])
+        if event.tie and placed:
+            other = placed[-1]
+            text = (
+                f"TIE: seat {other.sender + 1}'s {_card(other)} and seat {play.sender + 1}'s "
+                f"{move.card} on foundation {move.foundation + 1}"
+            )
+            reason = f"equal clocks L={play.clock}: both stay (tie rule both-stay)"
+            self._note(now, Kind.TIE, text, reason, (other.sender, play.sender), (other, play))
+            self._line(now, Mark.VERDICT, seat, f"tie: both stay L={play.clock}", alert=True)
+        placed.append(play)
+
+    def _returned(self, seat: int, play: Play, event: PlayReturned, now: float) -> None:
+        move = play.move
+        self._line(now, Mark.VERDICT, seat, f"{play.sender + 1}'s L={play.clock} back", alert=True)
+        if not isinstance(move, ToFoundation) or not event.raced:
+            return
+        winner = next(
+            (p for p in self._on.get(move.foundation, ()) if _rank(p) == move.card.rank), None
+        )
+        if winner is None:
+            return
+        text = (
+            f"RACE: seat {winner.sender + 1}'s {_card(winner)} beat seat "
+            f"{play.sender + 1}'s {move.card} to foundation {move.foundation + 1}"
+        )
+        kind = Kind.TIE if winner.clock == play.clock else Kind.RACE
+        seats = (winner.sender, play.sender)
+        self._note(now, kind, text, self.reason(winner, play), seats, (winner, play))
+
+    def reason(self, first: Play, later: Play) -> str:
+        """Why ``first`` comes before ``later`` in the agreed order, in the order's words."""
+        a, b = self.key(first), self.key(later)
+        if a[0] < b[0]:
+            return f"L={a[0]} < L={b[0]}: key {a} comes before {b}"
+        if a[1] != b[1]:
+            return f"equal clocks L={a[0]}: the Nerts call sorts after the plays"
+        if self.tie_rule is TieRule.ROTATE:
+            return (
+                f"equal clocks L={a[0]}: rank decides; rotate: rank = (seat - clock) mod "
+                f"{self.peers}, seat {first.sender + 1} has {a[2]}, seat {later.sender + 1} {b[2]}"
+            )
+        return (
+            f"equal clocks L={a[0]}: rank decides; seat rule: seat {first.sender + 1} "
+            f"before seat {later.sender + 1}"
+        )
+
+    def key(self, play: Play) -> tuple[int, int, int]:
+        return order_key(play, self.peers, self.tie_rule)
+
+    def _in_the_air(
+        self, play: Play, call: tuple[int, int], event: PlayCommitted | PlayReturned, now: float
+    ) -> None:
+        caller = self._plays[call]
+        what = f"seat {play.sender + 1}'s play L={play.clock} was in the air at seat "
+        what += f"{caller.sender + 1}'s Nerts call L={caller.clock}"
+        if isinstance(event, PlayCommitted):
+            reason = f"{self.reason(play, caller)}: ordered before the call, it counts"
+        else:
+            reason = f"key {self.key(play)} after the call's {self.key(caller)}: it goes back"
+        self._note(now, Kind.NERTS, what, reason, (play.sender, caller.sender), (play, caller))
+
+    # --- recording ----------------------------------------------------------------------
+
+    def _note(
+        self,
+        now: float,
+        kind: Kind,
+        text: str,
+        reason: str,
+        seats: tuple[int, ...],
+        plays: tuple[Play, ...] = (),
+    ) -> None:
+        keys = tuple(self.key(play) for play in plays)
+        self.notes.append(Note(self.step, now, kind, text, reason, seats, keys))
+
+    def _line(
+        self,
+        now: float,
+        mark: Mark,
+        seat: int,
+        text: str,
+        *,
+        src: int = -1,
+        quiet: bool = False,
+        alert: bool = False,
+    ) -> None:
+        self.count += 1
+        self.lines.append(Line(self.step, now, mark, seat, text, src, quiet, alert))
+
+
+def _rank(play: Play) -> int:
+    move = play.move
+    return move.card.rank if isinstance(move, ToFoundation) else -1
+
+
+def _card(play: Play) -> str:
+    move = play.move
+    return str(move.card) if isinstance(move, ToFoundation) else "card"
+
+
+def _kind(message: Message) -> str:
+    return type(message).__name__
+
+
+def _gist(message: Message) -> str:
+    if isinstance(message, Play):
+        move = message.move
+        if isinstance(move, ToFoundation):
+            return f"{move.card}→f{move.foundation + 1}"
+        return "Nerts!" if isinstance(move, CallNerts) else ""
+    return ""

@@ -1,0 +1,155 @@
+"""The lab's legend (``?``): every word on the screen, every key, and the lesson in full."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING
+
+from p2pnerts.ui._frame import Row, rule
+
+if TYPE_CHECKING:
+    from p2pnerts.lab._desk import Desk
+
+KEYS = (
+    ("space", "play/pause"),
+    ("n →", "step"),
+    ("b ←", "step back"),
+    ("g", "to the point"),
+    ("1-6", "select seats"),
+    ("k", "crash"),
+    ("r", "restart"),
+    ("c", "cut link"),
+    ("h", "heal link"),
+    ("p", "partition"),
+    ("j", "join (heal it)"),
+    ("s", "slow"),
+    ("f", "fast again"),
+    ("+ -", "speed"),
+    ("a", "Acks"),
+    ("?", "legend"),
+    ("q", "quit"),
+)
+"""Every key, as the bottom of the screen lists them."""
+
+KEYS_IN_FULL = (
+    ("space", "play at the chosen speed, or pause"),
+    ("n or →", "one step: the next message sent or received, commit or event"),
+    ("b or ←", "one step back: the run is replayed from its seed to the step before"),
+    ("g", "go to the step where the lesson's point shows"),
+    ("1-6", "select a seat, or unselect it; the keys below act on the selected seats"),
+    ("k / r", "crash each selected seat / restart it from what it kept on disk"),
+    ("c / h", "cut / heal the link between the two selected seats"),
+    ("p / j", "partition the selected seats from the rest / join the table again"),
+    ("s / f", "make each selected seat slow (up to 0.2 s more per message) / fast again"),
+    ("+ / -", "play faster / slower (simulated seconds per real second)"),
+    ("a", "show or hide the Acks in the diagram (hidden, a step passes over them)"),
+    ("? / Esc", "this legend, and back"),
+    ("q", "quit"),
+)
+
+WORDS = (
+    (
+        "step",
+        "one thing happening in the simulated run: a message sent or received, a "
+        "commit, an event; the run is deterministic, so step k is always the same state",
+    ),
+    (
+        "t",
+        "simulated time in seconds since the table opened; speed ×X plays X simulated "
+        "seconds per real second",
+    ),
+    (
+        "Lamport clock L",
+        "each replica's counter: raised past every clock it hears, and "
+        "by one for every message it sends; every message carries its sender's",
+    ),
+    (
+        "key (clock,call,rank)",
+        "where an ordered message stands in the agreed order: its "
+        "clock, then 1 for a Nerts call (it sorts after the plays of its clock), then the "
+        "rank the tie rule gives (seat: the seat; rotate: (seat - clock) mod seats)",
+    ),
+    (
+        "pending",
+        "ordered messages (Ready, Play, Reveal, Leave, StartView) held, in key "
+        "order, waiting to commit",
+    ),
+    (
+        "committed",
+        "how many messages this replica has put in the agreed order for good, "
+        "and the running digest (#) of them: equal counts must show equal digests",
+    ),
+    (
+        "commit",
+        "a replica commits the head of its pending list once every member has "
+        "sent it a message with a later clock: nothing earlier can still arrive",
+    ),
+    (
+        "Ack",
+        "what a replica holds and has committed; sent soon after an ordered message, "
+        "and every 0.25 s when idle, as the heartbeat",
+    ),
+    (
+        "view·members",
+        "the view number and the seats in it: the members whose messages a "
+        "commit waits for; a new view leaves silent seats out or lets them back in",
+    ),
+    (
+        "status",
+        "playing; regrouping (a view change is under way: no commits); rejoining "
+        "(left out, asking back in); crashed",
+    ),
+    (
+        "liveness",
+        "the other members as this replica hears them; 4? means seat 4 is "
+        "suspected: silent for a second; after two, the others vote it out",
+    ),
+    (
+        "race",
+        "two plays for one foundation spot: the one first in key order stays, the "
+        "other goes back (✗); the reason compares their keys: L=168 < L=169",
+    ),
+    (
+        "tie",
+        "two plays for one spot with equal clocks (concurrent): both-stay keeps both "
+        "cards; rotate and seat let the rank decide",
+    ),
+    (
+        "in the air",
+        "a play sent but not yet committed; at a Nerts call, plays ordered "
+        "before the call count and later ones go back",
+    ),
+    (
+        "diagram",
+        "a lane (│) per seat under its column: ● sent, ─▶ received (from the "
+        "sender's lane), ✓ committed, ✗ a play back, ◆ news (suspicion, view); ▸ this step",
+    ),
+    (
+        "teacher",
+        "a fault struck or lifted by a key (⚡); replayed at its step when you "
+        "step back, dropped if you strike a new fault at an earlier step",
+    ),
+)
+"""Every word the screen shows, explained."""
+
+
+def legend_rows(desk: Desk, width: int) -> list[Row]:
+    rows = [rule("legend · ? or Esc goes back", width)]
+    if desk.lesson is not None:
+        rows.append(Row().add(f" lesson {desk.lesson.name}", "class:title"))
+        rows += [Row().add(f"  {line}") for line in textwrap.wrap(desk.lesson.about, width - 3)]
+    rows.append(Row().add(" words", "class:title"))
+    rows += _pairs(WORDS, width, 22)
+    rows.append(Row().add(" keys", "class:title"))
+    rows += _pairs(KEYS_IN_FULL, width, 10)
+    return rows
+
+
+def _pairs(pairs: tuple[tuple[str, str], ...], width: int, name: int) -> list[Row]:
+    rows = []
+    for term, text in pairs:
+        lines = textwrap.wrap(text, max(width - name - 3, 20))
+        for index, line in enumerate(lines):
+            row = Row().add(f"  {term if index == 0 else '':<{name}}", "class:key")
+            rows.append(row.add(line))
+    return rows

@@ -1,0 +1,133 @@
+"""The lab's lessons: seeded runs certain to show their point by a known step, as data.
+
+Each lesson is a table (seed, peers, tie rule), the teacher's faults at given steps, the
+step the lab opens at, the kind of note that is the lesson's point and the step by which
+it shows, and a paragraph the screen shows. The steps were found by running the lessons'
+tables (``python tools/lab_lessons.py`` finds them again, should the protocol change);
+the tests check that every point shows by its step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from p2pnerts.lab._chronicle import Kind
+from p2pnerts.lab._model import Action, Table
+from p2pnerts.rules import TieRule
+
+
+@dataclass(frozen=True, slots=True)
+class Lesson:
+    """A seeded scenario: where it opens, what it shows and by which step."""
+
+    name: str
+    table: Table
+    point: Kind
+    by: int
+    """The step by which a note of kind ``point`` has shown."""
+    start: int
+    """The step the lab opens at, a little before the point."""
+    about: str
+    script: tuple[tuple[int, Action], ...] = ()
+
+
+_TIE = (
+    "Two seats play the same card onto one foundation with the very same Lamport clock "
+    "L=59: neither could have known of the other's play (equal clocks are concurrent). "
+)
+LESSONS = {
+    lesson.name: lesson
+    for lesson in (
+        Lesson(
+            "race",
+            Table(1, 4),
+            Kind.RACE,
+            by=1267,
+            start=1245,
+            about="Seats 3 and 4 both play a 4♦ onto foundation 2 within a millisecond. "
+            "Each Play carries its sender's Lamport clock; every replica puts the plays in "
+            "the order of their keys (clock, call, rank) and commits the head once every "
+            "other seat has sent it something later. Seat 4's L=168 comes before seat 3's "
+            "L=169 at every replica: seat 4's card stays, seat 3's goes back. Step with n "
+            "and watch the pending lists, the commits and the verdict.",
+        ),
+        Lesson(
+            "tie-both-stay",
+            Table(5, 2, TieRule.BOTH_STAY),
+            Kind.TIE,
+            by=131,
+            start=122,
+            about=_TIE + "Under the rule the printed rules give (both-stay), both cards "
+            "stay on the foundation and both score: no replica has to pick a winner.",
+        ),
+        Lesson(
+            "tie-rotate",
+            Table(5, 2, TieRule.ROTATE),
+            Kind.TIE,
+            by=131,
+            start=122,
+            about=_TIE + "Under rotate, the rank in the key is (seat - clock) mod seats: "
+            "which seat goes first at equal clocks moves round with the clock value, so no "
+            "seat is always favoured. The card ranked second goes back.",
+        ),
+        Lesson(
+            "tie-seat",
+            Table(5, 2, TieRule.SEAT),
+            Kind.TIE,
+            by=131,
+            start=122,
+            about=_TIE + "Under the seat rule the rank in the key is the seat: at equal "
+            "clocks the lower seat always goes first, and the other card goes back.",
+        ),
+        Lesson(
+            "nerts",
+            Table(5, 4),
+            Kind.NERTS,
+            by=3381,
+            start=3362,
+            about="Seat 2 calls Nerts while seat 3's play is still in the air. The call "
+            "is a message in the order like any play; plays ordered before it (a lower "
+            "key: an equal clock too, as the call sorts after the plays of its clock) "
+            "complete their move and count; those ordered after it go back.",
+        ),
+        Lesson(
+            "crash",
+            Table(1, 4),
+            Kind.VIEW,
+            by=767,
+            start=590,
+            script=((600, Action("crash", (3,))), (867, Action("restart", (3,)))),
+            about="Seat 4 crashes at step 600. Nothing can commit without a message from "
+            "every member, so the others wait; after a second of silence each suspects "
+            "seat 4, after two they vote a new view without it (a majority, 3 of 4, "
+            "agrees) and play on. At step 867 seat 4 restarts from what it kept on disk, "
+            "asks to rejoin, and a view change lets it back in.",
+        ),
+        Lesson(
+            "partition",
+            Table(1, 4),
+            Kind.REJOIN,
+            by=1148,
+            start=590,
+            script=((600, Action("partition", (3,))), (1079, Action("join", ()))),
+            about="At step 600 the network splits seat 4 from the rest. The three (a "
+            "majority) suspect seat 4, leave it out and go on. Seat 4 alone is a "
+            "minority: it can form no view and commits nothing (its commit count stands "
+            "still) - it waits, it does not fork the table. At step 1079 the network heals; "
+            "seat 4 learns it was left out, asks to rejoin and catches up.",
+        ),
+    )
+}
+"""Every lesson, by name."""
+
+
+def lesson_named(name: str, tie_rule: TieRule | None = None) -> Lesson:
+    """The lesson ``name``; ``tie`` is the tie lesson under ``tie_rule`` (both-stay)."""
+    if name == "tie":
+        name = f"tie-{(tie_rule or TieRule.BOTH_STAY).value}"
+    return LESSONS[name]
+
+
+def lesson_names() -> list[str]:
+    """Every name ``--lesson`` takes."""
+    return [*LESSONS, "tie"]

@@ -1,0 +1,265 @@
+"""The lab's screen, drawn from the desk: every replica side by side, the latest verdicts
+with their reasons, and a time-space diagram with a lane under each replica's column.
+
+Rows are built as the table screen's are (`ui._frame.Row`); the screen reads the model
+and decides nothing.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from p2pnerts.lab._chronicle import Kind, Line, Mark, Note
+from p2pnerts.lab._desk import Desk
+from p2pnerts.lab._legend import KEYS, legend_rows
+from p2pnerts.lab._model import SeatView
+from p2pnerts.ui._frame import Frame, Row, fit, rule
+from p2pnerts.ui._style import seat_style
+
+MARGIN = 14
+"""Columns left of the first replica: the row names above, step and time below."""
+LOUD = (Kind.RACE, Kind.TIE, Kind.NERTS)
+"""Notes drawn in the alert style."""
+_GLYPH = {Mark.SEND: "●", Mark.COMMIT: "✓", Mark.VERDICT: "✗", Mark.NEWS: "◆"}
+
+
+def render(desk: Desk, width: int, height: int) -> Frame:
+    """The lab's screen at ``width`` x ``height``."""
+    rows = [_title(desk, width)]
+    rows += _lesson(desk, width, 3 if height < 40 else 5)
+    rows.append(Row().add(fit(f" {desk.said}", width), "class:notice"))
+    keys = _keys(width)
+    room = height - len(rows) - len(keys)
+    if desk.legend:
+        legend = legend_rows(desk, width)
+        top = min(desk.legend_top, max(len(legend) - room, 0))
+        body = legend[top : top + room]
+    else:
+        body = _replicas(desk, width, 4 if height < 40 else 8)
+        body += _verdicts(desk, width, 1 if height < 40 else 3)
+        body += _diagram(desk, width, room - len(body))
+    rows += body
+    rows += [Row()] * (height - len(rows) - len(keys)) + keys
+    return Frame([row.clip(width) for row in rows[:height]])
+
+
+def _title(desk: Desk, width: int) -> Row:
+    lab = desk.lab
+    table = lab.table
+    name = f"lesson {desk.lesson.name}" if desk.lesson else "p2pnerts"
+    left = f" lab · {name} · seed {table.seed} · {table.peers} peers · "
+    left += table.tie_rule.value
+    state = "PLAYING" if desk.playing else "paused"
+    right = f"step {lab.step} · t={lab.now:.4f} s · {state} ×{desk.speed:g} "
+    row = Row().add(left, "class:title")
+    return row.pad(max(width - len(right), row.width + 1)).add(right, "class:key")
+
+
+def _lesson(desk: Desk, width: int, most: int) -> list[Row]:
+    if desk.lesson is None:
+        text = "No lesson: bots play every seat of a simulated table. Space plays, n steps."
+    else:
+        lesson = desk.lesson
+        shown = desk.point_shown()
+        where = f"shown at step {shown.step}" if shown else f"shows by step {lesson.by} (g)"
+        text = f"{lesson.about} [point: {lesson.point.value}, {where}]"
+    lines = textwrap.wrap(text, width - 2)
+    if len(lines) > most:
+        lines = [*lines[: most - 1], fit(lines[most - 1] + " (? shows it all)", width - 2)]
+    return [Row().add(f" {line}", "class:dim") for line in lines]
+
+
+# --- the replicas -------------------------------------------------------------------------
+
+
+def _replicas(desk: Desk, width: int, pending: int) -> list[Row]:
+    lab = desk.lab
+    views = [lab.seat_view(s) for s in range(lab.table.peers)]
+    column = (width - MARGIN) // len(views)
+    loud = _loud_keys(desk)
+    rows = [rule("replicas: each one's own state", width)]
+    cells = [
+        ("", [_head(desk, v) for v in views]),
+        ("Lamport L", [Row().add(f"L={v.clock}") for v in views]),
+        ("view:members", [_members(v) for v in views]),
+        ("status", [_status(v) for v in views]),
+        ("liveness", [_liveness(v) for v in views]),
+        ("committed", [Row().add(f"{v.committed} #{v.digest}") for v in views]),
+        ("pending", [Row().add(f"{len(v.pending)}, in key order") for v in views]),
+    ]
+    for index in range(pending):
+        name = "key (L,c,r)" if index == 0 else ""
+        cells.append((name, [_pending(v, index, loud) for v in views]))
+    for name, row_cells in cells:
+        row = Row().add(fit(f" {name}", MARGIN - 1), "class:dim")
+        for seat, cell in enumerate(row_cells):
+            row = row.beside(_cut(cell, column - 1), MARGIN + seat * column)
+        rows.append(row)
+    return rows
+
+
+def _cut(cell: Row, width: int) -> Row:
+    """A cell cut to its column, "…" saying that something was cut."""
+    cut = cell.clip(width)
+    if cut.cut and cut.frags:
+        style, text = cut.frags[-1]
+        cut.frags[-1] = (style, text[:-1] + "…")
+    return cut
+
+
+def _head(desk: Desk, view: SeatView) -> Row:
+    mark = "▸" if view.seat in desk.selected else " "
+    row = Row().add(f"{mark}seat {view.seat + 1}", f"{seat_style(view.seat)} underline")
+    if view.seat in desk.selected:
+        row.add(" selected", "class:key")
+    return row
+
+
+def _members(view: SeatView) -> Row:
+    return Row().add(f"v{view.view}: " + " ".join(str(m + 1) for m in view.members))
+
+
+def _status(view: SeatView) -> Row:
+    good = view.up and view.status == "playing"
+    row = Row().add(view.status, "class:good" if good else "class:alert")
+    return row.add(" slow", "class:bad") if view.slow else row
+
+
+def _liveness(view: SeatView) -> Row:
+    if not view.up:
+        return Row().add("-", "class:dim")
+    row = Row()
+    for seat in view.members:
+        if seat == view.seat:
+            continue
+        suspected = seat in view.suspected
+        text = f"{seat + 1}{'?' if suspected else ''} "
+        row.add(text, "class:bad" if suspected else "class:good")
+    return row
+
+
+def _pending(view: SeatView, index: int, loud: set[tuple[int, int, int]]) -> Row:
+    if index >= len(view.pending):
+        return Row()
+    key, words = view.pending[index]
+    text = f"({key[0]},{key[1]},{key[2]}) {words}"
+    return Row().add(text, "class:alert" if key in loud else "")
+
+
+def _loud_keys(desk: Desk) -> set[tuple[int, int, int]]:
+    """The ordering keys of the plays in the newest race, tie or Nerts note."""
+    notes = [n for n in desk.latest(1) if n.kind in LOUD]
+    return {key for note in notes for key in note.keys}
+
+
+# --- the verdicts ---------------------------------------------------------------------------
+
+
+def _verdicts(desk: Desk, width: int, count: int) -> list[Row]:
+    rows = [rule("races, ties, views: the order's reasons", width)]
+    notes = desk.latest(count)
+    if not notes:
+        rows.append(Row().add(" nothing yet: no race, tie or view change so far", "class:dim"))
+    for note in notes:
+        rows += _note(note, width, point=note == desk.point_shown())
+    return rows
+
+
+def _note(note: Note, width: int, *, point: bool) -> list[Row]:
+    style = "class:alert" if note.kind in LOUD else "class:notice"
+    head = Row().add(f" step {note.step} ", "class:dim").add(note.text, style)
+    if point:
+        head.add("  ← the lesson's point", "class:key")
+    why = Row().add("   why: ", "class:dim").add(fit(note.reason, width - 9), "class:title")
+    return [head.clip(width), why]
+
+
+# --- the diagram ----------------------------------------------------------------------------
+
+
+def _diagram(desk: Desk, width: int, room: int) -> list[Row]:
+    if room < 2:
+        return []
+    title = "time-space diagram: a lane per seat, newest at the bottom"
+    title += "" if desk.acks else " (Acks hidden: a)"
+    rows = [rule(title, width)]
+    peers = desk.lab.table.peers
+    column = (width - MARGIN) // peers
+    lanes = [MARGIN + seat * column + 1 for seat in range(peers)]
+    lines = [line for line in desk.lab.chronicle.lines if desk.acks or not line.quiet]
+    for line in lines[-(room - 1) :]:
+        rows.append(_diagram_row(line, lanes, width, line.step == desk.lab.step))
+    return rows
+
+
+def _diagram_row(line: Line, lanes: list[int], width: int, current: bool) -> Row:
+    cells = [" "] * width
+    styles = [""] * width
+    for x in lanes:
+        cells[x], styles[x] = "│", "class:rule"
+    style = _line_style(line)
+    if line.mark is Mark.TEACHER:
+        _write(cells, styles, lanes[0] - 1, f"⚡ teacher: {line.text}", "class:alert")
+    elif line.mark is Mark.ARRIVE:
+        _arrow(cells, styles, lanes[line.src], lanes[line.seat], line.text, style)
+    else:
+        x = lanes[line.seat]
+        cells[x], styles[x] = _GLYPH[line.mark], style or seat_style(line.seat)
+        _write(cells, styles, x + 2, line.text, style)
+    margin = f"{'▸' if current else ' '}{line.step:>5} {line.time:7.4f}"
+    row = Row().add(margin, "class:key" if current else "class:dim")
+    return _joined(row, cells[len(margin) :], styles[len(margin) :])
+
+
+def _line_style(line: Line) -> str:
+    if line.alert:
+        return "class:alert"
+    if line.quiet:
+        return "class:dim"
+    if line.mark in (Mark.SEND, Mark.ARRIVE):
+        return seat_style(line.src if line.mark is Mark.ARRIVE else line.seat)
+    return "class:good" if line.mark is Mark.COMMIT else ""
+
+
+def _arrow(
+    cells: list[str], styles: list[str], start: int, end: int, text: str, style: str
+) -> None:
+    """An arrow from lane ``start`` to lane ``end``, its label on it where it fits."""
+    step = 1 if end > start else -1
+    for x in range(start + step, end, step):
+        cells[x], styles[x] = "─", style
+    cells[start], styles[start] = "·", style
+    cells[end], styles[end] = ("▶" if step > 0 else "◀"), style
+    low, high = sorted((start, end))
+    label = f" {text} "
+    if high - low - 1 >= len(label):
+        _write(cells, styles, low + 1 + (high - low - 1 - len(label)) // 2, label, style)
+    else:
+        _write(cells, styles, high + 2, text, style)
+
+
+def _write(cells: list[str], styles: list[str], x: int, text: str, style: str) -> None:
+    for i, char in enumerate(text):
+        if 0 <= x + i < len(cells):
+            cells[x + i], styles[x + i] = char, style
+
+
+def _joined(row: Row, cells: list[str], styles: list[str]) -> Row:
+    """``row`` with the cells after it, one fragment per run of one style."""
+    start = 0
+    for i in range(1, len(cells) + 1):
+        if i == len(cells) or styles[i] != styles[start]:
+            row.add("".join(cells[start:i]), styles[start])
+            start = i
+    return row
+
+
+def _keys(width: int) -> list[Row]:
+    rows, row = [], Row()
+    for key, what in KEYS:
+        piece = f"{key} {what}  "
+        if row.width + len(piece) > width and row.width:
+            rows.append(row)
+            row = Row()
+        row.add(key, "class:key").add(f" {what}  ", "class:dim")
+    return [*rows, row]

@@ -1,0 +1,19 @@
+"""What a run tells whoever watches it, besides its own checks: the game logs, the lab."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from p2pnerts.protocol import Event, Message, Replica
+
+
+class Watcher(Protocol):
+    """Told every message a replica sends and receives, and each replica after each step
+    it takes (with the events it told in that step), on the simulated clock."""
+
+    def sent(self, seat: int, message: Message, now: float) -> None: ...
+
+    def arrived(self, src: int, dst: int, message: Message, now: float) -> None: ...
+
+    def stepped(self, seat: int, replica: Replica, events: Sequence[Event], now: float) -> None: ...

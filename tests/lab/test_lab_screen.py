@@ -1,0 +1,80 @@
+"""The lab's screen and desk: every lesson fits 100x32 and 160x50 and shows its point
+with its reason; playing moves the run on at the chosen speed, through quiet stretches."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pnerts.lab import LESSONS, Action, Desk, Lab, Table, render
+from p2pnerts.lab._legend import KEYS_IN_FULL, WORDS
+
+
+def desk_at_point(name: str) -> Desk:
+    lesson = LESSONS[name]
+    lab = Lab(lesson.table, lesson.script)
+    lab.goto(lesson.by)
+    return Desk(lab, lesson)
+
+
+@pytest.mark.parametrize("size", [(100, 32), (160, 50), (80, 24)])
+@pytest.mark.parametrize("name", list(LESSONS))
+def test_every_lesson_fits_the_screen_and_shows_its_point(name: str, size: tuple[int, int]) -> None:
+    desk = desk_at_point(name)
+    width, height = size
+    frame = render(desk, width, height)
+    assert len(frame.rows) == height
+    assert all(row.width <= width for row in frame.rows)
+    text = frame.text()
+    note = desk.point_shown()
+    assert note is not None
+    if size != (80, 24):
+        assert note.text[: width - 20] in text
+        assert f"why: {note.reason}"[: width - 20] in text
+
+
+def test_the_legend_scrolls_and_explains_the_words_on_screen() -> None:
+    desk = desk_at_point("race")
+    desk.toggle_legend()
+    pages = []
+    for _ in range(8):
+        pages.append(render(desk, 100, 32).text())
+        desk.scroll(10)
+    assert pages[0] != pages[-1]
+    seen = "\n".join(pages)
+    for term, _ in WORDS:
+        assert f"  {term} " in seen
+    for keys, _ in KEYS_IN_FULL:
+        assert f"  {keys} " in seen
+
+
+def test_playing_moves_the_clock_on_through_a_bots_thinking_time() -> None:
+    desk = Desk(Lab(Table(seed=1, peers=4)), speed=0.01)
+    desk.lab.goto(1247)  # the next step is 13 ms later: a bot thinking
+    desk.toggle_play()
+    start = desk.lab.now
+    for _ in range(40):  # two real seconds in frames of 0.05 s: 20 ms simulated
+        desk.tick(0.05)
+    assert desk.lab.step > 1247
+    assert desk.clock == pytest.approx(start + 0.02)
+    assert desk.lab.now <= desk.clock
+
+
+def test_a_step_with_acks_hidden_passes_over_them() -> None:
+    desk = Desk(Lab(Table(seed=1, peers=4)))
+    desk.lab.goto(1245)
+    desk.toggle_acks()
+    desk.step()
+    shown = [line for line in desk.lab.chronicle.lines if line.step == desk.lab.step]
+    assert any(not line.quiet for line in shown)
+
+
+def test_keys_on_no_seat_or_a_missing_seat_say_what_to_do() -> None:
+    desk = Desk(Lab(Table(seed=1, peers=4)))
+    desk.act("crash")
+    assert desk.said.startswith("select a seat first")
+    desk.select(6)
+    assert desk.said == "there is no seat 7: seats 1-4"
+    desk.select(1)
+    desk.act("crash")
+    assert desk.said == "crash 2"
+    assert desk.lab.script == [(0, Action("crash", (1,)))]

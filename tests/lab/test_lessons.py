@@ -1,0 +1,111 @@
+"""Every lesson shows its point by its stated step, with the reason the order gives; the
+command's options are checked as they are read."""
+
+from __future__ import annotations
+
+import pytest
+
+from p2pnerts.cli import main
+from p2pnerts.lab import LESSONS, Kind, Lab, Lesson, Note, lesson_named, lesson_names
+from p2pnerts.rules import TieRule
+
+
+def shown(lesson: Lesson) -> tuple[Lab, Note]:
+    lab = Lab(lesson.table, lesson.script)
+    lab.goto(lesson.start)
+    assert lab.first(lesson.point) is None, "the lesson opens before its point"
+    lab.goto(lesson.by)
+    note = lab.first(lesson.point)
+    assert note is not None, f"{lesson.name}: no {lesson.point.value} by step {lesson.by}"
+    assert lab.stopped is None
+    return lab, note
+
+
+@pytest.mark.parametrize("name", list(LESSONS))
+def test_each_lesson_shows_its_point_by_its_step(name: str) -> None:
+    lesson = LESSONS[name]
+    _, note = shown(lesson)
+    assert lesson.start < note.step <= lesson.by
+
+
+def test_the_race_is_won_by_the_lower_clock() -> None:
+    _, note = shown(LESSONS["race"])
+    assert note.text == "RACE: seat 4's 4♦ beat seat 3's 4♦ to foundation 2"
+    assert note.reason.startswith("L=168 < L=169")
+    assert note.keys == ((168, 0, 3), (169, 0, 2))
+
+
+def test_a_tie_under_both_stay_keeps_both_cards() -> None:
+    _, note = shown(LESSONS["tie-both-stay"])
+    assert note.text.startswith("TIE:")
+    assert note.reason == "equal clocks L=59: both stay (tie rule both-stay)"
+
+
+@pytest.mark.parametrize(
+    ("name", "winner", "why"),
+    [
+        ("tie-seat", 1, "seat rule: seat 1 before seat 2"),
+        ("tie-rotate", 2, "rotate: rank = (seat - clock) mod 2, seat 2 has 0, seat 1 1"),
+    ],
+)
+def test_a_tie_under_a_ranking_rule_is_decided_by_rank(name: str, winner: int, why: str) -> None:
+    _, note = shown(LESSONS[name])
+    assert note.text.startswith(f"RACE: seat {winner}'s 2♦ beat")
+    assert note.reason.startswith("equal clocks L=59: rank decides")
+    assert note.reason.endswith(why)
+
+
+def test_a_play_in_the_air_at_a_nerts_call_counts_when_ordered_before_it() -> None:
+    _, note = shown(LESSONS["nerts"])
+    assert note.text == "seat 3's play L=418 was in the air at seat 2's Nerts call L=419"
+    assert note.reason.endswith("ordered before the call, it counts")
+
+
+def test_a_crashed_seat_is_suspected_then_left_out_by_a_view_change() -> None:
+    lab, note = shown(LESSONS["crash"])
+    suspected = [n for n in lab.notes if n.kind is Kind.SUSPECT]
+    assert suspected and suspected[0].seats[1] == 3 and suspected[0].step < note.step
+    assert note.seats == (0, 1, 2)
+    assert any(lab.seat_view(s).members == (0, 1, 2) for s in range(3))
+
+
+def test_the_minority_of_a_partition_waits_then_rejoins() -> None:
+    lesson = LESSONS["partition"]
+    lab = Lab(lesson.table, lesson.script)
+    lab.goto(800)
+    minority, majority = lab.seat_view(3).committed, lab.seat_view(0).committed
+    lab.goto(1078)
+    assert lab.seat_view(3).committed == minority  # it waits: nothing commits there
+    assert lab.seat_view(0).committed > majority  # the majority goes on
+    _, note = shown(lesson)
+    assert note.seats == (3,)
+
+
+def test_tie_names_the_tie_lesson_under_the_tie_rule() -> None:
+    assert lesson_named("tie").name == "tie-both-stay"
+    assert lesson_named("tie", TieRule.ROTATE).name == "tie-rotate"
+    assert "tie" in lesson_names()
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--lesson", "nope"], "'nope' is not one of race, tie-both-stay, tie-rotate"),
+        (["--peers", "9"], "must be 2 to 6, not 9"),
+        (["--speed", "0"], "must be 0.0005 to 1, not 0"),
+        (["--speed", "fast"], "not a number of seconds: 'fast'"),
+        (["--tie-rule", "coin"], "'coin' is not one of both-stay, rotate, seat"),
+    ],
+)
+def test_bad_options_give_a_clear_error(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["lab", *args])
+    assert exit_.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_the_lab_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lab", "--lesson", "race"]) == 2
+    assert "the lab needs a terminal" in capsys.readouterr().err

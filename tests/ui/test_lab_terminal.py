@@ -1,0 +1,48 @@
+"""End to end: ``p2pnerts lab`` in a real terminal (tmux): a lesson stepped to its race,
+the race shown with its reason, a key that does nothing answered, then quit."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable, Iterator
+
+import pytest
+from _tmux import Terminal, needs_tmux
+
+pytestmark = needs_tmux
+
+COMMAND = [sys.executable, "-m", "p2pnerts", "lab", "--lesson", "race", "--seed", "1"]
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    term = Terminal(100, 32)
+    try:
+        yield term
+    finally:
+        term.close()
+
+
+def at_step(step: int) -> Callable[[str], bool]:
+    return lambda text: f"step {step} " in text.splitlines()[0]
+
+
+def test_the_race_lesson_steps_to_its_race_and_shows_why(terminal: Terminal) -> None:
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
+    terminal.wait_for(lambda t: "step 1245 " in t.splitlines()[0], "the lesson's first step")
+    assert "nothing yet: no race" in terminal.screen()
+    for step in range(1246, 1268):
+        terminal.type("n")
+        terminal.wait_for(at_step(step), f"step {step}")
+    text = terminal.screen()
+    assert "RACE: seat 4's 4♦ beat seat 3's 4♦ to foundation 2" in text
+    assert "why: L=168 < L=169" in text
+    assert "← the lesson's point" in text
+    terminal.type("b")
+    text = terminal.wait_for(lambda t: "back to step 1266" in t, "a step back")
+    assert "nothing yet: no race" in text
+    terminal.type("z")
+    terminal.wait_for(lambda t: "'z' does nothing here: ? lists every key" in t, "the answer")
+    terminal.type("q")
+    terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
