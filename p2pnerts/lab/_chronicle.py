@@ -196,7 +196,8 @@ class Chronicle:
             return
         self._views.add((view, members))
         out = [s + 1 for s in range(self.peers) if s not in members]
-        why = f"seats {' '.join(map(str, out))} left out" if out else "every seat is a member"
+        seats = "seat" if len(out) == 1 else "seats"
+        why = f"{seats} {' '.join(map(str, out))} left out" if out else "every seat is a member"
         self._note(now, Kind.VIEW, f"view {view} installed: members {who}", why, members)
 
     def _verdict(self, seat: int, event: PlayCommitted | PlayReturned, now: float) -> None:
