@@ -64,6 +64,9 @@ class ReplayModel:
     help: bool = False
     _table: tuple[tuple[int, int], TableModel] | None = None
 
+    def __post_init__(self) -> None:
+        self.go(self.at)
+
     @property
     def count(self) -> int:
         return len(self.replay.steps)
