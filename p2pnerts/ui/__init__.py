@@ -17,6 +17,7 @@ from p2pnerts.ui._lobby import LobbyModel, teams_of
 from p2pnerts.ui._model import TableModel
 from p2pnerts.ui._render import render
 from p2pnerts.ui._replay import (
+    REPLAY_KEYS,
     ReplayModel,
     render_replay,
     replay_application,
@@ -28,6 +29,7 @@ from p2pnerts.ui._terminal import NoTerminal, Start, default_look, play_in_termi
 
 __all__ = [
     "KEYMAP",
+    "REPLAY_KEYS",
     "BoardControl",
     "Frame",
     "Hit",

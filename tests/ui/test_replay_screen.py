@@ -18,7 +18,7 @@ from prompt_toolkit.output import DummyOutput
 
 from p2pnerts.gamelog import COMMIT
 from p2pnerts.replay import Replay, replay
-from p2pnerts.ui import ReplayModel, render_replay, replay_application
+from p2pnerts.ui import REPLAY_KEYS, ReplayModel, render_replay, replay_application
 
 RIGHT, LEFT, HOME, END = "\x1b[C", "\x1b[D", "\x1b[H", "\x1b[F"
 
@@ -179,3 +179,9 @@ def test_replay_in_a_terminal_steps_forward_and_back_and_quits(log: Path) -> Non
         assert "every digest recorded matches the log" in text and "replay exited 0" in text
     finally:
         terminal.close()
+
+
+def test_the_key_map_document_lists_every_replay_key() -> None:
+    document = (Path(__file__).parents[2] / "ui" / "KEYS.md").read_text(encoding="utf-8")
+    for keys, what in REPLAY_KEYS:
+        assert f"| `{keys}` | {what} |" in document
