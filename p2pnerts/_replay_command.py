@@ -87,7 +87,5 @@ def _verdict(replayed: Replay) -> str:
     steps = f"{len(replayed.steps)} commits replayed"
     differing = replayed.differing
     if differing:
-        return (
-            f"{steps}: {len(differing)} digests DIFFER from the log (first: commit {differing[0]})"
-        )
+        return f"{steps}: {replayed.differing_words()} from the log (first: commit {differing[0]})"
     return f"{steps}: every digest recorded matches the log"

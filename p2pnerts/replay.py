@@ -97,6 +97,11 @@ class Replay:
         """The commits whose digest is not the log's, and those the replay never reached."""
         return [s.number for s in self.steps if s.matches is False] + list(self.unreplayed)
 
+    def differing_words(self) -> str:
+        """How many digests differ from the log, in words ('' if none does)."""
+        n = len(self.differing)
+        return "" if not n else f"{n} digest differs" if n == 1 else f"{n} digests differ"
+
     def round_starts(self) -> list[int]:
         """The index of the first step of each round on the table."""
         return [i for i, s in enumerate(self.steps) if i == 0 or s.round != self.steps[i - 1].round]

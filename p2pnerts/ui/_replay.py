@@ -211,7 +211,7 @@ def _news(model: ReplayModel) -> str:
     if hidden:
         said.append(f"seat {model.seat + 1} ({replay.names[model.seat]}): {hidden}")
     if replay.differing:
-        said.append(f"{len(replay.differing)} digests differ from the log")
+        said.append(f"{replay.differing_words()} from the log")
     if replay.torn:
         said.append(f"the log's tail was torn ({replay.torn} bytes dropped)")
     return " · ".join(said)

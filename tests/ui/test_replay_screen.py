@@ -110,7 +110,7 @@ def test_a_differing_digest_is_on_the_screen(log: Path, tmp_path: Path) -> None:
     rewritten(log, tampered, lambda _, r: [*r[:3], bytes(16)] if r[0] == COMMIT else None)
     model = ReplayModel(replay(tampered), 0)
     text = shown(model)
-    assert "DIFFERS from the log" in text and "1 digests differ from the log" in text
+    assert "DIFFERS from the log" in text and "1 digest differs from the log" in text
 
 
 def test_a_small_screen_is_told_and_every_size_is_drawn(replayed: Replay) -> None:
