@@ -39,6 +39,7 @@ from p2pnerts._options import (
     tie_rule_option,
 )
 from p2pnerts._platform import never_die_of_encoding, terminate_as_interrupt
+from p2pnerts._replay_command import register as register_replay
 from p2pnerts._tables_command import tables_command
 from p2pnerts._trace_command import DESCRIPTION, trace_command, trace_options
 from p2pnerts.arena import (
@@ -190,6 +191,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     trace_options(traced)
     traced.set_defaults(parser=traced, run=trace_command)
+    register_replay(commands)
 
     lab = commands.add_parser(
         "lab", help="step through the protocol in a classroom lab", description=LAB

@@ -14,7 +14,8 @@ import math
 import re
 import struct
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -122,29 +123,49 @@ class GameLog:
 def read_log(path: Path) -> tuple[dict[str, Any], list[list[Any]]]:
     """A log's header and its records (``[kind, time, ...]``), every whole one up to a
     torn tail; raises `ValueError` for a file that is not a game log."""
+    read = load_log(path)
+    return read.header, read.records
+
+
+@dataclass(frozen=True, slots=True)
+class LogRead:
+    """What a log holds: its header, every whole record after it, and how many bytes of a
+    torn tail were dropped (0: the log ends with a whole record)."""
+
+    header: dict[str, Any]
+    records: list[list[Any]]
+    torn: int
+
+
+def load_log(path: Path) -> LogRead:
+    """The log at ``path`` read as `read_log` reads it, saying too whether its tail was
+    torn; raises `ValueError` for a file that is not a game log."""
     data = path.read_bytes()
     if not data.startswith(MAGIC):
         raise ValueError(f"{path}: not a p2pnerts game log")
-    records = list(_records(data, len(MAGIC)))
+    records, end = _records(data, len(MAGIC))
     if not records or records[0][0] != "header":
         raise ValueError(f"{path}: the log ends before its header")
-    return records[0][2], records[1:]
+    return LogRead(records[0][2], records[1:], len(data) - end)
 
 
-def _records(data: bytes, at: int) -> Iterator[list[Any]]:
+def _records(data: bytes, at: int) -> tuple[list[list[Any]], int]:
+    """The whole records from ``at`` on, and where the first that is not whole begins."""
+    records: list[list[Any]] = []
     while at + _HEAD.size <= len(data):
         length, crc = _HEAD.unpack_from(data, at)
         body = data[at + _HEAD.size : at + _HEAD.size + length]
         if length > LARGEST or len(body) < length or zlib.crc32(body) != crc:
-            return  # a torn tail
+            break  # a torn tail
         try:
             record = msgpack.unpackb(body, raw=False)
         except (ValueError, msgpack.ExtraData):
-            return
+            break
         if not isinstance(record, list) or len(record) < 2:
-            return
-        yield record
+            break
+        records.append(record)
         at += _HEAD.size + length
+    return records, at
 
 
 def prune(directory: Path, keep: int) -> None:

@@ -45,6 +45,7 @@ from p2pnerts.rules._moves import (
 from p2pnerts.rules._options import (
     TableOptions,
     TieRule,
+    options_from_summary,
     solo_seats,
     summary_teams,
     team_seats,
@@ -134,6 +135,7 @@ __all__ = [
     "makes_progress",
     "my_part",
     "new_deck",
+    "options_from_summary",
     "part_in_words",
     "pile_name",
     "pile_of",

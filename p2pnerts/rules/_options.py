@@ -138,3 +138,34 @@ def teams_from_text(text: str) -> tuple[int, ...]:
     sizes = tuple(int(part) for part in parts)
     TableOptions(teams=sizes)
     return sizes
+
+
+def options_from_summary(summary: str) -> TableOptions:
+    """The options a summary names (`TableOptions.summary`: ``rounds=3, tie_rule=rotate``),
+    every other one the texts' default; `BadOptions` for a summary it does not name."""
+    if summary == "standard rules":
+        return TableOptions()
+    values: dict[str, object] = {}
+    for part in summary.split(", "):
+        name, sep, text = part.partition("=")
+        if not sep or name not in TableOptions.__slots__:
+            raise BadOptions(f"no table option is written {part!r}")
+        values[name] = _option_value(name, text)
+    return TableOptions(**values)  # type: ignore[arg-type]
+
+
+def _option_value(name: str, text: str) -> object:
+    """One option's value as `TableOptions.summary` writes it."""
+    if name == "teams":
+        return teams_from_text(text)
+    if name == "tie_rule":
+        if text not in set(TieRule):
+            raise BadOptions(f"unknown tie rule {text!r}")
+        return TieRule(text)
+    if name == "jokers" and text in ("True", "False"):
+        return text == "True"
+    if name == "rounds" and text == "None":
+        return None
+    if not text.lstrip("-").isdigit():
+        raise BadOptions(f"the option {name} is not {text!r}")
+    return int(text)

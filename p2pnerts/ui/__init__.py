@@ -4,8 +4,9 @@ The model (`TableModel`) holds what the table screen shows and what the keys do;
 `render` draws it for a screen size; `create_key_bindings` makes the keys from it;
 `LobbyModel` is the lobby's model; `create_application` puts them together (its input
 and output can be replaced, for tests); `Session` connects a seat's peer to the models;
-`play_in_terminal` plays a seat in this terminal. The key map is `KEYMAP` (and
-``ui/KEYS.md``).
+`play_in_terminal` plays a seat in this terminal; `ReplayModel` and `replay_in_terminal`
+step through a match replayed from its log (`p2pnerts.replay`). The key map is `KEYMAP`
+(and ``ui/KEYS.md``).
 """
 
 from p2pnerts.ui._app import BoardControl, create_application, run_with_trio
@@ -15,12 +16,20 @@ from p2pnerts.ui._keys import create_key_bindings
 from p2pnerts.ui._lobby import LobbyModel, teams_of
 from p2pnerts.ui._model import TableModel
 from p2pnerts.ui._render import render
+from p2pnerts.ui._replay import (
+    REPLAY_KEYS,
+    ReplayModel,
+    render_replay,
+    replay_application,
+    replay_in_terminal,
+)
 from p2pnerts.ui._session import Session, snapshot
 from p2pnerts.ui._snapshot import Hit, Liveness, Look, Selection, Snapshot
 from p2pnerts.ui._terminal import NoTerminal, Start, default_look, play_in_terminal
 
 __all__ = [
     "KEYMAP",
+    "REPLAY_KEYS",
     "BoardControl",
     "Frame",
     "Hit",
@@ -28,6 +37,7 @@ __all__ = [
     "LobbyModel",
     "Look",
     "NoTerminal",
+    "ReplayModel",
     "Selection",
     "Session",
     "Snapshot",
@@ -38,6 +48,9 @@ __all__ = [
     "default_look",
     "play_in_terminal",
     "render",
+    "render_replay",
+    "replay_application",
+    "replay_in_terminal",
     "run_with_trio",
     "snapshot",
     "teams_of",

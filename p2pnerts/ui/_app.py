@@ -58,11 +58,7 @@ class BoardControl(UIControl):
             self.frame = None
         else:
             self.frame = frame = render(self.model, width, height)
-        return UIContent(
-            get_line=lambda y: cast(StyleAndTextTuples, frame.rows[y].frags),
-            line_count=len(frame.rows),
-            show_cursor=False,
-        )
+        return frame_content(frame)
 
     def is_focusable(self) -> bool:
         return True
@@ -73,6 +69,15 @@ class BoardControl(UIControl):
         hit = self.frame.hit(mouse_event.position.x, mouse_event.position.y)
         if hit is not None:
             self.model.click(hit)
+
+
+def frame_content(frame: Frame) -> UIContent:
+    """A drawn screen as prompt_toolkit's content of a window."""
+    return UIContent(
+        get_line=lambda y: cast(StyleAndTextTuples, frame.rows[y].frags),
+        line_count=len(frame.rows),
+        show_cursor=False,
+    )
 
 
 def create_application(

@@ -105,6 +105,8 @@ class TableModel:
     mate_moved: int | None = None
     """The teammate whose move last landed on the shared tableau since this player's
     last move went into the air."""
+    read_only: bool = False
+    """The table of a match replayed from its log: the screen offers no move."""
 
     def __post_init__(self) -> None:
         self.started = self.clock()

@@ -33,7 +33,7 @@ def too_small(model: TableModel, size: tuple[int, int], needed: tuple[int, int])
         told.append(("class:alert", "Leave the match? y: yes, quit   n: no, play on"))
     rows = [Row()]
     for style, text in told:
-        rows += [Row().add(f" {line}", style) for line in textwrap.wrap(text, width - 1)]
+        rows += [Row().add(f" {line}", style) for line in textwrap.wrap(text, max(width - 1, 1))]
     return rows
 
 

@@ -99,7 +99,7 @@ def _header(model: TableModel, width: int) -> Row:
     row.add(f" · {_players(model)} · {goal}", "class:dim")
     if model.snap.status != "playing":
         row.add(f" · {model.snap.status}", "class:alert")
-    keys = " ? help  c classroom  q quit "
+    keys = " ? help  q quit " if model.read_only else " ? help  c classroom  q quit "
     if row.width + len(keys) > width:
         keys = " ? help "
     return row.pad(width - len(keys)).add(keys, "class:dim")
@@ -317,6 +317,8 @@ def _round_end(model: TableModel, over: RoundOver, width: int) -> list[Row]:
         after = counted(len(model.history), "round")
         rows.append(Row().add(f" Match over after {after}. ", "class:alert"))
         rows.append(Row().add(f" Winner: {best} ", "class:good").add("  q: quit", "class:dim"))
+    elif model.read_only:
+        pass
     elif model.ready:
         rows.append(Row().add(f" Ready. {waiting(model)}", "class:dim"))
     else:

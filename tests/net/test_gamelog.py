@@ -84,6 +84,17 @@ def test_each_seat_logs_its_frames_and_commits_and_the_digests_agree(
     assert all(digests[0][n] == digests[1][n] for n in common)
 
 
+def test_each_seats_log_of_a_real_match_replays_with_every_digest_it_recorded(
+    played: tuple[list[Path], list[str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    for path in played[0]:
+        assert main(["replay", str(path), "--json"]) == 0
+        commits = json.loads(capsys.readouterr().out)["commits"]
+        recorded = [r for r in read_log(path)[1] if r[0] == COMMIT]
+        assert len(commits) == len(recorded) > 0
+        assert all(c["match"] is True for c in commits)
+
+
 def test_a_log_cut_at_any_byte_reads_back_as_the_whole_records_before_the_cut(
     played: tuple[list[Path], list[str]], tmp_path: Path
 ) -> None:

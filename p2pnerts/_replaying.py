@@ -1,0 +1,321 @@
+"""Feeding a seat's game log to a replica of that seat, and gathering the commits it makes
+(`p2pnerts.replay` reads them).
+
+A log holds every frame its seat sent and received, in the order they happened, and the
+digest after every commit (protocol/LOG.md), but not which message each commit was. It is
+found out as the seat found it: a fresh replica of the seat — the protocol's own `Replica`,
+not a copy of its rules — is fed the log again. Each frame received is received again at
+its logged time, and time passes as the log says (``tick`` once the replica's deadline is
+due). The replica is never asked to deal, to play or to sign: its own words come from the
+log. Each message the seat sent goes out at its place in the log; when the replica would
+send a message of its own accord (an Ack, a vote, a StartView) and the seat's next logged
+message, sent before it received anything more, is of that kind, the logged one goes out
+in its stead (`_Replaying.send`). The replica then commits what the seat committed, in the
+same order, judges every race with the same arbiter and folds every commit into the
+running digest with the same code.
+
+A log that shows its seat asking to rejoin from scratch (a Rejoin its replica did not
+ask) is of a seat that crashed and came back: a replica coming back takes over, as the
+seat's did, and the commits go on from there.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from p2pnerts.gamelog import COMMIT, RECEIVED, SENT, LogRead
+from p2pnerts.protocol import (
+    Ack,
+    Disk,
+    Event,
+    Leave,
+    Message,
+    Ordered,
+    Play,
+    ProtocolError,
+    Ready,
+    Rejoin,
+    Replica,
+    Reveal,
+    Signer,
+    StartView,
+    Status,
+    ViewChange,
+    decode,
+)
+from p2pnerts.rules import Card, Move, State, TableOptions
+
+NUMBERED = (Ack, Ready, Play, Leave, Reveal, ViewChange, StartView)
+"""The kinds of message a seat numbers and sends through `Replica.send`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One commit: the message, what became of it, the digests, and the table after it."""
+
+    number: int
+    """The commit's number, from 1."""
+    message: Ordered | StartView
+    outcome: int
+    digest: bytes
+    """The running digest after it, as the replay computed it."""
+    recorded: bytes | None
+    """The digest the log recorded for it (None: the log holds none)."""
+    round: int
+    """The round on the table after it (0 before the first is dealt)."""
+    public: State | None
+    moves: int
+    """How many of its round's moves the table after it holds."""
+    scores: tuple[tuple[int, ...], ...]
+    """Every round's points per deck so far."""
+    events: tuple[Event, ...]
+
+    @property
+    def matches(self) -> bool | None:
+        """Whether the digest is the log's (None: the log holds none to compare)."""
+        return None if self.recorded is None else self.recorded == self.digest
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """What the log shows of one round's deal: the cards each deck dealt face up, the
+    round's common seed, the secrets revealed after it and the pledges for the next."""
+
+    shown: Mapping[int, tuple[Card, ...]]
+    seed: bytes | None
+    secrets: Mapping[int, bytes]
+    pledges: Mapping[int, bytes]
+    moves: tuple[tuple[Move, bool], ...]
+    """Every move the round's table took, in order (and whether it stayed as a tie)."""
+
+
+class _Plain(Signer):
+    """Checks the seats' signatures, and signs nothing: the seat's own messages come from
+    its log, signed as they were sent."""
+
+    def sign(self, message: Any) -> Any:
+        return message
+
+
+@dataclass(slots=True)
+class _Made:
+    """A commit as the replica made it, before its digest is folded."""
+
+    number: int
+    message: Ordered | StartView
+    outcome: int
+    round: int
+    public: State | None
+    moves: int
+    scores: tuple[tuple[int, ...], ...]
+    events: tuple[Event, ...]
+
+
+class _Replaying(Replica):
+    """A seat's replica fed its log again, its own words taken from the log."""
+
+    own: Sequence[tuple[int, Message]] = ()
+    """The seat's numbered messages as logged: (record index, message), each once."""
+    at = 0
+    """The next of ``own`` not sent yet."""
+    horizon = 0
+    """The record index of the next frame received: a message of the seat's own accord
+    is one it sent before that."""
+    logged: Message | None = None
+    made: list[_Made]
+
+    def send(self, now: float, build: Callable[[int, int], Message]) -> Message:
+        logged, self.logged = self.logged, None
+        if logged is None:
+            idea = build(self.acks.clock + 1, self.acks.have[self.seat] + 1)
+            coming = self.own[self.at] if self.at < len(self.own) else None
+            if coming is None or coming[0] >= self.horizon or type(coming[1]) is not type(idea):
+                return idea  # the seat sent no such message here: none goes out
+            logged, self.at = coming[1], self.at + 1
+        self.acks.clock = logged.clock - 1  # the clock it went out with
+        return super().send(now, lambda _clock, _seq: logged)
+
+    def send_logged(self, index: int, now: float) -> None:
+        """The seat's message at record ``index`` goes out, unless it went out already."""
+        if self.at < len(self.own) and self.own[self.at][0] == index:
+            self.logged = self.own[self.at][1]
+            self.at += 1
+            self.send(now, lambda _clock, _seq: self.own[self.at - 1][1])
+
+    def _commit(self, message: Ordered | StartView, now: float) -> int:
+        told = len(self.events)
+        outcome = super()._commit(message, now)
+        number = self.inplay.number
+        this = self.dealing.rounds.get(number)
+        self.made.append(
+            _Made(
+                self.log.committed + 1,
+                message,
+                outcome,
+                number,
+                self.inplay.public,
+                0 if this is None else len(this.log),
+                tuple(self.match_scores),
+                tuple(self.events[told:]),
+            )
+        )
+        return outcome
+
+
+class Driver:
+    """Feeds a log to a replica of its seat, and gathers the commits it makes."""
+
+    def __init__(self, read: LogRead, seat: int, options: TableOptions, keys: list[bytes]) -> None:
+        self.records = read.records
+        self.seat, self.options = seat, options
+        computed = Signer.computed(seat, len(keys))  # a simulated table's keys
+        self.signer = _Plain(computed.key, keys if any(map(any, keys)) else computed.keys)
+        self.now = float(read.header.get("clock", 0.0))
+        self.own = _numbered(seat, self.records)
+        self.heard = [i for i, r in enumerate(self.records) if r[0] == RECEIVED]
+        self.replica = self._replica(None)
+        self.rounds: dict[int, Any] = {}
+        self.steps: list[Step] = []
+        self.recorded: dict[int, bytes | None] = {}
+        self.notes: list[str] = []
+        self.deals: dict[int, Dealt] = {}
+
+    def _replica(self, back_from: int | None) -> _Replaying:
+        """A new replica of the seat, or (``back_from`` a view) one coming back."""
+        players = len(self.signer.keys)
+        if back_from is None:
+            replica = _Replaying(self.seat, self.options, players, now=self.now, signer=self.signer)
+        else:  # it knows no deck: the disk it came back with is not in the log
+            restarted = _Replaying.restart(
+                self.seat,
+                self.options,
+                players,
+                disk=Disk(view=back_from),
+                now=self.now,
+                signer=self.signer,
+            )
+            assert isinstance(restarted, _Replaying)
+            replica = restarted
+        replica.auto_stuck = False
+        replica.own, replica.made = self.own, []
+        return replica
+
+    def run(self) -> None:
+        for index, record in enumerate(self.records):
+            kind = record[0]
+            if kind == COMMIT:
+                self._recorded(index, record)
+                continue
+            message = self._message(index, record) if kind in (SENT, RECEIVED) else None
+            if message is None:
+                continue
+            self.now = max(self.now, float(record[1]))
+            self._pass_time(index, kind == RECEIVED)
+            if kind == RECEIVED:
+                self._receive(index, message)
+            elif isinstance(message, Rejoin):
+                self._rejoin(message)
+            else:
+                self.replica.horizon = self._next_heard(index)
+                self.replica.send_logged(index, self.now)
+            self._gather()
+        self._finish()
+
+    def _message(self, index: int, record: list[Any]) -> Message | None:
+        try:
+            float(record[1])
+            message = decode(record[3])
+        except (ProtocolError, IndexError, TypeError, ValueError) as exc:
+            self.notes.append(f"record {index + 1}: a frame that does not decode ({exc})")
+            return None
+        return message if isinstance(message, Message) else None
+
+    def _pass_time(self, index: int, receiving: bool) -> None:
+        if self.now >= self.replica.next_deadline():
+            self.replica.horizon = index if receiving else self._next_heard(index)
+            self.replica.tick(self.now)
+
+    def _receive(self, index: int, message: Message) -> None:
+        self.replica.horizon = self._next_heard(index)
+        try:
+            self.replica.receive(message, self.now)
+        except ProtocolError as exc:
+            kind, who = type(message).__name__, message.sender + 1
+            self.notes.append(f"record {index + 1}: seat {who}'s {kind} was refused: {exc}")
+
+    def _rejoin(self, rejoin: Rejoin) -> None:
+        """The seat asked to rejoin: if its replica here did not, the seat had crashed and
+        came back."""
+        if self.replica.status is Status.OUT:
+            return
+        self._keep_rounds()
+        at = self.replica.at
+        self.replica = self._replica(rejoin.view)
+        self.replica.at = at
+
+    def _next_heard(self, index: int) -> int:
+        k = bisect.bisect_right(self.heard, index)
+        return self.heard[k] if k < len(self.heard) else len(self.records)
+
+    def _recorded(self, index: int, record: list[Any]) -> None:
+        try:
+            number, digest = int(record[2]), record[3]
+        except (IndexError, TypeError, ValueError):
+            self.notes.append(f"record {index + 1}: a commit record that does not read")
+            return
+        self.recorded[number] = digest if isinstance(digest, bytes) else None
+
+    def _gather(self) -> None:
+        """Take the commits the last frame made, each with its digest."""
+        replica, last = self.replica, self.steps[-1].number if self.steps else 0
+        for made in replica.made:
+            if made.number <= last:
+                continue  # made again by a replica coming back: the log counts it once
+            digest = replica.log.digests[made.number]
+            self.steps.append(Step(digest=digest, recorded=None, **_fields(made)))
+            last = made.number
+        replica.made.clear()
+
+    def _keep_rounds(self) -> None:
+        self.rounds.update(self.replica.dealing.rounds)
+
+    def _finish(self) -> None:
+        """Give each step the digest the log recorded for it, and keep every round's deal."""
+        self.steps = [replace(s, recorded=self.recorded.get(s.number)) for s in self.steps]
+        self._keep_rounds()
+        self.deals = {
+            number: Dealt(
+                shown=dict(this.shown),
+                seed=this.seed,
+                secrets={deck: secret for deck, (_, secret) in this.shares.items()},
+                pledges=dict(this.pledges),
+                moves=tuple(this.log),
+            )
+            for number, this in self.rounds.items()
+        }
+
+
+def _fields(made: _Made) -> dict[str, Any]:
+    return {name: getattr(made, name) for name in _Made.__slots__}
+
+
+def _numbered(seat: int, records: Sequence[list[Any]]) -> list[tuple[int, Message]]:
+    """The seat's numbered messages as it sent them, each once (a message is logged again
+    when it is sent again to a seat that reconnects)."""
+    seen: set[bytes] = set()
+    own: list[tuple[int, Message]] = []
+    for index, record in enumerate(records):
+        frame = record[3] if record[0] == SENT and len(record) > 3 else None
+        if not isinstance(frame, bytes) or frame in seen:
+            continue
+        seen.add(frame)
+        try:
+            message = decode(frame)
+        except ProtocolError:
+            continue
+        if isinstance(message, NUMBERED) and message.sender == seat:
+            own.append((index, message))
+    return own
