@@ -29,6 +29,7 @@ from p2pnerts.protocol import (
     RoundStarted,
     ViewInstalled,
     order_key,
+    order_reason,
 )
 from p2pnerts.rules import CallNerts, TieRule, ToFoundation
 
@@ -255,20 +256,8 @@ class Chronicle:
 
     def reason(self, first: Play, later: Play) -> str:
         """Why ``first`` comes before ``later`` in the agreed order, in the order's words."""
-        a, b = self.key(first), self.key(later)
-        if a[0] < b[0]:
-            return f"L={a[0]} < L={b[0]}: key {a} comes before {b}"
-        if a[1] != b[1]:
-            return f"equal clocks L={a[0]}: the Nerts call sorts after the plays"
-        if self.tie_rule is TieRule.ROTATE:
-            return (
-                f"equal clocks L={a[0]}: rank decides; rotate: rank = (seat - clock) mod "
-                f"{self.peers}, seat {first.sender + 1} has {a[2]}, seat {later.sender + 1} {b[2]}"
-            )
-        return (
-            f"equal clocks L={a[0]}: rank decides; seat rule: seat {first.sender + 1} "
-            f"before seat {later.sender + 1}"
-        )
+        a, b = (first.sender, self.key(first)), (later.sender, self.key(later))
+        return order_reason(a, b, self.peers, self.tie_rule)
 
     def key(self, play: Play) -> tuple[int, int, int]:
         return order_key(play, self.peers, self.tie_rule)

@@ -96,7 +96,7 @@ from p2pnerts.protocol._identity import (
     verify,
 )
 from p2pnerts.protocol._inplay import PLAYS_WAITING, Disk
-from p2pnerts.protocol._log import PENDING_LIMIT, order_key
+from p2pnerts.protocol._log import PENDING_LIMIT, key_for, order_key, order_reason
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
@@ -210,8 +210,10 @@ __all__ = [
     "encode_payload",
     "face_up",
     "fingerprint",
+    "key_for",
     "link_statement",
     "order_key",
+    "order_reason",
     "passphrase_bytes",
     "pledge",
     "public_deal",

@@ -38,10 +38,35 @@ def order_key(message: Ordered | StartView, seats: int, tie_rule: TieRule) -> Ke
     equal clocks moves round with the clock value; otherwise the lower seat goes first.
     """
     calls = isinstance(message, Play) and isinstance(message.move, CallNerts)
-    rank = message.sender
+    return key_for(message.sender, message.clock, calls, seats, tie_rule)
+
+
+def key_for(sender: int, clock: int, calls: bool, seats: int, tie_rule: TieRule) -> Key:
+    """The ordering key of a message of ``sender`` stamped ``clock`` (``calls``: a Nerts
+    call), as `order_key` gives it."""
+    rank = (sender - clock) % seats if tie_rule is TieRule.ROTATE else sender
+    return (clock, int(calls), rank)
+
+
+def order_reason(
+    first: tuple[int, Key], later: tuple[int, Key], seats: int, tie_rule: TieRule
+) -> str:
+    """Why the agreed order puts one message before another (each given as its sender and
+    its key), in the order's own words: the clocks, the Nerts call, or the tie rule's rank."""
+    (a_seat, a), (b_seat, b) = first, later
+    if a[0] != b[0]:
+        return f"L={a[0]} < L={b[0]}: key {a} comes before {b}"
+    if a[1] != b[1]:
+        return f"equal clocks L={a[0]}: the Nerts call sorts after the plays"
     if tie_rule is TieRule.ROTATE:
-        rank = (message.sender - message.clock) % seats
-    return (message.clock, int(calls), rank)
+        return (
+            f"equal clocks L={a[0]}: rank decides; rotate: rank = (seat - clock) mod {seats},"
+            f" seat {a_seat + 1} has {a[2]}, seat {b_seat + 1} {b[2]}"
+        )
+    return (
+        f"equal clocks L={a[0]}: rank decides; seat rule: seat {a_seat + 1} before seat"
+        f" {b_seat + 1}"
+    )
 
 
 def bare(message: Message) -> Message:

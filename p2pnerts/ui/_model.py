@@ -47,6 +47,7 @@ from p2pnerts.rules import (
 )
 from p2pnerts.ui import _choose
 from p2pnerts.ui._news import News
+from p2pnerts.ui._races import Races
 from p2pnerts.ui._snapshot import Hit, Line, Look, Selection, Snapshot
 from p2pnerts.ui._words import air_words, message_gist
 
@@ -89,6 +90,8 @@ class TableModel:
     """The card of this player's that last went back, and until when it is marked."""
     news: News = field(init=False)
     """The news of the player's own seat coming back (`_news`)."""
+    races: Races = field(init=False)
+    """Races and ties, marked in the classroom pane's message list (`_races`)."""
     round_number: int = 0
     round_end: RoundOver | None = None
     """The last round's result, shown until the next round starts."""
@@ -111,6 +114,7 @@ class TableModel:
     def __post_init__(self) -> None:
         self.started = self.clock()
         self.news = News(lambda: self.clock())  # the clock as it is then (tests set it)
+        self.races = Races(self.options, len(self.names), self.name)
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -227,16 +231,10 @@ class TableModel:
     def narrator(self) -> Narrator:
         """Tells this seat's events in words, this player as "You"."""
         look = self.look
-        return Narrator(
-            self.names,
-            self.seating,
-            self.seat,
-            you=True,
-            card=look.card,
-            scores=False,
-        )
+        return Narrator(self.names, self.seating, self.seat, you=True, card=look.card, scores=False)
 
     def _hear(self, event: Event) -> None:
+        self.messages.extend(Line(self.clock(), t, marked=True) for t in self.races.hear(event))
         moved_first = None
         match event:
             case RoundStarted(round=number):

@@ -19,6 +19,17 @@ HOW_TO_PLAY = (
 )
 
 
+CLASSROOM = (
+    "Lamport clock L: every message carries its sender's; a peer's clock passes every one it"
+    " sees. Plays are ordered by (clock, call, rank); a play commits once every member has"
+    " acknowledged holding it (Acks), so every peer commits the same order.",
+    "view: the members the table agreed on (a view change leaves a silent seat out, or lets"
+    " it back in). pending: held, not committed yet. ← from a seat, → to all.",
+    "RACE and TIE: two plays for one spot, and why the order put one first.",
+)
+"""What the words of the classroom pane mean (the help shows them)."""
+
+
 def too_small(model: TableModel, size: tuple[int, int], needed: tuple[int, int]) -> list[Row]:
     """What a screen smaller than the table says instead, until it grows: the keys still
     work, so a person can leave from here too."""
@@ -49,6 +60,12 @@ def help_rows(model: TableModel, width: int) -> list[Row]:
     rows.append(rule("keys", width))
     for keys, what in KEYMAP:
         rows.append(Row().add(f"  {keys:<11}", "class:key").add(what))
+    rows.append(rule("the classroom pane (c)", width))
+    rows += [
+        Row().add(f"  {line}", "class:dim")
+        for w in CLASSROOM
+        for line in textwrap.wrap(w, width - 3)
+    ]
     return rows
 
 
@@ -75,7 +92,9 @@ def classroom_rows(model: TableModel, width: int, room: int) -> list[Row]:
     lines = [line for line in model.messages if model.acks or not line.quiet]
     for line in _last(lines, max(room - len(rows), 0)):
         row = Row().add(f" {line.at - model.started:8.3f} ", "class:dim")
-        rows.append(row.add(fit(line.text, width - row.width)))
+        rows.append(
+            row.add(fit(line.text, width - row.width), "class:alert" if line.marked else "")
+        )
     return rows[:room]
 
 

@@ -98,3 +98,5 @@ class Line:
     text: str
     quiet: bool = False
     """A message of the background (an Ack, the heartbeat), hidden unless asked for."""
+    marked: bool = False
+    """A race or a tie the order decided, and why: marked in the classroom pane."""
