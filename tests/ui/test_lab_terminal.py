@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 import pytest
 from _tmux import Terminal, needs_tmux
 
+from p2pnerts.lab._lessons import LESSONS
+
 pytestmark = needs_tmux
 
 COMMAND = [sys.executable, "-m", "p2pnerts", "lab", "--lesson", "race", "--seed", "1"]
@@ -44,5 +46,20 @@ def test_the_race_lesson_steps_to_its_race_and_shows_why(terminal: Terminal) -> 
     assert "nothing yet: no race" in text
     terminal.type("z")
     terminal.wait_for(lambda t: "'z' does nothing here: ? lists every key" in t, "the answer")
+    terminal.type("q")
+    terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+
+
+@pytest.mark.parametrize("name", list(LESSONS))
+def test_every_lesson_opens_before_its_point_and_g_shows_it_at_its_step(
+    terminal: Terminal, name: str
+) -> None:
+    lesson = LESSONS[name]
+    command = [sys.executable, "-m", "p2pnerts", "lab", "--lesson", name]
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(command)}; echo p2pnerts exited $?", "Enter")
+    terminal.wait_for(at_step(lesson.start), f"step {lesson.start}, where the lesson opens")
+    terminal.type("g")
+    text = terminal.wait_for(lambda t: "the lesson's point" in t, "the lesson's point")
+    assert at_step(lesson.by)(text), text.splitlines()[0]
     terminal.type("q")
     terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
