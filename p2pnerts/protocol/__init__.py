@@ -86,14 +86,16 @@ from p2pnerts.protocol._identity import (
     NO_KEY,
     NONCE_BYTES,
     OPENER,
+    SPECTATOR_SEAT,
     SeatKey,
     fingerprint,
     link_statement,
+    spectator_opener,
     table_terms,
     verify,
 )
 from p2pnerts.protocol._inplay import PLAYS_WAITING, Disk
-from p2pnerts.protocol._log import PENDING_LIMIT, order_key
+from p2pnerts.protocol._log import PENDING_LIMIT, Pending, bare, order_key
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
@@ -115,10 +117,20 @@ from p2pnerts.protocol._messages import (
     ViewChange,
     Welcome,
     addressed_to,
+    shown_to_spectators,
 )
 from p2pnerts.protocol._passphrase import TableSecret, passphrase_bytes
 from p2pnerts.protocol._replica import Replica
 from p2pnerts.protocol._signing import SIGNED, Signer, signed_bytes
+from p2pnerts.protocol._spectate import (
+    Decided,
+    Scene,
+    Seen,
+    TableauSight,
+    Watch,
+    foundation_tops,
+    tableaux_of,
+)
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._wire import MAX_FRAME
 from p2pnerts.protocol._witness import conflict, witness
@@ -135,10 +147,12 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SECRET_BYTES",
     "SIGNED",
+    "SPECTATOR_SEAT",
     "Ack",
     "AuditFailed",
     "AuditPassed",
     "AutoApplied",
+    "Decided",
     "Disk",
     "Diverged",
     "Event",
@@ -158,6 +172,7 @@ __all__ = [
     "PeerRejoined",
     "PeerStalled",
     "PeerSuspected",
+    "Pending",
     "Play",
     "PlayCommitted",
     "PlayInTheAir",
@@ -177,8 +192,10 @@ __all__ = [
     "RoundMissed",
     "RoundOver",
     "RoundStarted",
+    "Scene",
     "Seat",
     "SeatKey",
+    "Seen",
     "Shuffle",
     "ShutOut",
     "Signer",
@@ -186,13 +203,16 @@ __all__ = [
     "StartView",
     "Status",
     "TableSecret",
+    "TableauSight",
     "TeamDeal",
     "Timing",
     "Verdict",
     "ViewChange",
     "ViewInstalled",
+    "Watch",
     "Welcome",
     "addressed_to",
+    "bare",
     "common_seed",
     "conflict",
     "decide",
@@ -204,13 +224,17 @@ __all__ = [
     "encode_payload",
     "face_up",
     "fingerprint",
+    "foundation_tops",
     "link_statement",
     "order_key",
     "passphrase_bytes",
     "pledge",
+    "shown_to_spectators",
     "shuffle",
     "signed_bytes",
+    "spectator_opener",
     "table_terms",
+    "tableaux_of",
     "told",
     "verify",
     "witness",
