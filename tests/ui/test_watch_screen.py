@@ -1,0 +1,73 @@
+"""End to end: ``p2pnerts watch`` in a real terminal (tmux) beside a real ``host`` table of
+bots on loopback: it shows the races as the table decides them, and leaves on q; a table
+that takes no spectators says so."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from _tmux import Processes, Terminal, needs_tmux, port_in, run_in
+
+pytestmark = needs_tmux
+
+P2PNERTS = [sys.executable, "-m", "p2pnerts"]
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    term = Terminal(100, 32)
+    try:
+        yield term
+    finally:
+        term.close()
+
+
+@pytest.fixture
+def processes(tmp_path: Path) -> Iterator[Processes]:
+    started = Processes(tmp_path)
+    try:
+        yield started
+    finally:
+        started.end()
+
+
+def _host(processes: Processes, *options: str) -> int:
+    """A four-seat table of fast bots on loopback, hosted by a bot; its port."""
+    host = [*P2PNERTS, "host", "--name", "Watched", "--seats", "4", "--bots", "3"]
+    host += ["--headless", "--level", "10", "--rounds", "3", "--no-advertise", "--no-log"]
+    processes.start([*host, *options], "host")
+    processes.wait_for("host", "open on port")
+    return port_in(processes.output("host"))
+
+
+def test_watch_shows_the_races_of_a_live_table_and_quits_on_q(
+    terminal: Terminal, processes: Processes
+) -> None:
+    port = _host(processes)
+    run_in(terminal, "t:0", [*P2PNERTS, "watch", f"127.0.0.1:{port}"])
+    text = terminal.wait_for(lambda t: "race lost to" in t or "tie with" in t, "a race or a tie")
+    assert "seats · clock · heard" in text and "time-space diagram" in text
+    assert "committed order · key (clock, call, rank)" in text
+    terminal.type("?")
+    terminal.wait_for(lambda t: "a Lamport clock" in t, "the legend")
+    terminal.type("x", "?", "a")  # a key that does nothing, the legend closed, Acks shown
+    terminal.wait_for(lambda t: "Ack L=" in t, "the Acks in the diagram")
+    processes.wait_for("host", "match over")
+    assert "spectator watches the table" in processes.output("host")
+    terminal.wait_for(lambda t: "table closed" in t, "the end of the match")
+    terminal.type("q")
+    terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+
+
+def test_a_table_that_takes_no_spectators_says_so_to_one(processes: Processes) -> None:
+    port = _host(processes, "--no-watchers")
+    watch = [*P2PNERTS, "watch", f"127.0.0.1:{port}", "--headless"]
+    done = subprocess.run(watch, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"p2pnerts: cannot watch: 127.0.0.1:{port} refused: this table takes no spectators"
+    )
