@@ -18,21 +18,14 @@ P2PNERTS = [sys.executable, "-m", "p2pnerts"]
 
 
 @pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    term = Terminal(100, 32)
+def seen(tmp_path: Path) -> Iterator[tuple[Terminal, Processes]]:
+    """A 100×32 terminal, and the processes started beside it (ended after the test)."""
+    terminal, processes = Terminal(100, 32), Processes(tmp_path)
     try:
-        yield term
+        yield terminal, processes
     finally:
-        term.close()
-
-
-@pytest.fixture
-def processes(tmp_path: Path) -> Iterator[Processes]:
-    started = Processes(tmp_path)
-    try:
-        yield started
-    finally:
-        started.end()
+        processes.end()
+        terminal.close()
 
 
 def _host(processes: Processes, *options: str) -> int:
@@ -45,8 +38,9 @@ def _host(processes: Processes, *options: str) -> int:
 
 
 def test_watch_shows_the_races_of_a_live_table_and_quits_on_q(
-    terminal: Terminal, processes: Processes
+    seen: tuple[Terminal, Processes],
 ) -> None:
+    terminal, processes = seen
     port = _host(processes)
     run_in(terminal, "t:0", [*P2PNERTS, "watch", f"127.0.0.1:{port}"])
     text = terminal.wait_for(lambda t: "race lost to" in t or "tie with" in t, "a race or a tie")
@@ -63,8 +57,8 @@ def test_watch_shows_the_races_of_a_live_table_and_quits_on_q(
     terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
 
 
-def test_a_table_that_takes_no_spectators_says_so_to_one(processes: Processes) -> None:
-    port = _host(processes, "--no-watchers")
+def test_a_table_that_takes_no_spectators_says_so_to_one(seen: tuple[Terminal, Processes]) -> None:
+    port = _host(seen[1], "--no-watchers")
     watch = [*P2PNERTS, "watch", f"127.0.0.1:{port}", "--headless"]
     done = subprocess.run(watch, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1

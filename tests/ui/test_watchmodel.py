@@ -36,15 +36,14 @@ def _fed(tie_rule: TieRule, plays: list[tuple[Play, int, int]]) -> WatchModel:
     return model
 
 
+ACE = (_play(0, 3, 1, NEW_FOUNDATION), 0, -1)
+"""Ann's ace starts foundation 0."""
+RACE = [ACE, (_play(1, 5, 2, 0), 0, -1), (_play(2, 7, 2, 0), 2, 1)]
+"""Bea's 2 lands on it at L=5; Cy's, at L=7, returns."""
+
+
 def test_a_race_lost_to_an_earlier_clock_says_which_clocks() -> None:
-    model = _fed(
-        TieRule.SEAT,
-        [
-            (_play(0, 3, 1, NEW_FOUNDATION), 0, -1),  # the ace starts foundation 0
-            (_play(1, 5, 2, 0), 0, -1),
-            (_play(2, 7, 2, 0), 2, 1),
-        ],
-    )
+    model = _fed(TieRule.SEAT, RACE)
     [race] = model.races
     assert race.race == "race lost to Bea: L=5 < L=7"
     assert commit_line(race, model) == (
