@@ -22,7 +22,7 @@ WATCHING = (
     "with its keys, races and ties with their reasons, and a time-space diagram of the "
     "messages. A spectator sees only what is face up, and can change nothing."
 )
-CLOSED = "table closed: match over or host gone; q quits"
+CLOSED = "table closed: the match is over, or its host left"
 
 
 def watch_options(parser: argparse.ArgumentParser) -> None:
@@ -53,7 +53,7 @@ def watch_command(args: argparse.Namespace) -> int:
 
     async def main() -> None:
         await watch(hear)
-        model.ended = CLOSED  # the screen stays until q
+        model.ended = "table closed: match over or host gone; q quits"  # (the screen stays)
         app.invalidate()
         await trio.sleep_forever()
 

@@ -80,6 +80,8 @@ class Spectators:
         refused = self._refusal(watch, address, mine)
         if refused is None:
             refused = await answer_link(conn, spectator_opener(watch), mine, key, self.secret)
+        if refused is None:  # (others may have come in while this one proved itself)
+            refused = self._refusal(watch, address, mine)
         if refused is not None:
             self._report(f"refused spectator {address} ({printable(watch.name)}): {refused}")
             conn.send_nowait(Refuse(refused[:200]))
