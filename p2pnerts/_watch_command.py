@@ -13,6 +13,7 @@ from p2pnerts._locate import address_of, find_table
 from p2pnerts._netcommands import run_headless, say
 from p2pnerts._options import host_key_option, look_options, passphrase_options
 from p2pnerts.net import JoinError, Sight, WatchError, watch_table
+from p2pnerts.protocol import Scene
 from p2pnerts.ui import default_look, run_with_trio
 from p2pnerts.ui._watchmodel import WatchModel, commit_line
 from p2pnerts.ui._watchview import create_watch_application
@@ -79,7 +80,12 @@ async def _watch(
 
 
 def _print(model: WatchModel, sight: Sight) -> None:
-    """A headless spectator's line for each commit (races and ties say why)."""
+    """A headless spectator's line for each commit (races and ties say why), after one
+    that says whose table it is."""
+    first = model.scene is None and isinstance(sight, Scene)
     commit = model.hear(sight)
+    if first:
+        names = ", ".join(model.scene.names) if model.scene is not None else ""
+        say(f"watching {model.where} as {model.name(model.seat)} sees it: {names}")
     if commit is not None:
         say(commit_line(commit, model))

@@ -24,12 +24,13 @@ from p2pnerts.net import (
 )
 from p2pnerts.net._link import Closed, Connection
 from p2pnerts.net._spectating import _admitted
-from p2pnerts.net._spectators import PER_ADDRESS
+from p2pnerts.net._spectators import PER_ADDRESS, Feed
 from p2pnerts.protocol import (
     Decided,
     Pending,
     Play,
     Scene,
+    Seat,
     Seen,
     TeamDeal,
     Watch,
@@ -215,3 +216,16 @@ async def test_spectators_are_capped_per_address_and_the_others_are_told_why() -
                 nursery.start_soon(_cut_off, conn)
             table.seat_bots(nursery)
     assert len(set(table.results.values())) == 1
+
+
+async def test_a_slow_spectator_loses_its_oldest_frames_and_is_told_how_many() -> None:
+    roster = [Seat(0, "Ann", "127.0.0.1", 1), Seat(1, "Bea", "127.0.0.1", 2)]
+    options = TableOptions()
+    peer = TablePeer(bytes(16), 0, roster, options, rng=random.Random(1), driver=None, report=print)
+    feed = Feed(peer, backlog=4)  # its first Scene is queued already
+    for k in range(10):
+        feed.put(bytes([k]))
+    assert list(feed.queue) == [bytes([k]) for k in range(6, 10)]
+    assert feed.dropped == 7 and feed.scene().dropped == 7
+    feed.stop()  # and the peer no longer feeds it
+    assert not peer.traffic and not peer.watchers and not peer.replica.on_commit
