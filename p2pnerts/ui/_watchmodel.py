@@ -128,7 +128,7 @@ class WatchModel:
         self.commits.append(commit)
         if race:
             self.races.append(commit)
-        label = f"commit #{decided.index} ({key[0]},{key[1]},{key[2]}) {OUTCOMES[decided.outcome]}"
+        label = f"#{decided.index} ({key[0]},{key[1]},{key[2]}) {OUTCOMES[decided.outcome]}"
         self.arrows.append(Arrow(self._at, self.seat, self.seat, label, commit=True))
         return commit
 

@@ -123,12 +123,14 @@ def _table(model: WatchModel, width: int) -> list[Row]:
     if scene is None:
         return []
     rows = [rule("the table (read-only)", width)]
-    tops = Row().add(" middle: ")
+    tops = Row().add(" middle:")
+    rows.append(tops)
     for code in scene.foundations:
+        if tops.width + 4 > width:  # a card and its space: the next row
+            rows.append(tops := Row().add(" " * 8))
         _card(tops.add(" "), code, model)
     if not scene.foundations:
-        tops.add("nothing yet" if scene.tableaux else "between rounds", "class:dim")
-    rows.append(tops)
+        tops.add(" nothing yet" if scene.tableaux else " between rounds", "class:dim")
     for deck, sight in enumerate(scene.tableaux):
         rows.append(_tableau(deck, sight, scene, model))
     return rows
