@@ -138,8 +138,9 @@ def _table(model: WatchModel, width: int) -> list[Row]:
 
 def _tableau(deck: int, sight: TableauSight, scene: Scene, model: WatchModel) -> Row:
     seats = [s for s, d in enumerate(scene.options.seating(len(scene.names))) if d == deck]
-    who = "+".join(model.name(s)[:6] for s in seats)
-    row = Row().add(f" {who[:8]:<8} N{sight.nerts:<2}")
+    tags = "+".join(seat_tag(s) for s in seats)  # as the seats' list numbers them
+    name = model.name(seats[0])[:4].rstrip() if seats else ""
+    row = Row().add(f" {tags:<3} {name:<4} N{sight.nerts:<2}")
     for code in sight.nerts_top:
         _card(row.add(" "), code, model)
     row.pad(17).add(" │")
@@ -196,7 +197,8 @@ def _diagram(model: WatchModel, width: int, room: int) -> list[Row]:
     lane = max(2, min(6, (width - 30) // seats))
     head = Row().add(" " * 8)
     for seat in range(seats):
-        head.add(f"{model.name(seat)[: lane - 1]:<{lane}}", "class:dim")
+        label = model.name(seat)[: lane - 1] if lane >= 5 else seat_tag(seat)
+        head.add(f"{label:<{lane}}", "class:dim")
     rows.append(head)
     for arrow in model.arrows_shown()[-max(room - 2, 0) :]:
         rows.append(_arrow_row(arrow, seats, lane, width))
