@@ -36,7 +36,11 @@ LEGEND = (
     ("race lost", "an earlier key took the spot: the reason compares the two keys"),
     ("heard", "seconds since the watched seat last heard that seat (every 0.25 s at rest)"),
     ("silent/out", "suspected after a silence / left out of the view (or left)"),
-    ("lanes", "one per seat: o sends, > receives, * all others receive, C a commit"),
+    (
+        "lanes",
+        "one per seat, the messages the watched seat sends and receives: o sends,"
+        " > receives, * every other seat receives, C the watched seat commits",
+    ),
     (
         "N12 9♠",
         "12 cards in the Nerts pile, the 9 of spades face up on it; then each work"
@@ -49,7 +53,7 @@ LEGEND = (
 
 def render_watch(model: WatchModel, width: int, height: int) -> Frame:
     """The spectator's screen for a terminal of ``width``×``height``."""
-    if (width, height) < MIN_SIZE or width < MIN_SIZE[0]:
+    if width < MIN_SIZE[0] or height < MIN_SIZE[1]:
         rows = [
             Row().add(f" The spectator's screen needs {MIN_SIZE[0]}×{MIN_SIZE[1]}", "class:alert")
         ]

@@ -229,3 +229,24 @@ async def test_a_slow_spectator_loses_its_oldest_frames_and_is_told_how_many() -
     assert feed.dropped == 7 and feed.scene().dropped == 7
     feed.stop()  # and the peer no longer feeds it
     assert not peer.traffic and not peer.watchers and not peer.replica.on_commit
+
+
+async def test_a_seat_other_than_the_host_sends_a_spectator_to_the_host() -> None:
+    table = Table(3, TableOptions(rounds=1))
+    seated, ports = trio.Event(), list[int]()
+    first = table.host.seated
+    assert first is not None
+
+    def seen(peer: TablePeer) -> None:
+        first(peer)
+        ports.extend(seat.port for seat in peer.roster[1:])
+        seated.set()
+
+    table.host.seated = seen
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            await table.open(nursery)
+            table.seat_bots(nursery)
+            await seated.wait()
+            await _watch_refused(ports[0], "refused: watch this table at its host")
+    assert len(set(table.results.values())) == 1

@@ -90,3 +90,4 @@ def test_the_screen_fits_100_by_32_and_hides_acks_until_asked() -> None:
     model.acks = True
     assert "Ack L=9" in render_watch(model, 100, 32).text()
     assert "needs 100×32" in render_watch(model, 80, 24).text()
+    assert "needs 100×32" in render_watch(model, 200, 31).text()
