@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Callable
 from functools import partial
 
 import pytest
@@ -42,24 +43,12 @@ FAST = Pace(0.005, 0.005)
 SECRET = "correct horse battery staple"
 
 
-def _player(name: str, seed: int, lines: list[str] | None = None, **kw: object) -> Player:
+def _player(
+    name: str, seed: int, report: Callable[[str], None] = lambda _: None, **kw: object
+) -> Player:
     rng = random.Random(seed)
     bot = BotDriver(SimpleBot(random.Random(rng.getrandbits(64))), FAST)
-    report = lines.append if lines is not None else (lambda _: None)
     return Player(name, rng, bot, report, **kw)  # type: ignore[arg-type]
-
-
-class _Lines(list[str]):
-    """What the host reports, and an event set once a spectator watches."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.watched = trio.Event()
-
-    def append(self, line: str) -> None:
-        super().append(line)
-        if " watches the table from " in line:
-            self.watched.set()
 
 
 class Table:
@@ -68,10 +57,17 @@ class Table:
     def __init__(self, seats: int, options: TableOptions, **host: object) -> None:
         self.spec = TableSpec("watched", seats, options)
         self.results: dict[int, MatchResult] = {}
-        self.lines = _Lines()
+        self.lines: list[str] = []
+        self.spectating = trio.Event()
+        """Set once a spectator watches."""
         self.commits: list[tuple[int, tuple[int, int, int], int]] = []
-        self.host = _player("Ann", 1, self.lines, seated=self._seated, **host)
+        self.host = _player("Ann", 1, self._report, seated=self._seated, **host)
         self.port = 0
+
+    def _report(self, line: str) -> None:
+        self.lines.append(line)
+        if " watches the table from " in line:
+            self.spectating.set()
 
     def _seated(self, peer: TablePeer) -> None:
         def committed(head: Pending, outcome: int) -> None:
@@ -147,7 +143,7 @@ async def test_a_private_table_asks_a_spectator_for_its_passphrase() -> None:
             await _watch_refused(port, r"wrong passphrase", passphrase="Tr0ub4dor&3")
             watch = partial(watch_table, name="Prof", passphrase=SECRET)
             nursery.start_soon(watch, "127.0.0.1", port, seen.append)
-            await table.lines.watched.wait()
+            await table.spectating.wait()
             table.seat_bots(nursery, passphrase=SECRET)
     assert len(set(table.results.values())) == 1
     assert [s.index for s in seen if isinstance(s, Decided)] == [c[0] for c in table.commits]
