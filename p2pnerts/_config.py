@@ -50,6 +50,8 @@ class SeatConfig:
     """``--delay``, ``--jitter``, ``--loss``, ``--stall``: how this peer's links are shaped."""
     log: Path | None = None
     """``--log DIR``: where this peer writes its game log (None: ``--no-log``)."""
+    watchers: bool = True
+    """The table this seat hosts lets spectators watch (``--no-watchers``: it does not)."""
 
     def shaper(self) -> Shaper | None:
         """What shapes this seat's links, if anything does (its jitter and losses drawn
@@ -106,6 +108,7 @@ def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
         host_key=getattr(args, "host_key", None),
         shape=shape_from(args),
         log=log_from(args),
+        watchers=not getattr(args, "no_watchers", False),
     )
 
 

@@ -84,6 +84,7 @@ def on_screen(
         session.player.passphrase = seat.passphrase
         session.player.shaper = seat.shaper()
         session.player.log_dir = seat.log
+        session.player.spectators = seat.watchers
         return start(session)
 
     result = ui.play_in_terminal(seat.name, seat.seed, look, begin, lobby, idle_after=seat.idle)

@@ -38,7 +38,7 @@ async def locate_and_join(
     must prove that key, or no seat is taken."""
     address, table = address_of(target), None
     if address is None:
-        table = await _find(target, interface)
+        table = await find_table(target, interface)
         address = table.host, table.port
     host, port = address
     report(f"{player.name} joining {host}:{port}")
@@ -84,7 +84,7 @@ def address_of(target: str) -> tuple[str, int] | None:
     return (host, int(port)) if sep and host and port.isdigit() else None
 
 
-async def _find(name: str, interface: str | None) -> TableInfo:
+async def find_table(name: str, interface: str | None) -> TableInfo:
     """The table of that name on the network, found by mDNS."""
     interfaces = None if interface is None else [interface]
     seen = await find_tables(DISCOVERY_WAIT, interfaces=interfaces)

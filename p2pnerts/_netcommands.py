@@ -342,6 +342,7 @@ def _player(
     player.seeded = seat.seed is not None
     player.shaper = seat.shaper()
     player.log_dir = seat.log
+    player.spectators = seat.watchers
     if seat.cheat is not None:
         player.tamper = Cheat(seat.cheat)
     return player

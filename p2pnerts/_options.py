@@ -196,6 +196,11 @@ def table_options(parser: argparse.ArgumentParser, rounds: int | None = None) ->
     group.add_argument("--jokers", action="store_true", help="jokers as declared wild cards")
     teams_option(group, "players")
     tie_rule_option(group)
+    group.add_argument(
+        "--no-watchers",
+        action="store_true",
+        help="refuse spectators (`p2pnerts watch`); a private table asks them its passphrase",
+    )
 
 
 def fan_out_options(parser: argparse.ArgumentParser, work: str) -> None:

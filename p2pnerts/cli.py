@@ -42,6 +42,7 @@ from p2pnerts._platform import never_die_of_encoding, terminate_as_interrupt
 from p2pnerts._replay_command import register as register_replay
 from p2pnerts._tables_command import tables_command
 from p2pnerts._trace_command import DESCRIPTION, trace_command, trace_options
+from p2pnerts._watch_command import WATCHING, watch_command, watch_options
 from p2pnerts.arena import (
     ArenaError,
     ArenaReport,
@@ -185,6 +186,12 @@ def _parser() -> argparse.ArgumentParser:
     tables.add_argument("--json", action="store_true", help="print JSON")
     tables.add_argument("--interface", metavar="ADDR", help="listen for mDNS on this address")
     tables.set_defaults(parser=tables, run=lambda a: tables_command(a.timeout, a.json, a.interface))
+
+    watch = commands.add_parser(
+        "watch", help="watch a live table without a seat (for a projector)", description=WATCHING
+    )
+    watch_options(watch)
+    watch.set_defaults(parser=watch, run=watch_command)
 
     traced = commands.add_parser(
         "trace", help="merge peers' game logs for ShiViz", description=DESCRIPTION

@@ -34,6 +34,7 @@ from p2pnerts.protocol import (
     OPENER,
     PROTOCOL_VERSION,
     Ack,
+    Decided,
     Evidence,
     Hello,
     Leave,
@@ -47,13 +48,17 @@ from p2pnerts.protocol import (
     RemoteProtocolError,
     Reveal,
     Roster,
+    Scene,
     Seat,
     SeatKey,
+    Seen,
     Signer,
     StartView,
+    TableauSight,
     TableSecret,
     TeamDeal,
     ViewChange,
+    Watch,
     Welcome,
     common_seed,
     decode,
@@ -668,6 +673,43 @@ def link_frames() -> list[tuple[str, LinkMessage, str]]:
     ]  # fmt: skip
 
 
+SPECTATOR_KEY = SeatKey.from_secret(bytes(range(64, 96)))
+
+
+def spectator_frames() -> list[tuple[str, LinkMessage, str]]:
+    """A spectator's frames (SPEC §2.10): its opening, and what the seat streams to it."""
+    by_name = {name: message for name, message, _ in FRAMES}
+    play, ack = by_name["play-to-foundation"], by_name["ack"]
+    sight = TableauSight(
+        12,
+        (card_code(Card(1, 9, S)),),
+        ((card_code(Card(1, 13, D)),), (), (), ()),
+        30,
+        5,
+        (card_code(Card(1, 4, C)),),
+    )
+    scene = Scene(
+        TABLE, 0, ("Ann", "Bea"), TableOptions(rounds=3), 1, 42, (17, 16), (0, 120), (0, 0),
+        (0, -4), (card_code(Card(0, 2, H)),), 0, (sight, sight), 0,
+    )  # fmt: skip
+    return [
+        ("watch", Watch(ZERO, "Prof", SPECTATOR_KEY.public, bytes(range(48, 64))), "A"
+         " spectator opens a connection to the host: any table (16 zero bytes), its name, a"
+         " key made for this watch and a fresh nonce. The host answers as to a newcomer (its"
+         " Hello, proven; SPEC 2.8 with opener seat -2), then the spectator's Proof."),
+        ("scene", scene, "The host shows its table to the spectator: a table of two, round"
+         " 1, 42 messages committed; clocks, ms since heard, health and totals per seat; a"
+         " foundation topped by Ann's 2 of hearts; both tableaux alike (12 in the Nerts pile"
+         " under the 9 of spades, a king of diamonds in work pile 0, 30 in the stock, 5 in the"
+         " waste under the 4 of clubs)."),
+        ("seen", Seen(1234, False, 2, encode_payload(ack)), "The host received the ack"
+         " frame's payload from seat 2, 1.234 s after it began to play."),
+        ("decided", Decided(43, play.clock, 0, play.sender, encode_payload(play), 2, 1,
+         "foundation 3 needs the 8 of hearts"), "The host's 43rd commit: the play-to-foundation"
+         " frame's payload at key (clock, 0, rank), returned: seat 1's play took the spot."),
+    ]  # fmt: skip
+
+
 def link_meaning(message: LinkMessage) -> dict[str, Any]:
     """A link frame's kind and fields, readably: bytes in hex, the options by name, the
     roster's seats as [seat, name, host, port, key]."""
@@ -681,6 +723,8 @@ def link_meaning(message: LinkMessage) -> dict[str, Any]:
             value = {**value, "tie_rule": value["tie_rule"].value, "teams": list(value["teams"])}
         elif field.name == "seats":
             value = [[s.seat, s.name, s.host, s.port, s.key.hex()] for s in value]
+        elif field.name == "tableaux":
+            value = [[getattr(t, f.name) for f in fields(t)] for t in value]
         out[field.name] = value
     return out
 
@@ -708,7 +752,7 @@ def document() -> dict[str, Any]:
         ],
         "link_frames": [
             {"name": name, "note": note, "hex": encode(m).hex(), "meaning": link_meaning(m)}
-            for name, m, note in link_frames()
+            for name, m, note in link_frames() + spectator_frames()
         ],
         "invalid": [
             {"name": name, "note": note, "hex": frame.hex(), "error": error, "message": text}

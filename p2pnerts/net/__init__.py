@@ -25,6 +25,8 @@ from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile, SeatFileError
 from p2pnerts.net._seating import Player
 from p2pnerts.net._shaper import Shape, Shaper, Stall
+from p2pnerts.net._spectating import Sight, WatchError, watch_table
+from p2pnerts.net._spectators import MOST_SPECTATORS, NO_SPECTATORS
 from p2pnerts.net._tables import (
     SERVICE_TYPE,
     DiscoveryError,
@@ -40,6 +42,8 @@ __all__ = [
     "COUNTDOWN",
     "IDLE_AFTER",
     "INTERFACES_ENV",
+    "MOST_SPECTATORS",
+    "NO_SPECTATORS",
     "SERVICE_TYPE",
     "SHOWN_IDLE",
     "Advertiser",
@@ -56,6 +60,7 @@ __all__ = [
     "SeatFileError",
     "Shape",
     "Shaper",
+    "Sight",
     "Stall",
     "TableBrowser",
     "TableInfo",
@@ -63,6 +68,7 @@ __all__ = [
     "TableSpec",
     "TableState",
     "Told",
+    "WatchError",
     "advertise",
     "browse",
     "counted",
@@ -76,4 +82,5 @@ __all__ = [
     "resume_table",
     "table_from_txt",
     "together",
+    "watch_table",
 ]

@@ -41,11 +41,13 @@ async def ask_for_a_seat(
     """Ask the host for a seat: the link proven both ways first (the host's key taken as
     it proves it), then its Welcome. Returns the Welcome and the host's key."""
     mine = Hello(NO_TABLE, -1, player.name[:32], my_port, player.key.public, new_nonce())
+    named = f"table {player.table_name!r}" if player.table_name else f"the table at {where}"
     try:
         host = await hear_out(conn, mine, None)
         if isinstance(host, Hello):
-            _check_announced(host, player, where)  # before this seat proves anything to it
-            secret = await _check_passphrase(conn, mine, host, player, where)
+            # Before this seat proves anything to it:
+            check_announced(host, player.expect_host, where)
+            secret = await check_passphrase(conn, mine, host, player.passphrase, named)
             await prove_to(conn, mine, host, player.key, secret)
         answer = await _next(conn) if isinstance(host, Hello) else host
     except RemoteProtocolError as exc:
@@ -60,32 +62,33 @@ async def ask_for_a_seat(
     return answer, host.key
 
 
-def _check_announced(host: Hello, player: Player, where: str) -> None:
-    """Refuse a host that proves another key than the table announced (a spoofed name)."""
+def check_announced(host: Hello, expect: str | None, where: str) -> None:
+    """Refuse a host that proves another key than ``expect``, the fingerprint the table
+    announced (a spoofed name)."""
     proven = fingerprint(host.key)
-    if player.expect_host is not None and proven != player.expect_host:
+    if expect is not None and proven != expect:
         raise JoinError(
-            f"{where} proved key {proven}, not the key {player.expect_host} the table"
+            f"{where} proved key {proven}, not the key {expect} the table"
             " announced: not the table it claims to be"
         )
 
 
-async def _check_passphrase(
-    conn: Connection, mine: Hello, host: Hello, player: Player, where: str
+async def check_passphrase(
+    conn: Connection, mine: Hello, host: Hello, passphrase: str | None, table: str
 ) -> TableSecret | None:
-    """At a private table, check that the host knows this player's passphrase, and return
-    the key that proves this end knows it too; None at a table that is not private.
-    Raises `JoinError`, after telling the host why, when the two do not go together."""
-    table = f"table {player.table_name!r}" if player.table_name else f"the table at {where}"
-    if not host.mac and player.passphrase is None:
+    """At a private table, check that the host knows this ``passphrase``, and return the
+    key that proves this end knows it too; None at a table that is not private. Raises
+    `JoinError`, after telling the host why, when the two do not go together; ``table``
+    names the table in its message."""
+    if not host.mac and passphrase is None:
         return None
     if not host.mac:
         conn.send_nowait(Refuse("a private table was expected"))
         raise JoinError(f"{table} is not private, yet a passphrase was given: not the one meant?")
-    if player.passphrase is None:
+    if passphrase is None:
         conn.send_nowait(Refuse("no passphrase"))
         raise JoinError(f"{table} is private: give its passphrase ({PASSPHRASE_HELP})")
-    secret = await trio.to_thread.run_sync(TableSecret.derive, player.passphrase, host.table)
+    secret = await trio.to_thread.run_sync(TableSecret.derive, passphrase, host.table)
     if not secret.check(link_statement(ANSWERER, host.table, mine, host), host.mac):
         conn.send_nowait(Refuse("wrong passphrase"))
         raise JoinError(f"wrong passphrase for {table}")

@@ -278,7 +278,7 @@ async def open_link(
 async def hear_out(conn: Connection, mine: Hello, expect: bytes | None) -> Hello | Refuse | None:
     """The first half of `open_link`: say ``mine`` (its nonce fresh), and check the answer's
     proof. The caller may look the proven Hello over before it proves this end (`prove_to`)."""
-    reply = await _exchange(conn, mine)
+    reply = await exchange(conn, mine)
     if reply is None or isinstance(reply, Refuse):
         return reply
     if not isinstance(reply, Hello):
@@ -298,7 +298,7 @@ async def prove_to(
     (and, with the ``secret`` of a private table's passphrase, that it knows that too)."""
     said = link_statement(OPENER, reply.table, mine, reply)
     mac = b"" if secret is None else secret.prove(said)
-    await _exchange(conn, Proof(key.sign(said), mac), answer=False)
+    await exchange(conn, Proof(key.sign(said), mac), answer=False)
 
 
 async def answer_link(
@@ -314,7 +314,7 @@ async def answer_link(
     mac = b"" if secret is None else secret.prove(said)
     mine = replace(mine, proof=key.sign(said), mac=mac)
     try:
-        reply = await _exchange(conn, mine)
+        reply = await exchange(conn, mine)
     except RemoteProtocolError as exc:
         log.warning("%s broke the protocol at the handshake: %s", conn.peer, exc)
         return "a frame that breaks the protocol"
@@ -342,7 +342,7 @@ def new_nonce() -> bytes:
     return secrets.token_bytes(NONCE_BYTES)
 
 
-async def _exchange(conn: Connection, message: Received, *, answer: bool = True) -> Received | None:
+async def exchange(conn: Connection, message: Received, *, answer: bool = True) -> Received | None:
     """Write ``message`` by hand (the writer does not run during a handshake) and, if
     ``answer``, read the answer; None if it cannot be had in time."""
     conn.send_nowait(message)

@@ -23,6 +23,7 @@ from p2pnerts.net._link import Connection, Received, answer_link, printable
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.net._seating import Player, Seating, peerhost, peername
+from p2pnerts.net._spectators import Spectators
 from p2pnerts.protocol import Hello, Refuse, Roster, Seat, SeatKey, TableSecret, Welcome
 from p2pnerts.rules import TableOptions
 
@@ -60,6 +61,8 @@ async def host_table(
     port = listeners[0].socket.getsockname()[1]
     roster: dict[int, Seat] = {0: Seat(0, player.name, "", port, player.key.public)}
     me = Hello(seating.table, 0, player.name, port, player.key.public)
+    seating.answer = me
+    seating.spectators = Spectators(player.spectators, secret, player.report)
     links: dict[int, Connection] = {}
     full = trio.Event()
 

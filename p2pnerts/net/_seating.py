@@ -21,7 +21,17 @@ from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._shaper import LinkShaper, Shaper
-from p2pnerts.protocol import Disk, Hello, Refuse, RemoteProtocolError, Seat, SeatKey, Welcome
+from p2pnerts.net._spectators import Spectators
+from p2pnerts.protocol import (
+    Disk,
+    Hello,
+    Refuse,
+    RemoteProtocolError,
+    Seat,
+    SeatKey,
+    Watch,
+    Welcome,
+)
 from p2pnerts.rules import TableOptions
 
 log = logging.getLogger("p2pnerts.net")
@@ -85,6 +95,8 @@ class Player:
     """How this seat's links are slowed, made lossy or cut (slow motion, a Wi-Fi test)."""
     log_dir: Path | None = None
     """Where to write this seat's game log (`net._gamelog`); None: nowhere."""
+    spectators: bool = True
+    """Whether the table this player hosts lets spectators watch (`net._spectators`)."""
 
     def link_shape(self) -> LinkShaper | None:
         """The shaping of one new connection of this seat's, if its links are shaped."""
@@ -106,6 +118,10 @@ class Seating:
         self.playing = trio.Event()
         self._open: Counter[str] = Counter()
         """Connections open per address."""
+        self.spectators: Spectators | None = None
+        """Whom this seat lets watch the table (the host's); None: it sends them there."""
+        self.answer: Hello | None = None
+        """How this seat answers a newcomer's (or a spectator's) Hello: the host's."""
 
     @asynccontextmanager
     async def greet(self, stream: trio.SocketStream) -> AsyncIterator[Greeted | None]:
@@ -120,7 +136,10 @@ class Seating:
         self._open[address] += 1
         try:
             hello = await _hello(conn)
-            if hello is None:
+            if isinstance(hello, Watch):
+                await self._watched(conn, hello, address)
+                yield None
+            elif hello is None:
                 await conn.finish()
                 yield None
             else:
@@ -130,6 +149,15 @@ class Seating:
             self._open[address] -= 1
             if not self._open[address]:
                 del self._open[address]
+
+    async def _watched(self, conn: Connection, watch: Watch, address: str) -> None:
+        """A spectator: served at the host, sent there by any other seat."""
+        if self.spectators is None or self.answer is None:
+            conn.send_nowait(Refuse("watch this table at its host"))
+            await conn.finish()
+            return
+        peer, key = lambda: self.peer, self.player.key
+        await self.spectators.serve(conn, watch, address, self.answer, key, self.playing, peer)
 
     async def serve_mesh(self, conn: Connection, hello: Hello) -> None:
         """A seat of a started table connecting to this one (it may dial before play has
@@ -209,8 +237,9 @@ class Seating:
                 log.close()
 
 
-async def _hello(conn: Connection) -> Hello | None:
-    """The first message on a new connection, if it is a Hello in time."""
+async def _hello(conn: Connection) -> Hello | Watch | None:
+    """The first message on a new connection, if it is a Hello (or a spectator's Watch) in
+    time."""
     try:
         with trio.fail_after(HANDSHAKE_TIMEOUT):
             first = await conn.receive()
@@ -220,7 +249,7 @@ async def _hello(conn: Connection) -> Hello | None:
         log.warning("%s: refused at the handshake: %s", conn.peer, exc)
         await conn.say_last(Refuse(f"refused: {exc}"))
         return None
-    return first if isinstance(first, Hello) else None
+    return first if isinstance(first, Hello | Watch) else None
 
 
 def peername(stream: trio.SocketStream) -> str:

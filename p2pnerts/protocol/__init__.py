@@ -89,14 +89,16 @@ from p2pnerts.protocol._identity import (
     NO_KEY,
     NONCE_BYTES,
     OPENER,
+    SPECTATOR_SEAT,
     SeatKey,
     fingerprint,
     link_statement,
+    spectator_opener,
     table_terms,
     verify,
 )
 from p2pnerts.protocol._inplay import PLAYS_WAITING, Disk
-from p2pnerts.protocol._log import PENDING_LIMIT, key_for, order_key, order_reason
+from p2pnerts.protocol._log import PENDING_LIMIT, Pending, bare, key_for, order_key, order_reason
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
@@ -119,10 +121,20 @@ from p2pnerts.protocol._messages import (
     ViewChange,
     Welcome,
     addressed_to,
+    shown_to_spectators,
 )
 from p2pnerts.protocol._passphrase import TableSecret, passphrase_bytes
 from p2pnerts.protocol._replica import Replica
 from p2pnerts.protocol._signing import SIGNED, Signer, signed_bytes
+from p2pnerts.protocol._spectate import (
+    Decided,
+    Scene,
+    Seen,
+    TableauSight,
+    Watch,
+    foundation_tops,
+    tableaux_of,
+)
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._wire import MAX_FRAME
 from p2pnerts.protocol._witness import conflict, witness
@@ -139,10 +151,12 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SECRET_BYTES",
     "SIGNED",
+    "SPECTATOR_SEAT",
     "Ack",
     "AuditFailed",
     "AuditPassed",
     "AutoApplied",
+    "Decided",
     "Disk",
     "Diverged",
     "Event",
@@ -163,6 +177,7 @@ __all__ = [
     "PeerRejoined",
     "PeerStalled",
     "PeerSuspected",
+    "Pending",
     "Play",
     "PlayCommitted",
     "PlayInTheAir",
@@ -182,8 +197,10 @@ __all__ = [
     "RoundMissed",
     "RoundOver",
     "RoundStarted",
+    "Scene",
     "Seat",
     "SeatKey",
+    "Seen",
     "Shuffle",
     "ShutOut",
     "Signer",
@@ -191,13 +208,16 @@ __all__ = [
     "StartView",
     "Status",
     "TableSecret",
+    "TableauSight",
     "TeamDeal",
     "Timing",
     "Verdict",
     "ViewChange",
     "ViewInstalled",
+    "Watch",
     "Welcome",
     "addressed_to",
+    "bare",
     "check_deck",
     "common_seed",
     "conflict",
@@ -210,6 +230,7 @@ __all__ = [
     "encode_payload",
     "face_up",
     "fingerprint",
+    "foundation_tops",
     "key_for",
     "link_statement",
     "order_key",
@@ -217,9 +238,12 @@ __all__ = [
     "passphrase_bytes",
     "pledge",
     "public_deal",
+    "shown_to_spectators",
     "shuffle",
     "signed_bytes",
+    "spectator_opener",
     "table_terms",
+    "tableaux_of",
     "told",
     "verify",
     "with_own_deck",

@@ -36,6 +36,7 @@ from p2pnerts.protocol._messages import (
     ViewChange,
     Welcome,
 )
+from p2pnerts.protocol._spectate import Decided, Scene, Seen, TableauSight, Watch
 from p2pnerts.protocol._wire import (
     _DIGEST,
     _HAVE,
@@ -43,6 +44,7 @@ from p2pnerts.protocol._wire import (
     _NONE_OR_32,
     _SEATS,
     _TABLE_ID,
+    BIG,
     EVIDENCE_MOST,
     MAX_FRAME,
     MAX_SEATS,
@@ -144,6 +146,37 @@ _MOST_ITEMS = 2 + len(_HEADER) + max(len(layout) for _, layout in _LAYOUT.values
 fields of the largest kind."""
 
 
+def _names(value: Any, what: str) -> tuple[str, ...]:
+    return tuple(_text(32).from_wire(v, what) for v in _array(value, what, 1, MAX_SEATS))
+
+
+def _tableaux_to_wire(tableaux: tuple[TableauSight, ...]) -> list[Any]:
+    return [
+        [t.nerts, list(t.nerts_top), [list(p) for p in t.work], t.stock, t.waste, list(t.waste_top)]
+        for t in tableaux
+    ]
+
+
+def _tableaux(value: Any, what: str) -> tuple[TableauSight, ...]:
+    """Each deck's tableau as a spectator sees it: ``[nerts, nerts_top, work, stock, waste,
+    waste_top]``."""
+    sights = []
+    for item in _array(value, what, 0, MAX_SEATS):
+        nerts, top, work, stock, waste, waste_top = _array(item, what, 6, 6)
+        piles = _array(work, what, 0, 5)
+        sights.append(
+            TableauSight(
+                _int(nerts, what, 0, 52),
+                _card_codes(0, 1).from_wire(top, what),
+                tuple(_card_codes(0, 54).from_wire(p, what) for p in piles),
+                _int(stock, what, 0, 54),
+                _int(waste, what, 0, 54),
+                _card_codes(0, 1).from_wire(waste_top, what),
+            )
+        )
+    return tuple(sights)
+
+
 _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]] = {
     Hello: (
         16,
@@ -171,6 +204,56 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
     Refuse: (18, (("reason", _text(200)),)),
     Roster: (19, (("seats", _roster_seats()), ("started", _Field(lambda v: v, _flag)))),
     Proof: (20, (("proof", _bytes(64, 64)), ("mac", _NONE_OR_32))),
+    Watch: (
+        21,
+        (
+            ("table", _TABLE_ID),
+            ("name", _text(32)),
+            ("key", _bytes(32, 32)),
+            ("nonce", _bytes(16, 16)),
+        ),
+    ),
+    Scene: (
+        22,
+        (
+            ("table", _TABLE_ID),
+            ("seat", _number(0, MAX_SEATS - 1)),
+            ("names", _Field(list, _names)),
+            ("options", _Field(_options_to_wire, _options_from_wire)),
+            ("round", _number()),
+            ("committed", _number()),
+            ("clocks", _numbers(MAX_SEATS)),
+            ("heard", _numbers(MAX_SEATS)),
+            ("states", _numbers(MAX_SEATS, 0, 2)),
+            ("totals", _numbers(MAX_SEATS, -BIG, BIG)),
+            ("foundations", _card_codes(0, MAX_SEATS * 4 * 13)),
+            ("completed", _number()),
+            ("tableaux", _Field(_tableaux_to_wire, _tableaux)),
+            ("dropped", _number()),
+        ),
+    ),
+    Seen: (
+        23,
+        (
+            ("at", _number()),
+            ("out", _Field(lambda v: v, _flag)),
+            ("other", _number(-1, MAX_SEATS - 1)),
+            ("frame", _bytes(1, MAX_FRAME)),
+        ),
+    ),
+    Decided: (
+        24,
+        (
+            ("index", _number(1)),
+            ("clock", _number(1)),
+            ("call", _number(0, 1)),
+            ("rank", _number(0, MAX_SEATS - 1)),
+            ("frame", _bytes(1, MAX_FRAME)),
+            ("outcome", _number(0, 2)),
+            ("winner", _number(-1, MAX_SEATS - 1)),
+            ("reason", _text(200, least=0)),
+        ),
+    ),
 }
 _LINK_BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LINK_LAYOUT.items()}
 
@@ -187,7 +270,7 @@ def encode(message: Message | LinkMessage) -> bytes:
 def encode_payload(message: Message | LinkMessage) -> bytes:
     """One message's msgpack payload, without the length prefix."""
     wire: list[Any]
-    if isinstance(message, Hello | Welcome | Refuse | Roster | Proof):
+    if isinstance(message, LinkMessage):
         kind, layout = _LINK_LAYOUT[type(message)]
         wire = [PROTOCOL_VERSION, kind]
     else:
@@ -249,7 +332,7 @@ def decode(frame: bytes) -> Message | LinkMessage:
 def decode_payload(payload: bytes) -> Message:
     """One frame's msgpack payload as a checked protocol message (not a link message)."""
     message = decode_any(payload)
-    if isinstance(message, Hello | Welcome | Refuse | Roster | Proof):
+    if isinstance(message, LinkMessage):
         raise RemoteProtocolError(f"a {type(message).__name__} where a protocol message belongs")
     return message
 

@@ -16,6 +16,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from p2pnerts.protocol._messages import Hello
+from p2pnerts.protocol._spectate import Watch
 from p2pnerts.protocol._wire import _options_to_wire
 from p2pnerts.rules import TableOptions
 
@@ -83,6 +84,15 @@ def link_statement(role: bytes, table: bytes, opener: Hello, answerer: Hello) ->
     seats = opener.seat.to_bytes(2, "big", signed=True) + answerer.seat.to_bytes(2, "big")
     keys = opener.key + answerer.key
     return DOMAIN + role + table + seats + keys + opener.nonce + answerer.nonce
+
+
+SPECTATOR_SEAT = -2
+"""The opener's seat a spectator's link statement names (a newcomer's is −1)."""
+
+
+def spectator_opener(watch: Watch) -> Hello:
+    """The Hello a spectator's `Watch` stands for in its link's statements (SPEC §2.10)."""
+    return Hello(watch.table, SPECTATOR_SEAT, watch.name, 0, watch.key, watch.nonce)
 
 
 def table_terms(table: bytes, options: TableOptions, players: int) -> bytes:

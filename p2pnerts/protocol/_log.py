@@ -55,7 +55,7 @@ def order_reason(
     its key), in the order's own words: the clocks, the Nerts call, or the tie rule's rank."""
     (a_seat, a), (b_seat, b) = first, later
     if a[0] != b[0]:
-        return f"L={a[0]} < L={b[0]}: key {a} comes before {b}"
+        return f"L={a[0]} < L={b[0]}"
     if a[1] != b[1]:
         return f"equal clocks L={a[0]}: the Nerts call sorts after the plays"
     if tie_rule is TieRule.ROTATE:

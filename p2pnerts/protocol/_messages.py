@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2pnerts.protocol._spectate import Decided, Scene, Seen, Watch
 from p2pnerts.rules import Move, TableOptions
 
 PROTOCOL_VERSION = 2
@@ -261,4 +262,11 @@ class Roster:
     started: bool
 
 
-LinkMessage = Hello | Welcome | Refuse | Roster | Proof
+LinkMessage = Hello | Welcome | Refuse | Roster | Proof | Watch | Scene | Seen | Decided
+
+
+def shown_to_spectators(message: Message) -> bool:
+    """Whether a spectator may see ``message``: every kind but a TeamDeal, which gives a
+    teammate the deck's face-down order. (A Reveal is sent only once its round is over,
+    for the audit; a Ready or a Play names only cards that are or turn face up.)"""
+    return not isinstance(message, TeamDeal)

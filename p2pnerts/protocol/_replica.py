@@ -45,7 +45,7 @@ from p2pnerts.protocol._dealing import Dealing
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import Event, PeerLeft, Returned
 from p2pnerts.protocol._inplay import Disk, InPlay
-from p2pnerts.protocol._log import Log
+from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import (
     Ack,
@@ -102,6 +102,8 @@ class Replica(Readings):
         self.outbox = Outbox(now)
         """What this seat sends, and keeps until every member holds it."""
         self.events: list[Event] = []
+        self.on_commit: list[Callable[[Pending, int], None]] = []
+        """Hear each message as it commits, with its place in the order and its outcome."""
         self.leaving = False
         """This seat has sent its Leave: it makes no move after it."""
         self.away = Away(timing, now)
@@ -366,6 +368,8 @@ class Replica(Readings):
             log.pop_head()
             outcome = self._commit(head.message, now)
             self.events += log.fold(head.message, outcome)
+            for hear in self.on_commit:
+                hear(head, outcome)
 
     def _disputed(self, message: Ordered | StartView) -> bool:
         return not isinstance(message, StartView) and self.witness.blocks(message)

@@ -24,6 +24,7 @@ from p2pnerts.protocol import (
     ANSWERER,
     OPENER,
     Ack,
+    Decided,
     Evidence,
     FrameDecoder,
     Hello,
@@ -38,11 +39,15 @@ from p2pnerts.protocol import (
     RemoteProtocolError,
     Reveal,
     Roster,
+    Scene,
     Seat,
+    Seen,
     Signer,
     StartView,
+    TableauSight,
     TeamDeal,
     ViewChange,
+    Watch,
     Welcome,
     common_seed,
     decode,
@@ -396,11 +401,15 @@ def link_message(meaning: dict[str, Any]) -> LinkMessage:
     for name, value in values.items():
         if isinstance(value, str) and name not in ("name", "reason"):
             values[name] = bytes.fromhex(value)
+        elif isinstance(value, list):
+            values[name] = _tuples(value)
     if "options" in values:
         named = values["options"]
         values["options"] = TableOptions(
             **{**named, "tie_rule": TieRule(named["tie_rule"]), "teams": tuple(named["teams"])}
         )
+    if "tableaux" in values:
+        values["tableaux"] = tuple(TableauSight(*t) for t in values["tableaux"])
     if "seats" in values:
         values["seats"] = tuple(
             Seat(seat, name, host, port, bytes.fromhex(key))
@@ -412,13 +421,27 @@ def link_message(meaning: dict[str, Any]) -> LinkMessage:
         "Refuse": Refuse,
         "Roster": Roster,
         "Proof": Proof,
+        "Watch": Watch,
+        "Scene": Scene,
+        "Seen": Seen,
+        "Decided": Decided,
     }
     return kinds[meaning["kind"]](**values)
 
 
+def _tuples(value: Any) -> Any:
+    """JSON's arrays as the tuples the messages hold, all the way down."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
 def test_every_link_kind_has_a_golden_frame() -> None:
     kinds = {f["meaning"]["kind"] for f in LINK_FRAMES}
-    assert kinds == {"Hello", "Welcome", "Refuse", "Roster", "Proof"}
+    assert kinds == {"Hello", "Welcome", "Refuse", "Roster", "Proof"} | {
+        "Watch",
+        "Scene",
+        "Seen",
+        "Decided",
+    }
 
 
 @pytest.mark.parametrize("frame", LINK_FRAMES, ids=lambda f: f["name"])

@@ -1,0 +1,252 @@
+"""Spectators at a seat's table (SPEC §2.10): admitted as a newcomer is, seated never.
+
+A spectator opens with `Watch`; the seat proves itself as to a newcomer (and, at a private
+table, checks the passphrase as it would a newcomer's), then streams to it what the table
+shows in public. A spectator is no seat: it is in no `Links`, no roster and no view, and
+what it sends after its Proof cuts it off. A slow spectator never slows the table: its
+stream is a bounded queue whose oldest items make way (each `Scene` says how many did).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
+
+import trio
+
+from p2pnerts.net._link import Closed, Connection, answer_link, printable
+from p2pnerts.net._peer import TablePeer
+from p2pnerts.protocol import (
+    Decided,
+    Event,
+    Hello,
+    Message,
+    Pending,
+    PlayCommitted,
+    PlayReturned,
+    Refuse,
+    RemoteProtocolError,
+    Scene,
+    SeatKey,
+    Seen,
+    TableSecret,
+    Watch,
+    bare,
+    encode,
+    encode_payload,
+    foundation_tops,
+    shown_to_spectators,
+    spectator_opener,
+    tableaux_of,
+)
+
+log = logging.getLogger("p2pnerts.net")
+
+MOST_SPECTATORS = 8
+"""Spectators one table takes at once."""
+PER_ADDRESS = 2
+"""Spectators one address may hold at once."""
+BACKLOG = 2048
+"""Stream items kept for a spectator that reads slowly; older ones make way."""
+SCENE_EVERY = 1.0
+"""Seconds between two Scenes while nothing commits (health and clocks move on)."""
+NO_SPECTATORS = "this table takes no spectators"
+
+
+class Spectators:
+    """Whom one table lets watch, and how many watch now."""
+
+    def __init__(
+        self, allowed: bool, secret: TableSecret | None, report: Callable[[str], None]
+    ) -> None:
+        self.allowed = allowed
+        self.secret = secret
+        self._report = report
+        self._watching: Counter[str] = Counter()
+
+    async def serve(
+        self,
+        conn: Connection,
+        watch: Watch,
+        address: str,
+        mine: Hello,
+        key: SeatKey,
+        playing: trio.Event,
+        peer: Callable[[], TablePeer | None],
+    ) -> None:
+        """Admit the spectator ``watch`` opened ``conn`` with, or refuse it; admitted, stream
+        the table to it (once play begins) until either end goes."""
+        refused = self._refusal(watch, address, mine)
+        if refused is None:
+            refused = await answer_link(conn, spectator_opener(watch), mine, key, self.secret)
+        if refused is None:  # (others may have come in while this one proved itself)
+            refused = self._refusal(watch, address, mine)
+        if refused is not None:
+            self._report(f"refused spectator {address} ({printable(watch.name)}): {refused}")
+            conn.send_nowait(Refuse(refused[:200]))
+            await conn.finish()
+            return
+        self._watching[address] += 1
+        self._report(f"{printable(watch.name)} watches the table from {address}")
+        try:
+            await _stream(conn, playing, peer)
+        finally:
+            self._watching[address] -= 1
+            if not self._watching[address]:
+                del self._watching[address]
+
+    def _refusal(self, watch: Watch, address: str, mine: Hello) -> str | None:
+        if not self.allowed:
+            return NO_SPECTATORS
+        if watch.table not in (bytes(16), mine.table):
+            return "that is not this table"
+        if sum(self._watching.values()) >= MOST_SPECTATORS:
+            return f"this table has {MOST_SPECTATORS} spectators already"
+        if self._watching[address] >= PER_ADDRESS:
+            return f"{PER_ADDRESS} spectators from {address} watch already"
+        return None
+
+
+async def _stream(
+    conn: Connection, playing: trio.Event, peer: Callable[[], TablePeer | None]
+) -> None:
+    """Stream the table to an admitted spectator; cut it off at its first word."""
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_cut_off_when_it_speaks, conn, nursery.cancel_scope)
+        await playing.wait()
+        table = peer()
+        assert table is not None
+        feed = Feed(table)
+        try:
+            await feed.pump(conn)
+        finally:
+            feed.stop()
+            nursery.cancel_scope.cancel()
+    await trio.aclose_forcefully(conn.stream)
+
+
+async def _cut_off_when_it_speaks(conn: Connection, scope: trio.CancelScope) -> None:
+    try:
+        said = await conn.receive()
+        log.warning("%s: a spectator sent %s: cut off", conn.peer, type(said).__name__)
+    except Closed:
+        pass
+    except RemoteProtocolError as exc:
+        log.warning("%s: a spectator broke the protocol, cut off: %s", conn.peer, exc)
+    scope.cancel()
+
+
+class Feed:
+    """One spectator's stream from a seat's peer: what it sends and receives, what it
+    commits (with the verdicts), and after each commit the table (`Scene`)."""
+
+    def __init__(self, peer: TablePeer, backlog: int = BACKLOG) -> None:
+        self.peer = peer
+        self.queue: deque[bytes] = deque()
+        """Frames to write, oldest first."""
+        self.backlog = backlog
+        self.dropped = 0
+        self.clocks = [0] * len(peer.roster)
+        self._decided: list[tuple[Pending, int]] = []
+        self._more = trio.Event()
+        self._scene_at = trio.current_time()
+        peer.traffic.append(self.traffic)
+        peer.replica.on_commit.append(self.committed)
+        peer.watchers.append(self.changed)
+        self.put(encode(self.scene()))
+
+    def stop(self) -> None:
+        """Hear the peer no more."""
+        self.peer.traffic.remove(self.traffic)
+        self.peer.replica.on_commit.remove(self.committed)
+        self.peer.watchers.remove(self.changed)
+
+    def put(self, frame: bytes) -> None:
+        """Queue a frame for the spectator, the oldest making way when too many wait."""
+        if len(self.queue) >= self.backlog:
+            self.queue.popleft()
+            self.dropped += 1
+        self.queue.append(frame)
+        self._more.set()
+
+    def put_item(self, item: Seen | Decided) -> None:
+        try:
+            self.put(encode(item))
+        except ValueError:  # too large to wrap (a StartView near the frame limit)
+            self.dropped += 1
+
+    # --- what the peer says ----------------------------------------------------------------
+
+    def traffic(self, outgoing: bool, seat: int | None, message: Message) -> None:
+        if not outgoing and message.clock > self.clocks[message.sender]:
+            self.clocks[message.sender] = message.clock
+        if shown_to_spectators(message):
+            at = round((trio.current_time() - self.peer.stats.started) * 1000)
+            other = -1 if seat is None else seat
+            self.put_item(Seen(max(at, 0), outgoing, other, encode_payload(message)))
+
+    def committed(self, head: Pending, outcome: int) -> None:
+        self._decided.append((head, outcome))
+
+    def changed(self, events: Sequence[Event]) -> None:
+        """After each change: the commits it made, told with their verdicts, then the table."""
+        if not self._decided and trio.current_time() - self._scene_at < SCENE_EVERY:
+            return
+        returned = {(e.seat, e.clock): e for e in events if isinstance(e, PlayReturned)}
+        ties = {(e.seat, e.clock) for e in events if isinstance(e, PlayCommitted) and e.tie}
+        index = self.peer.replica.committed - len(self._decided)
+        for head, outcome in self._decided:
+            index += 1
+            message = head.message
+            back = returned.get((message.sender, message.clock))
+            winner = -1 if back is None or back.winner is None else back.winner
+            reason = back.reason if back is not None else ""
+            if (message.sender, message.clock) in ties:
+                reason = "equal clocks: both stay"
+            clock, call, rank = head.key
+            frame = encode_payload(bare(message))
+            self.put_item(Decided(index, clock, call, rank, frame, outcome, winner, reason[:200]))
+        self._decided.clear()
+        self.put(encode(self.scene()))
+
+    def scene(self) -> Scene:
+        """The table as this seat's peer shows it now."""
+        peer, r = self.peer, self.peer.replica
+        now = trio.current_time()
+        self._scene_at = now
+        seats = range(len(peer.roster))
+        self.clocks[peer.seat] = r.clock
+        public = r.public
+        return Scene(
+            peer.table,
+            peer.seat,
+            tuple(s.name for s in peer.roster),
+            peer.options,
+            r.playing,
+            r.committed,
+            tuple(self.clocks),
+            tuple(0 if s == peer.seat else round((now - r.heard[s]) * 1000) for s in seats),
+            tuple(2 if s not in r.members else int(s in r.suspected) for s in seats),
+            peer.match.totals,
+            foundation_tops(public),
+            0 if public is None else len(public.completed),
+            tableaux_of(public),
+            self.dropped,
+        )
+
+    # --- to the spectator --------------------------------------------------------------------
+
+    async def pump(self, conn: Connection) -> None:
+        """Write the stream to the spectator as fast as it reads, until it goes."""
+        while not conn.closed:
+            with trio.move_on_after(SCENE_EVERY):
+                await self._more.wait()
+            self._more = trio.Event()
+            if not self.queue:
+                self.changed(())  # nothing new: the health and clocks move on all the same
+            while self.queue:
+                try:
+                    await conn.stream.send_all(self.queue.popleft())
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    return

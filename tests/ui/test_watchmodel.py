@@ -1,0 +1,95 @@
+"""The spectator's model and screen, fed a stream by hand: races and ties are told with
+the reason the order gives, and the screen fits 100×32."""
+
+from __future__ import annotations
+
+from p2pnerts.protocol import Ack, Decided, Play, Scene, Seen, encode_payload
+from p2pnerts.rules import NEW_FOUNDATION, WASTE, Card, Suit, TableOptions, TieRule, ToFoundation
+from p2pnerts.ui._watchmodel import WatchModel, commit_line
+from p2pnerts.ui._watchview import render_watch
+
+H = Suit.HEARTS
+
+
+def _scene(tie_rule: TieRule = TieRule.SEAT) -> Scene:
+    names = ("Ann", "Bea", "Cy")
+    options = TableOptions(tie_rule=tie_rule)
+    return Scene(
+        bytes(16), 0, names, options, 1, 0, (0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0), (), 0, (), 0
+    )
+
+
+def _play(seat: int, clock: int, rank: int, foundation: int) -> Play:
+    return Play(seat, 0, clock, 1, 1, ToFoundation(seat, Card(seat, rank, H), WASTE, foundation))
+
+
+def _decided(index: int, play: Play, outcome: int, winner: int = -1) -> Decided:
+    frame = encode_payload(play)
+    return Decided(index, play.clock, 0, play.sender, frame, outcome, winner, "no room")
+
+
+def _fed(tie_rule: TieRule, plays: list[tuple[Play, int, int]]) -> WatchModel:
+    model = WatchModel("127.0.0.1:4000")
+    model.hear(_scene(tie_rule))
+    for index, (play, outcome, winner) in enumerate(plays, 1):
+        model.hear(_decided(index, play, outcome, winner))
+    return model
+
+
+ACE = (_play(0, 3, 1, NEW_FOUNDATION), 0, -1)
+"""Ann's ace starts foundation 0."""
+RACE = [ACE, (_play(1, 5, 2, 0), 0, -1), (_play(2, 7, 2, 0), 2, 1)]
+"""Bea's 2 lands on it at L=5; Cy's, at L=7, returns."""
+
+
+def test_a_race_lost_to_an_earlier_clock_says_which_clocks() -> None:
+    model = _fed(TieRule.SEAT, RACE)
+    [race] = model.races
+    assert race.race == "race lost to Bea: L=5 < L=7"
+    assert commit_line(race, model) == (
+        "#3 (7,0,2) Cy Play 2♥ from waste up: returned — race lost to Bea: L=5 < L=7"
+    )
+
+
+def test_equal_clocks_say_the_tie_rule_decides_or_both_stay() -> None:
+    seat = _fed(
+        TieRule.SEAT,
+        [
+            (_play(0, 3, 1, NEW_FOUNDATION), 0, -1),
+            (_play(1, 5, 2, 0), 0, -1),
+            (_play(2, 5, 2, 0), 2, 1),
+        ],
+    )
+    assert seat.races[0].race == (
+        "race lost to Bea: equal clocks L=5: rank decides; seat rule: seat 2 before seat 3"
+    )
+    both = _fed(
+        TieRule.BOTH_STAY,
+        [
+            (_play(0, 3, 1, NEW_FOUNDATION), 0, -1),
+            (_play(1, 5, 2, 0), 0, -1),
+            (_play(2, 5, 2, 0), 1, -1),
+        ],
+    )
+    assert both.races[0].race == "tie with Bea: equal clocks L=5, both stay"
+
+
+def test_the_screen_fits_100_by_32_and_hides_acks_until_asked() -> None:
+    model = _fed(
+        TieRule.SEAT,
+        [
+            (_play(0, 3, 1, NEW_FOUNDATION), 0, -1),
+            (_play(1, 5, 2, 0), 0, -1),
+            (_play(2, 7, 2, 0), 2, 1),
+        ],
+    )
+    model.hear(Seen(1500, False, 1, encode_payload(Ack(1, 0, 9, 2, (1, 1, 1), 3, bytes(16), ()))))
+    frame = render_watch(model, 100, 32)
+    assert len(frame.rows) == 32 and max(row.width for row in frame.rows) <= 100
+    text = frame.text()
+    assert "race lost to Bea: L=5 < L=7" in text and "Ack L=9" not in text
+    assert "L=9" in text  # Bea's clock, from the Ack
+    model.acks = True
+    assert "Ack L=9" in render_watch(model, 100, 32).text()
+    assert "needs 100×32" in render_watch(model, 80, 24).text()
+    assert "needs 100×32" in render_watch(model, 200, 31).text()
