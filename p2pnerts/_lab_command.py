@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from p2pnerts._options import choice, count, seconds, tie_rule_option
-from p2pnerts.lab import MAX_PEERS, Desk, Lab, Table, lesson_named, lesson_names, run_lab
-from p2pnerts.lab._desk import DEFAULT_SPEED, SPEEDS
+from p2pnerts.lab import (
+    DEFAULT_SPEED,
+    MAX_PEERS,
+    SPEEDS,
+    Desk,
+    Lab,
+    Table,
+    lesson_named,
+    lesson_names,
+    run_lab,
+)
 from p2pnerts.rules import TieRule
 
 DESCRIPTION = (
@@ -18,6 +28,15 @@ DESCRIPTION = (
     "time-space diagram; races and ties are shown with the reason the order gives. "
     "? on the screen explains every word and key."
 )
+
+
+def register(commands: Any) -> None:
+    """Add the ``lab`` command to the command line's sub-commands."""
+    parser = commands.add_parser(
+        "lab", help="step through the protocol in a classroom lab", description=DESCRIPTION
+    )
+    lab_options(parser)
+    parser.set_defaults(parser=parser, run=lab_command)
 
 
 def lab_options(parser: argparse.ArgumentParser) -> None:

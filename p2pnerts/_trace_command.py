@@ -8,6 +8,7 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 from p2pnerts.trace import TraceError, trace
 
@@ -17,6 +18,15 @@ DESCRIPTION = (
     "commit, each with a vector clock. --shiviz writes a file that ShiViz "
     "(https://bestchai.bitbucket.io/shiviz/) loads as it is, for a time-space diagram."
 )
+
+
+def register(commands: Any) -> None:
+    """Add the ``trace`` command to the command line's sub-commands."""
+    parser = commands.add_parser(
+        "trace", help="merge peers' game logs for ShiViz", description=DESCRIPTION
+    )
+    trace_options(parser)
+    parser.set_defaults(parser=parser, run=trace_command)
 
 
 def trace_options(parser: argparse.ArgumentParser) -> None:

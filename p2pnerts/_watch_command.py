@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import trio
 
@@ -14,9 +15,13 @@ from p2pnerts._netcommands import run_headless, say
 from p2pnerts._options import host_key_option, look_options, passphrase_options
 from p2pnerts.net import JoinError, Sight, WatchError, watch_table
 from p2pnerts.protocol import Scene
-from p2pnerts.ui import default_look, run_with_trio
-from p2pnerts.ui._watchmodel import WatchModel, commit_line
-from p2pnerts.ui._watchview import create_watch_application
+from p2pnerts.ui import (
+    WatchModel,
+    commit_line,
+    create_watch_application,
+    default_look,
+    run_with_trio,
+)
 
 WATCHING = (
     "Watch a live table without a seat: every seat's clock and health, the committed order "
@@ -24,6 +29,15 @@ WATCHING = (
     "messages. A spectator sees only what is face up, and can change nothing."
 )
 CLOSED = "table closed: the match is over, or its host left"
+
+
+def register(commands: Any) -> None:
+    """Add the ``watch`` command to the command line's sub-commands."""
+    parser = commands.add_parser(
+        "watch", help="watch a live table without a seat (for a projector)", description=WATCHING
+    )
+    watch_options(parser)
+    parser.set_defaults(parser=parser, run=watch_command)
 
 
 def watch_options(parser: argparse.ArgumentParser) -> None:

@@ -20,8 +20,7 @@ from p2pnerts._config import (
     table_options_from,
     table_size,
 )
-from p2pnerts._lab_command import DESCRIPTION as LAB
-from p2pnerts._lab_command import lab_command, lab_options
+from p2pnerts._lab_command import register as register_lab
 from p2pnerts._options import (
     Parser,
     choice,
@@ -41,8 +40,8 @@ from p2pnerts._options import (
 from p2pnerts._platform import never_die_of_encoding, terminate_as_interrupt
 from p2pnerts._replay_command import register as register_replay
 from p2pnerts._tables_command import tables_command
-from p2pnerts._trace_command import DESCRIPTION, trace_command, trace_options
-from p2pnerts._watch_command import WATCHING, watch_command, watch_options
+from p2pnerts._trace_command import register as register_trace
+from p2pnerts._watch_command import register as register_watch
 from p2pnerts.arena import (
     ArenaError,
     ArenaReport,
@@ -187,24 +186,8 @@ def _parser() -> argparse.ArgumentParser:
     tables.add_argument("--interface", metavar="ADDR", help="listen for mDNS on this address")
     tables.set_defaults(parser=tables, run=lambda a: tables_command(a.timeout, a.json, a.interface))
 
-    watch = commands.add_parser(
-        "watch", help="watch a live table without a seat (for a projector)", description=WATCHING
-    )
-    watch_options(watch)
-    watch.set_defaults(parser=watch, run=watch_command)
-
-    traced = commands.add_parser(
-        "trace", help="merge peers' game logs for ShiViz", description=DESCRIPTION
-    )
-    trace_options(traced)
-    traced.set_defaults(parser=traced, run=trace_command)
-    register_replay(commands)
-
-    lab = commands.add_parser(
-        "lab", help="step through the protocol in a classroom lab", description=LAB
-    )
-    lab_options(lab)
-    lab.set_defaults(parser=lab, run=lab_command)
+    for register in (register_watch, register_trace, register_replay, register_lab):
+        register(commands)
 
     simulate = commands.add_parser(
         "sim",

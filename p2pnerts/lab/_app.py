@@ -22,7 +22,7 @@ from p2pnerts._platform import on_signals
 from p2pnerts.errors import UsageError
 from p2pnerts.lab._desk import Desk
 from p2pnerts.lab._render import render
-from p2pnerts.ui._style import STYLE
+from p2pnerts.ui import STYLE
 
 FRAME = 0.05
 """Seconds between two refreshes of the screen while the lab plays."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-from p2pnerts.ui._frame import Row, rule
+from p2pnerts.ui import Row, rule
 
 if TYPE_CHECKING:
     from p2pnerts.lab._desk import Desk

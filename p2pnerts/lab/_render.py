@@ -13,8 +13,7 @@ from p2pnerts.lab._chronicle import Kind, Line, Mark, Note
 from p2pnerts.lab._desk import Desk
 from p2pnerts.lab._legend import KEYS, legend_rows
 from p2pnerts.lab._model import SeatView
-from p2pnerts.ui._frame import Frame, Row, fit, rule
-from p2pnerts.ui._style import seat_style
+from p2pnerts.ui import Frame, Row, fit, rule, seat_style
 
 MARGIN = 14
 """Columns left of the first replica: the row names above, step and time below."""

@@ -5,12 +5,14 @@ The model (`TableModel`) holds what the table screen shows and what the keys do;
 `LobbyModel` is the lobby's model; `create_application` puts them together (its input
 and output can be replaced, for tests); `Session` connects a seat's peer to the models;
 `play_in_terminal` plays a seat in this terminal; `ReplayModel` and `replay_in_terminal`
-step through a match replayed from its log (`p2pnerts.replay`). The key map is `KEYMAP`
-(and ``ui/KEYS.md``).
+step through a match replayed from its log (`p2pnerts.replay`); `WatchModel` and
+`create_watch_application` are a spectator's screen (`p2pnerts watch`). `Row`, `fit`,
+`rule`, `STYLE` and `seat_style` draw the screens (the lab's too). The key map is
+`KEYMAP` (and ``ui/KEYS.md``).
 """
 
 from p2pnerts.ui._app import BoardControl, create_application, run_with_trio
-from p2pnerts.ui._frame import Frame
+from p2pnerts.ui._frame import Frame, Row, fit, rule
 from p2pnerts.ui._keymap import KEYMAP
 from p2pnerts.ui._keys import create_key_bindings
 from p2pnerts.ui._lobby import LobbyModel, teams_of
@@ -25,11 +27,15 @@ from p2pnerts.ui._replay import (
 )
 from p2pnerts.ui._session import Session, snapshot
 from p2pnerts.ui._snapshot import Hit, Liveness, Look, Selection, Snapshot
+from p2pnerts.ui._style import STYLE, seat_style
 from p2pnerts.ui._terminal import NoTerminal, Start, default_look, play_in_terminal
+from p2pnerts.ui._watchmodel import WatchModel, commit_line
+from p2pnerts.ui._watchview import create_watch_application
 
 __all__ = [
     "KEYMAP",
     "REPLAY_KEYS",
+    "STYLE",
     "BoardControl",
     "Frame",
     "Hit",
@@ -38,20 +44,27 @@ __all__ = [
     "Look",
     "NoTerminal",
     "ReplayModel",
+    "Row",
     "Selection",
     "Session",
     "Snapshot",
     "Start",
     "TableModel",
+    "WatchModel",
+    "commit_line",
     "create_application",
     "create_key_bindings",
+    "create_watch_application",
     "default_look",
+    "fit",
     "play_in_terminal",
     "render",
     "render_replay",
     "replay_application",
     "replay_in_terminal",
+    "rule",
     "run_with_trio",
+    "seat_style",
     "snapshot",
     "teams_of",
 ]
