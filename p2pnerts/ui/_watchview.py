@@ -200,8 +200,10 @@ def _diagram(model: WatchModel, width: int, room: int) -> list[Row]:
         return rows
     lane = max(2, min(6, (width - 30) // seats))
     head = Row().add(" " * 8)
-    for seat in range(seats):
-        label = model.name(seat)[: lane - 1] if lane >= 5 else seat_tag(seat)
+    labels = [model.name(seat)[: lane - 1] for seat in range(seats)]
+    if lane < 5 or len(set(labels)) < seats:  # too narrow, or names alike ("Bot 2", "Bot 3")
+        labels = [seat_tag(seat) for seat in range(seats)]
+    for label in labels:
         head.add(f"{label:<{lane}}", "class:dim")
     rows.append(head)
     for arrow in model.arrows_shown()[-max(room - 2, 0) :]:

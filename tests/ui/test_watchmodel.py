@@ -3,6 +3,8 @@ the reason the order gives, and the screen fits 100×32."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from p2pnerts.protocol import Ack, Decided, Play, Scene, Seen, encode_payload
 from p2pnerts.rules import NEW_FOUNDATION, WASTE, Card, Suit, TableOptions, TieRule, ToFoundation
 from p2pnerts.ui._watchmodel import WatchModel, commit_line
@@ -93,3 +95,18 @@ def test_the_screen_fits_100_by_32_and_hides_acks_until_asked() -> None:
     assert "Ack L=9" in render_watch(model, 100, 32).text()
     assert "needs 100×32" in render_watch(model, 80, 24).text()
     assert "needs 100×32" in render_watch(model, 200, 31).text()
+
+
+def test_the_diagram_names_its_lanes_by_seat_number_when_names_look_alike() -> None:
+    def lanes(names: tuple[str, ...]) -> list[str]:
+        model = WatchModel("127.0.0.1:4000")
+        zeros = (0,) * len(names)
+        scene = replace(_scene(), names=names, clocks=zeros, heard=zeros, states=zeros)
+        model.hear(replace(scene, totals=zeros))
+        lines = render_watch(model, 100, 32).text().splitlines()
+        title = next(i for i, line in enumerate(lines) if "time-space diagram" in line)
+        column = lines[title].index("─ time-space")
+        return lines[title + 1][column:].split()
+
+    assert lanes(("Ann", "Bea", "Cy", "Dot")) == ["Ann", "Bea", "Cy", "Dot"]
+    assert lanes(("Ann", "Bot 2", "Bot 3", "Bot 4")) == ["1", "2", "3", "4"]
