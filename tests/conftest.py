@@ -30,30 +30,6 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return 2 * (os.cpu_count() or 1)
 
 
-LONG_FIRST = (
-    "tests/net/test_processes.py",
-    "tests/net/test_lanlab.py",
-    "tests/sim/test_regressions.py",
-    "tests/sim/test_sim_command.py",
-    "tests/sim/test_sweep.py",
-    "tests/net/test_watch.py",
-    "tests/ui/test_watch_screen.py",
-    "tests/ui/test_terminal.py",
-    "tests/net/test_people.py",
-)
-"""The modules whose tests run longest (real processes playing whole matches, long
-simulations), in that order: they are handed to the workers first, and the many short
-tests fill in around them, so that no worker is left with a long one at the end."""
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        path = item.nodeid.split("::")[0]
-        return LONG_FIRST.index(path) if path in LONG_FIRST else len(LONG_FIRST)
-
-    items.sort(key=rank)  # (stable: within a module, the order the tests are written in)
-
-
 @pytest.fixture(scope="session")
 def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(tmp_path_factory.mktemp("data"))
