@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from p2pnerts._options import choice, count, seconds, tie_rule_option
+from p2pnerts._options import Command, choice, count, seconds, tie_rule_option
 from p2pnerts.lab import (
     DEFAULT_SPEED,
     MAX_PEERS,
@@ -28,15 +27,6 @@ DESCRIPTION = (
     "time-space diagram; races and ties are shown with the reason the order gives. "
     "? on the screen explains every word and key."
 )
-
-
-def register(commands: Any) -> None:
-    """Add the ``lab`` command to the command line's sub-commands."""
-    parser = commands.add_parser(
-        "lab", help="step through the protocol in a classroom lab", description=DESCRIPTION
-    )
-    lab_options(parser)
-    parser.set_defaults(parser=parser, run=lab_command)
 
 
 def lab_options(parser: argparse.ArgumentParser) -> None:
@@ -80,3 +70,9 @@ def lab_command(args: argparse.Namespace) -> int:
         lab.goto(lesson.start)
     run_lab(Desk(lab, lesson, speed=args.speed), ascii=args.ascii)
     return 0
+
+
+COMMAND = Command(
+    "lab", "step through the protocol in a classroom lab", DESCRIPTION, lab_options, lab_command
+)
+"""The ``lab`` command, as the command line adds it."""

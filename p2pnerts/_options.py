@@ -7,7 +7,8 @@ import argparse
 import os
 import re
 from collections.abc import Callable, Iterable
-from typing import NoReturn, TypeVar
+from dataclasses import dataclass
+from typing import Any, NoReturn, TypeVar
 
 from p2pnerts._platform import login_name
 from p2pnerts.bots import level_help
@@ -287,3 +288,21 @@ def choice(names: Iterable[str]) -> Callable[[str], str]:
         return text
 
     return parse
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A sub-command defined beside what it runs: its name, its one-line help, its
+    description, the function that adds its options, and the function it runs."""
+
+    name: str
+    help: str
+    description: str
+    options: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+    def add_to(self, commands: Any) -> None:
+        """Add it to the command line's sub-commands (``add_subparsers``'s answer)."""
+        parser = commands.add_parser(self.name, help=self.help, description=self.description)
+        self.options(parser)
+        parser.set_defaults(parser=parser, run=self.run)

@@ -8,9 +8,8 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
-from p2pnerts._options import count, look_options
+from p2pnerts._options import Command, count, look_options
 from p2pnerts.replay import Replay, ReplayError, replay
 
 DESCRIPTION = (
@@ -22,13 +21,7 @@ DESCRIPTION = (
 )
 
 
-def register(commands: Any) -> None:
-    """Add the ``replay`` command to the command line's sub-commands."""
-    parser = commands.add_parser(
-        "replay",
-        help="step through a recorded match, checking its digests",
-        description=DESCRIPTION,
-    )
+def replay_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", metavar="LOG", help="a seat's game log (.p2plog)")
     parser.add_argument(
         "--seat",
@@ -43,7 +36,6 @@ def register(commands: Any) -> None:
         "--json", action="store_true", help="print every commit with its digests as JSON"
     )
     look_options(parser)
-    parser.set_defaults(parser=parser, run=replay_command)
 
 
 def replay_command(args: argparse.Namespace) -> int:
@@ -89,3 +81,13 @@ def _verdict(replayed: Replay) -> str:
     if differing:
         return f"{steps}: {replayed.differing_words()} from the log (first: commit {differing[0]})"
     return f"{steps}: every digest recorded matches the log"
+
+
+COMMAND = Command(
+    "replay",
+    "step through a recorded match, checking its digests",
+    DESCRIPTION,
+    replay_options,
+    replay_command,
+)
+"""The ``replay`` command, as the command line adds it."""

@@ -8,8 +8,8 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Any
 
+from p2pnerts._options import Command
 from p2pnerts.trace import TraceError, trace
 
 DESCRIPTION = (
@@ -18,15 +18,6 @@ DESCRIPTION = (
     "commit, each with a vector clock. --shiviz writes a file that ShiViz "
     "(https://bestchai.bitbucket.io/shiviz/) loads as it is, for a time-space diagram."
 )
-
-
-def register(commands: Any) -> None:
-    """Add the ``trace`` command to the command line's sub-commands."""
-    parser = commands.add_parser(
-        "trace", help="merge peers' game logs for ShiViz", description=DESCRIPTION
-    )
-    trace_options(parser)
-    parser.set_defaults(parser=parser, run=trace_command)
 
 
 def trace_options(parser: argparse.ArgumentParser) -> None:
@@ -81,3 +72,9 @@ def _write(path: str, text: str) -> None:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise TraceError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+COMMAND = Command(
+    "trace", "merge peers' game logs for ShiViz", DESCRIPTION, trace_options, trace_command
+)
+"""The ``trace`` command, as the command line adds it."""

@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 import trio
 
 from p2pnerts._config import passphrase_from
 from p2pnerts._locate import address_of, find_table
 from p2pnerts._netcommands import run_headless, say
-from p2pnerts._options import host_key_option, look_options, passphrase_options
+from p2pnerts._options import Command, host_key_option, look_options, passphrase_options
 from p2pnerts.net import JoinError, Sight, WatchError, watch_table
 from p2pnerts.protocol import Scene
 from p2pnerts.ui import (
@@ -29,15 +28,6 @@ WATCHING = (
     "messages. A spectator sees only what is face up, and can change nothing."
 )
 CLOSED = "table closed: the match is over, or its host left"
-
-
-def register(commands: Any) -> None:
-    """Add the ``watch`` command to the command line's sub-commands."""
-    parser = commands.add_parser(
-        "watch", help="watch a live table without a seat (for a projector)", description=WATCHING
-    )
-    watch_options(parser)
-    parser.set_defaults(parser=parser, run=watch_command)
 
 
 def watch_options(parser: argparse.ArgumentParser) -> None:
@@ -103,3 +93,13 @@ def _print(model: WatchModel, sight: Sight) -> None:
         say(f"watching {model.where} as {model.name(model.seat)} sees it: {names}")
     if commit is not None:
         say(commit_line(commit, model))
+
+
+COMMAND = Command(
+    "watch",
+    "watch a live table without a seat (for a projector)",
+    WATCHING,
+    watch_options,
+    watch_command,
+)
+"""The ``watch`` command, as the command line adds it."""

@@ -20,7 +20,7 @@ from p2pnerts._config import (
     table_options_from,
     table_size,
 )
-from p2pnerts._lab_command import register as register_lab
+from p2pnerts._lab_command import COMMAND as LAB
 from p2pnerts._options import (
     Parser,
     choice,
@@ -38,10 +38,10 @@ from p2pnerts._options import (
     tie_rule_option,
 )
 from p2pnerts._platform import never_die_of_encoding, terminate_as_interrupt
-from p2pnerts._replay_command import register as register_replay
+from p2pnerts._replay_command import COMMAND as REPLAY
 from p2pnerts._tables_command import tables_command
-from p2pnerts._trace_command import register as register_trace
-from p2pnerts._watch_command import register as register_watch
+from p2pnerts._trace_command import COMMAND as TRACE
+from p2pnerts._watch_command import COMMAND as WATCH
 from p2pnerts.arena import (
     ArenaError,
     ArenaReport,
@@ -186,8 +186,8 @@ def _parser() -> argparse.ArgumentParser:
     tables.add_argument("--interface", metavar="ADDR", help="listen for mDNS on this address")
     tables.set_defaults(parser=tables, run=lambda a: tables_command(a.timeout, a.json, a.interface))
 
-    for register in (register_watch, register_trace, register_replay, register_lab):
-        register(commands)
+    for command in (WATCH, TRACE, REPLAY, LAB):
+        command.add_to(commands)
 
     simulate = commands.add_parser(
         "sim",
