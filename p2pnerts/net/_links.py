@@ -18,7 +18,20 @@ import trio
 from p2pnerts.net._link import Connection, Received, dial_seat
 from p2pnerts.net._result import PeerStats
 from p2pnerts.net._shaper import LinkShaper, Shaper
-from p2pnerts.protocol import Hello, Message, Seat, SeatKey, addressed_to
+from p2pnerts.protocol import (
+    Ack,
+    Hello,
+    Leave,
+    Message,
+    Play,
+    Ready,
+    Reveal,
+    Seat,
+    SeatKey,
+    StartView,
+    ViewChange,
+    addressed_to,
+)
 
 FRAME_RATE = 2000.0
 """Frames a second a seat's connection may carry for long (far above an honest seat's:
@@ -96,12 +109,19 @@ class Links(Mapping[int, Connection]):
         if bucket is None:  # one for the seat, whatever connection it comes by
             bucket = self._buckets[seat] = Bucket(FRAME_RATE, FRAME_BURST, trio.current_time())
 
+        last: list[Received | None] = [None]  # what this connection carried last
+
         def hear(message: Received) -> None:
             now = self._heard[seat] = trio.current_time()
-            if bucket.take(now):
-                self._hear(seat, message)
-            elif not self._refuses(seat):
+            previous, last[0] = last[0], message
+            if not bucket.take(now):
                 why = f"seat {seat} sent over {FRAME_RATE:.0f} messages a second"
+            elif (seq := repeated(previous, message)) is not None:
+                why = f"seat {seat} sent its message {seq} twice over one connection"
+            else:
+                self._hear(seat, message)
+                return
+            if not self._refuses(seat):
                 self._broken(seat, why)
                 conn.close()
 
@@ -187,6 +207,23 @@ class Links(Mapping[int, Connection]):
         self._stats.frames_sent += conn.frames_sent
         self._stats.bytes_sent += conn.bytes_sent
         conn.frames_sent = conn.bytes_sent = 0
+
+
+NUMBERED = (Ready, Play, Ack, Reveal, Leave, ViewChange, StartView)
+"""The kinds of message a seat numbers in its sequence (the others all carry ``seq`` 1)."""
+
+
+def repeated(previous: Received | None, message: Received) -> int | None:
+    """The number of ``message`` if it repeats the numbered message just before it on one
+    connection; None otherwise.
+
+    A seat sends each of its numbered messages once on a connection (it resends only on a
+    new one), so a repeat is a flood of copies, refused whatever the receiver's speed: the
+    token bucket alone lets a flood through to a receiver too slow to take 2,000 a second.
+    """
+    if isinstance(message, NUMBERED) and message == previous:
+        return message.seq
+    return None
 
 
 class Bucket:

@@ -1,9 +1,10 @@
 """A seat's connection may carry `FRAME_RATE` frames a second for long and `FRAME_BURST`
-at once; the token bucket that measures it."""
+at once (the token bucket that measures it), and no numbered message twice in a row."""
 
 from __future__ import annotations
 
-from p2pnerts.net._links import FRAME_BURST, FRAME_RATE, Bucket
+from p2pnerts.net._links import FRAME_BURST, FRAME_RATE, Bucket, repeated
+from p2pnerts.protocol import Ack, Rejoin
 
 
 def test_a_full_bucket_takes_a_burst_then_refuses() -> None:
@@ -26,3 +27,18 @@ def test_an_honest_seats_pace_never_empties_it() -> None:
     bucket = Bucket(FRAME_RATE, FRAME_BURST, now=0.0)
     times = sorted([n * 0.002 for n in range(30_000)] + [n * 0.005 for n in range(12_000)])
     assert all(bucket.take(t) for t in times)
+
+
+def test_a_numbered_message_carried_twice_in_a_row_is_a_repeat() -> None:
+    ack = Ack(1, 0, 9, 3, (4, 5, 6), 12, bytes(16))
+    assert repeated(None, ack) is None
+    assert repeated(ack, Ack(1, 0, 9, 3, (4, 5, 6), 12, bytes(16))) == 3
+    # The next Ack, or the same number from a seat's later life, is no repeat.
+    assert repeated(ack, Ack(1, 0, 10, 4, (4, 5, 7), 12, bytes(16))) is None
+    assert repeated(ack, Ack(1, 2, 9, 3, (4, 5, 6), 12, bytes(16))) is None
+
+
+def test_a_message_outside_the_sequence_may_come_again() -> None:
+    # A seat asking to rejoin says so again and again on one connection (its seq is 1).
+    rejoin = Rejoin(4, 2, 7, 1, 3)
+    assert repeated(rejoin, Rejoin(4, 2, 7, 1, 3)) is None
