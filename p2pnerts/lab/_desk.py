@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from p2pnerts.lab._chronicle import Kind, Note
 from p2pnerts.lab._lessons import Lesson
 from p2pnerts.lab._model import Action, Lab
+from p2pnerts.ui import unknown_key
 
 SPEEDS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 """Simulated seconds per real second the teacher may choose: a message takes 1-4 ms on
@@ -139,7 +140,7 @@ class Desk:
         self.legend_top = max(self.legend_top + lines, 0)
 
     def unknown(self, key: str) -> None:
-        self.said = f"{key!r} does nothing here: ? lists every key"
+        self.said = unknown_key(key)
 
     # --- reading ----------------------------------------------------------------------------
 

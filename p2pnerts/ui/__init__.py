@@ -13,7 +13,7 @@ step through a match replayed from its log (`p2pnerts.replay`); `WatchModel` and
 
 from p2pnerts.ui._app import BoardControl, create_application, run_with_trio
 from p2pnerts.ui._frame import Frame, Row, fit, rule
-from p2pnerts.ui._keymap import KEYMAP
+from p2pnerts.ui._keymap import KEYMAP, unknown_key
 from p2pnerts.ui._keys import create_key_bindings
 from p2pnerts.ui._lobby import LobbyModel, teams_of
 from p2pnerts.ui._model import TableModel
@@ -67,4 +67,5 @@ __all__ = [
     "seat_style",
     "snapshot",
     "teams_of",
+    "unknown_key",
 ]

@@ -21,3 +21,13 @@ KEYMAP: tuple[tuple[str, str], ...] = (
     ("mouse", "click a card, then where it goes; click the stock to turn it"),
 )
 """(keys, what they do), in the order the help lists them."""
+
+SPOKEN = {" ": "space", "c-m": "Enter", "c-j": "Enter", "c-i": "Tab", "escape": "Esc"}
+"""Keys whose names a person would not recognise as prompt_toolkit gives them."""
+
+
+def unknown_key(key: str) -> str:
+    """What a screen says of a key it has no use for: that it does nothing, and where the
+    keys are listed (``key`` as prompt_toolkit names it)."""
+    name = SPOKEN.get(key, getattr(key, "value", key))
+    return f"{name!r} does nothing here: ? lists every key"

@@ -8,6 +8,7 @@ from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from p2pnerts.rules import NERTS, WASTE
+from p2pnerts.ui._keymap import unknown_key
 from p2pnerts.ui._model import TableModel
 
 Handler = Callable[[KeyPressEvent], None]
@@ -57,6 +58,10 @@ def create_key_bindings(model: TableModel) -> KeyBindings:
     @on("escape", filter=helping)
     def _unhelp(event: KeyPressEvent) -> None:
         model.help = False
+
+    @on("<any>")
+    def _other(event: KeyPressEvent) -> None:
+        model.notice = unknown_key(event.key_sequence[0].key)
 
     @on("q", filter=~confirming)
     @on("c-c", filter=~confirming)

@@ -38,7 +38,7 @@ def too_small(model: TableModel, size: tuple[int, int], needed: tuple[int, int])
         ("class:alert", f"The table needs a terminal of {need_w}×{need_h} or more;"),
         ("class:alert", f"this one is {width}×{height}."),
         ("", "Make the window bigger (or the font smaller): the table comes back at once."),
-        ("class:dim", "q leaves the match."),
+        ("class:dim", "q quits." if model.read_only else "q leaves the match."),
     ]
     if model.confirm_quit:
         told.append(("class:alert", "Leave the match? y: yes, quit   n: no, play on"))

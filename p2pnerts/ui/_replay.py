@@ -25,6 +25,7 @@ from p2pnerts.protocol import RoundOver
 from p2pnerts.replay import Replay
 from p2pnerts.ui._app import frame_content
 from p2pnerts.ui._frame import Frame, Row, fit, rule
+from p2pnerts.ui._keymap import unknown_key
 from p2pnerts.ui._model import TICKER, TableModel
 from p2pnerts.ui._panes import too_small
 from p2pnerts.ui._render import SMALLEST, render
@@ -62,6 +63,8 @@ class ReplayModel:
     at: int = 0
     """The step shown (an index into the replay's steps)."""
     help: bool = False
+    said: str = ""
+    """What the last key did not do, until the next key that does something."""
     _table: tuple[tuple[int, int], TableModel] | None = None
 
     def __post_init__(self) -> None:
@@ -73,7 +76,11 @@ class ReplayModel:
 
     def go(self, index: int) -> None:
         """Show step ``index`` (kept within the replay)."""
-        self.at, self.help = max(0, min(index, self.count - 1)), False
+        self.at, self.help, self.said = max(0, min(index, self.count - 1)), False, ""
+
+    def unknown(self, key: str) -> None:
+        """A key the replay has no use for: say so, and where the keys are listed."""
+        self.said = unknown_key(key)
 
     def forward(self, steps: int = 1) -> None:
         self.go(self.at + steps)
@@ -91,7 +98,7 @@ class ReplayModel:
         self.go(starts[-1] if starts else 0)
 
     def next_seat(self) -> None:
-        self.seat = (self.seat + 1) % len(self.replay.names)
+        self.seat, self.said = (self.seat + 1) % len(self.replay.names), ""
 
     def table(self) -> TableModel:
         """The table screen's model after the step shown, as the seat saw it."""
@@ -201,6 +208,8 @@ def _replay_rows(model: ReplayModel, width: int) -> list[Row]:
     news = _news(model)
     if news:
         rows.append(Row().add(fit(f" {news}", width), "class:notice"))
+    if model.said:
+        rows.append(Row().add(fit(f" {model.said}", width), "class:alert"))
     return rows
 
 
@@ -227,7 +236,8 @@ def _help_rows(width: int) -> list[Row]:
 
 
 def replay_bindings(model: ReplayModel) -> KeyBindings:
-    """The replay's keys (`REPLAY_KEYS`), each a call on ``model``; any other does nothing."""
+    """The replay's keys (`REPLAY_KEYS`), each a call on ``model``; any other is told that
+    it does nothing."""
     kb = KeyBindings()
     moves = {
         ("right",): model.forward,
@@ -247,11 +257,15 @@ def replay_bindings(model: ReplayModel) -> KeyBindings:
 
     @kb.add("?")
     def _help(event: KeyPressEvent) -> None:
-        model.help = not model.help
+        model.help, model.said = not model.help, ""
 
     @kb.add("escape")
     def _unhelp(event: KeyPressEvent) -> None:
         model.help = False
+
+    @kb.add("<any>")
+    def _other(event: KeyPressEvent) -> None:
+        model.unknown(event.key_sequence[0].key)
 
     @kb.add("q")
     @kb.add("c-c")

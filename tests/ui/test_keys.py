@@ -95,3 +95,12 @@ def test_a_shows_the_acks_in_the_classroom_pane_and_again_hides_them(pipe: PipeI
     assert model.classroom and model.acks
     model, _ = run(pipe, "c" + "a" + "a" + "qy")
     assert not model.acks
+
+
+def test_a_key_that_does_nothing_is_told_until_one_that_does(pipe: PipeInput) -> None:
+    model, _ = run(pipe, "z" + "\t" + "qy")
+    assert model.notice == "'Tab' does nothing here: ? lists every key"
+    model.confirm_quit = False  # (the status row asks about quitting until answered)
+    assert "'Tab' does nothing here" in render(model, 100, 32).text()
+    model, sent = run(pipe, "z" + " " + "qy")
+    assert sent == [TurnStock(0)] and model.notice == ""

@@ -117,6 +117,7 @@ def test_a_differing_digest_is_on_the_screen(log: Path, tmp_path: Path) -> None:
 def test_a_small_screen_is_told_and_every_size_is_drawn(replayed: Replay) -> None:
     model = ReplayModel(replayed, 2, at=400)
     assert "needs a terminal of 80×24" in shown(model, 60, 20)
+    assert "q quits." in shown(model, 60, 20) and "leaves the match" not in shown(model, 60, 20)
     for width, height in [(80, 24), (120, 40), (200, 60), (1, 1)]:
         frame = render_replay(model, width, height)
         assert len(frame.rows) == height and all(row.width <= width for row in frame.rows)
@@ -155,6 +156,15 @@ def test_other_keys_do_nothing_and_help_comes_and_goes(pipe: PipeInput, replayed
     model = run(pipe, replayed, "xyz123\t\r ?" + "cde" + RIGHT + "s?")
     assert model.at == 1 and model.seat == 1 and model.help
     assert "replaying a game log" in shown(model)
+
+
+def test_a_key_that_does_nothing_says_so_until_one_that_does(
+    pipe: PipeInput, replayed: Replay
+) -> None:
+    model = run(pipe, replayed, RIGHT + "z")
+    assert model.at == 1 and "'z' does nothing here: ? lists every key" in shown(model)
+    model.forward()
+    assert "does nothing" not in shown(model)
 
 
 @needs_tmux
