@@ -93,13 +93,15 @@ def passphrase_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def host_key_option(parser: argparse.ArgumentParser) -> None:
+def host_key_option(parser: argparse.ArgumentParser, verb: str = "join") -> None:
+    """``--host-key``, its help saying what the command does (``verb``) only if the host
+    proves that key."""
     parser.add_argument(
         "--host-key",
         type=fingerprint_text,
         metavar="XXXX:XXXX:XXXX",
-        help="join only if the host proves this key (as `p2pnerts tables` shows it); "
-        "without it, a table whose key changed since it was last joined is a warning",
+        help=f"{verb} only if the host proves this key (as `p2pnerts tables` shows it); "
+        "without it, a table whose key changed since it was last seen is a warning",
     )
 
 

@@ -37,7 +37,7 @@ def watch_options(parser: argparse.ArgumentParser) -> None:
         "--headless", action="store_true", help="print one line per commit and race instead"
     )
     parser.add_argument("--interface", metavar="ADDR", help="look for the table on this address")
-    host_key_option(parser)
+    host_key_option(parser, "watch")
     look_options(parser)
     passphrase_options(parser)
 

@@ -119,6 +119,18 @@ def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]
 
 
 @pytest.mark.parametrize(
+    ("command", "verb"), [("join", "join"), ("bot", "join"), ("watch", "watch")]
+)
+def test_the_host_key_option_says_what_the_command_does_only_for_that_key(
+    command: str, verb: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"--host-key XXXX:XXXX:XXXX {verb} only if the host proves this key" in said
+
+
+@pytest.mark.parametrize(
     ("args", "usage"),
     [
         (["play", "--bogus"], "usage: p2pnerts play [options]"),
