@@ -109,15 +109,14 @@ class Links(Mapping[int, Connection]):
         if bucket is None:  # one for the seat, whatever connection it comes by
             bucket = self._buckets[seat] = Bucket(FRAME_RATE, FRAME_BURST, trio.current_time())
 
-        last: list[Received | None] = [None]  # what this connection carried last
+        copies = Copies()
 
         def hear(message: Received) -> None:
             now = self._heard[seat] = trio.current_time()
-            previous, last[0] = last[0], message
             if not bucket.take(now):
                 why = f"seat {seat} sent over {FRAME_RATE:.0f} messages a second"
-            elif (seq := repeated(previous, message)) is not None:
-                why = f"seat {seat} sent its message {seq} twice over one connection"
+            elif (seq := copies.flood(message)) is not None:
+                why = f"seat {seat} sent its message {seq} over {COPIES_IN_A_ROW} times in a row"
             else:
                 self._hear(seat, message)
                 return
@@ -211,19 +210,28 @@ class Links(Mapping[int, Connection]):
 
 NUMBERED = (Ready, Play, Ack, Reveal, Leave, ViewChange, StartView)
 """The kinds of message a seat numbers in its sequence (the others all carry ``seq`` 1)."""
+COPIES_IN_A_ROW = 8
+"""How many times in a row one connection may carry one numbered message. An honest seat
+sends one at most twice in a row (resent when the connection is adopted, then again from
+the queue it was waiting in); a flood of copies is refused however slowly the receiver
+reads it, where the token bucket alone lets it through to a receiver too slow to take
+`FRAME_RATE` frames a second."""
 
 
-def repeated(previous: Received | None, message: Received) -> int | None:
-    """The number of ``message`` if it repeats the numbered message just before it on one
-    connection; None otherwise.
+class Copies:
+    """Counts one connection's copies in a row of a numbered message."""
 
-    A seat sends each of its numbered messages once on a connection (it resends only on a
-    new one), so a repeat is a flood of copies, refused whatever the receiver's speed: the
-    token bucket alone lets a flood through to a receiver too slow to take 2,000 a second.
-    """
-    if isinstance(message, NUMBERED) and message == previous:
-        return message.seq
-    return None
+    def __init__(self) -> None:
+        self._last: Received | None = None
+        self._count = 0
+
+    def flood(self, message: Received) -> int | None:
+        """The number of ``message`` if it is one copy too many in a row, else None."""
+        if isinstance(message, NUMBERED) and message == self._last:
+            self._count += 1
+            return message.seq if self._count > COPIES_IN_A_ROW else None
+        self._last, self._count = message, 1
+        return None
 
 
 class Bucket:

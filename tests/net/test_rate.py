@@ -1,9 +1,10 @@
 """A seat's connection may carry `FRAME_RATE` frames a second for long and `FRAME_BURST`
-at once (the token bucket that measures it), and no numbered message twice in a row."""
+at once (the token bucket that measures it), and one numbered message at most
+`COPIES_IN_A_ROW` times in a row."""
 
 from __future__ import annotations
 
-from p2pnerts.net._links import FRAME_BURST, FRAME_RATE, Bucket, repeated
+from p2pnerts.net._links import COPIES_IN_A_ROW, FRAME_BURST, FRAME_RATE, Bucket, Copies
 from p2pnerts.protocol import Ack, Rejoin
 
 
@@ -29,16 +30,25 @@ def test_an_honest_seats_pace_never_empties_it() -> None:
     assert all(bucket.take(t) for t in times)
 
 
-def test_a_numbered_message_carried_twice_in_a_row_is_a_repeat() -> None:
+def test_copies_of_a_numbered_message_in_a_row_are_a_flood_past_the_limit() -> None:
+    copies = Copies()
     ack = Ack(1, 0, 9, 3, (4, 5, 6), 12, bytes(16))
-    assert repeated(None, ack) is None
-    assert repeated(ack, Ack(1, 0, 9, 3, (4, 5, 6), 12, bytes(16))) == 3
-    # The next Ack, or the same number from a seat's later life, is no repeat.
-    assert repeated(ack, Ack(1, 0, 10, 4, (4, 5, 7), 12, bytes(16))) is None
-    assert repeated(ack, Ack(1, 2, 9, 3, (4, 5, 6), 12, bytes(16))) is None
+    said = [copies.flood(Ack(1, 0, 9, 3, (4, 5, 6), 12, bytes(16))) for _ in range(20)]
+    assert said[:COPIES_IN_A_ROW] == [None] * COPIES_IN_A_ROW
+    assert said[COPIES_IN_A_ROW:] == [3] * (20 - COPIES_IN_A_ROW)
+    assert copies.flood(ack) == 3
 
 
-def test_a_message_outside_the_sequence_may_come_again() -> None:
+def test_twice_in_a_row_then_the_next_message_is_no_flood() -> None:
+    # An honest seat resends what a new connection may lack, then sends its queue: one
+    # message may come twice; the next one starts the count again.
+    copies = Copies()
+    first, second = (Ack(1, 0, c, c - 6, (4, 5, 6), 12, bytes(16)) for c in (9, 10))
+    for message in [first, first, second, second, first] * 10:
+        assert copies.flood(message) is None
+
+
+def test_a_message_outside_the_sequence_may_come_again_and_again() -> None:
     # A seat asking to rejoin says so again and again on one connection (its seq is 1).
-    rejoin = Rejoin(4, 2, 7, 1, 3)
-    assert repeated(rejoin, Rejoin(4, 2, 7, 1, 3)) is None
+    copies = Copies()
+    assert all(copies.flood(Rejoin(4, 2, 7, 1, 3)) is None for _ in range(100))
