@@ -54,15 +54,10 @@ async def host_table(
     player.table_name = spec.name
     seating = Seating(player)
     seating.table = secrets.token_bytes(16)
-    secret = None
-    if player.passphrase is not None:
-        secret = await trio.to_thread.run_sync(TableSecret.derive, player.passphrase, seating.table)
     listeners = await listen(port, bind)
     port = listeners[0].socket.getsockname()[1]
     roster: dict[int, Seat] = {0: Seat(0, player.name, "", port, player.key.public)}
-    me = Hello(seating.table, 0, player.name, port, player.key.public)
-    seating.answer = me
-    seating.spectators = Spectators(player.spectators, secret, player.report)
+    me, secret = await _let_watch(seating, player, player.name, port, player.spectators)
     links: dict[int, Connection] = {}
     full = trio.Event()
 
@@ -207,6 +202,13 @@ async def resume_table(saved: SeatFile, player: Player) -> MatchResult:
         listeners = await listen_again(me.port)
     except OSError as exc:
         raise JoinError(f"cannot listen on port {me.port} again: {exc.strerror}") from None
+    seating.private = saved.private
+    if saved.seat == 0:  # the host, back: spectators watch here again, as they did
+        if not saved.private:
+            player.passphrase = None
+        # (A private table's host asks them the passphrase: it must be given again.)
+        watchers = player.spectators and (player.passphrase is not None or not saved.private)
+        await _let_watch(seating, player, me.name, me.port, watchers)
 
     async def handle(stream: trio.SocketStream) -> None:
         async with seating.greet(stream) as greeted:
@@ -227,6 +229,20 @@ async def resume_table(saved: SeatFile, player: Player) -> MatchResult:
         )
         nursery.cancel_scope.cancel()
     return result
+
+
+async def _let_watch(
+    seating: Seating, player: Player, name: str, port: int, allowed: bool
+) -> tuple[Hello, TableSecret | None]:
+    """Make ``seating`` the host's: how it answers a newcomer's Hello or a spectator's
+    Watch, and whether it lets spectators in (``allowed``); returns that answer and the
+    private table's secret (None: no passphrase)."""
+    secret = None
+    if player.passphrase is not None:
+        secret = await trio.to_thread.run_sync(TableSecret.derive, player.passphrase, seating.table)
+    seating.answer = Hello(seating.table, 0, name, port, player.key.public)
+    seating.spectators = Spectators(allowed, secret, player.report)
+    return seating.answer, secret
 
 
 async def listen(port: int, host: str | None = None) -> list[trio.SocketListener]:

@@ -104,6 +104,8 @@ class TablePeer:
         self.options = options
         self.name = ""
         """The table's name, if this seat knows it (kept in its state file)."""
+        self.private = False
+        """Whether the table asks a passphrase (kept in the state file, for spectators)."""
         now = trio.current_time()
         self.replica = seat_replica(
             seat, self.roster, options, self.key, now=now, timing=timing, disk=disk, tamper=tamper
@@ -342,8 +344,10 @@ class TablePeer:
             self._kept.drop()  # gone for good: nothing to come back to
             self._kept = None
             return
-        disk, key, name = self.replica.disk, self.key.secret, self.name
-        kept = SeatFile(self.table, self.seat, self.roster, self.options, disk, key, name)
+        disk, key = self.replica.disk, self.key.secret
+        kept = SeatFile(
+            self.table, self.seat, self.roster, self.options, disk, key, self.name, self.private
+        )
         self._kept.keep(kept)
 
     def _on_event(self, event: Event) -> None:

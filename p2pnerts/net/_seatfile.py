@@ -40,6 +40,9 @@ class SeatFile:
     """This seat's private key (32 bytes): the others know the seat by its public half."""
     name: str = ""
     """The table's name, where this seat knew it (a seat that joined by address did not)."""
+    private: bool = True
+    """Whether the table asks a passphrase: a host back from the file lets spectators watch
+    only as it did (a file that does not say counts as private)."""
 
     def check_table(self, path: Path, name: str) -> None:
         """Raise `SeatFileError` unless this seat is one of the table named ``name``."""
@@ -55,6 +58,7 @@ class SeatFile:
             "p2pnerts-seat": FORMAT,
             "table": self.table.hex(),
             "name": self.name,
+            "private": self.private,
             "seat": self.seat,
             "roster": [[s.seat, s.name, s.host, s.port, s.key.hex()] for s in self.roster],
             "key": self.key.hex(),
@@ -144,7 +148,14 @@ def _parse(document: Any) -> SeatFile:
         ),
         _own_key(document["key"], roster[seat]),
         _str(document.get("name", "")),
+        _bool(document.get("private", True), "private"),
     )
+
+
+def _bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{what} must be true or false")
+    return value
 
 
 def _own_key(value: Any, me: Seat) -> bytes:

@@ -122,6 +122,8 @@ class Seating:
         """Whom this seat lets watch the table (the host's); None: it sends them there."""
         self.answer: Hello | None = None
         """How this seat answers a newcomer's (or a spectator's) Hello: the host's."""
+        self.private = player.passphrase is not None
+        """Whether the table asks a passphrase (its state files keep it)."""
 
     @asynccontextmanager
     async def greet(self, stream: trio.SocketStream) -> AsyncIterator[Greeted | None]:
@@ -222,6 +224,7 @@ class Seating:
             shaper=p.shaper,
         )
         self.peer.name = p.table_name or ""
+        self.peer.private = self.private
         log = None
         if p.log_dir is not None:
             log = keep_log(self.peer, p.log_dir, options.summary(), p.report)

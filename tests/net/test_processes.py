@@ -155,11 +155,23 @@ def test_the_host_killed_and_started_again_with_its_state_file_comes_back(
         host.wait()
     args = [*COMMAND, "host", "--name", "lab", "--headless", "--no-advertise", *table]
     again = _spawn(args)
+    assert again.stdout is not None
+    told = []
+    for line in again.stdout:
+        told.append(line)
+        if "coming back to seat 0" in line:
+            break
+    # Back, the host is still where a spectator watches the table.
+    watch = _spawn([*COMMAND, "watch", f"127.0.0.1:{port}", "--headless"])
     outs = [_finish(p) for p in [*bots, again]]
-    assert "coming back to seat 0" in outs[2]
+    outs[2] = "".join(told) + outs[2]
     assert "Player is back" in outs[0]
     assert len({_summary(o) for o in outs}) == 1
     assert not state.exists()
+    seen = _finish(watch).splitlines()
+    assert re.fullmatch(rf"watching 127.0.0.1:{port} as Player sees it: Player, B\d, B\d", seen[0])
+    commits = [int(line.split()[0][1:]) for line in seen[1:-1]]
+    assert commits and commits == list(range(commits[0], commits[0] + len(commits)))
 
 
 def test_a_killed_teammate_started_again_with_its_state_file_plays_its_team_deck(

@@ -45,6 +45,7 @@ def test_a_saved_seat_reads_back_the_same(tmp_path: Path) -> None:
         (lambda d: d["disk"].update(order=[3 << 6]), "no card has code 192"),
         (lambda d: d["roster"][1].__setitem__(3, 70000), "port must be"),
         (lambda d: d.pop("table"), "'table'"),
+        (lambda d: d.update(private="no"), "private must be true or false"),
     ],
 )
 def test_a_damaged_state_file_is_refused_saying_why(
@@ -111,6 +112,18 @@ def test_the_table_name_is_kept_and_a_file_without_one_still_reads(tmp_path: Pat
     del document["name"]
     path.write_text(json.dumps(document))
     assert SeatFile.load(path) == _saved()
+
+
+def test_whether_the_table_is_private_is_kept_and_a_file_that_does_not_say_is_private(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "seat.json"
+    replace(_saved(), private=False).save(path)
+    assert not SeatFile.load(path).private
+    document = json.loads(path.read_text())
+    del document["private"]
+    path.write_text(json.dumps(document))
+    assert SeatFile.load(path).private  # (spectators then need the passphrase given again)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows keeps no POSIX file modes")
