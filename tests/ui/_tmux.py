@@ -10,7 +10,7 @@ import shlex
 import shutil
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +23,21 @@ WAIT = 60.0
 """Seconds to wait for the screen to show something before the test fails."""
 REVERSE = "\x1b[7m"
 """How tmux writes reverse video when it captures a pane with its escapes."""
+
+
+def terminal_fixture(width: int, height: int) -> Callable[[], Iterator[Terminal]]:
+    """A test module's ``terminal`` fixture: a fresh ``width``×``height`` terminal per
+    test, closed after it (``terminal = terminal_fixture(100, 32)``)."""
+
+    @pytest.fixture
+    def terminal() -> Iterator[Terminal]:
+        term = Terminal(width, height)
+        try:
+            yield term
+        finally:
+            term.close()
+
+    return terminal
 
 
 class Terminal:

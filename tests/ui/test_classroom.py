@@ -9,11 +9,10 @@ import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _tmux import Terminal, needs_tmux
+from _tmux import Terminal, needs_tmux, terminal_fixture
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "classroom.md"
 PROGRAM = ".venv/bin/p2pnerts"
@@ -37,13 +36,7 @@ def test_the_guide_gives_three_lessons_and_an_export() -> None:
     assert [c[0] for c in OTHERS] == ["sim", "trace"]
 
 
-@pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    term = Terminal(100, 32)
-    try:
-        yield term
-    finally:
-        term.close()
+terminal = terminal_fixture(100, 32)
 
 
 @needs_tmux

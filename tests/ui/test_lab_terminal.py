@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
-from _tmux import Terminal, needs_tmux
+from _tmux import Terminal, needs_tmux, terminal_fixture
 
 from p2pnerts.lab._lessons import LESSONS
 
@@ -17,13 +17,7 @@ pytestmark = needs_tmux
 COMMAND = [sys.executable, "-m", "p2pnerts", "lab", "--lesson", "race", "--seed", "1"]
 
 
-@pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    term = Terminal(100, 32)
-    try:
-        yield term
-    finally:
-        term.close()
+terminal = terminal_fixture(100, 32)
 
 
 def at_step(step: int) -> Callable[[str], bool]:

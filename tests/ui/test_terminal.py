@@ -17,7 +17,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _tmux import Processes, Terminal, needs_tmux, port_in, quit_table, run_in, say_ready
+from _tmux import (
+    Processes,
+    Terminal,
+    needs_tmux,
+    port_in,
+    quit_table,
+    run_in,
+    say_ready,
+    terminal_fixture,
+)
 
 pytestmark = needs_tmux
 
@@ -27,13 +36,7 @@ AWAY = 20.0
 """Seconds a newcomer looks away (the issue's test of the default level)."""
 
 
-@pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    term = Terminal(80, 24)
-    try:
-        yield term
-    finally:
-        term.close()
+terminal = terminal_fixture(80, 24)
 
 
 @pytest.fixture
