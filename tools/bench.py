@@ -250,6 +250,7 @@ def sim_cost(
         "p2p_p50_rtt": ours.get("p50_rtt", 0.0),
         "p2p_p95_rtt": ours.get("p95_rtt", 0.0),
         "p2p_within_target": ours.get("within_target", 0.0),
+        "floor_p50_rtt": statistics.median(f for s in seeds for f in sim.commit_floors(config, s)),
         "sequencer_p50_rtt": theirs["p50_rtt"],
         "sequencer_p95_rtt": theirs["p95_rtt"],
         "sequencer_messages_per_play": figures["sequencer"]["messages_per_play"],
@@ -271,7 +272,7 @@ def bench_sim(args: argparse.Namespace) -> dict[str, Any]:
         print(
             "\nper committed play, heartbeats aside; commit latency in round trips (mean RTT)\n"
             "peers  msgs  ordered   acks  aim 2(N-1)  bytes  p2p p50/p95  in target"
-            "  sequencer p50/p95  msgs"
+            "  floor p50  sequencer p50/p95  msgs"
         )
         for r in cost:
             print(
@@ -279,9 +280,14 @@ def bench_sim(args: argparse.Namespace) -> dict[str, Any]:
                 f"{r['acks_per_play']:6.1f} {r['aim_per_play']:11} {r['bytes_per_play']:6.0f} "
                 f"{r['p2p_p50_rtt']:6.2f}/{r['p2p_p95_rtt']:4.2f} "
                 f"{100 * r['p2p_within_target']:9.0f}% "
+                f"{r['floor_p50_rtt']:10.2f} "
                 f"{r['sequencer_p50_rtt']:11.2f}/{r['sequencer_p95_rtt']:4.2f} "
                 f"{r['sequencer_messages_per_play']:5.1f}"
             )
+        print(
+            "floor: the mean round trip to the farthest other peer, which any commit rule "
+            "that waits\nfor every member to hold a play costs its player at the least"
+        )
         broken = sum(r["violations"] for r in speed + cost)
         if broken:
             print(

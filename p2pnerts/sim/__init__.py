@@ -31,7 +31,7 @@ from p2pnerts.sim._network import LinkModel, Network, Scheduler
 from p2pnerts.sim._report import Report, SeedResult, Tally, ViolationReport
 from p2pnerts.sim._run import Simulation
 from p2pnerts.sim._sequencer import SequencerRun
-from p2pnerts.sim._workload import Lineup, SimConfig
+from p2pnerts.sim._workload import Lineup, SimConfig, commit_floors
 
 __all__ = [
     "MIXES",
@@ -59,6 +59,7 @@ __all__ = [
     "check_progress",
     "check_round_over",
     "check_round_time",
+    "commit_floors",
     "fault_schedule",
     "misplaced_cards",
     "replay_round",

@@ -115,6 +115,18 @@ def rtt_to_slowest(links: dict[Link, LinkModel], seat: int) -> float:
     return max(2 * m.usual_max for (a, b), m in links.items() if seat in (a, b))
 
 
+def commit_floors(config: SimConfig, seed: int) -> list[float]:
+    """Per seat, the mean round trip to its farthest other peer, in the seed's mean round
+    trips: no commit rule that waits for every member to hold a play commits it at its
+    player sooner, on average (the benchmark sets it beside the sequencer's latency)."""
+    links = setting(config, seed).links
+    unit = mean_rtt(links)
+    return [
+        max(2 * m.mean for (a, b), m in links.items() if seat in (a, b)) / unit
+        for seat in range(config.peers)
+    ]
+
+
 def mean_rtt(links: dict[Link, LinkModel]) -> float:
     """The network's mean round trip: the unit commit latencies are reported in."""
     return 2 * sum(m.mean for m in links.values()) / len(links)

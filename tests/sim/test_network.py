@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import random
 
-from p2pnerts.sim import LinkModel, Network, Scheduler
+from p2pnerts.sim import LinkModel, Network, Scheduler, SimConfig, commit_floors
 
 
 def _network(
@@ -83,3 +83,12 @@ def test_a_slow_peer_delays_what_it_sends_and_receives() -> None:
     prompt = [t - p for t, _, d, p in got if d == 2]
     assert max(prompt) < 0.0011
     assert max(late) > 0.1 and all(d <= 0.5011 for d in late)
+
+
+def test_the_commit_floor_is_the_round_trip_to_the_farthest_peer_in_mean_round_trips() -> None:
+    two = commit_floors(SimConfig(2, 1), 1)
+    assert two == [1.0, 1.0]  # one link: its round trip is the mean
+    five = commit_floors(SimConfig(5, 1), 3)
+    assert len(five) == 5 and min(five) > 0
+    # The two seats of the longest link have it as their farthest: above the mean link.
+    assert sorted(five)[-2:] == [max(five)] * 2 and max(five) > 1.0
