@@ -18,6 +18,10 @@ only the points on the table count:
   move now), it takes the move that scores at once, if the search chose one that scores
   less: a Nerts card to a foundation, then onto a work pile, then any card up. A
   rearrangement that pays off in three moves is worth nothing once the round has ended.
+
+Both are small. In the fast arena (1,000 paired rounds at 4 players, seed 1) it is +0.18 ±
+0.56 points a round ahead of the strong bot and +0.48 ± 0.58 ahead of the priority bot:
+level with both, within the intervals.
 """
 
 from __future__ import annotations
@@ -47,7 +51,14 @@ rounds each, against strong): other weights for Nerts cards, spaces, races, bloc
 feeding, digging, calling, a deeper or wider search, a value for turning into unseen cards,
 and terms for the kinds of card the work piles take and for the turns until the waste
 shows a card that plays. None moved the margin beyond its interval (about ±0.9 points a
-round)."""
+round). Also tried, each against this bot on the same deals: a foundation play before a
+move at home that could wait (a Nerts card onto a work pile, the waste down); the Nerts card
+first whenever it can move; holding back harder, or never, a play that feeds another
+player's Nerts card; taking the place another player's last Nerts cards want; the next Nerts
+card guessed from the cards not seen yet, and work piles valued by how many of those they
+take; turning on instead of declaring stuck; digging on with an empty pile while the others
+are far from calling; a shorter horizon as the others near a call. None gained; several lost
+a few tenths of a point a round."""
 
 
 class ExpertBot:
