@@ -6,14 +6,21 @@ import random
 
 from test_policies import positions
 
-from p2pnerts.bots import ExpertBot
+from p2pnerts.bots import ExpertBot, StrongBot
 from p2pnerts.rules import (
     HIDDEN,
+    NERTS,
+    CallNerts,
+    Move,
+    SlideUnder,
     State,
     TableOptions,
+    ToFoundation,
+    ToWork,
     TurnStock,
     apply,
     deal,
+    legal_moves,
     private_view,
     solo_seats,
 )
@@ -75,3 +82,55 @@ def test_the_expert_forgets_its_stock_when_a_new_round_is_dealt() -> None:
     assert HIDDEN not in bot._known(state, 0).tableau_of(0).stock
     again = deal(TableOptions(), solo_seats(2), rng=random.Random(5))
     assert all(c is HIDDEN for c in bot._known(again, 0).tableau_of(0).stock)
+
+
+def _feeds_a_nerts_card(view: State, move: ToFoundation) -> bool:
+    """Whether the play would let another player's Nerts card go up next."""
+    card = move.card
+    tops = [t.nerts[-1] for t in view.tableaux if t.deck != move.seat and t.nerts]
+    return any(t is not None and (t.suit, t.rank) == (card.suit, card.rank + 1) for t in tops)
+
+
+def _nerts_emptied(state: State, seat: int) -> State:
+    """The state with ``seat``'s Nerts pile emptied (its cards out of the round)."""
+    tableaux = list(state.tableaux)
+    tableaux[seat] = tableaux[seat]._replace(nerts=())
+    return state._replace(tableaux=tuple(tableaux))
+
+
+def test_with_its_pile_empty_the_expert_plays_up_before_it_calls() -> None:
+    """Even with another player close to calling, where the strong bot calls at once."""
+    checked = strong_calls = 0
+    for seed in range(20):
+        for state in positions(seed, 4, TableOptions()):
+            for seat in range(4):
+                view = private_view(_nerts_emptied(state, seat), seat)
+                ups = [m for m in legal_moves(view, seat) if isinstance(m, ToFoundation)]
+                if any(_feeds_a_nerts_card(view, m) for m in ups):
+                    continue  # held back, as the strong bot holds it back
+                move = ExpertBot().choose(view, seat)
+                assert isinstance(move, ToFoundation) if ups else move == CallNerts(seat)
+                checked += bool(ups)
+                strong_calls += bool(ups) and StrongBot().choose(view, seat) == CallNerts(seat)
+    assert checked > 20 and strong_calls > 0
+
+
+def _scores_now(move: Move | None) -> int:
+    nerts = isinstance(move, ToFoundation | ToWork | SlideUnder) and move.source == NERTS
+    return isinstance(move, ToFoundation) + 2 * nerts
+
+
+def test_when_another_player_may_call_the_expert_takes_the_move_that_scores_now() -> None:
+    changed = 0
+    for seed in range(20):
+        for state in positions(seed, 4, TableOptions()):
+            for seat in range(4):
+                if not state.tableau_of(seat).nerts:
+                    continue
+                view = private_view(_nerts_emptied(state, (seat + 1) % 4), seat)
+                best = max(map(_scores_now, legal_moves(view, seat)))
+                move = ExpertBot().choose(view, seat)
+                assert _scores_now(move) == best, (move, best)
+                usual = ExpertBot().choose(private_view(state, seat), seat)
+                changed += _scores_now(usual) < best
+    assert changed > 0
