@@ -26,9 +26,8 @@ level with both, within the intervals.
 
 from __future__ import annotations
 
-from p2pnerts.bots._strong import StrongBot, Weights
+from p2pnerts.bots._strong import StrongBot, Weights, _fits_down, _goes_up
 from p2pnerts.rules import (
-    ACE,
     HIDDEN,
     NERTS,
     CallNerts,
@@ -36,11 +35,9 @@ from p2pnerts.rules import (
     Move,
     SlideUnder,
     State,
-    Tableau,
     TableOptions,
     ToFoundation,
     ToWork,
-    fits,
     legal_moves,
 )
 
@@ -107,15 +104,9 @@ def _call_is_near(view: State, seat: int) -> bool:
         if tableau.deck == own or len(tableau.nerts) > 1:
             continue
         top = tableau.nerts[-1] if tableau.nerts else None
-        if top is None or _can_move(tableau, top, wanted):
+        if top is None or _goes_up(top, wanted) or _fits_down(tableau, top):
             return True
     return False
-
-
-def _can_move(tableau: Tableau, card: Card, wanted: set[tuple[int, int]]) -> bool:
-    if card.is_joker or card.rank == ACE or (card.suit, card.rank) in wanted:
-        return True
-    return any(fits(pile, card.rank, card.red, 1) for pile in tableau.work)
 
 
 def _scores_now(move: Move, options: TableOptions) -> int:
