@@ -35,6 +35,7 @@ from p2pnerts.rules import (
     Move,
     SlideUnder,
     State,
+    Tableau,
     TableOptions,
     ToFoundation,
     ToWork,
@@ -97,16 +98,23 @@ class ExpertBot:
 
 def _call_is_near(view: State, seat: int) -> bool:
     """Whether another player may call Nerts within a move: their pile is empty, or its
-    last card can go to a foundation or onto one of their work piles now."""
+    last card can go to a foundation or onto one of their work piles now. (A deck not dealt
+    in this round, its seat away, has an empty tableau: nobody calls there.)"""
     own = view.seats[seat]
     wanted = {(f.suit, f.rank + 1) for f in view.foundations}
     for tableau in view.tableaux:
-        if tableau.deck == own or len(tableau.nerts) > 1:
+        if tableau.deck == own or len(tableau.nerts) > 1 or _not_dealt(tableau):
             continue
         top = tableau.nerts[-1] if tableau.nerts else None
         if top is None or _goes_up(top, wanted) or _fits_down(tableau, top):
             return True
     return False
+
+
+def _not_dealt(tableau: Tableau) -> bool:
+    return not (
+        tableau.nerts or tableau.stock or tableau.waste or any(p.cards for p in tableau.work)
+    )
 
 
 def _scores_now(move: Move, options: TableOptions) -> int:

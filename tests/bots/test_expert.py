@@ -7,6 +7,7 @@ import random
 from test_policies import positions
 
 from p2pnerts.bots import ExpertBot, StrongBot
+from p2pnerts.bots._expert import _call_is_near
 from p2pnerts.rules import (
     HIDDEN,
     NERTS,
@@ -134,3 +135,15 @@ def test_when_another_player_may_call_the_expert_takes_the_move_that_scores_now(
                 usual = ExpertBot().choose(private_view(state, seat), seat)
                 changed += _scores_now(usual) < best
     assert changed > 0
+
+
+def test_a_deck_not_dealt_in_is_no_player_about_to_call() -> None:
+    state = positions(3, 4, TableOptions())[0]
+    tableaux = list(state.tableaux)
+    empty = tableaux[2]._replace(
+        nerts=(), stock=(), waste=(), work=tuple(p._replace(cards=()) for p in tableaux[2].work)
+    )
+    tableaux[2] = empty
+    away = state._replace(tableaux=tuple(tableaux))
+    assert not _call_is_near(private_view(away, 0), 0)  # seat 2 is away, not calling
+    assert _call_is_near(private_view(_nerts_emptied(state, 2), 0), 0)
