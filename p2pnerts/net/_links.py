@@ -212,10 +212,10 @@ NUMBERED = (Ready, Play, Ack, Reveal, Leave, ViewChange, StartView)
 """The kinds of message a seat numbers in its sequence (the others all carry ``seq`` 1)."""
 COPIES_IN_A_ROW = 8
 """How many times in a row one connection may carry one numbered message. An honest seat
-sends each once on a connection (SPEC §6.11; a peer that resends one still waiting in its
-queue, as this one once did, sends it twice): a flood of copies is refused however slowly
-the receiver reads it, where the token bucket alone lets it through to a receiver too
-slow to take `FRAME_RATE` frames a second."""
+sends one at most twice in a row (resent when the connection is adopted, then again from
+the queue it was waiting in); a flood of copies is refused however slowly the receiver
+reads it, where the token bucket alone lets it through to a receiver too slow to take
+`FRAME_RATE` frames a second."""
 
 
 class Copies:

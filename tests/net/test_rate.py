@@ -40,8 +40,8 @@ def test_copies_of_a_numbered_message_in_a_row_are_a_flood_past_the_limit() -> N
 
 
 def test_twice_in_a_row_then_the_next_message_is_no_flood() -> None:
-    # A peer that resends what a new connection may lack, then its queue, may send one
-    # message twice; the next one starts the count again.
+    # An honest seat resends what a new connection may lack, then sends its queue: one
+    # message may come twice; the next one starts the count again.
     copies = Copies()
     first, second = (Ack(1, 0, c, c - 6, (4, 5, 6), 12, bytes(16)) for c in (9, 10))
     for message in [first, first, second, second, first] * 10:
