@@ -44,14 +44,11 @@ class Outbox:
         """What to send again, on a new connection, to a seat that holds this seat's
         messages up to ``held``: nothing to a seat left out of this view (``member``
         false) that lacks more than was kept for it — what it lacks went once every
-        member had it, the rest would leave it a gap, and it will find itself out.
-        What still waits in the queue is left out: it goes to every connection with the
-        queue, after these (so it is not sent twice in a row)."""
+        member had it, the rest would leave it a gap, and it will find itself out."""
         kept = self.after(held)
         if not member and kept and kept[0].seq > held + 1:
             return []
-        queued = {id(m) for m in self.queue}
-        return [m for m in kept if id(m) not in queued]
+        return kept
 
     def trim(self, held: int) -> None:
         """Forget the kept messages numbered up to ``held``: every member holds them.

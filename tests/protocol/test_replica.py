@@ -67,17 +67,6 @@ def test_every_seat_commits_the_ready_messages_and_the_first_play() -> None:
     table.agree()
 
 
-def test_a_new_connection_is_sent_again_what_it_lacks_once_not_what_waits_in_the_queue() -> None:
-    table = _table(3)
-    seat = table.replicas[1]
-    table.cut = {frozenset((1, 2))}  # seat 2 will lack seat 1's play
-    seat.intend(_two_of_hearts(1), table.now)
-    # Still queued, the play goes out with the queue, to every connection: not before it.
-    assert not [m for m in seat.resend_to(2) if isinstance(m, Play)]
-    table.flush()
-    assert [m.move for m in seat.resend_to(2) if isinstance(m, Play)] == [_two_of_hearts(1)]
-
-
 def test_a_race_the_earlier_clock_stays_and_the_later_returns_naming_the_winner() -> None:
     table = _table(3)
     table.level_clocks([0, 1])
