@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 import trio
 
-from p2pnerts.net._link import Connection, Received, dial_seat
+from p2pnerts.net._link import Connection, Received, Refused, dial_seat
 from p2pnerts.net._result import PeerStats
 from p2pnerts.net._shaper import LinkShaper, Shaper
 from p2pnerts.protocol import (
@@ -166,7 +166,8 @@ class Links(Mapping[int, Connection]):
         """Keep a connection to a lower seat: dial, dial again when it drops, and probe
         with a new connection while it brings nothing (`PROBE_AFTER`); each new connection
         is served in ``nursery`` and handed to ``adopt``, which puts it in the old one's
-        place."""
+        place. Raises `Refused` when the host (seat 0) refuses this seat; another seat
+        that refuses it is refused in return (``broken``)."""
         delay = FIRST_REDIAL
         seat = other.seat
         while not self._refuses(seat):  # none again to a seat refused
@@ -180,8 +181,16 @@ class Links(Mapping[int, Connection]):
                         await lost.wait()
                     continue
             conn = None
-            with trio.move_on_after(PROBE_EVERY if connected else math.inf):
-                conn = await dial_seat(other, hello(), key, self._shape())
+            try:
+                with trio.move_on_after(PROBE_EVERY if connected else math.inf):
+                    conn = await dial_seat(other, hello(), key, self._shape())
+            except Refused as exc:
+                if seat == 0:
+                    raise  # the host's answer is the table's: this seat cannot play it
+                # Any other seat refusing this one is refused in return, and play goes on
+                # without it: one seat cannot stop another by refusing it (SPEC §2.8).
+                self._broken(seat, str(exc))
+                return
             if conn is None:
                 if not connected:
                     await trio.sleep(delay)

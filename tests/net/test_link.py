@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import trio
 import trio.testing
 
-from p2pnerts.net import TablePeer
+from p2pnerts.net import Refused, TablePeer
 from p2pnerts.net._link import Connection, Received
-from p2pnerts.protocol import Ack, FrameDecoder, Seat
+from p2pnerts.protocol import Ack, FrameDecoder, Refuse, Seat, encode
 from p2pnerts.rules import TableOptions
 
 
@@ -58,3 +59,34 @@ async def test_a_second_connection_to_a_seat_replaces_the_first() -> None:
     assert first.closed and not second.closed
     peer.lost(1, first)  # the old one's end, reported late, leaves the new one alone
     assert peer.links == {1: second}
+
+
+async def _refusing_seat(nursery: trio.Nursery) -> int:
+    """A listener that answers every Hello with a Refuse: its port."""
+
+    async def answer(stream: trio.SocketStream) -> None:
+        decoder = FrameDecoder()
+        while not list(decoder.feed(bytes(await stream.receive_some(65536)))):
+            pass
+        await stream.send_all(encode(Refuse("no thanks")))
+        await stream.aclose()
+
+    listeners = await nursery.start(trio.serve_tcp, answer, 0)
+    return int(listeners[0].socket.getsockname()[1])
+
+
+async def test_a_seat_refusing_this_one_is_refused_in_return_and_play_goes_on() -> None:
+    # One seat cannot stop another by refusing it: only the host's refusal stops a seat.
+    async with trio.open_nursery() as nursery:
+        port = await _refusing_seat(nursery)
+        roster = [Seat(s, name, "127.0.0.1", port) for s, name in enumerate(["Ann", "Eve", "Bea"])]
+        peer = TablePeer(
+            bytes(16), 2, roster, TableOptions(), rng=random.Random(1), driver=None,
+            report=lambda _: None,
+        )  # fmt: skip
+        with trio.fail_after(10):
+            await peer.links.keep_dialled(roster[1], peer.hello, peer.key, nursery, peer.adopt)
+        assert peer.replica.gate.refuses(1) and not peer.replica.gate.refuses(0)
+        with trio.fail_after(10), pytest.raises(Refused, match=r"seat 0 .* refused this seat"):
+            await peer.links.keep_dialled(roster[0], peer.hello, peer.key, nursery, peer.adopt)
+        nursery.cancel_scope.cancel()
