@@ -8,6 +8,7 @@ it; the LAN lab gives the processes it starts their own namespace's address.
 
 import os
 from collections.abc import Iterator
+from itertools import chain, zip_longest
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -28,6 +29,37 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     pace, tmux screens, mDNS, countdowns): with one worker a core, the cores stayed more
     than half idle."""
     return 2 * (os.cpu_count() or 1)
+
+
+SLOW = (
+    "tests/net/test_processes.py",
+    "tests/sim/test_sweep.py",
+    "tests/sim/test_regressions.py",
+    "tests/ui/test_watch_screen.py",
+    "tests/ui/test_terminal.py",
+    "tests/test_fanout.py",
+    "tests/net/test_lanlab.py",
+    "tests/arena/test_fast.py",
+    "tests/test_exits.py",
+    "tests/bots/test_commands.py",
+    "tests/rules/test_properties.py",
+)
+"""The files whose tests take longest (10 to 60 s each, many of them real processes
+playing at a set pace, the rest simulator sweeps)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slowest tests first, one of each slow file in turn: pytest-xdist hands the
+    first tests out in turn to every worker, so each gets its share of the long ones, each
+    a mix of waiting and computing, and the run does not end on one worker still busy with
+    a long test while the others idle. Only the order changes: every test still runs."""
+    slow: dict[str, list[pytest.Item]] = {path: [] for path in SLOW}
+    rest: list[pytest.Item] = []
+    for item in items:
+        group = slow.get(item.nodeid.partition("::")[0])
+        (rest if group is None else group).append(item)
+    mixed = [item for item in chain(*zip_longest(*slow.values())) if item is not None]
+    items[:] = mixed + rest
 
 
 @pytest.fixture(scope="session")
