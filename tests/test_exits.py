@@ -41,7 +41,7 @@ def running(args: list[str]) -> Iterator[subprocess.Popen[str]]:
     finally:
         if child.poll() is None:
             child.kill()
-            child.communicate()
+        child.communicate()  # what is left, and the pipes closed, however the test ended
 
 
 def stopped(child: subprocess.Popen[str], signum: int, *, group: bool = False) -> str:
@@ -92,7 +92,7 @@ def test_a_bot_at_a_table_stopped_says_so_and_the_host_plays_on(
             first_line(bot.stdout, "joining")
             err = stopped(bot, signum)
         assert (bot.returncode, err.strip()) == (status, told)
-        assert host.poll() is None
+        assert host.poll() is None, host.communicate()
 
 
 @posix_signals

@@ -72,7 +72,8 @@ class KnownHosts:
             return
         self._keys[name] = key
         document = {"p2pnerts-known-hosts": FORMAT, "tables": dict(sorted(self._keys.items()))}
-        part = self.path.with_name(self.path.name + ".part")
+        # A part file of this process's own: two joiners on one machine may write at once.
+        part = self.path.with_name(f"{self.path.name}.{os.getpid()}.part")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with open(part, "w", encoding="utf-8") as out:
