@@ -113,9 +113,19 @@ class Closing:
         host, number = self._host, this.number
         before = self.whole(number - 1)
         if before is None or this.seed is None:
-            # It came back since the pledges were made: it cannot check this round.
-            seats = tuple(s for s in range(host.players) if host.seats[s] in this.shown)
-            host.events.append(AuditPassed(number, seats))
+            # It came back since the pledges were made: it cannot check the secrets that
+            # came against them. A deck whose secret never came fails without a pledge,
+            # here as at every other replica (the round closed at the same place).
+            missing = {
+                deck: (this.dealers[deck], _deal.NEVER_REVEALED)
+                for deck in sorted(this.shown)
+                if deck not in this.shares
+            }
+            if missing:
+                self._void(number, missing)
+            else:
+                seats = tuple(s for s in range(host.players) if host.seats[s] in this.shown)
+                host.events.append(AuditPassed(number, seats))
             return
         failures: dict[int, tuple[int, str]] = {}
         decks: dict[int, tuple[Card, ...]] = {}

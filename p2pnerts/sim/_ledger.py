@@ -106,6 +106,8 @@ class Ledger:
         self.dealers: dict[int, dict[int, int]] = {}
         """Per round, by deck dealt in, the seat whose shuffle dealt it."""
         self._overs: dict[int, list[RoundOver]] = {}
+        self._voided: dict[int, dict[int, set[int]]] = {}
+        """Per round, per seat that audited it, the decks its audit voided."""
         self._digest = hashlib.blake2b(digest_size=16)
 
     # --- messages -----------------------------------------------------------------------------
@@ -176,10 +178,13 @@ class Ledger:
                 self._round_over(seat, replica, event, now)
             case AuditPassed():
                 self.tally.audits += 1
+                self._voided.setdefault(event.round, {}).setdefault(seat, set())
             case AuditFailed() if event.reason == NEVER_REVEALED:
                 # It left (crashed, or was left out) before its Reveal: voided, as a seat
                 # that withholds its secret is (SPEC §5.5); no bot lies.
                 self.tally.membership["NotRevealed"] += 1
+                voided = self._voided.setdefault(event.round, {}).setdefault(seat, set())
+                voided.add(self.config.seating[event.seat])
             case AuditFailed():
                 raise Violation(
                     f"seat {seat}'s audit of round {event.round} failed seat {event.seat}: "
@@ -199,6 +204,16 @@ class Ledger:
                 pass  # a play not yet placed; what a seat back in learns of the rounds
             case _:
                 self.tally.membership[type(event).__name__] += 1
+
+    def check_voids(self) -> None:
+        """Every seat that audited a round voided the same decks in it (the round closes
+        at the same place in the order everywhere, a seat let back in too): else their
+        match totals differ."""
+        for number, by_seat in sorted(self._voided.items()):
+            verdicts = {seat: sorted(decks) for seat, decks in sorted(by_seat.items())}
+            if len({tuple(v) for v in verdicts.values()}) > 1:
+                said = "; ".join(f"seat {s}: {v or 'none'}" for s, v in verdicts.items())
+                raise Violation(f"the seats' audits of round {number} voided other decks: {said}")
 
     def _dealt_by(self, seat: int, number: int, found: dict[int, int]) -> None:
         """Every replica deals each deck of a round from the same seat's Ready, one of the

@@ -136,6 +136,7 @@ class Simulation:
             while self.ledger.done_at is None or self.scheduler.next_time <= self.ledger.done_at:
                 if not self.scheduler.step():
                     raise Violation("nothing is left to happen, yet the rounds are not over")
+            self.ledger.check_voids()
         except Violation as exc:
             violation = ViolationReport(self.seed, self.now, str(exc), self.trace.lines())
         except Exception as exc:  # a crash in a replica is reported like a violation

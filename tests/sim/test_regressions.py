@@ -303,6 +303,19 @@ CASES = [
         "14 (seats 0, 2, 3), siblings, each with seats asking to rejoin from the other",
         teams=(2, 2),
     ),
+    Case(
+        "links",
+        3,
+        6,
+        2030,
+        "seat 0 voided seat 1's deck in round 2 (its secret never came: it was left out "
+        "before its Reveal), seat 2 did not: let back in after the round's pledges, it "
+        "passed the round unchecked, and the match's totals differed (the simulator did not "
+        "compare audits until then; 5p-8r-seed1 of links and 4p-6r-seed1 of heavy met it too)",
+        "a seat that cannot check a round's secrets still voids each deck whose secret never "
+        "came, which needs no pledge; the simulator checks that every seat's audit of a round "
+        "voids the same decks",
+    ),
 ]
 
 
