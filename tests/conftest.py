@@ -49,11 +49,19 @@ SLOW = (
 playing at a set pace, the rest simulator sweeps)."""
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # pytest-xdist: a test at a time to whichever worker is free (by default each worker
+    # first takes a quarter of its share in one run of the order, so that the slow tests,
+    # first in it, went to a few workers and the run ended on them).
+    if hasattr(config.option, "maxschedchunk") and config.option.maxschedchunk is None:
+        config.option.maxschedchunk = 1
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slowest tests first, one of each slow file in turn: pytest-xdist hands the
-    first tests out in turn to every worker, so each gets its share of the long ones, each
-    a mix of waiting and computing, and the run does not end on one worker still busy with
-    a long test while the others idle. Only the order changes: every test still runs."""
+    """The slowest tests first, one of each slow file in turn, handed out one at a time to
+    whichever worker is free: each worker gets a mix of waiting and computing, and the run
+    does not end on one worker still busy with a long test while the others idle. Only
+    the order changes: every test still runs."""
     slow: dict[str, list[pytest.Item]] = {path: [] for path in SLOW}
     rest: list[pytest.Item] = []
     for item in items:
