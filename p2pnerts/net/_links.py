@@ -10,6 +10,7 @@ with what it carries.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable, Iterator, Mapping
 
@@ -32,6 +33,8 @@ from p2pnerts.protocol import (
     ViewChange,
     addressed_to,
 )
+
+log = logging.getLogger("p2pnerts.net")
 
 FRAME_RATE = 2000.0
 """Frames a second a seat's connection may carry for long (far above an honest seat's:
@@ -167,7 +170,7 @@ class Links(Mapping[int, Connection]):
         with a new connection while it brings nothing (`PROBE_AFTER`); each new connection
         is served in ``nursery`` and handed to ``adopt``, which puts it in the old one's
         place. Raises `Refused` when the host (seat 0) refuses this seat; another seat
-        that refuses it is refused in return (``broken``)."""
+        that refuses it is not dialled again."""
         delay = FIRST_REDIAL
         seat = other.seat
         while not self._refuses(seat):  # none again to a seat refused
@@ -187,9 +190,10 @@ class Links(Mapping[int, Connection]):
             except Refused as exc:
                 if seat == 0:
                     raise  # the host's answer is the table's: this seat cannot play it
-                # Any other seat refusing this one is refused in return, and play goes on
-                # without it: one seat cannot stop another by refusing it (SPEC §2.8).
-                self._broken(seat, str(exc))
+                # Another seat's refusal does not stop this one: which of the two is wrong
+                # the host's answer says, and a seat must not be able to stop another by
+                # refusing it. No link to that seat from now on (SPEC §2.8).
+                log.warning("%s; playing on without a link to it", exc)
                 return
             if conn is None:
                 if not connected:
