@@ -30,6 +30,8 @@ from p2pnerts.net._seatreplica import seat_replica
 from p2pnerts.net._shaper import Shaper
 from p2pnerts.protocol import (
     SECRET_BYTES,
+    AuditFailed,
+    AuditPassed,
     Disk,
     Event,
     Hello,
@@ -133,6 +135,9 @@ class TablePeer:
         self._waits = _waits.News(self.replica, self.pacing, self.narrator, report)
         self._poke = trio.Event()
         self._done = trio.Event()
+        self._audited = 0
+        """The last round whose audit this seat has seen close (its voids, if any)."""
+        self._audit_news = trio.Event()
         self._next_round_at: float | None = None
         self.moved: dict[int, float] = {}
         """When each seat last made a move (or the round began): a bot takes over the part
@@ -358,6 +363,9 @@ class TablePeer:
             sent = self._sent_at.pop(event.move, None) if event.seat == self.seat else None
             if sent is not None:
                 self.stats.landed(sent, trio.current_time())
+        elif isinstance(event, AuditPassed | AuditFailed):
+            self._audited = max(self._audited, event.round)
+            self._audit_news.set()
         elif isinstance(event, RoundStarted):
             self.moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
             self.pacing.round_started(len(self.roster), trio.current_time())
@@ -404,9 +412,16 @@ class TablePeer:
 
     async def _finish(self, linger: float | None = None) -> None:
         # Linger a moment, acknowledging, so that every seat commits the last round too.
-        await trio.sleep(max(2.0, 4 * self.replica.timing.heartbeat) if linger is None else linger)
+        timing = self.replica.timing
+        await trio.sleep(max(2.0, 4 * timing.heartbeat) if linger is None else linger)
         if self.result is not None and not self.result.ended:
-            # The last round's audit closes after it ends: a deck voided there counts.
+            # The last round's audit closes after it ends, once every deck's secret is in
+            # or its seat left out: a deck voided there counts, so wait for it a while.
+            last = len(self.replica.match_scores)
+            with trio.move_on_after(timing.reveal_within + timing.view_change_timeout):
+                while self._audited < last:
+                    self._audit_news = trio.Event()
+                    await self._audit_news.wait()
             self.result = self._result()
         self.stats.finished = trio.current_time()
         if self._kept is not None:

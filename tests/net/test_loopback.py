@@ -30,6 +30,7 @@ from p2pnerts.protocol import (
     Play,
     Proof,
     Refuse,
+    Reveal,
     SeatKey,
     TeamDeal,
     Welcome,
@@ -82,6 +83,33 @@ async def test_four_peers_on_loopback_play_a_whole_match_and_agree() -> None:
     assert len(set(results.values())) == 1
     assert results[0].rounds == 2
     assert [line for line in lines if "starts" in line] == ["round 1 starts", "round 2 starts"]
+
+
+async def test_the_last_rounds_void_counts_in_the_result_though_its_audit_closes_late() -> None:
+    """Seat 2 never reveals its secret for the match's one round, and stays: the others
+    leave it out some 10 s after the round's end, and only then can the round's audit
+    close and void its deck. Each waits for that before it counts the match."""
+    results: dict[int, MatchResult] = {}
+    lines: list[str] = []
+    spec = TableSpec("late", 3, TableOptions(rounds=1))
+    withholder = _player("Cal", 3)
+    withholder.tamper = lambda m: [] if isinstance(m, Reveal) and m.round else [m]
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, lines)
+
+            async def join(k: int, player: Player) -> None:
+                results[k] = await join_table("127.0.0.1", port, player)
+
+            nursery.start_soon(join, 1, _player("Bea", 2))
+            await trio.sleep(0.2)  # Bea takes seat 1
+            nursery.start_soon(join, 2, withholder)
+    assert results[0] == results[1], (results[0], results[1])
+    void = [line for line in lines if line.startswith("audit of round 1: Cal")]
+    assert void and "it never revealed its secret" in void[0], lines
+    assert "round is void" in void[0]
+    scored = int(void[0].rsplit(" ", 1)[1])
+    assert results[0].totals[2] == scored <= 0
 
 
 async def test_a_full_table_refuses_a_newcomer_with_a_clear_reason() -> None:
