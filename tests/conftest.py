@@ -28,8 +28,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: three workers a core. Most tests wait (for processes playing at a set
     pace, tmux screens, mDNS, countdowns): with one worker a core the cores stayed more
     than half idle, and with two a third idle (on 2 cores, 6 workers took the suite from
-    13 min 31 s with 4 to 11 min 44 s)."""
-    return 3 * (os.cpu_count() or 1)
+    13 min 31 s with 4 to 11 min 44 s). At most 16: each worker holds a Python process
+    and starts more (whole tables of peers), which a large machine's memory would feel."""
+    return min(3 * (os.cpu_count() or 1), 16)
 
 
 SLOW = (
