@@ -8,12 +8,13 @@ new view; it reads and changes the rest of the membership through the `Membershi
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._base import Base
-from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.protocol._codec import decode_payload, encode_payload
 from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._messages import Message, StartView, ViewChange
@@ -59,10 +60,18 @@ class Election:
         """The view this seat votes for, while the status is changing."""
         self._change_started = membership.installed_at
         self._votes: dict[int, dict[int, ViewChange]] = {}
+        self._apart: set[tuple[int, int]] = set()
+        """The pairs of seats that could not hear each other when this view began: each
+        named the other in its vote for it (`_parted`)."""
 
     def clear(self) -> None:
         """Drop every vote (this seat rejoins from nothing)."""
         self._votes = {}
+
+    def began(self, start: StartView) -> None:
+        """A view is installed here: note which of its voters could not hear each other."""
+        votes = [decode_payload(payload) for payload in start.votes]
+        self._apart = _apart({v.sender: v for v in votes if isinstance(v, ViewChange)})
 
     def forget_up_to(self, view: int) -> None:
         """Drop the votes for views up to ``view`` (installed, or left behind)."""
@@ -154,6 +163,26 @@ class Election:
         else:
             self._maybe_start_view(now)
 
+    def _parted(self, votes: dict[int, ViewChange], voters: set[int]) -> set[int]:
+        """The voters to leave out because they cannot hear each other: of two voters that
+        each suspect the other, and did so too when this view began (the connection between
+        them down, or refused, for a whole view), one goes — the one more voters suspect;
+        if as many, the higher seat; never this coordinator. Kept both, the two would hold
+        each view up again as soon as it began, for as long as that connection stays down.
+        (A connection down for a moment costs one view change that keeps everyone.)"""
+        suspects = {s: set(votes[s].suspects) for s in voters}
+        parted: set[int] = set()
+        for a, b in sorted(_apart({s: votes[s] for s in voters}) & self._apart):
+            if a in parted or b in parted:
+                continue
+            left = voters - parted
+            named = {s: sum(s in suspects[v] for v in left) for s in (a, b)}
+            loser = b if named[b] >= named[a] else a
+            if loser == self._m.seat:
+                loser = a if loser == b else b
+            parted.add(loser)
+        return parted
+
     def _maybe_start_view(self, now: float) -> None:
         new_view = self.changing_to
         if self._m.status is not Status.CHANGING or self.coordinator(new_view) != self._m.seat:
@@ -166,6 +195,9 @@ class Election:
             s for s, vote in votes.items() if s in self._m.members and vote.view == self._m.view
         } - held_up
         needed = self._m.members - self._m.liveness.suspected - held_up
+        if not needed <= voters:
+            return
+        voters -= self._parted(votes, voters)
         asking = self._m.rejoining.asking
         rejoining = {s for s in self._m.rejoining.fresh(now) - voters if asking[s][1] < new_view}
         quorums = self._m.quorums_now()
@@ -175,8 +207,7 @@ class Election:
         # on, and the majorities of its two branches would no longer meet.)
         behind = {number for number, _ in quorums}
         backing = voters | {s for s in rejoining if asking[s][1] in behind}
-        majorities = all(2 * len(backing & q) > len(q) for _, q in quorums)
-        if not needed <= voters or not majorities:
+        if not all(2 * len(backing & q) > len(q) for _, q in quorums):
             return
         joined = tuple(sorted(rejoining))
         joined_from = tuple(asking[s][1] for s in joined)
@@ -216,3 +247,12 @@ class Election:
         )
         assert isinstance(start, StartView)
         self._m.install(start, now)
+
+
+def _apart(votes: dict[int, ViewChange]) -> set[tuple[int, int]]:
+    """The pairs of voters (lower seat first) that each name the other as suspected."""
+    return {
+        (a, b)
+        for a, b in itertools.combinations(sorted(votes), 2)
+        if b in votes[a].suspects and a in votes[b].suspects
+    }

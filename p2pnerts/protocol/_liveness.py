@@ -158,6 +158,13 @@ class Liveness:
         wait = self._m.timing.exclude_after
         return {s for s in self._others() if now - self.live_since(s) >= wait}
 
+    def heard_lately(self, seats: frozenset[int], now: float) -> list[int]:
+        """Of ``seats`` (members still), those heard within `Timing.suspect_after` and not
+        holding the table up, ascending."""
+        fresh = self._m.timing.suspect_after
+        held_up = self.holding_up(now)
+        return sorted(s for s in seats - held_up if now - self.heard[s] < fresh)
+
     def stalling(self, now: float) -> set[int]:
         """The members holding the table up while they talk on: not let back in soon."""
         wait = self._m.timing.exclude_after

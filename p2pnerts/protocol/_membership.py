@@ -13,7 +13,8 @@ v' from every member it does not suspect, cast in its own view, and they (with t
 asking to rejoin from one of the views it counts) are a majority of that view's members —
 and, until every member is known to have installed that view, of the earlier views'
 members its own StartView named (`quorums_now`) — it broadcasts StartView: the voters
-(plus any seat asking to rejoin) as the new members, its own ``have`` vector as the *cut*
+(less one of each two that cannot hear each other, `Election._parted`; plus any seat asking
+to rejoin) as the new members, its own ``have`` vector as the *cut*
 of every seat's messages, and every ordered message of the current round it has
 committed or holds, *carried*.
 
@@ -280,6 +281,8 @@ class Membership:
     def install(self, start: StartView, now: float) -> None:
         """Move to the view a StartView begins, as a member that was already in."""
         departed = self.members - set(start.members)
+        # Left out though heard here: another member could not hear it (`hold_off`).
+        unheard_elsewhere = self.liveness.heard_lately(departed - set(start.joined), now)
         self.view, self.members = start.view, frozenset(start.members)
         self.rejoining.forget_starts(self.view)
         self.enter(Status.NORMAL)
@@ -288,6 +291,9 @@ class Membership:
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self._note_lineage(start)
         self.election.forget_up_to(self.view)
+        self.election.began(start)
+        for seat in unheard_elsewhere:
+            self.rejoining.hold_off(seat, now)
         for seat in sorted(departed | set(start.joined)):
             self._host.witness.forget(seat)  # what is kept of it, the StartView says
             self.liveness.away(seat)
@@ -381,6 +387,7 @@ class Membership:
         self.enter(Status.NORMAL)
         self.installed_at = now
         self.election.clear()
+        self.election.began(start)
         self.installed = {self.seat, start.sender}
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self._note_lineage(start)

@@ -17,6 +17,9 @@ from p2pnerts.protocol._status import NEVER, Timing
 
 STASH_LIMIT = 100_000
 """Messages from views not yet installed that a replica holds back, at most."""
+HOLD_OFF_FIRST = 4.0
+"""Seconds a seat left out though this seat heard it, a second time soon after the first,
+waits before this seat lets it back in (`Rejoining.hold_off`)."""
 
 
 class _Replica(Protocol):
@@ -54,6 +57,9 @@ class Rejoining:
         """Each seat's latest Rejoin, signed: a StartView that lets it in carries it."""
         self.barred: dict[int, float] = {}
         """Seats left out for holding the table up while talking on, and since when."""
+        self.held_off: dict[int, tuple[float, float]] = {}
+        """Seats left out though this seat heard them (`hold_off`): since when, and for
+        how long."""
         self._stash: list[Message] = []
         self.stash_since: float | None = None
         self.starts_heard: set[int] = set()
@@ -89,11 +95,24 @@ class Rejoining:
             self._m.host.events.append(PeerStalled(seat))
         self.barred[seat] = now
 
+    def hold_off(self, seat: int, now: float) -> None:
+        """Keep ``seat`` out for a while: a view left it out though this seat still heard
+        it, so another member could not (a connection between the two down, or refused).
+        The first time it may come back at once (the connection may have been down for a
+        moment); left out so again soon after, it would be let back in only to be left out
+        again, view after view, for as long as that connection stays down: so it waits
+        `HOLD_OFF_FIRST`, then twice as long each time, up to `Timing.readmit_after`."""
+        wait, last = 0.0, self.held_off.get(seat)
+        if last is not None and now - last[0] <= last[1] + self._m.timing.readmit_after:
+            wait = min(max(2 * last[1], HOLD_OFF_FIRST), self._m.timing.readmit_after)
+        self.held_off[seat] = (now, wait)
+
     def fresh(self, now: float) -> set[int]:
         """The seats that asked to rejoin lately enough to be let in (and are not barred
-        for holding the table up lately)."""
+        for holding the table up lately, nor held off, `hold_off`)."""
         timing = self._m.timing
         barred = {s for s, t in self.barred.items() if now - t < timing.readmit_after}
+        barred |= {s for s, (t, wait) in self.held_off.items() if now - t < wait}
         recent = {s for s, (t, _) in self.asking.items() if now - t <= timing.exclude_after}
         return recent - barred
 
