@@ -344,7 +344,8 @@ def _player(
     player.log_dir = seat.log
     player.spectators = seat.watchers
     if seat.cheat is not None:
-        player.tamper = Cheat(seat.cheat)
+        player.tamper = cheat = Cheat(seat.cheat)
+        player.shuns = cheat.shuns
     return player
 
 

@@ -6,6 +6,9 @@ detects: every honest peer names the seat ("broke the protocol and is refused fr
 on"), leaves it out, and finishes the match without it, all alike; a headless peer that saw
 it ends with exit status 3. See protocol/SECURITY.md for what each check defends.
 
+One kind lies in its links (`LINK_CHEATS`): ``cut-links`` talks to the host alone, refusing
+every other seat's connection; the others cannot hear it, and leave it out.
+
 Two kinds lie about the deal (`DEAL_CHEATS`): ``stack-deck`` deals its own deck stacked
 (its replica shuffles with `stacked`, `Cheat.shuffle`), ``lie-about-deck`` reveals a secret
 it never pledged. Every honest peer's audit fails the seat's deck and voids its round, alike.
@@ -33,10 +36,15 @@ CHEATS: dict[str, str] = {
     "stack-deck": "deals its own deck stacked: its Nerts pile plays out ace to king",
     "lie-about-deck": "reveals another secret than the one it pledged for its deck",
     "equivocate": "signs a play and another move under one number: each seat is told one",
+    "cut-links": "keeps its link to the host but refuses every other seat's, and dials none",
 }
 """Every kind of cheat, with what it does."""
 DEAL_CHEATS = frozenset({"stack-deck", "lie-about-deck"})
 """The kinds the round's audit catches (and voids), rather than a check on arrival."""
+LINK_CHEATS = frozenset({"cut-links"})
+"""The kinds that lie in whom they link to, not in what they send: no peer can name the
+seat that cut a link, but the view change leaves out the seat that more seats cannot hear
+(SPEC §6.4)."""
 
 HONEST_FIRST = 12
 """How many messages a cheat sends honestly first (its Ready, and play under way)."""
@@ -63,6 +71,10 @@ class Cheat:
         self._frozen: tuple[int, ...] | None = None
         self._first: Ready | None = None
         self._players = 0
+
+    def shuns(self, seat: int) -> bool:
+        """Whether this cheat refuses a link with ``seat`` (``cut-links``: all but the host)."""
+        return self.kind == "cut-links" and seat != 0
 
     def shuffle(self, options: TableOptions, seat_deck: int) -> Shuffle | None:
         """How this cheat's replica shuffles: ``stack-deck`` stacks its own deck."""

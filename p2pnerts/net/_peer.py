@@ -94,6 +94,7 @@ class TablePeer:
         seat_file: Path | None = None,
         disk: Disk | None = None,
         tamper: Tamper | None = None,
+        shuns: Callable[[int], bool] | None = None,
         key: SeatKey | None = None,
         seeded: bool = False,
         shaper: Shaper | None = None,
@@ -158,6 +159,8 @@ class TablePeer:
         self._tamper = tamper
         """What this seat puts on the wire in place of each message it sends (a cheat,
         for demonstrations and tests); None: the messages themselves."""
+        self._shuns = shuns or (lambda _: False)
+        """The seats this seat never dials (a cheat that cuts its links)."""
         self.traffic: list[Traffic] = []
 
     # --- running --------------------------------------------------------------------------
@@ -175,7 +178,7 @@ class TablePeer:
             if self._driver is not None:
                 nursery.start_soon(play_seat, self, self._driver, self._rng)
             for other in self.roster:
-                if other.seat < self.seat:
+                if other.seat < self.seat and not self._shuns(other.seat):
                     dialled = self.links.keep_dialled
                     nursery.start_soon(dialled, other, self.hello, self.key, nursery, self.adopt)
             self._say_team()

@@ -69,6 +69,8 @@ class Player:
     """Hears the host's answer to a joiner: its seat, the table's size and options."""
     tamper: Tamper | None = None
     """Rewrites what this seat sends (a cheat, for demonstrations and tests)."""
+    shuns: Callable[[int], bool] | None = None
+    """The seats whose links this seat refuses and never dials (a cheat, likewise)."""
     key: SeatKey = field(default_factory=SeatKey.generate)
     """This seat's key pair (a state file keeps it, to come back as the same seat)."""
     expect_host: str | None = None
@@ -179,6 +181,10 @@ class Seating:
             conn.send_nowait(Refuse(f"that is not seat {hello.seat}'s key"))
             await conn.finish()
             return
+        if self.player.shuns is not None and self.player.shuns(hello.seat):
+            conn.send_nowait(Refuse("this seat links to the host alone"))
+            await conn.finish()
+            return
         refused = await answer_link(conn, hello, peer.hello(), peer.key)
         if refused is None and hello.terms != peer.hello().terms:
             refused = TERMS_DIFFER  # the seat proved itself, but plays another table
@@ -217,6 +223,7 @@ class Seating:
             disk=disk,
             between_rounds=p.between_rounds,
             tamper=p.tamper,
+            shuns=p.shuns,
             key=p.key,
             countdown=p.countdown,
             idle_after=p.idle_after,

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from p2pnerts._platform import WINDOWS
-from p2pnerts.cheats import CHEATS, DEAL_CHEATS
+from p2pnerts.cheats import CHEATS, DEAL_CHEATS, LINK_CHEATS
 from p2pnerts.net import COUNTDOWN
 
 COMMAND = [sys.executable, "-m", "p2pnerts"]
@@ -299,7 +299,7 @@ def test_a_peer_whose_links_are_cut_for_seconds_is_told_and_comes_back_over_new_
     assert sum(probed) >= 1, probed
 
 
-REFUSED = sorted(set(CHEATS) - DEAL_CHEATS)
+REFUSED = sorted(set(CHEATS) - DEAL_CHEATS - LINK_CHEATS)
 DETECTED = dict.fromkeys(REFUSED, "C broke the protocol and is refused from now on") | {
     "no-ack": "C talks on but acknowledges nothing: left out for a while",
     "equivocate": "signed two different messages as its message",
@@ -358,6 +358,27 @@ def test_a_seat_cheating_on_its_deal_is_voided_alike_by_every_honest_peer(
     assert "Winner: C" not in _summary(out)
     figures = json.loads(stats.read_text())
     assert [re.sub(r"seat \d", "seat", f) for f in figures["audits_failed"]] == ["seat, round 1"]
+
+
+def test_a_seat_that_links_to_the_host_alone_is_left_out_and_the_others_finish_alike() -> None:
+    """``cut-links`` keeps its link to the host and refuses every other seat's: no one can
+    prove who cut the links, but both honest bots suspect it, and it suspects both of them,
+    so the view change leaves it out (SPEC §6.4) — whatever seat it has — and lets it back
+    only now and then. Before, every seat voted and each view kept all four: the table held
+    itself up view after view."""
+    with _host("--seats", "4", "--rounds", "2", "--level", "9") as (host, port):
+        cheat = _bot(port, "C", "--cheat", "cut-links")
+        bots = [_bot(port, f"B{k}") for k in (1, 2)]
+        outs = [_finish(b) for b in bots] + [host.communicate(timeout=LIMIT)[0]]
+        cheat.kill()
+        cheat.communicate()
+    assert host.returncode == 0, outs[-1]
+    for seen in outs:
+        assert "C is left out; the table plays on" in seen, seen
+        over = [int(n) for n in re.findall(r"^round (\d+) over", seen, re.MULTILINE)]
+        assert over == [1, 2], seen
+        assert re.search(r"^match over after 2 rounds: .*C 0\b", seen, re.MULTILINE), seen
+    assert len({_summary(o) for o in outs}) == 1
 
 
 def test_a_bot_without_the_passphrase_cannot_sit_at_a_private_table_and_one_with_it_can() -> None:
