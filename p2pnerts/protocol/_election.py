@@ -68,10 +68,13 @@ class Election:
         """Drop every vote (this seat rejoins from nothing)."""
         self._votes = {}
 
-    def began(self, start: StartView) -> None:
-        """A view is installed here: note which of its voters could not hear each other."""
+    def began(self, start: StartView) -> set[int]:
+        """A view is installed here: note which of its voters could not hear each other.
+        Returns the seats its voters suspected."""
         votes = [decode_payload(payload) for payload in start.votes]
-        self._apart = _apart({v.sender: v for v in votes if isinstance(v, ViewChange)})
+        cast = {v.sender: v for v in votes if isinstance(v, ViewChange)}
+        self._apart = _apart(cast)
+        return {s for v in cast.values() for s in v.suspects}
 
     def forget_up_to(self, view: int) -> None:
         """Drop the votes for views up to ``view`` (installed, or left behind)."""

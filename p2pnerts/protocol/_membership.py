@@ -281,7 +281,8 @@ class Membership:
     def install(self, start: StartView, now: float) -> None:
         """Move to the view a StartView begins, as a member that was already in."""
         departed = self.members - set(start.members)
-        # Left out though heard here: another member could not hear it (`hold_off`).
+        # Left out though heard here, and a voter suspected it: that member could not hear
+        # it (`hold_off`).
         unheard_elsewhere = self.liveness.heard_lately(departed - set(start.joined), now)
         self.view, self.members = start.view, frozenset(start.members)
         self.rejoining.forget_starts(self.view)
@@ -291,8 +292,8 @@ class Membership:
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self._note_lineage(start)
         self.election.forget_up_to(self.view)
-        self.election.began(start)
-        for seat in unheard_elsewhere:
+        suspected = self.election.began(start)
+        for seat in sorted(set(unheard_elsewhere) & suspected):
             self.rejoining.hold_off(seat, now)
         for seat in sorted(departed | set(start.joined)):
             self._host.witness.forget(seat)  # what is kept of it, the StartView says
