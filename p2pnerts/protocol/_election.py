@@ -15,6 +15,7 @@ from typing import Protocol
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._base import Base
 from p2pnerts.protocol._codec import decode_payload, encode_payload
+from p2pnerts.protocol._lineage import Lineage
 from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._messages import Message, StartView, ViewChange
@@ -40,6 +41,7 @@ class Membership(Protocol):
     installed_at: float
     rejoining: Rejoining
     liveness: Liveness
+    lineage: Lineage
     base: Base
 
     @property
@@ -159,6 +161,7 @@ class Election:
         self._maybe_start_view(now)
 
     def take(self, vote: ViewChange, now: float) -> None:
+        self._m.lineage.take_vote(vote)
         self._votes.setdefault(vote.new_view, {})[vote.sender] = vote
         target = self.changing_to if self._m.status is Status.CHANGING else self._m.view
         if vote.new_view > target:

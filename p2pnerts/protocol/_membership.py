@@ -36,14 +36,17 @@ every member acknowledged in it, so at most one sibling commits anything; and be
 view not known to be installed by all its members needs majorities of the earlier views'
 members to be left, the siblings cannot both go on to views of their own. A member that
 shows it installed another view (it talks from one between where it came from and this
-view) is *gone*; if the rest can no longer make the majorities, the replica leaves.
+view) is *gone*; if the rest can no longer make the majorities, the replica leaves. Shut
+out of a view that one of its voters will never install (*stillborn*, `Lineage`), a
+replica asks to rejoin from where it came from, so that the other sibling can count it.
 
 A replica that learns it was left out — a StartView without it, the others talking in a
 view it never installed, or a view that can never go on — is *out*: it broadcasts Rejoin
-until a StartView lists it in ``joined`` as asking from its view. A restarted replica
-starts out. A rejoining seat starts its sequence numbers again at 1 in the view it
-joins; messages from its earlier life, sent in an older view, are dropped by everyone,
-and the StartView's ``lives`` tells a rejoining replica where each seat's life began.
+until a StartView for a view above its own lists it in ``joined`` as asking from the view
+it asks from. A restarted replica starts out. A rejoining seat starts its sequence numbers
+again at 1 in the view it joins; messages from its earlier life, sent in an older view,
+are dropped by everyone, and the StartView's ``lives`` tells a rejoining replica where
+each seat's life began.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ from p2pnerts.protocol._events import (
     ViewInstalled,
 )
 from p2pnerts.protocol._inplay import Disk, InPlay, Round
+from p2pnerts.protocol._lineage import Lineage
 from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._messages import Message, Ordered, Ready, Rejoin, StartView
@@ -134,11 +138,11 @@ class Membership:
         self._quorums: tuple[tuple[int, frozenset[int]], ...] = ()
         """Earlier views (number, members) a view change also needs a majority of until
         every member is known to have installed this view (`quorums_now`)."""
-        self._elsewhere_above: dict[int, int] = {}
-        """Per member of this view, the view above which a message it sends from a view
-        below this one shows it installed another view instead (`admit`)."""
-        self._gone: set[int] = set()
-        """The members shown to have installed another view than this one."""
+        self.lineage = Lineage(seat)
+        """Where each member came into this view from, and whether it is stillborn."""
+        self.asks_from = 0
+        """The view this seat asks to rejoin from while it is out: its view, or the one it
+        came from into a view that never takes hold (`Lineage`)."""
         self.election = Election(self)
         """The view change under way, if any: votes, and the StartView to build."""
 
@@ -183,12 +187,12 @@ class Membership:
             else:
                 self.rejoining.hold_back(message, now)
             return False
-        if self._elsewhere_above.get(sender, self.view) < message.view < self.view:
+        if self.lineage.went_elsewhere(message):
             # That member went on from where it voted (or asked to rejoin) to another view
             # than this one: it will never vouch for anything here. Should the others be
             # too few to go on without it, leave, to be let back in where it went.
-            self._gone.add(sender)
-            if any(2 * len(q - self._gone) <= len(q) for _, q in self.quorums_now()):
+            gone = self.lineage.gone
+            if any(2 * len(q - gone.keys()) <= len(q) for _, q in self.quorums_now()):
                 self.shut_out(now)
             return False
         if not self._host.acks.this_life(message):
@@ -204,21 +208,16 @@ class Membership:
                 return False
         return sender in self.members
 
-    def _note_lineage(self, start: StartView) -> None:
-        """Where each member of a view just installed came from: a voter from the view the
-        votes were cast in, a joining seat from the view it asked to rejoin from."""
-        self._gone = set()
-        self._elsewhere_above = dict.fromkeys(start.members, start.voted_in)
-        self._elsewhere_above.update(zip(start.joined, start.joined_from, strict=True))
-        self._elsewhere_above.pop(self.seat, None)
-
     def _answers_my_rejoin(self, start: StartView) -> bool:
-        """Whether a StartView lets this seat back in as it asks now, from its view: not one
-        built for an earlier request of this seat (its own earlier life, say, resent on a
-        new connection), which it may meanwhile have answered by installing another."""
-        if self.seat not in start.joined:
+        """Whether a StartView lets this seat back in as it asks now, from the view it asks
+        from, into a view above its own: not one built for an earlier request of this seat
+        (its own earlier life, say, resent on a new connection), which it may meanwhile have
+        answered by installing another, nor one at or below a view it installed (or, asking
+        from further back, voted for: `Lineage`)."""
+        floor = self.view if self.asks_from == self.view else self.election.changing_to
+        if self.seat not in start.joined or start.view <= max(self.view, floor):
             return False
-        return start.joined_from[start.joined.index(self.seat)] == self.view
+        return start.joined_from[start.joined.index(self.seat)] == self.asks_from
 
     def hear_from(self, message: Message, now: float) -> None:
         """A message came next from its sender: one sent in this view shows the sender
@@ -255,8 +254,8 @@ class Membership:
         to be installed everywhere counts majorities of the memberships behind it as
         well, down to a view known to be installed: of the seats of that view, only one
         side can hold a majority, since a seat that installed one of two sibling views
-        never installs the other (it can only come back in through a later view of the
-        side that lets it rejoin, which that side must form first).
+        installs the other only once the first is stillborn (`Lineage`), or comes back in
+        through a later view of the side that lets it rejoin, which that side forms first).
         """
         if self.members <= self.installed:
             return ((self.view, self.members),)
@@ -290,7 +289,7 @@ class Membership:
         self.installed_at = now
         self.install_acks(start)
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
-        self._note_lineage(start)
+        self.lineage.begin(start, start.voted_in)
         self.election.forget_up_to(self.view)
         suspected = self.election.began(start)
         for seat in sorted(set(unheard_elsewhere) & suspected):
@@ -324,9 +323,10 @@ class Membership:
         rest on a seat that installs a sibling of v instead: that seat goes on in an order
         v does not share. Two majorities of the old view meet in a voter; its votes rise,
         and after voting for a view it installs no earlier one (`take_start_view`), so it
-        installs at most one of the two — and a view commits only once every member has
-        acknowledged in that view, i.e. installed it. So of sibling views at most one ever
-        commits anything (and `quorums_now` keeps the others from going on).
+        installs at most one of the two (or the second once the first is stillborn) — and
+        a view commits only once every member has acknowledged in that view, i.e.
+        installed it. So of sibling views at most one ever commits anything (and
+        `quorums_now` keeps the others from going on).
         """
         self._host.acks.install(start)
         self.installed = {self.seat, start.sender}
@@ -356,17 +356,20 @@ class Membership:
 
     def restart_out(self, view: int, now: float) -> None:
         """Start as a replica back from a crash: out, asking to rejoin from ``view``."""
-        self.view = view
+        self.view = self.asks_from = view
         self.enter(Status.OUT)
         self.rejoining.ask(now)
 
     def shut_out(self, now: float) -> None:
+        # Out of a view that never takes hold, this seat asks from where it came from, as
+        # if that view's StartView had never reached it (`Lineage`).
+        self.asks_from = self.lineage.origin if self.lineage.stillborn else self.view
         self.enter(Status.OUT)
         self._host.events.append(ShutOut(self.view, self._host.away.take()))
         self.rejoining.ask(now)
 
     def take_rejoin(self, rejoin: Rejoin, now: float) -> None:
-        late = not self._host.acks.this_life(rejoin)
+        late = not self._host.acks.this_life(rejoin) and not self.lineage.asks_again(rejoin)
         if late and rejoin.sender in self.members:
             return  # sent before that seat rejoined, arriving late
         # (One that is no member any more may never have got the StartView that let it
@@ -391,7 +394,7 @@ class Membership:
         self.election.began(start)
         self.installed = {self.seat, start.sender}
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
-        self._note_lineage(start)
+        self.lineage.begin(start, self.asks_from)
         # Until it replays the round's first Ready, its base is the StartView's: were it to
         # coordinate a view before then, its StartView must rebuild the same table.
         self.base = Base.of(start)

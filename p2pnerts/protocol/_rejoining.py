@@ -40,6 +40,7 @@ class Membership(Protocol):
     seat: int
     timing: Timing
     view: int
+    asks_from: int
     members: frozenset[int]
 
     @property
@@ -69,10 +70,11 @@ class Rejoining:
     # --- this seat, out ----------------------------------------------------------------------
 
     def ask(self, now: float) -> None:
-        """Ask to be let back in, saying which round's deck this seat still holds."""
+        """Ask to be let back in, from the view it asks from, saying which round's deck this
+        seat still holds."""
         host, m = self._m.host, self._m
         clock = max(host.acks.clock, 1)
-        rejoin = host.signer.sign(Rejoin(m.seat, m.view, clock, 1, host.disk.round))
+        rejoin = host.signer.sign(Rejoin(m.seat, m.asks_from, clock, 1, host.disk.round))
         host.outbox.push(rejoin, now, keep=False)
 
     def tick_out(self, now: float) -> None:

@@ -3,10 +3,11 @@ every other seat hears both: the table leaves one of the two out and plays on.
 
 Before, every seat voted, the view change kept both, and they held the next view up as
 soon as it began: at 5 seats the table went through 991 views in 1,200 simulated seconds
-and never finished round 2; at 6 seats 8 rounds took 211 s and 147 views. Now the
-coordinator leaves out one of two voters that suspect each other, as they did when its
-view began (`Election._parted`), and the seats that still heard it let it back only after
-a while if it is left out so again (`Rejoining.hold_off`).
+and never finished round 2; at 6 seats 8 rounds took 211 s and 147 views; at 3 and 4 seats
+8 rounds took 77 to 92 s and 48 to 58 views, both ends of the cut members two thirds of the
+time. Now the coordinator leaves out one of two voters that suspect each other, as they did
+when its view began (`Election._parted`), and the seats that still heard it let it back
+only after a while if it is left out so again (`Rejoining.hold_off`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from p2pnerts.bots import SimpleBots
 from p2pnerts.protocol import Status
 from p2pnerts.sim import MIXES, SimConfig, Simulation
 
-ROUNDS = 8
+ROUNDS = 12
 CUT_AT = 5.0
 
 
@@ -50,12 +51,13 @@ def test_a_lasting_cut_between_two_seats_leaves_one_out_and_the_rest_play_on(
 ) -> None:
     sim, both_in = _play_with_a_cut(peers, cut, seed)
     assert len(sim.ledger.round_ended) > ROUNDS, f"{sim.now:.0f} s on, the rounds are not over"
-    assert sim.now < 120
+    assert sim.now < 150
     others = [p.replica for p in sim.seats if p.replica.seat not in cut]
     assert {r.status for r in others} == {Status.NORMAL}
     assert len({r.members for r in others}) == 1  # one view, the same at each
     # One end of the cut is out most of the time: let back in now and then, it is left
     # out again, and waits longer each time.
     assert both_in < 0.5, both_in
-    # A handful of views, not one every few seconds.
-    assert max(r.view for r in others) <= 25
+    # Now and then a view, not one every other second (before: 0.6 to 0.7 a second).
+    views = max(r.view for r in others)
+    assert views < 0.5 * sim.now, (views, sim.now)

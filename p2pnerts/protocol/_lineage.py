@@ -1,0 +1,96 @@
+"""Lineage: where each member of a view came from, and what shows a view never takes hold.
+
+A member came into a view either as a voter, from the view the StartView's votes were
+cast in (`StartView.voted_in`), or let back in, from the view it asked to rejoin from
+(`StartView.joined_from`). A member that then talks from a view between where it came
+from and this one installed another view instead: it is *gone*, and will never vouch for
+anything here (`Membership.admit`).
+
+A view is *stillborn* once one of its members is known never to install it:
+
+- a voter that sent, stamped with the view the votes were cast in, a vote for a later view
+  (after that vote it installs no earlier view from those votes, and no StartView that
+  lists it as a voter lets it in as a rejoining seat);
+- a voter that is gone (it left the view it voted in for another, and is never in it
+  again);
+- a seat let in as rejoining that is gone by a vote for this view or a later one: to
+  install this view it would have to ask again from where this view lets it in from,
+  further back than the view it voted in (in one life, a seat never asks from an earlier
+  view than it did before; back from a restart, it asks from the view it kept), and
+  asking from further back than its view, a seat installs no view up to the last it
+  voted for.
+
+A stillborn view commits nothing, as a commit needs every member's acknowledgement sent in
+the view, and it is never known installed everywhere, so every view built from it still
+needs majorities of the view its votes were cast in (SPEC §6.4).
+
+A seat that is shut out of a stillborn view asks to rejoin from the view it came from
+(`origin`), as if the StartView had never reached it: what it did in the stillborn view
+counts nowhere. Its votes there can only have formed views that list it as a voter, which
+it, out, never installs, so they never take hold either; and it installs no view at or below the
+stillborn one, or the last it voted for, again (`Membership._answers_my_rejoin`). A view
+that listed it as coming back, but that it never installed, takes a Rejoin of it from
+further back than that view for a late one — unless the seat is gone, and the Rejoin was
+sent after the message that showed it (`asks_again`). Without all that, two sibling views
+each installed by half the table wait for each other for ever: each half needs a majority
+of the view both were built from, and may count a seat asking to rejoin only from one of
+the views behind its own (SPEC §6.9).
+"""
+
+from __future__ import annotations
+
+from p2pnerts.protocol._messages import Message, Rejoin, StartView, ViewChange
+
+
+class Lineage:
+    """Where each member of this seat's view came from, and what each has shown since."""
+
+    def __init__(self, seat: int) -> None:
+        self._seat = seat
+        self._view = 0
+        self._voted_in = 0
+        self._came_from: dict[int, int] = {}
+        """Per other member, the view above which a message it sends from a view below this
+        one shows it installed another view instead."""
+        self._voters: frozenset[int] = frozenset()
+        """The other members that came in as voters, from ``_voted_in``."""
+        self.gone: dict[int, int] = {}
+        """The members shown to have installed another view than this one, each with the
+        clock of the latest message that showed it."""
+        self.origin = 0
+        """The view this seat came into this view from."""
+        self.stillborn = False
+        """Whether a member of this view is known never to install it."""
+
+    def begin(self, start: StartView, origin: int) -> None:
+        """A view is installed: this seat came into it from ``origin``."""
+        self._view, self._voted_in = start.view, start.voted_in
+        self._came_from = dict.fromkeys(start.members, start.voted_in)
+        self._came_from.update(zip(start.joined, start.joined_from, strict=True))
+        self._came_from.pop(self._seat, None)
+        self._voters = frozenset(start.members) - set(start.joined) - {self._seat}
+        self.gone, self.origin, self.stillborn = {}, origin, False
+
+    def went_elsewhere(self, message: Message) -> bool:
+        """Whether a message shows its sender, a member, installed another view than this
+        one (it talks from a view between where it came from and this one)."""
+        sender = message.sender
+        if not self._came_from.get(sender, self._view) < message.view < self._view:
+            return False
+        self.gone[sender] = max(self.gone.get(sender, 0), message.clock)
+        voted = isinstance(message, ViewChange) and message.new_view >= self._view
+        self.stillborn |= sender in self._voters or voted
+        return True
+
+    def take_vote(self, vote: ViewChange) -> None:
+        """A voter of this view that votes, where it voted this view in, for a later view
+        will never install this one."""
+        if vote.sender in self._voters and vote.view == self._voted_in:
+            self.stillborn |= vote.new_view > self._view
+
+    def asks_again(self, rejoin: Rejoin) -> bool:
+        """Whether a Rejoin from a member stamped with an older view than the one its life
+        began in is no late one: it was sent after the member was shown gone (its clock is
+        no lower), so it left that other view since and asks from further back (shut out
+        of a stillborn view)."""
+        return rejoin.clock >= self.gone.get(rejoin.sender, rejoin.clock + 1)

@@ -1,0 +1,99 @@
+"""Where each member of a view came from, and when a view is known never to take hold."""
+
+from __future__ import annotations
+
+from p2pnerts.protocol import Ack, Rejoin, StartView, ViewChange
+from p2pnerts.protocol._lineage import Lineage
+
+
+def _view_13() -> StartView:
+    """View 13 of four seats, voted in view 11 by seats 1 and 3, letting seat 0 back in
+    from view 10 (the sibling views of churn-2+2-4p-3r-seed92)."""
+    return StartView(
+        1,
+        13,
+        100,
+        7,
+        voted_in=11,
+        members=(0, 1, 3),
+        quorums=((11, (1, 2, 3)), (10, (0, 1, 2, 3))),
+        cuts=(0, 7, 5, 5),
+        joined=(0,),
+        joined_from=(10,),
+        lives=(13, 0, 0, 0),
+        seated=(0, 1, 2, 3),
+        round=2,
+        base_committed=0,
+        base_digest=bytes(16),
+        carried=(),
+        scores=(),
+    )
+
+
+def _vote(sender: int, view: int, new_view: int) -> ViewChange:
+    return ViewChange(sender, view, 101, 6, new_view=new_view, suspects=(), have=(), committed=0)
+
+
+def _talk(sender: int, view: int) -> Ack:
+    return Ack(sender, view, 102, 6, have=(0, 0, 0, 0), committed=0, digest=bytes(16))
+
+
+def _in_13(seat: int) -> Lineage:
+    lineage = Lineage(seat)
+    lineage.begin(_view_13(), origin=11)
+    return lineage
+
+
+def test_a_voter_voting_where_it_voted_for_a_later_view_makes_the_view_stillborn() -> None:
+    lineage = _in_13(1)
+    lineage.take_vote(_vote(3, 11, 14))
+    assert lineage.stillborn and lineage.origin == 11
+
+
+def test_other_votes_leave_the_view_as_it_is() -> None:
+    lineage = _in_13(1)
+    lineage.take_vote(_vote(3, 11, 13))  # the vote that made this view
+    lineage.take_vote(_vote(3, 13, 16))  # cast in this view
+    lineage.take_vote(_vote(0, 11, 14))  # a seat let in as rejoining, not a voter
+    lineage.take_vote(_vote(2, 11, 14))  # no member
+    assert not lineage.stillborn
+
+
+def test_a_voter_talking_from_a_view_between_is_gone_and_the_view_stillborn() -> None:
+    lineage = _in_13(1)
+    assert not lineage.went_elsewhere(_talk(3, 11))
+    assert not lineage.went_elsewhere(_talk(3, 14))  # may have installed this view first
+    assert not lineage.stillborn
+    assert lineage.went_elsewhere(_talk(3, 12))
+    assert set(lineage.gone) == {3} and lineage.stillborn
+
+
+def test_a_rejoining_seat_talking_from_a_view_between_is_gone_but_proves_nothing() -> None:
+    # Out of a stillborn view, it may ask from where it came from again, and come here.
+    lineage = _in_13(1)
+    assert lineage.went_elsewhere(_talk(0, 12))
+    assert set(lineage.gone) == {0} and not lineage.stillborn
+
+
+def test_a_rejoining_seat_gone_by_a_vote_for_this_view_or_a_later_one_makes_it_stillborn() -> None:
+    lineage = _in_13(1)
+    assert lineage.went_elsewhere(_vote(0, 11, 12))  # a vote for a view below this one
+    assert not lineage.stillborn
+    assert lineage.went_elsewhere(_vote(0, 11, 13))
+    assert lineage.stillborn
+
+
+def test_a_rejoin_of_a_member_sent_after_it_was_shown_gone_asks_again() -> None:
+    lineage = _in_13(1)
+    assert not lineage.asks_again(Rejoin(0, 10, 150, 1, 2))  # not gone: a late one
+    lineage.went_elsewhere(_talk(0, 12))  # its clock: 102
+    assert not lineage.asks_again(Rejoin(0, 10, 101, 1, 2))  # sent before
+    assert lineage.asks_again(Rejoin(0, 10, 102, 1, 2))
+
+
+def test_installing_a_view_starts_afresh() -> None:
+    lineage = _in_13(1)
+    lineage.take_vote(_vote(3, 11, 14))
+    lineage.went_elsewhere(_talk(3, 12))
+    lineage.begin(_view_13(), origin=10)
+    assert not lineage.stillborn and lineage.gone == {} and lineage.origin == 10
