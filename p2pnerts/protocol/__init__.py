@@ -20,7 +20,8 @@ each answer read from the part that owns it:
   who is seated, and the replica's status; it holds `Election` (`_election.py`: votes and
   the coordinator's StartView), `Rejoining` (`_rejoining.py`: requests to rejoin and the
   messages held back from a newer view), `Lineage` (`_lineage.py`: where each member came
-  into the view from, and whether the view is known never to take hold) and the `Base`
+  into the view from, whom the votes that began it suspected, and whether the view is
+  known never to take hold) and the `Base`
   (`_base.py`) a StartView rebuilds the round from, with what it carries;
 - `Away` and `Record` (`_away.py`): this seat's own stalls, counted against nobody and
   told once answered, and the rounds told, so that a seat back in tells none twice;

@@ -8,14 +8,13 @@ new view; it reads and changes the rest of the membership through the `Membershi
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Protocol
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._base import Base
-from p2pnerts.protocol._codec import decode_payload, encode_payload
-from p2pnerts.protocol._lineage import Lineage
+from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.protocol._lineage import Lineage, apart
 from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._messages import Message, StartView, ViewChange
@@ -62,21 +61,10 @@ class Election:
         """The view this seat votes for, while the status is changing."""
         self._change_started = membership.installed_at
         self._votes: dict[int, dict[int, ViewChange]] = {}
-        self._apart: set[tuple[int, int]] = set()
-        """The pairs of seats that could not hear each other when this view began: each
-        named the other in its vote for it (`_parted`)."""
 
     def clear(self) -> None:
         """Drop every vote (this seat rejoins from nothing)."""
         self._votes = {}
-
-    def began(self, start: StartView) -> set[int]:
-        """A view is installed here: note which of its voters could not hear each other.
-        Returns the seats its voters suspected."""
-        votes = [decode_payload(payload) for payload in start.votes]
-        cast = {v.sender: v for v in votes if isinstance(v, ViewChange)}
-        self._apart = _apart(cast)
-        return {s for v in cast.values() for s in v.suspects}
 
     def forget_up_to(self, view: int) -> None:
         """Drop the votes for views up to ``view`` (installed, or left behind)."""
@@ -178,7 +166,7 @@ class Election:
         (A connection down for a moment costs one view change that keeps everyone.)"""
         suspects = {s: set(votes[s].suspects) for s in voters}
         parted: set[int] = set()
-        for a, b in sorted(_apart({s: votes[s] for s in voters}) & self._apart):
+        for a, b in sorted(apart({s: votes[s] for s in voters}) & self._m.lineage.apart):
             if a in parted or b in parted:
                 continue
             left = voters - parted
@@ -253,12 +241,3 @@ class Election:
         )
         assert isinstance(start, StartView)
         self._m.install(start, now)
-
-
-def _apart(votes: dict[int, ViewChange]) -> set[tuple[int, int]]:
-    """The pairs of voters (lower seat first) that each name the other as suspected."""
-    return {
-        (a, b)
-        for a, b in itertools.combinations(sorted(votes), 2)
-        if b in votes[a].suspects and a in votes[b].suspects
-    }

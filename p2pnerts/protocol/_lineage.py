@@ -1,4 +1,5 @@
-"""Lineage: where each member of a view came from, and what shows a view never takes hold.
+"""Lineage: where each member of a view came from, what shows a view never takes hold, and
+which seats the votes that began it suspected (`Election._parted`, `Rejoining.hold_off`).
 
 A member came into a view either as a voter, from the view the StartView's votes were
 cast in (`StartView.voted_in`), or let back in, from the view it asked to rejoin from
@@ -39,6 +40,9 @@ the views behind its own (SPEC §6.9).
 
 from __future__ import annotations
 
+import itertools
+
+from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._messages import Message, Rejoin, StartView, ViewChange
 
 
@@ -61,6 +65,11 @@ class Lineage:
         """The view this seat came into this view from."""
         self.stillborn = False
         """Whether a member of this view is known never to install it."""
+        self.suspected: frozenset[int] = frozenset()
+        """The seats the votes that began this view named among their suspects."""
+        self.apart: set[tuple[int, int]] = set()
+        """The pairs of its voters that could not hear each other: each named the other
+        (`Election._parted`)."""
 
     def begin(self, start: StartView, origin: int) -> None:
         """A view is installed: this seat came into it from ``origin``."""
@@ -70,6 +79,10 @@ class Lineage:
         self._came_from.pop(self._seat, None)
         self._voters = frozenset(start.members) - set(start.joined) - {self._seat}
         self.gone, self.origin, self.stillborn = {}, origin, False
+        cast = [decode_payload(payload) for payload in start.votes]
+        votes = {v.sender: v for v in cast if isinstance(v, ViewChange)}
+        self.suspected = frozenset(s for v in votes.values() for s in v.suspects)
+        self.apart = apart(votes)
 
     def went_elsewhere(self, message: Message) -> bool:
         """Whether a message shows its sender, a member, installed another view than this
@@ -94,3 +107,12 @@ class Lineage:
         no lower), so it left that other view since and asks from further back (shut out
         of a stillborn view)."""
         return rejoin.clock >= self.gone.get(rejoin.sender, rejoin.clock + 1)
+
+
+def apart(votes: dict[int, ViewChange]) -> set[tuple[int, int]]:
+    """The pairs of voters (lower seat first) that each name the other as suspected."""
+    return {
+        (a, b)
+        for a, b in itertools.combinations(sorted(votes), 2)
+        if b in votes[a].suspects and a in votes[b].suspects
+    }

@@ -291,8 +291,7 @@ class Membership:
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self.lineage.begin(start, start.voted_in)
         self.election.forget_up_to(self.view)
-        suspected = self.election.began(start)
-        for seat in sorted(set(unheard_elsewhere) & suspected):
+        for seat in sorted(self.lineage.suspected.intersection(unheard_elsewhere)):
             self.rejoining.hold_off(seat, now)
         for seat in sorted(departed | set(start.joined)):
             self._host.witness.forget(seat)  # what is kept of it, the StartView says
@@ -391,7 +390,6 @@ class Membership:
         self.enter(Status.NORMAL)
         self.installed_at = now
         self.election.clear()
-        self.election.began(start)
         self.installed = {self.seat, start.sender}
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self.lineage.begin(start, self.asks_from)
