@@ -32,6 +32,7 @@ from p2pnerts.protocol import (
     StartView,
     ViewChange,
     addressed_to,
+    encode,
 )
 
 log = logging.getLogger("p2pnerts.net")
@@ -143,9 +144,10 @@ class Links(Mapping[int, Connection]):
 
     def send(self, message: Message) -> None:
         """Queue ``message`` on the connection of every seat it is addressed to."""
+        frame = encode(message)
         for seat, conn in list(self._conns.items()):
             if addressed_to(message, seat):
-                conn.send_nowait(message)
+                conn.send_encoded(frame)
 
     def send_frame(self, frame: bytes) -> None:
         """Put ``frame`` on every connection as it is (a cheat's garbage)."""

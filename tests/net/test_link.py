@@ -40,6 +40,41 @@ async def test_a_stuck_peer_loses_its_connection_and_never_stalls_another() -> N
     assert got == [_ack(seq) for seq in range(1, 101)]
 
 
+class _CountedWrites(trio.abc.SendStream):
+    """A stream's sending end that keeps every write apart (``writes``)."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        self.writes.append(bytes(data))
+        await trio.lowlevel.checkpoint()
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await trio.lowlevel.checkpoint()
+
+    async def aclose(self) -> None:
+        await trio.lowlevel.checkpoint()
+
+
+async def test_frames_queued_together_go_out_in_one_write_in_their_order() -> None:
+    out = _CountedWrites()
+    stream = trio.StapledStream(out, trio.testing.memory_stream_pair()[1])
+    conn = Connection(stream, "counted")
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            for seq in (1, 2, 3):
+                conn.send_nowait(_ack(seq))  # one step of the replica sends all three
+            nursery.start_soon(conn.serve)
+            await trio.testing.wait_all_tasks_blocked()
+            conn.send_nowait(_ack(4))  # a later step: a write of its own
+            await trio.testing.wait_all_tasks_blocked()
+            conn.close()
+    assert [len(list(FrameDecoder().feed(w))) for w in out.writes] == [3, 1]
+    decoder = FrameDecoder()
+    assert [m for w in out.writes for m in decoder.feed(w)] == [_ack(s) for s in (1, 2, 3, 4)]
+
+
 async def test_a_second_connection_to_a_seat_replaces_the_first() -> None:
     roster = [Seat(0, "Ann", "127.0.0.1", 1), Seat(1, "Bea", "127.0.0.1", 2)]
     peer = TablePeer(
