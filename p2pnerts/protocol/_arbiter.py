@@ -156,6 +156,6 @@ def _winner(play: Play, public: State, race: Race) -> int | None:
     placed = race.placed.get(move.foundation)
     if placed is None:
         return None
-    if (move.source, move.card) not in exposed(public.tableau_of(move.seat)):
+    if (move.source, move.card) not in tuple(exposed(public.tableau_of(move.seat))):
         return None
     return placed[0]

@@ -89,8 +89,8 @@ class Election:
                 # A seat comes back only into a view above every view it was in (its
                 # earlier life's messages are then all older than its new life).
                 asking = self._m.rejoining.asking
-                since = max([self._m.view, *(asking[s][1] for s in fresh)])
-                self._start_view_change(self._next_view(since, now), now)
+                above = max([self._m.view, *(asking[s][1] for s in fresh)])
+                self._start_view_change(self._next_view(above, now), now)
         elif self._m.status is Status.CHANGING:
             if now - self._change_started >= self._m.timing.view_change_timeout:
                 self._start_view_change(self._next_view(self.changing_to, now), now)

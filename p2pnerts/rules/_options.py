@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 
 from p2pnerts.rules._errors import BadOptions
@@ -148,7 +148,7 @@ def options_from_summary(summary: str) -> TableOptions:
     values: dict[str, object] = {}
     for part in summary.split(", "):
         name, sep, text = part.partition("=")
-        if not sep or name not in TableOptions.__slots__:
+        if not sep or name not in {f.name for f in fields(TableOptions)}:
             raise BadOptions(f"no table option is written {part!r}")
         values[name] = _option_value(name, text)
     return TableOptions(**values)  # type: ignore[arg-type]

@@ -166,7 +166,7 @@ class Report:
             "messages_per_play": round(per_play, 3),
             "bytes_per_play": round(bytes_per_play, 1),
             "commit_latency": t.latency_figures(),
-            "simulated_seconds": round(sum(r.time for r in self.results), 3),
+            "simulated_seconds": round(sum((r.time for r in self.results), 0.0), 3),
             "invariant_violations": len(self.violations),
             "violations": [
                 {"seed": v.seed, "time": round(v.time, 6), "message": v.message, "trace": v.trace}

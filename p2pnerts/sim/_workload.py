@@ -129,4 +129,4 @@ def commit_floors(config: SimConfig, seed: int) -> list[float]:
 
 def mean_rtt(links: dict[Link, LinkModel]) -> float:
     """The network's mean round trip: the unit commit latencies are reported in."""
-    return 2 * sum(m.mean for m in links.values()) / len(links)
+    return 2 * sum((m.mean for m in links.values()), 0.0) / len(links)
