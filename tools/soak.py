@@ -16,6 +16,7 @@ replays it. Exits 1 if any did, 0 if none did.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -24,7 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if importlib.util.find_spec("p2pnerts") is None:  # a checkout, run without installing it
+    # (Only then: an installed or compiled p2pnerts, tools/native.py's, comes first.)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from p2pnerts.bots import SimpleBots
 from p2pnerts.driver import Drivers

@@ -21,7 +21,11 @@ import inspect, sys, time
 from p2pnerts.sim import MIXES, SimConfig, run
 config = SimConfig({peers}, 1, MIXES["none"])
 args = [config, range({seeds})]
-if "bots" in inspect.signature(run).parameters:  # after the bots were handed in
+try:
+    takes_bots = "bots" in inspect.signature(run).parameters  # after the bots were handed in
+except ValueError:  # compiled (tools/native.py), which keeps no signature: today's code
+    takes_bots = True
+if takes_bots:
     from p2pnerts.bots import SimpleBots
     args.append(SimpleBots())
 start = time.process_time()
