@@ -137,12 +137,12 @@ class Simulation:
                 if not self.scheduler.step():
                     raise Violation("nothing is left to happen, yet the rounds are not over")
             self.ledger.check_voids()
-        except Violation as exc:
-            violation = ViolationReport(self.seed, self.now, str(exc), self.trace.lines())
-        except Exception as exc:  # a crash in a replica is reported like a violation
-            frame = traceback.extract_tb(exc.__traceback__)[-1]
+        except Violation as broken:
+            violation = ViolationReport(self.seed, self.now, str(broken), self.trace.lines())
+        except Exception as crash:  # a crash in a replica is reported like a violation
+            frame = traceback.extract_tb(crash.__traceback__)[-1]
             where = f"{Path(frame.filename).parent.name}/{Path(frame.filename).name}"
-            message = f"{type(exc).__name__}: {exc} (at {where}:{frame.lineno}, {frame.name})"
+            message = f"{type(crash).__name__}: {crash} (at {where}:{frame.lineno}, {frame.name})"
             violation = ViolationReport(self.seed, self.now, message, self.trace.lines())
         if self.logs is not None:
             self.logs.close()
