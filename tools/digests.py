@@ -62,6 +62,9 @@ def _cases() -> list[Case]:
     teams = [(2, 2), (2, 1, 2), (3, 3), (1, 1, 2)]
     cases += [Case(sum(t), f, range(1, 3), teams=t) for t in teams for f in ("none", "heavy")]
     cases += [Case(sum(t), "churn", range(5, 7), teams=t) for t in teams[:2]]
+    # A run that once broke compiled code alone (tools/native.py): a set where a frozenset
+    # was declared, seen only as a seat was shut out.
+    cases.append(Case(4, "heavy", range(300001, 300002), teams=(2, 2)))
     return cases
 
 

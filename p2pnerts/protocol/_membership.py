@@ -192,7 +192,7 @@ class Membership:
             # than this one: it will never vouch for anything here. Should the others be
             # too few to go on without it, leave, to be let back in where it went.
             gone = self.lineage.gone
-            if any(2 * len(q - gone.keys()) <= len(q) for _, q in self.quorums_now()):
+            if any(2 * len(q.difference(gone)) <= len(q) for _, q in self.quorums_now()):
                 self.shut_out(now)
             return False
         if not self._host.acks.this_life(message):
