@@ -58,6 +58,7 @@ if not replica.__file__.endswith((".so", ".pyd")):
 def build() -> int:
     """Compile a fresh copy of the package into `NATIVE`, then check it: 0 if it is kept."""
     clean()
+    source = source_hash()  # of what is copied: a change made while it compiles is not
     shutil.copytree(ROOT / "p2pnerts", NATIVE / "p2pnerts", ignore=_caches)
     (NATIVE / "mypy.ini").write_text(_mypy_ini())
     (NATIVE / "setup.py").write_text(SETUP.format(paths=list(COMPILED)))
@@ -79,9 +80,13 @@ def build() -> int:
     digests = [sys.executable, "tools/digests.py", "--check", "tools/digests.json"]
     if loaded != 0 or _run(digests, cwd=ROOT) != 0:
         clean()
-        print("native.py: the compiled code ran differently; nothing kept", file=sys.stderr)
+        print(
+            "native.py: the compiled copy was not the one imported, or it ran differently "
+            "from the pure code (above); nothing kept",
+            file=sys.stderr,
+        )
         return 1
-    STAMP.write_text(json.dumps({"source": source_hash(), "compiled": COMPILED}, indent=1))
+    STAMP.write_text(json.dumps({"source": source, "compiled": COMPILED}, indent=1))
     print(f"kept: python tools/native.py run ... runs on it ({_extensions()} modules compiled)")
     return 0
 
@@ -148,7 +153,8 @@ def main() -> int:
     if args.what == "build":
         return build()
     if args.what == "run":
-        return run(args.command)
+        command = args.command[1:] if args.command[:1] == ["--"] else args.command
+        return run(command)
     clean()
     return 0
 
