@@ -330,6 +330,9 @@ def loopback_cluster(workers: int) -> Iterator[str]:
         host="127.0.0.1",
         dashboard_address=None,
         worker_dashboard_address=None,
+        # Its HTTP server (health and metrics, with no dashboard) on a port of its own:
+        # left alone it takes 8787, and a second cluster on the machine warns and moves.
+        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
     ) as cluster:
         yield cluster.scheduler_address
 

@@ -3,8 +3,10 @@ serial run gives them, and a failing seed or a foreign worker stops it with a cl
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -109,6 +111,19 @@ def cluster() -> Iterator[str]:
     )
     with loopback_cluster(2) as address:
         yield address
+
+
+def test_a_loopback_cluster_starts_while_another_holds_the_dashboards_port() -> None:
+    pytest.importorskip(
+        "distributed", reason="Dask distributed is the optional extra p2pnerts[cluster]"
+    )
+    with socket.socket() as taken:
+        with contextlib.suppress(OSError):  # (already taken: by another cluster, say)
+            taken.bind(("127.0.0.1", 8787))
+            taken.listen()
+        # A warning that the port moved would fail the test (warnings are errors here).
+        with loopback_cluster(1) as address:
+            assert address.startswith("tcp://127.0.0.1:")
 
 
 def test_a_cluster_of_two_workers_reports_what_one_process_reports(cluster: str) -> None:
