@@ -18,6 +18,7 @@ It needs mypy (the ``check`` extra, which brings mypyc) and a C compiler.
 from __future__ import annotations
 
 import argparse
+import importlib.machinery
 import json
 import os
 import shutil
@@ -35,6 +36,8 @@ STAMP = NATIVE / "native.json"
 COMPILED = ("p2pnerts/rules", "p2pnerts/protocol", "p2pnerts/sim")
 """What is compiled: the layers with no sockets, terminals or threads, where the time of
 a simulated table or an arena round goes."""
+EXTENSIONS = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+"""How a compiled module's file name ends on this system (``.so``, ``.pyd``...)."""
 
 SETUP = """\
 from mypyc.build import mypycify
@@ -47,11 +50,11 @@ setup(
 """
 
 
-LOADED = """\
+LOADED = f"""\
 import sys
 import p2pnerts.protocol._replica as replica
-if not replica.__file__.endswith((".so", ".pyd")):
-    sys.exit(f"the pure module was imported, not the compiled one: {replica.__file__}")
+if not replica.__file__.endswith({EXTENSIONS!r}):
+    sys.exit(f"the pure module was imported, not the compiled one: {{replica.__file__}}")
 """
 
 
@@ -133,13 +136,11 @@ def _mypy_ini() -> str:
 
 
 def _caches(directory: str, names: list[str]) -> list[str]:
-    return [n for n in names if n == "__pycache__" or n.endswith((".so", ".pyd"))]
+    return [n for n in names if n == "__pycache__" or n.endswith(EXTENSIONS)]
 
 
 def _extensions() -> int:
-    return sum(1 for _ in (NATIVE / "p2pnerts").rglob("*.so")) + sum(
-        1 for _ in (NATIVE / "p2pnerts").rglob("*.pyd")
-    )
+    return sum(1 for p in (NATIVE / "p2pnerts").rglob("*") if p.name.endswith(EXTENSIONS))
 
 
 def main() -> int:

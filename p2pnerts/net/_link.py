@@ -103,8 +103,7 @@ class Connection:
 
     def send_nowait(self, message: Received) -> None:
         """Queue a message; a full queue means a stuck peer, and closes the connection."""
-        if not self.closed:
-            self.send_encoded(encode(message))
+        self.send_encoded(encode(message))
 
     def send_encoded(self, frame: bytes) -> None:
         """Queue a message already framed (`encode`): one broadcast is encoded once, for
