@@ -2,8 +2,9 @@
 
 Everything else in the package is written once for all three: it asks this module for
 CPU time, for signal handlers on an asyncio loop, for reading standard input to its end
-from trio, for replacing a file another program may hold open, and for whether an output
-stream can show the suits. Nothing here imports a POSIX-only module at import time.
+from trio, for replacing a file another program may hold open, for whether an output
+stream can show the suits, and for a second handle on a socket. Nothing here imports a
+POSIX-only module at import time.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import functools
 import getpass
 import os
 import signal
+import socket
 import sys
 import time
 from collections.abc import Callable
@@ -182,3 +184,24 @@ def never_die_of_encoding(*streams: TextIO) -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None and not shows_suits(stream):
             reconfigure(errors="p2pnerts-plain")
+
+
+def socket_twin(stream: trio.abc.Stream) -> socket.socket | None:
+    """A second handle on ``stream``'s TCP socket, to write to it without waiting for a
+    task's turn (`Connection.send_encoded`); the caller closes it (closing it leaves the
+    stream open). None where there is none: not a socket, or Windows, where a socket's
+    handle cannot be duplicated as a file descriptor (there every frame waits for the
+    connection's writer task), or when the process is out of file descriptors."""
+    if sys.platform == "win32" or not isinstance(stream, trio.SocketStream):
+        return None
+    try:
+        fd = os.dup(stream.socket.fileno())
+    except OSError:
+        return None
+    try:
+        twin = socket.socket(fileno=fd)
+    except OSError:
+        os.close(fd)
+        return None
+    twin.setblocking(False)  # (shared with the stream's own: it is already)
+    return twin

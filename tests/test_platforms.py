@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 import trio
+import trio.testing
+from _sockets import tcp_pair
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -200,3 +202,29 @@ def test_cards_and_symbols_are_written_plainly_where_the_encoding_lacks_them() -
     stream.write("Bot 1 plays A♠ — 10♥ · 2♦ · K♣ ± 1 ✓")
     stream.flush()
     assert stream.buffer.getvalue() == b"Bot 1 plays AS - 10H . 2D . KC +/- 1 ?"
+
+
+async def test_no_socket_twin_for_a_stream_that_is_no_socket_nor_on_windows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert _platform.socket_twin(trio.testing.memory_stream_pair()[0]) is None
+    near, far = await tcp_pair()
+    async with near, far:
+        monkeypatch.setattr(sys, "platform", "win32")
+        assert _platform.socket_twin(near) is None  # there every frame waits for the writer
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows gives no socket twin")
+async def test_a_socket_twin_writes_to_the_stream_and_closing_it_leaves_the_stream_open() -> None:
+    near, far = await tcp_pair()
+    async with near, far:
+        twin = _platform.socket_twin(near)
+        assert twin is not None
+        twin.send(b"first")
+        twin.close()
+        await near.send_all(b" then the stream's own")
+        got = b""
+        with trio.fail_after(10):
+            while len(got) < len(b"first then the stream's own"):
+                got += await far.receive_some()
+        assert got == b"first then the stream's own"

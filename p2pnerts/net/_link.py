@@ -1,8 +1,8 @@
 """One TCP connection carrying frames: a reader, a writer and a bounded queue between.
 
-A slow or stuck peer must never stall the others, so sends never block: a frame goes into
-the connection's bounded queue, and a queue that overflows closes the connection (the
-peer resends what was lost once it reconnects).
+A slow or stuck peer must never stall the others, so sends never block: a frame the socket
+does not take at once goes into the connection's bounded queue, and a queue that overflows
+closes the connection (the peer resends what was lost once it reconnects).
 """
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+import socket
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 
 import trio
 
+from p2pnerts._platform import socket_twin
 from p2pnerts.errors import Error
 from p2pnerts.net._shaper import LinkShaper, hold_until
 from p2pnerts.protocol import (
@@ -66,7 +68,8 @@ class Refused(Error):
 
 
 class Connection:
-    """Frames over one stream: `send_nowait` queues, `serve` reads and writes until closed."""
+    """Frames over one stream: `send_nowait` writes or queues, `serve` reads and writes
+    until closed."""
 
     def __init__(
         self,
@@ -78,8 +81,16 @@ class Connection:
         self.stream = stream
         self.peer = peer
         self.closed = False
-        self._send, self._queue = trio.open_memory_channel[tuple[float, bytes]](queue_limit)
+        self._queue: deque[tuple[float, bytes]] = deque()
         """Frames to write, each with the time it was queued (for ``shape``)."""
+        self._queue_limit = queue_limit
+        self._queued = trio.Event()
+        """Set when a frame joins an empty queue: the writer task waits on it."""
+        self._writing = False
+        """Whether the writer task is writing (what it took from the queue is not out)."""
+        self._twin: socket.socket | None = None
+        """While served, unshaped, a second handle on the TCP socket, which `send_encoded`
+        writes to at once when nothing is queued (`socket_twin`)."""
         self._shape = shape
         """How this connection is slowed, made lossy or cut (`_shaper`); None: it is not."""
         self._decoder = FrameDecoder(HANDSHAKE_FRAME)
@@ -106,23 +117,42 @@ class Connection:
         self.send_encoded(encode(message))
 
     def send_encoded(self, frame: bytes) -> None:
-        """Queue a message already framed (`encode`): one broadcast is encoded once, for
-        every connection. A full queue closes the connection, as `send_nowait` says."""
+        """Send a message already framed (`encode`): one broadcast is encoded once, for
+        every connection. A full queue closes the connection, as `send_nowait` says.
+
+        With nothing queued before it, the frame is written to the socket at once, as far
+        as the socket takes it: the writer task would only have its turn after every task
+        woken meanwhile (another connection's reader taking a frame, the replica's timer),
+        which on a busy table is a millisecond and more per hop. The rest waits its turn."""
         if self.closed:
             return
-        try:
-            self._send.send_nowait((self._stamp(), frame))
-            self.frames_sent += 1
-            self.bytes_sent += len(frame)
-        except trio.WouldBlock:
+        if len(self._queue) >= self._queue_limit:
             log.warning("%s: send queue full, dropping the connection", self.peer)
             self.close()
+            return
+        self.frames_sent += 1
+        self.bytes_sent += len(frame)
+        if self._twin is not None and not self._queue and not self._writing:
+            try:
+                written = self._twin.send(frame)
+            except BlockingIOError:
+                written = 0
+            except OSError:
+                self.close()  # (the reader hears of it too, and ends the connection)
+                return
+            frame = frame[written:]
+            if not frame:
+                return
+        self._enqueue(frame)
 
     def send_frame(self, frame: bytes) -> None:
         """Queue bytes as they are (a cheat's garbage); dropped if the queue is full."""
-        if not self.closed:
-            with contextlib.suppress(trio.WouldBlock):
-                self._send.send_nowait((self._stamp(), frame))
+        if not self.closed and len(self._queue) < self._queue_limit:
+            self._enqueue(frame)
+
+    def _enqueue(self, frame: bytes) -> None:
+        self._queue.append((self._stamp(), frame))
+        self._queued.set()
 
     def _stamp(self) -> float:
         return trio.current_time() if self._shape is not None else 0.0
@@ -130,11 +160,8 @@ class Connection:
     async def write_queued(self) -> None:
         """Write everything queued so far by hand, before `serve` runs (a handshake, a last
         Refuse)."""
-        while True:
-            try:
-                sent, frame = self._queue.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel):
-                return
+        while self._queue:
+            sent, frame = self._queue.popleft()
             await self._write_one(sent, frame)
 
     async def receive(self) -> Received:
@@ -165,6 +192,8 @@ class Connection:
         A frame (or message) that breaks the protocol drops this connection with one log
         line; nothing else is affected.
         """
+        if self._shape is None and not self.closed:
+            self._twin = socket_twin(self.stream)
         try:
             with self._scope:
                 async with trio.open_nursery() as nursery:
@@ -184,16 +213,28 @@ class Connection:
                     finally:
                         self.close()
         finally:
+            twin, self._twin = self._twin, None
+            if twin is not None:
+                twin.close()
             with trio.move_on_after(1) as cleanup:
                 cleanup.shield = True
                 await self.stream.aclose()
 
     async def _write(self) -> None:
         try:
-            async for sent, frame in self._queue:
+            while not self.closed:
+                if not self._queue:
+                    self._queued = trio.Event()
+                    await self._queued.wait()
+                    continue
+                sent, frame = self._queue.popleft()
                 if self._shape is None:
                     frame = self._with_queued(frame)
-                await self._write_one(sent, frame)
+                self._writing = True
+                try:
+                    await self._write_one(sent, frame)
+                finally:
+                    self._writing = False
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             self.close()
 
@@ -203,11 +244,8 @@ class Connection:
         one write costs the kernel, and the peer reading them, a fraction of one each.
         (A shaped link writes each frame at its own time instead.)"""
         frames = [frame]
-        while len(frames) < WRITE_BATCH:
-            try:
-                frames.append(self._queue.receive_nowait()[1])
-            except (trio.WouldBlock, trio.EndOfChannel):
-                break
+        while len(frames) < WRITE_BATCH and self._queue:
+            frames.append(self._queue.popleft()[1])
         return frame if len(frames) == 1 else b"".join(frames)
 
     async def _write_one(self, sent: float, frame: bytes) -> None:
@@ -240,7 +278,7 @@ class Connection:
         """Stop at once: nothing more is sent or read."""
         if not self.closed:
             self.closed = True
-            self._send.close()
+            self._queued.set()
         self._scope.cancel()
 
 

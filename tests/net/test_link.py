@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+import select
+import sys
 
 import pytest
 import trio
 import trio.testing
+from _sockets import tcp_pair
 
 from p2pnerts.net import Refused, TablePeer
 from p2pnerts.net._link import Connection, Received
@@ -128,3 +131,44 @@ async def test_a_seat_refused_by_another_seat_plays_on_only_the_hosts_refusal_st
         with trio.fail_after(10), pytest.raises(Refused, match=r"seat 0 .* refused this seat"):
             await peer.links.keep_dialled(roster[0], peer.hello, peer.key, nursery, peer.adopt)
         nursery.cancel_scope.cancel()
+
+
+NO_TWIN = pytest.mark.skipif(
+    sys.platform == "win32",
+    reason="on Windows a socket's handle is not duplicated: every frame waits for the writer",
+)
+
+
+@NO_TWIN
+async def test_a_frame_sent_with_nothing_queued_is_on_the_wire_before_any_task_runs() -> None:
+    near, far = await tcp_pair()
+    conn = Connection(near, "at once")
+    with trio.fail_after(10):
+        async with far, trio.open_nursery() as nursery:
+            nursery.start_soon(conn.serve)
+            await trio.testing.wait_all_tasks_blocked()
+            conn.send_nowait(_ack(1))
+            # No checkpoint between the send and this wait, which blocks the whole run: no
+            # writer task can have written the frame meanwhile, only the send itself.
+            readable, _, _ = select.select([far.socket.fileno()], [], [], 5)
+            conn.close()
+            assert readable
+            assert list(FrameDecoder().feed(bytes(await far.receive_some()))) == [_ack(1)]
+
+
+@NO_TWIN
+async def test_frames_the_socket_cannot_take_at_once_follow_in_their_order() -> None:
+    near, far = await tcp_pair()
+    conn = Connection(near, "full socket")
+    frames = [bytes([n % 251]) * 65536 for n in range(200)]  # far more than a socket buffers
+    got = bytearray()
+    with trio.fail_after(30):
+        async with far, trio.open_nursery() as nursery:
+            nursery.start_soon(conn.serve)
+            await trio.testing.wait_all_tasks_blocked()
+            for frame in frames:
+                conn.send_encoded(frame)  # the first go out at once, the rest queue
+            while len(got) < sum(map(len, frames)):
+                got += await far.receive_some()
+            conn.close()
+    assert bytes(got) == b"".join(frames)
