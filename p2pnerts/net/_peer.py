@@ -11,7 +11,6 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from secrets import token_bytes
 from typing import get_args
 
 import trio
@@ -24,14 +23,12 @@ from p2pnerts.net._narration import Narrator
 from p2pnerts.net._outgoing import Tamper, Traffic, ship
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, Pacing
 from p2pnerts.net._result import MatchResult, PeerStats
+from p2pnerts.net._rounds import Rounds
 from p2pnerts.net._seatbot import play_seat
 from p2pnerts.net._seatfile import Keeper, SeatFile
 from p2pnerts.net._seatreplica import seat_replica
 from p2pnerts.net._shaper import Shaper
 from p2pnerts.protocol import (
-    SECRET_BYTES,
-    AuditFailed,
-    AuditPassed,
     Disk,
     Event,
     Hello,
@@ -41,7 +38,6 @@ from p2pnerts.protocol import (
     PlayReturned,
     Ready,
     RemoteProtocolError,
-    RoundOver,
     RoundStarted,
     Seat,
     SeatKey,
@@ -118,10 +114,7 @@ class TablePeer:
         self.narrator = Narrator(names, self.replica.seats, seat)
         """Tells this seat's events in words: the table's news, and (to ``tell``) its plays."""
         self._kept = None if seat_file is None else Keeper(seat_file)
-        self.result: MatchResult | None = None
         self._rng = rng
-        self._seeded = seeded
-        """Deal secrets from ``rng`` (a practice table with a seed), not the system's."""
         if driver is None:
             # Drawn where a bot for the seat once was, so that a seed still draws the bots
             # it did.
@@ -130,20 +123,19 @@ class TablePeer:
         self._report = report
         self._tell = tell or (lambda _: None)
         """Where the plays themselves are told, play by play (for a watching player)."""
-        self._between_rounds = between_rounds
         self.pacing = Pacing(person=driver is None, countdown=countdown, idle_after=idle_after)
         """Human time: a person's Ready, the countdown, who is idle (`Pacing`)."""
         self._waits = _waits.News(self.replica, self.pacing, self.narrator, report)
         self._poke = trio.Event()
         self._done = trio.Event()
-        self._audited = 0
-        """The last round whose audit this seat has seen close (its voids, if any)."""
-        self._audit_news = trio.Event()
-        self._next_round_at: float | None = None
         self.moved: dict[int, float] = {}
         """When each seat last made a move (or the round began): a bot takes over the part
         of a teammate that has made none for a while (its driver's patience)."""
         self.stats = PeerStats.at(seat, trio.current_time())
+        self._rounds = Rounds(
+            self.replica, self.pacing, names, self.stats, rng, seeded=seeded, between=between_rounds
+        )
+        """When this seat deals, and the match's result once it ends (`Rounds`)."""
         self.links = Links(
             self.stats,
             refuses=self.replica.gate.refuses,
@@ -223,8 +215,7 @@ class TablePeer:
         while True:
             self._poke = trio.Event()
             deadline = min(self.replica.next_deadline(), self.pacing.deadline(trio.current_time()))
-            if self._next_round_at is not None:
-                deadline = min(deadline, self._next_round_at)
+            deadline = min(deadline, self._rounds.deadline)
             with trio.move_on_at(deadline):
                 await self._poke.wait()
             now = trio.current_time()
@@ -235,16 +226,8 @@ class TablePeer:
             if self.result is None and _waits.alone(self.replica):
                 self.end_match("everyone else has left the table")
             self._waits.say(self.stranded, self.unready(), now)
-            if self._next_round_at is None and self._wants_deal():
-                self._next_round_at = now + self._between_rounds
-            due = self._next_round_at is not None and now >= self._next_round_at
-            if due and self._wants_deal():
-                self._next_round_at = None
+            if self._rounds.due(now):
                 self._start_round()
-            elif due and self.replica.status is Status.NORMAL:
-                # Nothing to deal: a teammate dealt this seat's deck and the round is on
-                # (or the match is over).
-                self._next_round_at = None
 
     def leave(self) -> bool:
         """Leave the table now (the player quits): every other seat hears it and plays on
@@ -278,10 +261,7 @@ class TablePeer:
 
     def ready(self) -> None:
         """This seat's player is ready for the next round (or the first): say Ready now."""
-        now = trio.current_time()
-        self.pacing.ready(now)
-        if self._wants_deal():
-            self._next_round_at = now
+        if self._rounds.ready(trio.current_time()):
             self._poke.set()
 
     def unready(self) -> tuple[int, ...]:
@@ -301,9 +281,8 @@ class TablePeer:
         """End the match here, with the rounds played so far (the others are gone, or the
         player chose not to wait for a silent seat); ``linger``: acknowledge a moment
         first, so that a seat whose Leave this one just committed hears it too."""
-        if self.result is not None:
+        if not self._rounds.end(why):
             return
-        self.result = self._result(ended=why)
         self._report(f"match ended: {why}")
         for watch in self.watchers:
             watch(())
@@ -366,67 +345,35 @@ class TablePeer:
             sent = self._sent_at.pop(event.move, None) if event.seat == self.seat else None
             if sent is not None:
                 self.stats.landed(sent, trio.current_time())
-        elif isinstance(event, AuditPassed | AuditFailed):
-            self._audited = max(self._audited, event.round)
-            self._audit_news.set()
         elif isinstance(event, RoundStarted):
             self.moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
             self.pacing.round_started(len(self.roster), trio.current_time())
         told = self.narrator.tell(event)
         if told is not None:
             (self._tell if told.play else self._report)(told.text)
-        if isinstance(event, RoundOver):
-            self._after_round()
+        if self._rounds.heard(event, trio.current_time()):
+            assert self._nursery is not None
+            self._nursery.start_soon(self._finish)
 
     # --- rounds -------------------------------------------------------------------------------
 
     @property
     def match(self) -> Match:
-        """The match so far: every round's points, per deck (a team's deck scores for the
-        team), and from them the totals, the end and the winners."""
-        decks = max(self.replica.seats) + 1
-        return Match.of_points(self.options, decks, self.replica.match_scores)
+        """The match so far (`Rounds.match`)."""
+        return self._rounds.match
 
-    def _result(self, ended: str = "") -> MatchResult:
-        names, seats = self.narrator.names, self.replica.seats
-        return MatchResult.of(names, self.match, seats, self.stats, ended)
-
-    def _after_round(self) -> None:
-        match = self.match
-        assert self._nursery is not None
-        if match.over:
-            self.result = self._result()
-            self._nursery.start_soon(self._finish)
-        else:
-            self._next_round_at = trio.current_time() + self._between_rounds
-
-    def _wants_deal(self) -> bool:
-        """Between rounds (or before the first) with no deck dealt for the next: as a
-        peer that came back finds itself, having missed the end of a round."""
-        return self.result is None and self.pacing.said_ready and self.replica.should_deal()
+    @property
+    def result(self) -> MatchResult | None:
+        """How the match ended; None while it is on."""
+        return self._rounds.result
 
     def _start_round(self) -> None:
-        secret = self._rng.randbytes(SECRET_BYTES) if self._seeded else token_bytes(SECRET_BYTES)
-        self.replica.start_round(secret, trio.current_time())
-        self.pacing.dealt()
-        self.pacing.said_ready_for(self.seat, self.replica.round)
+        self._rounds.deal(trio.current_time())
         self._flush()
         self._poke.set()
 
     async def _finish(self, linger: float | None = None) -> None:
-        # Linger a moment, acknowledging, so that every seat commits the last round too.
-        timing = self.replica.timing
-        await trio.sleep(max(2.0, 4 * timing.heartbeat) if linger is None else linger)
-        if self.result is not None and not self.result.ended:
-            # The last round's audit closes after it ends, once every deck's secret is in
-            # or its seat left out: a deck voided there counts, so wait for it a while.
-            last = len(self.replica.match_scores)
-            with trio.move_on_after(timing.reveal_within + timing.view_change_timeout):
-                while self._audited < last:
-                    self._audit_news = trio.Event()
-                    await self._audit_news.wait()
-            self.result = self._result()
-        self.stats.finished = trio.current_time()
+        await self._rounds.settle(linger)
         if self._kept is not None:
             self._kept.drop()
         self._done.set()
