@@ -134,6 +134,8 @@ class Session:
         model.end_match = self.soon(self._end_match)
         peer.watchers.append(self._changed)
         peer.traffic.append(self._traffic)
+        if model.ready:  # Enter came while the screen showed the table still filling up
+            peer.ready()
         self._changed(())
 
     def _changed(self, events: Sequence[Event]) -> None:

@@ -42,10 +42,12 @@ def _bea(pace: Pace) -> Player:
 
 
 @asynccontextmanager
-async def seated(bot: Pace) -> AsyncIterator[tuple[TableModel, Screen]]:
+async def seated(bot: Pace, *, early: bool = False) -> AsyncIterator[tuple[TableModel, Screen]]:
     """Ann's seat, played through the model, at a table of two with a bot at ``bot``'s pace,
-    once the first round is on."""
+    once the first round is on; ``early``: Ann presses Enter before her seat is taken."""
     model = TableModel(0, ("Ann",), TableOptions())
+    if early:
+        model.next_round()
     screen = Screen()
     screen.session = Session(model, screen.invalidate, "Ann", random.Random(1))
     person = screen.session.player
@@ -66,7 +68,7 @@ async def seated(bot: Pace) -> AsyncIterator[tuple[TableModel, Screen]]:
                 lambda: screen.session is not None and screen.session.peer is not None
             )
             assert not model.playing  # the first round waits for the person to be ready
-            model.next_round()
+            model.next_round()  # (a second Enter changes nothing)
             await screen.until(lambda: model.playing)
             yield model, screen
             nursery.cancel_scope.cancel()
@@ -87,6 +89,11 @@ async def test_a_seat_is_played_through_the_model_and_its_moves_land() -> None:
         snap = model.snap  # the classroom's figures, read from the peer
         assert snap.clock > 0 and snap.committed > 0 and len(snap.liveness) == 2
         assert any("Play" in line.text and "turn stock" in line.text for line in model.messages)
+
+
+async def test_an_enter_pressed_before_the_seat_is_taken_still_says_ready() -> None:
+    async with seated(Pace(5.0, 0.1), early=True) as (model, _):
+        assert model.playing and model.ticker[-1].text == "round 1 starts"
 
 
 async def test_a_move_the_peer_refuses_comes_back_as_the_notice() -> None:
