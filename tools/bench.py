@@ -479,6 +479,10 @@ def ui_frames(players: int, size: tuple[int, int], frames: int, seed: int) -> di
     }
 
 
+REFUSED_AFTER = 1.0
+"""Seconds after which a key whose move never showed counts as refused, not as slow."""
+
+
 def ui_key_latency(presses: int, players: int) -> dict[str, Any]:
     """Milliseconds from a key written to the terminal's input to the frame showing its move
     flushed to the output: the stock turned (a move of one's own, shown at once), at a
@@ -513,8 +517,11 @@ def ui_key_latency(presses: int, players: int) -> dict[str, Any]:
                 nursery.start_soon(
                     lambda: _netcommands.run_host(table, me=me, report=lambda _: None)
                 )
+                pipe.send_text("\r")  # the person is ready for the first round
                 while len(latencies) < presses and not model.snap.over:
                     tableau = model.tableau
+                    if waiting and time.perf_counter() - waiting[0][0] > REFUSED_AFTER:
+                        waiting.clear()  # refused (the countdown, stuck): no sample, again
                     if tableau is not None and model.playing and not waiting:
                         waiting.append((time.perf_counter(), len(tableau.stock)))
                         pipe.send_text(" ")
