@@ -10,8 +10,8 @@ question is the replica's. Discovery: tables announce themselves over mDNS
 from p2pnerts.net._admission import JoinError
 from p2pnerts.net._advertise import Advertiser, advertise
 from p2pnerts.net._browse import TableBrowser, browse, find_tables
+from p2pnerts.net._handshake import Refused
 from p2pnerts.net._known import KnownHosts, KnownHostsError
-from p2pnerts.net._link import Refused
 from p2pnerts.net._lobby import (
     TableSpec,
     host_table,

@@ -12,7 +12,8 @@ from __future__ import annotations
 import trio
 
 from p2pnerts.errors import Error
-from p2pnerts.net._link import Closed, Connection, Received, hear_out, new_nonce, prove_to
+from p2pnerts.net._handshake import hear_out, new_nonce, prove_to
+from p2pnerts.net._link import Closed, Connection, Received
 from p2pnerts.net._seating import HANDSHAKE_TIMEOUT, NO_TABLE, Player
 from p2pnerts.protocol import (
     ANSWERER,

@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterator, Mapping
 
 import trio
 
-from p2pnerts.net._link import Connection, Received, Refused, dial_seat
+from p2pnerts.net._handshake import Refused, dial_seat
+from p2pnerts.net._link import Connection, Received
 from p2pnerts.net._result import PeerStats
 from p2pnerts.net._shaper import LinkShaper, Shaper
 from p2pnerts.protocol import (

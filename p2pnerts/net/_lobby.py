@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 import trio
 
 from p2pnerts.net._admission import JoinError, ask_for_a_seat
-from p2pnerts.net._link import Connection, Received, answer_link, printable
+from p2pnerts.net._handshake import answer_link, printable
+from p2pnerts.net._link import Connection, Received
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.net._seating import Player, Seating, peerhost, peername

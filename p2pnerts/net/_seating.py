@@ -15,7 +15,8 @@ import trio
 
 from p2pnerts.driver import Driver
 from p2pnerts.net._gamelog import keep_log
-from p2pnerts.net._link import Closed, Connection, answer_link
+from p2pnerts.net._handshake import answer_link
+from p2pnerts.net._link import Closed, Connection
 from p2pnerts.net._outgoing import Tamper
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER
 from p2pnerts.net._peer import TablePeer

@@ -15,14 +15,8 @@ import trio
 
 from p2pnerts.errors import Error
 from p2pnerts.net._admission import JoinError, check_announced, check_passphrase
-from p2pnerts.net._link import (
-    Closed,
-    Connection,
-    exchange,
-    new_nonce,
-    printable,
-    prove_to,
-)
+from p2pnerts.net._handshake import exchange, new_nonce, printable, prove_to
+from p2pnerts.net._link import Closed, Connection
 from p2pnerts.protocol import (
     ANSWERER,
     Decided,

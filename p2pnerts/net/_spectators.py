@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 
 import trio
 
-from p2pnerts.net._link import Closed, Connection, answer_link, printable
+from p2pnerts.net._handshake import answer_link, printable
+from p2pnerts.net._link import Closed, Connection
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.protocol import (
     Decided,

@@ -12,7 +12,8 @@ from _hosting import hosted
 from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
 from p2pnerts.net import JoinError, MatchResult, Player, TableSpec, join_table
-from p2pnerts.net._link import Connection, hear_out, new_nonce, prove_to
+from p2pnerts.net._handshake import hear_out, new_nonce, prove_to
+from p2pnerts.net._link import Connection
 from p2pnerts.net._seating import NO_TABLE
 from p2pnerts.protocol import Hello, Refuse, SeatKey, TableSecret
 from p2pnerts.rules import TableOptions
