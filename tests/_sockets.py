@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import sys
+
+import pytest
 import trio
+
+NO_TWIN = pytest.mark.skipif(
+    sys.platform == "win32",
+    reason="on Windows a socket's handle is not duplicated: every frame waits for the writer",
+)
+"""For a test of `_platform.socket_twin`, or of the frames a connection writes through it."""
 
 
 async def tcp_pair() -> tuple[trio.SocketStream, trio.SocketStream]:

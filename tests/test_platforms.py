@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
-from _sockets import tcp_pair
+from _sockets import NO_TWIN, tcp_pair
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -214,7 +214,7 @@ async def test_no_socket_twin_for_a_stream_that_is_no_socket_nor_on_windows(
         assert _platform.socket_twin(near) is None  # there every frame waits for the writer
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="Windows gives no socket twin")
+@NO_TWIN
 async def test_a_socket_twin_writes_to_the_stream_and_closing_it_leaves_the_stream_open() -> None:
     near, far = await tcp_pair()
     async with near, far:

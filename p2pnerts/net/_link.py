@@ -90,7 +90,8 @@ class Connection:
         self._decoder.allow(MAX_FRAME)
 
     def send_nowait(self, message: Received) -> None:
-        """Queue a message; a full queue means a stuck peer, and closes the connection."""
+        """Send a message (`send_encoded`); a full queue means a stuck peer, and closes the
+        connection."""
         self.send_encoded(encode(message))
 
     def send_encoded(self, frame: bytes) -> None:

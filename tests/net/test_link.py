@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import random
 import select
-import sys
 
 import pytest
 import trio
 import trio.testing
-from _sockets import tcp_pair
+from _sockets import NO_TWIN, tcp_pair
 
 from p2pnerts.net import Refused, TablePeer
 from p2pnerts.net._link import Connection, Received
@@ -131,12 +130,6 @@ async def test_a_seat_refused_by_another_seat_plays_on_only_the_hosts_refusal_st
         with trio.fail_after(10), pytest.raises(Refused, match=r"seat 0 .* refused this seat"):
             await peer.links.keep_dialled(roster[0], peer.hello, peer.key, nursery, peer.adopt)
         nursery.cancel_scope.cancel()
-
-
-NO_TWIN = pytest.mark.skipif(
-    sys.platform == "win32",
-    reason="on Windows a socket's handle is not duplicated: every frame waits for the writer",
-)
 
 
 @NO_TWIN
