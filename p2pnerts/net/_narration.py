@@ -127,10 +127,10 @@ class Narrator:
             case PeerLeft(seat=seat) if seat != self.seat:
                 return f"{name(seat)} left the table; the others play on"
             case AuditFailed(round=number, seat=seat, reason=reason, points=None):
-                return f"audit of round {number}: {name(seat)} {reason}"
+                return f"audit of round {number} failed {name(seat)}: {reason}"
             case AuditFailed(round=number, seat=seat, reason=reason, points=points):
                 return (
-                    f"audit of round {number}: {name(seat)} {reason}; "
+                    f"audit of round {number} failed {name(seat)}: {reason}; "
                     f"{whose(name(seat))} round is void and scores {points:+d}"
                 )
             case Diverged(seat=seat):

@@ -65,7 +65,9 @@ class TablePeer:
     stuck after ``idle_after`` seconds without a move; every seat waits out a
     ``countdown`` after a round's deal (`Pacing`). A seat left alone at the table ends the
     match at once; one that waits for a silent seat it cannot leave out says so, and its
-    player may end the match there (`end_match`).
+    player may end the match there (`end_match`). A seat that cannot go on by itself and
+    has heard no other seat for ``gone_after`` seconds counts the table gone (`forsaken`):
+    a bot ends the match there, and a person may.
 
     With a ``seat_file`` the peer keeps there what it needs to come back after a crash
     (`SeatFile`); given the ``disk`` of such a file it starts as a peer coming back, and
@@ -85,6 +87,7 @@ class TablePeer:
         between_rounds: float = 1.0,
         countdown: float = COUNTDOWN,
         idle_after: float = IDLE_AFTER,
+        gone_after: float = _waits.GONE_AFTER,
         tell: Callable[[str], None] | None = None,
         timing: Timing | None = None,
         seat_file: Path | None = None,
@@ -126,6 +129,9 @@ class TablePeer:
         self.pacing = Pacing(person=driver is None, countdown=countdown, idle_after=idle_after)
         """Human time: a person's Ready, the countdown, who is idle (`Pacing`)."""
         self._waits = _waits.News(self.replica, self.pacing, self.narrator, report)
+        self.gone_after = gone_after
+        self._heard_at = now
+        """When another seat's message last reached this one (or the peer started)."""
         self._poke = trio.Event()
         self._done = trio.Event()
         self.moved: dict[int, float] = {}
@@ -215,7 +221,7 @@ class TablePeer:
         while True:
             self._poke = trio.Event()
             deadline = min(self.replica.next_deadline(), self.pacing.deadline(trio.current_time()))
-            deadline = min(deadline, self._rounds.deadline)
+            deadline = min(deadline, self._rounds.deadline, self._heard_at + self.gone_after)
             with trio.move_on_at(deadline):
                 await self._poke.wait()
             now = trio.current_time()
@@ -225,6 +231,8 @@ class TablePeer:
                 self._flush()
             if self.result is None and _waits.alone(self.replica):
                 self.end_match("everyone else has left the table")
+            if self._driver is not None and self.forsaken:
+                self.end_match(_waits.gone_words(now - self._heard_at), linger=False)
             self._waits.say(self.stranded, self.unready(), now)
             if self._rounds.due(now):
                 self._start_round()
@@ -277,6 +285,15 @@ class TablePeer:
         """The silent seats the table cannot leave out, and waits for (`_waits.stranded`)."""
         return frozenset() if self.result is not None else _waits.stranded(self.replica)
 
+    @property
+    def forsaken(self) -> float:
+        """For how many seconds no other seat has said a word, if that counts the table as
+        gone (`_waits.forsaken`); else 0."""
+        if self.result is not None:
+            return 0.0
+        quiet = trio.current_time() - self._heard_at
+        return quiet if _waits.forsaken(self.replica, quiet, self.gone_after) else 0.0
+
     def end_match(self, why: str, *, linger: bool = True) -> None:
         """End the match here, with the rounds played so far (the others are gone, or the
         player chose not to wait for a silent seat); ``linger``: acknowledge a moment
@@ -298,6 +315,7 @@ class TablePeer:
             raise RemoteProtocolError(f"seat {seat}'s connection carried seat {message.sender}")
         for hear in self.traffic:
             hear(False, seat, message)
+        self._heard_at = trio.current_time()
         try:
             self.replica.receive(message, trio.current_time())
             if isinstance(message, Ready):  # (its Ready of round 0 says it is ready for 1)

@@ -116,8 +116,11 @@ class MatchResult:
     def summary(self) -> str:
         decks = self.decks
         totals = ", ".join(f"{n} {t}" for n, t in zip(decks, self.totals, strict=True))
-        winners = " and ".join(decks[d] for d in self.winners)
+        best = [decks[d] for d in self.winners]
+        winners = best[0] if len(best) == 1 else f"{', '.join(best[:-1])} and {best[-1]}"
         rounds = counted(self.rounds, "round")
+        if self.ended and not self.rounds:
+            return f"match ended after 0 rounds, {self.ended}: {totals}"  # nobody leads
         if self.ended:
             label = "Leader" if len(self.winners) == 1 else "Leaders"
             how = f"match ended after {rounds}, {self.ended}"

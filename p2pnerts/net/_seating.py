@@ -23,6 +23,7 @@ from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._shaper import LinkShaper, Shaper
 from p2pnerts.net._spectators import Spectators
+from p2pnerts.net._waits import GONE_AFTER
 from p2pnerts.protocol import (
     Disk,
     Hello,
@@ -90,6 +91,9 @@ class Player:
     """Seconds from a round's deal to the first move this seat may make."""
     idle_after: float = IDLE_AFTER
     """Seconds without a move after which a person's seat is declared stuck."""
+    gone_after: float = GONE_AFTER
+    """Seconds without a word from any other seat after which a seat that cannot go on by
+    itself counts the table gone (`TablePeer.forsaken`)."""
     seeded: bool = False
     """A practice table started with a seed: this seat's deal secrets are drawn from ``rng``
     (so the seed deals the same decks), not from the system's randomness (which a table
@@ -228,6 +232,7 @@ class Seating:
             key=p.key,
             countdown=p.countdown,
             idle_after=p.idle_after,
+            gone_after=p.gone_after,
             seeded=p.seeded,
             shaper=p.shaper,
         )

@@ -15,6 +15,10 @@ from p2pnerts.net._words import together
 from p2pnerts.protocol import LocalProtocolError, Replica, Status
 from p2pnerts.rules import DeclareStuck, IllegalMove
 
+GONE_AFTER = 120.0
+"""Seconds without a word from any other seat after which a seat that cannot go on by
+itself (left out, or waiting for silent seats it cannot leave out) counts the table gone."""
+
 
 def unready(replica: Replica, pacing: Pacing) -> tuple[int, ...]:
     """Between rounds (and before the first), the seats at the table that the next round
@@ -51,6 +55,21 @@ def stranded(replica: Replica) -> frozenset[int]:
         return frozenset()
     heard = len(replica.members) - len(silent)
     return frozenset(silent) if 2 * heard <= len(replica.members) else frozenset()
+
+
+def forsaken(replica: Replica, quiet: float, after: float = GONE_AFTER) -> bool:
+    """Whether the table has gone on without this seat, or ended, as far as it can tell:
+    it cannot play on by itself (it was left out and asks in vain to come back, or it waits
+    for silent seats it cannot leave out), and no other seat has said a word for ``quiet``
+    seconds, at least ``after``. A Wi-Fi stall shorter than that rejoins as before."""
+    if quiet < after:
+        return False
+    return replica.status is Status.OUT or bool(stranded(replica))
+
+
+def gone_words(quiet: float) -> str:
+    """Why a bot's seat ends a match that went quiet on it (`forsaken`), in a line."""
+    return f"no other seat has answered for {quiet:.0f} s (the table ended, or went on without it)"
 
 
 def free_to_move(replica: Replica, pacing: Pacing, now: float) -> bool:

@@ -356,8 +356,9 @@ class TableModel:
             self.deal_next()
 
     def stop_waiting(self) -> None:
-        """End the match here rather than wait for a silent seat to come back."""
-        if self.snap.stranded:
+        """End the match here rather than wait for a silent seat to come back (or for a
+        table that no longer answers)."""
+        if self.snap.stranded or self.snap.forsaken:
             self.end_match()
 
     def _select(self, source: int, depth: int) -> None:

@@ -51,6 +51,7 @@ def snapshot(peer: TablePeer) -> Snapshot:
         unready=peer.unready(),
         idle=peer.idle(),
         stranded=tuple(sorted(peer.stranded)),
+        forsaken=peer.forsaken,
         ended="" if result is None else result.ended,
     )
 
@@ -172,7 +173,9 @@ class Session:
 
     def _end_match(self) -> None:
         assert self.peer is not None
-        if self.peer.stranded:
+        if self.peer.forsaken:
+            self.peer.end_match("no other seat answered; the player stopped waiting", linger=False)
+        elif self.peer.stranded:
             self.peer.end_match("the player did not wait for a silent seat", linger=False)
 
 

@@ -68,6 +68,9 @@ class Snapshot:
     """Per seat, for how long it has made no move, if it is shown as idle (else 0)."""
     stranded: tuple[int, ...] = ()
     """Silent seats the table cannot leave out (the others are no majority): it waits."""
+    forsaken: float = 0.0
+    """For how long no other seat has answered, if this seat cannot go on by itself and
+    counts the table gone (`TablePeer.forsaken`); else 0."""
     ended: str = ""
     """Why the match ended before its end, if it did."""
 

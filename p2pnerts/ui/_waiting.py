@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from p2pnerts.net import together
+from p2pnerts.protocol import Status
 from p2pnerts.ui._model import TableModel
 
 
@@ -19,9 +20,13 @@ def waiting(model: TableModel) -> str:
     snap = model.snap
     if snap.over:
         return f"The match ended: {snap.ended}. q quits" if snap.ended else ""
+    if snap.forsaken:
+        return _forsaken(snap.forsaken)
     if snap.stranded:
         return _stranded(model)
-    if snap.status != "playing":
+    if snap.status == Status.OUT:
+        return "The others went on without you: asking to rejoin…"
+    if snap.status != Status.NORMAL:
         silent = [s for s, live in enumerate(snap.liveness) if live.suspected]
         return f"The table is {snap.status}" + (f": {_names(model, silent)}" if silent else "")
     if snap.starts_in > 0:
@@ -38,6 +43,11 @@ def seat_note(model: TableModel, seat: int) -> str:
         return note
     idle = model.snap.idle
     return f"idle {idle[seat]:.0f}s" if seat < len(idle) and idle[seat] else ""
+
+
+def _forsaken(quiet: float) -> str:
+    since = f"{quiet / 60:.0f} min" if quiet >= 90 else f"{quiet:.0f} s"
+    return f"Nobody has answered for {since}: the table ended or went on · e ends the match here"
 
 
 def _stranded(model: TableModel) -> str:

@@ -105,7 +105,7 @@ async def test_the_last_rounds_void_counts_in_the_result_though_its_audit_closes
             await trio.sleep(0.2)  # Bea takes seat 1
             nursery.start_soon(join, 2, withholder)
     assert results[0] == results[1], (results[0], results[1])
-    void = [line for line in lines if line.startswith("audit of round 1: Cal")]
+    void = [line for line in lines if line.startswith("audit of round 1 failed Cal: ")]
     assert void and "it never revealed its secret" in void[0], lines
     assert "round is void" in void[0]
     scored = int(void[0].rsplit(" ", 1)[1])

@@ -1,5 +1,6 @@
 """A table of people on loopback: ready before a round, a countdown, an idle person
-declared stuck, and a seat left alone when everyone else has gone."""
+declared stuck, a seat left alone when everyone else has gone, and a seat cut off from a
+table that ends without it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,17 @@ import trio
 
 from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
-from p2pnerts.net import MatchResult, Player, TablePeer, TableSpec, host_table, join_table
+from p2pnerts.net import (
+    MatchResult,
+    Player,
+    Shape,
+    Shaper,
+    Stall,
+    TablePeer,
+    TableSpec,
+    host_table,
+    join_table,
+)
 from p2pnerts.protocol import Event, LocalProtocolError, PlayCommitted
 from p2pnerts.rules import DeclareStuck, TableOptions, TurnStock
 
@@ -154,3 +165,23 @@ async def test_a_seat_left_alone_ends_the_match_at_once_with_the_scores_so_far()
     rounds = f"{result.rounds} round" + ("" if result.rounds == 1 else "s")
     assert result.summary().startswith(f"match ended after {rounds}, everyone")
     assert "match ended: everyone else has left the table" in lines
+
+
+async def test_a_bot_cut_off_from_a_table_that_ends_without_it_ends_its_match_too() -> None:
+    # Cy's links are cut soon after play begins, for longer than the test: Ann and Bea
+    # leave Cy out and play the match to its end; Cy, hearing nobody, stops in the end
+    # instead of waiting for ever.
+    table = Table()
+    lines: list[str] = []
+    cy = _bot("Cy", 3)
+    cy.report = lines.append
+    cy.shaper = Shaper(Shape(stalls=(Stall(0.2, 3600.0),)), random.Random(3))
+    cy.gone_after = 3.0
+    spec = TableSpec("cut", 3, TableOptions(rounds=1))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            await table.open(nursery, spec, _bot("Ann", 1), _bot("Bea", 2), cy)
+    results = table.results
+    assert results[0] == results[1] and not results[0].ended  # the match played out
+    assert results[2].ended.startswith("no other seat has answered for 3 s (the table ended")
+    assert f"match ended: {results[2].ended}" in lines

@@ -351,7 +351,8 @@ def test_a_seat_cheating_on_its_deal_is_voided_alike_by_every_honest_peer(
     out, honest, host_out, host = _against_a_cheat(kind, stats)
     for seen, status in ((out, honest.returncode), (host_out, host.returncode)):
         assert status == 3, seen
-        assert re.search(r"audit of round 1: C .*; C's round is void and scores [-+]?\d", seen)
+        void = r"audit of round 1 failed C: .*; C's round is void and scores [-+]?\d"
+        assert re.search(void, seen)
         assert "p2pnerts: this table could not be trusted: " in seen
         assert "failed the audit of its deal" in seen
     assert _summary(out) == _summary(host_out)

@@ -1,10 +1,11 @@
-"""What a table waits for, read from a replica: a silent seat it cannot leave out."""
+"""What a table waits for, read from a replica: a silent seat it cannot leave out, or a
+table gone quiet on a seat that cannot go on by itself."""
 
 from __future__ import annotations
 
 from p2pnerts.net import Narrator
-from p2pnerts.net._waits import alone, stranded, stranded_words
-from p2pnerts.protocol import Replica
+from p2pnerts.net._waits import GONE_AFTER, alone, forsaken, gone_words, stranded, stranded_words
+from p2pnerts.protocol import Replica, Status
 from p2pnerts.rules import TableOptions
 
 
@@ -35,3 +36,29 @@ def test_half_a_table_silent_is_waited_for_too() -> None:
 def test_a_table_that_hears_everyone_waits_for_no_silent_seat() -> None:
     replica = Replica(0, TableOptions(), 3, now=0.0)
     assert stranded(replica) == frozenset() and not alone(replica)
+
+
+def test_a_seat_waiting_for_silent_seats_counts_the_table_gone_only_after_long_quiet() -> None:
+    replica = _silent_all_around(2)  # Bea silent for ten seconds: Ann waits for her
+    assert not forsaken(replica, quiet=10.0)
+    assert not forsaken(replica, quiet=GONE_AFTER - 1)
+    assert forsaken(replica, quiet=GONE_AFTER)
+    assert forsaken(replica, quiet=5.0, after=5.0)
+
+
+def test_a_seat_left_out_whose_rejoin_nobody_answers_counts_the_table_gone() -> None:
+    seated = Replica(0, TableOptions(), 3, now=0.0)
+    replica = Replica.restart(0, TableOptions(), 3, disk=seated.disk, now=0.0)
+    assert replica.status is Status.OUT
+    assert not forsaken(replica, quiet=GONE_AFTER - 1)
+    assert forsaken(replica, quiet=GONE_AFTER)
+
+
+def test_a_seat_that_hears_everyone_never_counts_the_table_gone() -> None:
+    assert not forsaken(Replica(0, TableOptions(), 3, now=0.0), quiet=10 * GONE_AFTER)
+
+
+def test_a_bot_says_why_it_ended_a_match_that_went_quiet() -> None:
+    assert gone_words(121.4) == (
+        "no other seat has answered for 121 s (the table ended, or went on without it)"
+    )

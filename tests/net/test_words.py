@@ -40,3 +40,10 @@ def test_a_solo_match_reads_as_before_and_a_shared_win_names_every_winner() -> N
     assert solo.summary() == "match over after 3 rounds: Ann 40, Bea 52, Cy 52. Winners: Bea and Cy"
     alone = MatchResult(("Ann", "Bea"), (40, 12), (0,), 1, (0, 1))
     assert alone.summary() == "match over after 1 round: Ann 40, Bea 12. Winner: Ann"
+    tied = MatchResult(("Ann", "Bea", "Cy"), (9, 9, 9), (0, 1, 2), 2)
+    assert tied.summary().endswith("Winners: Ann, Bea and Cy")
+
+
+def test_a_match_ended_before_any_round_names_no_leader() -> None:
+    cut = MatchResult(("Ann", "Bea"), (0, 0), (0, 1), 0, ended="nobody answered")
+    assert cut.summary() == "match ended after 0 rounds, nobody answered: Ann 0, Bea 0"

@@ -61,3 +61,19 @@ def test_a_silent_seat_the_others_cannot_leave_out_is_named_with_the_way_out() -
     assert ended == [None]
     model.refresh(Snapshot(display=TABLE, over=True, ended="the player did not wait"))
     assert waiting(model) == "The match ended: the player did not wait. q quits"
+
+
+def test_a_seat_nobody_has_answered_for_minutes_is_told_the_table_is_gone_and_the_way_out() -> None:
+    # Left out, and asking in vain to come back: the others ended the match or went on.
+    model = model_with(Snapshot(display=TABLE, status="rejoining", forsaken=150.0))
+    assert waiting(model) == (
+        "Nobody has answered for 2 min: the table ended or went on · e ends the match here"
+    )
+    ended: list[None] = []
+    model.end_match = lambda: ended.append(None)
+    model.stop_waiting()
+    assert ended == [None]
+    model.refresh(Snapshot(display=TABLE, status="rejoining"))
+    assert waiting(model) == "The others went on without you: asking to rejoin…"
+    model.stop_waiting()  # rejoining, answered: nothing to end
+    assert ended == [None]
