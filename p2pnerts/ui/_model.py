@@ -360,6 +360,8 @@ class TableModel:
         table that no longer answers)."""
         if self.snap.stranded or self.snap.forsaken:
             self.end_match()
+        elif not self.snap.over:
+            self.notice = "e ends the match only while the table waits for a silent seat"
 
     def _select(self, source: int, depth: int) -> None:
         card = self._card_at(source, depth)

@@ -77,3 +77,4 @@ def test_a_seat_nobody_has_answered_for_minutes_is_told_the_table_is_gone_and_th
     assert waiting(model) == "The others went on without you: asking to rejoin…"
     model.stop_waiting()  # rejoining, answered: nothing to end
     assert ended == [None]
+    assert model.notice == "e ends the match only while the table waits for a silent seat"
