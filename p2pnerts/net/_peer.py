@@ -220,8 +220,12 @@ class TablePeer:
         """Call the replica's timer whenever it is due (or sooner, after news)."""
         while True:
             self._poke = trio.Event()
-            deadline = min(self.replica.next_deadline(), self.pacing.deadline(trio.current_time()))
-            deadline = min(deadline, self._rounds.deadline, self._heard_at + self.gone_after)
+            now = trio.current_time()
+            deadline = min(self.replica.next_deadline(), self.pacing.deadline(now))
+            deadline = min(deadline, self._rounds.deadline)
+            gone = self._heard_at + self.gone_after
+            if gone > now:  # (once past, a person's seat waits on for their e)
+                deadline = min(deadline, gone)
             with trio.move_on_at(deadline):
                 await self._poke.wait()
             now = trio.current_time()

@@ -185,3 +185,34 @@ async def test_a_bot_cut_off_from_a_table_that_ends_without_it_ends_its_match_to
     assert results[0] == results[1] and not results[0].ended  # the match played out
     assert results[2].ended.startswith("no other seat has answered for 3 s (the table ended")
     assert f"match ended: {results[2].ended}" in lines
+
+
+async def test_a_person_cut_off_is_offered_the_end_and_their_peer_waits_without_spinning() -> None:
+    # Ann's only opponent is cut off for longer than the test: Ann waits for Bea (1 of 2
+    # is no majority), then, hearing nobody, counts the table gone. Her seat's peer keeps
+    # waiting for her e, waking at its heartbeats only (before, it woke without end).
+    table = Table()
+    ann = Player("Ann", random.Random(1), None, lambda _: None, countdown=0.0)
+    ann.gone_after = 1.0
+    ann.seated = lambda peer: peer.ready()
+    bea = _bot("Bea", 2)
+    bea.shaper = Shaper(Shape(stalls=(Stall(0.5, 3600.0),)), random.Random(2))
+    spec = TableSpec("quiet", 2, TableOptions(rounds=1))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            await table.open(nursery, spec, ann, bea)
+            await table.until(lambda: "Ann" in table.peers)
+            peer = table.peers["Ann"]
+            await table.until(lambda: bool(peer.forsaken))
+            ticks: list[float] = []
+            tick = peer.replica.tick
+
+            def counted(now: float) -> None:
+                ticks.append(now)
+                tick(now)
+
+            peer.replica.tick = counted  # type: ignore[method-assign]
+            await trio.sleep(1.0)
+            assert peer.result is None  # a person's match ends only when they say so
+            assert 0 < len(ticks) <= 1.0 / peer.replica.timing.heartbeat + 2
+            nursery.cancel_scope.cancel()
