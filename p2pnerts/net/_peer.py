@@ -67,7 +67,8 @@ class TablePeer:
     match at once; one that waits for a silent seat it cannot leave out says so, and its
     player may end the match there (`end_match`). A seat that cannot go on by itself and
     has heard no other seat for ``gone_after`` seconds counts the table gone (`forsaken`):
-    a bot ends the match there, and a person may.
+    a bot ends the match there, and a person may. A bot ends it too once the table has
+    waited ``gone_after`` seconds for silent seats, though it hears others (`_give_up`).
 
     With a ``seat_file`` the peer keeps there what it needs to come back after a crash
     (`SeatFile`); given the ``disk`` of such a file it starts as a peer coming back, and
@@ -132,6 +133,8 @@ class TablePeer:
         self.gone_after = gone_after
         self._heard_at = now
         """When another seat's message last reached this one (or the peer started)."""
+        self._blocked_since: float | None = None
+        """Since when this seat cannot play on by itself (`_waits.cannot_play_on`)."""
         self._poke = trio.Event()
         self._done = trio.Event()
         self.moved: dict[int, float] = {}
@@ -235,8 +238,8 @@ class TablePeer:
                 self._flush()
             if self.result is None and _waits.alone(self.replica):
                 self.end_match("everyone else has left the table")
-            if self._driver is not None and self.forsaken:
-                self.end_match(_waits.gone_words(now - self._heard_at), linger=False)
+            if self._driver is not None and self.result is None:
+                self._give_up(now)
             self._waits.say(self.stranded, self.unready(), now)
             if self._rounds.due(now):
                 self._start_round()
@@ -297,6 +300,23 @@ class TablePeer:
             return 0.0
         quiet = trio.current_time() - self._heard_at
         return quiet if _waits.forsaken(self.replica, quiet, self.gone_after) else 0.0
+
+    def _give_up(self, now: float) -> None:
+        """A bot's seat ends a match it cannot play on in, with nobody to choose for it:
+        when no other seat answers any more (`forsaken`), or when the table has waited
+        ``gone_after`` seconds for silent seats to come back (nothing commits meanwhile: a
+        bot still heard that waits with it gives up alike, with the same result)."""
+        if not _waits.cannot_play_on(self.replica):
+            self._blocked_since = None
+            return
+        if self._blocked_since is None:
+            self._blocked_since = now
+        quiet, waited = now - self._heard_at, now - self._blocked_since
+        if quiet >= self.gone_after:
+            self.end_match(_waits.gone_words(quiet), linger=False)
+        elif waited >= self.gone_after and self.stranded:
+            words = _waits.waited_words(self.narrator, self.stranded, waited)
+            self.end_match(words, linger=False)
 
     def end_match(self, why: str, *, linger: bool = True) -> None:
         """End the match here, with the rounds played so far (the others are gone, or the

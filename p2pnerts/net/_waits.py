@@ -57,19 +57,29 @@ def stranded(replica: Replica) -> frozenset[int]:
     return frozenset(silent) if 2 * heard <= len(replica.members) else frozenset()
 
 
+def cannot_play_on(replica: Replica) -> bool:
+    """Whether this seat cannot play on by itself: it was left out (and asks to come
+    back), or it waits for silent seats it cannot leave out."""
+    return replica.status is Status.OUT or bool(stranded(replica))
+
+
 def forsaken(replica: Replica, quiet: float, after: float = GONE_AFTER) -> bool:
     """Whether the table has gone on without this seat, or ended, as far as it can tell:
-    it cannot play on by itself (it was left out and asks in vain to come back, or it waits
-    for silent seats it cannot leave out), and no other seat has said a word for ``quiet``
-    seconds, at least ``after``. A Wi-Fi stall shorter than that rejoins as before."""
-    if quiet < after:
-        return False
-    return replica.status is Status.OUT or bool(stranded(replica))
+    it cannot play on by itself (`cannot_play_on`), and no other seat has said a word for
+    ``quiet`` seconds, at least ``after``. A Wi-Fi stall shorter than that rejoins as
+    before."""
+    return quiet >= after and cannot_play_on(replica)
 
 
 def gone_words(quiet: float) -> str:
     """Why a bot's seat ends a match that went quiet on it (`forsaken`), in a line."""
     return f"no other seat has answered for {quiet:.0f} s (the table ended, or went on without it)"
+
+
+def waited_words(narrator: Narrator, silent: frozenset[int], waited: float) -> str:
+    """Why a bot's seat ends a match whose table waited too long for silent seats."""
+    who = together([narrator.name(s) for s in sorted(silent)])
+    return f"the table waited {waited:.0f} s for {who} to come back"
 
 
 def free_to_move(replica: Replica, pacing: Pacing, now: float) -> bool:

@@ -5,6 +5,7 @@ table that ends without it."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 
 import pytest
@@ -168,14 +169,14 @@ async def test_a_seat_left_alone_ends_the_match_at_once_with_the_scores_so_far()
 
 
 async def test_a_bot_cut_off_from_a_table_that_ends_without_it_ends_its_match_too() -> None:
-    # Cy's links are cut soon after play begins, for longer than the test: Ann and Bea
+    # Cy's links are cut as play begins, for longer than the test: Ann and Bea
     # leave Cy out and play the match to its end; Cy, hearing nobody, stops in the end
     # instead of waiting for ever.
     table = Table()
     lines: list[str] = []
     cy = _bot("Cy", 3)
     cy.report = lines.append
-    cy.shaper = Shaper(Shape(stalls=(Stall(0.2, 3600.0),)), random.Random(3))
+    cy.shaper = Shaper(Shape(stalls=(Stall(0.05, 3600.0),)), random.Random(3))
     cy.gone_after = 3.0
     spec = TableSpec("cut", 3, TableOptions(rounds=1))
     with trio.fail_after(120):
@@ -197,7 +198,7 @@ async def test_a_person_cut_off_is_offered_the_end_and_their_peer_waits_without_
     ann.seated = lambda peer: peer.ready()
     bea = _bot("Bea", 2)
     bea.shaper = Shaper(Shape(stalls=(Stall(0.5, 3600.0),)), random.Random(2))
-    spec = TableSpec("quiet", 2, TableOptions(rounds=1))
+    spec = TableSpec("quiet", 2, TableOptions(rounds=50))  # (never over before the cut)
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             await table.open(nursery, spec, ann, bea)
@@ -216,3 +217,31 @@ async def test_a_person_cut_off_is_offered_the_end_and_their_peer_waits_without_
             assert peer.result is None  # a person's match ends only when they say so
             assert 0 < len(ticks) <= 1.0 / peer.replica.timing.heartbeat + 2
             nursery.cancel_scope.cancel()
+
+
+async def test_bots_waiting_for_silent_seats_they_cannot_leave_out_end_the_match_in_time() -> None:
+    # Cy's and Dee's links are cut for longer than the test: Ann and Bea still hear each
+    # other, but 2 of 4 are no majority, so the table waits for Cy and Dee. Nobody can say
+    # "end it" for bots: each ends its match once the table has waited long enough.
+    table = Table()
+    lines: dict[str, list[str]] = {}
+    players = []
+    for k, name in enumerate(("Ann", "Bea", "Cy", "Dee"), start=1):
+        player = _bot(name, k)
+        player.report = lines.setdefault(name, []).append
+        player.gone_after = 2.0
+        if name in ("Cy", "Dee"):
+            player.shaper = Shaper(Shape(stalls=(Stall(0.3, 3600.0),)), random.Random(k))
+        players.append(player)
+    spec = TableSpec("halves", 4, TableOptions(rounds=50))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            await table.open(nursery, spec, *players)
+    results = table.results
+    assert results[0] == results[1]  # Ann and Bea stopped on the same commits
+    waited = r"the table waited \d+ s for (Cy & Dee|Dee & Cy) to come back"  # (in seat order)
+    for seat in (0, 1):
+        assert re.fullmatch(waited, results[seat].ended), results
+    for seat in (2, 3):  # Cy and Dee, cut off, heard nobody at all
+        assert results[seat].ended.startswith("no other seat has answered for 2 s")
+    assert f"match ended: {results[0].ended}" in lines["Ann"]
