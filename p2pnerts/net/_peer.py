@@ -131,10 +131,8 @@ class TablePeer:
         """Human time: a person's Ready, the countdown, who is idle (`Pacing`)."""
         self._waits = _waits.News(self.replica, self.pacing, self.narrator, report)
         self.gone_after = gone_after
-        self._heard_at = now
-        """When another seat's message last reached this one (or the peer started)."""
-        self._blocked_since: float | None = None
-        """Since when this seat cannot play on by itself (`_waits.cannot_play_on`)."""
+        self._quiet = _waits.Quiet(now, self.replica.timing.heartbeat)
+        """How long no other seat has said a word (`forsaken`, `_give_up`)."""
         self._poke = trio.Event()
         self._done = trio.Event()
         self.moved: dict[int, float] = {}
@@ -226,12 +224,13 @@ class TablePeer:
             now = trio.current_time()
             deadline = min(self.replica.next_deadline(), self.pacing.deadline(now))
             deadline = min(deadline, self._rounds.deadline)
-            gone = self._heard_at + self.gone_after
+            gone = self._quiet.heard_at + self.gone_after
             if gone > now:  # (once past, a person's seat waits on for their e)
                 deadline = min(deadline, gone)
             with trio.move_on_at(deadline):
                 await self._poke.wait()
             now = trio.current_time()
+            self._quiet.ran(now)
             self.replica.tick(now)
             self._flush()  # events first: a round's end may be the match's
             if _waits.declare_idle(self.replica, self.pacing, now):
@@ -298,7 +297,7 @@ class TablePeer:
         gone (`_waits.forsaken`); else 0."""
         if self.result is not None:
             return 0.0
-        quiet = trio.current_time() - self._heard_at
+        quiet = trio.current_time() - self._quiet.heard_at
         return quiet if _waits.forsaken(self.replica, quiet, self.gone_after) else 0.0
 
     def _give_up(self, now: float) -> None:
@@ -306,12 +305,10 @@ class TablePeer:
         when no other seat answers any more (`forsaken`), or when the table has waited
         ``gone_after`` seconds for silent seats to come back (nothing commits meanwhile: a
         bot still heard that waits with it gives up alike, with the same result)."""
-        if not _waits.cannot_play_on(self.replica):
-            self._blocked_since = None
+        blocked = _waits.cannot_play_on(self.replica)
+        waited, quiet = self._quiet.blocked(now, blocked), now - self._quiet.heard_at
+        if not blocked:
             return
-        if self._blocked_since is None:
-            self._blocked_since = now
-        quiet, waited = now - self._heard_at, now - self._blocked_since
         if quiet >= self.gone_after:
             self.end_match(_waits.gone_words(quiet), linger=False)
         elif waited >= self.gone_after and self.stranded:
@@ -339,7 +336,7 @@ class TablePeer:
             raise RemoteProtocolError(f"seat {seat}'s connection carried seat {message.sender}")
         for hear in self.traffic:
             hear(False, seat, message)
-        self._heard_at = trio.current_time()
+        self._quiet.heard(trio.current_time())
         try:
             self.replica.receive(message, trio.current_time())
             if isinstance(message, Ready):  # (its Ready of round 0 says it is ready for 1)

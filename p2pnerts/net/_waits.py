@@ -71,6 +71,44 @@ def forsaken(replica: Replica, quiet: float, after: float = GONE_AFTER) -> bool:
     return quiet >= after and cannot_play_on(replica)
 
 
+class Quiet:
+    """How long no other seat has said a word, and since when this seat has been unable to
+    play on, neither counting time this process did not run (a closed lid, a stopped
+    process: the replica excuses it likewise, `Liveness.excuse`), so that a seat back
+    from a long stall first hears the table before it counts the table gone."""
+
+    def __init__(self, now: float, heartbeat: float) -> None:
+        self.heard_at = now
+        """When another seat's message last reached this one (or the peer started)."""
+        self.blocked_since: float | None = None
+        """Since when this seat cannot play on by itself (`cannot_play_on`)."""
+        self._ran_at = now
+        self._longest = 2 * heartbeat
+        """The longest time between two runs of a peer that was not stopped: it runs its
+        timer at least once a heartbeat."""
+
+    def heard(self, now: float) -> None:
+        self.heard_at = now
+
+    def ran(self, now: float) -> None:
+        """The peer runs its timer at ``now``: a gap far longer than a heartbeat since the
+        last run is this process's own, and counts as no silence."""
+        gap, self._ran_at = now - self._ran_at, now
+        if gap > self._longest:
+            self.heard_at = min(self.heard_at + gap, now)
+            if self.blocked_since is not None:
+                self.blocked_since = min(self.blocked_since + gap, now)
+
+    def blocked(self, now: float, blocked: bool) -> float:
+        """For how long this seat has been unable to play on (0 if it can now)."""
+        if not blocked:
+            self.blocked_since = None
+            return 0.0
+        if self.blocked_since is None:
+            self.blocked_since = now
+        return now - self.blocked_since
+
+
 def gone_words(quiet: float) -> str:
     """Why a bot's seat ends a match that went quiet on it (`forsaken`), in a line."""
     return f"no other seat has answered for {quiet:.0f} s (the table ended, or went on without it)"

@@ -3,8 +3,18 @@ table gone quiet on a seat that cannot go on by itself."""
 
 from __future__ import annotations
 
+import pytest
+
 from p2pnerts.net import Narrator
-from p2pnerts.net._waits import GONE_AFTER, alone, forsaken, gone_words, stranded, stranded_words
+from p2pnerts.net._waits import (
+    GONE_AFTER,
+    Quiet,
+    alone,
+    forsaken,
+    gone_words,
+    stranded,
+    stranded_words,
+)
 from p2pnerts.protocol import Replica, Status
 from p2pnerts.rules import TableOptions
 
@@ -62,3 +72,28 @@ def test_a_bot_says_why_it_ended_a_match_that_went_quiet() -> None:
     assert gone_words(121.4) == (
         "no other seat has answered for 121 s (the table ended, or went on without it)"
     )
+
+
+def test_time_this_process_did_not_run_counts_as_no_silence() -> None:
+    quiet = Quiet(0.0, heartbeat=0.25)
+    for now in (0.25, 0.5, 0.75):
+        quiet.ran(now)
+    assert quiet.blocked(0.75, blocked=True) == 0.0  # left out, say: blocked from 0.75
+    quiet.ran(1.0)
+    assert (1.0 - quiet.heard_at, quiet.blocked(1.0, blocked=True)) == (1.0, 0.25)
+    # Stopped for ten minutes (a closed lid): back, it has not heard the table yet, and
+    # has been quiet, and blocked, only as long as before it stopped.
+    quiet.ran(601.0)
+    assert 601.0 - quiet.heard_at == 1.0
+    assert quiet.blocked(601.0, blocked=True) == 0.25
+    quiet.heard(601.2)
+    quiet.ran(601.25)  # a heartbeat on: no gap
+    assert 601.25 - quiet.heard_at == pytest.approx(0.05)
+    assert quiet.blocked(601.25, blocked=False) == 0.0 and quiet.blocked_since is None
+
+
+def test_a_seat_that_hears_nobody_while_it_runs_grows_quiet() -> None:
+    quiet = Quiet(0.0, heartbeat=0.25)
+    for step in range(1, 41):
+        quiet.ran(step * 0.25)
+    assert 10.0 - quiet.heard_at == 10.0
