@@ -23,7 +23,7 @@ from p2pnerts.net._handshake import answer_link, printable
 from p2pnerts.net._link import Connection, Received
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
-from p2pnerts.net._seating import Player, Seating, peerhost, peername
+from p2pnerts.net._seating import Player, Seating, peer_address
 from p2pnerts.net._spectators import Spectators
 from p2pnerts.protocol import Hello, Refuse, Roster, Seat, SeatKey, TableSecret, Welcome
 from p2pnerts.rules import TableOptions
@@ -83,15 +83,17 @@ async def host_table(
             conn.send_nowait(Refuse(f"table {spec.name!r} is full"))
             await conn.finish()
         elif (refused := await answer_link(conn, hello, me, player.key, secret)) is not None:
-            player.report(f"refused {peername(stream)} ({printable(hello.name)}): {refused}")
+            player.report(f"refused {conn.peer} ({printable(hello.name)}): {refused}")
             conn.send_nowait(Refuse(f"{refused} for table {spec.name!r}"[:200]))
             await conn.finish()
         elif full.is_set():  # filled while this one proved itself
             conn.send_nowait(Refuse(f"table {spec.name!r} is full"))
             await conn.finish()
+        elif (address := peer_address(stream)) is None:  # gone as it proved itself
+            await conn.finish()
         else:
             seat = min(set(range(1, spec.seats)) - set(roster))
-            name, host = hello.name[:32], peerhost(stream)
+            name, host = hello.name[:32], address[0]
             roster[seat] = Seat(seat, name, host, hello.port, hello.key)
             links[seat] = conn
             conn.send_nowait(Welcome(seating.table, seat, spec.seats, spec.options))

@@ -136,8 +136,13 @@ class Seating:
     async def greet(self, stream: trio.SocketStream) -> AsyncIterator[Greeted | None]:
         """A new connection and its Hello; None, the connection closed, when the Hello does
         not come in time or the address holds too many connections already."""
-        address = peerhost(stream)
-        conn = Connection(stream, peername(stream), shape=self.player.link_shape())
+        peer = peer_address(stream)
+        if peer is None:  # reset as it opened
+            await stream.aclose()
+            yield None
+            return
+        address = peer[0]
+        conn = Connection(stream, f"{address}:{peer[1]}", shape=self.player.link_shape())
         if self._open[address] >= PER_ADDRESS:
             await conn.finish()
             yield None
@@ -268,10 +273,11 @@ async def _hello(conn: Connection) -> Hello | Watch | None:
     return first if isinstance(first, Hello | Watch) else None
 
 
-def peername(stream: trio.SocketStream) -> str:
-    host, port = stream.socket.getpeername()[:2]
-    return f"{host}:{port}"
-
-
-def peerhost(stream: trio.SocketStream) -> str:
-    return str(stream.socket.getpeername()[0])
+def peer_address(stream: trio.SocketStream) -> tuple[str, int] | None:
+    """The other end's host and port; None if the connection is gone already (the other
+    end reset it: it cannot be asked then, and the socket says so with an OSError)."""
+    try:
+        host, port = stream.socket.getpeername()[:2]
+    except OSError:
+        return None
+    return str(host), int(port)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import socket
+import struct
 import sys
 from pathlib import Path
 
@@ -152,12 +154,35 @@ async def test_garbage_and_a_wrong_version_are_dropped_and_the_match_goes_on() -
                 stream = await trio.open_tcp_stream("127.0.0.1", port)
                 await stream.send_all(junk)
                 await stream.aclose()
-            for k in (1, 2):
+            _bots_join(nursery, port, results)
+    assert len(set(results.values())) == 1 and len(results) == 3
 
-                async def bot(k: int = k) -> None:
-                    results[k] = await join_table("127.0.0.1", port, _player(f"Bot{k}", k))
 
-                nursery.start_soon(bot)
+def _bots_join(nursery: trio.Nursery, port: int, results: dict[int, MatchResult]) -> None:
+    """Two bots, Bot1 and Bot2, join the table at ``port``; their results go in ``results``."""
+    for k in (1, 2):
+
+        async def bot(k: int = k) -> None:
+            results[k] = await join_table("127.0.0.1", port, _player(f"Bot{k}", k))
+
+        nursery.start_soon(bot)
+
+
+async def test_connections_reset_as_they_open_are_dropped_and_the_table_fills() -> None:
+    # A stranger that connects and resets at once (SO_LINGER 0): the host, asking the
+    # socket for its peer's address, got an OSError and stopped, with every seat.
+    results: dict[int, MatchResult] = {}
+    spec = TableSpec("reset", 3, TableOptions(rounds=1))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, [])
+            for _ in range(10):
+                sock = trio.socket.socket()
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                await sock.connect(("127.0.0.1", port))
+                sock.close()
+            await trio.sleep(0.2)  # the host takes them in
+            _bots_join(nursery, port, results)
     assert len(set(results.values())) == 1 and len(results) == 3
 
 
