@@ -305,11 +305,9 @@ class TablePeer:
         when no other seat answers any more (`forsaken`), or when the table has waited
         ``gone_after`` seconds for silent seats to come back (nothing commits meanwhile: a
         bot still heard that waits with it gives up alike, with the same result)."""
-        blocked = _waits.cannot_play_on(self.replica)
-        waited, quiet = self._quiet.blocked(now, blocked), now - self._quiet.heard_at
-        if not blocked:
-            return
-        if quiet >= self.gone_after:
+        waited = self._quiet.blocked(now, _waits.cannot_play_on(self.replica))
+        quiet = self.forsaken
+        if quiet:
             self.end_match(_waits.gone_words(quiet), linger=False)
         elif waited >= self.gone_after and self.stranded:
             words = _waits.waited_words(self.narrator, self.stranded, waited)

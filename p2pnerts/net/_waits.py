@@ -116,7 +116,7 @@ def gone_words(quiet: float) -> str:
 
 def waited_words(narrator: Narrator, silent: frozenset[int], waited: float) -> str:
     """Why a bot's seat ends a match whose table waited too long for silent seats."""
-    who = together([narrator.name(s) for s in sorted(silent)])
+    who = _names(narrator, silent)
     return f"the table waited {waited:.0f} s for {who} to come back"
 
 
@@ -136,12 +136,16 @@ def free_to_move(replica: Replica, pacing: Pacing, now: float) -> bool:
 
 def stranded_words(narrator: Narrator, silent: frozenset[int], members: frozenset[int]) -> str:
     """Why the table waits for ``silent`` seats, in a line."""
-    who = together([narrator.name(s) for s in sorted(silent)])
+    who = _names(narrator, silent)
     heard = len(members) - len(silent)
     return (
         f"{who} silent: {heard} of {len(members)} seats are no majority, so the table "
         f"waits for {who} to come back"
     )
+
+
+def _names(narrator: Narrator, seats: frozenset[int]) -> str:
+    return together([narrator.name(s) for s in sorted(seats)])
 
 
 def declare_idle(replica: Replica, pacing: Pacing, now: float) -> bool:
