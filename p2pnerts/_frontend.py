@@ -41,21 +41,13 @@ class TableScreen:
 
     def host(self, config: HostConfig) -> MatchResult | None:
         """``p2pnerts host``: the waiting room until the table is full, then the table."""
-        spec, lobby = config.spec, ui.LobbyModel()
-        lobby.waiting(
-            spec.name,
-            spec.seats,
-            hosting=True,
-            roster=(config.seat.name,),
-            teams=spec.options.teams,
-        )
-        lobby.bots_added = config.bots  # on their way: host_in_lobby seats them
-        return on_screen(config.seat, lambda s: host_in_lobby(config, s), lobby)
+        return on_screen(config.seat, lambda s: host_in_lobby(config, s), waiting_room(config))
 
     def join(self, config: JoinConfig) -> MatchResult | None:
         """``p2pnerts join``: the named table's waiting room, or (no name) the lobby's list
         of the tables on the network, where a new one can be opened too."""
-        lobby, target, seat = ui.LobbyModel(), config.table, config.seat
+        target, seat = config.table, config.seat
+        lobby = ui.LobbyModel(bot_level=seat.level)  # for a table opened from the lobby
         if target is None:
             return on_screen(seat, lambda s: choose_and_play(seat, s), lobby)
         lobby.waiting(target, 0, hosting=False, roster=())
@@ -70,6 +62,19 @@ class TableScreen:
     def resume(self, saved: SeatFile, seat: SeatConfig) -> MatchResult | None:
         """``--state FILE`` after a crash: the seat it keeps, taken back."""
         return on_screen(seat, lambda s: resume_table(saved, s.player))
+
+
+def waiting_room(config: HostConfig) -> ui.LobbyModel:
+    """The host's waiting room: its bots on their way, and the level the next one added
+    there plays at, the one the command line would have given it (``--bot-level`` in turn,
+    else ``--level``)."""
+    spec, levels = config.spec, config.levels
+    lobby = ui.LobbyModel(bot_level=levels[config.bots % len(levels)])
+    lobby.waiting(
+        spec.name, spec.seats, hosting=True, roster=(config.seat.name,), teams=spec.options.teams
+    )
+    lobby.bots_added = config.bots  # on their way: host_in_lobby seats them
+    return lobby
 
 
 def on_screen(

@@ -5,6 +5,8 @@ from __future__ import annotations
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from p2pnerts._config import HostConfig, SeatConfig
+from p2pnerts._frontend import waiting_room
 from p2pnerts.net import TableInfo, TableSpec
 from p2pnerts.rules import TableOptions, TieRule
 from p2pnerts.ui import LobbyModel, TableModel, create_application, teams_of
@@ -197,3 +199,15 @@ def test_the_teams_are_typed_with_the_keys_into_their_row() -> None:
         pipe.send_text("n" + down * TEAMS_ROW + "3+3" + "\x7f" + "2" + "\r" + "\x03")
         app.run()
     assert created == [TableSpec("Table", 5, TableOptions(teams=(3, 2)))]
+
+
+def test_the_hosts_waiting_room_adds_bots_at_the_level_the_command_line_asked_for() -> None:
+    # `host --bots 1 --level 3`: the bot seated from the command line plays at 3, and so
+    # does one added in the waiting room; with `--bot-level 2,7` the next in turn.
+    spec = TableSpec("Den", 4, TableOptions())
+    lobby = waiting_room(HostConfig(SeatConfig("Ann", level=3), spec, bots=1))
+    assert lobby.bot_level == 3 and lobby.bots_added == 1 and lobby.roster == ("Ann",)
+    assert "level  ‹ 3 ›" in render_lobby(lobby, 80, 24).text()
+    turns = HostConfig(SeatConfig("Ann"), spec, bots=1, bot_levels=(2, 7))
+    assert waiting_room(turns).bot_level == 7
+    assert waiting_room(HostConfig(SeatConfig("Ann", level=9), spec)).bot_level == 9
