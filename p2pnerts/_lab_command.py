@@ -5,17 +5,7 @@ from __future__ import annotations
 import argparse
 
 from p2pnerts._options import Command, choice, count, seconds, tie_rule_option
-from p2pnerts.lab import (
-    DEFAULT_SPEED,
-    MAX_PEERS,
-    SPEEDS,
-    Desk,
-    Lab,
-    Table,
-    lesson_named,
-    lesson_names,
-    run_lab,
-)
+from p2pnerts.lab import DEFAULT_SPEED, MAX_PEERS, SPEEDS, Lab, Table, lesson_named, lesson_names
 from p2pnerts.rules import TieRule
 
 DESCRIPTION = (
@@ -57,6 +47,9 @@ def lab_options(parser: argparse.ArgumentParser) -> None:
 
 
 def lab_command(args: argparse.Namespace) -> int:
+    # The desk and its screen load prompt_toolkit: only for this command.
+    from p2pnerts.lab import Desk, run_lab
+
     rule = None if args.tie_rule is None else TieRule(args.tie_rule)
     lesson = None if args.lesson is None else lesson_named(args.lesson, rule)
     base = Table() if lesson is None else lesson.table

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING
 
 import trio
 
@@ -14,13 +15,9 @@ from p2pnerts._netcommands import run_headless, say
 from p2pnerts._options import Command, host_key_option, look_options, passphrase_options
 from p2pnerts.net import JoinError, Sight, WatchError, watch_table
 from p2pnerts.protocol import Scene
-from p2pnerts.ui import (
-    WatchModel,
-    commit_line,
-    create_watch_application,
-    default_look,
-    run_with_trio,
-)
+
+if TYPE_CHECKING:
+    from p2pnerts.ui import WatchModel
 
 WATCHING = (
     "Watch a live table without a seat: every seat's clock and health, the committed order "
@@ -43,6 +40,9 @@ def watch_options(parser: argparse.ArgumentParser) -> None:
 
 
 def watch_command(args: argparse.Namespace) -> int:
+    # The screen's modules (prompt_toolkit) load only for a command that shows one.
+    from p2pnerts.ui import WatchModel, create_watch_application, default_look, run_with_trio
+
     passphrase = passphrase_from(args)
     model = WatchModel(args.table, default_look(ascii=args.ascii, four_colour=args.four_colour))
     watch = partial(_watch, args, passphrase)
@@ -92,6 +92,8 @@ def _print(model: WatchModel, sight: Sight) -> None:
         names = ", ".join(model.scene.names) if model.scene is not None else ""
         say(f"watching {model.where} as {model.name(model.seat)} sees it: {names}")
     if commit is not None:
+        from p2pnerts.ui import commit_line
+
         say(commit_line(commit, model))
 
 

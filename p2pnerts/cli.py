@@ -8,8 +8,9 @@ import random
 import sys
 from collections.abc import Iterator, Sequence
 from functools import partial
+from typing import TYPE_CHECKING
 
-from p2pnerts import __version__, _frontend, _netcommands, sim
+from p2pnerts import __version__, _netcommands, sim
 from p2pnerts._config import (
     HostConfig,
     JoinConfig,
@@ -58,6 +59,9 @@ from p2pnerts.net import TableSpec
 from p2pnerts.protocol import PROTOCOL_VERSION
 from p2pnerts.rules import TableOptions, TieRule
 from p2pnerts.sim import MIXES, SimConfig
+
+if TYPE_CHECKING:
+    from p2pnerts._frontend import TableScreen
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -358,7 +362,7 @@ def _play(args: argparse.Namespace) -> int:
     spec = TableSpec("this machine", players, options)
     config = HostConfig(seat, spec, bots=players - 1, advertise=False, bind="127.0.0.1")
     if not args.headless:
-        result = _frontend.TableScreen().play(config)
+        result = _table_screen().play(config)
         if result is not None:
             print(result.summary())
         return 0
@@ -396,4 +400,12 @@ def _bot(args: argparse.Namespace) -> int:
 
 def _screen(seat: SeatConfig) -> _netcommands.Screen | None:
     """The table screen for a person's seat; none where a bot plays it."""
-    return None if seat.headless else _frontend.TableScreen()
+    return None if seat.headless else _table_screen()
+
+
+def _table_screen() -> TableScreen:
+    """The table screen; its modules (prompt_toolkit) load only for a command that shows
+    one, so that a bot, a headless seat or the simulator starts without them."""
+    from p2pnerts._frontend import TableScreen
+
+    return TableScreen()

@@ -228,3 +228,20 @@ def test_a_passphrase_that_cannot_be_had_is_a_usage_error(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     with pytest.raises(UsageError, match=complaint):
         passphrase_from(_passphrase_args(*given))
+
+
+def test_the_commands_without_a_screen_start_without_the_screens_library() -> None:
+    # A bot, a headless seat, the simulator and the arena need no prompt_toolkit: the
+    # command line loads it only for a command that shows a screen (each bot process of
+    # a table starts that much sooner). In a fresh interpreter, as a command starts.
+    probe = (
+        "import sys, p2pnerts.cli\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'prompt_toolkit'"
+        " or m.startswith(('p2pnerts.ui', 'p2pnerts._frontend', 'p2pnerts.lab._desk'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    # ... and the lab's names load its screen when asked for.
+    asked = "import sys, p2pnerts.lab as lab; lab.Desk; print('prompt_toolkit' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", asked], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"

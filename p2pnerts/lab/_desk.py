@@ -11,14 +11,9 @@ from dataclasses import dataclass, field
 
 from p2pnerts.lab._chronicle import Kind, Note
 from p2pnerts.lab._lessons import Lesson
-from p2pnerts.lab._model import Action, Lab
+from p2pnerts.lab._model import DEFAULT_SPEED, SPEEDS, Action, Lab
 from p2pnerts.ui import unknown_key
 
-SPEEDS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
-"""Simulated seconds per real second the teacher may choose: a message takes 1-4 ms on
-the simulated LAN, so at 0.01 (the default) an arrow takes a fifth of a second to cross,
-and a bot thinks for a second or two."""
-DEFAULT_SPEED = 0.01
 STEPS_PER_TICK = 400
 """The most steps one screen refresh takes while playing (the screen stays responsive)."""
 SHOWN = (Kind.RACE, Kind.TIE, Kind.NERTS, Kind.VIEW, Kind.REJOIN, Kind.SUSPECT)

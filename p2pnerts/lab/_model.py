@@ -38,6 +38,11 @@ SLOW_EXTRA = 0.2
 """Seconds of delay, at most, a slow peer adds to each message to or from it."""
 MAX_PEERS = 6
 """The most peers the lab seats: every replica is shown side by side."""
+SPEEDS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+"""Simulated seconds per real second the teacher may choose (on the desk): a message takes
+1-4 ms on the simulated LAN, so at 0.01 (the default) an arrow takes a fifth of a second to
+cross, and a bot thinks for a second or two."""
+DEFAULT_SPEED = 0.01
 
 
 @dataclass(frozen=True, slots=True)
