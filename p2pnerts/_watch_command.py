@@ -17,7 +17,7 @@ from p2pnerts.net import JoinError, Sight, WatchError, watch_table
 from p2pnerts.protocol import Scene
 
 if TYPE_CHECKING:
-    from p2pnerts.ui import WatchModel
+    from p2pnerts.ui import Commit, WatchModel
 
 WATCHING = (
     "Watch a live table without a seat: every seat's clock and health, the committed order "
@@ -41,13 +41,19 @@ def watch_options(parser: argparse.ArgumentParser) -> None:
 
 def watch_command(args: argparse.Namespace) -> int:
     # The screen's modules (prompt_toolkit) load only for a command that shows one.
-    from p2pnerts.ui import WatchModel, create_watch_application, default_look, run_with_trio
+    from p2pnerts.ui import (
+        WatchModel,
+        commit_line,
+        create_watch_application,
+        default_look,
+        run_with_trio,
+    )
 
     passphrase = passphrase_from(args)
     model = WatchModel(args.table, default_look(ascii=args.ascii, four_colour=args.four_colour))
     watch = partial(_watch, args, passphrase)
     if args.headless:
-        run_headless(watch, partial(_print, model))
+        run_headless(watch, partial(_print, model, commit_line))
         say(CLOSED)
         return 0
     app = create_watch_application(model)
@@ -83,7 +89,7 @@ async def _watch(
     )
 
 
-def _print(model: WatchModel, sight: Sight) -> None:
+def _print(model: WatchModel, line: Callable[[Commit, WatchModel], str], sight: Sight) -> None:
     """A headless spectator's line for each commit (races and ties say why), after one
     that says whose table it is."""
     first = model.scene is None and isinstance(sight, Scene)
@@ -92,9 +98,7 @@ def _print(model: WatchModel, sight: Sight) -> None:
         names = ", ".join(model.scene.names) if model.scene is not None else ""
         say(f"watching {model.where} as {model.name(model.seat)} sees it: {names}")
     if commit is not None:
-        from p2pnerts.ui import commit_line
-
-        say(commit_line(commit, model))
+        say(line(commit, model))
 
 
 COMMAND = Command(

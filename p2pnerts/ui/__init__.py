@@ -29,7 +29,7 @@ from p2pnerts.ui._session import Session, snapshot
 from p2pnerts.ui._snapshot import Hit, Liveness, Look, Selection, Snapshot
 from p2pnerts.ui._style import STYLE, seat_style
 from p2pnerts.ui._terminal import NoTerminal, Start, default_look, play_in_terminal
-from p2pnerts.ui._watchmodel import WatchModel, commit_line
+from p2pnerts.ui._watchmodel import Commit, WatchModel, commit_line
 from p2pnerts.ui._watchview import create_watch_application
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "REPLAY_KEYS",
     "STYLE",
     "BoardControl",
+    "Commit",
     "Frame",
     "Hit",
     "Liveness",
