@@ -14,7 +14,7 @@ from pathlib import Path
 from p2pnerts._platform import data_dir
 from p2pnerts.bots import level, policy_name
 from p2pnerts.errors import Error, UsageError
-from p2pnerts.net import IDLE_AFTER, Shape, Shaper, TableSpec
+from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Shape, Shaper, TableSpec
 from p2pnerts.protocol import passphrase_bytes
 from p2pnerts.rules import BadOptions, TableOptions, TieRule
 
@@ -41,6 +41,9 @@ class SeatConfig:
     """``bot --cheat KIND``: lie on the wire as that attack (`p2pnerts.cheats`)."""
     idle: float = IDLE_AFTER
     """``--idle S``: a person who makes no move for S seconds is declared stuck."""
+    gone_after: float = GONE_AFTER
+    """``--gone-after S``: the table counts as gone after S seconds with no other seat
+    answering (or waiting for silent seats): a bot ends its match, a person may."""
     passphrase: str | None = None
     """A private table's passphrase (``--passphrase``, ``--passphrase-env``,
     ``--ask-passphrase``): hosting, the table is private; joining, the table must be."""
@@ -104,6 +107,7 @@ def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
         four_colour=not bot and args.four_colour,
         cheat=args.cheat if bot else None,
         idle=IDLE_AFTER if bot else args.idle,
+        gone_after=args.gone_after,
         passphrase=passphrase_from(args),
         host_key=getattr(args, "host_key", None),
         shape=shape_from(args),

@@ -18,7 +18,7 @@ import trio
 from p2pnerts import ui
 from p2pnerts._config import HostConfig, JoinConfig, SeatConfig
 from p2pnerts._locate import know, locate_and_join
-from p2pnerts._netcommands import bot_player, local_bot, run_host, say
+from p2pnerts._netcommands import bot_player, fit_out, local_bot, run_host, say
 from p2pnerts.net import (
     DiscoveryError,
     KnownHosts,
@@ -84,12 +84,7 @@ def on_screen(
     look = ui.default_look(ascii=seat.ascii, four_colour=seat.four_colour)
 
     def begin(session: ui.Session) -> Awaitable[MatchResult]:
-        if seat.state is not None:  # --state: kept there, to come back after a crash
-            session.player.seat_file = seat.state
-        session.player.passphrase = seat.passphrase
-        session.player.shaper = seat.shaper()
-        session.player.log_dir = seat.log
-        session.player.spectators = seat.watchers
+        fit_out(session.player, seat)
         return start(session)
 
     result = ui.play_in_terminal(seat.name, seat.seed, look, begin, lobby, idle_after=seat.idle)

@@ -88,6 +88,19 @@ def bot_player(
     return Player(name, rng, driver, report, tell, passphrase=passphrase)
 
 
+def fit_out(player: Player, seat: SeatConfig) -> Player:
+    """Give ``player`` what the seat's options say, whoever plays it (a bot or a person):
+    its state file, the passphrase, its links' shape, its game log, whether it serves
+    spectators, and when it counts the table gone."""
+    player.seat_file = seat.state
+    player.passphrase = seat.passphrase
+    player.shaper = seat.shaper()
+    player.log_dir = seat.log
+    player.spectators = seat.watchers
+    player.gone_after = seat.gone_after
+    return player
+
+
 def warn(text: str) -> None:
     """A problem the person running this peer should see, on standard error."""
     print(text, file=sys.stderr, flush=True)
@@ -335,14 +348,8 @@ def _player(
     seat: SeatConfig, rng: random.Random, tell: Callable[[str], None] | None = None
 ) -> Player:
     """The seat's player when a bot plays it: its level (or policy), and its state file."""
-    player = bot_player(
-        seat.name, seat.level, rng, say, tell, policy=seat.policy, passphrase=seat.passphrase
-    )
-    player.seat_file = seat.state
+    player = fit_out(bot_player(seat.name, seat.level, rng, say, tell, policy=seat.policy), seat)
     player.seeded = seat.seed is not None
-    player.shaper = seat.shaper()
-    player.log_dir = seat.log
-    player.spectators = seat.watchers
     if seat.cheat is not None:
         player.tamper = cheat = Cheat(seat.cheat)
         player.shuns = cheat.shuns

@@ -12,7 +12,7 @@ from typing import Any, NoReturn, TypeVar
 
 from p2pnerts._platform import login_name
 from p2pnerts.bots import level_help
-from p2pnerts.net import IDLE_AFTER, Stall
+from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Stall
 from p2pnerts.rules import BadOptions, TieRule, teams_from_text
 
 N = TypeVar("N", int, float)
@@ -57,6 +57,14 @@ def player_options(
         metavar="FILE",
         help="keep this seat's state in FILE while playing; if FILE exists, come back to "
         "the seat it keeps (after a crash)",
+    )
+    parser.add_argument(
+        "--gone-after",
+        type=seconds(10, 86400),
+        default=GONE_AFTER,
+        metavar="S",
+        help="end the match when no other seat has answered for S seconds, or the table has "
+        f"waited that long for silent seats to come back ({GONE_AFTER:.0f})",
     )
     passphrase_options(parser)
     link_options(parser)

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import argparse
 import io
+import random
 import subprocess
 import sys
 
 import pytest
 
-from p2pnerts import __version__
-from p2pnerts._config import passphrase_from
+from p2pnerts import __version__, _netcommands
+from p2pnerts._config import passphrase_from, seat_from
+from p2pnerts._netcommands import fit_out
 from p2pnerts.cli import _ends, _parser, main
 from p2pnerts.errors import UsageError
-from p2pnerts.net import JoinError
+from p2pnerts.net import GONE_AFTER, JoinError, Player
 from p2pnerts.protocol import PROTOCOL_VERSION
 
 
@@ -88,6 +90,7 @@ def test_host_with_teams_and_no_seats_seats_the_teams() -> None:
         (["play", "--teams", "3+3+3+3+3"], "teams 3+3+3+3+3 seat 15 players: 14 at most"),
         (["play", "--teams", "2+4"], "a team has 1 to 3 players, not 4"),
         (["bot"], "the following arguments are required: --join"),
+        (["bot", "--join", "Den", "--gone-after", "5"], "must be 10 to 86400, not 5"),
         (["sim", "--faults", "storm"], "'storm' is not one of"),
         (["fly"], "invalid choice"),
     ],
@@ -245,3 +248,16 @@ def test_the_commands_without_a_screen_start_without_the_screens_library() -> No
     asked = "import sys, p2pnerts.lab as lab; lab.Desk; print('prompt_toolkit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", asked], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+def test_gone_after_is_the_seats_and_reaches_its_player_whoever_plays_it() -> None:
+    # `--gone-after S`: when the seat counts the table gone (`net._waits.forsaken`); a
+    # bot ends its match then, a person is offered the end.
+    args = _parser().parse_args(["bot", "--join", "127.0.0.1:1", "--gone-after", "30"])
+    seat = seat_from(args, bot=True)
+    assert seat.gone_after == 30
+    assert _netcommands._player(seat, random.Random(1)).gone_after == 30
+    person = Player("Ann", random.Random(1), None, print)
+    assert fit_out(person, seat).gone_after == 30 and person.driver is None
+    default = seat_from(_parser().parse_args(["join", "Den"]))
+    assert default.gone_after == GONE_AFTER

@@ -35,11 +35,13 @@ from p2pnerts.net._tables import (
     instance_label,
     table_from_txt,
 )
+from p2pnerts.net._waits import GONE_AFTER
 from p2pnerts.net._words import counted, together
 from p2pnerts.net._zeroconf import INTERFACES_ENV, describe_interfaces, interface_list
 
 __all__ = [
     "COUNTDOWN",
+    "GONE_AFTER",
     "IDLE_AFTER",
     "INTERFACES_ENV",
     "MOST_SPECTATORS",
