@@ -162,10 +162,13 @@ def run_chunk(task: Callable[[J, int], R], job: J, seeds: tuple[int, ...]) -> _S
 
 
 def _one_line(exc: Exception) -> str:
-    """The exception as one line, with where it was raised (the deepest frame)."""
+    """The exception as one line, with where it was raised (the deepest frame); an error
+    written for a person (`Error`) says all in its words."""
+    text = " ".join(str(exc).split())
+    if isinstance(exc, Error):
+        return text
     frame = traceback.extract_tb(exc.__traceback__)[-1]
     where = f"{Path(frame.filename).name}:{frame.lineno}"
-    text = " ".join(str(exc).split())
     return f"{type(exc).__name__}: {text} (at {where})"
 
 

@@ -59,7 +59,7 @@ class Job:
             policy = makers[self.policies.index(name)](random.Random(seeds.getrandbits(64)))
             named = level_named(name)
             pace = self.pace if named is None else named.pace
-            drivers.append(BotDriver(Timed(policy, tallies[name]), pace))
+            drivers.append(BotDriver(Timed(policy, tallies[name], name), pace))
         return drivers
 
     def deck(self, deal: int, rotation: int, seat: int) -> tuple[Card, ...]:

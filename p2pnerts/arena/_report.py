@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2pnerts.bots import Policy
+from p2pnerts.bots import Policy, refused
 from p2pnerts.driver import Pace
 from p2pnerts.errors import UsageError
 from p2pnerts.rules import Move, State
@@ -56,15 +56,19 @@ class Tally:
 
 
 class Timed:
-    """A policy whose every decision is timed into a tally."""
+    """A policy whose every decision is timed into a tally, and checked: a move the rules
+    refuse ends the run, naming the policy, the move and why."""
 
-    def __init__(self, policy: Policy, tally: Tally) -> None:
-        self._policy, self._tally = policy, tally
+    def __init__(self, policy: Policy, tally: Tally, name: str) -> None:
+        self._policy, self._tally, self._name = policy, tally, name
 
     def choose(self, view: State, seat: int) -> Move | None:
         start = time.perf_counter()
         move = self._policy.choose(view, seat)
         self._tally.decisions.append(time.perf_counter() - start)
+        why = None if move is None else refused(view, move)
+        if why is not None:
+            raise ArenaError(f"{self._name} chose {move!r}, which the rules refuse: {why}")
         return move
 
 

@@ -7,7 +7,7 @@ tableau: the network's peers and the simulator take one from whoever seats the b
 from p2pnerts.bots._baseline import BaselineBot
 from p2pnerts.bots._driver import BotDriver, SimpleBots
 from p2pnerts.bots._expert import ExpertBot
-from p2pnerts.bots._guard import Guarded
+from p2pnerts.bots._guard import Guarded, refused
 from p2pnerts.bots._levels import (
     LEVELS,
     NEWCOMER,
@@ -49,4 +49,5 @@ __all__ = [
     "load_policy",
     "play_round",
     "policy_name",
+    "refused",
 ]

@@ -1,5 +1,6 @@
-"""A policy that fails does not take its seat down: the first exception is told once, with
-its traceback, and from then on the seat plays on as stuck.
+"""A policy that fails does not take its seat down: the first exception, or the first move
+the rules refuse, is told once (an exception with its traceback), and from then on the seat
+plays on as stuck.
 
 A bot author's program is a stranger's code running inside the peer. Were its exception
 to end the peer, the table would lose a seat at once and silently; stuck, the seat still
@@ -14,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from p2pnerts.bots._policy import Policy
-from p2pnerts.rules import DeclareStuck, Move, State
+from p2pnerts.rules import DeclareStuck, IllegalMove, Move, State, apply
 
 
 @dataclass(slots=True)
@@ -30,14 +31,36 @@ class Guarded:
     def choose(self, view: State, seat: int) -> Move | None:
         if not self.failed:
             try:
-                return self.policy.choose(view, seat)
+                move = self.policy.choose(view, seat)
             except Exception as exc:  # the author's bug, whatever it is
                 self.failed = True
                 self.warn(self._told(exc))
+            else:
+                why = None if move is None else refused(view, move)
+                if why is None:
+                    return move
+                # Else the peer would drop it, and the next like it, and nobody would know.
+                self.failed = True
+                self.warn(f"{self.name} chose {move!r}, which the rules refuse: {why}; {PLAYS_ON}")
         stuck = view.ended is not None or view.tableau_of(seat).stuck
         return None if stuck else DeclareStuck(seat)
 
     def _told(self, exc: Exception) -> str:
         trace = "".join(traceback.format_exception(exc)).rstrip()
         why = f"{self.name} raised {type(exc).__name__}"
-        return f"{trace}\n{why}: it plays no more, and the seat plays on as stuck"
+        return f"{trace}\n{why}: {PLAYS_ON}"
+
+
+PLAYS_ON = "it plays no more, and the seat plays on as stuck"
+
+
+def refused(view: State, move: Move) -> str | None:
+    """Why the rules refuse ``move`` on ``view``, the table its mover sees (None if they
+    take it): a policy's move, checked before it is made."""
+    try:
+        apply(view, move)
+    except IllegalMove as exc:
+        return str(exc)
+    except Exception as exc:  # not a move at all (a bot author's slip: wrong fields, say)
+        return f"it is no move the rules can read ({type(exc).__name__}: {exc})"
+    return None

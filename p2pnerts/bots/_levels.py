@@ -21,6 +21,7 @@ import importlib.util
 import inspect
 import random
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,6 +171,8 @@ def load_policy(spec: str) -> Callable[[random.Random], Policy]:
     cls = getattr(module, attr, None)
     if cls is None or not callable(cls):
         raise PolicyError(f"{module_name!r} has no class {attr!r}")
+    if isinstance(cls, type) and not callable(getattr(cls, "choose", None)):
+        raise PolicyError(f"{spec} has no choose(view, seat) method")
     try:
         takes_rng = bool(inspect.signature(cls).parameters)
     except (TypeError, ValueError):
@@ -205,3 +208,14 @@ def _import(name: str) -> ModuleType:
         return module
     except (ImportError, OSError) as exc:
         raise PolicyError(f"cannot import {name!r}: {exc}") from exc
+    except Exception as exc:  # the code's own error as it runs: a syntax error, a typo
+        raise PolicyError(f"cannot import {name!r}: {_where(exc)}") from exc
+
+
+def _where(exc: Exception) -> str:
+    """An error in a policy's code, with the file and line its author needs."""
+    if isinstance(exc, SyntaxError):
+        file = Path(exc.filename or "?").name
+        return f"{type(exc).__name__}: {exc.msg} ({file}, line {exc.lineno})"
+    frame = traceback.extract_tb(exc.__traceback__)[-1]
+    return f"{type(exc).__name__}: {exc} (at {Path(frame.filename).name}:{frame.lineno})"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import statistics
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.arena._job import arena_deck
 from p2pnerts.bots import BotDriver, PolicyError, SimpleBot
 from p2pnerts.driver import Driver, Pace
+from p2pnerts.errors import Error
 from p2pnerts.protocol import Event, RoundOver
 from p2pnerts.rules import Card, Move, State, TableOptions, TieRule
 from p2pnerts.sim import MIXES, Lineup, SimConfig, Simulation
@@ -140,6 +142,34 @@ def test_an_authors_policy_plays_in_the_arena() -> None:
 def test_an_arena_it_cannot_run_says_why(policies: list[str], players: int) -> None:
     with pytest.raises((ArenaError, PolicyError)):
         play_arena(policies, 4, seed=1, players=players)
+
+
+CALLS_AT_ONCE = """
+from p2pnerts.rules import CallNerts
+
+class Caller:
+    def choose(self, view, seat):
+        return CallNerts(seat)
+"""
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_policy_whose_move_the_rules_refuse_stops_the_run_naming_it_the_move_and_why(
+    tmp_path: Path, fast: bool
+) -> None:
+    # Before, the fast arena took such a play as a race lost and scored on, silently; a
+    # refused move of the seat's own tableau ended the run naming only the rules' line.
+    path = tmp_path / "caller.py"
+    path.write_text(CALLS_AT_ONCE, encoding="utf-8")
+    with pytest.raises(Error) as raised:
+        play_arena([f"{path}:Caller", "baseline"], 2, seed=4, fast=fast)
+    said = str(raised.value)
+    # (its seats 0 and 2: whichever looks first)
+    assert re.search(
+        rf"{re.escape(str(path))}:Caller chose CallNerts\(seat=[02]\), which the rules refuse: "
+        "your Nerts pile still has 13 cards",
+        said,
+    ), said
 
 
 def test_a_policy_in_the_simulator_sees_no_other_seats_face_down_cards() -> None:

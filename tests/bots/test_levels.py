@@ -137,9 +137,34 @@ def test_a_policy_file_that_raises_as_it_loads_says_why_and_leaves_nothing(
 
 
 def test_a_class_without_choose_is_not_a_policy() -> None:
-    make = load_policy("types:SimpleNamespace")
+    # Said as it loads (before any round is played) when the class has none ...
+    with pytest.raises(PolicyError, match="types:SimpleNamespace has no choose"):
+        load_policy("types:SimpleNamespace")
+    # ... else as it makes one (a maker that is no class).
+    make = load_policy("os:getcwd")
     with pytest.raises(PolicyError, match="no choose"):
         make(random.Random(0))
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("class Bot\n    pass\n", "SyntaxError: expected ':' (typo_policy.py, line 1)"),
+        (
+            "x = 1\nspeed = undefined_name\n",
+            "NameError: name 'undefined_name' is not defined (at typo_policy.py:2)",
+        ),
+    ],
+)
+def test_a_policy_file_with_an_error_in_its_code_names_the_file_and_line(
+    tmp_path: Path, code: str, message: str
+) -> None:
+    path = tmp_path / "typo_policy.py"
+    path.write_text(code)
+    with pytest.raises(PolicyError) as raised:
+        load_policy(f"{path}:Bot")
+    assert str(raised.value) == f"cannot import {str(path)!r}: {message}"
+    assert not [name for name in sys.modules if name.endswith("typo_policy")]
 
 
 def test_bad_bot_levels_give_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
