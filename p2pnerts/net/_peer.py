@@ -175,7 +175,7 @@ class TablePeer:
                 self._report(self._shaper.shape.describe())
                 nursery.start_soon(self._shaper.tell, self._report)
             if self._driver is not None:
-                nursery.start_soon(play_seat, self, self._driver, self._rng)
+                nursery.start_soon(play_seat, self, self._driver, self._rng, self._report)
             for other in self.roster:
                 if other.seat < self.seat and not self._shuns(other.seat):
                     dialled = self.links.keep_dialled

@@ -3,22 +3,31 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import trio
 
+from p2pnerts._platform import cpu_seconds
 from p2pnerts.driver import Driver, Look
 from p2pnerts.net import _waits
-from p2pnerts.protocol import LocalProtocolError
+from p2pnerts.protocol import LocalProtocolError, Timing
 from p2pnerts.rules import IllegalMove
 
 if TYPE_CHECKING:
     from p2pnerts.net._peer import TablePeer
 
 
-async def play_seat(peer: TablePeer, driver: Driver, rng: random.Random) -> None:
+async def play_seat(
+    peer: TablePeer, driver: Driver, rng: random.Random, report: Callable[[str], None]
+) -> None:
     """Play ``peer``'s seat with ``driver`` for as long as this runs: after each look's
-    pause (`Driver.next_look`), the move it chooses, if the seat is free to move."""
+    pause (`Driver.next_look`), the move it chooses, if the seat is free to move.
+
+    A choice that takes longer than a heartbeat is told (once): while the bot thinks, the
+    peer answers nobody, and the table soon counts the seat silent. (Its CPU time must say
+    so too: a process the machine did not run for a while is not a slow bot.)"""
+    told_slow = False
     while True:
         await trio.sleep(driver.next_look(rng))
         replica, now = peer.replica, trio.current_time()
@@ -26,10 +35,23 @@ async def play_seat(peer: TablePeer, driver: Driver, rng: random.Random) -> None
         if display is None or not _waits.free_to_move(replica, peer.pacing, now):
             continue
         look = Look(display, peer.seat, replica.team, replica.sitting_out(), now, peer.moved)
+        busy = cpu_seconds()
         move = driver.choose(look)
+        took, busy = trio.current_time() - now, cpu_seconds() - busy
+        if min(took, busy) >= replica.timing.heartbeat and not told_slow:
+            told_slow = True
+            report(_slow_words(peer.roster[peer.seat].name, took, replica.timing))
         if move is None:
             continue
         try:
             peer.intend(move)
         except (IllegalMove, LocalProtocolError):
             continue
+
+
+def _slow_words(name: str, took: float, timing: Timing) -> str:
+    return (
+        f"{name} took {took:.1f} s to choose a move: while a bot thinks, its peer answers "
+        f"nobody, and the others count a seat silent after {timing.suspect_after:g} s "
+        f"(a bot that chooses within {timing.heartbeat:g} s keeps the table waiting for nobody)"
+    )

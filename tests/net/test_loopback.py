@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 import socket
 import struct
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -40,7 +42,7 @@ from p2pnerts.protocol import (
     encode,
     fingerprint,
 )
-from p2pnerts.rules import WASTE, TableOptions, ToFoundation, ToWork, TurnStock
+from p2pnerts.rules import WASTE, Move, State, TableOptions, ToFoundation, ToWork, TurnStock
 
 FAST = Pace(0.005, 0.005)
 PATIENT = Pace(0.005, 0.005, patience=float("inf"))
@@ -492,4 +494,44 @@ async def test_a_host_that_proves_another_key_than_the_table_announced_is_not_jo
             bea = _player("Bea", 2)
             bea.expect_host = fingerprint(host.key.public)
             results[1] = await join_table("127.0.0.1", port, bea)
+    assert results[0] == results[1]
+
+
+class _SlowOnce(SimpleBot):
+    """A simple bot whose fifth and sixth choices each take 0.4 s of CPU: the peer can
+    answer nobody meanwhile."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.looks = 0
+
+    def choose(self, view: State, seat: int) -> Move | None:
+        self.looks += 1
+        if self.looks in (5, 6):  # the author's slow search (it holds up the whole peer)
+            start = time.process_time()
+            while time.process_time() - start < 0.4:
+                pass
+        return super().choose(view, seat)
+
+
+async def test_a_bot_that_takes_longer_than_a_heartbeat_to_choose_is_told_so_once() -> None:
+    results: dict[int, MatchResult] = {}
+    lines: list[str] = []
+    spec = TableSpec("slow", 2, TableOptions(rounds=1))
+    slow_lines: list[str] = []
+    slow = Player(
+        "Sol", random.Random(2), BotDriver(_SlowOnce(random.Random(2)), FAST), slow_lines.append
+    )
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, lines)
+            results[1] = await join_table("127.0.0.1", port, slow)
+    told = [line for line in slow_lines if "to choose a move" in line]
+    assert len(told) == 1, slow_lines
+    assert re.fullmatch(
+        r"Sol took \d+\.\d s to choose a move: while a bot thinks, its peer answers nobody, "
+        r"and the others count a seat silent after 1 s \(a bot that chooses within 0\.25 s "
+        r"keeps the table waiting for nobody\)",
+        told[0],
+    ), told[0]
     assert results[0] == results[1]
