@@ -66,7 +66,7 @@ class Timed:
         start = time.perf_counter()
         move = self._policy.choose(view, seat)
         self._tally.decisions.append(time.perf_counter() - start)
-        why = None if move is None else refused(view, move)
+        why = None if move is None else refused(view, seat, move)
         if why is not None:
             raise ArenaError(f"{self._name} chose {move!r}, which the rules refuse: {why}")
         return move

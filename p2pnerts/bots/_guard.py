@@ -36,7 +36,7 @@ class Guarded:
                 self.failed = True
                 self.warn(self._told(exc))
             else:
-                why = None if move is None else refused(view, move)
+                why = None if move is None else refused(view, seat, move)
                 if why is None:
                     return move
                 # Else the peer would drop it, and the next like it, and nobody would know.
@@ -54,9 +54,12 @@ class Guarded:
 PLAYS_ON = "it plays no more, and the seat plays on as stuck"
 
 
-def refused(view: State, move: Move) -> str | None:
-    """Why the rules refuse ``move`` on ``view``, the table its mover sees (None if they
-    take it): a policy's move, checked before it is made."""
+def refused(view: State, seat: int, move: Move) -> str | None:
+    """Why ``seat`` cannot make ``move`` on ``view``, the table it sees (None if it can):
+    a policy's move, checked before it is made."""
+    mover = getattr(move, "seat", seat)
+    if mover != seat:
+        return f"it is a move for seat {mover}, and the policy plays seat {seat}"
     try:
         apply(view, move)
     except IllegalMove as exc:

@@ -37,9 +37,11 @@ def test_a_move_the_rules_take_passes_and_one_they_refuse_is_told_once_then_the_
     assert guarded.choose(TABLE, 0) == DeclareStuck(0) and len(told) == 1
 
 
-def test_a_move_the_rules_cannot_read_is_refused_with_what_went_wrong() -> None:
-    assert refused(TABLE, TurnStock(0)) is None
-    assert refused(TABLE, SimpleBot(random.Random(1)).choose(TABLE, 1) or TurnStock(1)) is None
-    assert refused(TABLE, CallNerts(1)) == "your Nerts pile still has 13 cards"
-    why = refused(TABLE, "turn the stock, please")  # type: ignore[arg-type]
+def test_a_move_the_rules_cannot_read_or_for_another_seat_is_refused_with_what_went_wrong() -> None:
+    assert refused(TABLE, 0, TurnStock(0)) is None
+    assert refused(TABLE, 1, SimpleBot(random.Random(1)).choose(TABLE, 1) or TurnStock(1)) is None
+    assert refused(TABLE, 1, CallNerts(1)) == "your Nerts pile still has 13 cards"
+    why = refused(TABLE, 0, "turn the stock, please")  # type: ignore[arg-type]
     assert why is not None and why.startswith("it is no move the rules can read (")
+    # The rules would take it, but the peer plays seat 0 only (it would drop it unseen).
+    assert refused(TABLE, 0, TurnStock(1)) == "it is a move for seat 1, and the policy plays seat 0"
