@@ -7,7 +7,9 @@ seconds before its seat may move, so that a person sees the deal before the bots
 
 A person who makes no move for ``idle_after`` seconds is declared stuck by their own
 peer, again after each rotation while they stay away, so that the others' rotation (and
-the round's end, when everyone stays stuck) never waits for them. Every peer shows as
+the round's end, when everyone stays stuck) never waits for them. So is a bot whose
+policy stops moving without saying it is stuck (an author's policy may: the table would
+wait for it for good). Every peer shows as
 idle a seat that has made no move for `SHOWN_IDLE` seconds and did not say it was stuck
 as it stopped (a player who is stuck and waiting is not idle).
 
@@ -23,7 +25,7 @@ from p2pnerts.rules import DeclareStuck, Move
 COUNTDOWN = 3.0
 """Seconds from a round's deal to the first move any seat may make."""
 IDLE_AFTER = 20.0
-"""Seconds without a move after which a person's seat is declared stuck (``--idle``)."""
+"""Seconds without a move after which a seat is declared stuck (a person's: ``--idle``)."""
 SHOWN_IDLE = 10.0
 """Seconds without a move after which a seat is shown as idle to everyone."""
 TELL_UNREADY = 5.0
@@ -107,8 +109,9 @@ class Pacing:
         return max(0.0, self.play_from - now)
 
     def idle_due(self, now: float) -> bool:
-        """Whether this seat's person has been away long enough to be declared stuck."""
-        return self.person and now >= self.last_input + self.idle_after
+        """Whether this seat's player (a person away, or a bot whose policy stopped moving)
+        has made no move long enough to be declared stuck."""
+        return now >= self.last_input + self.idle_after
 
     def playing(self, seat: int, now: float) -> bool:
         """Whether ``seat`` has made a move (other than saying stuck) in the idle time."""

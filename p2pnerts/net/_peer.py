@@ -233,7 +233,7 @@ class TablePeer:
             self._quiet.ran(now)
             self.replica.tick(now)
             self._flush()  # events first: a round's end may be the match's
-            if _waits.declare_idle(self.replica, self.pacing, now):
+            if self._waits.idle(now):
                 self._flush()
             if self.result is None and _waits.alone(self.replica):
                 self.end_match("everyone else has left the table")

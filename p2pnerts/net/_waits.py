@@ -149,8 +149,8 @@ def _names(narrator: Narrator, seats: frozenset[int]) -> str:
 
 
 def declare_idle(replica: Replica, pacing: Pacing, now: float) -> bool:
-    """Declare this seat's person stuck if they have made no move for a while, so that
-    the rotation and the round's end do not wait for them; whether it was declared."""
+    """Declare this seat stuck if its player has made no move for a while, so that the
+    rotation and the round's end do not wait for them; whether it was declared."""
     display = replica.display
     if not pacing.idle_due(now) or display is None or not free_to_move(replica, pacing, now):
         return False
@@ -177,6 +177,21 @@ class News:
         self._report = report
         self._stranded: frozenset[int] = frozenset()
         """The silent seats the table was last told it waits for."""
+        self._told_idle = False
+
+    def idle(self, now: float) -> bool:
+        """Declare this seat stuck if its player has made no move for a while
+        (`declare_idle`); a bot's lines say why, as its policy stopped moving."""
+        if not declare_idle(self._replica, self._pacing, now):
+            return False
+        if not self._pacing.person and not self._told_idle:
+            self._told_idle = True  # (declared again after each rotation, told once)
+            name, after = self._narrator.name(self._replica.seat), self._pacing.idle_after
+            self._report(
+                f"{name} made no move for {after:.0f} s, nor said it was stuck: declared "
+                "stuck for it, so that the rotation and the round's end do not wait for it"
+            )
+        return True
 
     def say(self, stranded: frozenset[int], unready: tuple[int, ...], now: float) -> None:
         """Tell what is new of ``stranded`` and ``unready`` seats (as `TablePeer` sees them)."""

@@ -535,3 +535,30 @@ async def test_a_bot_that_takes_longer_than_a_heartbeat_to_choose_is_told_so_onc
         told[0],
     ), told[0]
     assert results[0] == results[1]
+
+
+class _Passive:
+    """A policy that never moves, nor says it is stuck."""
+
+    def choose(self, view: State, seat: int) -> Move | None:
+        return None
+
+
+async def test_a_bot_whose_policy_stops_moving_is_declared_stuck_and_the_round_ends() -> None:
+    # Before, the table waited for its rotation for good, and nobody said why.
+    results: dict[int, MatchResult] = {}
+    lines: list[str] = []
+    spec = TableSpec("passive", 2, TableOptions(rounds=1))
+    passive_lines: list[str] = []
+    passive = Player("Pat", random.Random(2), BotDriver(_Passive(), FAST), passive_lines.append)
+    passive.idle_after = 2.0
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, lines)
+            results[1] = await join_table("127.0.0.1", port, passive)
+    assert results[0] == results[1] and results[0].rounds == 1
+    told = [line for line in passive_lines if "made no move" in line]
+    assert told == [
+        "Pat made no move for 2 s, nor said it was stuck: declared stuck for it, so that the "
+        "rotation and the round's end do not wait for it"
+    ]

@@ -35,13 +35,16 @@ def test_play_waits_for_the_countdown_after_the_deal() -> None:
     assert pacing.deadline(10.0) == 10.0 + COUNTDOWN  # the screen redraws as it ends
 
 
-def test_a_person_who_makes_no_move_is_due_to_be_declared_stuck_and_a_move_resets_it() -> None:
+def test_a_seat_that_makes_no_move_is_due_to_be_declared_stuck_and_a_move_resets_it() -> None:
     pacing = Pacing(person=True, countdown=0.0, idle_after=20.0)
     pacing.round_started(2, now=0.0)
     assert not pacing.idle_due(19.0) and pacing.idle_due(20.0)
     pacing.moved(20.5)
     assert not pacing.idle_due(21.0) and pacing.deadline(21.0) == 40.5
-    assert not Pacing(person=False, idle_after=1.0).idle_due(100.0)  # a bot never is
+    # So is a bot whose policy stopped moving (a bot's pace moves it more often than that).
+    bot = Pacing(person=False, idle_after=20.0)
+    bot.round_started(2, now=0.0)
+    assert not bot.idle_due(19.0 + COUNTDOWN) and bot.idle_due(20.0 + COUNTDOWN)
 
 
 def test_a_seat_without_moves_shows_as_idle_but_not_one_waiting_stuck() -> None:
