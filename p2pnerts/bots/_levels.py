@@ -174,17 +174,35 @@ def load_policy(spec: str) -> Callable[[random.Random], Policy]:
     if isinstance(cls, type) and not callable(getattr(cls, "choose", None)):
         raise PolicyError(f"{spec} has no choose(view, seat) method")
     try:
-        takes_rng = bool(inspect.signature(cls).parameters)
+        parameters = list(inspect.signature(cls).parameters.values())
     except (TypeError, ValueError):
-        takes_rng = False
+        parameters = []
+    takes_rng = bool(parameters)
+    needed = [p.name for p in parameters if p.default is p.empty and p.kind in _NAMED]
+    if len(needed) > 1:
+        raise PolicyError(
+            f"{spec} is made with one argument (a seeded random.Random) or none, but it needs "
+            f"{len(needed)}: {', '.join(needed)}"
+        )
 
     def make(rng: random.Random) -> Policy:
-        policy = cls(rng) if takes_rng else cls()
+        try:
+            policy = cls(rng) if takes_rng else cls()
+        except Exception as exc:  # the author's constructor failed: say where
+            raise PolicyError(f"{spec} could not be made: {_where(exc)}") from exc
         if not callable(getattr(policy, "choose", None)):
             raise PolicyError(f"{spec} has no choose(view, seat) method")
         return policy  # type: ignore[no-any-return]
 
     return make
+
+
+_NAMED = (
+    inspect.Parameter.POSITIONAL_ONLY,
+    inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    inspect.Parameter.KEYWORD_ONLY,
+)
+"""The kinds of parameter a call must give (unless they have a default)."""
 
 
 def _import(name: str) -> ModuleType:

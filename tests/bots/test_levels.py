@@ -207,3 +207,28 @@ def test_play_seats_bots_a_newcomer_can_hold_their_own_against_by_default() -> N
     args = cli._parser().parse_args(["play"])
     assert args.level == NEWCOMER == 2
     assert "moves a second" in level_help(NEWCOMER)
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        (
+            "class Bot:\n    def __init__(self, rng):\n        raise ValueError('no weights')\n"
+            "    def choose(self, view, seat):\n        return None\n",
+            "could not be made: ValueError: no weights (at maker_policy.py:3)",
+        ),
+        (
+            "class Bot:\n    def __init__(self, a, b, *rest, c=1):\n        pass\n"
+            "    def choose(self, view, seat):\n        return None\n",
+            "is made with one argument (a seeded random.Random) or none, but it needs 2: a, b",
+        ),
+    ],
+)
+def test_a_policy_class_that_cannot_be_made_says_why_in_one_line(
+    tmp_path: Path, code: str, message: str
+) -> None:
+    path = tmp_path / "maker_policy.py"
+    path.write_text(code)
+    with pytest.raises(PolicyError) as raised:
+        load_policy(f"{path}:Bot")(random.Random(0))
+    assert str(raised.value) == f"{path}:Bot {message}"
