@@ -9,9 +9,9 @@ A person who makes no move for ``idle_after`` seconds is declared stuck by their
 peer, again after each rotation while they stay away, so that the others' rotation (and
 the round's end, when everyone stays stuck) never waits for them. So is a bot whose
 policy stops moving without saying it is stuck (an author's policy may: the table would
-wait for it for good). Every peer shows as
-idle a seat that has made no move for `SHOWN_IDLE` seconds and did not say it was stuck
-as it stopped (a player who is stuck and waiting is not idle).
+wait for it for good). Every peer shows as idle a seat that has made no move for
+`SHOWN_IDLE` seconds and did not say it was stuck as it stopped (a player who is stuck
+and waiting is not idle).
 
 All of it reads the time it is given: the peer passes its clock's.
 """
