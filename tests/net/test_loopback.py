@@ -42,7 +42,16 @@ from p2pnerts.protocol import (
     encode,
     fingerprint,
 )
-from p2pnerts.rules import WASTE, Move, State, TableOptions, ToFoundation, ToWork, TurnStock
+from p2pnerts.rules import (
+    WASTE,
+    DeclareStuck,
+    Move,
+    State,
+    TableOptions,
+    ToFoundation,
+    ToWork,
+    TurnStock,
+)
 
 FAST = Pace(0.005, 0.005)
 PATIENT = Pace(0.005, 0.005, patience=float("inf"))
@@ -544,21 +553,41 @@ class _Passive:
         return None
 
 
-async def test_a_bot_whose_policy_stops_moving_is_declared_stuck_and_the_round_ends() -> None:
-    # Before, the table waited for its rotation for good, and nobody said why.
+async def test_a_bot_whose_policy_stops_moving_is_declared_stuck_and_says_why() -> None:
+    # Before, the others' rotation waited for it for good, and nobody said why. The host
+    # plays too slowly to call Nerts before then (its round would end the wait).
     results: dict[int, MatchResult] = {}
     lines: list[str] = []
     spec = TableSpec("passive", 2, TableOptions(rounds=1))
     passive_lines: list[str] = []
-    passive = Player("Pat", random.Random(2), BotDriver(_Passive(), FAST), passive_lines.append)
-    passive.idle_after = 2.0
-    with trio.fail_after(120):
+    told = trio.Event()
+
+    def hear(line: str) -> None:
+        passive_lines.append(line)
+        if "made no move" in line:
+            told.set()
+
+    passive = Player("Pat", random.Random(2), BotDriver(_Passive(), FAST), hear)
+    passive.idle_after = 1.0
+    peers: list[TablePeer] = []
+    passive.seated = peers.append
+    host = _player("Ann", 1, lines, pace=Pace(0.5, 0.1))
+    with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            port = await _hosted(nursery, spec, results, lines)
-            results[1] = await join_table("127.0.0.1", port, passive)
-    assert results[0] == results[1] and results[0].rounds == 1
-    told = [line for line in passive_lines if "made no move" in line]
-    assert told == [
-        "Pat made no move for 2 s, nor said it was stuck: declared stuck for it, so that the "
+            port = await _hosted(nursery, spec, results, lines, host)
+            nursery.start_soon(join_table, "127.0.0.1", port, passive)
+            await told.wait()
+            nursery.cancel_scope.cancel()
+    assert not results  # (the match was not over: the seat was declared stuck in play)
+    replica = peers[0].replica
+    assert replica.in_the_air == DeclareStuck(peers[0].seat) or _stuck(peers[0])
+    assert [line for line in passive_lines if "made no move" in line] == [
+        "Pat made no move for 1 s, nor said it was stuck: declared stuck for it, so that the "
         "rotation and the round's end do not wait for it"
     ]
+
+
+def _stuck(peer: TablePeer) -> bool:
+    """Whether the seat's own tableau shows as declared stuck at its peer."""
+    display = peer.replica.display
+    return display is not None and display.tableau_of(peer.seat).stuck
