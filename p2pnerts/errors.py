@@ -9,6 +9,8 @@ so the pure layers may raise them too.
 
 from __future__ import annotations
 
+import traceback
+from pathlib import PurePath
 from typing import ClassVar
 
 
@@ -23,3 +25,11 @@ class UsageError(Error):
     """What was asked cannot be done as asked: an option, a file or a name is wrong."""
 
     status: ClassVar[int] = 2
+
+
+def in_one_line(exc: BaseException) -> str:
+    """An exception that was not written for a person, in one line: its type, its words and
+    where it was raised (the file and line of the deepest frame)."""
+    frame = traceback.extract_tb(exc.__traceback__)[-1]
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text} (at {PurePath(frame.filename).name}:{frame.lineno})"

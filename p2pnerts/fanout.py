@@ -27,7 +27,6 @@ import logging
 import multiprocessing
 import os
 import platform
-import traceback
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from typing import Any, Generic, TypeVar
 
 from p2pnerts import __version__
 from p2pnerts._platform import leave_interrupts
-from p2pnerts.errors import Error, UsageError
+from p2pnerts.errors import Error, UsageError, in_one_line
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -164,12 +163,7 @@ def run_chunk(task: Callable[[J, int], R], job: J, seeds: tuple[int, ...]) -> _S
 def _one_line(exc: Exception) -> str:
     """The exception as one line, with where it was raised (the deepest frame); an error
     written for a person (`Error`) says all in its words."""
-    text = " ".join(str(exc).split())
-    if isinstance(exc, Error):
-        return text
-    frame = traceback.extract_tb(exc.__traceback__)[-1]
-    where = f"{Path(frame.filename).name}:{frame.lineno}"
-    return f"{type(exc).__name__}: {text} (at {where})"
+    return " ".join(str(exc).split()) if isinstance(exc, Error) else in_one_line(exc)
 
 
 def _chunk_size(seeds: int, where: Where) -> int:

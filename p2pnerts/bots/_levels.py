@@ -21,7 +21,6 @@ import importlib.util
 import inspect
 import random
 import sys
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +33,7 @@ from p2pnerts.bots._priority import PriorityBot
 from p2pnerts.bots._simple import SimpleBot
 from p2pnerts.bots._strong import StrongBot
 from p2pnerts.driver import Pace
-from p2pnerts.errors import UsageError
+from p2pnerts.errors import UsageError, in_one_line
 
 POLICIES: dict[str, Callable[[random.Random], Policy]] = {
     "simple": SimpleBot,
@@ -235,5 +234,4 @@ def _where(exc: Exception) -> str:
     if isinstance(exc, SyntaxError):
         file = Path(exc.filename or "?").name
         return f"{type(exc).__name__}: {exc.msg} ({file}, line {exc.lineno})"
-    frame = traceback.extract_tb(exc.__traceback__)[-1]
-    return f"{type(exc).__name__}: {exc} (at {Path(frame.filename).name}:{frame.lineno})"
+    return in_one_line(exc)
