@@ -4,9 +4,10 @@ the fan-out's, and the argument types that check them as they are read."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
@@ -24,8 +25,29 @@ class Parser(argparse.ArgumentParser):
     """A parser whose errors come first, in one line, with a short usage after it (the
     full one lists every option: ``--help`` shows it)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.mistaken: dict[str, str] = {}
+        """Options another command has, or means otherwise, each with what to say instead."""
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n{self.short_usage()}")
+
+    def unrecognized(self, words: Sequence[str]) -> NoReturn:
+        """Refuse words the command does not know, each option with the one meant where
+        that is plain: ``--palyer (did you mean --player?)``."""
+        told = [word + (f" ({hint})" if (hint := self._meant(word)) else "") for word in words]
+        self.error(f"unrecognized arguments: {' '.join(told)}")
+
+    def _meant(self, word: str) -> str | None:
+        if not word.startswith("--"):
+            return None
+        flag = word.split("=", 1)[0]
+        if flag in self.mistaken:
+            return self.mistaken[flag]
+        flags = [f for action in self._actions for f in action.option_strings if f[:2] == "--"]
+        close = difflib.get_close_matches(flag, flags, n=1, cutoff=0.8)
+        return f"did you mean {close[0]}?" if close else None
 
     def short_usage(self) -> str:
         words = [self.prog, "[options]"]

@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # told by the command's own parser, whose usage it is
-        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+        args.parser.unrecognized(unknown)
     try:
         result: int = args.run(args)
     except BaseException as exc:
@@ -163,6 +163,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     host_key_option(join)
     player_options(join)
+    join.mistaken = {"--name": "a table's name goes without an option; the player's is --player"}
     join.set_defaults(parser=join, run=_join)
 
     bot = commands.add_parser("bot", help="run a bot peer that plays a table's match")
@@ -182,6 +183,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     host_key_option(bot)
     player_options(bot, flag="--name", named_by_policy=True, headless=False)
+    bot.mistaken = {"--player": "a bot's name is --name"}
     bot.set_defaults(parser=bot, run=_bot)
 
     tables = commands.add_parser("tables", help="list the tables announced on the network")

@@ -154,6 +154,25 @@ def test_a_bad_argument_is_told_first_in_one_line_then_the_commands_short_usage(
     assert rest == []
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["play", "--levle", "3"], "--levle (did you mean --level?) 3"),
+        (["play", "--seeed=4"], "--seeed=4 (did you mean --seed?)"),
+        (["play", "--bogus"], "--bogus"),  # nothing close: no guess
+        (["join", "--name", "Ann"], "--name (a table's name goes without an option; the player"),
+        (["bot", "--join", "t", "--player", "Cy"], "--player (a bot's name is --name) Cy"),
+    ],
+)
+def test_an_unknown_option_is_told_with_the_one_meant_where_that_is_plain(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert exit_status(args) == 2
+    first = capsys.readouterr().err.splitlines()[0]
+    assert first.startswith(f"p2pnerts {args[0]}: error: unrecognized arguments: {said}")
+    assert first.count("(") == said.count("(")
+
+
 def test_version_names_the_package_and_the_protocol(capsys: pytest.CaptureFixture[str]) -> None:
     assert exit_status(["--version"]) == 0
     assert (
