@@ -153,7 +153,7 @@ def host_command(config: HostConfig, screen: Screen | None) -> int:
     if saved is not None:
         return _resume(saved, config.seat, screen)
     result = run_headless(run_host, config) if screen is None else screen.host(config)
-    return _ended(result, config.seat)
+    return end_match(result, config.seat)
 
 
 ALARM_STATUS = 3
@@ -161,15 +161,18 @@ ALARM_STATUS = 3
 protocol: the match may have finished, but not every seat could be trusted."""
 
 
-def _ended(result: MatchResult | None, seat: SeatConfig) -> int:
-    """How a command ends its match: the summary line and ``--stats``; None (the player
-    left the table screen first) ends it quietly. The exit status: 0, or `ALARM_STATUS`
-    with one line on stderr when this peer saw something go wrong at the table."""
+def end_match(result: MatchResult | None, seat: SeatConfig) -> int:
+    """How a command ends its match: the game log's path, the summary line and
+    ``--stats``; None (the player left the table screen first) ends it quietly. The exit
+    status: 0, or `ALARM_STATUS` with one line on stderr when this peer saw something go
+    wrong at the table."""
     if result is None:
         return 0
     comings = None if result.stats is None else result.stats.comings.summary()
     if comings is not None:
         say(comings)  # before the summary, which stays the last line
+    if result.log is not None:
+        say(f"game log: {result.log}")  # (`p2pnerts replay` steps through it, `trace` merges)
     say(result.summary())
     write_stats(seat.stats, result)
     alarms = result.stats.alarms() if result.stats is not None else None
@@ -332,7 +335,7 @@ def join_command(config: JoinConfig, screen: Screen | None) -> int:
             result = screen.join(config)
     except DiscoveryError as exc:
         raise JoinError(str(exc)) from None
-    status = _ended(result, config.seat)
+    status = end_match(result, config.seat)
     return 1 if _policy_failed(player) else status
 
 
@@ -383,4 +386,4 @@ def _resume(saved: SeatFile, seat: SeatConfig, screen: Screen | None) -> int:
             result = screen.resume(saved, seat)
     except JoinError as exc:
         raise ComeBackError(str(exc)) from None
-    return _ended(result, seat)
+    return end_match(result, seat)

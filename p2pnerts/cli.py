@@ -364,10 +364,7 @@ def _play(args: argparse.Namespace) -> int:
     spec = TableSpec("this machine", players, options)
     config = HostConfig(seat, spec, bots=players - 1, advertise=False, bind="127.0.0.1")
     if not args.headless:
-        result = _table_screen().play(config)
-        if result is not None:
-            print(result.summary())
-        return 0
+        return _netcommands.end_match(_table_screen().play(config), seat)
     print(
         f"p2pnerts — {players} players on this machine, bots drawn from seed {seed}. "
         "(--headless: a bot plays your seat)\n",
@@ -376,8 +373,7 @@ def _play(args: argparse.Namespace) -> int:
     result = _netcommands.run_headless(
         partial(_netcommands.run_host, config, tell=_netcommands.say)
     )
-    print(result.summary())
-    return 0
+    return _netcommands.end_match(result, seat)
 
 
 def _host(args: argparse.Namespace) -> int:

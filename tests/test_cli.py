@@ -7,6 +7,7 @@ import io
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -36,6 +37,20 @@ def test_play_runs_a_table_on_this_machine_to_the_winner(
     assert "3 players on this machine, bots drawn from seed 3" in out
     assert "round 1 starts" in out and "round 1 over" in out
     assert " played " in out
+    *_, told, last = out.rstrip().splitlines()
+    assert last.startswith("match over after 1 round: You ")
+    # The game log it wrote, told just before the summary: `replay` and `trace` read it.
+    assert told.startswith("game log: ") and told.endswith(".p2plog")
+    log = Path(told.removeprefix("game log: "))
+    assert log.is_file() and log.parent.name == "logs"
+    assert main(["replay", str(log), "--json"]) == 0  # every digest recomputed, and agreed
+
+
+def test_play_without_a_game_log_tells_none(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["play", "--headless", "--bots", "1", "--seed", "3", "--rounds", "1", "--level", "10"]
+    assert main([*args, "--no-log"]) == 0
+    out = capsys.readouterr().out
+    assert "game log" not in out
     assert out.rstrip().splitlines()[-1].startswith("match over after 1 round: You ")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from p2pnerts.net._comings import Comings
 from p2pnerts.net._words import counted, deck_names
@@ -92,6 +93,8 @@ class MatchResult:
     stats: PeerStats | None = field(default=None, compare=False)
     ended: str = ""
     """Why the match ended before its end (the others left, say); empty: it was played out."""
+    log: Path | None = field(default=None, compare=False)
+    """The game log this seat's peer wrote of the match, if it wrote one."""
 
     @classmethod
     def of(
