@@ -2,16 +2,25 @@
 runs interleaved so that the machine's moods fall on both alike.
 
     python tools/speed_ab.py BEFORE_DIR AFTER_DIR [--peers 4] [--seeds 30] [--runs 5]
+    python tools/speed_ab.py BEFORE_DIR AFTER_DIR --instructions [--seeds 4]
 
 Each run is a fresh process with the checkout first on its path, timing `sim.run` over the
 same one-round seeds with the process clock; the digests must agree. Prints each run, the
-medians and the ratio after/before.
+medians, the best of each, and the ratios after/before.
+
+On a shared machine the process clock of one run can stray by a fifth from the next, and a
+change of a few percent hides in that. ``--instructions`` counts instead the instructions
+the rounds take, under valgrind's callgrind (the same count on every run, with hashing
+seeded): a run of the seeds less a run of none, so that importing is not counted. Fewer
+instructions is a guide, not the clock: memory and branches cost time it does not count.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -45,6 +54,41 @@ def one_run(tree: str, peers: int, seeds: int) -> tuple[float, str]:
     return float(out[0]), out[1]
 
 
+def instructions(tree: str, peers: int, seeds: int) -> int:
+    """The instructions `sim.run` takes over ``seeds`` seeds in ``tree`` (importing not
+    counted: a run of no seeds is taken away)."""
+
+    def counted(n: int) -> int:
+        env = {**os.environ, "PYTHONPATH": tree, "PYTHONHASHSEED": "0"}
+        code = PROBE.format(peers=peers, seeds=n).rsplit("print(", 1)[0]  # (no rate: no clock)
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+            + [sys.executable, "-c", code],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tree,
+        )
+        found = re.search(r"Collected : (\d+)", run.stderr)
+        assert found, run.stderr[-500:]
+        return int(found[1])
+
+    return counted(seeds) - counted(0)
+
+
+def count_instructions(before: str, after: str, peers: int, seeds: int) -> int:
+    if shutil.which("valgrind") is None:
+        print("--instructions needs valgrind (its callgrind tool)", file=sys.stderr)
+        return 2
+    counts = {tree: instructions(tree, peers, seeds) for tree in (before, after)}
+    for tree, count in counts.items():
+        print(f"{tree}: {count / seeds / 1e6:.0f} million instructions a round")
+    ratio = counts[before] / counts[after]
+    print(f"instructions before/after {ratio:.3f} (above 1: the after takes fewer)")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("before")
@@ -52,7 +96,12 @@ def main() -> int:
     parser.add_argument("--peers", type=int, default=4)
     parser.add_argument("--seeds", type=int, default=30)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions (callgrind), not time"
+    )
     args = parser.parse_args()
+    if args.instructions:
+        return count_instructions(args.before, args.after, args.peers, args.seeds)
     rates: dict[str, list[float]] = {args.before: [], args.after: []}
     digests = set()
     for _ in range(args.runs):
@@ -63,6 +112,8 @@ def main() -> int:
             print(f"{tree}: {rate:.3f} rounds/s")
     before, after = (statistics.median(rates[t]) for t in (args.before, args.after))
     print(f"median before {before:.3f}, after {after:.3f}: after/before {after / before:.3f}")
+    best_before, best_after = (max(rates[t]) for t in (args.before, args.after))
+    print(f"best before {best_before:.3f}, after {best_after:.3f}: {best_after / best_before:.3f}")
     if len(digests) != 1:
         print("the digests differ: not the same work")
         return 1
