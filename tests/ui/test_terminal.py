@@ -224,12 +224,14 @@ def test_a_join_that_never_moves_does_not_stall_a_three_seat_table(
     terminal: Terminal, processes: Processes
 ) -> None:
     """A headless host, a bot, and a person who says ready and then never moves: the
-    person is declared stuck after ``--idle`` seconds, and the round is played out.
+    person is declared stuck, and the round is played out.
 
-    A Nerts pile of 26 mostly keeps the bots from ending the round by calling Nerts, so
-    that it ends with everyone stuck, which it could not do unless Dee were declared
-    stuck. But the decks come from every seat's secret, and some deals let a bot dig
-    through 26 cards: her own screen shows her declared stuck either way."""
+    She is declared stuck after ``--idle`` seconds without a move, or before that if the
+    rules find her stuck (her seat looks, as every seat does): which one depends on the
+    deal, and the decks come from every seat's secret. A Nerts pile of 26 mostly keeps the
+    bots from ending the round by calling Nerts, so that it ends with everyone stuck, which
+    it could not do unless Dee were declared stuck. But some deals let a bot dig through
+    26 cards: her own screen shows her declared stuck either way."""
     table = ["--seats", "3", "--rounds", "1", "--nerts-pile", "26", "--level", "10", "--seed", "1"]
     host = [*P2PNERTS, "host", "--name", "idle", "--headless", "--no-advertise"]
     host_proc = processes.start([*host, *table], "host")
