@@ -84,7 +84,10 @@ def _not_stuck(model: TableModel) -> str:
         return ""
     idle = [seat_note(model, s) for s in playing]
     why = ", ".join(f"{model.names[s]} {n}" for s, n in zip(playing, idle, strict=True) if n)
-    return f"You are stuck: play a card to go on, or wait for {_names(model, playing)}" + (
+    own = model.snap.idle[model.seat] if model.seat < len(model.snap.idle) else 0.0
+    # Back from a while away, a person learns why their tableau counts as stuck.
+    stuck = f"No move for {own:.0f} s, so stuck" if own else "You are stuck"
+    return f"{stuck}: play a card to go on, or wait for {_names(model, playing)}" + (
         f" ({why})" if why else ""
     )
 

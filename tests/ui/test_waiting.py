@@ -42,6 +42,14 @@ def test_a_stuck_player_is_told_whom_the_table_waits_for_and_that_they_are_idle(
     assert waiting(model_with(Snapshot(display=TABLE))) == ""  # not stuck: nobody waited for
 
 
+def test_a_player_declared_stuck_while_idle_is_told_why() -> None:
+    stuck, _ = apply(TABLE, DeclareStuck(0))
+    model = model_with(Snapshot(display=stuck, idle=(25.0, 0.0)))
+    assert waiting(model) == "No move for 25 s, so stuck: play a card to go on, or wait for Bea"
+    model.names = ("Ann", "Bot 2")
+    assert len(waiting(model)) <= 80  # (the status line of an 80-column screen, bots' names)
+
+
 def test_a_player_counted_as_stuck_while_away_is_told_to_turn_the_stock() -> None:
     stuck, _ = apply(TABLE, DeclareStuck(0))
     model = model_with(Snapshot(display=stuck, stuck_while_away=True))
