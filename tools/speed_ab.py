@@ -43,14 +43,23 @@ print({seeds} / (time.process_time() - start), report.digest)
 """
 
 
-def one_run(tree: str, peers: int, seeds: int) -> tuple[float, str]:
-    env = {**os.environ, "PYTHONPATH": tree}
-    code = PROBE.format(peers=peers, seeds=seeds)
+def in_tree(tree: str, code: str, *under: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh Python with the checkout ``tree`` first on its path (under a
+    tool such as valgrind, given as the words before the interpreter)."""
     # Run from the checkout: ``-c`` puts the working directory first on the path, before
     # PYTHONPATH, and the caller's own checkout must not stand in for the one measured.
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=tree
-    ).stdout.split()
+    return subprocess.run(
+        [*under, sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": tree, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tree,
+    )
+
+
+def one_run(tree: str, peers: int, seeds: int) -> tuple[float, str]:
+    out = in_tree(tree, PROBE.format(peers=peers, seeds=seeds)).stdout.split()
     return float(out[0]), out[1]
 
 
@@ -59,17 +68,9 @@ def instructions(tree: str, peers: int, seeds: int) -> int:
     counted: a run of no seeds is taken away)."""
 
     def counted(n: int) -> int:
-        env = {**os.environ, "PYTHONPATH": tree, "PYTHONHASHSEED": "0"}
         code = PROBE.format(peers=peers, seeds=n).rsplit("print(", 1)[0]  # (no rate: no clock)
-        run = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
-            + [sys.executable, "-c", code],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=tree,
-        )
+        callgrind = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
+        run = in_tree(tree, code, *callgrind, PYTHONHASHSEED="0")
         found = re.search(r"Collected : (\d+)", run.stderr)
         assert found, run.stderr[-500:]
         return int(found[1])

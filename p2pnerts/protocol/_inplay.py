@@ -250,13 +250,14 @@ class InPlay:
         """The seats sitting this round out, that cannot move in it: not seated, or not
         dealt in."""
         dealt = self._dealt_in()
-        host = self._host
-        seated, seats = host.seated, host.seats
-        return [s for s in range(host.players) if s not in seated or seats[s] not in dealt]
+        return [s for s in range(self._host.players) if self._out(s, dealt)]
 
     def sits_out(self, seat: int) -> bool:
         """Whether ``seat`` is `sitting_out` this round (told without the list)."""
-        return seat not in self._host.seated or self._host.seats[seat] not in self._dealt_in()
+        return self._out(seat, self._dealt_in())
+
+    def _out(self, seat: int, dealt: dict[int, tuple[Card, ...]]) -> bool:
+        return seat not in self._host.seated or self._host.seats[seat] not in dealt
 
     def _dealt_in(self) -> dict[int, tuple[Card, ...]]:
         """The decks dealt in this round: a Ready in when play started. One that commits

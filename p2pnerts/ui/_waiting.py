@@ -41,8 +41,14 @@ def seat_note(model: TableModel, seat: int) -> str:
     note = model.notes.get(seat)
     if note:
         return note
+    idle = _idle_for(model, seat)
+    return f"idle {idle:.0f}s" if idle else ""
+
+
+def _idle_for(model: TableModel, seat: int) -> float:
+    """For how long ``seat`` has been shown as idle (0: it is not)."""
     idle = model.snap.idle
-    return f"idle {idle[seat]:.0f}s" if seat < len(idle) and idle[seat] else ""
+    return idle[seat] if seat < len(idle) else 0.0
 
 
 def _forsaken(quiet: float) -> str:
@@ -84,7 +90,7 @@ def _not_stuck(model: TableModel) -> str:
         return ""
     idle = [seat_note(model, s) for s in playing]
     why = ", ".join(f"{model.names[s]} {n}" for s, n in zip(playing, idle, strict=True) if n)
-    own = model.snap.idle[model.seat] if model.seat < len(model.snap.idle) else 0.0
+    own = _idle_for(model, model.seat)
     # Back from a while away, a person learns why their tableau counts as stuck.
     stuck = f"No move for {own:.0f} s, so stuck" if own else "You are stuck"
     return f"{stuck}: play a card to go on, or wait for {_names(model, playing)}" + (
