@@ -124,6 +124,12 @@ class TableModel:
         return None if state is None else state.tableau_of(self.seat)
 
     @property
+    def stuck(self) -> bool:
+        """This player's tableau is declared stuck."""
+        tableau = self.tableau
+        return tableau is not None and tableau.stuck
+
+    @property
     def seating(self) -> tuple[int, ...]:
         """The deck each seat plays: teammates share one (everyone solo: seat = deck)."""
         state = self.snap.display
@@ -196,7 +202,10 @@ class TableModel:
 
     def refresh(self, snap: Snapshot, events: Iterable[Event] = ()) -> None:
         """Take the peer's state after a change, and the events of that change."""
+        was_stuck = self.stuck
         self.snap = snap
+        if self.stuck and not was_stuck:
+            self.notice = ""  # said before the seat was stuck: the stuck line says what now
         for event in events:
             self._hear(event)
         if snap.in_the_air is None and self.notice.startswith(ONE_HAND):

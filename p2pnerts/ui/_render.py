@@ -34,7 +34,7 @@ from p2pnerts.ui._style import (
     suit_symbol,
 )
 from p2pnerts.ui._tableau import own_rows
-from p2pnerts.ui._waiting import seat_note, waiting
+from p2pnerts.ui._waiting import seat_note, stuck_line, waiting
 from p2pnerts.ui._words import air_words
 
 SMALLEST = (80, 24)
@@ -160,6 +160,8 @@ def _status(model: TableModel, width: int) -> Row:
         row.add(f" {lifted} selected: ", "class:selected")
         piles = f"1-{model.options.work_piles}"
         row.add(f" {piles} onto a pile · f foundation · b best · same key: one deeper · Esc")
+    elif stuck := stuck_line(model):
+        row.add(f" {stuck} ", "class:alert")
     elif model.can_call_nerts:
         row.add(" Your Nerts pile is empty: x calls Nerts! ", "class:alert")
     elif model.others_stuck:

@@ -1,9 +1,10 @@
 """Whom the table waits for, and why, in words for the screen's status line.
 
 A table of people waits: for everyone to say they are ready, for a countdown, for a
-player who is not stuck yet, for a silent seat to come back. The screen always says
-which, from the model's snapshot of the peer (`waiting`); `seat_note` says what each
-opponent's row shows of them (silent, left, idle...).
+silent seat to come back. The screen always says which, from the model's snapshot of the
+peer (`waiting`). A stuck player waits too, for the players who are not stuck yet
+(`stuck_line`), but may play on meanwhile. `seat_note` says what each opponent's row shows
+of them (silent, left, idle...).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def waiting(model: TableModel) -> str:
         return f"Round {model.round_number} starts in {math.ceil(snap.starts_in)} s…"
     if not model.playing:
         return _unready(model)
-    return _not_stuck(model)
+    return ""
 
 
 def seat_note(model: TableModel, seat: int) -> str:
@@ -78,10 +79,13 @@ def _unready(model: TableModel) -> str:
     return ""
 
 
-def _not_stuck(model: TableModel) -> str:
-    """While this player is stuck: whom the rotation (or the round's end) waits for."""
-    state, tableau = model.snap.display, model.tableau
-    if state is None or tableau is None or not tableau.stuck:
+def stuck_line(model: TableModel) -> str:
+    """While this player is stuck: whom the rotation (or the round's end) waits for.
+
+    Not a wait of the table's (`waiting`): a stuck player may still play, so what they
+    select and why a move is refused go before it on the status line."""
+    state = model.snap.display
+    if state is None or not model.stuck:
         return ""
     if model.snap.stuck_while_away:
         return "You were counted as stuck while away: turn your stock or play a card to go on"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from _tables import dealt
 
-from p2pnerts.rules import DeclareStuck, apply
+from p2pnerts.rules import NERTS, DeclareStuck, apply
 from p2pnerts.ui import Liveness, Snapshot, TableModel, render
-from p2pnerts.ui._waiting import seat_note, waiting
+from p2pnerts.ui._waiting import seat_note, stuck_line, waiting
 
 TABLE = dealt(["7H"], ["8S", "9D", "KC", "AS"])
 
@@ -37,23 +37,25 @@ def test_the_countdown_is_shown_before_play() -> None:
 def test_a_stuck_player_is_told_whom_the_table_waits_for_and_that_they_are_idle() -> None:
     stuck, _ = apply(TABLE, DeclareStuck(0))
     model = model_with(Snapshot(display=stuck, idle=(0.0, 14.0)))
-    assert waiting(model) == "You are stuck: play a card to go on, or wait for Bea (Bea idle 14s)"
+    waits = "You are stuck: play a card to go on, or wait for Bea (Bea idle 14s)"
+    assert stuck_line(model) == waits
     assert seat_note(model, 1) == "idle 14s"
-    assert waiting(model_with(Snapshot(display=TABLE))) == ""  # not stuck: nobody waited for
+    assert stuck_line(model_with(Snapshot(display=TABLE))) == ""  # not stuck: nobody waited for
+    assert waiting(model) == "", "a stuck player may play on: the table waits for nobody"
 
 
 def test_a_player_declared_stuck_while_idle_is_told_why() -> None:
     stuck, _ = apply(TABLE, DeclareStuck(0))
     model = model_with(Snapshot(display=stuck, idle=(25.0, 0.0)))
-    assert waiting(model) == "No move for 25 s, so stuck: play a card to go on, or wait for Bea"
+    assert stuck_line(model) == "No move for 25 s, so stuck: play a card to go on, or wait for Bea"
     model.names = ("Ann", "Bot 2")
-    assert len(waiting(model)) <= 80  # (the status line of an 80-column screen, bots' names)
+    assert len(stuck_line(model)) <= 80  # (the status line of an 80-column screen, bots' names)
 
 
 def test_a_player_counted_as_stuck_while_away_is_told_to_turn_the_stock() -> None:
     stuck, _ = apply(TABLE, DeclareStuck(0))
     model = model_with(Snapshot(display=stuck, stuck_while_away=True))
-    assert waiting(model) == (
+    assert stuck_line(model) == (
         "You were counted as stuck while away: turn your stock or play a card to go on"
     )
 
@@ -86,3 +88,23 @@ def test_a_seat_nobody_has_answered_for_minutes_is_told_the_table_is_gone_and_th
     model.stop_waiting()  # rejoining, answered: nothing to end
     assert ended == [None]
     assert model.notice == "e ends the match only while the table waits for a silent seat"
+
+
+def status(model: TableModel) -> str:
+    return "".join(text for _, text in render(model, 100, 30).rows[-1].frags)
+
+
+def test_a_stuck_player_who_plays_on_reads_what_they_select_and_why_a_move_is_refused() -> None:
+    model = model_with(Snapshot(display=TABLE))
+    model.to_foundation()  # nothing selected: told to select a card first
+    assert model.notice.startswith("select a card first")
+    stuck, _ = apply(TABLE, DeclareStuck(0))
+    model.refresh(Snapshot(display=stuck))
+    waits = "You are stuck: play a card to go on, or wait for Bea"
+    assert waits in status(model), "what was said before the seat was stuck is stale"
+    model.pick(NERTS)
+    assert "7♥ selected" in status(model) and waits not in status(model)
+    model.pick(2)  # the 7♥ onto the K♣
+    assert model.notice and model.notice in status(model)
+    model.cancel()
+    assert waits in status(model)
