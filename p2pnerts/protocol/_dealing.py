@@ -347,8 +347,13 @@ class Dealing:
 
     def _adopt_team_deck(self, this: Round) -> None:
         """Take the order the team's deck is dealt from, from the secret its dealer's
-        pledge binds; without it this seat plays blind."""
+        pledge binds; without it this seat plays blind. A seat that came back with the
+        order on its disk (`restart`) keeps it where the deal shows the same cards: a
+        dealer of the team's deck has nobody to send it back."""
         host = self._host
+        shown = this.shown.get(host.deck)
+        if this.order and tuple(_deal.face_up(this.order, host.options)) == shown:
+            return
         secret = self._secret(this)
         this.order = ()
         seeds = [s for _, _, s in self._team_deals.get(this.number, {}).values()]

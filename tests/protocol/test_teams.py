@@ -320,6 +320,39 @@ def test_a_teammate_that_lost_its_disk_sees_the_deck_again_from_its_teammate() -
     table.agree()
 
 
+@pytest.mark.parametrize("away", ["stalled", "restarted"])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_teammate_back_with_its_disk_sees_its_deck_without_being_sent_it(
+    away: str, seat: int
+) -> None:
+    """Seat 0 dealt the team's deck (seat 1 took it from seat 0's TeamDeal). Either of them
+    is left out and comes back on the same links, sent nothing again: its links stalled
+    (a Wi-Fi stall), or it crashed and restarted from its disk. The order on its disk is
+    the one the deal shows; the dealer, above all, has nobody to send it the deck again."""
+    table = _teams(2, 2)
+    assert table.replicas[2].dealt_by(1)[0] == 0
+    if away == "stalled":
+        table.held.update(frozenset((seat, other)) for other in range(4) if other != seat)
+        table.run_for(12)
+        assert table.replicas[seat].status is not Status.NORMAL
+        table.held.clear()
+    else:
+        disk = table.crash(seat)
+        table.run_for(6)
+        table.restart(seat, disk)
+    table.run_for(12)
+    back, mate = table.replicas[seat], table.replicas[1 - seat]
+    assert back.status is Status.NORMAL and back.members == {0, 1, 2, 3}
+    assert not back.blind
+    assert back.display is not None and mate.display is not None
+    assert back.display.tableau_of(seat) == mate.display.tableau_of(1 - seat)
+    back.intend(TurnStock(seat), table.now)  # and plays it
+    table.flush()
+    table.settle()
+    assert [type(e.move) for e in table.of(2, PlayCommitted)][-1] is TurnStock
+    table.agree()
+
+
 # --- whole rounds --------------------------------------------------------------------------
 
 
