@@ -90,6 +90,7 @@ class TablePeer:
         idle_after: float = IDLE_AFTER,
         gone_after: float = _waits.GONE_AFTER,
         tell: Callable[[str], None] | None = None,
+        narrate: bool = True,
         timing: Timing | None = None,
         seat_file: Path | None = None,
         disk: Disk | None = None,
@@ -127,6 +128,7 @@ class TablePeer:
         self._report = report
         self._tell = tell or (lambda _: None)
         """Where the plays themselves are told, play by play (for a watching player)."""
+        self._narrate = narrate
         self.pacing = Pacing(person=driver is None, countdown=countdown, idle_after=idle_after)
         """Human time: a person's Ready, the countdown, who is idle (`Pacing`)."""
         self._waits = _waits.News(self.replica, self.pacing, self.narrator, report)
@@ -385,7 +387,7 @@ class TablePeer:
         elif isinstance(event, RoundStarted):
             self.moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
             self.pacing.round_started(len(self.roster), trio.current_time())
-        told = self.narrator.tell(event)
+        told = self.narrator.tell(event) if self._narrate else None
         if told is not None:
             (self._tell if told.play else self._report)(told.text)
         if self._rounds.heard(event, trio.current_time()):

@@ -61,6 +61,9 @@ class Player:
     report: Callable[[str], None]
     tell: Callable[[str], None] | None = None
     """If given, hears every foundation play, race and Nerts call as it commits."""
+    narrate: bool = True
+    """Whether the seat's peer tells the table's events in words (plays on ``tell``, the
+    rest on ``report``); a screen tells them itself, from the events."""
     seated: Callable[[TablePeer], None] | None = None
     """Hears the seat's peer as play begins, before any message reaches it."""
     seat_file: Path | None = None
@@ -229,6 +232,7 @@ class Seating:
             driver=p.driver,
             report=p.report,
             tell=p.tell,
+            narrate=p.narrate,
             seat_file=p.seat_file,
             disk=disk,
             between_rounds=p.between_rounds,

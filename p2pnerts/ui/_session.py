@@ -78,7 +78,8 @@ class Session:
             name,
             rng,
             None,
-            lambda _: None,
+            self.report,
+            narrate=False,  # the model tells the events, and the peer the rest
             seated=self.seated,
             lobby=self._roster,
             welcomed=self._welcomed,

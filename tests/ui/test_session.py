@@ -10,7 +10,7 @@ import trio
 
 from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
-from p2pnerts.net import Player, TableSpec, host_table, join_table
+from p2pnerts.net import Player, Shape, Shaper, TableSpec, host_table, join_table
 from p2pnerts.rules import TableOptions
 from p2pnerts.ui import LobbyModel, Session, TableModel
 
@@ -42,9 +42,12 @@ def _bea(pace: Pace) -> Player:
 
 
 @asynccontextmanager
-async def seated(bot: Pace, *, early: bool = False) -> AsyncIterator[tuple[TableModel, Screen]]:
+async def seated(
+    bot: Pace, *, early: bool = False, shape: Shape | None = None
+) -> AsyncIterator[tuple[TableModel, Screen]]:
     """Ann's seat, played through the model, at a table of two with a bot at ``bot``'s pace,
-    once the first round is on; ``early``: Ann presses Enter before her seat is taken."""
+    once the first round is on; ``early``: Ann presses Enter before her seat is taken;
+    ``shape``: how Ann's links are shaped."""
     model = TableModel(0, ("Ann",), TableOptions())
     if early:
         model.next_round()
@@ -52,6 +55,8 @@ async def seated(bot: Pace, *, early: bool = False) -> AsyncIterator[tuple[Table
     screen.session = Session(model, screen.invalidate, "Ann", random.Random(1))
     person = screen.session.player
     person.countdown = 0.0  # the model's moves start at once (the countdown: tests/net)
+    if shape is not None:
+        person.shaper = Shaper(shape, random.Random(3))
     spec = TableSpec("test", 2, TableOptions(rounds=1))
     other = _bea(bot)
     other.countdown = 0.0
@@ -89,6 +94,15 @@ async def test_a_seat_is_played_through_the_model_and_its_moves_land() -> None:
         snap = model.snap  # the classroom's figures, read from the peer
         assert snap.clock > 0 and snap.committed > 0 and len(snap.liveness) == 2
         assert any("Play" in line.text and "turn stock" in line.text for line in model.messages)
+
+
+async def test_what_the_seats_own_peer_says_reaches_the_ticker_and_no_event_twice() -> None:
+    # The peer tells its link shaping, its team, a silent seat... (a line of its own), and
+    # the model tells the events: the peer does not tell them again.
+    async with seated(Pace(5.0, 0.1), shape=Shape(delay=0.015)) as (model, _):
+        lines = [line.text for line in model.ticker]
+        assert "links shaped: 15 ms" in lines
+        assert lines.count("round 1 starts") == 1
 
 
 async def test_an_enter_pressed_before_the_seat_is_taken_still_says_ready() -> None:
