@@ -21,11 +21,6 @@ from p2pnerts.protocol import (
     Ack,
     Event,
     Message,
-    PeerExcluded,
-    PeerLeft,
-    PeerRecovered,
-    PeerRejoined,
-    PeerSuspected,
     PlayCommitted,
     PlayInTheAir,
     PlayReturned,
@@ -46,7 +41,7 @@ from p2pnerts.rules import (
     TurnStock,
 )
 from p2pnerts.ui import _choose
-from p2pnerts.ui._news import News
+from p2pnerts.ui._news import News, note_membership
 from p2pnerts.ui._races import Races
 from p2pnerts.ui._snapshot import Hit, Line, Look, Selection, Snapshot
 from p2pnerts.ui._words import air_words, message_gist
@@ -266,16 +261,7 @@ class TableModel:
                 if not event.again:  # replayed on coming back: in the history already
                     self.history.append(event)
                 self.selection = None
-            case PeerSuspected(seat=seat):
-                self.notes[seat] = "silent"
-            case PeerRecovered(seat=seat):
-                self.notes.pop(seat, None)
-            case PeerExcluded(seat=seat):
-                self.notes[seat] = "left out"
-            case PeerRejoined(seat=seat, away_for=away):
-                self.notes[seat] = "rejoined" if away is None else f"back {away:.0f}s"
-            case PeerLeft(seat=seat):
-                self.notes[seat] = "left"
+        note_membership(self.notes, event)
         told = self.narrator.tell(event, moved_first)
         if told is not None:
             self.tell(told.text)

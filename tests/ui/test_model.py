@@ -10,6 +10,7 @@ from p2pnerts.protocol import (
     Ack,
     Event,
     PeerRejoined,
+    PeerSuspected,
     PlayCommitted,
     PlayInTheAir,
     PlayReturned,
@@ -20,6 +21,7 @@ from p2pnerts.protocol import (
     ShutOut,
     SitOut,
     TeamDeal,
+    ViewInstalled,
 )
 from p2pnerts.rules import (
     NERTS,
@@ -227,6 +229,15 @@ def test_a_player_back_in_the_round_they_left_is_told_so_for_a_while_over_the_re
     now[0] += 10
     assert not model.news_now()
     assert "You are stuck: play a card to go on, or wait for Bea" in render(model, 100, 30).text()
+
+
+def test_a_player_back_in_no_longer_shows_the_others_silent() -> None:
+    # Cut off, this seat heard nobody; back in a view of them all, no seat "recovers".
+    model, _ = model_on(TABLE)
+    model.refresh(Snapshot(display=TABLE), [PeerSuspected(1), ShutOut(1, 5.0)])
+    assert model.notes[1] == "silent"
+    model.refresh(Snapshot(display=TABLE), [ViewInstalled(2, (0, 1)), RejoinedTable(2)])
+    assert 1 not in model.notes
 
 
 def test_the_others_see_how_long_a_seat_was_away() -> None:
