@@ -90,7 +90,7 @@ class TablePeer:
         idle_after: float = IDLE_AFTER,
         gone_after: float = _waits.GONE_AFTER,
         tell: Callable[[str], None] | None = None,
-        narrate: bool = True,
+        on_screen: bool = False,
         timing: Timing | None = None,
         seat_file: Path | None = None,
         disk: Disk | None = None,
@@ -116,7 +116,7 @@ class TablePeer:
         )
         self.resumed = disk is not None
         names = tuple(s.name for s in self.roster)
-        self.narrator = Narrator(names, self.replica.seats, seat)
+        self.narrator = Narrator(names, self.replica.seats, seat, you=on_screen)
         """Tells this seat's events in words: the table's news, and (to ``tell``) its plays."""
         self._kept = None if seat_file is None else Keeper(seat_file)
         self._rng = rng
@@ -128,7 +128,8 @@ class TablePeer:
         self._report = report
         self._tell = tell or (lambda _: None)
         """Where the plays themselves are told, play by play (for a watching player)."""
-        self._narrate = narrate
+        self._on_screen = on_screen
+        """The screen tells the events (`Player.on_screen`): the peer does not."""
         self.pacing = Pacing(person=driver is None, countdown=countdown, idle_after=idle_after)
         """Human time: a person's Ready, the countdown, who is idle (`Pacing`)."""
         self._waits = _waits.News(self.replica, self.pacing, self.narrator, report)
@@ -387,7 +388,7 @@ class TablePeer:
         elif isinstance(event, RoundStarted):
             self.moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
             self.pacing.round_started(len(self.roster), trio.current_time())
-        told = self.narrator.tell(event) if self._narrate else None
+        told = None if self._on_screen else self.narrator.tell(event)
         if told is not None:
             (self._tell if told.play else self._report)(told.text)
         if self._rounds.heard(event, trio.current_time()):

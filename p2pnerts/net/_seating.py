@@ -61,9 +61,9 @@ class Player:
     report: Callable[[str], None]
     tell: Callable[[str], None] | None = None
     """If given, hears every foundation play, race and Nerts call as it commits."""
-    narrate: bool = True
-    """Whether the seat's peer tells the table's events in words (plays on ``tell``, the
-    rest on ``report``); a screen tells them itself, from the events."""
+    on_screen: bool = False
+    """A person plays the seat on a screen, which tells the table's events itself: the
+    peer tells only its own news on ``report``, to the player as "you"."""
     seated: Callable[[TablePeer], None] | None = None
     """Hears the seat's peer as play begins, before any message reaches it."""
     seat_file: Path | None = None
@@ -232,7 +232,7 @@ class Seating:
             driver=p.driver,
             report=p.report,
             tell=p.tell,
-            narrate=p.narrate,
+            on_screen=p.on_screen,
             seat_file=p.seat_file,
             disk=disk,
             between_rounds=p.between_rounds,

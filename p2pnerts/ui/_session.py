@@ -79,7 +79,7 @@ class Session:
             rng,
             None,
             self.report,
-            narrate=False,  # the model tells the events, and the peer the rest
+            on_screen=True,  # the model tells the events, and the peer its own news
             seated=self.seated,
             lobby=self._roster,
             welcomed=self._welcomed,
