@@ -160,7 +160,7 @@ def declare_idle(replica: Replica, pacing: Pacing, now: float) -> bool:
     if any(pacing.playing(s, now) for s in mates):
         return False  # a teammate plays the shared tableau (a bot plays the idle part too)
     try:
-        replica.intend(DeclareStuck(replica.seat), now)
+        replica.intend(DeclareStuck(replica.seat), now, idle=True)
     except (IllegalMove, LocalProtocolError):
         return False  # not now (regrouping, sitting out, blind): looked at again later
     return True

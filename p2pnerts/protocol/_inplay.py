@@ -139,6 +139,9 @@ class InPlay:
         self.stuck_while_away: set[int] = set()
         """The decks declared stuck for their seats while none was at the table, and not
         by a seat of theirs since: such a seat, back, may turn its stock at once."""
+        self.stuck_for_idle = False
+        """This seat's peer declared its tableau stuck for its idle player, and no seat of
+        it has since: the player, back, may turn the stock at once, likewise."""
         self._display: State | None = None
         self._free: tuple[Tableau, tuple[Foundation, ...]] | None = None
         """The tableau and foundations this seat was last found not stuck with (`is_stuck`
@@ -148,6 +151,7 @@ class InPlay:
     def begin(self, number: int, public: State, private: State) -> None:
         """Deal round ``number`` in: every foundation empty."""
         self.number, self.placed, self.stuck_while_away = number, {}, set()
+        self.stuck_for_idle = False
         self.public, self.private = public, private
 
     @property
@@ -196,7 +200,7 @@ class InPlay:
             self._display = state
         return self._display
 
-    def intend(self, move: Move, now: float) -> Move:
+    def intend(self, move: Move, now: float, *, idle: bool = False) -> Move:
         """Make a move for this seat: sent at once, shown in the air until it commits.
 
         Returns the move as sent (with the cards it turns face up). Raises `IllegalMove`
@@ -223,7 +227,8 @@ class InPlay:
         if isinstance(move, Rotate):
             raise LocalProtocolError("the rotation happens by itself once everyone is stuck")
         stuck = display.tableau_of(self._host.seat).stuck
-        if isinstance(move, TurnStock) and stuck and self._host.deck not in self.stuck_while_away:
+        for_it = self.stuck_for_idle or self._host.deck in self.stuck_while_away
+        if isinstance(move, TurnStock) and stuck and not for_it:
             raise LocalProtocolError("you declared stuck: play a card, or wait for the others")
         _, events = apply(display, move)
         shown = tuple(c for e in events if isinstance(e, CardsRevealed) for c in e.cards)
@@ -244,6 +249,7 @@ class InPlay:
         self.throw(play, holds_hand=holds_hand)
         if holds_hand:
             self._host.events.append(PlayInTheAir(move))
+        self.stuck_for_idle = idle and isinstance(move, DeclareStuck)
         return move
 
     def sitting_out(self) -> list[int]:
@@ -309,6 +315,8 @@ class InPlay:
         self.public = after
         if isinstance(play.move, DeclareStuck) or not after.tableau_of(play.move.seat).stuck:
             self.stuck_while_away.discard(self._host.seats[play.move.seat])
+            if play.sender != self._host.seat and play.move.seat in self._host.team:
+                self.stuck_for_idle = False  # a teammate declared it, or moved
         self._host.dealing.rounds[self.number].log.append((play.move, tie))
         for effect in verdict.effects:
             if isinstance(effect, CardPlayed):

@@ -74,6 +74,12 @@ class Readings:
         return self.deck in self.inplay.stuck_while_away
 
     @property
+    def stuck_for_idle(self) -> bool:
+        """Whether this seat's peer declared its tableau stuck for its idle player (and no
+        seat of it since): the player may turn the stock, SPEC §4.9."""
+        return self.inplay.stuck_for_idle
+
+    @property
     def display(self) -> State | None:
         """The table this seat's player sees: committed, plus their own plays in the air."""
         return self.inplay.display

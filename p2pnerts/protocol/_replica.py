@@ -167,14 +167,15 @@ class Replica(Readings):
         """The seats playing ``seat``'s deck, itself included."""
         return tuple(s for s, deck in enumerate(self.seats) if deck == self.seats[seat])
 
-    def intend(self, move: Move, now: float) -> Move:
+    def intend(self, move: Move, now: float, *, idle: bool = False) -> Move:
         """Make a move for this seat: sent at once, shown in the air until it commits.
 
         Returns the move as sent (with the cards it turns face up). Raises `IllegalMove`
         if the rules forbid it on the table this player sees, `LocalProtocolError` if the
         protocol does (no round, another seat, one hand busy, the table regrouping).
+        ``idle``: a DeclareStuck made for an idle player, who may turn the stock once back.
         """
-        return self.inplay.intend(move, now)
+        return self.inplay.intend(move, now, idle=idle)
 
     def leave(self, now: float) -> None:
         """Leave the table cleanly: the others go on without this seat from here (and

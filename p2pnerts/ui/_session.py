@@ -47,6 +47,7 @@ def snapshot(peer: TablePeer) -> Snapshot:
         winners=() if result is None else result.winners,
         blind=r.blind,
         stuck_while_away=r.stuck_while_away,
+        stuck_for_idle=r.stuck_for_idle,
         starts_in=peer.pacing.starts_in(now),
         unready=peer.unready(),
         idle=peer.idle(),

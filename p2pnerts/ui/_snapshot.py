@@ -60,6 +60,8 @@ class Snapshot:
     """Dealt in, but the team's deck order has not reached this seat: it cannot play."""
     stuck_while_away: bool = False
     """Declared stuck for this seat while it was away: it may turn its stock at once."""
+    stuck_for_idle: bool = False
+    """Declared stuck for this seat's idle player: likewise."""
     starts_in: float = 0.0
     """Seconds the countdown before this round's first move still runs."""
     unready: tuple[int, ...] = ()

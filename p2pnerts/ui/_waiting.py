@@ -87,14 +87,17 @@ def stuck_line(model: TableModel) -> str:
     state = model.snap.display
     if state is None or not model.stuck:
         return ""
+    go_on = "turn your stock or play a card to go on"
     if model.snap.stuck_while_away:
-        return "You were counted as stuck while away: turn your stock or play a card to go on"
+        return f"You were counted as stuck while away: {go_on}"
+    own = _idle_for(model, model.seat)
+    if model.snap.stuck_for_idle:  # (declared by its peer, not by the player)
+        return f"No move for {own:.0f} s, so stuck: {go_on}" if own else f"Idle, so stuck: {go_on}"
     playing = [s for s in range(len(model.names)) if not state.tableau_of(s).stuck]
     if not playing:
         return ""
     idle = [seat_note(model, s) for s in playing]
     why = ", ".join(f"{model.names[s]} {n}" for s, n in zip(playing, idle, strict=True) if n)
-    own = _idle_for(model, model.seat)
     # Back from a while away, a person learns why their tableau counts as stuck.
     stuck = f"No move for {own:.0f} s, so stuck" if own else "You are stuck"
     return f"{stuck}: play a card to go on, or wait for {_names(model, playing)}" + (

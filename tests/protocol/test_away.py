@@ -221,3 +221,25 @@ def test_a_seat_that_declared_itself_stuck_still_may_not_turn_its_stock() -> Non
     table.play(STOPPED, DeclareStuck(STOPPED))
     with pytest.raises(LocalProtocolError, match="you declared stuck"):
         table.replicas[STOPPED].intend(TurnStock(STOPPED), table.now)
+
+
+def test_a_player_declared_stuck_while_idle_turns_the_stock_at_once_when_back() -> None:
+    # The seat's peer declared it for the idle player: like a seat back from away, the
+    # player turns on at once, not only once everyone is stuck. Their own declaration
+    # since takes that back.
+    table = _table()
+    seat = table.replicas[STOPPED]
+    seat.intend(DeclareStuck(STOPPED), table.now, idle=True)
+    table.flush()
+    table.settle()
+    assert seat.display is not None and seat.display.tableau_of(STOPPED).stuck
+    assert seat.stuck_for_idle
+    table.play(STOPPED, TurnStock(STOPPED))
+    assert not seat.stuck_for_idle
+    for replica in table.replicas:
+        display = replica.display
+        assert display is not None and not display.tableau_of(STOPPED).stuck
+    table.play(STOPPED, DeclareStuck(STOPPED))  # the player's own, this time
+    with pytest.raises(LocalProtocolError, match="you declared stuck"):
+        seat.intend(TurnStock(STOPPED), table.now)
+    table.agree()

@@ -52,6 +52,14 @@ def test_a_player_declared_stuck_while_idle_is_told_why() -> None:
     assert len(stuck_line(model)) <= 80  # (the status line of an 80-column screen, bots' names)
 
 
+def test_a_player_declared_stuck_for_being_idle_is_told_to_turn_the_stock() -> None:
+    stuck, _ = apply(TABLE, DeclareStuck(0))
+    model = model_with(Snapshot(display=stuck, idle=(25.0, 0.0), stuck_for_idle=True))
+    assert stuck_line(model) == (
+        "No move for 25 s, so stuck: turn your stock or play a card to go on"
+    )
+
+
 def test_a_player_counted_as_stuck_while_away_is_told_to_turn_the_stock() -> None:
     stuck, _ = apply(TABLE, DeclareStuck(0))
     model = model_with(Snapshot(display=stuck, stuck_while_away=True))
