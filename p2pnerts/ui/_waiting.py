@@ -85,8 +85,8 @@ def stuck_line(model: TableModel) -> str:
     Not a wait of the table's (`waiting`): a stuck player may still play, so what they
     select and why a move is refused go before it on the status line."""
     state = model.snap.display
-    if state is None or not model.stuck:
-        return ""
+    if state is None or not model.playing or not model.stuck:
+        return ""  # (a tableau stays stuck on the screen after the round's end)
     go_on = "turn your stock or play a card to go on"
     if model.snap.stuck_while_away:
         return f"You were counted as stuck while away: {go_on}"

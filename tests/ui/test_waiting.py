@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from _tables import dealt
 
-from p2pnerts.rules import NERTS, DeclareStuck, apply
+from p2pnerts.rules import NERTS, DeclareStuck, EndReason, RoundEnd, apply
 from p2pnerts.ui import Liveness, Snapshot, TableModel, render
 from p2pnerts.ui._waiting import seat_note, stuck_line, waiting
 
@@ -58,6 +58,9 @@ def test_a_player_declared_stuck_for_being_idle_is_told_to_turn_the_stock() -> N
     assert stuck_line(model) == (
         "No move for 25 s, so stuck: turn your stock or play a card to go on"
     )
+    over = stuck._replace(ended=RoundEnd(EndReason.STUCK, None))
+    model.refresh(Snapshot(display=over, idle=(25.0, 0.0), stuck_for_idle=True))
+    assert stuck_line(model) == "", "the round is over: nothing to turn or play"
 
 
 def test_a_player_counted_as_stuck_while_away_is_told_to_turn_the_stock() -> None:
