@@ -83,7 +83,8 @@ def suit_symbol(suit: Suit, look: Look) -> str:
 
 
 def card_face(look: Look, card: Card, rank: int = 0, suit: Suit | None = None) -> str:
-    """A card's face in 3 columns; a joker as what it stands for, if it stands for one."""
+    """A card's face in 3 columns; a joker as what it stands for, if it stands for one,
+    else ``Jkr`` (its label, ``Joker``, would push the columns after it out of line)."""
     if card.is_joker and rank and suit is not None:
         return f"{'A23456789TJQK'[rank - 1]}{suit_symbol(suit, look)}*"
-    return look.card(card).rjust(3)
+    return "Jkr" if card.is_joker else look.card(card).rjust(3)

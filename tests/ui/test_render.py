@@ -45,6 +45,21 @@ def test_the_whole_table_fits_the_screen(players: int, width: int, height: int) 
     assert f"({len(tableau.nerts)})" in text  # the Nerts count under its top card
 
 
+def test_a_joker_keeps_an_opponents_row_in_line_with_the_others() -> None:
+    # Five work piles at 80 columns: each opponent in 3-column cells, a joker's too.
+    options = TableOptions(jokers=True, work_piles=5)
+    names = ("You", "Bot 1", "Bot 2", "Bot 3")
+    jokers = 0
+    for seed in range(1, 30):
+        model = TableModel(0, names, options)
+        model.refresh(Snapshot(display=played(4, 20, seed, options), totals=(0, 1, 2, 3)))
+        text = render(model, 80, 24).text()
+        rows = text.split("─ opponents")[1].split("─ You")[0].splitlines()[1:]
+        jokers += "Jkr" in "".join(rows)
+        assert len({len(row.rstrip()) for row in rows}) == 1, rows  # each score in line
+    assert jokers, "no opponent showed a joker on these deals"
+
+
 TEAMS = [(2,) * 7, (2, 1, 2)]
 
 
