@@ -16,7 +16,7 @@ def own_rows(model: TableModel, width: int, room: int) -> list[Row]:
     """The player's own tableau in at most ``room`` rows."""
     tableau = model.tableau
     title = f"{model.team_name(model.deck)} · {model.total(model.deck)} points"
-    if tableau is not None and tableau.stuck:
+    if model.stuck:
         title += " · stuck"
     if seat_note(model, model.seat).startswith("idle"):
         title += " · idle"
