@@ -6,7 +6,9 @@ runs interleaved so that the machine's moods fall on both alike.
 
 Each run is a fresh process with the checkout first on its path, timing `sim.run` over the
 same one-round seeds with the process clock; the digests must agree. Prints each run, the
-medians, the best of each, and the ratios after/before.
+medians, the best of each, and the ratios after/before: of the medians, of the best, and
+of each pair of runs (their mean with a 95% interval, and their median). A pair runs the
+before first, the next pair the after first.
 
 On a shared machine the process clock of one run can stray by a fifth from the next, and a
 change of a few percent hides in that. ``--instructions`` counts instead the instructions
@@ -90,6 +92,21 @@ def count_instructions(before: str, after: str, peers: int, seeds: int) -> int:
     return 0
 
 
+def paired(before: list[float], after: list[float]) -> str:
+    """The ratio after/before of each pair of runs: their mean with a 95% interval (normal,
+    from the pairs' spread), and their median."""
+    ratios = [a / b for a, b in zip(after, before, strict=True)]
+    mean = statistics.fmean(ratios)
+    if len(ratios) < 2:
+        return f"paired after/before {mean:.3f} (one pair: no interval)"
+    half = 1.96 * statistics.stdev(ratios) / len(ratios) ** 0.5
+    median = statistics.median(ratios)
+    return (
+        f"paired after/before {mean:.3f} ± {half:.3f} (95%, {len(ratios)} pairs), "
+        f"median {median:.3f}"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("before")
@@ -105,8 +122,11 @@ def main() -> int:
         return count_instructions(args.before, args.after, args.peers, args.seeds)
     rates: dict[str, list[float]] = {args.before: [], args.after: []}
     digests = set()
-    for _ in range(args.runs):
-        for tree in rates:
+    for run in range(args.runs):
+        # Each pair of runs goes first one way, then the other, so that whatever the
+        # machine does to a first or a second run falls on both alike.
+        pair = (args.before, args.after) if run % 2 == 0 else (args.after, args.before)
+        for tree in pair:
             rate, digest = one_run(tree, args.peers, args.seeds)
             rates[tree].append(rate)
             digests.add(digest)
@@ -115,6 +135,7 @@ def main() -> int:
     print(f"median before {before:.3f}, after {after:.3f}: after/before {after / before:.3f}")
     best_before, best_after = (max(rates[t]) for t in (args.before, args.after))
     print(f"best before {best_before:.3f}, after {best_after:.3f}: {best_after / best_before:.3f}")
+    print(paired(rates[args.before], rates[args.after]))
     if len(digests) != 1:
         print("the digests differ: not the same work")
         return 1
