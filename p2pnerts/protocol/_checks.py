@@ -219,7 +219,7 @@ def check_message(message: Message, seating: Seating) -> None:
             _check_ready(message, seating)
         case Ack() if len(message.have) != seating.players:
             raise RemoteProtocolError(f"seat {sender}'s Ack covers {len(message.have)} seats")
-        case Ack() if any(seat >= seating.players for seat, _, _ in message.heard):
+        case Ack() if message.heard and max([s for s, _, _ in message.heard]) >= seating.players:
             raise RemoteProtocolError(f"seat {sender}'s Ack witnesses a seat not at the table")
         case Evidence():
             _check_evidence(message, seating.players)

@@ -255,15 +255,17 @@ class InPlay:
     def sitting_out(self) -> list[int]:
         """The seats sitting this round out, that cannot move in it: not seated, or not
         dealt in."""
-        dealt = self._dealt_in()
-        return [s for s in range(self._host.players) if self._out(s, dealt)]
+        playing = self._playing()
+        return [s for s in range(self._host.players) if s not in playing]
 
     def sits_out(self, seat: int) -> bool:
-        """Whether ``seat`` is `sitting_out` this round (told without the list)."""
-        return self._out(seat, self._dealt_in())
+        """Whether ``seat`` is `sitting_out` this round."""
+        return seat not in self._playing()
 
-    def _out(self, seat: int, dealt: dict[int, tuple[Card, ...]]) -> bool:
-        return seat not in self._host.seated or self._host.seats[seat] not in dealt
+    def _playing(self) -> set[int]:
+        """The seats playing this round: seated, and their deck dealt in."""
+        dealt, seats = self._dealt_in(), self._host.seats
+        return {s for s in self._host.seated if seats[s] in dealt}
 
     def _dealt_in(self) -> dict[int, tuple[Card, ...]]:
         """The decks dealt in this round: a Ready in when play started. One that commits

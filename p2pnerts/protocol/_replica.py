@@ -203,7 +203,9 @@ class Replica(Readings):
             raise
 
     def _receive(self, message: Message, now: float) -> None:
-        self.gate.check(message, self.acks.clock, self.view)
+        # (Every message passes here: the view is read from membership, not through the
+        # `view` property, at a call less a message; so below.)
+        self.gate.check(message, self.acks.clock, self.membership.view)
         match message:
             case Rejoin():
                 self.membership.take_rejoin(message, now)
@@ -216,7 +218,7 @@ class Replica(Readings):
 
     def _take_in_line(self, message: Message, now: float) -> None:
         """Take a message that comes next from its sender (`Gate.in_line`)."""
-        match self.gate.in_line(message, self.acks.have[message.sender], self.view):
+        match self.gate.in_line(message, self.acks.have[message.sender], self.membership.view):
             case Line.NEXT:
                 self.gate.check_next(message, self.acks, self.log.waiting[message.sender])
                 self._take(message, now)
@@ -228,7 +230,7 @@ class Replica(Readings):
         """Take a message that comes next from its sender."""
         # A message sent in this view shows its sender installed it, and vouches for
         # commits in it.
-        self.acks.hold(message, in_view=message.view == self.view)
+        self.acks.hold(message, in_view=message.view == self.membership.view)
         self.membership.hear_from(message, now)
         match message:
             case Ack():
@@ -337,8 +339,9 @@ class Replica(Readings):
         # sibling view, built from the same old view), whose order drops other messages
         # than this view's (see `Membership.install_acks`).
         self.witness.take_ack(ack, self.acks.lives, self.acks.have)
-        self.acks.take(ack, in_view=ack.view == self.view)
-        back = self.away.kept_in(ack, self.seat, self.view)
+        view = self.membership.view
+        self.acks.take(ack, in_view=ack.view == view)
+        back = self.away.kept_in(ack, self.seat, view)
         if back is not None:
             self.events.append(Returned(back))
         diverged = self.log.compare(ack)
