@@ -8,7 +8,6 @@ two cannot disagree about work piles; the property tests check the rest.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import chain
 
 from p2pnerts.rules._cards import ACE, Card, Suit
 from p2pnerts.rules._moves import (
@@ -141,10 +140,11 @@ def is_stuck(state: State, seat: int) -> bool:
     tableau = state.tableau_of(seat)
     if state.ended is not None or not tableau.nerts:
         return False
-    # The moves that can make progress, tried lazily: the first one settles it (with a
-    # Nerts card left, turning the stock, a stuck declaration or a rotation never do).
-    moves = chain(_foundation_moves(state, seat, tableau), _work_moves(seat, tableau))
-    if any(makes_progress(state, m) for m in moves):
+    # Each way to make progress is tried lazily, the cheapest first, and the first found
+    # settles it: a foundation play (always progress), a card the stock shows as it is
+    # turned through, then a work-pile move. (With a Nerts card left, turning the stock,
+    # a stuck declaration or a rotation never make progress.)
+    if next(_foundation_moves(state, seat, tableau), None) is not None:
         return False
     wanted = _wanted(state)
     for card in _stock_cycle(tableau, state.options.stock_turn):
@@ -153,7 +153,7 @@ def is_stuck(state: State, seat: int) -> bool:
         rank = 0 if card.is_joker else card.rank
         if any(fits(p, rank, card.red, 1) for p in tableau.work):
             return False
-    return True
+    return not any(makes_progress(state, m) for m in _work_moves(seat, tableau))
 
 
 def _wanted(state: State) -> set[tuple[int, int]]:
