@@ -30,11 +30,13 @@ from p2pnerts.rules import (
     CardPlayed,
     CardsRevealed,
     DeclareStuck,
+    Foundation,
     IllegalMove,
     Move,
     Rotate,
     SlideUnder,
     State,
+    Tableau,
     ToFoundation,
     ToWork,
     TurnStock,
@@ -119,6 +121,10 @@ class InPlay:
         self.placed: dict[int, tuple[int, int]] = {}
         """Per foundation, the seat and clock of the play that last put a card there."""
         self._display: State | None = None
+        self._free: tuple[Tableau, tuple[Foundation, ...]] | None = None
+        """The tableau and foundations this seat was last found not stuck with (`is_stuck`
+        reads nothing else of a state in play): while both are the same objects, it still
+        is not, and the look is not taken again."""
 
     def begin(self, number: int, public: State, private: State) -> None:
         """Deal round ``number`` in: every foundation empty."""
@@ -349,8 +355,15 @@ class InPlay:
             away = self.sitting_out()
             if not any(s not in away for s in self._host.team if s != self._host.seat):
                 self._declare_blind_stuck(now)  # (a teammate who sees the deck plays it)
-        elif is_stuck(display, self._host.seat):
+            return
+        seen = (display.tableau_of(self._host.seat), display.foundations)
+        free = self._free
+        if free is not None and seen[0] is free[0] and seen[1] is free[1]:
+            return  # (most looks: only another seat's tableau changed since the last)
+        if is_stuck(display, self._host.seat):
             self.intend(DeclareStuck(self._host.seat), now)
+        else:
+            self._free = seen
 
     def _declare_blind_stuck(self, now: float) -> None:
         number = self.number
