@@ -92,15 +92,15 @@ class Election:
             else:
                 self._maybe_start_view(now)
 
-    def deadlines(self) -> list[float]:
-        times = []
+    def deadline(self) -> float:
         m = self._m
         if m.status is Status.NORMAL:
-            heard, since, wait = m.heard, m.installed_at, m.timing.exclude_after
-            times += [max(heard[s], since) + wait for s in m.members if s != m.seat]
+            heard, seat = m.heard, m.seat
+            first = min((heard[s] for s in m.members if s != seat), default=float("inf"))
+            return max(first, m.installed_at) + m.timing.exclude_after
         if m.status is Status.CHANGING:
-            times.append(self._change_started + self._m.timing.view_change_timeout)
-        return times
+            return self._change_started + m.timing.view_change_timeout
+        return float("inf")
 
     def coordinator(self, view: int) -> int:
         """The one seat that may start view ``view``: the same at every peer, whatever

@@ -189,7 +189,7 @@ class InPlay:
             raise LocalProtocolError(f"the table is {self._host.status.value}: wait")
         if display is None or display.ended is not None:
             raise LocalProtocolError("no round is being played")
-        if self._host.seat in self.sitting_out():
+        if self.sits_out(self._host.seat):
             raise LocalProtocolError("you sit this round out: you were not dealt in")
         if self._host.dealing.blind:
             raise LocalProtocolError("your deck's order is not here: you cannot play it")
@@ -225,13 +225,21 @@ class InPlay:
     def sitting_out(self) -> list[int]:
         """The seats sitting this round out, that cannot move in it: not seated, or not
         dealt in."""
-        this = self._host.dealing.rounds.get(self.number)
-        # Dealt in: a Ready in when play started. One that commits later (its seat was not
-        # at the table when the round's first Ready committed) deals nothing in.
-        dealt = set(this.shown) if this is not None else set()
+        dealt = self._dealt_in()
         host = self._host
         seated, seats = host.seated, host.seats
         return [s for s in range(host.players) if s not in seated or seats[s] not in dealt]
+
+    def sits_out(self, seat: int) -> bool:
+        """Whether ``seat`` is `sitting_out` this round (told without the list)."""
+        return seat not in self._host.seated or self._host.seats[seat] not in self._dealt_in()
+
+    def _dealt_in(self) -> dict[int, tuple[Card, ...]]:
+        """The decks dealt in this round: a Ready in when play started. One that commits
+        later (its seat was not at the table when the round's first Ready committed) deals
+        nothing in."""
+        this = self._host.dealing.rounds.get(self.number)
+        return this.shown if this is not None else {}
 
     def keep_sitting_out_stuck(self) -> None:
         """Tableaux with none of their seats at the table count as stuck, so the others
@@ -286,7 +294,7 @@ class InPlay:
             placed=self.placed,
             deck=self._host.seats[seat],
             shared=len(self._host.team_of(seat)) > 1,
-            sitting_out=play.sender in self.sitting_out(),
+            sitting_out=self.sits_out(play.sender),
         )
 
     def settle(self, now: float) -> None:
@@ -348,7 +356,7 @@ class InPlay:
             return
         if display.tableau_of(self._host.seat).stuck:
             return
-        if self._host.seat in self.sitting_out():
+        if self.sits_out(self._host.seat):
             return  # not dealt in: the others count this seat as stuck already
         blind = not self._host.dealing.rounds[self.number].order  # dealt, but the deck was lost
         if blind:

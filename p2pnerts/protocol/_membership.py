@@ -242,16 +242,16 @@ class Membership:
         if self.rejoining.left_behind(now) and self.status in (Status.NORMAL, Status.CHANGING):
             self.shut_out(now)  # the others went on in a view this replica never got
 
-    def deadlines(self) -> list[float]:
+    def deadline(self) -> float:
         """When membership next has something to do: suspect a silent member, or push on
         with views (`tick_views`)."""
-        heard, wait, suspected = self.heard, self.timing.suspect_after, self.suspected
-        times = [heard[s] + wait for s in self.members if s != self.seat and s not in suspected]
-        return times + self.view_deadlines()
-
-    def view_deadlines(self) -> list[float]:
-        """When `tick_views` next has something to do."""
-        return self.election.deadlines() + self.rejoining.deadlines()
+        heard, seat, suspected = self.heard, self.seat, self.suspected
+        first = min(
+            (heard[s] for s in self.members if s != seat and s not in suspected),
+            default=float("inf"),
+        )
+        return min(first + self.timing.suspect_after, self.election.deadline(),
+                   self.rejoining.deadline())
 
     def quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]:
         """The memberships a view change out of this view needs a majority of, each: this

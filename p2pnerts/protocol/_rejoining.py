@@ -95,11 +95,11 @@ class Rejoining:
         since = self.stash_since
         return since is not None and now - since >= self._m.timing.view_change_timeout
 
-    def deadlines(self) -> list[float]:
+    def deadline(self) -> float:
         """When `left_behind` turns true, if it may."""
         if self.stash_since is None:
-            return []
-        return [self.stash_since + self._m.timing.view_change_timeout]
+            return float("inf")
+        return self.stash_since + self._m.timing.view_change_timeout
 
     def replay(self, now: float) -> None:
         """Take, now that a view is installed, what was held back for it (and hold back

@@ -244,13 +244,13 @@ class Replica:
         status = self.membership.status
         if status is Status.LEFT:
             return float("inf")
-        times = [self.outbox.last_sent + self.timing.heartbeat]
+        beat = self.outbox.last_sent + self.timing.heartbeat
         if status is Status.OUT:
-            return times[0]
-        if self.outbox.ack_due is not None:
-            times.append(self.outbox.ack_due)
-        times += self.membership.deadlines()
-        return min(times)
+            return beat
+        due = self.outbox.ack_due
+        if due is not None and due < beat:
+            beat = due
+        return min(beat, self.membership.deadline())
 
     # --- what the other layers read ----------------------------------------------------------
 

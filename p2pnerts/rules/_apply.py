@@ -100,12 +100,14 @@ def _take(
     if source == NERTS:
         _expect_top(tableau.nerts, card, source)
         nerts = _reveal_next(tableau, tableau.nerts[:-1], move, events)
-        return tableau._replace(nerts=nerts), pile_of((card,))
+        deck, _, work, stock, waste, stuck = tableau
+        return Tableau(deck, nerts, work, stock, waste, stuck), pile_of((card,))
     if source == WASTE:
         _expect_top(tableau.waste, card, source)
         if move.revealed:
             raise IllegalMove("a play from the waste turns no card face up")
-        return tableau._replace(waste=tableau.waste[:-1]), pile_of((card,))
+        deck, nerts, work, stock, waste, stuck = tableau
+        return Tableau(deck, nerts, work, stock, waste[:-1], stuck), pile_of((card,))
     return _take_block(tableau, card, source, move)
 
 
@@ -234,7 +236,9 @@ def _to_foundation(state: State, move: ToFoundation, tie: bool) -> Result:
         state = _build_foundation(state, move, rank, suit, tie, events)
         fid = move.foundation
     events.insert(0, CardPlayed(move.seat, move.card, move.source, fid, rank, suit, tie))
-    return _with(state, tableau._replace(stuck=False), played=True), events
+    if tableau.stuck:
+        tableau = tableau._replace(stuck=False)
+    return _with(state, tableau, played=True), events
 
 
 def _identity(move: ToFoundation) -> tuple[int, Suit]:
@@ -314,7 +318,8 @@ def _turn_stock(state: State, move: TurnStock) -> Result:
     count = min(state.options.stock_turn, len(stock))
     cards = tuple(reversed(stock[-count:]))
     shown = _learn(tableau, cards, move.revealed)
-    turned = tableau._replace(stock=stock[:-count], waste=waste + shown)
+    deck, nerts, work, _, _, stuck = tableau
+    turned = Tableau(deck, nerts, work, stock[:-count], waste + shown, stuck)
     return _with(state, turned), [CardsRevealed(move.seat, WASTE, shown)]
 
 
@@ -334,11 +339,11 @@ def _learn(
 
 def _with(state: State, tableau: Tableau, *, played: bool = False) -> State:
     """The state with one tableau replaced; ``played`` marks that a card was played."""
-    tableaux = state.tableaux
+    options, seats, tableaux, foundations, completed, next_id, rotations, was, ended = state
     deck = tableau.deck
-    return state._replace(
-        tableaux=tableaux[:deck] + (tableau,) + tableaux[deck + 1 :],
-        played_since_rotation=played or state.played_since_rotation,
+    tableaux = tableaux[:deck] + (tableau,) + tableaux[deck + 1 :]
+    return State(
+        options, seats, tableaux, foundations, completed, next_id, rotations, played or was, ended
     )
 
 
