@@ -63,14 +63,23 @@ class Acks:
         rows = [self.acked[ack.sender]]
         if in_view:
             rows.append(self.vouched[ack.sender])
+        lives, have = self.lives, ack.have
+        every_life = ack.view >= max(lives)  # the usual case: sent in every seat's life
         for row in rows:
-            for seat, seq in enumerate(ack.have):
-                if ack.view >= self.lives[seat]:
+            if every_life:
+                row[:] = map(max, row, have)
+                continue
+            for seat, seq in enumerate(have):
+                if ack.view >= lives[seat]:
                     row[seat] = max(row[seat], seq)
 
     def held_by_all(self, seat: int, seq: int, members: Iterable[int]) -> bool:
         """Whether every member vouched for holding message ``seq`` of ``seat``."""
-        return all(self.vouched[r][seat] >= seq for r in members)
+        vouched = self.vouched
+        for r in members:
+            if vouched[r][seat] < seq:
+                return False
+        return True
 
     def lowest_vouched(self, members: Iterable[int]) -> int:
         """The highest of this seat's messages every other member vouched for holding."""

@@ -96,7 +96,8 @@ class Election:
         m = self._m
         if m.status is Status.NORMAL:
             heard, seat = m.heard, m.seat
-            first = min((heard[s] for s in m.members if s != seat), default=float("inf"))
+            times = [heard[s] for s in m.members if s != seat]
+            first = min(times) if times else float("inf")
             return max(first, m.installed_at) + m.timing.exclude_after
         if m.status is Status.CHANGING:
             return self._change_started + m.timing.view_change_timeout

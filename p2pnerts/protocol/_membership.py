@@ -246,10 +246,8 @@ class Membership:
         """When membership next has something to do: suspect a silent member, or push on
         with views (`tick_views`)."""
         heard, seat, suspected = self.heard, self.seat, self.suspected
-        first = min(
-            (heard[s] for s in self.members if s != seat and s not in suspected),
-            default=float("inf"),
-        )
+        times = [heard[s] for s in self.members if s != seat and s not in suspected]
+        first = min(times) if times else float("inf")
         return min(first + self.timing.suspect_after, self.election.deadline(),
                    self.rejoining.deadline())
 

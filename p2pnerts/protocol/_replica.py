@@ -180,7 +180,7 @@ class Replica:
 
     def _take_in_line(self, message: Message, now: float) -> None:
         """Take a message that comes next from its sender (`Gate.in_line`)."""
-        match self.gate.in_line(message, self.acks.have[message.sender], self.view):
+        match self.gate.in_line(message, self.acks.have[message.sender], self.membership.view):
             case Line.NEXT:
                 self._take(message, now)
                 self.commit_ready(now)
@@ -191,7 +191,7 @@ class Replica:
         """Take a message that comes next from its sender."""
         # A message sent in this view shows its sender installed it, and vouches for
         # commits in it.
-        self.acks.hold(message, in_view=message.view == self.view)
+        self.acks.hold(message, in_view=message.view == self.membership.view)
         self.membership.hear_from(message, now)
         match message:
             case Ack():
@@ -391,7 +391,7 @@ class Replica:
         # another view may come from a seat that never installs this one (it installed a
         # sibling view, built from the same old view), whose order drops other messages
         # than this view's (see `Membership.install_acks`).
-        self.acks.take(ack, in_view=ack.view == self.view)
+        self.acks.take(ack, in_view=ack.view == self.membership.view)
         diverged = self.log.compare(ack)
         if diverged is not None:
             self.events.append(diverged)

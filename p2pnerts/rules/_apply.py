@@ -293,11 +293,11 @@ def _build_foundation(
     if f in state.completed:
         completed = tuple(grown if c.id == fid else c for c in state.completed)
         return state._replace(completed=completed)
-    active = tuple(f for f in state.foundations if f.id != fid)
     if grown.rank == KING:
         events.append(FoundationCompleted(fid))
+        active = tuple([g for g in state.foundations if g.id != fid])
         return state._replace(foundations=active, completed=state.completed + (grown,))
-    return state._replace(foundations=tuple(grown if g.id == fid else g for g in state.foundations))
+    return state._replace(foundations=tuple([grown if g.id == fid else g for g in state.foundations]))
 
 
 # --- stock, stuck, Nerts -------------------------------------------------------------------
@@ -331,10 +331,10 @@ def _learn(
     if not revealed:
         return cards  # type: ignore[return-value]  # all known: checked just above
     if len(revealed) != len(cards) or any(
-        c is not None and c != r for c, r in zip(cards, revealed, strict=True)
+        [c is not None and c != r for c, r in zip(cards, revealed, strict=True)]
     ):
         raise IllegalMove("the move reveals other cards than the stock holds")
-    return tuple(_check_revealed(tableau, r) for r in revealed)
+    return tuple([_check_revealed(tableau, r) for r in revealed])
 
 
 def _with(state: State, tableau: Tableau, *, played: bool = False) -> State:
