@@ -66,7 +66,7 @@ def test_play_with_teams_names_each_team_by_its_players(
     mate, part = mate.removeprefix("You are in team 1 of 2, with ").split(" — ")
     assert mate == "Bot 2"  # in seat 2, beside you in seat 1
     team = f"You & {mate}"
-    assert part == "Your part: the stock and the waste"  # the first of a team's seats
+    assert part == "your part: the stock and the waste"  # the first of a team's seats
     assert any(line.startswith("You played ") for line in lines)
     over = next(line for line in lines if line.startswith("round 1 over"))
     assert f"): {team} " in over and over.count(",") == 1, over

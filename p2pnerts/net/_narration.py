@@ -86,7 +86,7 @@ class Narrator:
         me, mates = self.name(self.seat), self._mates(self.seat)
         part = part_in_words(self.seat, sorted([self.seat, *mates]))
         names = together([self.name(s) for s in mates])
-        with_whom = f"with {names} — {whose(me)} part: {part}" if mates else "alone"
+        with_whom = f"with {names} — {whose(me, within=True)} part: {part}" if mates else "alone"
         return f"{says(me, 'is')} in team {self.seating[self.seat] + 1} of {teams}, {with_whom}"
 
     def tell(self, event: Event, moved_first: Sequence[int] | None = None) -> Told | None:

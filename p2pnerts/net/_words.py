@@ -38,9 +38,11 @@ def says(name: str, verb: str) -> str:
     return f"{name} {_SECOND_PERSON.get(verb, verb.removesuffix('s'))}"
 
 
-def whose(name: str) -> str:
-    """The possessive of a name: "Bot 1's", "Your"."""
-    return "Your" if name == YOU else f"{name}'s"
+def whose(name: str, *, within: bool = False) -> str:
+    """The possessive of a name: "Bot 1's", "Your" ("your" ``within`` a sentence)."""
+    if name == YOU:
+        return "your" if within else "Your"
+    return f"{name}'s"
 
 
 def counted(number: int, noun: str) -> str:

@@ -135,7 +135,7 @@ def test_a_team_line_names_the_teammates_and_the_part() -> None:
         "Bea is in team 1 of 2, with Ann — Bea's part: the Nerts pile and the work piles"
     )
     assert screen(0, TEAMS).team(2) == (
-        "You are in team 1 of 2, with Bea — Your part: the stock and the waste"
+        "You are in team 1 of 2, with Bea — your part: the stock and the waste"
     )
     assert headless(2, TEAMS).team(2) == "Cy is in team 2 of 2, alone"
 
