@@ -128,11 +128,13 @@ class Liveness:
 
     def earliest_live_since(self) -> float:
         """The earliest `live_since` of the other members (`NEVER` if there are none)."""
-        heard, me = self.heard, self._m.seat
-        earliest = min([heard[s] for s in self._m.members if s != me], default=NEVER)
+        heard, me, members = self.heard, self._m.seat, self._m.members
+        earliest = min([heard[s] for s in members if s != me], default=NEVER)
         if self._head is None:
             return earliest  # nobody stalls: no message waits
-        for seat in self._others():
+        for seat in members:  # (the others, without building their set: asked every step)
+            if seat == me:
+                continue
             stale = self.stale_since[seat]
             # (A stall that began no earlier cannot be the earliest: skip its check.)
             if stale is not None and max(stale, self._head_since) < earliest:
