@@ -64,7 +64,10 @@ def _lesson(desk: Desk, width: int, most: int) -> list[Row]:
         text = f"{lesson.about} [point: {lesson.point.value}, {where}]"
     lines = textwrap.wrap(text, width - 2)
     if len(lines) > most:
-        lines = [*lines[: most - 1], fit(lines[most - 1] + " (? shows it all)", width - 2)]
+        # The last line shown ends in the hint, cut short to make room for it.
+        hint = " (? shows it all)"
+        last = fit(" ".join(lines[most - 1 :]), width - 2 - len(hint))
+        lines = [*lines[: most - 1], last + hint]
     return [Row().add(f" {line}", "class:dim") for line in lines]
 
 

@@ -30,6 +30,10 @@ def test_every_lesson_fits_the_screen_and_shows_its_point(name: str, size: tuple
     if size != (80, 24):
         assert note.text[: width - 20] in text
         assert f"why: {note.reason}"[: width - 20] in text
+    lesson_rows = frame.text().splitlines()[1 : 4 if height < 40 else 6]
+    told = " ".join(line.strip() for line in lesson_rows)
+    if desk.lesson is not None and desk.lesson.about not in told:  # cut short: say where it all is
+        assert lesson_rows[-1].rstrip().endswith("… (? shows it all)"), lesson_rows
 
 
 def test_the_legend_scrolls_and_explains_the_words_on_screen() -> None:
