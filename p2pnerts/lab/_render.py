@@ -50,7 +50,9 @@ def _title(desk: Desk, width: int) -> Row:
     left += table.tie_rule.value
     state = "PLAYING" if desk.playing else "paused"
     right = f"step {lab.step} · t={lab.now:.4f} s · {state} ×{desk.speed:g} "
-    row = Row().add(left, "class:title")
+    # Where the run stands (playing or paused, its step and speed) is what a teacher looks
+    # for: on a narrow screen the left side gives way to it.
+    row = Row().add(fit(left, max(width - len(right) - 1, 0)), "class:title")
     return row.pad(max(width - len(right), row.width + 1)).add(right, "class:key")
 
 

@@ -30,6 +30,8 @@ def test_every_lesson_fits_the_screen_and_shows_its_point(name: str, size: tuple
     if size != (80, 24):
         assert note.text[: width - 20] in text
         assert f"why: {note.reason}"[: width - 20] in text
+    title = frame.text().splitlines()[0]
+    assert title.rstrip().endswith(f"step {desk.lab.step} · t={desk.lab.now:.4f} s · paused ×0.01")
     lesson_rows = frame.text().splitlines()[1 : 4 if height < 40 else 6]
     told = " ".join(line.strip() for line in lesson_rows)
     if desk.lesson is not None and desk.lesson.about not in told:  # cut short: say where it all is
