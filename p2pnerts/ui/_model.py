@@ -246,6 +246,13 @@ class TableModel:
                 self.selection, self.notice, self.mate_moved = None, "", None
             case PlayInTheAir():
                 self.mate_moved = None  # only a teammate's move from now on can beat it
+            case PlayCommitted(seat=seat, move=DeclareStuck()) if (
+                seat == self.seat and self.snap.stuck_for_idle
+            ):
+                # Declared by the peer for a player with no move for a while: unlike a
+                # player's own declaration, it leaves the stock to turn (the status line).
+                self.tell("no move for a while, so you are stuck: turn your stock to go on")
+                return
             case PlayCommitted(seat=seat) if self._mate(seat):
                 self.mate_moved = seat
                 if not isinstance(event.move, ToFoundation | CallNerts):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from _tables import dealt
 
+from p2pnerts.protocol import PlayCommitted
 from p2pnerts.rules import NERTS, DeclareStuck, EndReason, RoundEnd, apply
 from p2pnerts.ui import Liveness, Snapshot, TableModel, render
 from p2pnerts.ui._waiting import seat_note, stuck_line, waiting
@@ -61,6 +62,21 @@ def test_a_player_declared_stuck_for_being_idle_is_told_to_turn_the_stock() -> N
     over = stuck._replace(ended=RoundEnd(EndReason.STUCK, None))
     model.refresh(Snapshot(display=over, idle=(25.0, 0.0), stuck_for_idle=True))
     assert stuck_line(model) == "", "the round is over: nothing to turn or play"
+
+
+def test_the_ticker_tells_a_stuck_declaration_made_for_an_idle_player_as_the_stock_to_turn() -> (
+    None
+):
+    stuck, _ = apply(TABLE, DeclareStuck(0))
+    declared = PlayCommitted(0, DeclareStuck(0), 7, False)
+    model = model_with(Snapshot(display=stuck, idle=(25.0, 0.0), stuck_for_idle=True))
+    model.refresh(model.snap, [declared])
+    assert model.ticker[-1].text == (
+        "no move for a while, so you are stuck: turn your stock to go on"
+    )
+    own = model_with(Snapshot(display=stuck))  # the player's own declaration: no stock turn
+    own.refresh(own.snap, [declared])
+    assert own.ticker[-1].text == "you are stuck: waiting for the others (or play a card)"
 
 
 def test_a_player_counted_as_stuck_while_away_is_told_to_turn_the_stock() -> None:
