@@ -228,6 +228,9 @@ async def run_host(
             ]
             for bot in bots:
                 bot.seeded = me.seeded
+                # Every peer of the table logs, the bots beside the host, under the
+                # table's name: `trace` merges the logs of a table played on one machine.
+                bot.log_dir, bot.table_name = config.seat.log, spec.name
             nursery.start_soon(seat_in_turn, nursery, port, bots, report)
 
         def seated(taken: int) -> None:

@@ -61,7 +61,8 @@ def trace_command(args: argparse.Namespace) -> int:
         print()
     else:
         hosts = ", ".join(merged.hosts)
-        print(f"{len(merged.events)} events of {len(merged.hosts)} peers ({hosts})", end="")
+        peers = f"{len(merged.hosts)} peer" + ("" if len(merged.hosts) == 1 else "s")
+        print(f"{len(merged.events)} events of {peers} ({hosts})", end="")
         print(f"; ShiViz file: {args.shiviz}" if args.shiviz else "", end="")
         print(f"; Mermaid file: {args.mermaid}" if args.mermaid else "")
     return 0

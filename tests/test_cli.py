@@ -16,6 +16,7 @@ from p2pnerts._config import passphrase_from, seat_from
 from p2pnerts._netcommands import fit_out
 from p2pnerts.cli import _ends, _parser, main
 from p2pnerts.errors import UsageError
+from p2pnerts.gamelog import read_log
 from p2pnerts.net import GONE_AFTER, JoinError, Player
 from p2pnerts.protocol import PROTOCOL_VERSION
 
@@ -44,6 +45,19 @@ def test_play_runs_a_table_on_this_machine_to_the_winner(
     log = Path(told.removeprefix("game log: "))
     assert log.is_file() and log.parent.name == "logs"
     assert main(["replay", str(log), "--json"]) == 0  # every digest recomputed, and agreed
+    # The bots beside the person log too, under the table's name, so `trace` draws the
+    # whole table.
+    table = read_log(log)[0]["table"]
+    headers = {p: read_log(p)[0] for p in log.parent.glob("*.p2plog")}
+    logs = sorted(
+        (p for p, h in headers.items() if h["table"] == table), key=lambda p: headers[p]["seat"]
+    )
+    assert [p.name.split("-", 2)[2] for p in logs] == [
+        f"this-machine-seat{k}.p2plog" for k in (1, 2, 3)
+    ]
+    capsys.readouterr()
+    assert main(["trace", *map(str, logs)]) == 0
+    assert "of 3 peers (s1-You, s2-Bot_2, s3-Bot_3)" in capsys.readouterr().out
 
 
 def test_play_without_a_game_log_tells_none(capsys: pytest.CaptureFixture[str]) -> None:
