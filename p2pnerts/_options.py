@@ -332,9 +332,19 @@ class Command:
     description: str
     options: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+    epilog: str | None = None
+    """Text after the options; with one, the description's own line breaks are kept."""
 
     def add_to(self, commands: Any) -> None:
         """Add it to the command line's sub-commands (``add_subparsers``'s answer)."""
-        parser = commands.add_parser(self.name, help=self.help, description=self.description)
+        parser = commands.add_parser(
+            self.name,
+            help=self.help,
+            description=self.description,
+            epilog=self.epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter
+            if self.epilog
+            else argparse.HelpFormatter,
+        )
         self.options(parser)
         parser.set_defaults(parser=parser, run=self.run)
