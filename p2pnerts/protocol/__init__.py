@@ -28,7 +28,8 @@ each answer read from the part that owns it:
 - `Dealing` (`_dealing.py`): each round's deck, shuffled from a secret its seat pledged
   and the round's common seed, the team's deck and the start of play; it holds `Closing`
   (`_closing.py`: the ordered reveals, the next round's seed, the audit and the void of a
-  deck that fails it);
+  deck that fails it); what it keeps of each round, and of its deck on disk, is `Round`
+  and `Disk` (`_rounds.py`);
 - `InPlay` (`_inplay.py`): the round on the table, the plays in the air and the one
   hand; a committed play lands, ties or returns by the verdict of `_arbiter.decide`.
 """
@@ -99,7 +100,7 @@ from p2pnerts.protocol._identity import (
     table_terms,
     verify,
 )
-from p2pnerts.protocol._inplay import PLAYS_WAITING, Disk
+from p2pnerts.protocol._inplay import PLAYS_WAITING
 from p2pnerts.protocol._log import PENDING_LIMIT, Pending, bare, key_for, order_key, order_reason
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
@@ -127,6 +128,7 @@ from p2pnerts.protocol._messages import (
 )
 from p2pnerts.protocol._passphrase import TableSecret, passphrase_bytes
 from p2pnerts.protocol._replica import Replica
+from p2pnerts.protocol._rounds import Disk
 from p2pnerts.protocol._signing import SIGNED, Signer, signed_bytes
 from p2pnerts.protocol._spectate import (
     Decided,

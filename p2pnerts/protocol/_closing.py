@@ -26,8 +26,8 @@ from typing import Protocol
 
 from p2pnerts.protocol import _deal
 from p2pnerts.protocol._events import AuditFailed, AuditPassed
-from p2pnerts.protocol._inplay import Round
 from p2pnerts.protocol._messages import Reveal
+from p2pnerts.protocol._rounds import Round
 from p2pnerts.protocol._status import Seats
 from p2pnerts.rules import Card, void_points
 

@@ -34,11 +34,12 @@ from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._closing import Closing
 from p2pnerts.protocol._errors import LocalProtocolError
 from p2pnerts.protocol._events import AuditFailed, RoundStarted
-from p2pnerts.protocol._inplay import Disk, InPlay, Round
+from p2pnerts.protocol._inplay import InPlay
 from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import Ready, Reveal, TeamDeal
 from p2pnerts.protocol._outbox import Outbox
+from p2pnerts.protocol._rounds import Disk, Round
 from p2pnerts.protocol._status import Seats, Status
 from p2pnerts.rules import Card, IllegalMove, apply, card_code, card_from_code
 

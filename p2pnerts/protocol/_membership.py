@@ -67,13 +67,14 @@ from p2pnerts.protocol._events import (
     ShutOut,
     ViewInstalled,
 )
-from p2pnerts.protocol._inplay import Disk, InPlay, Round
+from p2pnerts.protocol._inplay import InPlay
 from p2pnerts.protocol._lineage import Lineage
 from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._messages import Message, Ordered, Ready, Rejoin, StartView
 from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._rejoining import Rejoining
+from p2pnerts.protocol._rounds import Disk, Round
 from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._witness import Witness

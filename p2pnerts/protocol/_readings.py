@@ -12,9 +12,10 @@ from dataclasses import replace
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._dealing import Dealing
-from p2pnerts.protocol._inplay import Disk, InPlay, Round
+from p2pnerts.protocol._inplay import InPlay
 from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._membership import Membership
+from p2pnerts.protocol._rounds import Disk, Round
 from p2pnerts.protocol._status import Status
 from p2pnerts.rules import Move, State
 

@@ -9,9 +9,9 @@ from typing import Protocol
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._checks import Gate
 from p2pnerts.protocol._events import Event, PeerStalled
-from p2pnerts.protocol._inplay import Disk
 from p2pnerts.protocol._messages import Message, Rejoin, StartView
 from p2pnerts.protocol._outbox import Outbox
+from p2pnerts.protocol._rounds import Disk
 from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._status import NEVER, Timing
 

@@ -44,7 +44,7 @@ from p2pnerts.protocol._deal import Shuffle
 from p2pnerts.protocol._dealing import Dealing
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import Event, PeerLeft, Returned
-from p2pnerts.protocol._inplay import Disk, InPlay
+from p2pnerts.protocol._inplay import InPlay
 from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import (
@@ -63,6 +63,7 @@ from p2pnerts.protocol._messages import (
 )
 from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._readings import Readings
+from p2pnerts.protocol._rounds import Disk
 from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._status import NEVER, Status, Timing
 from p2pnerts.protocol._witness import Witness

@@ -11,7 +11,7 @@ import pytest
 from p2pnerts.bots import SimpleBots
 from p2pnerts.protocol import Replica, shuffle
 from p2pnerts.protocol._dealing import Dealing
-from p2pnerts.protocol._inplay import Round
+from p2pnerts.protocol._rounds import Round
 from p2pnerts.rules import Card, TableOptions
 from p2pnerts.sim import MIXES, SequencerRun, SimConfig, Simulation, run
 
