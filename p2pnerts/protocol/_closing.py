@@ -26,6 +26,7 @@ from typing import Protocol
 
 from p2pnerts.protocol import _deal
 from p2pnerts.protocol._events import AuditFailed, AuditPassed
+from p2pnerts.protocol._log import Log
 from p2pnerts.protocol._messages import Reveal
 from p2pnerts.protocol._rounds import Round
 from p2pnerts.protocol._status import Seats
@@ -37,6 +38,7 @@ class Host(Seats, Protocol):
 
     match_scores: list[tuple[int, ...]]
     shuffle: _deal.Shuffle
+    log: Log
 
     @property
     def seated(self) -> frozenset[int]: ...
@@ -73,6 +75,24 @@ class Closing:
         """The decks whose secret the round waits for: those dealt in (round 0: those
         that pledged)."""
         return set(this.pledges) if this.number == 0 else set(this.shown)
+
+    def withholding(self) -> set[int]:
+        """The members whose deck's Reveal the closing of a round that ended here waits
+        for, none of it held here (SPEC §5.5)."""
+        host = self._host
+        missing = {
+            (this.number, deck)
+            for this in self._rounds.values()
+            if this.ended and not this.closed
+            for deck in self.expected(this) - set(this.shares)
+        }
+        if not missing:
+            return set()
+        for entry in host.log.pending:
+            if isinstance(entry.message, Reveal):
+                missing.discard((entry.message.round, host.seats[entry.message.sender]))
+        decks = {deck for _, deck in missing}
+        return {s for s in host.members & host.seated if host.seats[s] in decks}
 
     def maybe_close(self) -> None:
         """Close, in order, every ended round whose expected reveals are in (or whose

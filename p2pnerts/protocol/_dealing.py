@@ -283,24 +283,6 @@ class Dealing:
         self.closing.maybe_close()
         self.maybe_start_play()  # the next round's Readies may all be in already
 
-    def withholding(self) -> set[int]:
-        """The members whose deck's Reveal the closing of a round that ended here waits
-        for, none of it held here (SPEC §5.5)."""
-        host = self._host
-        missing = {
-            (this.number, deck)
-            for this in self.rounds.values()
-            if this.ended and not this.closed
-            for deck in self.closing.expected(this) - set(this.shares)
-        }
-        if not missing:
-            return set()
-        for entry in host.log.pending:
-            if isinstance(entry.message, Reveal):
-                missing.discard((entry.message.round, host.seats[entry.message.sender]))
-        decks = {deck for _, deck in missing}
-        return {s for s in host.members & host.seated if host.seats[s] in decks}
-
     def maybe_start_play(self) -> None:
         """Deal the next round in once the last is over and every participant still seated
         has its Ready committed."""

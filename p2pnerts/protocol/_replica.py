@@ -259,7 +259,7 @@ class Replica(Readings):
             self.send_ack(now)
         self.membership.liveness.suspect_silent(now)
         self.membership.liveness.watch_head(now)
-        self.membership.liveness.watch_reveals(self.dealing.withholding(), now)
+        self.membership.liveness.watch_reveals(self.dealing.closing.withholding(), now)
         self.membership.tick_views(now)
         self.inplay.maybe_stuck(now)
 
