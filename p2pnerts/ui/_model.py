@@ -44,7 +44,7 @@ from p2pnerts.ui import _choose
 from p2pnerts.ui._news import News, note_membership
 from p2pnerts.ui._races import Races
 from p2pnerts.ui._snapshot import Hit, Line, Look, Selection, Snapshot
-from p2pnerts.ui._words import air_words, message_gist
+from p2pnerts.ui._words import BLIND, IDLE_STUCK, air_words, message_gist
 
 TICKER = 40
 """Ticker lines kept (the screen shows the newest that fit)."""
@@ -54,7 +54,6 @@ FLASH = 2.0
 """Seconds a card that went back stays marked."""
 ONE_HAND = "one hand:"
 """How a refusal to make a move while the last is in the air begins (here and in the peer)."""
-BLIND = "your team's deck has not reached you yet: your teammates play it until it does"
 
 
 @dataclass(slots=True)
@@ -246,13 +245,10 @@ class TableModel:
                 self.selection, self.notice, self.mate_moved = None, "", None
             case PlayInTheAir():
                 self.mate_moved = None  # only a teammate's move from now on can beat it
-            case PlayCommitted(seat=seat, move=DeclareStuck()) if (
-                seat == self.seat and self.snap.stuck_for_idle
-            ):
-                # Declared by the peer for a player with no move for a while: unlike a
-                # player's own declaration, it leaves the stock to turn (the status line).
-                self.tell("no move for a while, so you are stuck: turn your stock to go on")
-                return
+            case PlayCommitted(seat=seat, move=DeclareStuck()) if seat == self.seat:
+                if self.snap.stuck_for_idle:  # the peer's declaration: the stock may turn
+                    self.tell(IDLE_STUCK)
+                    return
             case PlayCommitted(seat=seat) if self._mate(seat):
                 self.mate_moved = seat
                 if not isinstance(event.move, ToFoundation | CallNerts):

@@ -22,7 +22,7 @@ from p2pnerts.rules import (
     Tableau,
 )
 from p2pnerts.ui._frame import Frame, Row, fit, rule
-from p2pnerts.ui._model import BLIND, TableModel
+from p2pnerts.ui._model import TableModel
 from p2pnerts.ui._panes import classroom_rows, help_rows, too_small
 from p2pnerts.ui._snapshot import Hit
 from p2pnerts.ui._style import (
@@ -35,7 +35,7 @@ from p2pnerts.ui._style import (
 )
 from p2pnerts.ui._tableau import own_rows
 from p2pnerts.ui._waiting import seat_note, stuck_line, waiting
-from p2pnerts.ui._words import air_words
+from p2pnerts.ui._words import BLIND, air_words
 
 SMALLEST = (80, 24)
 """The smallest screen the table is drawn on; a smaller one is told so until it grows."""

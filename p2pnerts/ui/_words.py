@@ -8,6 +8,12 @@ from p2pnerts.protocol import Ack, Evidence, Message, Play, Ready, TeamDeal, Vie
 from p2pnerts.rules import CallNerts, DeclareStuck, Move, ToFoundation, TurnStock
 from p2pnerts.ui._snapshot import Look
 
+BLIND = "your team's deck has not reached you yet: your teammates play it until it does"
+"""What a blind teammate is told, on the status line and when a move is refused."""
+IDLE_STUCK = "no move for a while, so you are stuck: turn your stock to go on"
+"""The ticker's line when the peer declares its idle player stuck (the status line says
+the same while it lasts, `_waiting.stuck_line`)."""
+
 
 def air_words(move: Move, look: Look) -> str:
     """A move of this player's in the air, in a few words: ``7♥ to pile 2``."""
