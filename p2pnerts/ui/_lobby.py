@@ -129,7 +129,8 @@ class LobbyModel:
     def welcomed(self, seat: int, players: int, teams: tuple[int, ...]) -> None:
         """A joiner has its seat: the table's size and teams, and whom it waits for now."""
         self.seats, self.table_teams = players, teams
-        self.notice = f"you have seat {seat + 1} of {players}: the host starts the match"
+        open_seats = "the host may seat bots in the open ones"
+        self.notice = f"you have seat {seat + 1} of {players}; {open_seats}"
 
     def tell(self, line: str) -> None:
         self.lines.append(line)

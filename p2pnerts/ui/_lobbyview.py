@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
@@ -15,7 +17,7 @@ HINTS = {
     "browse": " ↑ ↓ choose · Enter joins · n opens a new table · q quits",
     "create": " ↑ ↓ choose a row · ← → change it · type name, teams · Enter opens · Esc back",
     "waiting": " a adds a bot · ← → its level · Enter: ready, bots take the open seats · q quits",
-    "joined": " play begins once every seat is taken · q quits",
+    "joined": " q quits",
 }
 """The keys each part of the lobby has, as its last line says them."""
 
@@ -29,11 +31,19 @@ def render_lobby(lobby: LobbyModel, width: int, height: int) -> Frame:
     else:
         rows += _waiting(lobby, width)
     rows.append(Row())
-    rows += [Row().add(f" {line}", "class:dim") for line in lobby.lines]
     foot = [
         Row().add(f" {lobby.notice}", "class:notice"),
         Row().add(HINTS["joined" if _joiner(lobby) else lobby.mode], "class:dim"),
     ]
+    # What the table said, each line whole (a warning's last words are what to do), and
+    # the newest kept where they do not all fit.
+    said = [
+        w
+        for line in lobby.lines
+        for w in textwrap.wrap(line, max(width - 2, 1), subsequent_indent="  ")
+    ]
+    room = max(height - len(foot) - len(rows), 0)
+    rows += [Row().add(f" {line}", "class:dim") for line in said[len(said) - room :]]
     body = rows[: max(height - len(foot), 0)]
     body += [Row() for _ in range(height - len(foot) - len(body))]
     return Frame([row.clip(width) for row in body + foot][:height])

@@ -100,8 +100,9 @@ def test_a_joiners_waiting_room_shows_only_its_keys_and_follows_its_seat() -> No
     lobby.welcomed(2, 4, ())
     lobby.roster = ("Ann", "Bea", "Cy")
     *_, notice, keys = render_lobby(lobby, 80, 24).text().splitlines()
-    assert notice == " you have seat 3 of 4: the host starts the match"
-    assert keys == " play begins once every seat is taken · q quits"
+    assert notice == " you have seat 3 of 4; the host may seat bots in the open ones"
+    assert keys == " q quits"  # (the waiting room itself says when play begins)
+    assert "  play begins once every seat is taken" in render_lobby(lobby, 80, 24).text()
     host = LobbyModel()
     host.waiting("Den", 4, hosting=True, roster=("Ann",))
     assert "a adds a bot" in render_lobby(host, 80, 24).text().splitlines()[-1]
@@ -211,3 +212,21 @@ def test_the_hosts_waiting_room_adds_bots_at_the_level_the_command_line_asked_fo
     turns = HostConfig(SeatConfig("Ann"), spec, bots=1, bot_levels=(2, 7))
     assert waiting_room(turns).bot_level == 7
     assert waiting_room(HostConfig(SeatConfig("Ann", level=9), spec)).bot_level == 9
+
+
+def test_a_long_line_from_the_table_is_shown_whole_and_the_newest_lines_kept() -> None:
+    lobby = LobbyModel()
+    lobby.waiting("Kitchen", 3, hosting=False, roster=("Ann", "Bea"))
+    warning = (
+        "warning: table 'Kitchen' now has host key 512e:638d:d73c, not the 6c71:9a90:5601 "
+        "seen before (in /home/ann/.local/share/p2pnerts/known.json): another machine may "
+        "be using its name"
+    )
+    lobby.tell(warning)
+    text = render_lobby(lobby, 80, 24).text()
+    assert "another machine may be using its name" in " ".join(text.split())
+    assert all(len(line) <= 80 for line in text.splitlines())
+    for k in range(8):  # more than fit at 80x12: the newest stay, the oldest go
+        lobby.tell(f"line {k}")
+    small = render_lobby(lobby, 80, 12).text()
+    assert "line 7" in small and "line 0" not in small
