@@ -50,9 +50,17 @@ class Terminal:
         self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), "sh")
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(
-            [*self.base, *args], check=True, capture_output=True, text=True, timeout=10
-        ).stdout
+        done = subprocess.run([*self.base, *args], capture_output=True, text=True, timeout=10)
+        if done.returncode != 0:  # say why: tmux's own words, and what windows are left
+            left = subprocess.run(
+                [*self.base, "list-windows", "-a"], capture_output=True, text=True, timeout=10
+            )
+            pytest.fail(
+                f"tmux {shlex.join(args)} failed (status {done.returncode}): "
+                f"{done.stderr.strip() or 'it said nothing'}; windows: "
+                f"{left.stdout.strip() or left.stderr.strip() or 'none'}"
+            )
+        return done.stdout
 
     def type(self, *keys: str) -> None:
         self.type_to("t:0", *keys)
