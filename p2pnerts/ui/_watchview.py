@@ -68,15 +68,14 @@ def render_watch(model: WatchModel, width: int, height: int) -> Frame:
 
 def _title(model: WatchModel, width: int) -> Row:
     scene = model.scene
-    text = f" watching {model.where}"
+    text = f" {'closed:' if model.ended else 'watching'} {model.where}"
     if scene is not None:
         text += f" · seen by {model.name(scene.seat)} · round {scene.round}"
         text += f" · committed {scene.committed}"
         if scene.dropped:
             text += f" · {scene.dropped} missed (slow screen)"
-    text += " · ? legend  a acks  q quit"
-    row = Row().add(fit(text, width), "class:title")
-    return row
+    keys = " · ? legend  a acks  q quit"  # (kept whole: the left side gives way)
+    return Row().add(fit(text, max(width - len(keys), 0)) + keys, "class:title")
 
 
 def _legend(width: int) -> list[Row]:
@@ -114,8 +113,11 @@ def _seats(model: WatchModel, width: int) -> list[Row]:
         deck = scene.options.seating(len(scene.names))[seat]
         total = scene.totals[deck] if deck < len(scene.totals) else 0
         row = Row().add(f" {seat_tag(seat)} {name[:10]:<10}")
-        row.add(f" L={clock:<6} {heard:5.2f} s ")
-        row.add(f"{state:<6}", "class:good" if state == "alive" else "class:bad")
+        if model.ended:  # the last clock and points seen stand; nobody is heard any more
+            row.add(f" L={clock:<6}     –   ").add(f"{'–':<6}", "class:dim")
+        else:
+            row.add(f" L={clock:<6} {heard:5.2f} s ")
+            row.add(f"{state:<6}", "class:good" if state == "alive" else "class:bad")
         rows.append(row.add(f" {total:>4}"))
     if model.ended:
         rows.append(Row().add(f" {model.ended}", "class:alert"))

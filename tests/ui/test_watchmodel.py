@@ -110,3 +110,14 @@ def test_the_diagram_names_its_lanes_by_seat_number_when_names_look_alike() -> N
 
     assert lanes(("Ann", "Bea", "Cy", "Dot")) == ["Ann", "Bea", "Cy", "Dot"]
     assert lanes(("Ann", "Bot 2", "Bot 3", "Bot 4")) == ["1", "2", "3", "4"]
+
+
+def test_a_closed_table_is_no_longer_shown_alive() -> None:
+    model = _fed(TieRule.SEAT, RACE)
+    assert "alive" in render_watch(model, 100, 32).text()
+    model.ended = "table closed: match over or host gone; q quits"
+    text = render_watch(model, 100, 32).text()
+    assert "alive" not in text and "table closed" in text
+    assert text.splitlines()[0].startswith(" closed: 127.0.0.1:4000 · seen by Ann")
+    assert text.splitlines()[0].rstrip().endswith("q quit")
+    assert all(row.width <= 100 for row in render_watch(model, 100, 32).rows)
