@@ -116,6 +116,11 @@ def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
     )
 
 
+def seed_from(args: argparse.Namespace) -> int:
+    """``--seed``, or a fresh random one when it is not given."""
+    return args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+
+
 def log_from(args: argparse.Namespace) -> Path | None:
     """Where the game log goes: ``--log DIR``, the data directory's logs, or nowhere."""
     if args.no_log:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 
 from p2pnerts import sim
-from p2pnerts._config import table_size
+from p2pnerts._config import seed_from, table_size
 from p2pnerts._options import Command, choice, count, fan_out_options, teams_option, tie_rule_option
 from p2pnerts.arena import (
     ArenaError,
@@ -111,15 +110,11 @@ def _where(args: argparse.Namespace) -> Where:
     return Where(cluster=args.cluster) if args.cluster else Where(jobs=args.jobs)
 
 
-def _seed(args: argparse.Namespace) -> int:
-    return args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
-
-
 def sim_command(args: argparse.Namespace) -> int:
     options = TableOptions(tie_rule=TieRule(args.tie_rule), teams=args.teams)
     peers = table_size(options, args.peers, "--peers")
     config = SimConfig(peers, args.rounds, MIXES[args.faults], options, log=args.log)
-    first = _seed(args)
+    first = seed_from(args)
     seeds = range(first, first + args.seeds)
     report = sim.run(config, seeds, SimpleBots(), sequencer=args.sequencer, where=_where(args))
     if args.json:
@@ -130,7 +125,7 @@ def sim_command(args: argparse.Namespace) -> int:
 
 
 def arena_command(args: argparse.Namespace) -> int:
-    seed = _seed(args)
+    seed = seed_from(args)
     names = [name.strip() for name in (args.policies or "").split(",") if name.strip()]
     options = TableOptions(teams=args.teams)
     players = table_size(options, args.players, "--players")

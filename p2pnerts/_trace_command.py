@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from p2pnerts._options import Command
+from p2pnerts.net import counted
 from p2pnerts.trace import TraceError, trace
 
 DESCRIPTION = (
@@ -61,8 +62,9 @@ def trace_command(args: argparse.Namespace) -> int:
         print()
     else:
         hosts = ", ".join(merged.hosts)
-        peers = f"{len(merged.hosts)} peer" + ("" if len(merged.hosts) == 1 else "s")
-        print(f"{len(merged.events)} events of {peers} ({hosts})", end="")
+        print(
+            f"{len(merged.events)} events of {counted(len(merged.hosts), 'peer')} ({hosts})", end=""
+        )
         print(f"; ShiViz file: {args.shiviz}" if args.shiviz else "", end="")
         print(f"; Mermaid file: {args.mermaid}" if args.mermaid else "")
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections.abc import Iterator, Sequence
 from functools import partial
@@ -16,6 +15,7 @@ from p2pnerts._config import (
     SeatConfig,
     log_from,
     seat_from,
+    seed_from,
     shape_from,
     table_options_from,
     table_size,
@@ -184,7 +184,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _play(args: argparse.Namespace) -> int:
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+    seed = seed_from(args)
     options = table_options_from(args)
     players = table_size(options, args.bots, "--bots", besides=1)
     seat = SeatConfig(
