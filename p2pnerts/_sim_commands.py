@@ -78,7 +78,8 @@ def arena_options(arena: argparse.ArgumentParser) -> None:
         "--policies",
         metavar="P1,P2,...",
         help=f"comma-separated: {', '.join(POLICIES)}, L1-L10 (a level: its policy at its "
-        "pace), package.module:Class or file.py:Class (default baseline,strong)",
+        "pace), package.module:Class or file.py:Class (default baseline,strong); any of them "
+        "@N looks N times a second (strong@15: the arena's pace is about 13)",
     )
     arena.add_argument(
         "--rounds",

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from p2pnerts.arena._fast import fast_round
 from p2pnerts.arena._job import Job, faces
 from p2pnerts.arena._report import ArenaError, ArenaReport, ArenaRound, Tally, summarize
-from p2pnerts.bots import load_policy
+from p2pnerts.bots import load_policy, paced
 from p2pnerts.driver import Pace
 from p2pnerts.fanout import SERIAL, TaskFailed, Where, fan_out
 from p2pnerts.protocol import Event, PlayCommitted, PlayReturned, RoundOver
@@ -96,7 +96,7 @@ def _check(job: Job, rounds: int, where: Where) -> None:
     if rounds < 1:
         raise ArenaError("play at least one round")
     for name in policies:
-        load_policy(name)  # a name that does not load: said here, before any round
+        load_policy(paced(name)[0])  # a name that does not load: said here, before any round
         if where.cluster is not None and ".py:" in name:
             raise ArenaError(
                 f"{name} is a file on this machine: the cluster's workers cannot load it "

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2pnerts.arena._report import Tally, Timed
-from p2pnerts.bots import BotDriver, Policy, level_named, load_policy
+from p2pnerts.bots import BotDriver, Policy, level_named, load_policy, paced
 from p2pnerts.driver import Pace
 from p2pnerts.rules import Card, RoundScore, TableOptions, shuffled_deck
 
@@ -57,8 +57,9 @@ class Job:
         drivers = []
         for name in self.seats:
             policy = makers[self.policies.index(name)](random.Random(seeds.getrandbits(64)))
-            named = level_named(name)
-            pace = self.pace if named is None else named.pace
+            spec, pace = paced(name)
+            named = level_named(spec)
+            pace = pace or (self.pace if named is None else named.pace)
             drivers.append(BotDriver(Timed(policy, tallies[name], name), pace))
         return drivers
 
@@ -81,7 +82,7 @@ class Job:
 @functools.cache
 def _makers(policies: tuple[str, ...]) -> list[Callable[[random.Random], Policy]]:
     """The policies' makers, loaded once per process."""
-    return [load_policy(name) for name in policies]
+    return [load_policy(paced(name)[0]) for name in policies]
 
 
 def faces(order: Sequence[Card]) -> str:

@@ -19,6 +19,7 @@ from p2pnerts.bots._levels import (
     level_help,
     level_named,
     load_policy,
+    paced,
     policy_name,
 )
 from p2pnerts.bots._policy import Policy
@@ -47,6 +48,7 @@ __all__ = [
     "level_help",
     "level_named",
     "load_policy",
+    "paced",
     "play_round",
     "policy_name",
     "refused",

@@ -89,9 +89,14 @@ class Level:
 
 
 def _level(number: int, name: str, policy: str, moves_per_second: float) -> Level:
-    # A reaction uniform from think to 2 * think has a mean of 1.5 * think.
+    return Level(number, name, policy, reaction_at(moves_per_second))
+
+
+def reaction_at(moves_per_second: float) -> Reaction:
+    """A reaction of ``moves_per_second`` looks a second on average: uniform from ``think``
+    to twice that (with a mean of 1.5 times ``think``)."""
     think = 1 / (1.5 * moves_per_second)
-    return Level(number, name, policy, Reaction(think, think))
+    return Reaction(think, think)
 
 
 LEVELS: tuple[Level, ...] = (
@@ -137,6 +142,30 @@ def policy_name(spec: str) -> str:
 
 class PolicyError(UsageError, ValueError):
     """A policy named on the command line cannot be loaded or made."""
+
+
+MAX_RATE = 1000.0
+"""The most looks a second a policy named ``POLICY@N`` may be given."""
+
+
+def paced(spec: str) -> tuple[str, Pace | None]:
+    """A policy named with its pace, ``POLICY@N`` (N looks a second on average, drawn as a
+    level's are), as the policy and that pace; any other name as it is, with no pace.
+
+    Raises `PolicyError` for an ``@`` whose rate is not a number of looks a second."""
+    policy, at, rate = spec.rpartition("@")
+    if not at:
+        return spec, None
+    try:
+        looks = float(rate)
+    except ValueError:
+        raise PolicyError(
+            f"{spec!r}: after @ comes a pace in looks a second (strong@10), not {rate!r}"
+        ) from None
+    if not 0 < looks <= MAX_RATE:
+        raise PolicyError(f"{spec!r}: a pace is above 0 and at most {MAX_RATE:g} looks a second")
+    reaction = reaction_at(looks)
+    return policy, Pace(reaction.think, reaction.spread)
 
 
 def level_named(spec: str) -> Level | None:

@@ -23,6 +23,7 @@ from p2pnerts.bots import (
     level,
     level_help,
     load_policy,
+    paced,
 )
 from p2pnerts.cli import main
 from p2pnerts.rules import TurnStock
@@ -223,3 +224,27 @@ def test_play_seats_bots_a_newcomer_can_hold_their_own_against_by_default() -> N
     args = cli._parser().parse_args(["play"])
     assert args.level == NEWCOMER == 2
     assert "moves a second" in level_help(NEWCOMER)
+
+
+def test_a_policy_named_with_a_pace_is_that_policy_looking_that_often() -> None:
+    policy, pace = paced("strong@10")
+    assert policy == "strong" and pace is not None
+    assert pace.think + pace.spread / 2 == pytest.approx(0.1)  # ten looks a second
+    assert paced("examples/eager.py:Eager@2.5")[0] == "examples/eager.py:Eager"
+    assert paced("L5@3")[0] == "L5"
+    assert paced("strong") == ("strong", None)
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("strong@fast", "not 'fast'"),
+        ("strong@", "not ''"),
+        ("strong@0", "above 0"),
+        ("strong@-2", "above 0"),
+        ("strong@5000", "at most 1000"),
+    ],
+)
+def test_a_pace_that_is_no_number_of_looks_a_second_says_why(spec: str, said: str) -> None:
+    with pytest.raises(PolicyError, match=said):
+        paced(spec)
