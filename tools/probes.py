@@ -1,0 +1,312 @@
+"""Probes of the strong bot: policies that change one kind of its decisions, for the arena.
+
+What the expert bot's notes (``p2pnerts/bots/_expert.py``) say about which decisions matter,
+and about the bounds of deciding them better, was measured with these. Each plays as the
+strong bot does but for one change; play it against the strong bot on the fast arena:
+
+    p2pnerts arena --fast --policies strong,tools/probes.py:AnyNertsPlace --rounds 400 --seed 1
+
+- ``AnyNertsPlace``, ``AnyRunMove``, ``AnyWasteMove``: of the moves of one kind, one at
+  random where the strong bot makes one of that kind (a Nerts card's place; which run goes
+  onto which work pile; which pile the waste card goes onto).
+- ``HomeForTurn``, ``WasteForTurn``: where the strong bot turns the stock, half the time a
+  move onto a work pile instead (any, or the waste card's).
+- ``TurnForHome``: where it moves a card onto a work pile that does not free its Nerts card,
+  half the time a turn instead.
+- ``ShortestPlan``: the expert bot, but where its Nerts card cannot move, the first move of
+  the shortest way (breadth first, six moves deep) to a place for it.
+- ``TableRollouts``, ``OwnRollouts``: "a move at home, or a turn" decided by playing on: six
+  guesses at every hidden card, a second of play, every seat (or the bot's own only) played
+  by the strong bot; slow (54 and 18 ms a decision).
+
+The quicker hand is the arena's own: ``--policies strong,strong@14.7``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections import Counter, deque
+
+from p2pnerts.arena._fast import FastRound, Seat
+from p2pnerts.arena._report import Tally
+from p2pnerts.bots import BotDriver, ExpertBot, StrongBot
+from p2pnerts.bots._strong import STRONG, _fits_down, _gains, _goes_up, _Table
+from p2pnerts.rules import (
+    HIDDEN,
+    NERTS,
+    WASTE,
+    CardMove,
+    IllegalMove,
+    Move,
+    SlideUnder,
+    State,
+    ToFoundation,
+    ToWork,
+    TurnStock,
+    all_cards,
+    apply,
+    legal_moves,
+    score_round,
+    shuffled_deck,
+)
+
+
+def _kind(move: Move | None) -> str | None:
+    """A move onto a work pile by where it comes from: 'nerts', 'waste' or 'work'."""
+    if not isinstance(move, ToWork):
+        return None
+    return "nerts" if move.source == NERTS else "waste" if move.source == WASTE else "work"
+
+
+def _frees(view: State, seat: int) -> bool:
+    """Whether the seat's Nerts card on top can move now (or its pile is empty)."""
+    tableau = view.tableau_of(seat)
+    if not tableau.nerts:
+        return True
+    top = tableau.nerts[-1]
+    if top is None:
+        return False
+    wanted = {(f.suit, f.rank + 1) for f in view.foundations}
+    return _goes_up(top, wanted) or _fits_down(tableau, top)
+
+
+class _Probe:
+    """The strong bot, with one kind of decision changed by ``change``."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.bot, self.rng = StrongBot(), rng
+
+    def choose(self, view: State, seat: int) -> Move | None:
+        return self.change(view, seat, self.bot.choose(view, seat))
+
+    def change(self, view: State, seat: int, move: Move | None) -> Move | None:
+        raise NotImplementedError
+
+
+class AnyNertsPlace(_Probe):
+    """A Nerts card's place at random, where the strong bot moves it."""
+
+    def change(self, view: State, seat: int, move: Move | None) -> Move | None:
+        if not isinstance(move, CardMove) or move.source != NERTS:
+            return move
+        moves = legal_moves(view, seat)
+        return self.rng.choice([m for m in moves if isinstance(m, CardMove) and m.source == NERTS])
+
+
+class AnyRunMove(_Probe):
+    """Which run goes onto which work pile at random, where the strong bot moves one."""
+
+    kind = "work"
+
+    def change(self, view: State, seat: int, move: Move | None) -> Move | None:
+        if not isinstance(move, ToWork) or _kind(move) != self.kind:
+            return move
+        moves = legal_moves(view, seat)
+        return self.rng.choice(
+            [m for m in moves if isinstance(m, ToWork) and _kind(m) == self.kind]
+        )
+
+
+class AnyWasteMove(AnyRunMove):
+    """Which work pile the waste card goes onto at random, where the strong bot plays it."""
+
+    kind = "waste"
+
+
+class HomeForTurn(_Probe):
+    """Where the strong bot turns the stock, half the time a move onto a work pile instead."""
+
+    kinds: tuple[str, ...] = ("waste", "work")
+
+    def change(self, view: State, seat: int, move: Move | None) -> Move | None:
+        if not isinstance(move, TurnStock) or self.rng.random() >= 0.5:
+            return move
+        home = [m for m in legal_moves(view, seat) if _kind(m) in self.kinds]
+        return self.rng.choice(home) if home else move
+
+
+class WasteForTurn(HomeForTurn):
+    """Where the strong bot turns the stock, half the time the waste card onto a work pile."""
+
+    kinds = ("waste",)
+
+
+class TurnForHome(_Probe):
+    """Where the strong bot moves a card onto a work pile that does not free its Nerts card,
+    half the time a turn instead (not once 20 looks went by without a card moved)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.looks = 0
+        """Looks since a card was last moved."""
+
+    def change(self, view: State, seat: int, move: Move | None) -> Move | None:
+        self.looks += 1
+        if _kind(move) in ("waste", "work") and self.looks < 20:
+            assert move is not None
+            turn = TurnStock(seat)
+            held = turn in legal_moves(view, seat) and not _frees(apply(view, move)[0], seat)
+            if held and self.rng.random() < 0.5:
+                return turn
+        if not isinstance(move, TurnStock):
+            self.looks = 0
+        return move
+
+
+class ShortestPlan:
+    """The expert bot; where its Nerts card cannot move, the first move of the shortest way
+    to a place for it, if one is six moves or fewer away (the expert's own move first among
+    ways as short)."""
+
+    DEPTH, BUDGET = 6, 800
+
+    def __init__(self) -> None:
+        self.expert = ExpertBot()
+
+    def choose(self, view: State, seat: int) -> Move | None:
+        move = self.expert.choose(view, seat)
+        if not isinstance(move, ToWork | SlideUnder | TurnStock) or _kind(move) == "nerts":
+            return move
+        known = self.expert._known(view, seat)
+        if _frees(known, seat):
+            return move
+        return self._first_step(known, seat, move) or move
+
+    def _first_step(self, view: State, seat: int, first: Move) -> Move | None:
+        seen = {(view.tableau_of(seat), view.foundations)}
+        queue: deque[tuple[State, Move | None, int]] = deque([(view, None, 0)])
+        tried = 0
+        while queue:
+            state, root, depth = queue.popleft()
+            if depth == self.DEPTH:
+                continue
+            moves = [
+                m
+                for m in legal_moves(state, seat)
+                if isinstance(m, TurnStock)
+                or (isinstance(m, ToFoundation | ToWork | SlideUnder) and m.source != NERTS)
+            ]
+            if root is None and first in moves:
+                moves.remove(first)
+                moves.insert(0, first)
+            for m in moves:
+                tried += 1
+                if tried > self.BUDGET:
+                    return None
+                try:
+                    after = apply(state, m)[0]
+                except IllegalMove:  # a turn that would show cards not seen yet
+                    continue
+                key = (after.tableau_of(seat), after.foundations)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if _frees(after, seat):
+                    return m if root is None else root
+                queue.append((after, m if root is None else root, depth + 1))
+        return None
+
+
+class TableRollouts:
+    """The strong bot; where it turns and a move onto a work pile looks good to it, or it
+    moves one and could turn, both are played on: `GUESSES` times, the hidden cards dealt at
+    random and the same for both, every seat played by the strong bot for `HORIZON` seconds.
+    The other is taken if it comes out half a point better on average."""
+
+    GUESSES, HORIZON, OTHERS_PLAY = 6, 1.0, True
+
+    def __init__(self, rng: random.Random) -> None:
+        self.bot, self.rng = StrongBot(), rng
+
+    def choose(self, view: State, seat: int) -> Move | None:
+        move = self.bot.choose(view, seat)
+        other = self._other(view, seat, move)
+        if move is None or other is None:
+            return move
+        mine, theirs = apply(view, move)[0], apply(view, other)[0]
+        gain = 0.0
+        for _ in range(self.GUESSES):
+            seed = self.rng.getrandbits(32)
+            for state, sign in ((theirs, 1), (mine, -1)):
+                guessed = _guess(state, random.Random(seed))
+                gain += sign * self._play_on(guessed, seat, random.Random(seed + 1))
+        return other if gain / self.GUESSES > 0.5 else move
+
+    def _other(self, view: State, seat: int, move: Move | None) -> Move | None:
+        moves = legal_moves(view, seat)
+        if isinstance(move, TurnStock):
+            table = _Table(view, seat, STRONG, True)
+            home = [m for _, m in _gains(view, seat, moves, table) if _kind(m) in ("waste", "work")]
+            return home[0] if home else None
+        if _kind(move) in ("waste", "work") and TurnStock(seat) in moves:
+            return TurnStock(seat)
+        return None
+
+    def _play_on(self, state: State, seat: int, rng: random.Random) -> float:
+        seats = [
+            Seat(
+                BotDriver(StrongBot() if s == seat or self.OTHERS_PLAY else _Still()), str(s), (s,)
+            )
+            for s in range(len(state.seats))
+        ]
+        tallies = {str(s): Tally() for s in range(len(state.seats))}
+        return _ahead(_Horizon(state, seats, tallies, rng).until(self.HORIZON), seat)
+
+
+class OwnRollouts(TableRollouts):
+    """`TableRollouts`, with only the bot's own seat played on (the others still)."""
+
+    OTHERS_PLAY = False
+
+
+class _Still:
+    def choose(self, view: State, seat: int) -> Move | None:
+        return None
+
+
+class _Horizon(FastRound):
+    """A fast round played for a while only."""
+
+    def until(self, seconds: float) -> State:
+        for seat, me in enumerate(self.seats):
+            self._at(me.driver.next_look(self.rng), seat, None)
+        while self.state.ended is None and self._queue and self._queue[0][0] <= seconds:
+            self.now, _, seat, landing = heapq.heappop(self._queue)
+            if landing is None:
+                self._look(seat)
+            else:
+                self._land(seat, landing)
+        return self.state
+
+
+def _guess(view: State, rng: random.Random) -> State:
+    """``view`` with every hidden card dealt at random from the cards of its deck not seen."""
+    seen = Counter(c for c in all_cards(view) if c is not None)
+    tableaux = []
+    for tableau in view.tableaux:
+        unseen = []
+        for card in shuffled_deck(tableau.deck, view.options, random.Random(0)):
+            if seen[card]:
+                seen[card] -= 1
+            else:
+                unseen.append(card)
+        rng.shuffle(unseen)
+        deal = iter(unseen)
+        nerts = tuple(next(deal) if c is HIDDEN else c for c in tableau.nerts)
+        stock = tuple(next(deal) if c is HIDDEN else c for c in tableau.stock)
+        tableaux.append(tableau._replace(nerts=nerts, stock=stock))
+    return view._replace(tableaux=tuple(tableaux))
+
+
+def _ahead(state: State, seat: int) -> float:
+    """How far ``seat`` is ahead of the others' average: the round's points if it ended,
+    else cards played up less four a Nerts card left."""
+    own = state.seats[seat]
+    if state.ended is not None:
+        worth = {s.deck: float(s.points) for s in score_round(state)}
+    else:
+        up = Counter(c.deck for f in state.all_foundations() for c in f.cards)
+        worth = {t.deck: float(up[t.deck] - 4 * len(t.nerts)) for t in state.tableaux}
+    others = [w for deck, w in worth.items() if deck != own]
+    return worth[own] - sum(others) / len(others)
