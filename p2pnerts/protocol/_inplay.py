@@ -338,6 +338,8 @@ class InPlay:
         display = self.display
         if not self._host.auto_stuck or display is None or display.ended is not None:
             return
+        if self._host.leaving:
+            return  # it makes no move after its Leave, a declaration neither
         if self._host.status is not Status.NORMAL or self.mine:
             return
         if display.tableau_of(self._host.seat).stuck:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from _table import Table, order
 
-from p2pnerts.protocol import Ack, LocalProtocolError, PeerLeft, Play, Status
-from p2pnerts.rules import TableOptions, TurnStock
+from p2pnerts.protocol import Ack, LocalProtocolError, PeerLeft, Play, Status, _inplay
+from p2pnerts.rules import DeclareStuck, TableOptions, TurnStock
 
 
 def _three() -> Table:
@@ -63,3 +63,22 @@ def test_a_seats_leave_commits_with_its_last_ack_sent() -> None:
     last = sent[-1].have if sent else ()
     assert [last[s] for s in others] == [leaver.have[s] for s in others], "all it holds"
     assert not [m for m in table.links[2, 0] if isinstance(m, Play)]
+
+
+@pytest.mark.parametrize("leaves", [False, True])
+def test_a_seat_that_has_sent_its_leave_is_not_declared_stuck_by_its_own_replica(
+    monkeypatch: pytest.MonkeyPatch, leaves: bool
+) -> None:
+    """A replica that declares its seat stuck by itself (a bot's, a person's) does not once
+    the seat has sent its Leave: the declaration was refused as a move after the Leave, and
+    the refusal ended the leaving peer (seen once in the loopback tests)."""
+    opts = TableOptions(rounds=50)
+    table = Table(3, opts, auto_stuck=True)
+    table.start([order(s, ["QS"], ["2H", "9C", "9S", "KD"], opts) for s in range(3)])
+    monkeypatch.setattr(_inplay, "is_stuck", lambda state, seat: True)
+    replica = table.replicas[1]
+    replica.inplay._free = None  # forget that it found this tableau free before the patch
+    if leaves:
+        replica.leave(table.now)
+    replica.tick(table.now + 1)
+    assert replica.in_the_air == (None if leaves else DeclareStuck(1))
