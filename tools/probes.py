@@ -24,7 +24,6 @@ The quicker hand is the arena's own: ``--policies strong,strong@14.7``.
 
 from __future__ import annotations
 
-import heapq
 import random
 from collections import Counter, deque
 
@@ -251,7 +250,7 @@ class TableRollouts:
             for s in range(len(state.seats))
         ]
         tallies = {str(s): Tally() for s in range(len(state.seats))}
-        return _ahead(_Horizon(state, seats, tallies, rng).until(self.HORIZON), seat)
+        return _ahead(FastRound(state, seats, tallies, rng).run(until=self.HORIZON), seat)
 
 
 class OwnRollouts(TableRollouts):
@@ -263,21 +262,6 @@ class OwnRollouts(TableRollouts):
 class _Still:
     def choose(self, view: State, seat: int) -> Move | None:
         return None
-
-
-class _Horizon(FastRound):
-    """A fast round played for a while only."""
-
-    def until(self, seconds: float) -> State:
-        for seat, me in enumerate(self.seats):
-            self._at(me.driver.next_look(self.rng), seat, None)
-        while self.state.ended is None and self._queue and self._queue[0][0] <= seconds:
-            self.now, _, seat, landing = heapq.heappop(self._queue)
-            if landing is None:
-                self._look(seat)
-            else:
-                self._land(seat, landing)
-        return self.state
 
 
 def _guess(view: State, rng: random.Random) -> State:

@@ -19,6 +19,7 @@ the measured decision times.
 from __future__ import annotations
 
 import heapq
+import math
 import random
 from dataclasses import dataclass
 
@@ -86,12 +87,13 @@ class FastRound:
         self._queue: list[tuple[float, int, int, Move | None]] = []
         self._order = 0
 
-    def run(self) -> State:
-        """Play until the round ends; the final table."""
+    def run(self, until: float = math.inf) -> State:
+        """Play until the round ends, or only until ``until`` seconds into it (a look ahead
+        at how a round goes on); the table then."""
         for seat in range(len(self.seats)):
             self._at(self.seats[seat].driver.next_look(self.rng), seat, None)
         for _ in range(MAX_EVENTS):
-            if self.state.ended is not None:
+            if self.state.ended is not None or self._queue[0][0] > until:
                 return self.state
             self.now, _, seat, landing = heapq.heappop(self._queue)
             if landing is None:

@@ -59,6 +59,11 @@ class Reaction:
     def mean(self) -> float:
         return self.think + self.spread / 2
 
+    @property
+    def pace(self) -> Pace:
+        """How a driver paces looks at the table at this reaction."""
+        return Pace(self.think, self.spread)
+
 
 @dataclass(frozen=True, slots=True)
 class Level:
@@ -80,7 +85,7 @@ class Level:
     @property
     def pace(self) -> Pace:
         """How a driver paces this level's looks at the table."""
-        return Pace(self.reaction.think, self.reaction.spread)
+        return self.reaction.pace
 
     def describe(self) -> str:
         mean = self.reaction.mean
@@ -164,8 +169,7 @@ def paced(spec: str) -> tuple[str, Pace | None]:
         ) from None
     if not 0 < looks <= MAX_RATE:
         raise PolicyError(f"{spec!r}: a pace is above 0 and at most {MAX_RATE:g} looks a second")
-    reaction = reaction_at(looks)
-    return policy, Pace(reaction.think, reaction.spread)
+    return policy, reaction_at(looks).pace
 
 
 def level_named(spec: str) -> Level | None:

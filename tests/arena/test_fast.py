@@ -82,6 +82,21 @@ def test_a_policy_in_the_fast_arena_sees_its_own_view_only() -> None:
     assert looked > 50
 
 
+def test_a_round_played_only_for_a_while_stops_there() -> None:
+    """`FastRound.run` with ``until`` (the probes' look ahead): the table half a second in,
+    not ended, where the whole round, played from the same deal, ends."""
+
+    def round_of_simple_bots() -> FastRound:
+        state = deal(TableOptions(), solo_seats(3), rng=random.Random(5))
+        seats = [Seat(BotDriver(SimpleBot(random.Random(s))), "simple", (s,)) for s in range(3)]
+        return FastRound(state, seats, {"simple": Tally()}, random.Random(1))
+
+    part = round_of_simple_bots()
+    assert part.run(until=0.5).ended is None
+    assert 0.4 < part.now <= 0.5
+    assert round_of_simple_bots().run().ended is not None
+
+
 def test_a_policy_given_a_quicker_pace_looks_more_often_and_wins_by_it() -> None:
     """The same policy, one side looking three times as often as the arena's pace (about
     13 looks a second): the quicker side plays more cards and scores more in every run."""

@@ -3,13 +3,18 @@ but for the one kind of decision it changes."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import probes
+
 from p2pnerts.arena import play_arena
+from p2pnerts.bots import StrongBot
 from p2pnerts.rules import (
     CardMove,
     TableOptions,
@@ -21,7 +26,7 @@ from p2pnerts.rules import (
     private_view,
 )
 
-PROBES = Path(__file__).resolve().parents[2] / "tools" / "probes.py"
+PROBES = Path(probes.__file__)
 CHEAP = [
     "AnyNertsPlace",
     "AnyRunMove",
@@ -39,32 +44,27 @@ def test_each_probe_plays_the_fast_arena(probe: str) -> None:
     assert [f.seat_rounds for f in report.figures] == [4, 4]
 
 
-def test_the_rollouts_play_both_options_on_and_keep_to_the_rules(tmp_path: Path) -> None:
+def test_the_rollouts_play_both_options_on_and_keep_to_the_rules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Short rollouts (one guess, a fifth of a second), that a round stays quick."""
-    short = tmp_path / "short.py"
-    short.write_text(
-        f"import sys; sys.path.insert(0, {str(PROBES.parent)!r})\n"
-        "from probes import OwnRollouts, TableRollouts\n"
-        "class Short(TableRollouts):\n    GUESSES, HORIZON = 1, 0.2\n"
-        "class ShortOwn(OwnRollouts):\n    GUESSES, HORIZON = 1, 0.2\n"
+    monkeypatch.setattr(probes.TableRollouts, "GUESSES", 1)
+    monkeypatch.setattr(probes.TableRollouts, "HORIZON", 0.2)
+    report = play_arena(
+        ["strong", "probes:TableRollouts", "probes:OwnRollouts"], 1, seed=3, fast=True
     )
-    report = play_arena(["strong", f"{short}:Short", f"{short}:ShortOwn"], 1, seed=3, fast=True)
     assert all(f.seat_rounds >= 1 for f in report.figures)
 
 
 def test_turn_for_home_turns_where_the_strong_bot_would_move_a_card_at_home() -> None:
     """Along the strong bot's own play of a few deals, the probe turns at some looks where
     the strong bot moves a card onto a work pile, and differs from it nowhere else."""
-    spec = importlib.util.spec_from_file_location("probes_under_test", PROBES)
-    assert spec is not None and spec.loader is not None
-    probes = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(probes)
     turned = 0
     for seed in range(6):
         state = deal(TableOptions(), (0, 1), rng=random.Random(seed))
         for look in range(60):
             view = private_view(state, 0)
-            strong = probes.StrongBot().choose(view, 0)
+            strong = StrongBot().choose(view, 0)
             probe = probes.TurnForHome(random.Random(look)).choose(view, 0)
             if probe != strong:
                 assert isinstance(strong, ToWork) and probe == TurnStock(0)
