@@ -13,6 +13,9 @@ strong bot does but for one change; play it against the strong bot on the fast a
   move onto a work pile instead (any, or the waste card's).
 - ``TurnForHome``: where it moves a card onto a work pile that does not free its Nerts card,
   half the time a turn instead.
+- ``AnyFoundationPlay``: which card goes up at random, where the strong bot plays one up
+  that is not its Nerts card.
+- ``TurnForUp``: where it plays such a card up, half the time a turn instead.
 - ``ShortestPlan``: the expert bot, but where its Nerts card cannot move, the first move of
   the shortest way (breadth first, six moves deep) to a place for it.
 - ``TableRollouts``, ``OwnRollouts``: "a move at home, or a turn" decided by playing on: six
@@ -147,6 +150,38 @@ class TurnForHome(_Probe):
             turn = TurnStock(seat)
             held = turn in legal_moves(view, seat) and not _frees(apply(view, move)[0], seat)
             if held and self.rng.random() < 0.5:
+                return turn
+        if not isinstance(move, TurnStock):
+            self.looks = 0
+        return move
+
+
+class AnyFoundationPlay(_Probe):
+    """Which card goes up at random, where the strong bot plays one up that is not its
+    Nerts card."""
+
+    def change(self, view: State, seat: int, move: Move | None) -> Move | None:
+        if not isinstance(move, ToFoundation) or move.source == NERTS:
+            return move
+        ups = [m for m in legal_moves(view, seat) if isinstance(m, ToFoundation)]
+        return self.rng.choice(ups)
+
+
+class TurnForUp(_Probe):
+    """Where the strong bot plays a card up that is not its Nerts card, half the time a
+    turn instead (not once 20 looks went by without a card moved)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.looks = 0
+        """Looks since a card was last moved."""
+
+    def change(self, view: State, seat: int, move: Move | None) -> Move | None:
+        self.looks += 1
+        up = isinstance(move, ToFoundation) and move.source != NERTS
+        if up and self.looks < 20 and self.rng.random() < 0.5:
+            turn = TurnStock(seat)
+            if turn in legal_moves(view, seat):
                 return turn
         if not isinstance(move, TurnStock):
             self.looks = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,12 @@ import probes
 from p2pnerts.arena import play_arena
 from p2pnerts.bots import StrongBot
 from p2pnerts.rules import (
+    NERTS,
     CardMove,
+    Move,
+    State,
     TableOptions,
+    ToFoundation,
     ToWork,
     TurnStock,
     apply,
@@ -34,6 +39,8 @@ CHEAP = [
     "HomeForTurn",
     "WasteForTurn",
     "TurnForHome",
+    "AnyFoundationPlay",
+    "TurnForUp",
     "ShortestPlan",
 ]
 
@@ -56,21 +63,53 @@ def test_the_rollouts_play_both_options_on_and_keep_to_the_rules(
     assert all(f.seat_rounds >= 1 for f in report.figures)
 
 
-def test_turn_for_home_turns_where_the_strong_bot_would_move_a_card_at_home() -> None:
-    """Along the strong bot's own play of a few deals, the probe turns at some looks where
-    the strong bot moves a card onto a work pile, and differs from it nowhere else."""
-    turned = 0
-    for seed in range(6):
+def _home(move: Move | None) -> bool:
+    return isinstance(move, ToWork)
+
+
+def _up(move: Move | None) -> bool:
+    return isinstance(move, ToFoundation) and move.source != NERTS
+
+
+def _strong_play(deals: int, looks: int) -> Iterator[tuple[State, Move | None, int]]:
+    """The strong bot's own play of seat 0 of a few two-player deals: each look's view, the
+    bot's move there, and the look's number."""
+    for seed in range(deals):
         state = deal(TableOptions(), (0, 1), rng=random.Random(seed))
-        for look in range(60):
+        for look in range(looks):
             view = private_view(state, 0)
             strong = StrongBot().choose(view, 0)
-            probe = probes.TurnForHome(random.Random(look)).choose(view, 0)
-            if probe != strong:
-                assert isinstance(strong, ToWork) and probe == TurnStock(0)
-                assert probe in legal_moves(view, 0)
-                turned += 1
+            yield view, strong, look
             if not isinstance(strong, CardMove | TurnStock):
                 break
             state = apply(state, strong)[0]
+
+
+@pytest.mark.parametrize(("probe", "held"), [("TurnForHome", _home), ("TurnForUp", _up)])
+def test_a_turn_probe_turns_only_where_the_strong_bot_makes_its_kind_of_move(
+    probe: str, held: Callable[[Move | None], bool]
+) -> None:
+    """Along the strong bot's own play of a few deals, the probe turns at some looks where
+    the strong bot makes the kind of move it holds (a card onto a work pile, a card other
+    than the Nerts card up), and differs from it nowhere else."""
+    turned = 0
+    for view, strong, look in _strong_play(6, 60):
+        chosen = getattr(probes, probe)(random.Random(look)).choose(view, 0)
+        if chosen != strong:
+            assert held(strong) and chosen == TurnStock(0)
+            assert chosen in legal_moves(view, 0)
+            turned += 1
     assert turned > 0
+
+
+def test_any_foundation_play_plays_up_a_card_where_the_strong_bot_plays_one_up() -> None:
+    """Where the strong bot plays up a card not its Nerts card, the probe plays some card up
+    (another one at some looks); elsewhere it plays as the strong bot does."""
+    other = 0
+    for view, strong, look in _strong_play(20, 120):
+        chosen = probes.AnyFoundationPlay(random.Random(look)).choose(view, 0)
+        if chosen != strong:
+            assert _up(strong) and isinstance(chosen, ToFoundation)
+            assert chosen in legal_moves(view, 0)
+            other += 1
+    assert other > 0
