@@ -137,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.iterations < 1 or args.rounds < 1:
         parser.error("--iterations and --rounds are at least 1")
+    if not args.out.parent.is_dir():
+        parser.error(f"--out {args.out}: no folder {args.out.parent} to write it in")
     jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
 
     def tell(k: int, margin: float, theta: Theta) -> None:

@@ -71,8 +71,17 @@ def test_a_short_tuning_writes_a_policy_the_arena_plays_and_the_seed_fixes_it(
     assert [f.seat_rounds for f in report.figures] == [4, 4]
 
 
-def test_the_command_refuses_a_tuning_of_no_steps(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--iterations", "0"], "--iterations and --rounds are at least 1"),
+        (["--out", "no/such/folder/tuned.py"], "no folder no/such/folder to write it in"),
+    ],
+)
+def test_the_command_refuses_before_it_plays(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as exited:
-        tune.main(["--iterations", "0"])
+        tune.main(args)
     assert exited.value.code == 2
-    assert "--iterations and --rounds are at least 1" in capsys.readouterr().err
+    assert said in capsys.readouterr().err
