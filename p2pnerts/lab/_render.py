@@ -24,8 +24,9 @@ _GLYPH = {Mark.SEND: "●", Mark.COMMIT: "✓", Mark.VERDICT: "✗", Mark.NEWS: 
 
 def render(desk: Desk, width: int, height: int) -> Frame:
     """The lab's screen at ``width`` x ``height``."""
+    lesson, pending, notes = budget(height)
     rows = [_title(desk, width)]
-    rows += _lesson(desk, width, 3 if height < 40 else 5)
+    rows += _lesson(desk, width, lesson)
     rows.append(Row().add(fit(f" {desk.said}", width), "class:notice"))
     keys = _keys(width)
     room = height - len(rows) - len(keys)
@@ -34,12 +35,23 @@ def render(desk: Desk, width: int, height: int) -> Frame:
         top = min(desk.legend_top, max(len(legend) - room, 0))
         body = legend[top : top + room]
     else:
-        body = _replicas(desk, width, 4 if height < 40 else 8)
-        body += _verdicts(desk, width, 1 if height < 40 else 3)
+        body = _replicas(desk, width, pending)
+        body += _verdicts(desk, width, notes)
         body += _diagram(desk, width, room - len(body))
     rows += body
     rows += [Row()] * (height - len(rows) - len(keys)) + keys
     return Frame([row.clip(width) for row in rows[:height]])
+
+
+def budget(height: int) -> tuple[int, int, int]:
+    """Rows for the lesson's text, for each replica's pending keys, and notes of the order's
+    reasons, by the screen's height; the time-space diagram has the rest (at 80x24, the
+    smallest, three lines of it)."""
+    if height < 30:
+        return 2, 2, 1
+    if height < 40:
+        return 3, 4, 1
+    return 5, 8, 3
 
 
 def _title(desk: Desk, width: int) -> Row:

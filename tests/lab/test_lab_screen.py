@@ -7,6 +7,7 @@ import pytest
 
 from p2pnerts.lab import LESSONS, Action, Desk, Lab, Table, render
 from p2pnerts.lab._legend import KEYS_IN_FULL, WORDS
+from p2pnerts.lab._render import budget
 
 
 def desk_at_point(name: str) -> Desk:
@@ -27,12 +28,14 @@ def test_every_lesson_fits_the_screen_and_shows_its_point(name: str, size: tuple
     text = frame.text()
     note = desk.point_shown()
     assert note is not None
-    if size != (80, 24):
-        assert note.text[: width - 20] in text
-        assert f"why: {note.reason}"[: width - 20] in text
-    title = frame.text().splitlines()[0]
+    assert note.text[: width - 20] in text
+    assert f"why: {note.reason}"[: width - 20] in text
+    lines = text.splitlines()
+    title = lines[0]
     assert title.rstrip().endswith(f"step {desk.lab.step} · t={desk.lab.now:.4f} s · paused ×0.01")
-    lesson_rows = frame.text().splitlines()[1 : 4 if height < 40 else 6]
+    diagram = next(i for i, line in enumerate(lines) if "time-space diagram" in line)
+    assert any(line.startswith("▸") for line in lines[diagram + 1 :])  # the step it is at
+    lesson_rows = lines[1 : 1 + budget(height)[0]]
     told = " ".join(line.strip() for line in lesson_rows)
     if desk.lesson is not None and desk.lesson.about not in told:  # cut short: say where it all is
         assert lesson_rows[-1].rstrip().endswith("… (? shows it all)"), lesson_rows
