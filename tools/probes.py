@@ -134,26 +134,38 @@ class WasteForTurn(HomeForTurn):
     kinds = ("waste",)
 
 
-class TurnForHome(_Probe):
-    """Where the strong bot moves a card onto a work pile that does not free its Nerts card,
-    half the time a turn instead (not once 20 looks went by without a card moved)."""
+class _TurnFor(_Probe):
+    """Where the strong bot makes a move that ``holds`` says, half the time a turn instead
+    (not once 20 looks went by without a card moved)."""
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
         self.looks = 0
         """Looks since a card was last moved."""
 
+    def holds(self, view: State, seat: int, move: Move | None) -> bool:
+        raise NotImplementedError
+
     def change(self, view: State, seat: int, move: Move | None) -> Move | None:
         self.looks += 1
-        if _kind(move) in ("waste", "work") and self.looks < 20:
-            assert move is not None
-            turn = TurnStock(seat)
-            held = turn in legal_moves(view, seat) and not _frees(apply(view, move)[0], seat)
-            if held and self.rng.random() < 0.5:
-                return turn
+        turn = TurnStock(seat)
+        held = self.looks < 20 and self.holds(view, seat, move)
+        if held and turn in legal_moves(view, seat) and self.rng.random() < 0.5:
+            return turn
         if not isinstance(move, TurnStock):
             self.looks = 0
         return move
+
+
+class TurnForHome(_TurnFor):
+    """Where the strong bot moves a card onto a work pile that does not free its Nerts card,
+    half the time a turn instead."""
+
+    def holds(self, view: State, seat: int, move: Move | None) -> bool:
+        if _kind(move) not in ("waste", "work"):
+            return False
+        assert move is not None
+        return not _frees(apply(view, move)[0], seat)
 
 
 class AnyFoundationPlay(_Probe):
@@ -167,25 +179,12 @@ class AnyFoundationPlay(_Probe):
         return self.rng.choice(ups)
 
 
-class TurnForUp(_Probe):
+class TurnForUp(_TurnFor):
     """Where the strong bot plays a card up that is not its Nerts card, half the time a
-    turn instead (not once 20 looks went by without a card moved)."""
+    turn instead."""
 
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(rng)
-        self.looks = 0
-        """Looks since a card was last moved."""
-
-    def change(self, view: State, seat: int, move: Move | None) -> Move | None:
-        self.looks += 1
-        up = isinstance(move, ToFoundation) and move.source != NERTS
-        if up and self.looks < 20 and self.rng.random() < 0.5:
-            turn = TurnStock(seat)
-            if turn in legal_moves(view, seat):
-                return turn
-        if not isinstance(move, TurnStock):
-            self.looks = 0
-        return move
+    def holds(self, view: State, seat: int, move: Move | None) -> bool:
+        return isinstance(move, ToFoundation) and move.source != NERTS
 
 
 class ShortestPlan:
