@@ -105,13 +105,14 @@ shortest search, six moves deep, for the moves that free the Nerts card on top f
 one look in five, and then agrees with this bot's move 97% of the time: +0.14. And the
 strong bot deciding "a move at home, or a turn" by playing the whole table on (six guesses
 at every hidden card, a second of play each, 54 ms a decision): +0.88 ± 1.04 (300 rounds,
-seed 1) and +0.49 ± 0.92 (400 rounds, seed 2). It changed one such decision in four, and
-none of the waste card's rank, the stock's size, the Nerts cards left or the others'
-nearness to calling told which. Played on with the other seats still, the same costs 18 ms a
-decision: +0.69 ± 1.00 (300 rounds, seed 1) and -0.06 ± 0.74 (600 rounds, seed 2). Bounds,
-at several times the time allowed, that do not reach the target. Nor did the weights here
-tuned all at once on the arena (``tools/tune.py``, 60,000 rounds): -0.38 ± 0.56 against the
-strong bot, -0.31 ± 0.57 against this one (1,000 rounds, seed 1)."""
+seed 1), +0.49 ± 0.92 (400 rounds, seed 2) and +0.24 ± 1.07 (300 rounds, seed 3): +0.53 a
+round over the 1,000. It changed one such decision in four, and none of the waste card's
+rank, the stock's size, the Nerts cards left or the others' nearness to calling told which.
+Played on with the other seats still, the same costs 18 ms a decision: +0.69 ± 1.00 (300
+rounds, seed 1) and -0.06 ± 0.74 (600 rounds, seed 2). Bounds, at several times the time
+allowed, that do not reach the target. Nor did the weights here tuned all at once on the
+arena (``tools/tune.py``, 60,000 rounds): -0.38 ± 0.56 against the strong bot, -0.31 ± 0.57
+against this one (1,000 rounds, seed 1)."""
 
 
 class ExpertBot:
