@@ -73,12 +73,13 @@ def weights(theta: Theta) -> dict[str, float]:
 
 
 def policy_source(classes: dict[str, dict[str, float]]) -> str:
-    """A policy file: each class the expert bot with its weights."""
+    """A policy file: each class the expert bot with its weights (the rest the expert's)."""
     lines = [
         '"""The expert bot with weights found by tools/tune.py."""',
         "",
-        "from p2pnerts.bots._expert import ExpertBot",
-        "from p2pnerts.bots._strong import Weights",
+        "from dataclasses import replace",
+        "",
+        "from p2pnerts.bots._expert import EXPERT, ExpertBot",
     ]
     for name, found in classes.items():
         args = ", ".join(f"{n}={v!r}" for n, v in found.items())
@@ -87,7 +88,7 @@ def policy_source(classes: dict[str, dict[str, float]]) -> str:
             "",
             f"class {name}(ExpertBot):",
             "    def __init__(self) -> None:",
-            f"        super().__init__(Weights(keep_scoring=0, {args}))",
+            f"        super().__init__(replace(EXPERT, {args}))",
         ]
     return "\n".join(lines) + "\n"
 
