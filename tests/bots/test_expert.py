@@ -21,6 +21,7 @@ from p2pnerts.rules import (
     TurnStock,
     apply,
     deal,
+    is_stuck,
     legal_moves,
     private_view,
     solo_seats,
@@ -147,3 +148,37 @@ def test_a_deck_not_dealt_in_is_no_player_about_to_call() -> None:
     away = state._replace(tableaux=tuple(tableaux))
     assert not _call_is_near(private_view(away, 0), 0)  # seat 2 is away, not calling
     assert _call_is_near(private_view(_nerts_emptied(state, 2), 0), 0)
+
+
+def _declared_stuck(state: State, seat: int) -> State:
+    """The state with ``seat``'s stock turned through onto its waste (every card of it
+    seen) and its tableau declared stuck."""
+    own = state.seats[seat]
+    t = state.tableaux[own]
+    turned = tuple(c for c in reversed(t.stock) if c is not None)  # (a full view: all)
+    t = t._replace(stock=(), waste=(*t.waste, *turned), stuck=True)
+    tableaux = list(state.tableaux)
+    tableaux[own] = t
+    return state._replace(tableaux=tuple(tableaux))
+
+
+def test_declared_stuck_the_expert_plays_on_once_it_can_make_progress_again() -> None:
+    """Others' plays can make a declared-stuck tableau able to progress: the strong bot
+    waits for the rotation all the same; the expert plays on, and waits only while it is
+    still stuck."""
+    progress = strong_waited = stuck = 0
+    for seed in range(6):
+        for state in positions(seed, 4, TableOptions()):
+            for seat in range(4):
+                view = private_view(_declared_stuck(state, seat), seat)
+                if not view.tableau_of(seat).nerts or view.ended is not None:
+                    continue
+                move = ExpertBot().choose(view, seat)
+                if is_stuck(view, seat):
+                    stuck += 1
+                    assert move is None
+                    continue
+                progress += 1
+                assert move is not None and move in legal_moves(view, seat)
+                strong_waited += StrongBot().choose(view, seat) is None
+    assert progress > 50 and strong_waited > 10 and stuck > 0
