@@ -21,26 +21,38 @@ What it found (``label --rounds 50`` with seeds 100 and 101, ``--rounds 70`` wit
 103, some 40 minutes on one core; then ``fit`` on the four files): 5,682 decisions. Where
 the expert moved a card, the fit explains 22% of the verdicts held out, and switching
 where it says so (25%) gains +0.08 points at one second a decision; where it turned, 0%.
-The expert switching so in the arena: -0.32 +/- 0.56 points a round against the expert
-(1,000 rounds, seed 1). The expert's notes say what that means.
+The expert switching so in the arena (`Switching`, the fit of the four files): -0.32 +/-
+0.56 points a round against the expert (1,000 rounds, seed 1). The expert's notes say
+what that means.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # (loaded as a policy file too)
 from probes import TableRollouts, _guess
 
 from p2pnerts.arena._fast import FastRound, Seat
 from p2pnerts.arena._report import Tally
 from p2pnerts.bots import BotDriver, ExpertBot, StrongBot
 from p2pnerts.bots._expert import EXPERT
-from p2pnerts.bots._strong import _after, _fits_down, _gains, _goes_up, _line, _Table
+from p2pnerts.bots._strong import (
+    _after,
+    _fits_down,
+    _gains,
+    _goes_up,
+    _line,
+    _pass_length,
+    _Table,
+)
 from p2pnerts.rules import (
     HIDDEN,
     NERTS,
@@ -193,6 +205,53 @@ def solve(rows: Sequence[Sequence[float]], targets: Sequence[float]) -> list[flo
                 f = a[r][c] / a[c][c]
                 a[r] = [u - f * v for u, v in zip(a[r], a[c], strict=True)]
     return [a[i][k] / a[i][i] for i in range(k)]
+
+
+class Switching:
+    """The expert bot, turning where it would move a card at home and the fit of the files
+    named in ``VERDICTS`` (comma-separated) says a turn is better; at most one pass of its
+    stock in a row, or a round could wait on it for ever. For the arena:
+
+        VERDICTS=v100.jsonl,v101.jsonl p2pnerts arena --fast \\
+            --policies expert,tools/verdicts.py:Switching --rounds 1000 --seed 1
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        self.bot, self.rollouts, self.turns = ExpertBot(), TableRollouts(rng), 0
+        self.weights = _moved_fit(tuple(os.environ.get("VERDICTS", "").split(",")))
+
+    def choose(self, view: State, seat: int) -> Move | None:
+        move = self._choose(view, seat)
+        self.turns = self.turns + 1 if isinstance(move, TurnStock) else 0
+        return move
+
+    def _choose(self, view: State, seat: int) -> Move | None:
+        move = self.bot.choose(view, seat)
+        patient = self.turns <= _pass_length(view.tableau_of(seat), view.options.stock_turn)
+        if not isinstance(move, ToWork) or not patient:
+            return move
+        known = self.bot._known(view, seat)
+        other = self.rollouts._other(known, seat, move)
+        if not isinstance(other, TurnStock):
+            return move
+        row = features(known, seat, move, other)
+        return other if sum(w * x for w, x in zip(self.weights, row, strict=True)) > 0 else move
+
+
+@functools.cache
+def _moved_fit(files: tuple[str, ...]) -> list[float]:
+    """The fit, on every decision of ``files`` where the expert moved a card."""
+    if not any(files):
+        raise SystemExit("VERDICTS: name the files of `verdicts.py label`, comma-separated")
+    try:
+        text = "\n".join(Path(f).read_text() for f in files)
+    except OSError as error:
+        raise SystemExit(f"VERDICTS: {error.filename}: {error.strerror}") from None
+    data = [json.loads(line) for line in text.splitlines() if line.strip()]
+    moved = [(row, sum(v) / len(v)) for row, v in data if not row[1]]
+    if not moved:
+        raise SystemExit("VERDICTS names no decision where the expert moved a card")
+    return solve([row for row, _ in moved], [y for _, y in moved])
 
 
 def fit(lines: Sequence[str]) -> str:

@@ -13,6 +13,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 import verdicts
+from test_policies import positions
+
+from p2pnerts.arena import play_arena
+from p2pnerts.bots import ExpertBot
+from p2pnerts.rules import NERTS, TableOptions, ToWork, TurnStock, legal_moves, private_view
 
 
 def test_least_squares_finds_the_weights_that_made_the_targets() -> None:
@@ -81,3 +86,46 @@ def test_bad_arguments_are_refused_before_any_round_is_played(
         assert stop.value.code == 2
     err = capsys.readouterr().err
     assert "at least 1" in err and "no folder" in err and "missing.jsonl" in err
+
+
+def test_the_expert_switching_where_the_fit_says_plays_whole_rounds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fit that always says turn (a verdict of +5 for every move it turns instead of) must
+    not keep a round from ending: the policy turns for at most one pass in a row."""
+    rows = [json.loads(line) for line in verdicts.label(1, seed=7, guesses=1)]
+    file = tmp_path / "v.jsonl"
+    file.write_text("".join(json.dumps([row, [5.0]]) + "\n" for row, _ in rows))
+    monkeypatch.setenv("VERDICTS", str(file))
+    report = play_arena(["expert", f"{verdicts.__file__}:Switching"], 2, seed=3, fast=True)
+    assert [f.seat_rounds for f in report.figures] == [4, 4]
+    weights = verdicts.Switching(random.Random(1)).weights
+    moved = [row for row, _ in rows if not row[1]]
+    assert moved and all(sum(w * x for w, x in zip(weights, row, strict=True)) > 4 for row in moved)
+    # Where the expert moves a card at home and could turn, it turns; but not after a pass
+    # of turns in a row.
+    checked = 0
+    for state in positions(4, 4, TableOptions()):
+        for seat in range(4):
+            view = private_view(state, seat)
+            move = ExpertBot().choose(view, seat)
+            if not isinstance(move, ToWork) or move.source == NERTS:
+                continue
+            if TurnStock(seat) not in legal_moves(view, seat):
+                continue
+            fresh = verdicts.Switching(random.Random(1))
+            assert fresh.choose(view, seat) == TurnStock(seat)
+            fresh = verdicts.Switching(random.Random(1))
+            fresh.turns = 60
+            assert fresh.choose(view, seat) == move
+            checked += 1
+    assert checked > 3
+
+
+def test_the_switching_policy_needs_its_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("VERDICTS", raising=False)
+    with pytest.raises(SystemExit, match="name the files"):
+        verdicts.Switching(random.Random(1))
+    monkeypatch.setenv("VERDICTS", "/nonexistent/v.jsonl")
+    with pytest.raises(SystemExit, match="No such file"):
+        verdicts.Switching(random.Random(1))
