@@ -156,7 +156,8 @@ class ExpertBot:
         return best if _scores_now(best, options) > _scores_now(move, options) else move
 
     def _known(self, view: State, seat: int) -> State:
-        """The view with the own stock's cards not seen yet hidden."""
+        """The view with the own stock's cards not seen yet hidden, and its tableau not
+        stuck if it has declared so but could make progress now."""
         own = view.seats[seat]
         tableau = view.tableaux[own]
         pool = {c for c in (*tableau.stock, *tableau.waste) if c is not None}
