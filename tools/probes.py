@@ -254,19 +254,34 @@ class TableRollouts:
 
     def choose(self, view: State, seat: int) -> Move | None:
         move = self.bot.choose(view, seat)
-        other = self._other(view, seat, move)
+        other = self.alternative(view, seat, move)
         if move is None or other is None:
             return move
-        mine, theirs = apply(view, move)[0], apply(view, other)[0]
         gain = 0.0
-        for _ in range(self.GUESSES):
-            seed = self.rng.getrandbits(32)
-            for state, sign in ((theirs, 1), (mine, -1)):
-                guessed = _guess(state, random.Random(seed))
-                gain += sign * self._play_on(guessed, seat, random.Random(seed + 1))
+        for theirs, mine in self.played_on(view, seat, move, other, self.GUESSES):
+            gain += theirs
+            gain -= mine
         return other if gain / self.GUESSES > 0.5 else move
 
-    def _other(self, view: State, seat: int, move: Move | None) -> Move | None:
+    def played_on(
+        self, view: State, seat: int, move: Move, other: Move, guesses: int
+    ) -> list[tuple[float, float]]:
+        """How far ahead ``other`` and ``move`` leave the seat after `HORIZON` seconds of
+        play, for each of ``guesses`` guesses at the hidden cards (the same for both)."""
+        mine, theirs = apply(view, move)[0], apply(view, other)[0]
+        ahead = []
+        for _ in range(guesses):
+            seed = self.rng.getrandbits(32)
+            after = [
+                self._play_on(_guess(state, random.Random(seed)), seat, random.Random(seed + 1))
+                for state in (theirs, mine)
+            ]
+            ahead.append((after[0], after[1]))
+        return ahead
+
+    def alternative(self, view: State, seat: int, move: Move | None) -> Move | None:
+        """The other side of "a move at home, or a turn" where ``move`` is one: the best
+        move onto a work pile for a turn, a turn for such a move; else None."""
         moves = legal_moves(view, seat)
         if isinstance(move, TurnStock):
             table = _Table(view, seat, STRONG, True)

@@ -16,11 +16,12 @@ with the weights found so far, to be measured as any policy is:
 
     p2pnerts arena --fast --policies strong,tuned.py:Tuned --rounds 1000 --seed 1
 
-``python tools/tune.py`` as it stands (150 steps of 400 rounds, 60,000 rounds, 36 minutes
-on 2 cores) found nothing. The weights moved little (the Nerts card x1.62, blocking x1.44,
-feeding x0.74, the rest within 25%), and they play -0.38 +/- 0.56 points a round against the
-strong bot, -0.31 +/- 0.57 against the expert bot and +0.12 +/- 0.57 against the priority bot
-(1,000 rounds, seed 1). The same seed gives the same weights.
+``python tools/tune.py`` (150 steps of 400 rounds, 60,000 rounds, 36 minutes on 2 cores,
+run before the expert played on once no longer stuck) found nothing. The weights moved
+little (the Nerts card x1.62, blocking x1.44, feeding x0.74, the rest within 25%), and they
+play -0.38 +/- 0.56 points a round against the strong bot, -0.31 +/- 0.57 against the
+expert bot and +0.12 +/- 0.57 against the priority bot (1,000 rounds, seed 1). The same
+seed gives the same weights.
 """
 
 from __future__ import annotations

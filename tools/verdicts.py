@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # (loaded as a policy file too)
-from probes import TableRollouts, _guess
+from probes import TableRollouts
 
 from p2pnerts.arena._fast import FastRound, Seat
 from p2pnerts.arena._report import Tally
@@ -137,7 +137,7 @@ class Labeller:
     """The expert bot, writing each "a move at home, or a turn" decision with its verdicts."""
 
     def __init__(self, rng: random.Random, guesses: int, out: list[str]) -> None:
-        self.bot, self.rng, self.guesses, self.out = ExpertBot(), rng, guesses, out
+        self.bot, self.guesses, self.out = ExpertBot(), guesses, out
         self.rollouts = TableRollouts(rng)
 
     def choose(self, view: State, seat: int) -> Move | None:
@@ -145,22 +145,13 @@ class Labeller:
         if move is None:
             return None
         known = self.bot._known(view, seat)  # (what it decided on)
-        other = self.rollouts._other(known, seat, move)
+        other = self.rollouts.alternative(known, seat, move)
         if other is None:
             return move
         row = features(known, seat, move, other)
         # Played on from the whole view: the guesses deal the others' hidden cards.
-        mine, theirs = apply(view, move)[0], apply(view, other)[0]
-        verdicts = []
-        for _ in range(self.guesses):
-            seed = self.rng.getrandbits(32)
-            ahead = [
-                self.rollouts._play_on(
-                    _guess(state, random.Random(seed)), seat, random.Random(seed + 1)
-                )
-                for state in (theirs, mine)
-            ]
-            verdicts.append(round(ahead[0] - ahead[1], 4))
+        ahead = self.rollouts.played_on(view, seat, move, other, self.guesses)
+        verdicts = [round(theirs - mine, 4) for theirs, mine in ahead]
         self.out.append(json.dumps([row, verdicts]))
         return move
 
@@ -231,7 +222,7 @@ class Switching:
         if not isinstance(move, ToWork) or not patient:
             return move
         known = self.bot._known(view, seat)
-        other = self.rollouts._other(known, seat, move)
+        other = self.rollouts.alternative(known, seat, move)
         if not isinstance(other, TurnStock):
             return move
         row = features(known, seat, move, other)
@@ -247,17 +238,22 @@ def _moved_fit(files: tuple[str, ...]) -> list[float]:
         text = "\n".join(Path(f).read_text() for f in files)
     except OSError as error:
         raise SystemExit(f"VERDICTS: {error.filename}: {error.strerror}") from None
-    data = [json.loads(line) for line in text.splitlines() if line.strip()]
-    moved = [(row, sum(v) / len(v)) for row, v in data if not row[1]]
+    moved = [(row, y) for row, y in _decisions(text.splitlines()) if not row[1]]
     if not moved:
         raise SystemExit("VERDICTS names no decision where the expert moved a card")
     return solve([row for row, _ in moved], [y for _, y in moved])
 
 
+def _decisions(lines: Sequence[str]) -> list[tuple[list[float], float]]:
+    """The decisions of a file's lines: each one's features, and its mean verdict."""
+    data = [json.loads(line) for line in lines if line.strip()]
+    return [(row, sum(verdicts) / len(verdicts)) for row, verdicts in data]
+
+
 def fit(lines: Sequence[str]) -> str:
     """The report on a file's lines: per kind of decision, the fit on one half of them as
     measured on the other."""
-    data = [json.loads(line) for line in lines if line.strip()]
+    data = _decisions(lines)
     order = list(range(len(data)))
     random.Random(0).shuffle(order)
     half = set(order[: len(order) // 2])
@@ -268,7 +264,7 @@ def fit(lines: Sequence[str]) -> str:
             out.append(f"{kind}: {len(mine)} decisions, too few to fit")
             continue
         x = [data[i][0] for i in mine]
-        y = [sum(data[i][1]) / len(data[i][1]) for i in mine]
+        y = [data[i][1] for i in mine]
         train = [j for j, i in enumerate(mine) if i in half]
         test = [j for j, i in enumerate(mine) if i not in half]
         w = solve([x[j] for j in train], [y[j] for j in train])

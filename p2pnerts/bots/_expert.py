@@ -47,13 +47,13 @@ from p2pnerts.rules import (
     TableOptions,
     ToFoundation,
     ToWork,
-    is_stuck,
     legal_moves,
 )
 
-EXPERT = Weights(keep_scoring=0)
+EXPERT = Weights(keep_scoring=0, play_on=True)
 """The expert's weights: the strong bot's, but with an empty Nerts pile it plays up every
-card it can before it calls (``keep_scoring`` 0). Tried in the fast arena (800 paired
+card it can before it calls (``keep_scoring`` 0), and declared stuck it plays on as soon as
+it can (``play_on``). Tried in the fast arena (800 paired
 rounds each, against strong): other weights for Nerts cards, spaces, races, blocking,
 feeding, digging, calling, a deeper or wider search, a value for turning into unseen cards,
 and terms for the kinds of card the work piles take and for the turns until the waste
@@ -156,8 +156,7 @@ class ExpertBot:
         return best if _scores_now(best, options) > _scores_now(move, options) else move
 
     def _known(self, view: State, seat: int) -> State:
-        """The view with the own stock's cards not seen yet hidden, and its tableau not
-        stuck if it has declared so but could make progress now."""
+        """The view with the own stock's cards not seen yet hidden."""
         own = view.seats[seat]
         tableau = view.tableaux[own]
         pool = {c for c in (*tableau.stock, *tableau.waste) if c is not None}
@@ -166,16 +165,11 @@ class ExpertBot:
         self._pool = pool
         self._seen.update(tableau.waste)
         stock = tuple(c if c in self._seen else HIDDEN for c in tableau.stock)
-        known = tableau._replace(stock=stock)
+        if stock == tableau.stock:
+            return view
         tableaux = list(view.tableaux)
-        tableaux[own] = known
-        view = view._replace(tableaux=tuple(tableaux))
-        if known.stuck and not is_stuck(view, seat):
-            # Declared stuck, but the others' plays since let it make progress again: it
-            # plays on (its next move clears the declaration) instead of waiting.
-            tableaux[own] = known._replace(stuck=False)
-            view = view._replace(tableaux=tuple(tableaux))
-        return view
+        tableaux[own] = tableau._replace(stock=stock)
+        return view._replace(tableaux=tuple(tableaux))
 
 
 def _call_is_near(view: State, seat: int) -> bool:

@@ -92,6 +92,9 @@ class Weights:
     turn_guess: float = 0.0
     """What turning the stock is worth when the cards it would show are not known yet (a
     view that hides them; the strong bot's own view shows its stock)."""
+    play_on: bool = False
+    """Declared stuck, play on as soon as the others' plays let the tableau make progress
+    (its next move clears the declaration), instead of waiting for the rotation."""
 
 
 STRONG = Weights()
@@ -113,25 +116,23 @@ class StrongBot:
         moves = legal_moves(view, seat)
         if not moves:
             return None
-        tableau = view.tableau_of(seat)
+        tableau, w = view.tableau_of(seat), self._w
         patient = self._idle <= _pass_length(tableau, view.options.stock_turn)
-        table = _Table(view, seat, self._w, patient)
+        table = _Table(view, seat, w, patient)
         scored = _gains(view, seat, moves, table)
-        w = self._w
         if CallNerts(seat) in moves:
             up = [m for gain, m in scored if isinstance(m, ToFoundation) and gain > w.worth]
             if not up or table.closest < w.keep_scoring:
                 return CallNerts(seat)
             return up[0]
-        turn = TurnStock(seat) in moves and not tableau.stuck
+        stuck = tableau.stuck and (not w.play_on or is_stuck(view, seat))
+        turn = TurnStock(seat) in moves and not stuck
         best = _look_ahead(view, seat, scored[: w.candidates], turn, table)
         if best is not None:
             self._idle = 0
             return best
-        if Rotate(seat) in moves:
-            return Rotate(seat)
-        if tableau.stuck:
-            return None
+        if stuck:
+            return Rotate(seat) if Rotate(seat) in moves else None
         if is_stuck(view, seat):
             return DeclareStuck(seat)
         if turn and patient:
