@@ -155,7 +155,10 @@ class Narrator:
         """A round's end: who ended it, whether this seat sat it out, and (unless the
         screen shows them) every deck's points."""
         caller = over.caller
-        who = f"{self.name(caller)} called Nerts" if caller is not None else "everyone stuck"
+        if caller is not None:
+            who = f"{self.name(caller)} called Nerts"
+        else:
+            who = "everyone stuck" if over.dealt else "no deck was dealt in"
         sat_out = bool(over.dealt) and self.seating[self.seat] not in over.dealt
         how = f"you sat out; {who}" if sat_out else who
         if not self.scores:

@@ -53,6 +53,12 @@ class Closing:
         self.known_from = 0
         """The first round whose every Ready this replica saw (a replica let back in sees
         those of the round its StartView rebuilds it from on)."""
+        self.kept: tuple[int, dict[int, bytes]] | None = None
+        """A replica let back in while it ran: the round before ``known_from`` and the
+        pledges of it that it had committed itself. Those are the table's (what it
+        committed, every replica committed in the same order), but it may have been left out
+        before the last of them: they check a round's shares only if they name every deck
+        dealt in it."""
 
     def whole(self, number: int) -> Round | None:
         """Round ``number``, if this replica saw all of its Readies (and so its pledges)."""
@@ -115,19 +121,34 @@ class Closing:
     def _seed_after(self, this: Round) -> bytes | None:
         """The next round's common seed: the secrets revealed for this round (from round
         1 on, those that match their pledge); None where this replica cannot check them
-        (it came back after the pledges were made)."""
+        (it came back after the pledges were made, and had not committed them all)."""
         expected = self.expected(this)
         shares = {d: s for d, (_, s) in this.shares.items() if d in expected}
         if this.number > 0:
-            before = self.whole(this.number - 1)
-            if before is None:
+            pledges = self._pledges_for(this.number, expected)
+            if pledges is None:
                 return None
             shares = {
-                d: s
-                for d, s in shares.items()
-                if before.pledges.get(d) == _deal.pledge(this.number, d, s)
+                d: s for d, s in shares.items() if pledges.get(d) == _deal.pledge(this.number, d, s)
             }
         return _deal.common_seed(this.number + 1, shares)
+
+    def _pledges_for(self, number: int, decks: set[int]) -> dict[int, bytes] | None:
+        """Per deck, its pledge for round ``number``, made in the round before, if this
+        replica knows every one that ``decks`` made (None: it cannot check them)."""
+        before = self.whole(number - 1)
+        if before is not None:
+            return before.pledges
+        kept = self.pledges_seen(number - 1)
+        return kept if kept is not None and decks <= kept.keys() else None
+
+    def pledges_seen(self, number: int) -> dict[int, bytes] | None:
+        """The pledges made in round ``number`` that this replica committed: all of them if
+        it saw the round whole, else those it `kept` (None: none)."""
+        before = self.whole(number)
+        if before is not None:
+            return before.pledges
+        return self.kept[1] if self.kept is not None and self.kept[0] == number else None
 
     def _audit(self, this: Round) -> None:
         host, number = self._host, this.number

@@ -87,7 +87,10 @@ class Dealing:
 
     def restart(self, playing: int, first: int) -> None:
         """Forget every round but what the disk holds: a rejoining replica replays the
-        table from the first Ready of round ``first``, its round in play ``playing``."""
+        table from the first Ready of round ``first``, its round in play ``playing``. The
+        pledges of the round before that it committed, it keeps (`Closing.kept`)."""
+        pledges = self.closing.pledges_seen(first - 1)
+        self.closing.kept = (first - 1, dict(pledges)) if pledges is not None else None
         self.rounds.clear()
         self._wanted = []
         self.closing.known_from = first

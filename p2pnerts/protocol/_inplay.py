@@ -301,11 +301,18 @@ class InPlay:
             return
         if public.ended is None:
             self.keep_sitting_out_stuck()
-            if self.public is not None and all(t.stuck for t in self.public.tableaux):
+            # A rotation that leaves every tableau stuck again (no seat can move: none is
+            # dealt in, or every dealt seat is gone) is followed by another, which ends the
+            # round, rather than waiting for a commit that may never come.
+            while self._all_stuck():
                 self.apply_everywhere(Rotate(min(self._host.members, default=0)))
                 self.keep_sitting_out_stuck()
         if self.public is not None and self.public.ended is not None:
             self._end_round(now)
+
+    def _all_stuck(self) -> bool:
+        public = self.public
+        return public is not None and public.ended is None and all(t.stuck for t in public.tableaux)
 
     def apply_everywhere(self, move: Move) -> None:
         """Apply a move every replica applies at this same place in the order."""

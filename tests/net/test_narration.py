@@ -84,8 +84,10 @@ def test_a_round_over_names_the_caller_and_every_decks_points() -> None:
     assert screen(seating=TEAMS).tell(over) == Told("round 1 over")
     scored = Narrator(NAMES, TEAMS, 0, you=True)
     assert scored.tell(over) == Told("round 1 over (Bea called Nerts): You & Bea +9, Cy -5")
-    stuck = RoundOver(1, EndReason.STUCK, None, scores, b"")
+    stuck = RoundOver(1, EndReason.STUCK, None, scores, b"", dealt=(0, 1))
     assert "(everyone stuck)" in str(headless(seating=TEAMS).tell(stuck))
+    nobody = RoundOver(2, EndReason.STUCK, None, scores, b"", dealt=())
+    assert "round 2 over (no deck was dealt in)" in str(headless(seating=TEAMS).tell(nobody))
 
 
 def test_plays_are_told_as_plays_and_a_seat_leaving_is_news_only_to_the_others() -> None:

@@ -10,6 +10,7 @@ from p2pnerts.protocol import (
     AuditFailed,
     AuditPassed,
     PeerExcluded,
+    RejoinedTable,
     Replica,
     RoundOver,
     common_seed,
@@ -23,6 +24,8 @@ from p2pnerts.rules import (
     NEW_FOUNDATION,
     CallNerts,
     Card,
+    DeclareStuck,
+    EndReason,
     Match,
     Suit,
     TableOptions,
@@ -150,3 +153,75 @@ def test_a_seat_withholding_its_secret_holds_the_audit_up_until_it_goes_then_is_
     table.crash(2)
     table.run_for(6)
     _left_out_and_voided(table)
+
+
+def _round_1_called(players: int) -> Table:
+    """Round 1 dealt; seat 0 plays its ace and will call Nerts (`_call`)."""
+    table = Table(players, TableOptions(nerts_pile=1))
+    table.start([order(s, ["AH"], ["2S", "3S", "4S", "5S"], table.options) for s in range(players)])
+    return table
+
+
+def _call(table: Table) -> None:
+    """Seat 0 ends the round in play, and every seat deals the next."""
+    table.play(0, ToFoundation(0, Card(0, 1, Suit.HEARTS), NERTS, NEW_FOUNDATION))
+    table.play(0, CallNerts(0))
+    for seat in range(table.players):
+        table.deal(seat)
+    table.flush()
+    table.settle()
+
+
+def _all_stuck_twice(table: Table) -> None:
+    """Every seat says it is stuck, twice over: the stocks rotate, and the round ends."""
+    for _ in range(2):
+        for seat in range(table.players):
+            table.play(seat, DeclareStuck(seat))
+
+
+def test_a_seat_let_back_in_mid_round_deals_in_the_next_from_the_pledges_it_had_committed() -> None:
+    """A seat cut off for seconds and let back in (twice) replays round 1 from its first Ready,
+    after the pledges of round 1's decks were made (round 0's Readies). It had committed them
+    itself before it was left out, so it checks round 1's shares against them, knows round
+    2's seed and deals in it as the others do; their audit passes its deck. (It sat round 2
+    out; and a table every seat of which came back so dealt nobody in, and waited.)"""
+    table = _round_1_called(4)
+    links = {frozenset((3, seat)) for seat in range(3)}
+    for _ in range(2):  # twice: the second rebuild keeps what the first kept
+        table.held |= links
+        table.run_for(4.5)
+        table.held -= links
+        table.run_for(3)
+    assert len(table.of(3, RejoinedTable)) == 2
+    assert table.replicas[3].dealing.closing.known_from == 1
+    _call(table)
+    second = [r.dealing.rounds[2] for r in table.replicas]
+    assert second[3].seed is not None and len({this.seed for this in second}) == 1
+    assert all(sorted(this.shown) == [0, 1, 2, 3] for this in second)
+    _all_stuck_twice(table)
+    for seat in range(3):
+        assert table.of(seat, RoundOver)[-1].round == 2
+        assert table.of(seat, AuditPassed)[-1] == AuditPassed(2)
+        assert not table.of(seat, AuditFailed)
+    table.agree()
+
+
+def test_a_round_no_deck_is_dealt_in_ends_where_its_play_starts_and_the_next_deals() -> None:
+    """No seat holds the secret its deck pledged for round 2 (as seats that came back
+    without it), so every Ready of round 2 shows no cards: no seat can move, the rotation
+    leaves every tableau stuck again, and the round ends there, scoring nothing, rather than
+    waiting for a commit that never comes."""
+    table = _round_1_called(3)
+    for replica in table.replicas:
+        replica.dealing.round_data(2).secret = b""
+    _call(table)
+    for seat in range(3):
+        over = table.of(seat, RoundOver)[-1]
+        assert (over.round, over.reason, over.dealt) == (2, EndReason.STUCK, ())
+        assert all(score.points == 0 for score in over.scores)
+    for seat in range(3):
+        table.deal(seat)
+    table.flush()
+    table.settle()
+    assert all(sorted(r.dealing.rounds[3].shown) == [0, 1, 2] for r in table.replicas)
+    table.agree()
