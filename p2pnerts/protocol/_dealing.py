@@ -87,11 +87,16 @@ class Dealing:
 
     def restart(self, playing: int, first: int) -> None:
         """Forget every round but what the disk holds: a rejoining replica replays the
-        table from the first Ready of round ``first``, its round in play ``playing``. The
-        pledges of the round before that it committed, it keeps (`Closing.kept`)."""
+        table from the first Ready of round ``first``, its round in play ``playing``. What
+        it made itself of the rounds before, it keeps: the pledges of round ``first``−1
+        that it committed (`Closing.kept`), and round ``first``'s seed if it made it."""
         pledges = self.closing.pledges_seen(first - 1)
         self.closing.kept = (first - 1, dict(pledges)) if pledges is not None else None
+        made = self.rounds.get(first)
+        seed = made.seed if made is not None else None
         self.rounds.clear()
+        if seed is not None:
+            self.round_data(first).seed = seed
         self._wanted = []
         self.closing.known_from = first
         disk = self.saved

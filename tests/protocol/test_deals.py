@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from _table import Table, order
 
 from p2pnerts.cheats import stacked
@@ -166,10 +168,23 @@ def _call(table: Table) -> None:
     """Seat 0 ends the round in play, and every seat deals the next."""
     table.play(0, ToFoundation(0, Card(0, 1, Suit.HEARTS), NERTS, NEW_FOUNDATION))
     table.play(0, CallNerts(0))
-    for seat in range(table.players):
+    _deal(table, range(table.players))
+
+
+def _deal(table: Table, seats: Iterable[int]) -> None:
+    for seat in seats:
         table.deal(seat)
     table.flush()
     table.settle()
+
+
+def _cut_off(table: Table, seat: int, seconds: float) -> None:
+    """Hold every link of ``seat`` for ``seconds``, then let the table run on for 3 s."""
+    links = {frozenset((seat, other)) for other in range(table.players) if other != seat}
+    table.held |= links
+    table.run_for(seconds)
+    table.held -= links
+    table.run_for(3)
 
 
 def _all_stuck_twice(table: Table) -> None:
@@ -186,12 +201,8 @@ def test_a_seat_let_back_in_mid_round_deals_in_the_next_from_the_pledges_it_had_
     2's seed and deals in it as the others do; their audit passes its deck. (It sat round 2
     out; and a table every seat of which came back so dealt nobody in, and waited.)"""
     table = _round_1_called(4)
-    links = {frozenset((3, seat)) for seat in range(3)}
     for _ in range(2):  # twice: the second rebuild keeps what the first kept
-        table.held |= links
-        table.run_for(4.5)
-        table.held -= links
-        table.run_for(3)
+        _cut_off(table, 3, 4.5)
     assert len(table.of(3, RejoinedTable)) == 2
     assert table.replicas[3].dealing.closing.known_from == 1
     _call(table)
@@ -201,6 +212,26 @@ def test_a_seat_let_back_in_mid_round_deals_in_the_next_from_the_pledges_it_had_
     _all_stuck_twice(table)
     for seat in range(3):
         assert table.of(seat, RoundOver)[-1].round == 2
+        assert table.of(seat, AuditPassed)[-1] == AuditPassed(2)
+        assert not table.of(seat, AuditFailed)
+    table.agree()
+
+
+def test_a_seat_let_back_in_between_rounds_deals_in_the_next_from_the_seed_it_had_made() -> None:
+    """Round 1 closed at every seat; seat 3 is cut off before it says it is ready for
+    round 2 and let back in, replaying from round 2's first Ready: it no longer sees
+    round 1's Reveals, but it made round 2's seed itself before, and deals in with it."""
+    table = _round_1_called(4)
+    table.play(0, ToFoundation(0, Card(0, 1, Suit.HEARTS), NERTS, NEW_FOUNDATION))
+    table.play(0, CallNerts(0))
+    assert all(r.dealing.rounds[2].seed is not None for r in table.replicas)
+    _deal(table, [0])
+    _cut_off(table, 3, 4.5)
+    assert table.of(3, RejoinedTable) and table.replicas[3].dealing.closing.known_from == 2
+    _deal(table, [1, 2, 3])
+    assert all(sorted(r.dealing.rounds[2].shown) == [0, 1, 2, 3] for r in table.replicas)
+    _all_stuck_twice(table)
+    for seat in range(3):
         assert table.of(seat, AuditPassed)[-1] == AuditPassed(2)
         assert not table.of(seat, AuditFailed)
     table.agree()
