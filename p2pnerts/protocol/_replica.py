@@ -415,4 +415,6 @@ class Replica(Readings):
             self.witness.forget(seat)
         self.match_scores = list(start.scores)
         self.inplay = InPlay(self, start.round - 1)
-        self.dealing.restart(self.inplay.number, start.round)
+        # A base at the match's start (no Ready had committed: "round 1") replays round 0's
+        # Readies too, and with them the pledges of round 1.
+        self.dealing.restart(self.inplay.number, start.round if start.base_committed else 0)

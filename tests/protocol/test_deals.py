@@ -256,3 +256,19 @@ def test_a_round_no_deck_is_dealt_in_ends_where_its_play_starts_and_the_next_dea
     table.settle()
     assert all(sorted(r.dealing.rounds[3].shown) == [0, 1, 2] for r in table.replicas)
     table.agree()
+
+
+def test_a_seat_let_back_in_before_any_round_started_deals_in_the_first_two() -> None:
+    """Seat 3 is cut off as the match begins and let back in before anything commits: its
+    StartView's base is the match's start (of "round 1", as no Ready has committed), so it
+    replays round 0's Readies too, and checks round 1's shares against their pledges as
+    the others do: it deals in round 2, where it sat that round out."""
+    table = Table(4, TableOptions(nerts_pile=1))
+    _cut_off(table, 3, 4.5)
+    assert len(table.of(3, RejoinedTable)) == 1
+    table.choose(1, [order(s, ["AH"], ["2S", "3S", "4S", "5S"], table.options) for s in range(4)])
+    _deal(table, range(4))
+    assert all(sorted(r.dealing.rounds[1].shown) == [0, 1, 2, 3] for r in table.replicas)
+    _call(table)
+    assert all(sorted(r.dealing.rounds[2].shown) == [0, 1, 2, 3] for r in table.replicas)
+    table.agree()
