@@ -185,6 +185,19 @@ class Table:
             self.advance(0.25)
             self.settle(rounds=5)
 
+    def cut_off(self, seat: int, seconds: float, *, lost: bool = False) -> None:
+        """Cut every link of ``seat`` for ``seconds`` while every seat runs on: what is
+        sent meanwhile is ``lost`` (a connection that broke), or waits and arrives after
+        (TCP)."""
+        links = {frozenset((seat, other)) for other in range(self.players) if other != seat}
+        if lost:
+            self.cut |= links
+        else:
+            self.held |= links
+        self.run_for(seconds)
+        self.cut -= links
+        self.held -= links
+
     def agree(self) -> None:
         """Every seat that is up has the same digest at the shortest commit count."""
         live = [r for s, r in enumerate(self.replicas) if s not in self.down]

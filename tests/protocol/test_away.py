@@ -152,19 +152,6 @@ def test_a_round_that_began_and_ended_while_away_is_not_told_as_one_to_sit_out()
 CUT = 3
 
 
-def _cut_off(table: Table, seconds: float, *, lost: bool) -> None:
-    """Cut every link of seat 3 for ``seconds`` while every seat runs on: what is sent
-    meanwhile is ``lost`` (a connection that broke), or waits and arrives after (TCP)."""
-    links = {frozenset((CUT, seat)) for seat in range(table.players) if seat != CUT}
-    if lost:
-        table.cut |= links
-    else:
-        table.held |= links
-    table.run_for(seconds)
-    table.cut -= links
-    table.held -= links
-
-
 def _four() -> Table:
     opts = TableOptions()
     table = Table(4, opts)
@@ -177,7 +164,7 @@ def test_a_seat_cut_off_for_seconds_is_out_and_asks_back_as_soon_as_its_links_re
     lost: bool,
 ) -> None:
     table = _four()
-    _cut_off(table, 4.5, lost=lost)
+    table.cut_off(CUT, 4.5, lost=lost)
     assert table.replicas[0].view > 0 and CUT not in table.replicas[0].members
     # Meanwhile it voted for later views of its own, which cannot form without the others.
     assert table.replicas[CUT].status is Status.CHANGING

@@ -178,12 +178,10 @@ def _deal(table: Table, seats: Iterable[int]) -> None:
     table.settle()
 
 
-def _cut_off(table: Table, seat: int, seconds: float) -> None:
-    """Hold every link of ``seat`` for ``seconds``, then let the table run on for 3 s."""
-    links = {frozenset((seat, other)) for other in range(table.players) if other != seat}
-    table.held |= links
-    table.run_for(seconds)
-    table.held -= links
+def _left_out_and_back(table: Table, seat: int) -> None:
+    """Hold every link of ``seat`` for 4.5 s (it is left out), then run on for 3 s (it is
+    let back in)."""
+    table.cut_off(seat, 4.5)
     table.run_for(3)
 
 
@@ -202,7 +200,7 @@ def test_a_seat_let_back_in_mid_round_deals_in_the_next_from_the_pledges_it_had_
     out; and a table every seat of which came back so dealt nobody in, and waited.)"""
     table = _round_1_called(4)
     for _ in range(2):  # twice: the second rebuild keeps what the first kept
-        _cut_off(table, 3, 4.5)
+        _left_out_and_back(table, 3)
     assert len(table.of(3, RejoinedTable)) == 2
     assert table.replicas[3].dealing.closing.known_from == 1
     _call(table)
@@ -226,7 +224,7 @@ def test_a_seat_let_back_in_between_rounds_deals_in_the_next_from_the_seed_it_ha
     table.play(0, CallNerts(0))
     assert all(r.dealing.rounds[2].seed is not None for r in table.replicas)
     _deal(table, [0])
-    _cut_off(table, 3, 4.5)
+    _left_out_and_back(table, 3)
     assert table.of(3, RejoinedTable) and table.replicas[3].dealing.closing.known_from == 2
     _deal(table, [1, 2, 3])
     assert all(sorted(r.dealing.rounds[2].shown) == [0, 1, 2, 3] for r in table.replicas)
@@ -264,7 +262,7 @@ def test_a_seat_let_back_in_before_any_round_started_deals_in_the_first_two() ->
     replays round 0's Readies too, and checks round 1's shares against their pledges as
     the others do: it deals in round 2, where it sat that round out."""
     table = Table(4, TableOptions(nerts_pile=1))
-    _cut_off(table, 3, 4.5)
+    _left_out_and_back(table, 3)
     assert len(table.of(3, RejoinedTable)) == 1
     table.choose(1, [order(s, ["AH"], ["2S", "3S", "4S", "5S"], table.options) for s in range(4)])
     _deal(table, range(4))
