@@ -144,16 +144,25 @@ class Labeller:
         move = self.bot.choose(view, seat)
         if move is None:
             return None
-        known = self.bot._known(view, seat)  # (what it decided on)
-        other = self.rollouts.alternative(known, seat, move)
-        if other is None:
+        decision = _decision(self.bot, self.rollouts, view, seat, move)
+        if decision is None:
             return move
-        row = features(known, seat, move, other)
+        other, row = decision
         # Played on from the whole view: the guesses deal the others' hidden cards.
         ahead = self.rollouts.played_on(view, seat, move, other, self.guesses)
         verdicts = [round(theirs - mine, 4) for theirs, mine in ahead]
         self.out.append(json.dumps([row, verdicts]))
         return move
+
+
+def _decision(
+    bot: ExpertBot, rollouts: TableRollouts, view: State, seat: int, move: Move
+) -> tuple[Move, list[float]] | None:
+    """Where the expert's ``move`` is one side of "a move at home, or a turn": the other
+    side, and the decision's `features`, both from what the expert decided on."""
+    known = bot._known(view, seat)
+    other = rollouts.alternative(known, seat, move)
+    return None if other is None else (other, features(known, seat, move, other))
 
 
 def label(rounds: int, seed: int, guesses: int) -> list[str]:
@@ -221,11 +230,10 @@ class Switching:
         patient = self.turns <= _pass_length(view.tableau_of(seat), view.options.stock_turn)
         if not isinstance(move, ToWork) or not patient:
             return move
-        known = self.bot._known(view, seat)
-        other = self.rollouts.alternative(known, seat, move)
-        if not isinstance(other, TurnStock):
+        decision = _decision(self.bot, self.rollouts, view, seat, move)
+        if decision is None or not isinstance(decision[0], TurnStock):
             return move
-        row = features(known, seat, move, other)
+        other, row = decision
         return other if sum(w * x for w, x in zip(self.weights, row, strict=True)) > 0 else move
 
 
