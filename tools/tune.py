@@ -46,6 +46,7 @@ TUNED = (
     "nerts_guess",
     "space",
     "ready",
+    "soon",
     "dig",
     "urgent",
     "race",

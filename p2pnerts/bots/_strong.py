@@ -65,6 +65,9 @@ class Weights:
     """An empty work pile, while Nerts cards are left to fill it."""
     ready: float = 0.4
     """Each other exposed card of the tableau that could go to a foundation now."""
+    soon: float = 0.0
+    """Each other exposed card that could go to a foundation once another player plays
+    the card below it, which they show where it could go up now: a card to keep clear."""
     dig: float = 0.1
     """Each card left in stock and waste: the fewer, the sooner each one shows."""
     card_up: float = 1.0
@@ -227,14 +230,14 @@ def _gains(
     view: State, seat: int, moves: list[Move], table: _Table
 ) -> list[tuple[float, CardPlay]]:
     """Every card play among ``moves`` with what it gains, best first."""
-    base = _worth(view, seat, table.w, known=True)
+    base = _worth(view, seat, table, known=True)
     scored = []
     for move in moves:
         if isinstance(move, ToFoundation | ToWork | SlideUnder):
             after = _after(view, move)
             if after is None:
                 continue
-            gain = _worth(after, seat, table.w, known=move.source != NERTS) - base
+            gain = _worth(after, seat, table, known=move.source != NERTS) - base
             if isinstance(move, ToFoundation):
                 gain += _race(move, table)
             scored.append((gain, move))
@@ -259,16 +262,19 @@ def _race(move: ToFoundation, table: _Table) -> float:
     return gain
 
 
-def _worth(view: State, seat: int, w: Weights, *, known: bool) -> float:
+def _worth(view: State, seat: int, table: _Table, *, known: bool) -> float:
     """What the seat's tableau is worth as it lies; with ``known`` False the Nerts card on
     top has just been turned up in a line of play, and counts at a guess."""
-    tableau = view.tableau_of(seat)
+    tableau, w = view.tableau_of(seat), table.w
     wanted = {(f.suit, f.rank + 1) for f in view.foundations}
     worth = -w.nerts_card * len(tableau.nerts) - w.dig * (len(tableau.stock) + len(tableau.waste))
-    ready = sum(
-        1 for source, card in exposed(tableau) if source != NERTS and _goes_up(card, wanted)
-    )
-    worth += w.ready * ready
+    for source, card in exposed(tableau):
+        if source == NERTS:
+            continue
+        if _goes_up(card, wanted):
+            worth += w.ready
+        elif w.soon and (below := (card.suit, card.rank - 1)) in wanted and below in table.shown:
+            worth += w.soon
     if not tableau.nerts:
         return worth
     top = tableau.nerts[-1]

@@ -3,26 +3,35 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
+from _cards import card
 from test_policies import positions
 
 from p2pnerts.bots import ExpertBot, StrongBot
-from p2pnerts.bots._expert import _call_is_near
+from p2pnerts.bots._expert import EXPERT, _call_is_near
 from p2pnerts.rules import (
     HIDDEN,
     NERTS,
+    WASTE,
     CallNerts,
+    Card,
+    Foundation,
     Move,
     SlideUnder,
     State,
+    Suit,
+    Tableau,
     TableOptions,
     ToFoundation,
     ToWork,
     TurnStock,
+    WorkPile,
     apply,
     deal,
     is_stuck,
     legal_moves,
+    pile_of,
     private_view,
     solo_seats,
 )
@@ -182,3 +191,21 @@ def test_declared_stuck_the_expert_plays_on_once_it_can_make_progress_again() ->
                 assert move is not None and move in legal_moves(view, seat)
                 strong_waited += StrongBot().choose(view, seat) is None
     assert progress > 50 and strong_waited > 10 and stuck > 0
+
+
+def test_the_expert_keeps_clear_a_card_another_players_play_would_let_go_up() -> None:
+    """The seven of hearts goes up once the other player plays the six they show: the
+    expert lays its waste card on the other seven; without that term it takes the first."""
+    hearts = _named("AH 2H 3H 4H 5H", 1)
+    piles = tuple(pile_of((c,)) for c in _named("7H 7D KS 10S"))
+    mine = Tableau(0, _named("9C QC"), piles, _named("2C 9D"), _named("6S"))
+    theirs = Tableau(1, (card("KC", 1),), (WorkPile(),) * 4, (), (card("6H", 1),))
+    middle = (Foundation(0, Suit.HEARTS, 5, hearts),)
+    state = State(TableOptions(), (0, 1), (mine, theirs), middle, next_foundation=1)
+    assert ExpertBot().choose(state, 0) == ToWork(0, card("6S"), WASTE, 1)
+    without = ExpertBot(replace(EXPERT, soon=0.0))
+    assert without.choose(state, 0) == ToWork(0, card("6S"), WASTE, 0)
+
+
+def _named(names: str, deck: int = 0) -> tuple[Card, ...]:
+    return tuple(card(name, deck) for name in names.split())
