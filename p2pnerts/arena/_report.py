@@ -104,15 +104,20 @@ class PolicyFigures:
             "policy": self.name,
             "seat_rounds": self.seat_rounds,
             "mean_points": round(self.mean_points, 4),
-            "points_ci95": round(self.points_ci95, 4),
+            "points_ci95": _finite(self.points_ci95),
             "nerts_rate": round(self.nerts_rate, 4),
             "cards_played": round(self.cards_played, 4),
             "races_won": round(self.races_won, 4),
             "races_lost": round(self.races_lost, 4),
             "races_tied": round(self.races_tied, 4),
             "margin": None if self.margin is None else round(self.margin, 4),
-            "margin_ci95": None if self.margin_ci95 is None else round(self.margin_ci95, 4),
+            "margin_ci95": None if self.margin_ci95 is None else _finite(self.margin_ci95),
         }
+
+
+def _finite(interval: float) -> float | None:
+    """An interval for the JSON: None where there is none (a single deal played)."""
+    return round(interval, 4) if math.isfinite(interval) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,10 +199,10 @@ class ArenaReport:
                 f"{f.races_lost:>6.2f}{f.races_tied:>6.2f}{f.decision_ms:>9.3f}"
             )
         lines.append(
-            "points ± 95% confidence interval; margin: points/round above the first policy in "
-            "the same rounds; Nerts: rounds it called; cards, won, lost, tied: foundation "
-            "plays and races per round (a tie: two plays of equal clocks, both cards stay, "
-            "as at 2 players nearly every race does)"
+            "points ± 95% confidence interval (over deals); margin: points/round above the "
+            "first policy in the same rounds; Nerts: rounds it called; cards, won, lost, "
+            "tied: foundation plays and races per round (a tie: two plays of equal clocks, "
+            "both cards stay, as at 2 players nearly every race does)"
         )
         return "\n".join(lines)
 
@@ -216,6 +221,7 @@ def summarize(
             mine = [p for s, p in enumerate(record.points) if seats[s] == name]
             per_round[name].append(sum(mine) / len(mine))
     first = per_round[policies[0]]
+    deals = [record.deal for record, _ in records]
     figures = []
     for name in policies:
         t, points = tallies[name], per_round[name]
@@ -227,14 +233,14 @@ def summarize(
                 name,
                 t.seat_rounds,
                 statistics.fmean(points),
-                ci95(points),
+                clustered_ci95(points, deals),
                 t.calls / t.seat_rounds,
                 t.cards / t.seat_rounds,
                 t.won / t.seat_rounds,
                 t.lost / t.seat_rounds,
                 t.tied / t.seat_rounds,
                 None if margin is None else statistics.fmean(margin),
-                None if margin is None else ci95(margin),
+                None if margin is None else clustered_ci95(margin, deals),
                 len(t.decisions),
                 1000 * statistics.fmean(t.decisions) if t.decisions else 0.0,
                 1000 * quantile(t.decisions, 0.50),
@@ -249,6 +255,23 @@ def ci95(values: Sequence[float]) -> float:
     if len(values) < 2:
         return math.inf
     return Z95 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def clustered_ci95(values: Sequence[float], groups: Sequence[int]) -> float:
+    """Half the width of the 95% interval of the mean of ``values``, which are alike within
+    each of ``groups`` (the rounds of one deal): the cluster-robust standard error, each
+    group's deviations from the mean summed before they are squared. Rounds of one deal
+    share its decks, so they are not independent; the rotations pair them, and a margin's
+    luck of the deal cancels within the group."""
+    if len(set(groups)) < 2:
+        return math.inf
+    mean = statistics.fmean(values)
+    sums: dict[int, float] = {}
+    for value, group in zip(values, groups, strict=True):
+        sums[group] = sums.get(group, 0.0) + value - mean
+    g = len(sums)
+    variance = g / (g - 1) * sum(x * x for x in sums.values()) / len(values) ** 2
+    return Z95 * math.sqrt(variance)
 
 
 def quantile(values: Sequence[float], q: float) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import statistics
@@ -11,6 +12,7 @@ import pytest
 
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.arena._job import arena_deck
+from p2pnerts.arena._report import ci95, clustered_ci95
 from p2pnerts.bots import BotDriver, PolicyError, SimpleBot
 from p2pnerts.driver import Driver, Pace
 from p2pnerts.errors import Error
@@ -124,6 +126,28 @@ def test_each_policys_figures_sum_up_the_points_its_seats_scored() -> None:
             margins = [a - b for a, b in zip(per_round[f.name], first, strict=True)]
             assert f.margin == pytest.approx(statistics.fmean(margins))
     assert len({r.points for r in report.played}) > 1  # the rounds differ
+
+
+def test_an_interval_counts_deals_not_rounds() -> None:
+    """The rounds of a deal share its decks: their mean's interval is the spread of the
+    deals' means (equal deals), none where each deal's rounds cancel out, and none can be
+    told from a single deal."""
+    rng = random.Random(5)
+    values = [rng.gauss(0, 3) for _ in range(40)]
+    deals = [i // 4 for i in range(40)]
+    means = [statistics.fmean(values[d * 4 : d * 4 + 4]) for d in range(10)]
+    assert clustered_ci95(values, deals) == pytest.approx(ci95(means))
+    cancelling = [x for d in range(10) for x in (d + 1.0, -(d + 1.0), 2.0, -2.0)]
+    assert clustered_ci95(cancelling, deals) == pytest.approx(0)
+    assert ci95(cancelling) > 1  # as if the rounds were independent
+    assert clustered_ci95(values[:4], deals[:4]) == math.inf
+
+
+def test_an_arena_of_one_deal_reports_no_interval() -> None:
+    data = play_arena(["baseline", "strong"], 2, seed=4, players=2, fast=True).to_json()
+    strong = next(r for r in data["results"] if r["policy"] == "strong")
+    assert strong["margin_ci95"] is None and strong["points_ci95"] is None
+    assert isinstance(strong["margin"], float)
 
 
 def test_an_authors_policy_plays_in_the_arena() -> None:
