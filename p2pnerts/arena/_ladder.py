@@ -8,8 +8,9 @@ rotation), all pairs through one fan-out. A round is a game between the two: the
 seats scored more points on average wins it, equal points are half a win each. The
 Bradley-Terry strengths that make those results likeliest are found by the usual
 minorisation-maximisation steps and shown as Elo (400 points: ten to one odds), the
-entries' mean at 1500. The intervals come from refitting on the rounds of every pair
-resampled with replacement (a seeded generator: the same seed gives the same table).
+entries' mean at 1500. The intervals come from refitting on the deals of every pair
+resampled with replacement, each with all its rounds (they share its decks, so they are
+not independent; a seeded generator: the same seed gives the same table).
 """
 
 from __future__ import annotations
@@ -151,7 +152,8 @@ def play_ladder(
     for k, (job, (a, b)) in enumerate(zip(jobs, pairs, strict=True)):
         records = fanned.records[k * rounds : (k + 1) * rounds]
         games[a, b] = [_margin(record, job.seats, a, b) for record, _ in records]
-    ratings = _rate(list(entries), games, random.Random(f"ladder:{seed}"))
+    deal = jobs[0].decks  # (every pair's job seats the same players, so the same decks)
+    ratings = _rate(list(entries), games, deal, random.Random(f"ladder:{seed}"))
     return LadderReport(ratings, rounds, players, seed, fast, seconds)
 
 
@@ -165,13 +167,17 @@ def _margin(record: ArenaRound, seats: Sequence[str], a: str, b: str) -> float:
 
 
 def _rate(
-    entries: list[str], games: dict[tuple[str, str], list[float]], rng: random.Random
+    entries: list[str], games: dict[tuple[str, str], list[float]], deal: int, rng: random.Random
 ) -> tuple[Rating, ...]:
-    """Every entry's rating, best first: the fit to all rounds, bootstrap intervals."""
+    """Every entry's rating, best first: the fit to all rounds, bootstrap intervals over
+    deals (``deal`` rounds each, in round order)."""
     elo = _fit(entries, games)
+    deals = {pair: [m[i : i + deal] for i in range(0, len(m), deal)] for pair, m in games.items()}
     samples: dict[str, list[float]] = {name: [] for name in entries}
     for _ in range(RESAMPLES):
-        again = {pair: rng.choices(m, k=len(m)) for pair, m in games.items()}
+        again = {
+            pair: [x for one in rng.choices(d, k=len(d)) for x in one] for pair, d in deals.items()
+        }
         for name, value in _fit(entries, again).items():
             samples[name].append(value)
     ratings = []

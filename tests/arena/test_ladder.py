@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
 from p2pnerts.arena import ArenaError, ladder_entries, play_ladder
 from p2pnerts.arena._job import Job
-from p2pnerts.arena._ladder import _fit
+from p2pnerts.arena._ladder import _fit, _rate
 from p2pnerts.arena._report import Tally
 from p2pnerts.bots import POLICIES, level
 from p2pnerts.driver import Pace
@@ -22,6 +23,16 @@ def test_a_fit_puts_three_to_one_odds_about_190_elo_apart_around_1500() -> None:
     elo = _fit(["A", "B"], games)
     assert elo["B"] - elo["A"] == pytest.approx(400 * math.log10(3), rel=0.02)
     assert (elo["A"] + elo["B"]) / 2 == pytest.approx(1500)
+
+
+def test_the_intervals_resample_deals_with_all_their_rounds() -> None:
+    """B wins two of the four rounds of every deal: resampling deals always finds it level
+    with A; resampling single rounds would not."""
+    games = {("A", "B"): [1.0, -1.0, 1.0, -1.0] * 10}
+    by_deal = {r.name: r for r in _rate(["A", "B"], games, 4, random.Random(1))}
+    assert by_deal["B"].low == pytest.approx(by_deal["B"].high) == pytest.approx(1500)
+    by_round = {r.name: r for r in _rate(["A", "B"], games, 1, random.Random(1))}
+    assert by_round["B"].low < 1500 < by_round["B"].high
 
 
 def test_a_fit_orders_a_chain_and_counts_a_tie_as_half_a_win_each() -> None:
