@@ -31,20 +31,24 @@ where it could go up now, is worth keeping clear (``soon``): it lays a card on a
 pile, or turns, rather than cover it. The strong bot counts only the cards that go up now,
 and covers such a card as readily as any other.
 
-All four are small. In the fast arena (1,000 paired rounds at 4 players, seed 1), the
-other policy named first, it is +0.51 ± 0.43 points a round ahead of the strong bot and
-+0.86 ± 0.47 ahead of the priority bot; named first itself (``--policies expert,strong``),
--0.05 ± 0.48 and +0.95 ± 0.42. Which seats a policy plays changes the luck of the looks
-(the same bot against itself, named second, measures +0.16, +0.20, +0.04, +0.02 and +0.16
-on seeds 1-5), so both seatings count: +0.23 a round against the strong bot, +0.91 against
-the priority bot. Every other interval in these notes was measured over rounds, as if the
-rounds of a deal were independent: for a margin about 1.3 times as wide as the arena's
-intervals now, over deals. Without the fourth it was +0.25 ± 0.56 and +0.61 ± 0.58 (named
-second); with it, against itself without it on seeds 1-5, +0.36, +0.22, +0.10, +0.16 and
-+0.33 (each ± 0.57): a fifth of a point a round over the 5,000, about a tenth beyond what
-the same bot measures against itself on those seeds. (Without the third, +0.18 ± 0.56 and
-+0.48 ± 0.58; on seeds 2 and 3 against the strong bot, +0.33 and -0.02 with it, +0.23 and
--0.08 without: a tenth of a point a round.)
+All four are small. In the fast arena (1,000 paired rounds at 4 players, seed 1), the other
+policy named first, it is +0.51 ± 0.43 points a round ahead of the strong bot and +0.86 ±
+0.47 ahead of the priority bot; named first itself (``--policies expert,strong``), -0.05 ±
+0.48 and +0.95 ± 0.42. Which seats a policy plays changes the luck of the looks (the same
+bot against itself, named second, measures +0.16, +0.20, +0.04, +0.02 and +0.16 on seeds
+1-5, and +0.06, +0.02, +0.02, -0.04 and -0.36 on seeds 6-10: no lean to either seating, but
+a tenth or two either way), so both seatings count: +0.23 a round against the strong bot,
++0.91 against the priority bot. On seeds 2 and 3, named second and first: against the
+strong bot +0.48 ± 0.46 and +0.53 ± 0.46, -0.01 ± 0.40 and +0.26 ± 0.44; against the
+priority bot +1.16 ± 0.49 and +1.17 ± 0.49, +1.40 ± 0.43 and +0.80 ± 0.41. Over the 6,000
+rounds: +0.29 against the strong bot, +1.06 against the priority bot. Every other interval
+in these notes was measured over rounds, as if the rounds of a deal were independent: for a
+margin about 1.3 times as wide as the arena's intervals now, over deals. Without the fourth
+it was +0.25 ± 0.56 and +0.61 ± 0.58 (named second); with it, against itself without it on
+seeds 1-5, +0.36, +0.22, +0.10, +0.16 and +0.33 (each ± 0.57): a fifth of a point a round
+over the 5,000, about a tenth beyond what the same bot measures against itself on those
+seeds. (Without the third, +0.18 ± 0.56 and +0.48 ± 0.58; on seeds 2 and 3 against the
+strong bot, +0.33 and -0.02 with it, +0.23 and -0.08 without: a tenth of a point a round.)
 """
 
 from __future__ import annotations
