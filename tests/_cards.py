@@ -19,6 +19,11 @@ def card(name: str, deck: int = 0) -> Card:
     return Card(deck, _RANKS[name[:-1].upper()], _SUITS[name[-1].upper()])
 
 
+def cards(names: str, deck: int = 0) -> tuple[Card, ...]:
+    """Cards of ``deck`` by their names, separated by spaces: ``"KD QS JH"``."""
+    return tuple(card(name, deck) for name in names.split())
+
+
 def order(
     deck: int, nerts: Sequence[str], work: Sequence[str], options: TableOptions
 ) -> list[Card]:

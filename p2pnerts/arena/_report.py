@@ -111,13 +111,13 @@ class PolicyFigures:
             "races_lost": round(self.races_lost, 4),
             "races_tied": round(self.races_tied, 4),
             "margin": None if self.margin is None else round(self.margin, 4),
-            "margin_ci95": None if self.margin_ci95 is None else _finite(self.margin_ci95),
+            "margin_ci95": _finite(self.margin_ci95),
         }
 
 
-def _finite(interval: float) -> float | None:
+def _finite(interval: float | None) -> float | None:
     """An interval for the JSON: None where there is none (a single deal played)."""
-    return round(interval, 4) if math.isfinite(interval) else None
+    return round(interval, 4) if interval is not None and math.isfinite(interval) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,19 +250,13 @@ def summarize(
     return tuple(record for record, _ in records), tuple(figures)
 
 
-def ci95(values: Sequence[float]) -> float:
-    """Half the width of the 95% confidence interval of the mean of ``values``."""
-    if len(values) < 2:
-        return math.inf
-    return Z95 * statistics.stdev(values) / math.sqrt(len(values))
-
-
 def clustered_ci95(values: Sequence[float], groups: Sequence[int]) -> float:
     """Half the width of the 95% interval of the mean of ``values``, which are alike within
     each of ``groups`` (the rounds of one deal): the cluster-robust standard error, each
     group's deviations from the mean summed before they are squared. Rounds of one deal
     share its decks, so they are not independent; the rotations pair them, and a margin's
-    luck of the deal cancels within the group."""
+    luck of the deal cancels within the group. (Each value a group of its own: the usual
+    interval of independent values.)"""
     if len(set(groups)) < 2:
         return math.inf
     mean = statistics.fmean(values)

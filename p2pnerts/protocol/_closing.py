@@ -136,11 +136,9 @@ class Closing:
     def _pledges_for(self, number: int, decks: set[int]) -> dict[int, bytes] | None:
         """Per deck, its pledge for round ``number``, made in the round before, if this
         replica knows every one that ``decks`` made (None: it cannot check them)."""
-        before = self.whole(number - 1)
-        if before is not None:
-            return before.pledges
-        kept = self.pledges_seen(number - 1)
-        return kept if kept is not None and decks <= kept.keys() else None
+        seen = self.pledges_seen(number - 1)
+        whole = self.whole(number - 1) is not None
+        return seen if seen is not None and (whole or decks <= seen.keys()) else None
 
     def pledges_seen(self, number: int) -> dict[int, bytes] | None:
         """The pledges made in round ``number`` that this replica committed: all of them if

@@ -12,7 +12,7 @@ import pytest
 
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.arena._job import arena_deck
-from p2pnerts.arena._report import ci95, clustered_ci95
+from p2pnerts.arena._report import clustered_ci95
 from p2pnerts.bots import BotDriver, PolicyError, SimpleBot
 from p2pnerts.driver import Driver, Pace
 from p2pnerts.errors import Error
@@ -136,10 +136,10 @@ def test_an_interval_counts_deals_not_rounds() -> None:
     values = [rng.gauss(0, 3) for _ in range(40)]
     deals = [i // 4 for i in range(40)]
     means = [statistics.fmean(values[d * 4 : d * 4 + 4]) for d in range(10)]
-    assert clustered_ci95(values, deals) == pytest.approx(ci95(means))
+    assert clustered_ci95(values, deals) == pytest.approx(clustered_ci95(means, range(10)))
     cancelling = [x for d in range(10) for x in (d + 1.0, -(d + 1.0), 2.0, -2.0)]
     assert clustered_ci95(cancelling, deals) == pytest.approx(0)
-    assert ci95(cancelling) > 1  # as if the rounds were independent
+    assert clustered_ci95(cancelling, range(40)) > 1  # as if the rounds were independent
     assert clustered_ci95(values[:4], deals[:4]) == math.inf
 
 

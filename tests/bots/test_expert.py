@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from _cards import card
+from _cards import card, cards
 from test_policies import positions
 
 from p2pnerts.bots import ExpertBot, StrongBot
@@ -15,7 +15,6 @@ from p2pnerts.rules import (
     NERTS,
     WASTE,
     CallNerts,
-    Card,
     Foundation,
     Move,
     SlideUnder,
@@ -196,16 +195,12 @@ def test_declared_stuck_the_expert_plays_on_once_it_can_make_progress_again() ->
 def test_the_expert_keeps_clear_a_card_another_players_play_would_let_go_up() -> None:
     """The seven of hearts goes up once the other player plays the six they show: the
     expert lays its waste card on the other seven; without that term it takes the first."""
-    hearts = _named("AH 2H 3H 4H 5H", 1)
-    piles = tuple(pile_of((c,)) for c in _named("7H 7D KS 10S"))
-    mine = Tableau(0, _named("9C QC"), piles, _named("2C 9D"), _named("6S"))
+    hearts = cards("AH 2H 3H 4H 5H", 1)
+    piles = tuple(pile_of((c,)) for c in cards("7H 7D KS 10S"))
+    mine = Tableau(0, cards("9C QC"), piles, cards("2C 9D"), cards("6S"))
     theirs = Tableau(1, (card("KC", 1),), (WorkPile(),) * 4, (), (card("6H", 1),))
     middle = (Foundation(0, Suit.HEARTS, 5, hearts),)
     state = State(TableOptions(), (0, 1), (mine, theirs), middle, next_foundation=1)
     assert ExpertBot().choose(state, 0) == ToWork(0, card("6S"), WASTE, 1)
     without = ExpertBot(replace(EXPERT, soon=0.0))
     assert without.choose(state, 0) == ToWork(0, card("6S"), WASTE, 0)
-
-
-def _named(names: str, deck: int = 0) -> tuple[Card, ...]:
-    return tuple(card(name, deck) for name in names.split())

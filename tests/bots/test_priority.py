@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from _cards import card
+from _cards import card, cards
 
 from p2pnerts.bots import PriorityBot
 from p2pnerts.bots._priority import PATIENCE
 from p2pnerts.rules import (
     NERTS,
     WASTE,
-    Card,
     Foundation,
     SlideUnder,
     State,
@@ -23,10 +22,6 @@ from p2pnerts.rules import (
     WorkPile,
     pile_of,
 )
-
-
-def cards(names: str) -> tuple[Card, ...]:
-    return tuple(card(name) for name in names.split())
 
 
 def pile(names: str) -> WorkPile:
@@ -44,7 +39,7 @@ def table(
     foundations: Sequence[str] = (),
 ) -> State:
     """One seat's table; each foundation is built from its ace of another deck."""
-    built = [tuple(card(name, 1) for name in f.split()) for f in foundations]
+    built = [cards(f, 1) for f in foundations]
     tableau = Tableau(0, cards(nerts), tuple(map(pile, work)), cards(stock), cards(waste))
     middle = tuple(Foundation(i, f[0].suit, len(f), f) for i, f in enumerate(built))
     return State(TableOptions(), (0,), (tableau,), middle, next_foundation=len(middle))

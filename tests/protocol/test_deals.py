@@ -160,8 +160,13 @@ def test_a_seat_withholding_its_secret_holds_the_audit_up_until_it_goes_then_is_
 def _round_1_called(players: int) -> Table:
     """Round 1 dealt; seat 0 plays its ace and will call Nerts (`_call`)."""
     table = Table(players, TableOptions(nerts_pile=1))
-    table.start([order(s, ["AH"], ["2S", "3S", "4S", "5S"], table.options) for s in range(players)])
+    table.start(_aces(table))
     return table
+
+
+def _aces(table: Table) -> list[list[Card]]:
+    """Every seat's deck order: the ace of hearts its only Nerts card."""
+    return [order(s, ["AH"], ["2S", "3S", "4S", "5S"], table.options) for s in range(table.players)]
 
 
 def _call(table: Table) -> None:
@@ -248,10 +253,7 @@ def test_a_round_no_deck_is_dealt_in_ends_where_its_play_starts_and_the_next_dea
         over = table.of(seat, RoundOver)[-1]
         assert (over.round, over.reason, over.dealt) == (2, EndReason.STUCK, ())
         assert all(score.points == 0 for score in over.scores)
-    for seat in range(3):
-        table.deal(seat)
-    table.flush()
-    table.settle()
+    _deal(table, range(3))
     assert all(sorted(r.dealing.rounds[3].shown) == [0, 1, 2] for r in table.replicas)
     table.agree()
 
@@ -264,7 +266,7 @@ def test_a_seat_let_back_in_before_any_round_started_deals_in_the_first_two() ->
     table = Table(4, TableOptions(nerts_pile=1))
     _left_out_and_back(table, 3)
     assert len(table.of(3, RejoinedTable)) == 1
-    table.choose(1, [order(s, ["AH"], ["2S", "3S", "4S", "5S"], table.options) for s in range(4)])
+    table.choose(1, _aces(table))
     _deal(table, range(4))
     assert all(sorted(r.dealing.rounds[1].shown) == [0, 1, 2, 3] for r in table.replicas)
     _call(table)

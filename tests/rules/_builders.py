@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import pytest
 from _cards import card as card
+from _cards import cards as named
 
 from p2pnerts.rules import (
     JOKER,
@@ -39,7 +40,7 @@ Cards = str | Sequence[Card]
 def cards(names: Cards, deck: int = 0) -> tuple[Card, ...]:
     """Cards of ``deck`` from space-separated short names (or the cards themselves)."""
     if isinstance(names, str):
-        return tuple(card(name, deck) for name in names.split())
+        return named(names, deck)
     return tuple(names)
 
 
