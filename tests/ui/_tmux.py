@@ -149,6 +149,21 @@ def run_in(terminal: Terminal, window: str, args: list[str]) -> None:
     terminal.type_to(window, f"LANG=C.UTF-8 {shlex.join(args)}; echo p2pnerts exited $?", "Enter")
 
 
+PLAY_ON = ("space turns the stock", "stuck")
+"""What the status line (the screen's last) shows once a round is on and the table waits for
+nothing: the keys' hint, or the player's stuck line (the rules may find a tableau stuck at
+once)."""
+
+
+def round_on(text: str) -> bool:
+    """Whether the screen shows round 1 being played: its number in the header and the
+    status line of play. Not merely no countdown shown: the status line says first what
+    else the table waits for (a seat heard late on a loaded machine), and a screen read
+    while the terminal is still drawing may show the new header over the old status line."""
+    lines = text.rstrip().splitlines()
+    return "round 1" in lines[0] and any(said in lines[-1] for said in PLAY_ON)
+
+
 def say_ready(terminal: Terminal, *windows: str) -> str:
     """Press Enter in each window (the first by default) once its table asks whether the
     player is ready, and wait out the countdown: the last window's screen once round 1 is on."""
@@ -157,9 +172,7 @@ def say_ready(terminal: Terminal, *windows: str) -> str:
         terminal.wait_for(lambda t: "Enter when you are ready" in t, "the question", window)
         terminal.type_to(window, "Enter")
     for window in windows:
-        text = terminal.wait_for(
-            lambda t: "round 1" in t.splitlines()[0] and "starts in" not in t, "round 1", window
-        )
+        text = terminal.wait_for(round_on, "round 1 on", window)
     return text
 
 
