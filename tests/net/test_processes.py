@@ -309,9 +309,10 @@ DETECTED = dict.fromkeys(REFUSED, "C broke the protocol and is refused from now 
 
 def _against_a_cheat(
     kind: str, stats: Path
-) -> tuple[str, subprocess.Popen[str], str, subprocess.Popen[str]]:
+) -> tuple[str, subprocess.Popen[str], str, subprocess.Popen[str], str]:
     """A one-round table of three: a headless host (its figures in ``stats``), an honest
-    bot B1 and a bot C cheating as ``kind``; what the honest two said, and their processes."""
+    bot B1 and a bot C cheating as ``kind``; what the honest two said, their processes,
+    and what the host and C said, for a failure's message (C's account of its links)."""
     with _host("--seats", "3", "--rounds", "1", "--level", "9", "--stats", str(stats)) as (
         host,
         port,
@@ -321,7 +322,8 @@ def _against_a_cheat(
         out, _ = honest.communicate(timeout=LIMIT)
         host_out, _ = host.communicate(timeout=LIMIT)  # bounded: a host that hangs fails
         cheat.kill()
-    return out, honest, host_out, host
+        cheat_out, _ = cheat.communicate(timeout=LIMIT)
+    return out, honest, host_out, host, f"--- the host said:\n{host_out}--- C said:\n{cheat_out}"
 
 
 @pytest.mark.parametrize("kind", REFUSED)
@@ -329,9 +331,9 @@ def test_a_cheating_peer_is_named_by_every_honest_peer_and_they_finish_alike(
     kind: str, tmp_path: Path
 ) -> None:
     stats = tmp_path / "host.json"
-    out, honest, host_out, host = _against_a_cheat(kind, stats)
+    out, honest, host_out, host, others = _against_a_cheat(kind, stats)
     for seen, status in ((out, honest.returncode), (host_out, host.returncode)):
-        assert status == 3, seen  # saw an attack: the exit status says so
+        assert status == 3, f"{seen}{others}"  # saw an attack
         assert DETECTED[kind] in seen
         assert "p2pnerts: this table could not be trusted: " in seen
         assert "C is left out; the table plays on" in seen
@@ -348,9 +350,9 @@ def test_a_seat_cheating_on_its_deal_is_voided_alike_by_every_honest_peer(
     never pledged: either way the honest peers' audit fails its deck, its round scores the
     round's lowest (at most 0), and both honest peers end with the same result and exit 3."""
     stats = tmp_path / "host.json"
-    out, honest, host_out, host = _against_a_cheat(kind, stats)
+    out, honest, host_out, host, others = _against_a_cheat(kind, stats)
     for seen, status in ((out, honest.returncode), (host_out, host.returncode)):
-        assert status == 3, seen
+        assert status == 3, f"{seen}{others}"
         void = r"audit of round 1 failed C: .*; C's round is void and scores [-+]?\d"
         assert re.search(void, seen)
         assert "p2pnerts: this table could not be trusted: " in seen
