@@ -21,34 +21,52 @@ strong bot does but for one change; play it against the strong bot on the fast a
 - ``TableRollouts``, ``OwnRollouts``: "a move at home, or a turn" decided by playing on: six
   guesses at every hidden card, a second of play, every seat (or the bot's own only) played
   by the strong bot; slow (54 and 18 ms a decision).
+- ``BeamPlan``: every card play and turn from a beam search over its own tableau (60
+  tableaux kept at each of 14 moves), reading its own face-down cards; it calls at once.
+  ``BeamHome``: the expert bot with the beam's move where it moves at home or turns. A
+  bound, not a bot: 20-30 ms a decision.
+
+How well a policy plays its own tableau alone, with no race and no other player's cards to
+help (`solo`: the same deals for every policy, 56 looks each, the other seat still):
+
+    python tools/probes.py strong expert tools/probes.py:BeamPlan --deals 200
 
 The quicker hand is the arena's own: ``--policies strong,strong@14.7``.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
+import time
 from collections import Counter, deque
 
 from p2pnerts.arena._fast import FastRound, Seat
 from p2pnerts.arena._report import Tally
-from p2pnerts.bots import BotDriver, ExpertBot, StrongBot
-from p2pnerts.bots._strong import STRONG, _fits_down, _gains, _goes_up, _Table
+from p2pnerts.bots import BotDriver, ExpertBot, StrongBot, load_policy
+from p2pnerts.bots._strong import STRONG, _fits_down, _gains, _goes_up, _Table, _worth
 from p2pnerts.rules import (
     HIDDEN,
     NERTS,
     WASTE,
+    CallNerts,
     CardMove,
+    DeclareStuck,
     IllegalMove,
     Move,
+    Rotate,
     SlideUnder,
     State,
+    TableOptions,
     ToFoundation,
     ToWork,
     TurnStock,
     all_cards,
     apply,
+    deal,
     legal_moves,
+    makes_progress,
+    private_view,
     score_round,
     shuffled_deck,
 )
@@ -241,6 +259,80 @@ class ShortestPlan:
         return None
 
 
+class BeamPlan:
+    """Every card play and turn the first move of a beam search over the bot's own tableau
+    (`WIDTH` tableaux kept at each of `DEPTH` moves, each valued as the strong bot values a
+    tableau, plus its points: cards up less two a Nerts card left), the foundations as they
+    are; it calls Nerts at once. It reads its own face-down cards, as the view lets it and
+    the expert never does: a bound, not a bot (30 ms a decision)."""
+
+    WIDTH, DEPTH = 60, 14
+
+    def __init__(self) -> None:
+        self.strong = StrongBot()
+
+    def choose(self, view: State, seat: int) -> Move | None:
+        moves = legal_moves(view, seat)
+        if CallNerts(seat) in moves:
+            return CallNerts(seat)
+        return self.planned(view, seat) or self.strong.choose(view, seat)
+
+    def planned(self, view: State, seat: int) -> Move | None:
+        """The first move of the best line the beam finds; None if there is none."""
+        beam: list[tuple[float, State, Move | None]] = [(0.0, view, None)]
+        seen = set()
+        for _ in range(self.DEPTH):
+            wider = []
+            for value, state, first in beam:
+                if not state.tableau_of(seat).nerts:
+                    wider.append((value + 1000, state, first))  # (a line that can call)
+                    continue
+                for m in legal_moves(state, seat):
+                    if not isinstance(m, ToFoundation | ToWork | SlideUnder | TurnStock):
+                        continue
+                    try:
+                        after = apply(state, m)[0]
+                    except IllegalMove:
+                        continue
+                    key = (after.tableau_of(seat), after.foundations)
+                    if key not in seen:
+                        seen.add(key)
+                        wider.append((_beam_value(after, seat), after, first or m))
+            if not wider:
+                break
+            wider.sort(key=lambda line: -line[0])
+            beam = wider[: self.WIDTH]
+        return beam[0][2]
+
+
+class BeamHome(BeamPlan):
+    """The expert bot; where it moves a card at home or turns the stock, `BeamPlan`'s move
+    instead, if that is a turn or makes progress (`makes_progress`: else two piles could
+    trade a card back and forth for ever). Its plays up, calls and waits are the expert's."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.expert = ExpertBot()
+
+    def choose(self, view: State, seat: int) -> Move | None:
+        move = self.expert.choose(view, seat)
+        if not isinstance(move, ToWork | SlideUnder | TurnStock):
+            return move
+        planned = self.planned(view, seat)
+        if isinstance(planned, TurnStock) or (
+            planned is not None and makes_progress(view, planned)
+        ):
+            return planned
+        return move
+
+
+def _beam_value(state: State, seat: int) -> float:
+    tableau, own = state.tableau_of(seat), state.seats[seat]
+    up = sum(1 for f in state.all_foundations() for c in f.cards if c.deck == own)
+    worth = _worth(state, seat, _Table(state, seat, STRONG, True), known=True)
+    return up - 2 * len(tableau.nerts) + worth
+
+
 class TableRollouts:
     """The strong bot; where it turns and a move onto a work pile looks good to it, or it
     moves one and could turn, both are played on: `GUESSES` times, the hidden cards dealt at
@@ -343,3 +435,54 @@ def _ahead(state: State, seat: int) -> float:
         worth = {t.deck: float(up[t.deck] - 4 * len(t.nerts)) for t in state.tableaux}
     others = [w for deck, w in worth.items() if deck != own]
     return worth[own] - sum(others) / len(others)
+
+
+SOLO_LOOKS = 56
+"""A seat's looks in a round of the fast arena at 4 players, on average."""
+
+
+def solo(policy: str, deals: int, looks: int = SOLO_LOOKS, seed: int = 0) -> tuple[float, float]:
+    """Seat 0 of ``deals`` two-player deals played by ``policy`` alone (the other seat
+    still, and stuck: the stocks rotate whenever seat 0 declares stuck) for ``looks`` looks,
+    until its Nerts pile is empty, or until a rotation with no card played since the last
+    ends the round: its Nerts cards left and cards up, on average. How
+    well a policy plays its own tableau, with no race and no other player's cards to help
+    (the same deals for every policy)."""
+    left = up = 0
+    for number in range(deals):
+        rng = random.Random(f"solo:{seed}:{number}")
+        state = _still_stuck(deal(TableOptions(), (0, 1), rng=rng))
+        bot = load_policy(policy)(random.Random(number))
+        for _ in range(looks):
+            if not state.tableau_of(0).nerts or state.ended is not None:
+                break
+            move = bot.choose(private_view(state, 0), 0)
+            if isinstance(move, CardMove | TurnStock | DeclareStuck):
+                state = apply(state, move)[0]
+            if state.tableau_of(0).stuck:
+                state = _still_stuck(apply(state, Rotate(0))[0])
+        left += len(state.tableau_of(0).nerts)
+        up += sum(1 for f in state.all_foundations() for c in f.cards if c.deck == 0)
+    return left / deals, up / deals
+
+
+def _still_stuck(state: State) -> State:
+    return state if state.tableau_of(1).stuck else apply(state, DeclareStuck(1))[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=solo.__doc__)
+    parser.add_argument("policies", nargs="+", help="policy names, as the arena takes them")
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--looks", type=int, default=SOLO_LOOKS)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    for policy in args.policies:
+        started = time.perf_counter()
+        left, up = solo(policy, args.deals, args.looks, args.seed)
+        seconds = time.perf_counter() - started
+        print(f"{policy}: {left:.2f} Nerts cards left, {up:.2f} cards up ({seconds:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -15,11 +15,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 import probes
 
 from p2pnerts.arena import play_arena
-from p2pnerts.bots import StrongBot
+from p2pnerts.bots import ExpertBot, StrongBot
 from p2pnerts.rules import (
     NERTS,
     CardMove,
     Move,
+    SlideUnder,
     State,
     TableOptions,
     ToFoundation,
@@ -28,6 +29,7 @@ from p2pnerts.rules import (
     apply,
     deal,
     legal_moves,
+    makes_progress,
     private_view,
 )
 
@@ -113,3 +115,41 @@ def test_any_foundation_play_plays_up_a_card_where_the_strong_bot_plays_one_up()
             assert chosen in legal_moves(view, 0)
             other += 1
     assert other > 0
+
+
+def test_the_beam_probes_play_the_fast_arena(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A narrow, shallow beam, that the rounds stay quick."""
+    monkeypatch.setattr(probes.BeamPlan, "WIDTH", 4)
+    monkeypatch.setattr(probes.BeamPlan, "DEPTH", 3)
+    report = play_arena(["strong", "probes:BeamPlan", "probes:BeamHome"], 1, seed=3, fast=True)
+    assert all(f.seat_rounds >= 1 for f in report.figures)
+
+
+def test_the_beam_at_home_changes_only_the_expert_s_moves_at_home_and_turns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Along the strong bot's play of a few deals, BeamHome plays as the expert does but
+    where the expert moves a card onto a work pile or turns: there, at some looks, a turn
+    or a move that makes progress, legal, from the beam."""
+    monkeypatch.setattr(probes.BeamPlan, "WIDTH", 8)
+    monkeypatch.setattr(probes.BeamPlan, "DEPTH", 4)
+    changed = 0
+    for view, _, _ in _strong_play(4, 40):
+        expert = ExpertBot().choose(view, 0)
+        chosen = probes.BeamHome().choose(view, 0)
+        if chosen != expert:
+            assert isinstance(expert, ToWork | SlideUnder | TurnStock)
+            assert chosen in legal_moves(view, 0)
+            assert isinstance(chosen, TurnStock) or makes_progress(view, chosen)
+            changed += 1
+    assert changed > 0
+
+
+def test_solo_counts_the_nerts_cards_left_and_the_cards_up_on_the_same_deals() -> None:
+    """A seat that never moves leaves its whole Nerts pile and plays nothing up; the strong
+    bot alone gets some of both done, the same on the same deals."""
+    assert probes.solo(f"{PROBES}:_Still", 3) == (13.0, 0.0)
+    left, up = probes.solo("strong", 3)
+    assert left < 13 and up > 0
+    assert probes.solo("strong", 3) == (left, up)
+    assert probes.solo("strong", 3, seed=1) != (left, up)  # other deals
