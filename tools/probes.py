@@ -24,7 +24,7 @@ strong bot does but for one change; play it against the strong bot on the fast a
 - ``BeamPlan``: every card play and turn from a beam search over its own tableau (60
   tableaux kept at each of 14 moves), reading its own face-down cards; it calls at once.
   ``BeamHome``: the expert bot with the beam's move where it moves at home or turns. A
-  bound, not a bot: 20-30 ms a decision.
+  bound, not a bot: 20-35 ms a decision.
 
 How well a policy plays its own tableau alone, with no race and no other player's cards to
 help (`solo`: the same deals for every policy, 56 looks each, the other seat still):
@@ -43,7 +43,7 @@ from collections import Counter, deque
 
 from p2pnerts.arena._fast import FastRound, Seat
 from p2pnerts.arena._report import Tally
-from p2pnerts.bots import BotDriver, ExpertBot, StrongBot, load_policy
+from p2pnerts.bots import BotDriver, ExpertBot, PolicyError, StrongBot, load_policy
 from p2pnerts.bots._strong import STRONG, _fits_down, _gains, _goes_up, _Table, _worth
 from p2pnerts.rules import (
     HIDDEN,
@@ -264,7 +264,7 @@ class BeamPlan:
     (`WIDTH` tableaux kept at each of `DEPTH` moves, each valued as the strong bot values a
     tableau, plus its points: cards up less two a Nerts card left), the foundations as they
     are; it calls Nerts at once. It reads its own face-down cards, as the view lets it and
-    the expert never does: a bound, not a bot (30 ms a decision)."""
+    the expert never does: a bound, not a bot (20-35 ms a decision)."""
 
     WIDTH, DEPTH = 60, 14
 
@@ -445,9 +445,9 @@ def solo(policy: str, deals: int, looks: int = SOLO_LOOKS, seed: int = 0) -> tup
     """Seat 0 of ``deals`` two-player deals played by ``policy`` alone (the other seat
     still, and stuck: the stocks rotate whenever seat 0 declares stuck) for ``looks`` looks,
     until its Nerts pile is empty, or until a rotation with no card played since the last
-    ends the round: its Nerts cards left and cards up, on average. How
-    well a policy plays its own tableau, with no race and no other player's cards to help
-    (the same deals for every policy)."""
+    ends the round: its Nerts cards left and cards up, on average. How well a policy plays
+    its own tableau, with no race and no other player's cards to help (the same deals for
+    every policy)."""
     left = up = 0
     for number in range(deals):
         rng = random.Random(f"solo:{seed}:{number}")
@@ -470,13 +470,25 @@ def _still_stuck(state: State) -> State:
     return state if state.tableau_of(1).stuck else apply(state, DeclareStuck(1))[0]
 
 
-def main() -> None:
+def _count(text: str) -> int:
+    """A whole number of 1 or more, for argparse."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number of 1 or more, not {text!r}")
+    return int(text)
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=solo.__doc__)
     parser.add_argument("policies", nargs="+", help="policy names, as the arena takes them")
-    parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--looks", type=int, default=SOLO_LOOKS)
+    parser.add_argument("--deals", type=_count, default=200)
+    parser.add_argument("--looks", type=_count, default=SOLO_LOOKS)
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    for policy in args.policies:
+        try:
+            load_policy(policy)
+        except PolicyError as exc:
+            parser.error(str(exc))
     for policy in args.policies:
         started = time.perf_counter()
         left, up = solo(policy, args.deals, args.looks, args.seed)

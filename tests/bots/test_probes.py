@@ -153,3 +153,25 @@ def test_solo_counts_the_nerts_cards_left_and_the_cards_up_on_the_same_deals() -
     assert left < 13 and up > 0
     assert probes.solo("strong", 3) == (left, up)
     assert probes.solo("strong", 3, seed=1) != (left, up)  # other deals
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["nosuch"], "'nosuch' is neither a policy"),
+        (["strong", "--deals", "0"], "a whole number of 1 or more, not '0'"),
+    ],
+)
+def test_solo_s_command_refuses_bad_input_in_words(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        probes.main(argv)
+    assert stopped.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_solo_s_command_prints_each_policy_s_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    probes.main(["strong", "--deals", "2"])
+    left, up = probes.solo("strong", 2)
+    assert f"strong: {left:.2f} Nerts cards left, {up:.2f} cards up" in capsys.readouterr().out
