@@ -41,6 +41,7 @@ import random
 import time
 from collections import Counter, deque
 
+from p2pnerts._options import count
 from p2pnerts.arena._fast import FastRound, Seat
 from p2pnerts.arena._report import Tally
 from p2pnerts.bots import BotDriver, ExpertBot, PolicyError, StrongBot, load_policy
@@ -470,18 +471,11 @@ def _still_stuck(state: State) -> State:
     return state if state.tableau_of(1).stuck else apply(state, DeclareStuck(1))[0]
 
 
-def _count(text: str) -> int:
-    """A whole number of 1 or more, for argparse."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"a whole number of 1 or more, not {text!r}")
-    return int(text)
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=solo.__doc__)
     parser.add_argument("policies", nargs="+", help="policy names, as the arena takes them")
-    parser.add_argument("--deals", type=_count, default=200)
-    parser.add_argument("--looks", type=_count, default=SOLO_LOOKS)
+    parser.add_argument("--deals", type=count(1, 100_000), default=200)
+    parser.add_argument("--looks", type=count(1, 10_000), default=SOLO_LOOKS)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     for policy in args.policies:
