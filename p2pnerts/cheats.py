@@ -107,6 +107,9 @@ class Cheat:
             case "equivocate", Play() if not self.lies:
                 self.lies += 1
                 return self._equivocate(message)
+            case "impersonate", Ack():
+                self.lies += 1
+                return self._impersonate(message)
         deal = self.kind in DEAL_CHEATS
         forged = self._lie_about_deal(message) if deal else self._forge(message)
         if forged is not message:
@@ -131,8 +134,6 @@ class Cheat:
                 return replace(message, have=self._frozen)
             case "replay", Ack() if self._first is not None:
                 return replace(self._first, view=message.view, seq=message.seq)
-            case "impersonate", Ack():
-                return replace(message, sender=(message.sender + 1) % len(message.have))
         return message
 
     def _equivocate(self, play: Play) -> list[Lie]:
@@ -141,6 +142,14 @@ class Cheat:
         others = [s for s in range(self._players) if s != play.sender]
         other = replace(play, move=DeclareStuck(play.sender))
         return [(seat, play if seat == others[0] else other) for seat in others]
+
+    def _impersonate(self, ack: Ack) -> list[Lie]:
+        """The Ack in the next seat's name, to every other seat: the seat it names too. (Sent
+        as its own, the forged sender would decide where it goes, and the seat it names
+        would not get it; a seat that gets none learns of the lie only by the gap it leaves
+        in the cheat's numbers, if the cheat says anything more.)"""
+        forged = replace(ack, sender=(ack.sender + 1) % self._players)
+        return [(seat, forged) for seat in range(self._players) if seat != ack.sender]
 
     def _lie_about_deal(self, message: Message) -> Message:
         if self.kind == "lie-about-deck" and isinstance(message, Reveal) and message.round:

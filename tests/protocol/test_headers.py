@@ -5,6 +5,8 @@ a view is started only by its coordinator. Each check refuses the seat and chang
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from _table import Table, order
 from test_validation import _next_ack, _state
@@ -149,3 +151,17 @@ def test_a_seat_that_talks_but_never_acknowledges_is_left_out_and_play_goes_on()
         assert 0 in [e.seat for e in table.of(seat, PeerExcluded)]
     assert not table.replicas[1].pending  # committed at last
     table.agree()
+
+
+def test_an_impersonating_cheat_tells_every_other_seat_the_seat_it_names_included() -> None:
+    """Its forged Ack goes where it is really from, not where its forged sender would send
+    it: else the seat it names never gets it, and learns of the lie only by the gap it
+    leaves in the cheat's numbers, if the cheat says anything more."""
+    table = _dealt()
+    cheat = Cheat("impersonate", honest_first=0)
+    for seat, named in ((1, 2), (2, 0)):
+        ack = _forged_ack(table, seat)
+        lies = [lie for lie in cheat(ack) if isinstance(lie, tuple)]
+        assert sorted(to for to, _ in lies) == sorted({0, 1, 2} - {seat})
+        assert {lie for _, lie in lies} == {replace(ack, sender=named)}
+    assert cheat.lies == 2
