@@ -143,8 +143,10 @@ class Table:
                 to, message = message if isinstance(message, tuple) else (None, message)
                 if seat in self.tamper:  # a cheat signs its lies: with its own key, its only one
                     message = replica.signer.sign(message)
-                for dest in range(self.players) if to is None else (to,):
-                    if addressed_to(message, dest) and frozenset((seat, dest)) not in self.cut:
+                # As the net ships it: a message for one seat goes there as addressed.
+                dests = [d for d in range(self.players) if addressed_to(message, d)]
+                for dest in dests if to is None else [to]:
+                    if frozenset((seat, dest)) not in self.cut:
                         self.links[seat, dest].append(message)
             self.events[seat] += replica.take_events()
 
