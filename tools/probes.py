@@ -56,6 +56,7 @@ from p2pnerts.rules import (
     IllegalMove,
     Move,
     Rotate,
+    RoundScore,
     SlideUnder,
     State,
     TableOptions,
@@ -328,10 +329,13 @@ class BeamHome(BeamPlan):
 
 
 def _beam_value(state: State, seat: int) -> float:
-    tableau, own = state.tableau_of(seat), state.seats[seat]
-    up = sum(1 for f in state.all_foundations() for c in f.cards if c.deck == own)
     worth = _worth(state, seat, _Table(state, seat, STRONG, True), known=True)
-    return up - 2 * len(tableau.nerts) + worth
+    return _score(state, state.seats[seat]).points + worth
+
+
+def _score(state: State, deck: int) -> RoundScore:
+    """Deck ``deck``'s points if the round ended now (cards up, Nerts cards left)."""
+    return next(score for score in score_round(state) if score.deck == deck)
 
 
 class TableRollouts:
@@ -449,11 +453,12 @@ def solo(policy: str, deals: int, looks: int = SOLO_LOOKS, seed: int = 0) -> tup
     ends the round: its Nerts cards left and cards up, on average. How well a policy plays
     its own tableau, with no race and no other player's cards to help (the same deals for
     every policy)."""
+    make = load_policy(policy)
     left = up = 0
     for number in range(deals):
         rng = random.Random(f"solo:{seed}:{number}")
         state = _still_stuck(deal(TableOptions(), (0, 1), rng=rng))
-        bot = load_policy(policy)(random.Random(number))
+        bot = make(random.Random(number))
         for _ in range(looks):
             if not state.tableau_of(0).nerts or state.ended is not None:
                 break
@@ -462,8 +467,8 @@ def solo(policy: str, deals: int, looks: int = SOLO_LOOKS, seed: int = 0) -> tup
                 state = apply(state, move)[0]
             if state.tableau_of(0).stuck:
                 state = _still_stuck(apply(state, Rotate(0))[0])
-        left += len(state.tableau_of(0).nerts)
-        up += sum(1 for f in state.all_foundations() for c in f.cards if c.deck == 0)
+        score = _score(state, 0)
+        left, up = left + score.nerts_left, up + score.played
     return left / deals, up / deals
 
 
