@@ -41,7 +41,12 @@ a tenth or two either way), so both seatings count: +0.23 a round against the st
 +0.91 against the priority bot. On seeds 2 and 3, named second and first: against the
 strong bot +0.48 ± 0.46 and +0.53 ± 0.46, -0.01 ± 0.40 and +0.26 ± 0.44; against the
 priority bot +1.16 ± 0.49 and +1.17 ± 0.49, +1.40 ± 0.43 and +0.80 ± 0.41. Over the 6,000
-rounds: +0.29 against the strong bot, +1.06 against the priority bot. Every other interval
+rounds: +0.29 against the strong bot, +1.06 against the priority bot. On seeds 4 and 5,
+named second and first: against the strong bot +0.39 ± 0.47 and +0.68 ± 0.41, +0.28 ±
+0.45 and +0.35 ± 0.48; against the priority bot +1.14 ± 0.48 and +1.19 ± 0.45, +0.69 ±
+0.45 and +0.69 ± 0.43. Over the 10,000 rounds of seeds 1-5: +0.34 and +1.00. (The strong
+bot itself, in both seatings, is +0.65 and +0.69 ahead of the priority bot on seed 1, +0.88
+and +0.66 on seed 2.) Every other interval
 in these notes was measured over rounds, as if the rounds of a deal were independent: for a
 margin about 1.3 times as wide as the arena's intervals now, over deals. Without the fourth
 it was +0.25 ± 0.56 and +0.61 ± 0.58 (named second); with it, against itself without it on
