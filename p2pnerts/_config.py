@@ -11,6 +11,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from p2pnerts._options import default_name
 from p2pnerts._platform import data_dir
 from p2pnerts.bots import level, policy_name
 from p2pnerts.errors import Error, UsageError
@@ -92,8 +93,8 @@ class JoinConfig:
 def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
     """The seat's options (``cli._player_options``), read once; ``bot``: the bot command's."""
     name = args.player
-    if bot and not name:  # a bot goes by its policy's name
-        name = policy_name(args.policy or level(args.level).policy)
+    if bot and not name:  # a bot goes by its policy's name (cut to a name's length)
+        name = default_name(policy_name(args.policy or level(args.level).policy), "Bot")
     return SeatConfig(
         name,
         level=args.level,

@@ -13,7 +13,8 @@ from typing import Any, NoReturn, TypeVar
 
 from p2pnerts._platform import login_name
 from p2pnerts.bots import level_help
-from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Stall
+from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Stall, table_name_fault
+from p2pnerts.protocol import NAME_MOST, name_fault
 from p2pnerts.rules import BadOptions, TieRule, teams_from_text
 
 N = TypeVar("N", int, float)
@@ -66,10 +67,16 @@ def player_options(
 ) -> None:
     if named_by_policy:
         about = "the bot's name (default: its policy's)"
-        parser.add_argument(flag, dest="player", default=None, help=about)
+        parser.add_argument(flag, dest="player", type=player_name, default=None, help=about)
     else:
-        name = login_name()
-        parser.add_argument(flag, dest="player", default=name, help=f"the player's name ({name})")
+        name = default_name(login_name())
+        parser.add_argument(
+            flag,
+            dest="player",
+            type=player_name,
+            default=name,
+            help=f"the player's name, at most {NAME_MOST} characters ({name})",
+        )
     parser.add_argument("--level", type=count(1, 10), default=5, help=level_help(5))
     parser.add_argument("--seed", type=int, default=None, help="shuffle from this seed")
     parser.add_argument("--interface", metavar="ADDR", help="use mDNS on this address only")
@@ -273,6 +280,27 @@ def tie_rule_option(parser: Options, default: str | None = "both-stay", about: s
         metavar="RULE",
         help=f"both-stay, rotate or seat{about}",
     )
+
+
+def player_name(text: str) -> str:
+    """A player's or a spectator's name, as the other peers take it (`name_fault`)."""
+    if fault := name_fault(text):
+        raise argparse.ArgumentTypeError(fault)
+    return text
+
+
+def table_name(text: str) -> str:
+    """A table's name, as it can be announced (`table_name_fault`)."""
+    if fault := table_name_fault(text):
+        raise argparse.ArgumentTypeError(fault)
+    return text
+
+
+def default_name(name: str, fallback: str = "Player") -> str:
+    """``name`` made a name the other peers take: its first `NAME_MOST` characters, or
+    ``fallback`` if those are not one (a login name may be longer, or odd)."""
+    name = name.strip()[:NAME_MOST].strip()
+    return fallback if name_fault(name) else name
 
 
 def count(low: int, high: int) -> Callable[[str], int]:

@@ -12,7 +12,13 @@ import trio
 from p2pnerts._config import passphrase_from
 from p2pnerts._locate import address_of, find_table
 from p2pnerts._netcommands import run_headless, say
-from p2pnerts._options import Command, host_key_option, look_options, passphrase_options
+from p2pnerts._options import (
+    Command,
+    host_key_option,
+    look_options,
+    passphrase_options,
+    player_name,
+)
 from p2pnerts.net import JoinError, Sight, WatchError, watch_table
 from p2pnerts.protocol import Scene
 
@@ -29,7 +35,9 @@ CLOSED = "table closed: the match is over, or its host left"
 
 def watch_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("table", metavar="NAME|HOST:PORT", help="a table's name, or where it is")
-    parser.add_argument("--name", default="spectator", help="who watches, as the host sees it")
+    parser.add_argument(
+        "--name", type=player_name, default="spectator", help="who watches, as the host sees it"
+    )
     parser.add_argument(
         "--headless", action="store_true", help="print one line per commit and race instead"
     )

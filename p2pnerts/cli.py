@@ -31,6 +31,7 @@ from p2pnerts._options import (
     log_options,
     look_options,
     player_options,
+    table_name,
     table_options,
 )
 from p2pnerts._platform import never_die_of_encoding, terminate_as_interrupt
@@ -122,7 +123,9 @@ def _parser() -> argparse.ArgumentParser:
     play.set_defaults(parser=play, run=_play)
 
     host = commands.add_parser("host", help="host a table on the network")
-    host.add_argument("--name", required=True, help="the table's name, as others see it")
+    host.add_argument(
+        "--name", required=True, type=table_name, help="the table's name, as others see it"
+    )
     host.add_argument("--port", type=count(0, 65535), default=0, help="TCP port (0: any)")
     host.add_argument(
         "--seats", type=count(2, 14), default=None, help="seats at the table (2-14; 4)"

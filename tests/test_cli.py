@@ -121,6 +121,13 @@ def test_host_with_teams_and_no_seats_seats_the_teams() -> None:
         (["bot"], "the following arguments are required: --join"),
         (["bot", "--join", "Den", "--gone-after", "5"], "must be 10 to 86400, not 5"),
         (["sim", "--faults", "storm"], "'storm' is not one of"),
+        (["host", "--name", " "], "--name: a table's name cannot be empty or blank"),
+        (["host", "--name", "a\tb"], "--name: a table's name cannot hold control characters"),
+        (["host", "--name", "x" * 201], "--name: a table's name is at most 200 bytes in UTF-8"),
+        (["host", "--name", "x", "--player", "E" * 33], "at most 32 characters, not 33"),
+        (["join", "--player", ""], "--player: a name cannot be empty or blank"),
+        (["bot", "--join", "x", "--name", "E\x1b[31m"], "--name: a name cannot hold control"),
+        (["watch", "x", "--name", "\x07"], "--name: a name cannot hold control characters"),
         (["fly"], "invalid choice"),
     ],
 )
@@ -219,6 +226,27 @@ def test_a_person_is_named_by_their_login_unless_they_say_otherwise(
     assert capsys.readouterr().out.splitlines()[-1].startswith("match over after 1 round: ann ")
     assert main([*args, "--rounds", "1", "--player", "Bea"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("match over after 1 round: Bea ")
+
+
+@pytest.mark.parametrize(
+    ("login", "named"),
+    [("a" * 40, "a" * 32), ("  ann  ", "ann"), ("ann\x1b[2J", "Player")],
+)
+def test_a_login_that_is_no_name_for_the_table_gives_one_that_is(
+    login: str, named: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Sent as it was, a login name over 32 characters made a table nobody could join (each
+    # joiner refused the host's Hello) and a control character reached others' terminals.
+    monkeypatch.setenv("LOGNAME", login)
+    monkeypatch.setenv("USER", login)
+    assert _parser().parse_args(["host", "--name", "x"]).player == named
+    assert _parser().parse_args(["join"]).player == named
+
+
+def test_a_bot_named_by_a_long_policy_class_goes_by_a_name_the_table_takes() -> None:
+    spec = "my_bots.py:" + "Patient" * 6
+    args = _parser().parse_args(["bot", "--join", "x", "--policy", spec])
+    assert seat_from(args, bot=True).name == ("Patient" * 6)[:32]
 
 
 def test_join_headless_needs_a_table(capsys: pytest.CaptureFixture[str]) -> None:

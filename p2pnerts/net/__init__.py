@@ -34,6 +34,7 @@ from p2pnerts.net._tables import (
     TableState,
     instance_label,
     table_from_txt,
+    table_name_fault,
 )
 from p2pnerts.net._waits import GONE_AFTER
 from p2pnerts.net._words import counted, together
@@ -83,6 +84,7 @@ __all__ = [
     "move_words",
     "resume_table",
     "table_from_txt",
+    "table_name_fault",
     "together",
     "watch_table",
 ]

@@ -60,11 +60,21 @@ class DiscoveryError(Error):
 
 def _printable_text(value: str, what: str, *, empty_ok: bool) -> None:
     if not value.strip() and not empty_ok:
-        raise ValueError(f"{what} is empty")
+        raise ValueError(f"{what} cannot be empty or blank")
     if not value.isprintable():
-        raise ValueError(f"{what} has control characters")
+        raise ValueError(f"{what} cannot hold control characters")
     if len(value.encode("utf-8")) > MAX_TEXT_BYTES:
-        raise ValueError(f"{what} is longer than {MAX_TEXT_BYTES} UTF-8 bytes")
+        raise ValueError(f"{what} is at most {MAX_TEXT_BYTES} bytes in UTF-8")
+
+
+def table_name_fault(name: str) -> str | None:
+    """What is wrong with ``name`` as a table's name (announced, so checked as `TableInfo`
+    checks it), or None."""
+    try:
+        _printable_text(name, "a table's name", empty_ok=False)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def _small_int(value: object, what: str, low: int, high: int) -> int:

@@ -140,12 +140,13 @@ from p2pnerts.protocol._spectate import (
     tableaux_of,
 )
 from p2pnerts.protocol._status import Status, Timing
-from p2pnerts.protocol._wire import MAX_FRAME
+from p2pnerts.protocol._wire import MAX_FRAME, NAME_MOST, name_fault
 from p2pnerts.protocol._witness import conflict, witness
 
 __all__ = [
     "ANSWERER",
     "MAX_FRAME",
+    "NAME_MOST",
     "NEVER_REVEALED",
     "NONCE_BYTES",
     "NO_KEY",
@@ -237,6 +238,7 @@ __all__ = [
     "foundation_tops",
     "key_for",
     "link_statement",
+    "name_fault",
     "order_key",
     "order_reason",
     "passphrase_bytes",

@@ -48,6 +48,7 @@ from p2pnerts.protocol._wire import (
     EVIDENCE_MOST,
     MAX_FRAME,
     MAX_SEATS,
+    NAME,
     _array,
     _bytes,
     _card_codes,
@@ -147,7 +148,7 @@ fields of the largest kind."""
 
 
 def _names(value: Any, what: str) -> tuple[str, ...]:
-    return tuple(_text(32).from_wire(v, what) for v in _array(value, what, 1, MAX_SEATS))
+    return tuple(NAME.from_wire(v, what) for v in _array(value, what, 1, MAX_SEATS))
 
 
 def _tableaux_to_wire(tableaux: tuple[TableauSight, ...]) -> list[Any]:
@@ -183,7 +184,7 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
         (
             ("table", _TABLE_ID),
             ("seat", _number(-1, MAX_SEATS - 1)),
-            ("name", _text(32)),
+            ("name", NAME),
             ("port", _number(1, 65535)),
             ("key", _bytes(32, 32)),
             ("nonce", _bytes(16, 16)),
@@ -208,7 +209,7 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
         21,
         (
             ("table", _TABLE_ID),
-            ("name", _text(32)),
+            ("name", NAME),
             ("key", _bytes(32, 32)),
             ("nonce", _bytes(16, 16)),
         ),

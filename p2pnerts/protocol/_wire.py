@@ -37,6 +37,21 @@ HEARD_MOST = 4096
 """The most witnesses one Ack carries (more wait for the next)."""
 EVIDENCE_MOST = 16
 """The most messages one Evidence shows."""
+NAME_MOST = 32
+"""The most characters of a player's or a spectator's name."""
+
+
+def name_fault(name: str) -> str | None:
+    """What is wrong with ``name`` as a player's or a spectator's name, or None: it is 1 to
+    `NAME_MOST` characters, not all spaces, each printable (a name goes to other players'
+    screens and terminals, where a control character could take them over)."""
+    if not name.strip():
+        return "a name cannot be empty or blank"
+    if len(name) > NAME_MOST:
+        return f"a name is at most {NAME_MOST} characters, not {len(name)}"
+    if not name.isprintable():
+        return "a name cannot hold control characters"
+    return None
 
 
 # --- field types: how each value goes on the wire and is checked coming off it ------------
@@ -148,6 +163,18 @@ def _text(most: int, least: int = 1) -> _Field:
     return _Field(lambda v: v, check)
 
 
+def _check_name(value: Any, what: str) -> str:
+    if type(value) is not str:
+        raise RemoteProtocolError(f"{what}: expected a name, got {type(value).__name__}")
+    if fault := name_fault(value):
+        raise RemoteProtocolError(f"{what}: {fault}")
+    return value
+
+
+NAME = _Field(lambda v: v, _check_name)
+"""A player's or a spectator's name (`name_fault`)."""
+
+
 def _options_to_wire(o: TableOptions) -> list[Any]:
     # The teams go last, and only at a table of teams: a table of solo players encodes
     # as it did before teams existed.
@@ -190,7 +217,7 @@ def _roster_seats() -> _Field:
             seats.append(
                 Seat(
                     _int(seat, what, 0, MAX_SEATS - 1),
-                    _text(32).from_wire(name, what),
+                    NAME.from_wire(name, what),
                     _text(255, least=0).from_wire(host, what),
                     _int(port, what, 1, 65535),
                     _bytes(32, 32).from_wire(key, what),

@@ -413,6 +413,27 @@ async def test_a_large_frame_before_the_handshake_is_refused_before_it_is_read()
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="needs 127.0.0.2, a Linux loopback address")
+@pytest.mark.parametrize("name", ["Eve\x1b]0;owned\x07", "", "E" * 33])
+async def test_a_name_that_is_not_a_name_is_refused_and_never_reaches_a_screen(name: str) -> None:
+    """A newcomer whose Hello names it with a terminal's control sequence (which would
+    retitle or recolour the host's terminal, shown as it came), or with no name or too long
+    a one: the host refuses it for its name, says nothing of it, and a real joiner plays."""
+    results: dict[int, MatchResult] = {}
+    lines: list[str] = []
+    spec = TableSpec("named", 2, TableOptions(rounds=1))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _hosted(nursery, spec, results, lines)
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            await stream.send_all(encode(Hello(bytes(16), -1, name, 9)))
+            answer = decode(await _read_all(stream))
+            assert isinstance(answer, Refuse) and "Hello.name: a name" in answer.reason
+            await stream.aclose()
+            results[1] = await join_table("127.0.0.1", port, _player("Bea", 2))
+    assert results[0] == results[1]
+    assert not any("\x1b" in line or "Eve" in line for line in lines)
+
+
 async def test_strangers_with_wrong_hellos_cannot_hold_the_lobby() -> None:
     """More strangers than one address may hold, each naming a seat of another table and
     staying connected: each is refused at once or closed, and a real joiner plays."""

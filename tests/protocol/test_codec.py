@@ -10,6 +10,7 @@ from p2pnerts.protocol import (
     Ack,
     Evidence,
     FrameDecoder,
+    Hello,
     Leave,
     Message,
     Play,
@@ -20,6 +21,7 @@ from p2pnerts.protocol import (
     StartView,
     TeamDeal,
     ViewChange,
+    Watch,
     decode,
     encode,
 )
@@ -128,6 +130,23 @@ def _frame(value: object) -> bytes:
 def test_malformed_frames_raise_a_clear_remote_error(frame: bytes, message: str) -> None:
     with pytest.raises(RemoteProtocolError, match=message):
         list(FrameDecoder().feed(frame))
+
+
+@pytest.mark.parametrize(
+    ("name", "fault"),
+    [
+        ("Eve\x1b]0;owned\x07", "a name cannot hold control characters"),
+        ("Eve\u202e", "a name cannot hold control characters"),  # turns the text around
+        ("   ", "a name cannot be empty or blank"),
+        ("E" * 33, "a name is at most 32 characters, not 33"),
+    ],
+)
+def test_a_name_that_would_mislead_or_take_over_a_screen_is_refused(name: str, fault: str) -> None:
+    for link in (Hello(bytes(16), -1, name, 9), Watch(bytes(16), name, bytes(32), bytes(16))):
+        with pytest.raises(RemoteProtocolError, match=f"{type(link).__name__}.name: {fault}"):
+            decode(encode(link))
+    hello = Hello(bytes(16), -1, "Ann Bé 🂡", 9)
+    assert decode(encode(hello)) == hello
 
 
 def test_a_truncated_frame_waits_for_the_rest_and_decode_refuses_it() -> None:
