@@ -122,7 +122,7 @@ class GameLog:
 
 def read_log(path: Path) -> tuple[dict[str, Any], list[list[Any]]]:
     """A log's header and its records (``[kind, time, ...]``), every whole one up to a
-    torn tail; raises `ValueError` for a file that is not a game log."""
+    torn tail; raises `ValueError` for a file that is not a game log, or cannot be read."""
     read = load_log(path)
     return read.header, read.records
 
@@ -139,8 +139,13 @@ class LogRead:
 
 def load_log(path: Path) -> LogRead:
     """The log at ``path`` read as `read_log` reads it, saying too whether its tail was
-    torn; raises `ValueError` for a file that is not a game log."""
-    data = path.read_bytes()
+    torn; raises `ValueError` for a file that is not a game log, or cannot be read."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     if not data.startswith(MAGIC):
         raise ValueError(f"{path}: not a p2pnerts game log")
     records, end = _records(data, len(MAGIC))

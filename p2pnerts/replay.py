@@ -255,10 +255,6 @@ def replay(path: Path) -> Replay:
 def _read(path: Path) -> LogRead:
     try:
         return load_log(path)
-    except FileNotFoundError:
-        raise ReplayError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise ReplayError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise ReplayError(str(exc)) from None
 

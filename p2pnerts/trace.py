@@ -115,7 +115,7 @@ def trace(paths: Sequence[Path]) -> Trace:
     for path in paths:
         try:
             logs.append(read_log(path))
-        except (OSError, ValueError) as exc:
+        except ValueError as exc:
             raise TraceError(str(exc)) from None
     tables = {header["table"] for header, _ in logs}
     if len(tables) > 1:

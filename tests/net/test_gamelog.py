@@ -23,7 +23,7 @@ from p2pnerts.net import MatchResult, Player, TableSpec, join_table
 from p2pnerts.protocol import Message, decode
 from p2pnerts.rules import TableOptions
 from p2pnerts.sim import MIXES, SimConfig
-from p2pnerts.trace import SHIVIZ_REGEX, trace
+from p2pnerts.trace import SHIVIZ_REGEX, TraceError, trace
 
 
 def _player(name: str, seed: int, logs: Path, lines: list[str]) -> Player:
@@ -137,6 +137,13 @@ def test_a_file_that_is_not_a_log_is_a_clear_error(tmp_path: Path) -> None:
     other.write_bytes(MAGIC)
     with pytest.raises(ValueError, match="ends before its header"):
         read_log(other)
+    # Nor a file at all: said as plainly, and by trace as by replay (trace said
+    # "[Errno 2] No such file or directory: '…'").
+    for path, fault in ((tmp_path / "gone.p2plog", "no such file"), (tmp_path, "cannot be read")):
+        with pytest.raises(ValueError, match=f"^{re.escape(str(path))}: {fault}"):
+            read_log(path)
+        with pytest.raises(TraceError, match=f"^{re.escape(str(path))}: {fault}"):
+            trace([path])
 
 
 def test_old_logs_are_pruned_newest_kept(tmp_path: Path) -> None:
