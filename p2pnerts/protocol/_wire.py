@@ -3,6 +3,7 @@ layout tables of `_codec` are made of, and the moves' own layout."""
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -175,6 +176,17 @@ NAME = _Field(lambda v: v, _check_name)
 """A player's or a spectator's name (`name_fault`)."""
 
 
+def _address(host: str, what: str) -> str:
+    """A roster's address of a seat: empty (the host's own, wherever it was reached) or an
+    IP address, nothing a screen would show otherwise when it cannot be reached."""
+    if host:
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            raise RemoteProtocolError(f"{what}: {host[:40]!r} is not an IP address") from None
+    return host
+
+
 def _options_to_wire(o: TableOptions) -> list[Any]:
     # The teams go last, and only at a table of teams: a table of solo players encodes
     # as it did before teams existed.
@@ -218,7 +230,7 @@ def _roster_seats() -> _Field:
                 Seat(
                     _int(seat, what, 0, MAX_SEATS - 1),
                     NAME.from_wire(name, what),
-                    _text(255, least=0).from_wire(host, what),
+                    _address(_text(255, least=0).from_wire(host, what), what),
                     _int(port, what, 1, 65535),
                     _bytes(32, 32).from_wire(key, what),
                 )

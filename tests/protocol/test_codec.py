@@ -18,6 +18,8 @@ from p2pnerts.protocol import (
     Rejoin,
     RemoteProtocolError,
     Reveal,
+    Roster,
+    Seat,
     StartView,
     TeamDeal,
     ViewChange,
@@ -164,3 +166,16 @@ def test_an_oversized_message_is_refused_before_it_is_sent() -> None:
     assert decode(encode(huge)) == huge
     with pytest.raises(RemoteProtocolError, match="have: expected an array"):
         decode(_frame([2, 3, 0, 0, 1, 1, list(range(65)), 0, bytes(16), []]))
+
+
+def test_a_rosters_address_is_the_hosts_own_or_an_ip_address() -> None:
+    # A host's roster tells each seat where to dial the others, and a seat that cannot
+    # be reached is named with its address on the screen: nothing else may be there.
+    def roster(host: str) -> Roster:
+        return Roster((Seat(0, "Ann", "", 9, bytes(32)), Seat(1, "Bea", host, 9, bytes(32))), True)
+
+    for host in ("192.168.1.20", "fe80::1%eth0", "::1"):
+        assert decode(encode(roster(host))) == roster(host)
+    for host in ("\x1b[2Jhost", "kitchen.local", "1.2.3"):
+        with pytest.raises(RemoteProtocolError, match="is not an IP address"):
+            decode(encode(roster(host)))
