@@ -320,10 +320,17 @@ def _within(convert: Callable[[str], N], what: str, low: N, high: N) -> Callable
         except ValueError:
             raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low:g} to {high:g}, not {value:g}")
+            raise argparse.ArgumentTypeError(
+                f"must be {_number(low)} to {_number(high)}, not {_number(value)}"
+            )
         return value
 
     return parse
+
+
+def _number(value: float) -> str:
+    """A bound as people write it: 1,000,000 (not 1e+06), 0.5."""
+    return f"{value:,}" if isinstance(value, int) else f"{value:g}"
 
 
 def team_sizes(text: str) -> tuple[int, ...]:

@@ -159,7 +159,7 @@ def test_solo_counts_the_nerts_cards_left_and_the_cards_up_on_the_same_deals() -
     ("argv", "said"),
     [
         (["nosuch"], "'nosuch' is neither a policy"),
-        (["strong", "--deals", "0"], "--deals: must be 1 to 100000, not 0"),
+        (["strong", "--deals", "0"], "--deals: must be 1 to 100,000, not 0"),
     ],
 )
 def test_solo_s_command_refuses_bad_input_in_words(

@@ -32,7 +32,7 @@ def test_help_names_every_fault_mix(capsys: pytest.CaptureFixture[str]) -> None:
         (["--peers", "15"], "argument --peers: must be 2 to 14, not 15"),
         (["--faults", "storm"], "argument --faults: 'storm' is not one of none, light,"),
         (["--tie-rule", "coin"], "argument --tie-rule: 'coin' is not one of both-stay"),
-        (["--rounds", "0"], "argument --rounds: must be 1 to 1000, not 0"),
+        (["--rounds", "0"], "argument --rounds: must be 1 to 1,000, not 0"),
         (["--teams", "2+4"], "argument --teams: a team has 1 to 3 players, not 4"),
         (["--teams", "2"], "argument --teams: "),
     ],
