@@ -3,7 +3,9 @@
 A level is a policy and a reaction time. The reaction time is how long the player takes
 between two looks at the table (a look makes at most one move); it is drawn afresh each
 time, uniformly from ``think`` to ``think + spread`` seconds. Levels 1-2 play the
-simple bot, 3-4 the baseline, 5-10 the strong bot.
+simple bot, 3-4 the baseline, 5-10 the expert: the strong bot's search on what a person
+at the seat knows (its stock only as it has seen it turned; the strong bot reads its
+whole stock from the deal, which no person across the table can).
 
 The paces are set in moves per second, the measure of how fast people play Nerts: about
 0.25 for a beginner, 0.4 for a newcomer who has just read the rules, 1 for a practised
@@ -109,12 +111,12 @@ LEVELS: tuple[Level, ...] = (
     _level(2, "newcomer", "simple", 0.4),
     _level(3, "steady", "baseline", 0.6),
     _level(4, "sharp", "baseline", 0.85),
-    _level(5, "club", "strong", 1.2),
-    _level(6, "expert", "strong", 1.6),
-    _level(7, "quickest people", "strong", 2.2),
-    _level(8, "beyond human", "strong", 4.0),
-    _level(9, "far beyond human", "strong", 10.0),
-    Level(10, "as fast as the table allows", "strong", Reaction(0.002, 0.002)),
+    _level(5, "club", "expert", 1.2),
+    _level(6, "expert", "expert", 1.6),
+    _level(7, "quickest people", "expert", 2.2),
+    _level(8, "beyond human", "expert", 4.0),
+    _level(9, "far beyond human", "expert", 10.0),
+    Level(10, "as fast as the table allows", "expert", Reaction(0.002, 0.002)),
 )
 """The levels, and the moves per second each is set to."""
 

@@ -16,6 +16,7 @@ from p2pnerts.bots import (
     NEWCOMER,
     BaselineBot,
     BotDriver,
+    ExpertBot,
     Guarded,
     PolicyError,
     SimpleBot,
@@ -32,7 +33,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "eager.py"
 
 
 def test_each_level_is_quicker_than_the_one_before_and_plays_a_policy_as_strong() -> None:
-    order = ["simple", "baseline", "strong"]
+    order = ["simple", "baseline", "expert"]
     assert [lv.number for lv in LEVELS] == list(range(1, 11))
     for lower, higher in itertools.pairwise(LEVELS):
         assert higher.reaction.mean < lower.reaction.mean
@@ -40,7 +41,8 @@ def test_each_level_is_quicker_than_the_one_before_and_plays_a_policy_as_strong(
     assert level(10).reaction.think + level(10).reaction.spread <= 0.005
     assert isinstance(level(1).make(random.Random(0)), SimpleBot)
     assert isinstance(level(3).make(random.Random(0)), BaselineBot)
-    assert isinstance(level(10).make(random.Random(0)), StrongBot)
+    assert isinstance(level(5).make(random.Random(0)), ExpertBot)
+    assert isinstance(level(10).make(random.Random(0)), ExpertBot)
 
 
 @pytest.mark.parametrize("number", [0, 11, -1])
