@@ -51,12 +51,12 @@ TUNED = (
     "urgent",
     "race",
     "block",
-    "feed",
     "worth",
     "later",
 )
-"""The weights it tunes: every one but the point a card up scores (the scale of the rest)
-and the counts (how wide and how far the search looks, when to call)."""
+"""The weights it tunes: every one but the point a card up scores (the scale of the rest),
+the counts (how wide and how far the search looks, when to call) and the weights the
+expert has at 0 (``feed``, ``turn_guess``), which a factor cannot move."""
 STEP, GAIN, STABILITY = 0.25, 0.03, 10
 """The perturbation in log space, the step's size at the start, and how slowly it shrinks
 (the step after k iterations: GAIN * ((STABILITY + 1) / (STABILITY + 1 + k)) ** 0.602)."""

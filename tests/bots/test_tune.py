@@ -85,3 +85,9 @@ def test_the_command_refuses_before_it_plays(
         tune.main(args)
     assert exited.value.code == 2
     assert said in capsys.readouterr().err
+
+
+def test_every_weight_it_tunes_is_one_a_factor_can_move() -> None:
+    # The expert's feed went to 0: a log factor would have left it there whatever the
+    # arena said, and the step's test caught it.
+    assert all(getattr(EXPERT, name) > 0 for name in tune.TUNED)
