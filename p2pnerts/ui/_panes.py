@@ -56,7 +56,8 @@ def help_rows(model: TableModel, width: int) -> list[Row]:
         f"The mark after a foundation card (7♥{seat_tag(1)}) is the number of the {whose} "
         f"whose card it is, as the opponents are numbered; yours is {seat_tag(model.deck)}."
     )
-    rows += [Row().add(f"  {line}") for line in textwrap.wrap(owner, width - 3)]
+    measure = min(width - 3, max(len(line) for line in HOW_TO_PLAY))  # (as the lines above)
+    rows += [Row().add(f"  {line}") for line in textwrap.wrap(owner, measure)]
     rows.append(rule("keys", width))
     for keys, what in KEYMAP:
         rows.append(Row().add(f"  {keys:<11}", "class:key").add(what))

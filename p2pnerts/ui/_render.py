@@ -71,8 +71,7 @@ def render(model: TableModel, width: int, height: int) -> Frame:
 def _board(model: TableModel, width: int, height: int, *, pane: bool) -> list[Row]:
     """The table; with ``pane`` the classroom pane takes the place of its middle."""
     head = [_header(model, width)]
-    foot = [_ticker(model, width), _status(model, width)]
-    room = height - len(head) - len(foot)
+    room = height - len(head) - 2  # (the foot: the ticker and the status line)
     tallest = max((len(p.cards) for p in model.tableau.work), default=1) if model.tableau else 1
     if model.round_end is not None:
         middle = _round_end(model, model.round_end, width)
@@ -84,6 +83,7 @@ def _board(model: TableModel, width: int, height: int, *, pane: bool) -> list[Ro
     own = own_rows(model, width, room - len(middle))
     spare = room - len(middle) - len(own)
     recent = _recent(model, width, spare) if spare >= 5 and height >= 36 else []
+    foot = [_ticker(model, width, older=not recent), _status(model, width)]
     return head + middle + own + [Row() for _ in range(spare - len(recent))] + recent + foot
 
 
@@ -115,13 +115,14 @@ def _players(model: TableModel) -> str:
     return f"teams {model.options.teams_text()}"
 
 
-def _ticker(model: TableModel, width: int) -> Row:
-    """The newest line (shortened if it must be), then as many older ones as fit whole."""
+def _ticker(model: TableModel, width: int, *, older: bool = True) -> Row:
+    """The newest line (shortened if it must be), then as many older ones as fit whole
+    (with ``older``: else the recent lines above show them)."""
     row = Row().add(" » ", "class:key")
     for k, line in enumerate(reversed(model.ticker)):
         if k == 0:
             row.add(fit(line.text, width - row.width))
-        elif row.width + 5 + len(line.text) <= width:
+        elif older and row.width + 5 + len(line.text) <= width:
             row.add("  ·  ", "class:rule").add(line.text, "class:dim")
         else:
             break
@@ -129,8 +130,9 @@ def _ticker(model: TableModel, width: int) -> Row:
 
 
 def _recent(model: TableModel, width: int, room: int) -> list[Row]:
-    """On a tall screen, the ticker's last lines too, newest at the bottom."""
-    lines = list(model.ticker)[-(room - 2) :]
+    """On a tall screen, the lines before the ticker's newest, newest at the bottom (just
+    above the ticker's own, so that they read as one log)."""
+    lines = list(model.ticker)[:-1][-(room - 2) :]
     return [Row(), rule("recent", width, "class:dim")] + [
         Row().add(f"   {fit(line.text, width - 3)}", "class:dim") for line in lines
     ]
