@@ -54,9 +54,14 @@ def watch_command(args: argparse.Namespace) -> int:
         commit_line,
         create_watch_application,
         default_look,
+        need_terminal,
         run_with_trio,
     )
 
+    if not args.headless:  # (before anything is asked or opened)
+        need_terminal(
+            "the watch screen needs a terminal (--headless prints a line per commit and race)"
+        )
     passphrase = passphrase_from(args)
     model = WatchModel(args.table, default_look(ascii=args.ascii, four_colour=args.four_colour))
     watch = partial(_watch, args, passphrase)

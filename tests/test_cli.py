@@ -269,6 +269,17 @@ def test_the_table_screen_without_a_terminal_is_a_one_line_error(
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("args", [["watch", "127.0.0.1:9"], ["watch", "Den", "--ask-passphrase"]])
+def test_the_watch_screen_without_a_terminal_is_a_one_line_error(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It failed inside prompt_toolkit with a traceback, after asking for the passphrase.
+    assert exit_status(args) == 2
+    err = capsys.readouterr().err
+    needs = "the watch screen needs a terminal (--headless prints a line per commit and race)"
+    assert err == f"p2pnerts: error: {needs}\n"
+
+
 def test_an_error_inside_tasks_is_one_line_too(capsys: pytest.CaptureFixture[str]) -> None:
     group = BaseExceptionGroup("tasks", [ExceptionGroup("inner", [JoinError("no seat left")])])
     assert _ends(group) == 1

@@ -4,7 +4,6 @@ a task beside it tells the desk how much real time passed, while it plays."""
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 from collections.abc import Callable
 from typing import cast
@@ -19,10 +18,9 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
 
 from p2pnerts._platform import on_signals
-from p2pnerts.errors import UsageError
 from p2pnerts.lab._desk import Desk
 from p2pnerts.lab._render import render
-from p2pnerts.ui import STYLE
+from p2pnerts.ui import STYLE, need_terminal
 
 FRAME = 0.05
 """Seconds between two refreshes of the screen while the lab plays."""
@@ -107,8 +105,7 @@ def create_application(
 
 def run_lab(desk: Desk, *, ascii: bool = False) -> None:
     """Run the lab in this terminal until the teacher quits."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise UsageError("the lab needs a terminal to draw on")
+    need_terminal("the lab needs a terminal to draw on")
     asyncio.run(_run(create_application(desk, ascii=ascii), desk))
 
 

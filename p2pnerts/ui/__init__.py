@@ -28,7 +28,7 @@ from p2pnerts.ui._replay import (
 from p2pnerts.ui._session import Session, snapshot
 from p2pnerts.ui._snapshot import Hit, Liveness, Look, Selection, Snapshot
 from p2pnerts.ui._style import STYLE, seat_style
-from p2pnerts.ui._terminal import NoTerminal, Start, default_look, play_in_terminal
+from p2pnerts.ui._terminal import NoTerminal, Start, default_look, need_terminal, play_in_terminal
 from p2pnerts.ui._watchmodel import Commit, WatchModel, commit_line
 from p2pnerts.ui._watchview import create_watch_application
 
@@ -58,6 +58,7 @@ __all__ = [
     "create_watch_application",
     "default_look",
     "fit",
+    "need_terminal",
     "play_in_terminal",
     "render",
     "render_replay",

@@ -10,7 +10,6 @@ its keys. Nothing here decides anything: every table and digest comes from the r
 from __future__ import annotations
 
 import asyncio
-import sys
 from dataclasses import dataclass, field
 
 from prompt_toolkit.application import Application
@@ -31,7 +30,7 @@ from p2pnerts.ui._panes import too_small
 from p2pnerts.ui._render import SMALLEST, render
 from p2pnerts.ui._snapshot import Line, Look, Snapshot
 from p2pnerts.ui._style import STYLE
-from p2pnerts.ui._terminal import NoTerminal
+from p2pnerts.ui._terminal import need_terminal
 
 REPLAY_KEYS: tuple[tuple[str, str], ...] = (
     ("→  n", "the next commit"),
@@ -305,8 +304,7 @@ def replay_application(
 def replay_in_terminal(model: ReplayModel) -> None:
     """Show the replay on this terminal until the person quits (`NoTerminal` if standard
     input or output is not one); SIGINT and SIGTERM quit too, the terminal restored."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise NoTerminal("the replay screen needs a terminal (--json prints the digests)")
+    need_terminal("the replay screen needs a terminal (--json prints the digests)")
     asyncio.run(_show(replay_application(model)))
 
 

@@ -18,7 +18,15 @@ from p2pnerts.ui._snapshot import Look
 
 
 class NoTerminal(UsageError):
-    """The table screen was asked for where there is no terminal to draw it on."""
+    """A screen was asked for where there is no terminal to draw it on."""
+
+
+def need_terminal(why: str) -> None:
+    """Raise `NoTerminal` saying ``why`` unless standard input and output are both a
+    terminal: a full-screen application started without one fails deep inside
+    prompt_toolkit, with a traceback."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise NoTerminal(why)
 
 
 Start = Callable[[Session], Awaitable[MatchResult]]
@@ -48,11 +56,10 @@ def play_in_terminal(
     once the terminal is restored. Raises `NoTerminal` if standard input or output is
     not a terminal. The seat is declared stuck after ``idle_after`` seconds without a move.
     """
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise NoTerminal(
-            "the table screen needs a terminal (with --headless a bot plays the seat and "
-            "the table is told in lines)"
-        )
+    need_terminal(
+        "the table screen needs a terminal (with --headless a bot plays the seat and the "
+        "table is told in lines)"
+    )
     model = TableModel(0, (name,), TableOptions(), look=look)
     app = create_application(model, lobby)
     rng = random.Random(random.Random(seed).getrandbits(64))
