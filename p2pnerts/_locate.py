@@ -79,9 +79,13 @@ def know(
 
 
 def address_of(target: str) -> tuple[str, int] | None:
-    """HOST:PORT as given, or None for a table's name."""
+    """HOST:PORT as given ([HOST]:PORT for an IPv6 address), or None for a table's name."""
     host, sep, port = target.rpartition(":")
-    return (host, int(port)) if sep and host and port.isdigit() else None
+    if not (sep and host and port.isdigit()):
+        return None
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    return host, int(port)
 
 
 async def find_table(name: str, interface: str | None) -> TableInfo:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
+from p2pnerts._locate import address_of
 from p2pnerts._platform import login_name
 from p2pnerts.bots import level_help
 from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Stall, table_name_fault
@@ -293,6 +294,17 @@ def table_name(text: str) -> str:
     """A table's name, as it can be announced (`table_name_fault`)."""
     if fault := table_name_fault(text):
         raise argparse.ArgumentTypeError(fault)
+    return text
+
+
+def table_target(text: str) -> str:
+    """A table to join or watch: HOST:PORT (`address_of`) with a port there can be, or
+    else a table's name."""
+    address = address_of(text)
+    if address is None:
+        return table_name(text)
+    if not 1 <= address[1] <= 65_535:
+        raise argparse.ArgumentTypeError(f"the port must be 1 to 65,535, not {address[1]:,}")
     return text
 
 

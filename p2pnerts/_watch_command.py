@@ -18,6 +18,7 @@ from p2pnerts._options import (
     look_options,
     passphrase_options,
     player_name,
+    table_target,
 )
 from p2pnerts.net import JoinError, Sight, WatchError, watch_table
 from p2pnerts.protocol import Scene
@@ -34,7 +35,9 @@ CLOSED = "table closed: the match is over, or its host left"
 
 
 def watch_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("table", metavar="NAME|HOST:PORT", help="a table's name, or where it is")
+    parser.add_argument(
+        "table", type=table_target, metavar="NAME|HOST:PORT", help="a table's name, or where it is"
+    )
     parser.add_argument(
         "--name", type=player_name, default="spectator", help="who watches, as the host sees it"
     )

@@ -33,6 +33,7 @@ from p2pnerts._options import (
     player_options,
     table_name,
     table_options,
+    table_target,
 )
 from p2pnerts._platform import never_die_of_encoding, terminate_as_interrupt
 from p2pnerts._replay_command import COMMAND as REPLAY
@@ -146,6 +147,7 @@ def _parser() -> argparse.ArgumentParser:
     join.add_argument(
         "table",
         nargs="?",
+        type=table_target,
         metavar="NAME|HOST:PORT",
         help="a table's name, or where it is (none: choose in the lobby)",
     )
@@ -155,7 +157,9 @@ def _parser() -> argparse.ArgumentParser:
     join.set_defaults(parser=join, run=_join)
 
     bot = commands.add_parser("bot", help="run a bot peer that plays a table's match")
-    bot.add_argument("--join", required=True, metavar="NAME|HOST:PORT", help="the table")
+    bot.add_argument(
+        "--join", required=True, type=table_target, metavar="NAME|HOST:PORT", help="the table"
+    )
     bot.add_argument(
         "--policy",
         metavar="POLICY",

@@ -13,6 +13,7 @@ import pytest
 
 from p2pnerts import __version__, _netcommands
 from p2pnerts._config import passphrase_from, seat_from
+from p2pnerts._locate import address_of
 from p2pnerts._netcommands import fit_out
 from p2pnerts.cli import _ends, _parser, main
 from p2pnerts.errors import UsageError
@@ -130,6 +131,10 @@ def test_host_with_teams_and_no_seats_seats_the_teams() -> None:
         (["join", "--player", ""], "--player: a name cannot be empty or blank"),
         (["bot", "--join", "x", "--name", "E\x1b[31m"], "--name: a name cannot hold control"),
         (["watch", "x", "--name", "\x07"], "--name: a name cannot hold control characters"),
+        (["join", "127.0.0.1:99999"], "HOST:PORT: the port must be 1 to 65,535, not 99,999"),
+        (["bot", "--join", "10.0.0.1:0"], "--join: the port must be 1 to 65,535, not 0"),
+        (["watch", "Den:70000", "--headless"], "the port must be 1 to 65,535, not 70,000"),
+        (["join", "x" * 201], "a table's name is at most 200 bytes in UTF-8"),
         (["fly"], "invalid choice"),
     ],
 )
@@ -350,3 +355,11 @@ def test_gone_after_is_the_seats_and_reaches_its_player_whoever_plays_it() -> No
     assert fit_out(person, seat).gone_after == 30 and person.driver is None
     default = seat_from(_parser().parse_args(["join", "Den"]))
     assert default.gone_after == GONE_AFTER
+
+
+def test_a_table_is_found_at_host_port_or_by_its_name() -> None:
+    assert address_of("192.168.1.5:4000") == ("192.168.1.5", 4000)
+    assert address_of("[fe80::1]:4000") == ("fe80::1", 4000)  # (an IPv6 address, bracketed)
+    assert address_of("den.local:4000") == ("den.local", 4000)
+    for name in ("Den", "Den:", ":4000", "Den:four", "Kitchen table"):
+        assert address_of(name) is None, name
