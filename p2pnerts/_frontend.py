@@ -98,42 +98,39 @@ async def host_in_lobby(config: HostConfig, session: ui.Session) -> MatchResult:
     spec, lobby = config.spec, session.lobby
     assert lobby is not None
     rng = random.Random(config.seat.seed)
-    ports: list[int] = []
-    listening = trio.Event()
+    result: list[MatchResult] = []
     # Every bot asked for, from the command line or the waiting room, in the order asked.
     asked, levels = trio.open_memory_channel[int](math.inf)
     for k in range(config.bots):
         asked.send_nowait(config.levels[k % len(config.levels)])
     async with trio.open_nursery() as nursery:
 
-        async def seat_bots() -> None:
+        async def hosting(task_status: trio.TaskStatus[int]) -> None:
+            alone = dataclasses.replace(config, bots=0)  # its bots are seated here, as they come
+            me, report = session.player, session.report
+            result.append(await run_host(alone, me=me, report=report, task_status=task_status))
+            nursery.cancel_scope.cancel()  # (the bots asked for and not seated yet)
+
+        async def seat_bots(port: int) -> None:
             # One at a time, each named for the seat it takes once the one before is seated;
             # `bots_added` counts those asked for and not seated yet.
-            await listening.wait()
             async for level in levels:
                 name = f"Bot {len(lobby.roster) + 1} L{level}"
                 rng_bot, secret = random.Random(rng.getrandbits(64)), config.seat.passphrase
                 bot = bot_player(name, level, rng_bot, lambda _: None, passphrase=secret)
                 bot.seeded = config.seat.seed is not None
                 bot.log_dir, bot.table_name = config.seat.log, spec.name  # (as `run_host`'s)
-                await nursery.start(local_bot, ports[0], bot, session.report)
+                await nursery.start(local_bot, port, bot, session.report)
                 lobby.bots_added -= 1
-
-        def listened(port: int) -> None:
-            ports.append(port)
-            listening.set()
 
         def fill() -> None:
             while len(lobby.roster) + lobby.bots_added < spec.seats:
                 lobby.bots_added += 1
                 asked.send_nowait(lobby.bot_level)
 
-        nursery.start_soon(seat_bots)
         lobby.add_bot, lobby.start = session.soon(asked.send_nowait), session.soon(fill)
-        alone = dataclasses.replace(config, bots=0)  # its bots are seated here, as they come
-        result = await run_host(alone, me=session.player, report=session.report, on_port=listened)
-        nursery.cancel_scope.cancel()
-    return result
+        nursery.start_soon(seat_bots, await nursery.start(hosting))
+    return result[0]
 
 
 async def choose_and_play(seat: SeatConfig, session: ui.Session) -> MatchResult:

@@ -27,6 +27,7 @@ from p2pnerts.errors import Error, UsageError
 from p2pnerts.net import (
     DiscoveryError,
     JoinError,
+    Listening,
     MatchResult,
     Player,
     SeatFile,
@@ -189,82 +190,85 @@ async def run_host(
     tell: Callable[[str], None] | None = None,
     me: Player | None = None,
     report: Callable[[str], None] = say,
-    on_port: Callable[[int], None] | None = None,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> MatchResult:
     """Host the table, announce it (unless told not to), seat the local bots.
 
-    ``me`` plays seat 0 (by default a bot at the seat's level); ``report`` hears the lobby;
-    ``on_port`` hears where the table listens.
+    ``me`` plays seat 0 (by default a bot at the seat's level); ``report`` hears the lobby.
+    Started with ``nursery.start``, it tells the port the table listens on.
     """
     spec, levels = config.spec, config.levels
     rng = random.Random(config.seat.seed)
     seed = rng.getrandbits(64)
     if me is None:
         me = _player(config.seat, random.Random(seed), tell)
+    player = me
     updates, announced = trio.open_memory_channel[TableInfo](64)
-    where: dict[str, int | str] = {"port": 0, "table": ""}
+    opened: list[Listening] = []  # (once it listens: before that, nobody takes a seat)
+    result: list[MatchResult] = []
     async with trio.open_nursery() as nursery:
 
-        def listening(port: int, table: bytes) -> None:
-            where.update(port=port, table=table.hex())
-            if on_port is not None:
-                on_port(port)
-            report(
-                f"table {spec.name!r} open on port {port}: {spec.seats} seats, "
-                f"{spec.options.summary()}"
-            )
-            if config.advertise:
-                nursery.start_soon(_announce, announced, config.seat.interface, report)
-                updates.send_nowait(_info(spec, where, 1, me))
-            bots = [
-                bot_player(
-                    f"Bot {k + 2}",  # the seat it takes, counted from the host's 1
-                    levels[k % len(levels)],
-                    random.Random(rng.getrandbits(64)),
-                    lambda _: None,
-                    passphrase=config.seat.passphrase,
-                )
-                for k in range(config.bots)
-            ]
-            for bot in bots:
-                bot.seeded = me.seeded
-                # Every peer of the table logs, the bots beside the host, under the
-                # table's name: `trace` merges the logs of a table played on one machine.
-                bot.log_dir, bot.table_name = config.seat.log, spec.name
-            nursery.start_soon(seat_in_turn, nursery, port, bots, report)
-
         def seated(taken: int) -> None:
-            if config.advertise and where["table"]:
-                updates.send_nowait(_info(spec, where, taken, me))
+            if config.advertise and opened:
+                updates.send_nowait(_info(spec, opened[0], taken, player))
+
+        async def hosting(task_status: trio.TaskStatus[Listening]) -> None:
+            result.append(
+                await host_table(
+                    spec,
+                    player,
+                    port=config.port,
+                    bind=config.bind,
+                    on_roster=seated,
+                    task_status=task_status,
+                )
+            )
+            nursery.cancel_scope.cancel()  # (the announcement, the bots' seating)
 
         try:
-            result = await host_table(
-                spec,
-                me,
-                port=config.port,
-                bind=config.bind,
-                on_listening=listening,
-                on_roster=seated,
-            )
+            opened.append(await nursery.start(hosting))
         except OSError as exc:  # only opening the listener lets one out
-            port = f"port {config.port}" if config.port else "any port"
-            raise HostError(f"cannot listen on {port}: {exc.strerror or exc}") from None
-        nursery.cancel_scope.cancel()
-    return result
+            asked = f"port {config.port}" if config.port else "any port"
+            raise HostError(f"cannot listen on {asked}: {exc.strerror or exc}") from None
+        port = opened[0].port
+        task_status.started(port)
+        report(
+            f"table {spec.name!r} open on port {port}: {spec.seats} seats, {spec.options.summary()}"
+        )
+        if config.advertise:
+            nursery.start_soon(_announce, announced, config.seat.interface, report)
+            updates.send_nowait(_info(spec, opened[0], 1, player))
+        bots = [
+            bot_player(
+                f"Bot {k + 2}",  # the seat it takes, counted from the host's 1
+                levels[k % len(levels)],
+                random.Random(rng.getrandbits(64)),
+                lambda _: None,
+                passphrase=config.seat.passphrase,
+            )
+            for k in range(config.bots)
+        ]
+        for bot in bots:
+            bot.seeded = player.seeded
+            # Every peer of the table logs, the bots beside the host, under the table's
+            # name: `trace` merges the logs of a table played on one machine.
+            bot.log_dir, bot.table_name = config.seat.log, spec.name
+        nursery.start_soon(seat_in_turn, nursery, port, bots, report)
+    return result[0]
 
 
-def _info(spec: TableSpec, where: dict[str, int | str], taken: int, me: Player) -> TableInfo:
+def _info(spec: TableSpec, where: Listening, taken: int, me: Player) -> TableInfo:
     state: TableState = "playing" if taken >= spec.seats else "lobby"
     return TableInfo(
         spec.name,
-        str(where["table"]),
+        where.table.hex(),
         PROTOCOL_VERSION,
         taken,
         spec.seats,
         spec.options.summary(),
         state,
         "0.0.0.0",
-        int(where["port"]),
+        where.port,
         fingerprint(me.key.public),
         private=me.passphrase is not None,
     )

@@ -13,6 +13,7 @@ from p2pnerts.net._browse import TableBrowser, browse, find_tables
 from p2pnerts.net._handshake import Refused
 from p2pnerts.net._known import KnownHosts, KnownHostsError
 from p2pnerts.net._lobby import (
+    Listening,
     TableSpec,
     host_table,
     join_table,
@@ -54,6 +55,7 @@ __all__ = [
     "JoinError",
     "KnownHosts",
     "KnownHostsError",
+    "Listening",
     "MatchResult",
     "Narrator",
     "Pacing",

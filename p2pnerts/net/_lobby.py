@@ -15,6 +15,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import trio
 
@@ -42,16 +43,27 @@ class TableSpec:
     options: TableOptions
 
 
+class Listening(NamedTuple):
+    """Where a table being hosted listens, and the table's id (as mDNS announces it)."""
+
+    port: int
+    table: bytes
+
+
 async def host_table(
     spec: TableSpec,
     player: Player,
     *,
     port: int = 0,
     bind: str | None = None,
-    on_listening: Callable[[int, bytes], None] | None = None,
     on_roster: Callable[[int], None] | None = None,
+    task_status: trio.TaskStatus[Listening] = trio.TASK_STATUS_IGNORED,
 ) -> MatchResult:
-    """Host a table: seat 0 here, newcomers seated as they come, then play the match."""
+    """Host a table: seat 0 here, newcomers seated as they come, then play the match.
+
+    Started with ``nursery.start``, it tells where it listens once newcomers can come (an
+    `OSError` opening the listener is raised there); ``on_roster`` hears how many seats
+    are taken each time that changes."""
     player.table_name = spec.name
     seating = Seating(player)
     seating.table = secrets.token_bytes(16)
@@ -111,8 +123,7 @@ async def host_table(
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(trio.serve_listeners, handle, listeners)
-        if on_listening is not None:
-            on_listening(port, seating.table)
+        task_status.started(Listening(port, seating.table))
         await full.wait()
         result = await seating.play(0, [roster[s] for s in sorted(roster)], spec.options, links)
         nursery.cancel_scope.cancel()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import trio
 
-from p2pnerts.net import MatchResult, Player, TableSpec, host_table
+from p2pnerts.net import Listening, MatchResult, Player, TableSpec, host_table
 
 
 async def hosted(
@@ -12,16 +12,9 @@ async def hosted(
 ) -> int:
     """Host ``spec`` on 127.0.0.1 with ``player`` at seat 0, its result going to
     ``results[0]`` when the match ends; the port, once the table listens."""
-    listening = trio.Event()
-    port = [0]
 
-    def heard(p: int, _table: bytes) -> None:
-        port[0] = p
-        listening.set()
+    async def host(task_status: trio.TaskStatus[Listening]) -> None:
+        results[0] = await host_table(spec, player, bind="127.0.0.1", task_status=task_status)
 
-    async def host() -> None:
-        results[0] = await host_table(spec, player, bind="127.0.0.1", on_listening=heard)
-
-    nursery.start_soon(host)
-    await listening.wait()
-    return port[0]
+    listening: Listening = await nursery.start(host)
+    return listening.port

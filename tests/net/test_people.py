@@ -14,6 +14,7 @@ import trio
 from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
 from p2pnerts.net import (
+    Listening,
     MatchResult,
     Player,
     Shape,
@@ -62,22 +63,16 @@ class Table:
 
     async def host(self, nursery: trio.Nursery, spec: TableSpec, host: Player) -> int:
         """Open the table, ``host`` at seat 0; its port."""
-        port: list[int] = []
 
-        def listening(p: int, _: bytes) -> None:
-            port.append(p)
-            self.changed()
-
-        async def run() -> None:
+        async def run(task_status: trio.TaskStatus[Listening]) -> None:
             player = self.seat(host)
             self.results[0] = await host_table(
-                spec, player, bind="127.0.0.1", on_listening=listening
+                spec, player, bind="127.0.0.1", task_status=task_status
             )
             self.changed()
 
-        nursery.start_soon(run)
-        await self.until(lambda: bool(port))
-        return port[0]
+        listening: Listening = await nursery.start(run)
+        return listening.port
 
     async def open(self, nursery: trio.Nursery, spec: TableSpec, *players: Player) -> None:
         """Open the table, the first of ``players`` hosting it, and seat the others."""

@@ -5,12 +5,21 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 
 import trio
 
 from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
-from p2pnerts.net import Player, Shape, Shaper, TableSpec, host_table, join_table
+from p2pnerts.net import (
+    Listening,
+    Player,
+    Shape,
+    Shaper,
+    TableSpec,
+    host_table,
+    join_table,
+)
 from p2pnerts.rules import TableOptions
 from p2pnerts.ui import LobbyModel, Session, TableModel
 
@@ -65,13 +74,9 @@ async def seated(
     other.countdown, other.seeded = 0.0, True
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
-
-            def listening(port: int, table: bytes) -> None:
-                nursery.start_soon(join_table, "127.0.0.1", port, other)
-
-            nursery.start_soon(
-                lambda: host_table(spec, person, bind="127.0.0.1", on_listening=listening)
-            )
+            hosting = partial(host_table, spec, person, bind="127.0.0.1")
+            listening: Listening = await nursery.start(hosting)
+            nursery.start_soon(join_table, "127.0.0.1", listening.port, other)
             await screen.until(
                 lambda: screen.session is not None and screen.session.peer is not None
             )
@@ -140,13 +145,9 @@ async def test_a_joiner_learns_the_tables_size_and_teams_in_the_waiting_room() -
     spec = TableSpec("teams", 5, TableOptions(teams=(2, 1, 2)))
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
-
-            def listening(port: int, table: bytes) -> None:
-                nursery.start_soon(join_table, "127.0.0.1", port, session.player)
-
-            nursery.start_soon(
-                lambda: host_table(spec, host, bind="127.0.0.1", on_listening=listening)
-            )
+            hosting = partial(host_table, spec, host, bind="127.0.0.1")
+            listening: Listening = await nursery.start(hosting)
+            nursery.start_soon(join_table, "127.0.0.1", listening.port, session.player)
             await screen.until(lambda: len(lobby.roster) == 2)
             nursery.cancel_scope.cancel()  # the table never fills: play never begins
     assert (lobby.seats, lobby.table_teams) == (5, (2, 1, 2))
