@@ -133,6 +133,8 @@ def _recent(model: TableModel, width: int, room: int) -> list[Row]:
     """On a tall screen, the lines before the ticker's newest, newest at the bottom (just
     above the ticker's own, so that they read as one log)."""
     lines = list(model.ticker)[:-1][-(room - 2) :]
+    if not lines:
+        return []  # (no heading over nothing)
     return [Row(), rule("recent", width, "class:dim")] + [
         Row().add(f"   {fit(line.text, width - 3)}", "class:dim") for line in lines
     ]

@@ -196,6 +196,9 @@ def test_a_tall_screen_keeps_the_recent_lines_of_the_ticker() -> None:
     crowded = model_of(14)
     crowded.tell("line")
     assert "recent" not in render(crowded, 80, 24).text()  # no room to spare
+    fresh = model_of(4)
+    fresh.tell("line 0")
+    assert "recent" not in render(fresh, 160, 50).text()  # the ticker's one line is below
 
 
 def busy_model(players: int) -> TableModel:
