@@ -210,7 +210,8 @@ def _play(args: argparse.Namespace) -> int:
     if not args.headless:
         return _netcommands.end_match(_table_screen().play(config), seat)
     print(
-        f"p2pnerts — {players} players on this machine, bots drawn from seed {seed}. "
+        f"p2pnerts — {players} players on this machine, bots of level {args.level} drawn "
+        f"from seed {seed}. "
         "(--headless: a bot plays your seat)\n",
         flush=True,
     )

@@ -36,7 +36,7 @@ def test_play_runs_a_table_on_this_machine_to_the_winner(
     args = ["play", "--headless", "--bots", "2", "--seed", "3", "--rounds", "1", "--level", "10"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "3 players on this machine, bots drawn from seed 3" in out
+    assert "3 players on this machine, bots of level 10 drawn from seed 3" in out
     assert "round 1 starts" in out and "round 1 over" in out
     assert " played " in out
     *_, told, last = out.rstrip().splitlines()
