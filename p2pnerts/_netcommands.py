@@ -204,13 +204,13 @@ async def run_host(
         me = _player(config.seat, random.Random(seed), tell)
     player = me
     updates, announced = trio.open_memory_channel[TableInfo](64)
-    opened: list[Listening] = []  # (once it listens: before that, nobody takes a seat)
+    where: Listening | None = None  # (once it listens: before that, nobody takes a seat)
     result: list[MatchResult] = []
     async with trio.open_nursery() as nursery:
 
         def seated(taken: int) -> None:
-            if config.advertise and opened:
-                updates.send_nowait(_info(spec, opened[0], taken, player))
+            if config.advertise and where is not None:
+                updates.send_nowait(_info(spec, where, taken, player))
 
         async def hosting(task_status: trio.TaskStatus[Listening]) -> None:
             result.append(
@@ -226,18 +226,18 @@ async def run_host(
             nursery.cancel_scope.cancel()  # (the announcement, the bots' seating)
 
         try:
-            opened.append(await nursery.start(hosting))
+            where = await nursery.start(hosting)
         except OSError as exc:  # only opening the listener lets one out
             asked = f"port {config.port}" if config.port else "any port"
             raise HostError(f"cannot listen on {asked}: {exc.strerror or exc}") from None
-        port = opened[0].port
+        port = where.port
         task_status.started(port)
         report(
             f"table {spec.name!r} open on port {port}: {spec.seats} seats, {spec.options.summary()}"
         )
         if config.advertise:
             nursery.start_soon(_announce, announced, config.seat.interface, report)
-            updates.send_nowait(_info(spec, opened[0], 1, player))
+            updates.send_nowait(_info(spec, where, 1, player))
         bots = [
             bot_player(
                 f"Bot {k + 2}",  # the seat it takes, counted from the host's 1
