@@ -13,7 +13,7 @@ import msgpack
 
 from p2pnerts import sim
 from p2pnerts.bots import SimpleBots
-from p2pnerts.gamelog import MAGIC, read_log
+from p2pnerts.logs import MAGIC, read_log
 from p2pnerts.sim import MIXES, SimConfig
 
 

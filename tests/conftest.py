@@ -13,8 +13,8 @@ from itertools import chain, zip_longest
 import pytest
 from hypothesis import HealthCheck, settings
 
-from p2pnerts._platform import DATA_DIR_ENV
 from p2pnerts.net import INTERFACES_ENV
+from p2pnerts.system import DATA_DIR_ENV
 
 # The suite runs on every core at once (pytest-xdist), beside real processes and other
 # runs: how long an example or its generation takes measures the machine's load, not the

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from p2pnerts import __version__, _netcommands
-from p2pnerts._config import passphrase_from, seat_from
-from p2pnerts._locate import address_of
-from p2pnerts._netcommands import fit_out
+from p2pnerts import __version__
 from p2pnerts.cli import _ends, _parser, main
+from p2pnerts.commands import _seats
+from p2pnerts.commands._config import passphrase_from, seat_from
+from p2pnerts.commands._locate import address_of
+from p2pnerts.commands._seats import fit_out
 from p2pnerts.errors import UsageError
-from p2pnerts.gamelog import read_log
+from p2pnerts.logs import read_log
 from p2pnerts.net import GONE_AFTER, JoinError, Player
 from p2pnerts.protocol import PROTOCOL_VERSION
 
@@ -334,7 +335,7 @@ def test_the_commands_without_a_screen_start_without_the_screens_library() -> No
     probe = (
         "import sys, p2pnerts.cli\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'prompt_toolkit'"
-        " or m.startswith(('p2pnerts.ui', 'p2pnerts._frontend', 'p2pnerts.lab._desk'))))"
+        " or m.startswith(('p2pnerts.ui', 'p2pnerts.commands._screen', 'p2pnerts.lab._desk'))))"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -350,7 +351,7 @@ def test_gone_after_is_the_seats_and_reaches_its_player_whoever_plays_it() -> No
     args = _parser().parse_args(["bot", "--join", "127.0.0.1:1", "--gone-after", "30"])
     seat = seat_from(args, bot=True)
     assert seat.gone_after == 30
-    assert _netcommands._player(seat, random.Random(1)).gone_after == 30
+    assert _seats._player(seat, random.Random(1)).gone_after == 30
     person = Player("Ann", random.Random(1), None, print)
     assert fit_out(person, seat).gone_after == 30 and person.driver is None
     default = seat_from(_parser().parse_args(["join", "Den"]))

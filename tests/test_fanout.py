@@ -21,13 +21,12 @@ from p2pnerts.fanout import (
     TaskFailed,
     VersionMismatch,
     Where,
-    _merge,
-    _Stamped,
     fan_out,
     loopback_cluster,
     run_chunk,
     source_hash,
 )
+from p2pnerts.fanout._fanout import _merge, _Stamped
 from p2pnerts.sim import MIXES, SeedResult, SimConfig, Simulation, run
 
 LIGHT = SimConfig(3, 1, MIXES["light"])

@@ -1,6 +1,7 @@
-"""The package's shape, read from its source: the layers of DESIGN.md import only
-downwards, no module reaches into another package's private module, and no modules
-import each other in a cycle (imports made only for type checking aside)."""
+"""The package's shape, read from its source: only the command line and the package's
+own modules lie loose at the top, each package stands on a floor and imports only from
+the floors below it, no module reaches into another package's private module, and no
+modules import each other in a cycle (not even for type checking)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,28 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent / "p2pnerts"
 
-# What each layer may import of the others (DESIGN.md, "Layers"): rules is pure, protocol
-# sans-IO above it, net above protocol; sim drives replicas as net does; neither net nor
-# sim imports the bots, which the commands hand in.
-MAY_NOT_IMPORT = {
-    "rules": {"protocol", "net", "sim", "ui", "bots", "arena", "lab", "cli"},
-    "protocol": {"net", "sim", "ui", "bots", "arena", "lab", "cli"},
-    "net": {"sim", "ui", "bots", "arena", "lab", "cli"},
-    "sim": {"net", "ui", "bots", "arena", "lab", "cli"},
-}
+# The house, floor by floor from the ground (DESIGN.md, "Layers"; each package's face says
+# what it holds): a package imports only from floors below its own, never from a package
+# beside it on its floor nor above it. rules is pure; protocol sans-IO above it; net, sim
+# and the bots side by side (the commands hand the bots to net and sim through `driver`),
+# the screens and the arena above them, the lab above the screens, the commands above all
+# of them, and the command line on top. The package's own face (`p2pnerts`, its version)
+# stands beneath everything.
+FLOORS: tuple[frozenset[str], ...] = (
+    frozenset({"errors", "system"}),
+    frozenset({"rules", "fanout"}),
+    frozenset({"protocol", "words", "driver"}),
+    frozenset({"cheats", "logs"}),
+    frozenset({"net", "sim", "bots"}),
+    frozenset({"ui", "arena"}),
+    frozenset({"lab"}),
+    frozenset({"commands"}),
+    frozenset({"cli"}),
+    frozenset({"__main__"}),
+)
+FLOOR = {package: level for level, floor in enumerate(FLOORS) for package in floor}
+# The layers that do no IO of their own beyond files: no sockets, no event loops, no screen.
+SANS_IO_LAYERS = {"rules", "protocol", "words", "driver", "cheats", "logs"}
 SANS_IO = {"trio", "socket", "prompt_toolkit", "zeroconf", "asyncio", "selectors"}
 
 
@@ -33,19 +47,12 @@ def modules() -> dict[str, Path]:
     return {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
 
 
-def imports(path: Path, name: str, *, runtime_only: bool) -> Iterator[str]:
-    """The modules ``path`` imports (absolute names), leaving out those under ``if
-    TYPE_CHECKING:`` when ``runtime_only``."""
+def imports(path: Path, name: str) -> Iterator[str]:
+    """The modules ``path`` imports (absolute names), those made only for type checking
+    included: a cycle of types is a cycle all the same."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    skipped: set[int] = set()
-    if runtime_only:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                skipped.update(id(n) for child in node.body for n in ast.walk(child))
     for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -66,26 +73,53 @@ def layer(name: str) -> str | None:
 ALL = modules()
 
 
-@pytest.mark.parametrize("name", sorted(n for n in ALL if layer(n) in MAY_NOT_IMPORT))
+def test_every_package_and_module_at_the_top_stands_on_a_floor() -> None:
+    tops = {layer(name) for name in ALL} - {None}
+    assert tops <= set(FLOOR), f"not on any floor of FLOORS: {sorted(tops - set(FLOOR))}"
+    loose = sorted(p.name for p in ROOT.glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py", "cli.py", "errors.py"], loose
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ALL if layer(n) is not None))
 def test_a_layer_imports_only_what_lies_below_it(name: str) -> None:
-    below = layer(name)
-    assert below is not None
-    wrong = sorted(
-        i for i in imports(ALL[name], name, runtime_only=False) if layer(i) in MAY_NOT_IMPORT[below]
-    )
-    assert not wrong, f"{name} ({below}) imports {wrong}"
-    if below in ("rules", "protocol"):
-        io = sorted(
-            i for i in imports(ALL[name], name, runtime_only=False) if i.split(".")[0] in SANS_IO
-        )
+    wrong = sorted(set(upward_imports(name)))
+    assert not wrong, f"{name} (floor {FLOOR[layer(name) or '']}) imports {wrong}"
+    if layer(name) in SANS_IO_LAYERS:
+        io = sorted(i for i in imports(ALL[name], name) if i.split(".")[0] in SANS_IO)
         assert not io, f"{name} is sans-IO, and imports {io}"
+
+
+def upward_imports(name: str) -> Iterator[str]:
+    """What ``name`` imports from its own floor (another package) or a floor above it."""
+    own = layer(name)
+    assert own is not None
+    for imported in imports(ALL[name], name):
+        other = layer(imported)
+        if other is None or other == own or other == "__version__":
+            continue
+        if other not in FLOOR or FLOOR[other] >= FLOOR[own]:
+            yield imported
+
+
+def test_the_floor_check_finds_an_upward_and_a_sideways_import(tmp_path: Path) -> None:
+    assert FLOOR["net"] == FLOOR["sim"] < FLOOR["ui"]
+    sideways, upward = "p2pnerts.net._x", "p2pnerts.rules._x"
+    ALL[sideways] = tmp_path / "net.py"
+    ALL[sideways].write_text("from p2pnerts.sim import run\n", encoding="utf-8")
+    ALL[upward] = tmp_path / "rules.py"
+    ALL[upward].write_text("from p2pnerts import protocol\n", encoding="utf-8")
+    try:
+        assert list(upward_imports(sideways)) == ["p2pnerts.sim", "p2pnerts.sim.run"]
+        assert list(upward_imports(upward)) == ["p2pnerts.protocol"]
+    finally:
+        del ALL[sideways], ALL[upward]
 
 
 @pytest.mark.parametrize("name", sorted(ALL))
 def test_no_module_reaches_into_another_packages_private_module(name: str) -> None:
     package = name if ALL[name].name == "__init__.py" else name.rpartition(".")[0]
     wrong = []
-    for imported in imports(ALL[name], name, runtime_only=False):
+    for imported in imports(ALL[name], name):
         if imported not in ALL:
             continue  # a name from a module, or not ours
         owner, _, last = imported.rpartition(".")
@@ -96,7 +130,7 @@ def test_no_module_reaches_into_another_packages_private_module(name: str) -> No
 
 def test_no_modules_import_each_other_in_a_cycle() -> None:
     graph = {
-        name: {i for i in imports(path, name, runtime_only=True) if i in ALL and i != name}
+        name: {i for i in imports(path, name) if i in ALL and i != name}
         for name, path in ALL.items()
     }
     # A package's __init__ gathers its modules; a module importing its own package's

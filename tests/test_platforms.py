@@ -23,8 +23,8 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 import p2pnerts
-from p2pnerts import _platform
 from p2pnerts.rules import TableOptions
+from p2pnerts.system import _platform
 from p2pnerts.ui import TableModel, create_application, run_with_trio
 
 POSIX_ONLY = ("resource", "fcntl", "termios", "tty", "pty", "pwd", "grp", "syslog")

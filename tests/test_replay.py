@@ -14,9 +14,8 @@ import pytest
 from _replaylogs import rewritten, sim_logs, write_log
 
 from p2pnerts.cli import main
-from p2pnerts.gamelog import COMMIT, RECEIVED, load_log, read_log
+from p2pnerts.logs import COMMIT, RECEIVED, ReplayError, load_log, read_log, replay
 from p2pnerts.protocol import Play, decode, encode
-from p2pnerts.replay import ReplayError, replay
 from p2pnerts.rules import TableOptions, TieRule, options_from_summary
 
 

@@ -489,8 +489,8 @@ def ui_key_latency(presses: int, players: int) -> dict[str, Any]:
     real table on loopback with bots, trio running as the guest of prompt_toolkit's loop."""
     from prompt_toolkit.input import create_pipe_input
 
-    from p2pnerts import _netcommands
-    from p2pnerts._config import HostConfig, SeatConfig
+    from p2pnerts.commands import _seats
+    from p2pnerts.commands._config import HostConfig, SeatConfig
     from p2pnerts.net import TableSpec
 
     latencies: list[float] = []
@@ -514,9 +514,7 @@ def ui_key_latency(presses: int, players: int) -> dict[str, Any]:
             import trio
 
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(
-                    lambda: _netcommands.run_host(table, me=me, report=lambda _: None)
-                )
+                nursery.start_soon(lambda: _seats.run_host(table, me=me, report=lambda _: None))
                 pipe.send_text("\r")  # the person is ready for the first round
                 while len(latencies) < presses and not model.snap.over:
                     tableau = model.tableau

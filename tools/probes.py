@@ -41,11 +41,11 @@ import random
 import time
 from collections import Counter, deque
 
-from p2pnerts._options import count
 from p2pnerts.arena._fast import FastRound, Seat
 from p2pnerts.arena._report import Tally
 from p2pnerts.bots import BotDriver, ExpertBot, PolicyError, StrongBot, load_policy
 from p2pnerts.bots._strong import STRONG, _fits_down, _gains, _goes_up, _Table, _worth
+from p2pnerts.commands._options import count
 from p2pnerts.rules import (
     HIDDEN,
     NERTS,

@@ -17,9 +17,9 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
 
-from p2pnerts._platform import on_signals
 from p2pnerts.lab._desk import Desk
 from p2pnerts.lab._render import render
+from p2pnerts.system import on_signals
 from p2pnerts.ui import STYLE, need_terminal
 
 FRAME = 0.05

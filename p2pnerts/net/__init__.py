@@ -19,7 +19,7 @@ from p2pnerts.net._lobby import (
     join_table,
     resume_table,
 )
-from p2pnerts.net._narration import Narrator, Told, move_words
+from p2pnerts.net._narration import Narrator, Told
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, SHOWN_IDLE, Pacing
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
@@ -38,7 +38,6 @@ from p2pnerts.net._tables import (
     table_name_fault,
 )
 from p2pnerts.net._waits import GONE_AFTER
-from p2pnerts.net._words import counted, together
 from p2pnerts.net._zeroconf import INTERFACES_ENV, describe_interfaces, interface_list
 
 __all__ = [
@@ -76,17 +75,14 @@ __all__ = [
     "WatchError",
     "advertise",
     "browse",
-    "counted",
     "describe_interfaces",
     "find_tables",
     "host_table",
     "instance_label",
     "interface_list",
     "join_table",
-    "move_words",
     "resume_table",
     "table_from_txt",
     "table_name_fault",
-    "together",
     "watch_table",
 ]

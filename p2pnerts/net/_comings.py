@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2pnerts.net._words import counted
 from p2pnerts.protocol import (
     Event,
     PeerExcluded,
@@ -22,6 +21,7 @@ from p2pnerts.protocol import (
     ShutOut,
     ViewInstalled,
 )
+from p2pnerts.words import counted
 
 Entry = dict[str, float | int | str | list[int] | None]
 """One membership event as ``--stats`` writes it."""

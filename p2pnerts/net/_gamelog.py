@@ -1,4 +1,4 @@
-"""A table peer's game log, kept as it plays (the format: `p2pnerts.gamelog`)."""
+"""A table peer's game log, kept as it plays (the format: `p2pnerts.logs`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import trio
 
-from p2pnerts.gamelog import GameLog
+from p2pnerts.logs import GameLog
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.protocol import Message
 

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from p2pnerts._platform import data_dir, replace_file
 from p2pnerts.errors import UsageError
+from p2pnerts.system import data_dir, replace_file
 
 FORMAT = 1
 FILE_NAME = "known_hosts.json"

@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 import trio
 
-from p2pnerts._platform import socket_twin
 from p2pnerts.net._shaper import LinkShaper, hold_until
 from p2pnerts.protocol import (
     MAX_FRAME,
@@ -25,6 +24,7 @@ from p2pnerts.protocol import (
     RemoteProtocolError,
     encode,
 )
+from p2pnerts.system import socket_twin
 
 log = logging.getLogger("p2pnerts.net")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from p2pnerts.net._words import YOU, deck_names, either, says, together, whose
 from p2pnerts.protocol import (
     AuditFailed,
     AutoApplied,
@@ -36,8 +35,6 @@ from p2pnerts.protocol import (
     SitOut,
 )
 from p2pnerts.rules import (
-    NERTS,
-    WASTE,
     CallNerts,
     Card,
     DeclareStuck,
@@ -49,6 +46,7 @@ from p2pnerts.rules import (
     TurnStock,
     part_in_words,
 )
+from p2pnerts.words import YOU, deck_names, either, move_words, says, together, whose
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,22 +231,6 @@ class Narrator:
         return [s for s, d in enumerate(self.seating) if d == deck and s != seat]
 
 
-def move_words(move: Move, card: Callable[[Card], str] = str) -> str:
-    """A move in a few words (``7♥ to pile 2``), its cards written by ``card``."""
-    match move:
-        case ToFoundation(card=moved, source=source):
-            return f"{card(moved)} from {_source_words(source)} up"
-        case ToWork(card=moved, dest=dest) | SlideUnder(card=moved, dest=dest):
-            return f"{card(moved)} to pile {dest + 1}"
-        case TurnStock():
-            return "turn stock"
-        case DeclareStuck():
-            return "stuck"
-        case CallNerts():
-            return "Nerts!"
-    return type(move).__name__
-
-
 def _seconds(seconds: float) -> str:
     return f"{seconds:.1f} s"
 
@@ -256,7 +238,3 @@ def _seconds(seconds: float) -> str:
 def _after(seconds: float | None, how: str) -> str:
     """`` after 5.2 s away``, when the time is known."""
     return "" if seconds is None else f" after {_seconds(seconds)} {how}"
-
-
-def _source_words(source: int) -> str:
-    return {NERTS: "Nerts", WASTE: "waste"}.get(source, f"pile {source + 1}")

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2pnerts.net._comings import Comings
-from p2pnerts.net._words import counted, deck_names
 from p2pnerts.protocol import (
     NEVER_REVEALED,
     AuditFailed,
@@ -16,6 +15,7 @@ from p2pnerts.protocol import (
     PeerStalled,
 )
 from p2pnerts.rules import Match
+from p2pnerts.words import counted, deck_names
 
 
 @dataclass(slots=True)

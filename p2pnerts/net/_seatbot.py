@@ -4,22 +4,33 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import trio
 
-from p2pnerts._platform import cpu_seconds
 from p2pnerts.driver import Driver, Look
 from p2pnerts.net import _waits
-from p2pnerts.protocol import LocalProtocolError, Timing
-from p2pnerts.rules import IllegalMove
+from p2pnerts.net._pace import Pacing
+from p2pnerts.protocol import LocalProtocolError, Replica, Seat, Timing
+from p2pnerts.rules import IllegalMove, Move
+from p2pnerts.system import cpu_seconds
 
-if TYPE_CHECKING:
-    from p2pnerts.net._peer import TablePeer
+
+class Seated(Protocol):
+    """What `play_seat` reads of the peer whose seat it plays (a `TablePeer`), so that
+    the peer may start it without the two modules importing each other."""
+
+    seat: int
+    roster: tuple[Seat, ...]
+    replica: Replica
+    pacing: Pacing
+    moved: dict[int, float]
+
+    def intend(self, move: Move) -> Move: ...
 
 
 async def play_seat(
-    peer: TablePeer, driver: Driver, rng: random.Random, report: Callable[[str], None]
+    peer: Seated, driver: Driver, rng: random.Random, report: Callable[[str], None]
 ) -> None:
     """Play ``peer``'s seat with ``driver`` for as long as this runs: after each look's
     pause (`Driver.next_look`), the move it chooses, if the seat is free to move.

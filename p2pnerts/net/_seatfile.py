@@ -14,10 +14,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from p2pnerts._platform import replace_file
 from p2pnerts.errors import UsageError
 from p2pnerts.protocol import Disk, Seat, SeatKey
 from p2pnerts.rules import Card, RulesError, TableOptions, TieRule, card_code, card_from_code
+from p2pnerts.system import replace_file
 
 FORMAT = 2
 """The file's format version: a file of another version is refused, never guessed at."""

@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 from p2pnerts.net._narration import Narrator
 from p2pnerts.net._pace import Pacing
-from p2pnerts.net._words import together
 from p2pnerts.protocol import LocalProtocolError, Replica, Status
 from p2pnerts.rules import DeclareStuck, IllegalMove
+from p2pnerts.words import together
 
 GONE_AFTER = 120.0
 """Seconds without a word from any other seat after which a seat that cannot go on by

@@ -1,5 +1,5 @@
 """``sim --log DIR``: every simulated peer writes the game log a live peer would (the format:
-`p2pnerts.gamelog`), its times the simulated clock's, so that `p2pnerts trace` merges a
+`p2pnerts.logs`), its times the simulated clock's, so that `p2pnerts trace` merges a
 simulated run's logs as it does a real match's."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from p2pnerts.gamelog import GameLog
+from p2pnerts.logs import GameLog
 from p2pnerts.protocol import Event, Message, Replica, Seat
 from p2pnerts.sim._workload import SimConfig
 

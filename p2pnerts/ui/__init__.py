@@ -5,7 +5,7 @@ The model (`TableModel`) holds what the table screen shows and what the keys do;
 `LobbyModel` is the lobby's model; `create_application` puts them together (its input
 and output can be replaced, for tests); `Session` connects a seat's peer to the models;
 `play_in_terminal` plays a seat in this terminal; `ReplayModel` and `replay_in_terminal`
-step through a match replayed from its log (`p2pnerts.replay`); `WatchModel` and
+step through a match replayed from its log (`p2pnerts.logs`); `WatchModel` and
 `create_watch_application` are a spectator's screen (`p2pnerts watch`). `Row`, `fit`,
 `rule`, `STYLE` and `seat_style` draw the screens (the lab's too). The key map is
 `KEYMAP` (and ``ui/KEYS.md``).

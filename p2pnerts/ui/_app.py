@@ -28,7 +28,7 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.output import Output
 
-from p2pnerts._platform import on_signals
+from p2pnerts.system import on_signals
 from p2pnerts.ui._frame import Frame
 from p2pnerts.ui._keys import create_key_bindings
 from p2pnerts.ui._lobby import LobbyModel

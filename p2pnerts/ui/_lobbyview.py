@@ -7,11 +7,11 @@ import textwrap
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from p2pnerts.net import counted
 from p2pnerts.rules import summary_teams
 from p2pnerts.ui._frame import Frame, Row, rule
 from p2pnerts.ui._lobby import TEAMS_ROW, LobbyModel, teams_of
 from p2pnerts.ui._style import seat_style
+from p2pnerts.words import counted
 
 HINTS = {
     "browse": " ↑ ↓ choose · Enter joins · n opens a new table · q quits",

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from p2pnerts.net import Narrator, together
+from p2pnerts.net import Narrator
 from p2pnerts.protocol import (
     Ack,
     Event,
@@ -45,6 +45,7 @@ from p2pnerts.ui._news import News, note_membership
 from p2pnerts.ui._races import Races
 from p2pnerts.ui._snapshot import Hit, Line, Look, Selection, Snapshot
 from p2pnerts.ui._words import BLIND, IDLE_STUCK, air_words, message_gist
+from p2pnerts.words import together
 
 TICKER = 40
 """Ticker lines kept (the screen shows the newest that fit)."""

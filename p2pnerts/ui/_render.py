@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 
-from p2pnerts.net import counted
 from p2pnerts.protocol import RoundOver
 from p2pnerts.rules import (
     CallNerts,
@@ -36,6 +35,7 @@ from p2pnerts.ui._style import (
 from p2pnerts.ui._tableau import own_rows
 from p2pnerts.ui._waiting import seat_note, stuck_line, waiting
 from p2pnerts.ui._words import BLIND, air_words
+from p2pnerts.words import counted
 
 SMALLEST = (80, 24)
 """The smallest screen the table is drawn on; a smaller one is told so until it grows."""

@@ -1,6 +1,6 @@
 """The replay screen: a recorded match on the table screen, read-only, one commit at a time.
 
-`ReplayModel` holds the replay (`p2pnerts.replay`), the step shown and the seat whose view
+`ReplayModel` holds the replay (`p2pnerts.logs`), the step shown and the seat whose view
 it is; `render_replay` draws the table as that seat saw it after that step (the table
 screen's own `render`, its last row giving way to the replay's lines: the step, its
 message and ordering key, and whether its digest matches the log); `replay_bindings` are
@@ -19,9 +19,9 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
 
-from p2pnerts._platform import on_signals
+from p2pnerts.logs import Replay
 from p2pnerts.protocol import RoundOver
-from p2pnerts.replay import Replay
+from p2pnerts.system import on_signals
 from p2pnerts.ui._app import frame_content
 from p2pnerts.ui._frame import Frame, Row, fit, rule
 from p2pnerts.ui._keymap import unknown_key

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 
-from p2pnerts.net import together
 from p2pnerts.protocol import Status
 from p2pnerts.ui._model import TableModel
+from p2pnerts.words import together
 
 
 def waiting(model: TableModel) -> str:

@@ -3,10 +3,10 @@ the gist of a protocol message in the classroom pane's list."""
 
 from __future__ import annotations
 
-from p2pnerts.net import move_words
 from p2pnerts.protocol import Ack, Evidence, Message, Play, Ready, TeamDeal, ViewChange
 from p2pnerts.rules import CallNerts, DeclareStuck, Move, ToFoundation, TurnStock
 from p2pnerts.ui._snapshot import Look
+from p2pnerts.words import move_words
 
 BLIND = "your team's deck has not reached you yet: your teammates play it until it does"
 """What a blind teammate is told, on the status line and when a move is refused."""

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from p2pnerts import _netcommands
 from p2pnerts.cli import main
+from p2pnerts.commands import _seats
 from p2pnerts.net import Player
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "eager.py"
@@ -185,13 +185,13 @@ def test_a_host_seats_local_bots_of_the_levels_asked_for(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     made: list[tuple[str, int]] = []
-    real = _netcommands.bot_player
+    real = _seats.bot_player
 
     def recording(name: str, number: int, *args: Any, **kwargs: Any) -> Player:
         made.append((name, number))
         return real(name, number, *args, **kwargs)
 
-    monkeypatch.setattr(_netcommands, "bot_player", recording)
+    monkeypatch.setattr(_seats, "bot_player", recording)
     args = ["host", "--name", "levels", "--headless", "--no-advertise", "--seats", "4"]
     args += ["--bots", "3", "--bot-level", "3,10", "--level", "9", "--rounds", "1"]
     assert main(args) == 0

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pnerts import _netcommands, cli
-from p2pnerts._config import seat_from
+from p2pnerts import cli
 from p2pnerts.bots import (
     LEVELS,
     NEWCOMER,
@@ -27,6 +26,8 @@ from p2pnerts.bots import (
     paced,
 )
 from p2pnerts.cli import main
+from p2pnerts.commands import _seats
+from p2pnerts.commands._config import seat_from
 from p2pnerts.rules import TurnStock
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "eager.py"
@@ -61,12 +62,12 @@ def test_a_reaction_time_stays_within_its_range() -> None:
 
 @pytest.mark.parametrize("number", range(1, 11))
 def test_a_bot_seat_gets_its_levels_pace_and_policy(number: int) -> None:
-    pace = _netcommands.level_pace(number)
+    pace = _seats.level_pace(number)
     assert (pace.think, pace.spread) == (
         level(number).reaction.think,
         level(number).reaction.spread,
     )
-    driver = _netcommands.bot_player("B", number, random.Random(1), lambda _: None).driver
+    driver = _seats.bot_player("B", number, random.Random(1), lambda _: None).driver
     assert isinstance(driver, BotDriver) and driver.pace == pace
     assert isinstance(driver.policy, Guarded)  # a policy that raises does not end the peer
     expected = type(level(number).make(random.Random(0))).__name__
@@ -74,15 +75,13 @@ def test_a_bot_seat_gets_its_levels_pace_and_policy(number: int) -> None:
 
 
 def test_a_bot_seat_plays_a_policy_named_in_place_of_its_levels() -> None:
-    driver = _netcommands.bot_player(
+    driver = _seats.bot_player(
         "B", 2, random.Random(1), lambda _: None, policy=f"{EXAMPLE}:Eager"
     ).driver
     assert isinstance(driver, BotDriver) and isinstance(driver.policy, Guarded)
     assert type(driver.policy.policy).__name__ == "Eager"
-    assert driver.pace == _netcommands.level_pace(2)
-    driver = _netcommands.bot_player(
-        "B", 9, random.Random(1), lambda _: None, policy="baseline"
-    ).driver
+    assert driver.pace == _seats.level_pace(2)
+    driver = _seats.bot_player("B", 9, random.Random(1), lambda _: None, policy="baseline").driver
     assert isinstance(driver, BotDriver) and isinstance(driver.policy, Guarded)
     assert isinstance(driver.policy.policy, BaselineBot)
 

@@ -23,7 +23,7 @@ import pytest
 import trio
 from zeroconf import IPVersion, ServiceInfo, Zeroconf
 
-from p2pnerts._tables_command import _render, tables_command
+from p2pnerts.commands.tables import _render, tables_command
 from p2pnerts.net import (
     SERVICE_TYPE,
     TableBrowser,
@@ -275,7 +275,7 @@ async def test_advertiser_refuses_another_table_id() -> None:
 
 def advertiser_argv(info: TableInfo) -> list[str]:
     return [
-        sys.executable, "-W", "error", "-m", "p2pnerts._mdns_tool", "advertise",
+        sys.executable, "-W", "error", "-m", "p2pnerts.commands._mdns_tool", "advertise",
         "--interface", "127.0.0.1", "--name", info.name, "--id", info.table_id,
         "--port", str(info.port), "--seats", f"{info.seats_taken}/{info.seats_total}",
         "--state", info.state, "--options", info.options,

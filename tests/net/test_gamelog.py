@@ -18,12 +18,22 @@ from p2pnerts import sim
 from p2pnerts.bots import BotDriver, SimpleBot, SimpleBots
 from p2pnerts.cli import main
 from p2pnerts.driver import Pace
-from p2pnerts.gamelog import COMMIT, MAGIC, RECEIVED, SENT, GameLog, prune, read_log
+from p2pnerts.logs import (
+    COMMIT,
+    MAGIC,
+    RECEIVED,
+    SENT,
+    SHIVIZ_REGEX,
+    GameLog,
+    TraceError,
+    prune,
+    read_log,
+    trace,
+)
 from p2pnerts.net import MatchResult, Player, TableSpec, join_table
 from p2pnerts.protocol import Message, decode
 from p2pnerts.rules import TableOptions
 from p2pnerts.sim import MIXES, SimConfig
-from p2pnerts.trace import SHIVIZ_REGEX, TraceError, trace
 
 
 def _player(name: str, seed: int, logs: Path, lines: list[str]) -> Player:

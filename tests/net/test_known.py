@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from p2pnerts._locate import know
+from p2pnerts.commands._locate import know
 from p2pnerts.net import KnownHosts, KnownHostsError, Player, TableInfo
 from p2pnerts.protocol import Welcome
 from p2pnerts.rules import TableOptions

@@ -34,7 +34,7 @@ from p2pnerts.net import find_tables  # noqa: E402
 from p2pnerts.protocol import PROTOCOL_VERSION  # noqa: E402
 
 WAIT = 30.0  # seconds: bounds for failure only
-TOOL = [sys.executable, "-W", "error", "-m", "p2pnerts._mdns_tool"]
+TOOL = [sys.executable, "-W", "error", "-m", "p2pnerts.commands._mdns_tool"]
 
 
 @pytest.fixture

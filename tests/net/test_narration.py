@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from p2pnerts.net import Narrator, Told, move_words
+from p2pnerts.net import Narrator, Told
 from p2pnerts.protocol import (
     AutoApplied,
     Diverged,
@@ -35,6 +35,7 @@ from p2pnerts.rules import (
     ToFoundation,
     TurnStock,
 )
+from p2pnerts.words import move_words
 
 ACE = Card(0, 1, Suit.SPADES)
 NAMES = ("Ann", "Bea", "Cy")

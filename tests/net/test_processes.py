@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from p2pnerts._platform import WINDOWS
 from p2pnerts.cheats import CHEATS, DEAL_CHEATS, LINK_CHEATS
 from p2pnerts.net import COUNTDOWN
+from p2pnerts.system import WINDOWS
 
 COMMAND = [sys.executable, "-m", "p2pnerts"]
 LIMIT = 180

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from p2pnerts._options import stall
+from p2pnerts.commands._options import stall
 from p2pnerts.net import Shape, Shaper, Stall
 from p2pnerts.net._shaper import RTO, SYN_RTO
 

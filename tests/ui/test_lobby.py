@@ -5,8 +5,8 @@ from __future__ import annotations
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from p2pnerts._config import HostConfig, SeatConfig
-from p2pnerts._frontend import waiting_room
+from p2pnerts.commands._config import HostConfig, SeatConfig
+from p2pnerts.commands._screen import waiting_room
 from p2pnerts.net import TableInfo, TableSpec
 from p2pnerts.rules import TableOptions, TieRule
 from p2pnerts.ui import LobbyModel, TableModel, create_application, teams_of

@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from p2pnerts.gamelog import COMMIT
-from p2pnerts.replay import Replay, replay
+from p2pnerts.logs import COMMIT, Replay, replay
 from p2pnerts.ui import REPLAY_KEYS, ReplayModel, render_replay, replay_application
 
 RIGHT, LEFT, HOME, END = "\x1b[C", "\x1b[D", "\x1b[H", "\x1b[F"

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pnerts.errors import Error
-from p2pnerts.gamelog import COMMIT, RECEIVED, SENT, read_log
+from p2pnerts.logs._format import COMMIT, RECEIVED, SENT, read_log
 from p2pnerts.protocol import Message, RemoteProtocolError, decode
 
 SHIVIZ_REGEX = r"(?<event>.*)\n(?<host>\S*) (?<clock>{.*})"

@@ -1,6 +1,6 @@
 """``p2pnerts replay``: one seat's game log stepped through commit by commit on the table
 screen, each commit's running digest computed again and compared with the log's
-(`p2pnerts.replay`); ``--json`` prints the digests instead."""
+(`p2pnerts.logs`); ``--json`` prints the digests instead."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import json
 import sys
 from pathlib import Path
 
-from p2pnerts._options import Command, count, look_options
-from p2pnerts.replay import Replay, ReplayError, replay
+from p2pnerts.commands._options import Command, count, look_options
+from p2pnerts.logs import Replay, ReplayError, replay
 
 DESCRIPTION = (
     "Step through a match recorded in a seat's game log (protocol/LOG.md), one commit of "

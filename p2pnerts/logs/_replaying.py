@@ -1,5 +1,5 @@
 """Feeding a seat's game log to a replica of that seat, and gathering the commits it makes
-(`p2pnerts.replay` reads them).
+(`p2pnerts.logs` reads them).
 
 A log holds every frame its seat sent and received, in the order they happened, and the
 digest after every commit (protocol/LOG.md), but not which message each commit was. It is
@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from p2pnerts.gamelog import COMMIT, RECEIVED, SENT, LogRead
+from p2pnerts.logs._format import COMMIT, RECEIVED, SENT, LogRead
 from p2pnerts.protocol import (
     Ack,
     Disk,

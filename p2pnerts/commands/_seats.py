@@ -1,7 +1,7 @@
 """The commands that put peers on a real network: host, join, bot and play.
 
 A person plays their seat on the table screen, which the command line hands in as a
-`Screen` (`p2pnerts._frontend` provides it); with ``--headless`` a bot plays the seat and
+`Screen` (`p2pnerts.commands._screen` provides it); with ``--headless`` a bot plays the seat and
 the commands print the table's progress as plain lines.
 """
 
@@ -17,11 +17,10 @@ from typing import Protocol, TypeVar, TypeVarTuple
 
 import trio
 
-from p2pnerts._config import HostConfig, JoinConfig, SeatConfig
-from p2pnerts._locate import address_of, locate_and_join
-from p2pnerts._platform import cpu_seconds
 from p2pnerts.bots import BotDriver, Guarded, level, load_policy
 from p2pnerts.cheats import Cheat
+from p2pnerts.commands._config import HostConfig, JoinConfig, SeatConfig
+from p2pnerts.commands._locate import address_of, locate_and_join
 from p2pnerts.driver import Pace
 from p2pnerts.errors import Error, UsageError
 from p2pnerts.net import (
@@ -40,6 +39,7 @@ from p2pnerts.net import (
     resume_table,
 )
 from p2pnerts.protocol import PROTOCOL_VERSION, Welcome, fingerprint
+from p2pnerts.system import cpu_seconds
 
 
 class Screen(Protocol):

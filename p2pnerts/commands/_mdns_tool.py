@@ -1,4 +1,4 @@
-"""Discovery by hand, without a game: ``python -m p2pnerts._mdns_tool``.
+"""Discovery by hand, without a game: ``python -m p2pnerts.commands._mdns_tool``.
 
 ``advertise`` announces a (fake) table until its time is up, SIGTERM/SIGINT, or, with
 ``--until-eof``, end of standard input; it prints ``advertising <service name>`` once
@@ -6,9 +6,9 @@ registered. ``tables`` is ``p2pnerts tables``. Tests and the LAN lab (``tools/la
 run it as a child process; it is also handy for trying a lobby screen against tables
 that do not exist.
 
-    python -m p2pnerts._mdns_tool advertise --interface 127.0.0.1 --name Kitchen \\
+    python -m p2pnerts.commands._mdns_tool advertise --interface 127.0.0.1 --name Kitchen \\
         --port 4000 --seats 1/4 --seconds 60
-    python -m p2pnerts._mdns_tool tables --interface 127.0.0.1 --timeout 3
+    python -m p2pnerts.commands._mdns_tool tables --interface 127.0.0.1 --timeout 3
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from collections.abc import Sequence
 
 import trio
 
-from p2pnerts._platform import wait_for_eof
-from p2pnerts._tables_command import tables_command
+from p2pnerts.commands.tables import tables_command
 from p2pnerts.net import DiscoveryError, TableInfo, advertise
 from p2pnerts.protocol import PROTOCOL_VERSION
+from p2pnerts.system import wait_for_eof
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m p2pnerts._mdns_tool")
+    parser = argparse.ArgumentParser(prog="python -m p2pnerts.commands._mdns_tool")
     sub = parser.add_subparsers(dest="command", required=True)
 
     adv = sub.add_parser("advertise", help="announce a table")

@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from p2pnerts import __version__
-from p2pnerts._platform import leave_interrupts
 from p2pnerts.errors import Error, UsageError, in_one_line
+from p2pnerts.system import leave_interrupts
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -133,7 +133,7 @@ def fan_out(
 
 def source_hash() -> str:
     """A hash of this process's p2pnerts source: workers must run the same code."""
-    return _source_hash(Path(__file__).parent)
+    return _source_hash(Path(__file__).parent.parent)
 
 
 @cache

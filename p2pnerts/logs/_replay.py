@@ -25,10 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from p2pnerts._replaying import Dealt, Driver, Step
 from p2pnerts.errors import UsageError
-from p2pnerts.gamelog import LogRead, load_log
-from p2pnerts.net import move_words
+from p2pnerts.logs._format import LogRead, load_log
+from p2pnerts.logs._replaying import Dealt, Driver, Step
 from p2pnerts.protocol import (
     Leave,
     Message,
@@ -53,6 +52,7 @@ from p2pnerts.rules import (
     apply,
     options_from_summary,
 )
+from p2pnerts.words import move_words
 
 __all__ = ["OUTCOMES", "Dealt", "Replay", "ReplayError", "Step", "describe", "replay"]
 

@@ -11,12 +11,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
-from p2pnerts._locate import address_of
-from p2pnerts._platform import login_name
 from p2pnerts.bots import level_help
+from p2pnerts.commands._locate import address_of
+from p2pnerts.fanout import Where
 from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Stall, table_name_fault
 from p2pnerts.protocol import NAME_MOST, name_fault
 from p2pnerts.rules import BadOptions, TieRule, teams_from_text
+from p2pnerts.system import login_name
 
 N = TypeVar("N", int, float)
 Options = argparse.ArgumentParser | argparse._ArgumentGroup
@@ -262,6 +263,11 @@ def fan_out_options(parser: argparse.ArgumentParser, work: str) -> None:
     )
 
 
+def where_from(args: argparse.Namespace) -> Where:
+    """Where ``fan_out_options`` said the work runs."""
+    return Where(cluster=args.cluster) if args.cluster else Where(jobs=args.jobs)
+
+
 def teams_option(parser: Options, seats: str) -> None:
     parser.add_argument(
         "--teams",
@@ -376,11 +382,13 @@ class Command:
 
     name: str
     help: str
-    description: str
+    description: str | None
     options: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
     epilog: str | None = None
     """Text after the options; with one, the description's own line breaks are kept."""
+    mistaken: tuple[tuple[str, str], ...] = ()
+    """Options another command has, or means otherwise, each with what to say instead."""
 
     def add_to(self, commands: Any) -> None:
         """Add it to the command line's sub-commands (``add_subparsers``'s answer)."""
@@ -394,4 +402,5 @@ class Command:
             else argparse.HelpFormatter,
         )
         self.options(parser)
+        parser.mistaken = dict(self.mistaken)
         parser.set_defaults(parser=parser, run=self.run)

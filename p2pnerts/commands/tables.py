@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import sys
@@ -10,6 +11,7 @@ from functools import partial
 
 import trio
 
+from p2pnerts.commands._options import Command
 from p2pnerts.net import (
     DiscoveryError,
     KnownHosts,
@@ -93,3 +95,19 @@ def _warnings(tables: Sequence[TableInfo], known: KnownHosts | None) -> list[str
         return [str(exc)]
     told = (known.warning(t.name, t.key) for t in tables)
     return [warning for warning in told if warning is not None]
+
+
+def tables_options(tables: argparse.ArgumentParser) -> None:
+    tables.add_argument("--timeout", type=float, default=3.0, help="seconds to listen (3)")
+    tables.add_argument("--json", action="store_true", help="print JSON")
+    tables.add_argument("--interface", metavar="ADDR", help="listen for mDNS on this address")
+
+
+def _list_tables(args: argparse.Namespace) -> int:
+    return tables_command(args.timeout, args.json, args.interface)
+
+
+COMMAND = Command(
+    "tables", "list the tables announced on the network", None, tables_options, _list_tables
+)
+"""The ``tables`` command, as the command line adds it."""

@@ -11,13 +11,13 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from p2pnerts._options import default_name
-from p2pnerts._platform import data_dir
 from p2pnerts.bots import level, policy_name
+from p2pnerts.commands._options import default_name
 from p2pnerts.errors import Error, UsageError
 from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Shape, Shaper, TableSpec
 from p2pnerts.protocol import passphrase_bytes
 from p2pnerts.rules import BadOptions, TableOptions, TieRule
+from p2pnerts.system import data_dir
 
 
 @dataclass(frozen=True, slots=True)

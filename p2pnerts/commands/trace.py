@@ -1,5 +1,5 @@
 """``p2pnerts trace``: the game logs of one match's peers, merged, written for ShiViz or as
-JSON (`p2pnerts.trace`)."""
+JSON (`p2pnerts.logs`)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import math
 import sys
 from pathlib import Path
 
-from p2pnerts._options import Command
-from p2pnerts.net import counted
-from p2pnerts.trace import TraceError, trace
+from p2pnerts.commands._options import Command
+from p2pnerts.logs import TraceError, trace
+from p2pnerts.words import counted
 
 DESCRIPTION = (
     "Merge the game logs of one match's peers (each peer writes one: protocol/LOG.md) into "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from p2pnerts.net import MatchResult
-from p2pnerts.net._words import deck_names, says, together, whose
+from p2pnerts.words import deck_names, says, together, whose
 
 
 def test_a_team_is_named_by_its_players_in_seat_order() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from p2pnerts._options import Command, choice, count, seconds, tie_rule_option
+from p2pnerts.commands._options import Command, choice, count, seconds, tie_rule_option
 from p2pnerts.lab import DEFAULT_SPEED, MAX_PEERS, SPEEDS, Lab, Table, lesson_named, lesson_names
 from p2pnerts.rules import TieRule
 

@@ -16,9 +16,9 @@ from collections.abc import Awaitable
 import trio
 
 from p2pnerts import ui
-from p2pnerts._config import HostConfig, JoinConfig, SeatConfig
-from p2pnerts._locate import know, locate_and_join
-from p2pnerts._netcommands import bot_player, fit_out, local_bot, run_host, say
+from p2pnerts.commands._config import HostConfig, JoinConfig, SeatConfig
+from p2pnerts.commands._locate import know, locate_and_join
+from p2pnerts.commands._seats import bot_player, fit_out, local_bot, run_host, say
 from p2pnerts.net import (
     DiscoveryError,
     KnownHosts,
@@ -33,7 +33,7 @@ from p2pnerts.net import (
 
 
 class TableScreen:
-    """The table screen (after a lobby) for a person's seat: `_netcommands.Screen`."""
+    """The table screen (after a lobby) for a person's seat: `_seats.Screen`."""
 
     def play(self, config: HostConfig) -> MatchResult | None:
         """``p2pnerts play``: a loopback table, its other seats bots of this machine."""

@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from p2pnerts._config import passphrase_from
-from p2pnerts._locate import address_of, find_table
-from p2pnerts._netcommands import run_headless, say
-from p2pnerts._options import (
+from p2pnerts.commands._config import passphrase_from
+from p2pnerts.commands._locate import address_of, find_table
+from p2pnerts.commands._options import (
     Command,
     host_key_option,
     look_options,
@@ -20,6 +19,7 @@ from p2pnerts._options import (
     player_name,
     table_target,
 )
+from p2pnerts.commands._seats import run_headless, say
 from p2pnerts.net import JoinError, Sight, WatchError, watch_table
 from p2pnerts.protocol import Scene
 

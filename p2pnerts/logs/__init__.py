@@ -1,0 +1,50 @@
+"""Game logs: writing one peer's log as it plays, reading it back, replaying a match from
+it, and merging a match's logs into one causal history.
+
+- `GameLog` writes a peer's log (protocol/LOG.md): every frame sent and received with its
+  local time and every commit with the running digest; `read_log` and `load_log` read one
+  back, a torn tail dropped; `prune` keeps the newest.
+- `replay` steps through a recorded match commit by commit, checking each digest again
+  (`p2pnerts replay`, the replay screen).
+- `trace` merges a match's logs into vector-clocked events for ShiViz or JSON
+  (`p2pnerts trace`).
+
+It imports `rules`, `protocol` and `words`, never `net` or `sim`: both write logs through
+it.
+"""
+
+from p2pnerts.logs._format import (
+    COMMIT,
+    LOGS_KEPT,
+    MAGIC,
+    RECEIVED,
+    SENT,
+    SUFFIX,
+    GameLog,
+    LogRead,
+    load_log,
+    prune,
+    read_log,
+)
+from p2pnerts.logs._replay import Replay, ReplayError, replay
+from p2pnerts.logs._trace import SHIVIZ_REGEX, TraceError, trace
+
+__all__ = [
+    "COMMIT",
+    "LOGS_KEPT",
+    "MAGIC",
+    "RECEIVED",
+    "SENT",
+    "SHIVIZ_REGEX",
+    "SUFFIX",
+    "GameLog",
+    "LogRead",
+    "Replay",
+    "ReplayError",
+    "TraceError",
+    "load_log",
+    "prune",
+    "read_log",
+    "replay",
+    "trace",
+]
