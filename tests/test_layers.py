@@ -170,3 +170,11 @@ def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_the_cycle_finder_finds_a_cycle_and_no_false_one() -> None:
     assert _find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+@pytest.mark.parametrize("package", sorted(n for n, p in ALL.items() if p.name == "__init__.py"))
+def test_every_package_face_says_what_it_holds_and_what_it_imports(package: str) -> None:
+    face = ast.get_docstring(ast.parse(ALL[package].read_text(encoding="utf-8"))) or ""
+    assert len(face.split()) >= 20, f"{package}'s face says too little of what it holds"
+    if package != "p2pnerts":
+        assert "import" in face, f"{package}'s face does not say what it may import"

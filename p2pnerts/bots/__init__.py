@@ -2,6 +2,9 @@
 
 A `BotDriver` plays a policy at a seat, at a pace and kept to the seat's part of a team's
 tableau: the network's peers and the simulator take one from whoever seats the bot.
+
+It imports `rules`, `driver` and `errors` only: a bot sees what a seat's `Look` shows,
+and neither the network nor the simulator.
 """
 
 from p2pnerts.bots._baseline import BaselineBot

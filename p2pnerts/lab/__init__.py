@@ -6,6 +6,9 @@ teacher's controls over it; `render` draws a desk; `run_lab` runs it on the term
 The desk, its drawing and the terminal application load the screen's modules
 (prompt_toolkit): they are imported when first asked for, so that the command line reads
 the lab's lessons and limits without them.
+
+It imports `sim`, `bots`, `ui`, `protocol`, `rules` and `system`; only the commands
+import it.
 """
 
 from __future__ import annotations

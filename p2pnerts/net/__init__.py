@@ -5,6 +5,9 @@ TCP connection to every other seat and drives its replica; every game and orderi
 question is the replica's. Discovery: tables announce themselves over mDNS
 (:func:`advertise`); :func:`browse` and :func:`find_tables` list them. A table's record
 (`TableInfo`, its TXT) is in `net._tables`, zeroconf's side in `net._zeroconf`.
+
+It imports `rules`, `protocol`, `words`, `driver`, `logs` and `system`, never `sim`,
+the screens or the bots (the commands hand a bot in through `driver`).
 """
 
 from p2pnerts.net._admission import JoinError

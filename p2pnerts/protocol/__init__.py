@@ -32,6 +32,8 @@ each answer read from the part that owns it:
   and `Disk` (`_rounds.py`);
 - `InPlay` (`_inplay.py`): the round on the table, the plays in the air and the one
   hand; a committed play lands, ties or returns by the verdict of `_arbiter.decide`.
+
+It imports only `rules` and `errors`: no socket, no clock, no event loop.
 """
 
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told

@@ -3,6 +3,9 @@
 No IO, no clock and no randomness of its own: a deal takes explicit deck orders or a
 seeded `random.Random`. A state is immutable; `apply` returns a new one plus events, or
 raises `IllegalMove` saying why and leaves the given state as it was.
+
+It imports nothing of p2pnerts but `errors`: the ground floor, which every other
+layer stands on.
 """
 
 from p2pnerts.rules._apply import apply

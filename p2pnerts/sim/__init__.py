@@ -3,6 +3,9 @@
 `run` plays a configured table over several seeds and returns a `Report`; `Simulation`
 is one seed's run, and `SequencerRun` the same workload under a central sequencer, the
 baseline the peer-to-peer protocol is measured against.
+
+It imports `rules`, `protocol`, `driver`, `logs` and `fanout`, never `net` (it is
+the network, simulated) nor the bots, which whoever runs it hands in through `driver`.
 """
 
 from p2pnerts.sim._batch import run, run_seed

@@ -9,6 +9,9 @@ step through a match replayed from its log (`p2pnerts.logs`); `WatchModel` and
 `create_watch_application` are a spectator's screen (`p2pnerts watch`). `Row`, `fit`,
 `rule`, `STYLE` and `seat_style` draw the screens (the lab's too). The key map is
 `KEYMAP` (and ``ui/KEYS.md``).
+
+It imports `net`, `logs`, `words`, `protocol`, `rules` and `system`; the lab and the
+commands import it.
 """
 
 from p2pnerts.ui._app import BoardControl, create_application, run_with_trio
