@@ -33,6 +33,10 @@ each answer read from the part that owns it:
 - `InPlay` (`_inplay.py`): the round on the table, the plays in the air and the one
   hand; a committed play lands, ties or returns by the verdict of `_arbiter.decide`.
 
+The parts reach the replica that holds them through `_host.Host`, where every field they
+share is declared once; a part that reads more names only that in a `Host` of its own that
+extends it (the membership's own parts read the membership likewise, `_host.Membership`).
+
 It imports only `rules` and `errors`: no socket, no clock, no event loop.
 """
 

@@ -22,26 +22,12 @@ commit, and the match's scores stay equal everywhere.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from p2pnerts.protocol import _deal
 from p2pnerts.protocol._events import AuditFailed, AuditPassed
-from p2pnerts.protocol._log import Log
+from p2pnerts.protocol._host import Host
 from p2pnerts.protocol._messages import Reveal
 from p2pnerts.protocol._rounds import Round
-from p2pnerts.protocol._status import Seats
 from p2pnerts.rules import Card, void_points
-
-
-class Host(Seats, Protocol):
-    """What closing a round reads and drives of the replica that holds it."""
-
-    match_scores: list[tuple[int, ...]]
-    shuffle: _deal.Shuffle
-    log: Log
-
-    @property
-    def seated(self) -> frozenset[int]: ...
 
 
 class Closing:

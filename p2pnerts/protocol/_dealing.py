@@ -29,18 +29,15 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from p2pnerts.protocol import _deal
-from p2pnerts.protocol._acks import Acks
+from p2pnerts.protocol import _deal, _host
 from p2pnerts.protocol._closing import Closing
 from p2pnerts.protocol._errors import LocalProtocolError
 from p2pnerts.protocol._events import AuditFailed, RoundStarted
-from p2pnerts.protocol._inplay import InPlay
-from p2pnerts.protocol._log import Log
+from p2pnerts.protocol._inplay import Holder
 from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import Ready, Reveal, TeamDeal
-from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._rounds import Disk, Round
-from p2pnerts.protocol._status import Seats, Status
+from p2pnerts.protocol._status import Status
 from p2pnerts.rules import Card, IllegalMove, apply, card_code, card_from_code
 
 TEAM_DEALS_KEPT = 4
@@ -48,19 +45,10 @@ TEAM_DEALS_KEPT = 4
 and the next are all an honest teammate sends; the lowest are kept."""
 
 
-class Host(Seats, Protocol):
+class Host(_host.Host, Holder, Protocol):
     """What dealing reads and drives of the replica that holds it."""
 
-    outbox: Outbox
-    inplay: InPlay
-    log: Log
-    acks: Acks
     membership: Membership
-    match_scores: list[tuple[int, ...]]
-    shuffle: _deal.Shuffle
-
-    @property
-    def seated(self) -> frozenset[int]: ...
 
 
 class Dealing:

@@ -8,43 +8,28 @@ new view; it reads and changes the rest of the membership through the `Membershi
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
-from p2pnerts.protocol._acks import Acks
+from p2pnerts.protocol import _host
 from p2pnerts.protocol._base import Base
 from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._lineage import Lineage, apart
 from p2pnerts.protocol._liveness import Liveness
-from p2pnerts.protocol._log import Log
-from p2pnerts.protocol._messages import Message, StartView, ViewChange
+from p2pnerts.protocol._messages import StartView, ViewChange
 from p2pnerts.protocol._rejoining import Rejoining
-from p2pnerts.protocol._status import NEVER, Status, Timing
+from p2pnerts.protocol._status import NEVER, Status
 
 
-class _Replica(Protocol):
-    acks: Acks
-    log: Log
-
-    def send(self, now: float, build: Callable[[int, int], Message]) -> Message: ...
-
-
-class Membership(Protocol):
+class Membership(_host.Membership, Protocol):
     """What the view change reads and drives of the membership (`_membership.Membership`)."""
 
-    seat: int
     players: int
-    timing: Timing
-    view: int
-    members: frozenset[int]
     installed_at: float
     rejoining: Rejoining
     liveness: Liveness
     lineage: Lineage
     base: Base
 
-    @property
-    def host(self) -> _Replica: ...
     @property
     def status(self) -> Status: ...
     def enter(self, status: Status) -> None: ...

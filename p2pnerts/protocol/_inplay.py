@@ -19,13 +19,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
+from p2pnerts.protocol import _host
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
 from p2pnerts.protocol._errors import LocalProtocolError
 from p2pnerts.protocol._events import AuditFailed, AutoApplied, PlayInTheAir, RoundOver
-from p2pnerts.protocol._log import PENDING_LIMIT, Log
+from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import Play
 from p2pnerts.protocol._rounds import Round
-from p2pnerts.protocol._status import Seats, Status
+from p2pnerts.protocol._status import Status
 from p2pnerts.rules import (
     CallNerts,
     Card,
@@ -65,19 +66,21 @@ PLAYS_WAITING = PENDING_LIMIT - 4
 `PENDING_LIMIT`, leaving room for its Ready and Leave."""
 
 
-class Host(Seats, Protocol):
+class Host(_host.Host, Protocol):
     """What the round in play reads and drives of the replica that holds it."""
 
-    match_scores: list[tuple[int, ...]]
     auto_stuck: bool
-    log: Log
     leaving: bool
 
     @property
-    def seated(self) -> frozenset[int]: ...
-    @property
     def dealing(self) -> _Dealt: ...
     def team_of(self, seat: int) -> tuple[int, ...]: ...
+
+
+class Holder(Protocol):
+    """What holds the round in play (the replica), as dealing and membership reach it."""
+
+    inplay: InPlay
 
 
 class InPlay:

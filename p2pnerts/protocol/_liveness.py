@@ -13,30 +13,12 @@ that message, its link to the sender down, still acknowledges the others' heartb
 from __future__ import annotations
 
 from operator import gt
-from typing import Protocol
 
-from p2pnerts.protocol._acks import Acks
-from p2pnerts.protocol._events import Event, PeerRecovered, PeerSuspected
-from p2pnerts.protocol._log import Log, Pending
+from p2pnerts.protocol._events import PeerRecovered, PeerSuspected
+from p2pnerts.protocol._host import Membership
+from p2pnerts.protocol._log import Pending
 from p2pnerts.protocol._messages import Ack, Message
-from p2pnerts.protocol._status import NEVER, Timing
-
-
-class _Replica(Protocol):
-    acks: Acks
-    log: Log
-    events: list[Event]
-
-
-class Membership(Protocol):
-    """What liveness reads of the membership (`_membership.Membership`)."""
-
-    seat: int
-    timing: Timing
-    members: frozenset[int]
-
-    @property
-    def host(self) -> _Replica: ...
+from p2pnerts.protocol._status import NEVER
 
 
 class Liveness:

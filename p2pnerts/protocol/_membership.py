@@ -51,60 +51,39 @@ each seat's life began.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
-from p2pnerts.protocol._acks import Acks
+from p2pnerts.protocol import _host
 from p2pnerts.protocol._away import Away, Record
 from p2pnerts.protocol._base import Base, check_kept, take_carried, take_view
-from p2pnerts.protocol._checks import Gate
 from p2pnerts.protocol._election import Election
 from p2pnerts.protocol._events import (
-    Event,
     PeerExcluded,
     PeerRejoined,
     RejoinedTable,
     ShutOut,
     ViewInstalled,
 )
-from p2pnerts.protocol._inplay import InPlay
+from p2pnerts.protocol._inplay import Holder
 from p2pnerts.protocol._lineage import Lineage
 from p2pnerts.protocol._liveness import Liveness
-from p2pnerts.protocol._log import Log, Pending
+from p2pnerts.protocol._log import Pending
 from p2pnerts.protocol._messages import Message, Ordered, Ready, Rejoin, StartView
-from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._rejoining import Rejoining
-from p2pnerts.protocol._rounds import Disk, Round
-from p2pnerts.protocol._signing import Signer
+from p2pnerts.protocol._rounds import Round
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._witness import Witness
-from p2pnerts.rules import TableOptions
 
 
-class Host(Protocol):
+class Host(_host.Host, Holder, Protocol):
     """What membership reads and drives of the replica that holds it."""
 
-    seats: tuple[int, ...]
-    acks: Acks
-    log: Log
-    inplay: InPlay
-    events: list[Event]
-    outbox: Outbox
-    match_scores: list[tuple[int, ...]]
-    gate: Gate
     away: Away
     record: Record
     witness: Witness
-    signer: Signer
-    options: TableOptions
 
-    @property
-    def disk(self) -> Disk: ...
-
-    def send(self, now: float, build: Callable[[int, int], Message]) -> Message: ...
     def send_ack(self, now: float) -> None: ...
     def commit_ready(self, now: float) -> None: ...
-    def receive(self, message: Message, now: float) -> None: ...
     def round_data(self, number: int) -> Round: ...
     def rebuild(self, start: StartView) -> None: ...
 

@@ -6,14 +6,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from p2pnerts.protocol._acks import Acks
-from p2pnerts.protocol._checks import Gate
-from p2pnerts.protocol._events import Event, PeerStalled
+from p2pnerts.protocol import _host
+from p2pnerts.protocol._events import PeerStalled
 from p2pnerts.protocol._messages import Message, Rejoin, StartView
-from p2pnerts.protocol._outbox import Outbox
-from p2pnerts.protocol._rounds import Disk
-from p2pnerts.protocol._signing import Signer
-from p2pnerts.protocol._status import NEVER, Timing
+from p2pnerts.protocol._status import NEVER
 
 STASH_LIMIT = 100_000
 """Messages from views not yet installed that a replica holds back, at most."""
@@ -22,29 +18,10 @@ HOLD_OFF_FIRST = 4.0
 waits before this seat lets it back in (`Rejoining.hold_off`)."""
 
 
-class _Replica(Protocol):
-    acks: Acks
-    events: list[Event]
-    outbox: Outbox
-    gate: Gate
-    signer: Signer
-
-    @property
-    def disk(self) -> Disk: ...
-    def receive(self, message: Message, now: float) -> None: ...
-
-
-class Membership(Protocol):
+class Membership(_host.Membership, Protocol):
     """What rejoining reads of the membership (`_membership.Membership`)."""
 
-    seat: int
-    timing: Timing
-    view: int
     asks_from: int
-    members: frozenset[int]
-
-    @property
-    def host(self) -> _Replica: ...
 
 
 class Rejoining:

@@ -1,16 +1,9 @@
-"""Where a replica stands, the time it allows for each thing, and what every part reads of
-the replica that holds it: shared by its parts."""
+"""Where a replica stands and the time it allows for each thing: shared by its parts."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
-
-from p2pnerts.protocol._events import Event
-from p2pnerts.protocol._messages import Message
-from p2pnerts.rules import TableOptions
 
 NEVER = float("inf")
 """The deadline of a part that waits for nothing."""
@@ -43,25 +36,3 @@ class Timing:
     """How long after a round ended here a member may go without its deck's Reveal held
     here (the next deal waits for it) before it counts as holding the table up: it is left
     out, and its deck voided where the view that leaves it out commits."""
-
-
-class Seats(Protocol):
-    """What every part reads of the replica that holds it: the table's seats and this
-    seat's place, the events it tells and how it sends. Each part's own ``Host`` adds what
-    that part alone needs."""
-
-    seat: int
-    players: int
-    options: TableOptions
-    seats: tuple[int, ...]
-    deck: int
-    team: tuple[int, ...]
-    events: list[Event]
-
-    @property
-    def status(self) -> Status: ...
-    @property
-    def view(self) -> int: ...
-    @property
-    def members(self) -> frozenset[int]: ...
-    def send(self, now: float, build: Callable[[int, int], Message]) -> Message: ...

@@ -30,11 +30,9 @@ import hashlib
 from collections.abc import Sequence
 from typing import Protocol
 
-from p2pnerts.protocol._checks import Gate
+from p2pnerts.protocol import _host
 from p2pnerts.protocol._codec import decode_payload, encode_payload
-from p2pnerts.protocol._events import Event
 from p2pnerts.protocol._messages import Ack, Evidence, Leave, Ordered, Play, Ready, Reveal
-from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._wire import HEARD_MOST
 
 CLAIMS_KEPT = 4096
@@ -61,16 +59,9 @@ def shown(evidence: Evidence) -> list[Ordered]:
     return [m for m in messages if isinstance(m, Ready | Play | Reveal | Leave)]
 
 
-class Host(Protocol):
+class Host(_host.Host, Protocol):
     """What the witness needs of the replica it serves."""
 
-    seat: int
-    gate: Gate
-    outbox: Outbox
-    events: list[Event]
-
-    @property
-    def view(self) -> int: ...
     @property
     def clock(self) -> int: ...
 
