@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
-from p2pnerts.bots import level_help
+from p2pnerts.bots import NEWCOMER, level_help
 from p2pnerts.commands._locate import address_of
 from p2pnerts.fanout import Where
 from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Stall, table_name_fault
@@ -79,7 +79,7 @@ def player_options(
             default=name,
             help=f"the player's name, at most {NAME_MOST} characters ({name})",
         )
-    parser.add_argument("--level", type=count(1, 10), default=5, help=level_help(5))
+    parser.add_argument("--level", type=count(1, 10), default=NEWCOMER, help=level_help(NEWCOMER))
     parser.add_argument("--seed", type=int, default=None, help="shuffle from this seed")
     parser.add_argument("--interface", metavar="ADDR", help="use mDNS on this address only")
     parser.add_argument("--stats", metavar="FILE", help="write what this peer measured (JSON)")

@@ -227,6 +227,15 @@ def test_play_seats_bots_a_newcomer_can_hold_their_own_against_by_default() -> N
     assert "moves a second" in level_help(NEWCOMER)
 
 
+@pytest.mark.parametrize(
+    "argv", [["host", "--name", "Kitchen"], ["join"], ["bot", "--join", "127.0.0.1:9"]]
+)
+def test_host_join_and_bot_seat_bots_at_the_level_play_does(argv: list[str]) -> None:
+    # One pace to start from: a hosted table's bots, a headless joiner and a bot peer
+    # play at the level play seats, where they played three times as fast.
+    assert cli._parser().parse_args(argv).level == NEWCOMER
+
+
 def test_a_policy_named_with_a_pace_is_that_policy_looking_that_often() -> None:
     policy, pace = paced("strong@10")
     assert policy == "strong" and pace is not None

@@ -157,7 +157,7 @@ def test_host_and_join_meet_in_the_lobby_and_play(terminal: Terminal) -> None:
     say_ready(terminal, "t:0", bea)
     for window in ("t:0", bea):
         text = terminal.screen(window)
-        assert "Bot 3 L5" in text  # in seat 3, after Ann and Bea
+        assert "Bot 3 L2" in text  # in seat 3, after Ann and Bea: the level play seats too
 
 
 def test_enter_in_the_waiting_room_fills_every_open_seat_with_bots(terminal: Terminal) -> None:
@@ -170,7 +170,7 @@ def test_enter_in_the_waiting_room_fills_every_open_seat_with_bots(terminal: Ter
     terminal.type("Enter")  # the last seat too, whichever bots are seated already
     text = say_ready(terminal)
     for seat in (2, 3, 4):
-        assert any(line.startswith(f" {seat} Bot {seat} L5") for line in text.splitlines()), text
+        assert any(line.startswith(f" {seat} Bot {seat} L2") for line in text.splitlines()), text
 
 
 def test_play_in_teams_shows_one_tableau_and_one_score_per_team(terminal: Terminal) -> None:
