@@ -25,16 +25,19 @@ posix_signals = pytest.mark.skipif(
 
 
 @contextmanager
-def running(args: list[str]) -> Iterator[subprocess.Popen[str]]:
+def running(
+    args: list[str], sigint: signal.Handlers = signal.SIG_DFL
+) -> Iterator[subprocess.Popen[str]]:
     """``p2pnerts ARGS`` in a session of its own (a terminal's Ctrl-C reaches the whole
-    group), SIGINT at its default as at a terminal; killed if a test leaves it running."""
+    group), SIGINT at its default as at a terminal (or ``sigint``: ignored, as a script's
+    ``cmd &`` starts it); killed if a test leaves it running."""
     child = subprocess.Popen(
         [*COMMAND, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
     )
     try:
         yield child
@@ -79,6 +82,17 @@ def test_a_table_stopped_says_so_in_one_line(
         first_line(child.stdout, r"open on port|players on this machine")
         err = stopped(child, signum)
     assert (child.returncode, err.strip()) == (status, told)
+
+
+@posix_signals
+def test_a_table_started_in_the_background_by_a_script_ends_on_sigterm_in_one_line() -> None:
+    # A script's `p2pnerts host ... &` runs with Ctrl-C ignored, so trio installs no
+    # handler of its own for it: a SIGTERM handed to Ctrl-C's was raised inside trio's
+    # loop, which spilt "guest run got abandoned" and a page of tracebacks after the line.
+    with running([*HOST, "--seats", "3"], sigint=signal.SIG_IGN) as child:
+        first_line(child.stdout, r"open on port")
+        err = stopped(child, signal.SIGTERM)
+    assert (child.returncode, err.strip()) == (143, "Terminated.")
 
 
 @posix_signals

@@ -39,7 +39,7 @@ from p2pnerts.net import (
     resume_table,
 )
 from p2pnerts.protocol import PROTOCOL_VERSION, Welcome, fingerprint
-from p2pnerts.system import cpu_seconds
+from p2pnerts.system import cpu_seconds, interrupt_on_terminate
 
 
 class Screen(Protocol):
@@ -145,7 +145,17 @@ def run_headless(async_fn: Callable[[*Args], Awaitable[T]], *args: *Args) -> T:
     coroutine was made and before the task was: the coroutine is dropped unawaited and
     Python says so on standard error before the one line that tells how the run ended.
     The table screen's runs already get signals only between steps of their loop."""
-    return trio.run(async_fn, *args, restrict_keyboard_interrupt_to_checkpoints=True)
+    run = partial(_terminable, async_fn, *args)
+    return trio.run(run, restrict_keyboard_interrupt_to_checkpoints=True)
+
+
+async def _terminable(async_fn: Callable[[*Args], Awaitable[T]], *args: *Args) -> T:
+    """``async_fn``, ended by a SIGTERM as by Ctrl-C, whatever Ctrl-C's own handler."""
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(interrupt_on_terminate)
+        result = await async_fn(*args)
+        nursery.cancel_scope.cancel()
+    return result
 
 
 def host_command(config: HostConfig, screen: Screen | None) -> int:

@@ -64,11 +64,15 @@ def on_signals(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) ->
     return undo
 
 
+_TERMINATED: list[int] = []
+"""The SIGTERMs this process was sent (`terminate_as_interrupt` tells whether one came)."""
+
+
 def terminate_as_interrupt() -> Callable[[], bool]:
     """Make SIGTERM end this process as Ctrl-C does: trio, the process pools and the table
     screen unwind the one way they know, nothing is left half-done. Returns what tells
     whether a SIGTERM came (Windows never sends one to a console program)."""
-    came: list[int] = []
+    came = _TERMINATED
 
     def handler(signum: int, frame: FrameType | None) -> None:
         came.append(signum)
@@ -79,6 +83,19 @@ def terminate_as_interrupt() -> Callable[[], bool]:
 
     signal.signal(signal.SIGTERM, handler)
     return lambda: bool(came)
+
+
+async def interrupt_on_terminate() -> None:
+    """Run in a trio nursery beside the work: a SIGTERM raises KeyboardInterrupt in this
+    task, which ends the run as Ctrl-C does, and `terminate_as_interrupt`'s answer says it
+    came. `terminate_as_interrupt` alone hands SIGTERM to Ctrl-C's handler, but a process
+    started in the background by a script has Ctrl-C ignored, so trio had installed none:
+    the interrupt was raised wherever Python stood, inside trio's own loop, which was left
+    half-run and spilt tracebacks after 'Terminated.'."""
+    with trio.open_signal_receiver(signal.SIGTERM) as received:
+        async for signum in received:
+            _TERMINATED.append(signum)
+            raise KeyboardInterrupt
 
 
 def leave_interrupts() -> None:
