@@ -1,6 +1,8 @@
-"""The benchmarks' history: each run of `tools/bench.py` appends its figures to a small
-JSON-lines file, and prints beside them the last run of the same benchmark on another
-commit, so that a change shows its before and after.
+"""The benchmarks' history, kept by python tools/bench.py KIND [--history FILE | --no-history].
+
+Each run of `tools/bench.py` appends its figures to a small JSON-lines file, and prints
+beside them the last run of the same benchmark on another commit, so that a change shows
+its before and after.
 
 A figure is a number in the report, named by its path: ``speed.4p.rounds_per_s``, say
 (a row of a table is named by what it is about: its peers, policy or mix). Comparing

@@ -1,5 +1,7 @@
-"""Reference captures of the table screen: ``python tools/capture.py`` writes ``ui/captures``
-(``python tools/capture.py NAME...``: only the captures named).
+"""Reference captures of the table screen, into ui/captures: python tools/capture.py [NAME...].
+
+Without names it writes every capture; ``python tools/capture.py NAME...`` writes only the
+captures named.
 
 Each capture runs ``p2pnerts play`` in a tmux window of its size, types a few keys (Enter:
 ready for the first round; ``WAIT``: the countdown and a few seconds of the bots' play),

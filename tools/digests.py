@@ -1,4 +1,6 @@
-"""Record or check the simulator's run digests for a fixed list of seeded tables.
+"""The simulator's run digests, recorded or checked: python tools/digests.py --record|--check FILE.
+
+The digests are of a fixed list of seeded tables.
 
 A change meant to keep behaviour (a refactoring) must leave every digest as it was:
 

@@ -1,6 +1,7 @@
-"""How much the fan-out buys: simulator and arena rounds per second serially, over a
-process pool and over a two-worker Dask cluster on loopback, in one run, and the cost of
-one chunk.
+"""How much the fan-out buys, in rounds per second: python tools/fanout_bench.py [--json].
+
+Simulator and arena rounds per second serially, over a process pool and over a two-worker
+Dask cluster on loopback, in one run, and the cost of one chunk.
 
     python tools/fanout_bench.py [--seeds 48] [--peers 4] [--no-cluster] [--json]
 

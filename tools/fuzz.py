@@ -1,4 +1,6 @@
-"""Long fuzzing runs with atheris (coverage-guided, libFuzzer): the codec and a replica.
+"""Long fuzzing runs of the codec and a replica, with atheris: python tools/fuzz.py codec|replica.
+
+atheris is coverage-guided (libFuzzer):
 
     pip install atheris
     python tools/fuzz.py codec -max_total_time=600     # the frame decoder

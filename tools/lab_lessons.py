@@ -1,4 +1,6 @@
-"""Find the lab's lessons' steps again (after a change of the protocol moves them).
+"""Finds the lab's lessons' steps again, after a protocol change: python tools/lab_lessons.py.
+
+A change of the protocol moves the steps the lessons point at.
 
     python tools/lab_lessons.py                      # each lesson: where its point shows now
     python tools/lab_lessons.py --search tie --tie-rule rotate --peers 2 --seeds 1-30

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""The LAN lab: K hosts in network namespaces on one private bridge (run as root).
+"""The LAN lab, hosts in namespaces on one bridge, as root: tools/lanlab run|up|check|clean.
+
+K hosts in network namespaces on one private bridge.
 
 What it builds, all inside namespaces it creates (the machine's own interfaces, routes and
 addresses are never touched, and nothing in the lab has a route out)::

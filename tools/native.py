@@ -1,5 +1,7 @@
-"""The simulator, the soak and the arena at compiled speed: a copy of p2pnerts whose pure
-layers are compiled to C extensions with mypyc, checked against the recorded digests.
+"""The simulator, soak and arena at compiled speed: python tools/native.py build|run ...|clean.
+
+A copy of p2pnerts whose pure layers are compiled to C extensions with mypyc, checked
+against the recorded digests.
 
     python tools/native.py build                 # compile a copy into build/native, check it
     python tools/native.py run sim --seeds 100   # p2pnerts ... on the compiled copy

@@ -1,4 +1,4 @@
-"""How fast each bot level plays, in the figures people are measured in.
+"""How fast each bot level plays, in people's figures: python tools/pace.py [--seeds K] [--json].
 
 ``python tools/pace.py [--seeds K] [--players N] [--json]`` plays, for every level, K
 simulated one-round tables of N bots of that level (the real protocol on an ideal

@@ -1,8 +1,9 @@
-"""Probes of the strong bot: policies that change one kind of its decisions, for the arena.
+"""Probes of the strong bot, arena policies: p2pnerts arena --policies strong,tools/probes.py:NAME.
 
-What the expert bot's notes (``p2pnerts/bots/_expert.py``) say about which decisions matter,
-and about the bounds of deciding them better, was measured with these. Each plays as the
-strong bot does but for one change; play it against the strong bot on the fast arena:
+Each probe is a policy that changes one kind of the strong bot's decisions. What the expert
+bot's notes (``p2pnerts/bots/_expert.py``) say about which decisions matter, and about the
+bounds of deciding them better, was measured with these. Each plays as the strong bot does
+but for one change; play it against the strong bot on the fast arena:
 
     p2pnerts arena --fast --policies strong,tools/probes.py:AnyNertsPlace --rounds 400 --seed 1
 

@@ -1,4 +1,6 @@
-"""A release's soak: seeded simulator rounds over every fault mix and table, on every core.
+"""A release's soak, every fault mix and table on every core: python tools/soak.py [--rounds N].
+
+It plays seeded simulator rounds with the invariants checked:
 
     python tools/soak.py [--rounds 100000] [--seed 1] [--jobs N | --cluster HOST:PORT] [--json]
 

@@ -1,5 +1,7 @@
-"""Before and after, in one run: simulated rounds per CPU second of two checkouts, their
-runs interleaved so that the machine's moods fall on both alike.
+"""Two checkouts' speed, before and after in one run: python tools/speed_ab.py BEFORE AFTER.
+
+Simulated rounds per CPU second of two checkouts, their runs interleaved so that the
+machine's moods fall on both alike.
 
     python tools/speed_ab.py BEFORE_DIR AFTER_DIR [--peers 4] [--seeds 30] [--runs 5]
     python tools/speed_ab.py BEFORE_DIR AFTER_DIR --instructions [--seeds 4]

@@ -1,4 +1,6 @@
-"""Tunes the expert bot's weights on the fast arena, the two sides of each step head to head.
+"""Tunes the expert bot's weights on the fast arena: python tools/tune.py [--iterations N].
+
+The two sides of each step play head to head.
 
     python tools/tune.py [--iterations 150] [--rounds 400] [--seed 1] [--jobs N] [--out tuned.py]
 

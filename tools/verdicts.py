@@ -1,5 +1,7 @@
-"""Can the rollouts' verdicts be learned? Labels "a move at home, or a turn" decisions of the
-expert bot by playing both on, and fits them to what the decision looks like.
+"""Whether the rollouts' verdicts can be learned: python tools/verdicts.py label|fit [ARGS].
+
+It labels "a move at home, or a turn" decisions of the expert bot by playing both on, and
+fits them to what the decision looks like.
 
     python tools/verdicts.py label --rounds 60 --seed 100 --out verdicts.jsonl
     python tools/verdicts.py fit verdicts.jsonl [more.jsonl ...]

@@ -1,4 +1,6 @@
-"""A table on bad Wi-Fi, with real processes on loopback: what a stall or a lossy link costs.
+"""A table on bad Wi-Fi, real processes on loopback: python tools/wifi.py [--tree DIR ...].
+
+What a stall or a lossy link costs.
 
     python tools/wifi.py [--tree DIR ...] [--runs 3] [--json]
 

@@ -1,0 +1,136 @@
+"""Peer processes on loopback, run by python tools/bench.py net [--peers N ...] [--json].
+
+A host and bot processes at level 10 play a table of each size; each writes what it
+measured (``--stats``): commit latency, set against a plain TCP round trip on the same
+loopback, the frames and bytes it sent, and its CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from .common import p99
+
+NET_PEERS = (2, 4, 8, 14)
+NET_LIMIT = 600.0
+
+
+def tcp_round_trip(trips: int = 2000) -> float:
+    """The median round trip of a small frame over a loopback TCP connection, seconds."""
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def echo() -> None:
+        conn, _ = server.accept()
+        with conn:
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            while data := conn.recv(64):
+                conn.sendall(data)
+
+    thread = threading.Thread(target=echo, daemon=True)
+    thread.start()
+    times = []
+    with socket.create_connection(("127.0.0.1", port)) as client:
+        client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for _ in range(trips):
+            start = time.perf_counter()
+            client.sendall(b"x" * 24)
+            client.recv(64)
+            times.append(time.perf_counter() - start)
+    thread.join(timeout=5)
+    server.close()
+    return statistics.median(times)
+
+
+def net_table(peers: int, rounds: int) -> dict[str, Any]:
+    """One host and peers-1 bot processes at level 10 play ``rounds``; their own figures."""
+    command = [sys.executable, "-m", "p2pnerts"]
+    with tempfile.TemporaryDirectory() as tmp:
+        stats = [Path(tmp, f"{seat}.json") for seat in range(peers)]
+        host = subprocess.Popen(
+            [
+                *command,
+                "host",
+                "--name",
+                "bench",
+                "--seats",
+                str(peers),
+                "--rounds",
+                str(rounds),
+                "--level",
+                "10",
+                "--no-advertise",
+                "--headless",
+                "--stats",
+                str(stats[0]),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        assert host.stdout is not None
+        port = int(host.stdout.readline().split("port ")[1].split(":")[0])
+        bots = [
+            subprocess.Popen(
+                [
+                    *command,
+                    "bot",
+                    "--join",
+                    f"127.0.0.1:{port}",
+                    "--level",
+                    "10",
+                    "--stats",
+                    str(stats[k]),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for k in range(1, peers)
+        ]
+        for proc in bots:
+            proc.wait(timeout=NET_LIMIT)
+        host.communicate(timeout=NET_LIMIT)
+        figures = [json.loads(path.read_text()) for path in stats]
+    latencies = sorted(x for f in figures for x in f["commit_latencies"])
+    seconds = statistics.mean(f["seconds"] for f in figures)
+    return {
+        "peers": peers,
+        "plays_timed": len(latencies),
+        "commit_p50_ms": 1000 * statistics.median(latencies),
+        "commit_p99_ms": 1000 * p99(latencies),
+        "frames_per_s_per_peer": statistics.mean(f["frames_sent"] for f in figures) / seconds,
+        "bytes_per_s_per_peer": statistics.mean(f["bytes_sent"] for f in figures) / seconds,
+        "cpu_per_peer": statistics.mean(f["cpu_seconds"] for f in figures) / seconds,
+    }
+
+
+def bench_net(args: argparse.Namespace) -> dict[str, Any]:
+    rtt = tcp_round_trip()
+    rows = [net_table(p, int(args.rounds)) for p in args.peers]
+    for row in rows:
+        row["p50_over_rtt"] = row["commit_p50_ms"] / 1000 / rtt
+        row["p99_over_rtt"] = row["commit_p99_ms"] / 1000 / rtt
+    if not args.json:
+        print(
+            f"peers as processes on loopback, bots at level 10, {args.rounds} round(s); "
+            f"plain TCP round trip {1e6 * rtt:.0f} µs (median)"
+        )
+        print("peers  plays  commit p50 / p99 ms   ×RTT p50 / p99   frames/s  kB/s  CPU/peer")
+        for r in rows:
+            print(
+                f"{r['peers']:>5} {r['plays_timed']:6} {r['commit_p50_ms']:10.1f} / "
+                f"{r['commit_p99_ms']:6.1f} {r['p50_over_rtt']:9.0f} / {r['p99_over_rtt']:5.0f} "
+                f"{r['frames_per_s_per_peer']:10.0f} {r['bytes_per_s_per_peer'] / 1000:5.0f} "
+                f"{100 * r['cpu_per_peer']:8.0f}%"
+            )
+    return {"tcp_rtt_us": 1e6 * rtt, "tables": rows}

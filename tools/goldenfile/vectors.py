@@ -1,0 +1,131 @@
+"""The golden file's test vectors, each with how it is computed, for python tools/golden.py.
+
+The seats' keys, a private table's handshake, the table's terms, a pledge, a round-0
+share, a round's seed, a deck's shuffle and the running digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgpack
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+from p2pnerts.protocol import Signer, encode, pledge, table_terms
+from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.protocol._passphrase import SALT_DOMAIN, SCRYPT_N, SCRYPT_P, SCRYPT_R
+from p2pnerts.protocol._wire import _options_to_wire
+from p2pnerts.rules import TableOptions
+
+from .frames import FRAMES
+from .meaning import card_text
+from .values import KEY_SEED, ORDER, PASSPHRASE, SECRET, SEED, SHARES, TABLE, ZERO, handshake
+
+
+def _blake(previous: bytes, payload: bytes, outcome: int) -> bytes:
+    return hashlib.blake2b(previous + payload + bytes((outcome,)), digest_size=16).digest()
+
+
+def vectors() -> dict[str, Any]:
+    steps = []
+    digest = ZERO
+    for name, outcome in (("ready", 0), ("play-to-foundation", 1), ("play-joker-declared", 2)):
+        payload = encode_payload(next(m for n, m, _ in FRAMES if n == name))
+        digest = _blake(digest, payload, outcome)
+        steps.append({"frame": name, "outcome": outcome, "digest": digest.hex()})
+    return {
+        "keys": {
+            "note": "the seats' Ed25519 public keys of these frames. A signed message's sig"
+            " is its sender's signature of the ASCII bytes p2pnerts/2 message, a zero byte,"
+            " then the message's payload with sig empty (a StartView's with carried empty"
+            " too, as the running digest hashes it)",
+            "public": [Signer.computed(0, 4, KEY_SEED).keys[s].hex() for s in range(4)],
+        },
+        "passphrase": passphrase_vector(),
+        "terms": terms_vector(),
+        "pledge": {
+            "note": "SHA-256 of the ASCII bytes p2pnerts-pledge-2, the round (4 bytes,"
+            " big-endian), the deck (1 byte) and the 32-byte secret (the ready-round-0 frame"
+            " pledges this one)",
+            "round": 1,
+            "deck": 0,
+            "secret": SECRET.hex(),
+            "sha256": pledge(1, 0, SECRET).hex(),
+        },
+        "derived": {
+            "note": "a round-0 share: SHA-256 of the ASCII bytes p2pnerts-derive-2, the label"
+            " 0 (4 bytes, big-endian) and the seat's round-1 secret",
+            "secret": SECRET.hex(),
+            "sha256": SHARES[0].hex(),
+        },
+        "seed": {
+            "note": "round 1's common seed: SHA-256 of the ASCII bytes p2pnerts-seed-2, the"
+            " round (4 bytes), then for each deck in ascending order its number (1 byte) and"
+            " its revealed share",
+            "round": 1,
+            "shares": {str(d): share.hex() for d, share in SHARES.items()},
+            "sha256": SEED.hex(),
+        },
+        "shuffle": {
+            "note": "deck 0's order in round 1: its cards in ascending code order, then"
+            " Fisher-Yates from the last place down, place"
+            " i swapped with a draw j in 0..i; draws are 32-bit big-endian words of"
+            " HMAC-SHA-256(key: secret, message: seed, round (4 bytes), deck (1 byte),"
+            " counter (4 bytes, from 0)), 8 words a block, first word first; j = word mod"
+            " (i+1), a word at or above 2^32 - 2^32 mod (i+1) drawn again (the ready frame"
+            " deals this order)",
+            "deck": 0,
+            "round": 1,
+            "secret": SECRET.hex(),
+            "seed": SEED.hex(),
+            "order": [card_text(c) for c in ORDER],
+        },
+        "digest": {
+            "note": "the running digest from 16 zero bytes: BLAKE2b with a 16-byte output"
+            " (not a truncated 64-byte one) over the previous digest, the frame's payload (no"
+            " length prefix) and the outcome byte",
+            "start": ZERO.hex(),
+            "steps": steps,
+        },
+    }
+
+
+def passphrase_vector() -> dict[str, Any]:
+    """A private table's handshake (SPEC §2.9), whole (`values.handshake`), and the secret
+    both ends derive from the passphrase."""
+    shake = handshake()
+    return {
+        "note": "secret = scrypt(passphrase in NFC UTF-8, salt, N, r, p, 32 bytes); each mac"
+        " is HMAC-SHA-256(secret, 'p2pnerts/2 passphrase proof' 0x00 || statement), the"
+        " statement being the one that end signs (SPEC 2.8); the host's Hello carries its"
+        " mac, the newcomer's Proof its own",
+        "passphrase": PASSPHRASE,
+        "salt": (SALT_DOMAIN + TABLE).hex(),
+        "n": SCRYPT_N,
+        "r": SCRYPT_R,
+        "p": SCRYPT_P,
+        "secret": _scrypt(PASSPHRASE, TABLE).hex(),
+        "newcomer_hello": encode(shake.newcomer).hex(),
+        "answerer_statement": shake.answerer.hex(),
+        "host_hello": encode(shake.host).hex(),
+        "opener_statement": shake.opener.hex(),
+        "proof": encode(shake.proof).hex(),
+    }
+
+
+def _scrypt(passphrase: str, table: bytes) -> bytes:
+    kdf = Scrypt(salt=SALT_DOMAIN + table, length=32, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P)
+    return kdf.derive(passphrase.encode("utf-8"))
+
+
+def terms_vector() -> dict[str, Any]:
+    options = TableOptions(rounds=3)
+    return {
+        "note": "SHA-256 of 'p2pnerts/2 table terms' 0x00, the table id, then the msgpack array"
+        " [seats, options as Welcome carries them] (SPEC 2.8)",
+        "table": TABLE.hex(),
+        "players": 4,
+        "options": msgpack.packb(_options_to_wire(options)).hex(),
+        "sha256": table_terms(TABLE, options, 4).hex(),
+    }
