@@ -165,6 +165,20 @@ def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]
     assert f"usage: p2pnerts {command}" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("command", ["play", "host", "join", "bot"])
+def test_the_help_of_a_command_that_keeps_logs_says_where(
+    command: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # docs/classroom.md sends a teacher to `play --help` for where the logs are.
+    monkeypatch.setenv("P2PNERTS_DATA_DIR", str(tmp_path))
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert str(tmp_path / "logs") in "".join(capsys.readouterr().out.split())  # (wrapped)
+
+
 @pytest.mark.parametrize(
     ("command", "verb"), [("join", "join"), ("bot", "join"), ("watch", "watch")]
 )

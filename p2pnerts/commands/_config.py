@@ -12,12 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2pnerts.bots import level, policy_name
-from p2pnerts.commands._options import default_name
+from p2pnerts.commands._options import default_log_dir, default_name
 from p2pnerts.errors import Error, UsageError
 from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Shape, Shaper, TableSpec
 from p2pnerts.protocol import passphrase_bytes
 from p2pnerts.rules import BadOptions, TableOptions, TieRule
-from p2pnerts.system import data_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +126,7 @@ def log_from(args: argparse.Namespace) -> Path | None:
     if args.no_log:
         return None
     if not args.log:
-        return data_dir() / "logs"  # made when the first log is written, or said it cannot
+        return default_log_dir()  # made when the first log is written, or said it cannot
     directory = Path(args.log)
     try:  # asked for: a directory that cannot be had is an error before any table opens
         directory.mkdir(parents=True, exist_ok=True)

@@ -9,15 +9,17 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from p2pnerts.bots import NEWCOMER, level_help
 from p2pnerts.commands._locate import address_of
 from p2pnerts.fanout import Where
+from p2pnerts.logs import LOGS_KEPT
 from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Stall, table_name_fault
 from p2pnerts.protocol import NAME_MOST, name_fault
 from p2pnerts.rules import BadOptions, TieRule, teams_from_text
-from p2pnerts.system import login_name
+from p2pnerts.system import data_dir, login_name
 
 N = TypeVar("N", int, float)
 Options = argparse.ArgumentParser | argparse._ArgumentGroup
@@ -192,14 +194,19 @@ def link_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def default_log_dir() -> Path:
+    """Where a peer writes its game logs unless told: the data directory's logs."""
+    return data_dir() / "logs"
+
+
 def log_options(parser: argparse.ArgumentParser) -> None:
     """Where this peer writes its game log (`net._gamelog`)."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--log",
         metavar="DIR",
-        help="write this peer's game log (every frame and commit) in DIR (default: the "
-        "data directory's logs, the newest 100 kept)",
+        help="write this peer's game log (every frame and commit) in DIR (default: "
+        f"{default_log_dir()}, the newest {LOGS_KEPT} kept)",
     )
     where.add_argument("--no-log", action="store_true", help="write no game log")
 
