@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from p2pnerts.net import MatchResult
-from p2pnerts.words import deck_names, says, together, whose
+from p2pnerts.words import apart, deck_names, marked, says, together, whose
 
 
 def test_a_team_is_named_by_its_players_in_seat_order() -> None:
@@ -47,3 +47,16 @@ def test_a_solo_match_reads_as_before_and_a_shared_win_names_every_winner() -> N
 def test_a_match_ended_before_any_round_names_no_leader() -> None:
     cut = MatchResult(("Ann", "Bea"), (0, 0), (0, 1), 0, ended="nobody answered")
     assert cut.summary() == "match ended after 0 rounds, nobody answered: Ann 0, Bea 0"
+
+
+def test_seats_of_one_name_are_told_apart_by_their_place_among_them() -> None:
+    assert apart(["root", "Bot 2", "root", "root"]) == ("root", "Bot 2", "root (2)", "root (3)")
+    assert apart(["Ann", "Bea"]) == ("Ann", "Bea")
+    # A name that already reads as a numbered one is never shown twice.
+    shown = apart(["root", "root (2)", "root"])
+    assert len(set(shown)) == 3 and shown[:2] == ("root", "root (2)")
+
+
+def test_the_readers_own_seat_is_marked_unless_it_is_you() -> None:
+    assert marked(("root", "root (2)"), 1) == ("root", "root (2) (you)")
+    assert marked(("You", "Bot 2"), 0) == ("You", "Bot 2")

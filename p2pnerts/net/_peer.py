@@ -46,6 +46,7 @@ from p2pnerts.protocol import (
     table_terms,
 )
 from p2pnerts.rules import Match, Move, TableOptions, ToFoundation
+from p2pnerts.words import apart, marked
 
 PROTOCOL_MESSAGES = get_args(Message)
 
@@ -115,7 +116,7 @@ class TablePeer:
             seat, self.roster, options, self.key, now=now, timing=timing, disk=disk, tamper=tamper
         )
         self.resumed = disk is not None
-        names = tuple(s.name for s in self.roster)
+        names = apart(s.name for s in self.roster)  # two seats of one name told apart
         self.narrator = Narrator(names, self.replica.seats, seat, you=on_screen)
         """Tells this seat's events in words: the table's news, and (to ``tell``) its plays."""
         self._kept = None if seat_file is None else Keeper(seat_file)
@@ -142,8 +143,9 @@ class TablePeer:
         """When each seat last made a move (or the round began): a bot takes over the part
         of a teammate that has made none for a while (its driver's patience)."""
         self.stats = PeerStats.at(seat, trio.current_time())
+        told = marked(names, seat) if on_screen else names  # the summary, a person's own
         self._rounds = Rounds(
-            self.replica, self.pacing, names, self.stats, rng, seeded=seeded, between=between_rounds
+            self.replica, self.pacing, told, self.stats, rng, seeded=seeded, between=between_rounds
         )
         """When this seat deals, and the match's result once it ends (`Rounds`)."""
         self.links = Links(

@@ -22,6 +22,7 @@ from p2pnerts.ui._lobby import LobbyModel
 from p2pnerts.ui._model import TableModel
 from p2pnerts.ui._snapshot import Liveness, Snapshot
 from p2pnerts.ui._waiting import waiting
+from p2pnerts.words import apart, marked
 
 T = TypeVar("T")
 
@@ -116,7 +117,7 @@ class Session:
 
     def _roster(self, seats: tuple[Seat, ...]) -> None:
         if self.lobby is not None:
-            self.lobby.roster = tuple(seat.name for seat in seats)
+            self.lobby.roster = apart(seat.name for seat in seats)
             self.invalidate()
 
     def _welcomed(self, welcome: Welcome) -> None:
@@ -132,7 +133,7 @@ class Session:
             self.lobby.active = False
         model = self.model
         model.seat, model.options = peer.seat, peer.options
-        model.names = tuple(seat.name for seat in peer.roster)
+        model.names = marked(apart(seat.name for seat in peer.roster), peer.seat)
         model.send, model.deal_next = self.soon(self._intend), self.soon(self._deal_next)
         model.end_match = self.soon(self._end_match)
         peer.watchers.append(self._changed)

@@ -7,7 +7,7 @@ rather than plays*s*: `says` and `whose` know that one name.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 YOU = "You"
 """The name that takes the second person."""
@@ -20,6 +20,34 @@ def together(names: Sequence[str]) -> str:
     if len(names) < 2:
         return "".join(names)
     return f"{', '.join(names[:-1])} & {names[-1]}"
+
+
+def apart(names: Iterable[str]) -> tuple[str, ...]:
+    """Names told apart: a name a seat before it took is numbered by its place among the
+    seats of that name ("root", "root (2)"), so that two people of one login name can be
+    told apart on every screen and line."""
+    given = tuple(names)
+    taken = set(given)
+    seen: dict[str, int] = {}
+    shown: list[str] = []
+    for name in given:
+        seen[name] = count = seen.get(name, 0) + 1
+        if count > 1:
+            while f"{name} ({count})" in taken:
+                count += 1
+            seen[name] = count
+            name = f"{name} ({count})"
+            taken.add(name)
+        shown.append(name)
+    return tuple(shown)
+
+
+def marked(names: Sequence[str], seat: int) -> tuple[str, ...]:
+    """The names with ``seat``'s marked as the reader's own ("root (you)"), unless it is
+    already "You"."""
+    return tuple(
+        f"{name} (you)" if s == seat and name != YOU else name for s, name in enumerate(names)
+    )
 
 
 def deck_names(names: Sequence[str], seats: Sequence[int]) -> tuple[str, ...]:

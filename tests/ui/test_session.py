@@ -89,7 +89,7 @@ async def seated(
 
 async def test_a_seat_is_played_through_the_model_and_its_moves_land() -> None:
     async with seated(Pace(0.2, 0.1)) as (model, screen):
-        assert model.names == ("Ann", "Bea") and model.seat == 0
+        assert model.names == ("Ann (you)", "Bea") and model.seat == 0  # your own, marked
         assert model.ticker[-1].text == "round 1 starts"
         tableau = model.tableau
         assert tableau is not None and not tableau.waste
