@@ -11,6 +11,7 @@ from p2pnerts.commands import COMMANDS, Parser
 from p2pnerts.errors import Error
 from p2pnerts.protocol import PROTOCOL_VERSION
 from p2pnerts.system import never_die_of_encoding, terminate_as_interrupt
+from p2pnerts.words import shown
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,7 +44,8 @@ def _ends(exc: BaseException, terminated: bool = False) -> int | None:
         return 1
     errors = [e for e in leaves if isinstance(e, Error)]
     if errors and all(isinstance(e, Error | KeyboardInterrupt) for e in leaves):
-        print(f"p2pnerts: {errors[0].context}: {errors[0]}", file=sys.stderr)
+        # An error may carry a peer's words (a refusal's reason): shown as text.
+        print(shown(f"p2pnerts: {errors[0].context}: {errors[0]}"), file=sys.stderr)
         return errors[0].status
     return None
 

@@ -40,6 +40,7 @@ from p2pnerts.net import (
 )
 from p2pnerts.protocol import PROTOCOL_VERSION, Welcome, fingerprint
 from p2pnerts.system import cpu_seconds, interrupt_on_terminate
+from p2pnerts.words import shown
 
 
 class Screen(Protocol):
@@ -103,12 +104,15 @@ def fit_out(player: Player, seat: SeatConfig) -> Player:
 
 
 def warn(text: str) -> None:
-    """A problem the person running this peer should see, on standard error."""
-    print(text, file=sys.stderr, flush=True)
+    """A problem the person running this peer should see, on standard error (shown as
+    text: it may carry a peer's words)."""
+    print(shown(text), file=sys.stderr, flush=True)
 
 
 def say(line: str) -> None:
-    print(line, flush=True)
+    """A line of the table's news on standard output, shown as text (names and reasons
+    come from the other peers)."""
+    print(shown(line), flush=True)
 
 
 def write_stats(path: Path | None, result: MatchResult) -> None:
@@ -189,7 +193,7 @@ def end_match(result: MatchResult | None, seat: SeatConfig) -> int:
     alarms = result.stats.alarms() if result.stats is not None else None
     if alarms is None:
         return 0
-    print(f"p2pnerts: this table could not be trusted: {alarms}", file=sys.stderr)
+    warn(f"p2pnerts: this table could not be trusted: {alarms}")
     return ALARM_STATUS
 
 
