@@ -30,6 +30,7 @@ from p2pnerts.sim._invariants import (
     misplaced_cards,
     replay_round,
 )
+from p2pnerts.sim._links import RTO, TRANSPORTS, Links, LinkStall, Transport, Wifi, laptop
 from p2pnerts.sim._network import LinkModel, Network, Scheduler
 from p2pnerts.sim._report import Report, SeedResult, Tally, ViolationReport
 from p2pnerts.sim._run import Simulation
@@ -38,6 +39,8 @@ from p2pnerts.sim._workload import Lineup, SimConfig, commit_floors
 
 __all__ = [
     "MIXES",
+    "RTO",
+    "TRANSPORTS",
     "Crash",
     "Fault",
     "FaultMix",
@@ -45,6 +48,8 @@ __all__ = [
     "Lineup",
     "LinkDrop",
     "LinkModel",
+    "LinkStall",
+    "Links",
     "Network",
     "Partition",
     "Report",
@@ -55,15 +60,18 @@ __all__ = [
     "Simulation",
     "SlowPeer",
     "Tally",
+    "Transport",
     "Verdict",
     "Violation",
     "ViolationReport",
+    "Wifi",
     "check_cut_off",
     "check_progress",
     "check_round_over",
     "check_round_time",
     "commit_floors",
     "fault_schedule",
+    "laptop",
     "misplaced_cards",
     "replay_round",
     "run",

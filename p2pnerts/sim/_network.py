@@ -5,6 +5,10 @@ earlier one on the same link, however the jitter falls. A link can be held down 
 connection drop, a partition, a crashed end — for several reasons at once; it comes back
 up only when the last reason lifts, and whatever was in flight on it when it went down
 is lost.
+
+A network given `Links` (``network.wifi``, issue 45's study) times its messages by them
+instead: Wi-Fi delay, jitter, loss and stalls, over TCP or datagrams. None by default, and
+then nothing is drawn from them.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+from p2pnerts.sim._links import Links
 
 Payload = TypeVar("Payload")
 Link = tuple[int, int]
@@ -96,6 +102,8 @@ class Network(Generic[Payload]):
         self._free: dict[tuple[int, int], float] = {}
         self.slow: dict[int, float] = {}
         """Extra delay, up to this many seconds, on every message to or from a seat."""
+        self.wifi: Links | None = None
+        """Wi-Fi links that time every message instead of ``models`` (set before the run)."""
 
     def is_up(self, a: int, b: int) -> bool:
         return self._down[link(a, b)] == 0
@@ -106,6 +114,8 @@ class Network(Generic[Payload]):
         if self._down[pair]:
             return False
         now = self.scheduler.now
+        if self.wifi is not None:
+            return self._send_over_wifi(self.wifi, src, dst, payload)
         delay = self.models[pair].sample(self._rng)
         extra = self.slow.get(src, 0.0) + self.slow.get(dst, 0.0)
         if extra:
@@ -114,6 +124,14 @@ class Network(Generic[Payload]):
         self._free[src, dst] = arrive
         action = functools.partial(self._land, src, dst, self._epoch[pair], payload)
         self.scheduler.at(arrive, action)
+        return True
+
+    def _send_over_wifi(self, wifi: Links, src: int, dst: int, payload: Payload) -> bool:
+        """Put a message on a Wi-Fi link; a datagram it loses is sent all the same."""
+        arrive = wifi.arrival(src, dst, self.scheduler.now)
+        if arrive is not None:
+            action = functools.partial(self._land, src, dst, self._epoch[link(src, dst)], payload)
+            self.scheduler.at(arrive, action)
         return True
 
     def hold_down(self, a: int, b: int) -> None:
