@@ -1,0 +1,269 @@
+"""Commit rules and transports on simulated Wi-Fi: python tools/commit_study.py [--peers 4]...
+
+Issue 45's study. For each table size and network (all on good Wi-Fi, 3 ± 2 ms; one laptop
+sending at 30 ± 60 ms with 5% lost; one laptop silent for 2 s, 20 s into play), it runs
+the real replicas of `p2pnerts.sim` on the Wi-Fi link model over TCP (today's protocol),
+and then evaluates the commit rules of `commit_rules` over the same link model and the
+same plays (who played when, from the replica's run). It prints, per rule, the commit
+latency of the healthy seats' own plays and of the laptop's (p50/p90/p99/max, ms), frames
+and bytes per play (heartbeats aside, and with them), plays returned, and CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from commit_rules import ALL, Result, Sizes, Table  # beside this script
+
+from p2pnerts.bots import Reaction, SimpleBots
+from p2pnerts.protocol import Ack, Event, Message, Play, PlayCommitted, PlayReturned, encode
+from p2pnerts.protocol import Replica as _Replica
+from p2pnerts.rules import CallNerts, DeclareStuck, Move, Rotate, ToFoundation
+from p2pnerts.sim import Links, LinkStall, SimConfig, Simulation, Transport, Wifi, laptop
+
+GOOD = Wifi(0.003, 0.002)
+BAD = Wifi(0.030, 0.060, loss=0.05)
+STALL_AT, STALL_FOR = 20.0, 2.0
+LEFT_OUT_AFTER = 2.0
+"""A silent member is left out this long after it went silent (SPEC §6.2)."""
+NETWORKS = ("good", "bad", "stall")
+VARIANTS: tuple[tuple[str, Transport], ...] = (
+    ("today", "tcp"),
+    ("today", "datagram"),
+    ("sender", "tcp"),
+    ("sender", "datagram"),
+    ("majority", "tcp"),
+    ("majority", "datagram"),
+    ("spot", "tcp"),
+    ("spot", "datagram"),
+)
+PACE = {2: 1.6, 4: 1.6, 6: 1.6, 14: 0.6}
+"""Moves a second of the bots: level 6's at small tables, level 3's at 14 (as measured)."""
+
+
+def shapes(network: str, peers: int) -> dict[tuple[int, int], Wifi]:
+    """Every direction's Wi-Fi; the laptop is the last seat."""
+    laptop_seat = peers - 1
+    if network == "bad":
+        return laptop(peers, laptop_seat, BAD, base=GOOD)
+    if network == "stall":
+        cut = Wifi(GOOD.delay, GOOD.jitter, stalls=(LinkStall(STALL_AT, STALL_FOR),))
+        return laptop(peers, laptop_seat, cut, into=cut, base=GOOD)
+    return laptop(peers, laptop_seat, GOOD, base=GOOD)
+
+
+def spot(move: Move) -> str:
+    """What a play may conflict on: its foundation, everything, or its seat's own tableau."""
+    match move:
+        case ToFoundation(foundation=foundation):
+            return f"foundation {foundation}"
+        case CallNerts() | DeclareStuck() | Rotate():
+            return ALL
+    return f"seat {move.seat}"
+
+
+class _Plays:
+    """Watches a run: when each seat sent each of its plays, and when it landed there."""
+
+    def __init__(self) -> None:
+        self.sent_at: dict[tuple[int, int], float] = {}
+        self.workload: list[tuple[float, int, str]] = []
+        self.latencies: dict[int, list[float]] = defaultdict(list)
+
+    def sent(self, seat: int, message: Message, now: float) -> None:
+        if isinstance(message, Play) and (seat, message.clock) not in self.sent_at:
+            self.sent_at[seat, message.clock] = now
+            self.workload.append((now, seat, spot(message.move)))
+
+    def arrived(self, src: int, dst: int, message: Message, now: float) -> None:
+        pass
+
+    def stepped(self, seat: int, replica: _Replica, events: Sequence[Event], now: float) -> None:
+        for event in events:
+            if isinstance(event, PlayCommitted | PlayReturned) and event.seat == seat:
+                sent = self.sent_at.pop((seat, event.clock), None)
+                if sent is not None:
+                    self.latencies[seat].append(now - sent)
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """The replica's run: its figures, the plays made, and the frame sizes it sent."""
+
+    row: dict[str, Any]
+    workload: list[tuple[float, int, str]]
+    sizes: Sizes
+    cpu_per_frame: float
+
+
+def replica_run(peers: int, network: str, rounds: int, seed: int) -> Replayed:
+    """Today's protocol: the real replicas on the Wi-Fi links over TCP."""
+    config = SimConfig(peers=peers, rounds=rounds)
+    think = 1 / (1.5 * PACE.get(peers, 1.6))  # as a level of that many moves a second
+    bots = SimpleBots(pace=Reaction(think, think).pace)
+    sim = Simulation(config, seed, bots)
+    sim.network.wifi = Links(random.Random(f"wifi:{seed}"), "tcp", shapes(network, peers))
+    plays = _Plays()
+    sim.watchers.append(plays)
+    start = time.process_time()
+    result = sim.run()
+    cpu = time.process_time() - start
+    t = result.tally
+    done = max(1, t.plays + t.returns)
+    per_play, bytes_per_play = t.per_play()
+    frames = t.messages.total()
+    row = figures(plays.latencies, peers)
+    row |= {
+        "rule": "today (replica)",
+        "transport": "tcp",
+        "frames": round(per_play, 1),
+        "frames_hb": round(frames / done, 1),
+        "bytes": round(bytes_per_play),
+        "returned": t.returns,
+        "plays": done,
+        "cpu_ms": round(1000 * cpu / done, 2),
+        "violation": None if result.violation is None else result.violation.message,
+    }
+
+    def mean(kind: str) -> int:
+        return round(t.bytes[kind] / max(1, t.messages[kind]))
+
+    sizes = Sizes(mean("ordered"), mean("ack"), mean("heartbeat"), small_frame())
+    return Replayed(row, sorted(plays.workload), sizes, cpu / max(1, frames * (peers - 1)))
+
+
+def small_frame() -> int:
+    """A frame that names one play: a header, its seq and a witness (an Ack of one seat)."""
+    ack = Ack(0, 1, 100_000, 50_000, (5_000,), 4_000, bytes(16), ((3, 5_000, bytes(16)),))
+    return len(encode(ack))
+
+
+def figures(latencies: dict[int, list[float]], peers: int) -> dict[str, Any]:
+    """Percentiles (ms) of the healthy seats' own plays, and of the laptop's (the last)."""
+    healthy = sorted(x for seat, xs in latencies.items() if seat != peers - 1 for x in xs)
+    bad = sorted(latencies.get(peers - 1, []))
+    return {"healthy": percentiles(healthy), "laptop": percentiles(bad)}
+
+
+def percentiles(xs: list[float]) -> dict[str, float]:
+    if not xs:
+        return {}
+
+    def at(q: float) -> float:
+        return round(1000 * xs[min(len(xs) - 1, int(q * len(xs)))], 1)
+
+    return {"p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": round(1000 * xs[-1], 1)}
+
+
+def rule_run(
+    rule: str, transport: Transport, peers: int, network: str, replayed: Replayed, seed: int
+) -> dict[str, Any]:
+    """One commit rule, evaluated over the Wi-Fi link model on the replica's plays."""
+    links = Links(random.Random(f"wifi:{seed}:{rule}"), transport, shapes(network, peers))
+    away = {}
+    if network == "stall":
+        away[peers - 1] = (STALL_AT + LEFT_OUT_AFTER, float("inf"))
+    table = Table(rule, links, replayed.workload, replayed.sizes, peers, away)
+    start = time.process_time()
+    result = table.run()
+    cpu = time.process_time() - start
+    return summary(result, rule, transport, peers, replayed) | {
+        "model_cpu_ms": round(1000 * cpu / max(1, result.plays), 3)
+    }
+
+
+def summary(
+    result: Result, rule: str, transport: str, peers: int, replayed: Replayed
+) -> dict[str, Any]:
+    plays = max(1, result.plays)
+    heartbeats = result.frames["heartbeat"]
+    frames = result.frames.total()
+    return figures(result.latencies, peers) | {
+        "rule": rule,
+        "transport": transport,
+        "frames": round((frames - heartbeats) / plays, 1),
+        "frames_hb": round(frames / plays, 1),
+        "bytes": round((result.bytes.total() - result.bytes["heartbeat"]) / plays),
+        "returned": sum(result.returned.values()),
+        "laptop_returned": result.returned[peers - 1],
+        "plays": result.plays,
+        "conflicts": result.conflicts,
+        "unfinished": sum(result.unfinished(seat) for seat in range(peers - 1)),
+        "cpu_ms": round(1000 * replayed.cpu_per_frame * result.handled / plays, 2),
+    }
+
+
+def floor_ms(peers: int, network: str, draws: int = 4000) -> float:
+    """The median, over a healthy seat's plays, of one round trip to its farthest member."""
+    rng = random.Random(peers)
+    net = shapes(network, peers)
+    trips = sorted(
+        max(net[0, r].travel(rng) + net[r, 0].travel(rng) for r in range(1, peers))
+        for _ in range(draws)
+    )
+    return round(1000 * statistics.median(trips), 1)
+
+
+def study(peers: int, network: str, rounds: int, seed: int) -> list[dict[str, Any]]:
+    replayed = replica_run(peers, network, rounds, seed)
+    rows = [replayed.row]
+    for rule, transport in VARIANTS:
+        rows.append(rule_run(rule, transport, peers, network, replayed, seed))
+    floor = floor_ms(peers, network)
+    for row in rows:
+        row |= {"peers": peers, "network": network, "floor_ms": floor}
+    return rows
+
+
+def show(rows: list[dict[str, Any]]) -> None:
+    print(
+        "peers network  rule              over      healthy p50/p90/p99/max ms"
+        "      laptop p50/p99/max   frames (+hb)  bytes  returned  cpu ms  floor"
+    )
+    for r in rows:
+        h, b = r["healthy"], r["laptop"]
+        hp = "/".join(f"{h.get(k, 0):g}" for k in ("p50", "p90", "p99", "max"))
+        bp = "/".join(f"{b.get(k, 0):g}" for k in ("p50", "p99", "max"))
+        print(
+            f"{r['peers']:>5} {r['network']:<8} {r['rule']:<17} {r['transport']:<9}"
+            f"{hp:>26} {bp:>22} {r['frames']:>7.1f} ({r['frames_hb']:>5.1f})"
+            f" {r['bytes']:>6} {r['returned']:>5}/{r['plays']:<5} {r['cpu_ms']:>6.2f}"
+            f" {r['floor_ms']:>5}"
+        )
+        if r.get("violation"):
+            print(f"      the replica's run stopped: {r['violation']}")
+        if r.get("unfinished"):
+            print(f"      {r['unfinished']} healthy seats' plays never committed nor returned")
+        if r.get("conflicts"):
+            print(f"      {r['conflicts']} plays decided two ways by two deciders")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--peers", type=int, nargs="+", default=[2, 4, 6, 14])
+    parser.add_argument("--networks", nargs="+", choices=NETWORKS, default=list(NETWORKS))
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of each replica run")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    rows = []
+    for peers in args.peers:
+        for network in args.networks:
+            rows += study(peers, network, args.rounds, args.seed)
+            if not args.json:
+                show(rows[-1 - len(VARIANTS) :])
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
