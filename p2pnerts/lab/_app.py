@@ -12,7 +12,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
@@ -20,7 +20,7 @@ from prompt_toolkit.output import Output
 from p2pnerts.lab._desk import Desk
 from p2pnerts.lab._render import render
 from p2pnerts.system import on_signals
-from p2pnerts.ui import STYLE, need_terminal
+from p2pnerts.ui import STYLE, need_terminal, run_screen, with_leave
 
 FRAME = 0.05
 """Seconds between two refreshes of the screen while the lab plays."""
@@ -37,6 +37,8 @@ class DeskControl(UIControl):
         if width < MIN_SIZE[0] or height < MIN_SIZE[1]:
             text = f" The lab needs {MIN_SIZE[0]}x{MIN_SIZE[1]} or more; this is {width}x{height}."
             lines: list[StyleAndTextTuples] = [[("class:alert", text)], [("", " q quits.")]]
+            if self.desk.leave.asking:
+                lines.append([("class:alert", f" {self.desk.leave.words}")])
         else:
             frame = render(self.desk, width, height)
             if self.ascii:
@@ -48,8 +50,9 @@ class DeskControl(UIControl):
         return True
 
 
-def create_key_bindings(desk: Desk) -> KeyBindings:
-    """Every key of the legend, each a call on ``desk``; any other key says what keys do."""
+def create_key_bindings(desk: Desk) -> KeyBindingsBase:
+    """Every key of the legend, each a call on ``desk``; any other key says what keys do.
+    ``q`` quits from the legend too; Ctrl-C asks first, as on every screen (`with_leave`)."""
     kb = KeyBindings()
     legend = Condition(lambda: desk.legend)
 
@@ -73,20 +76,20 @@ def create_key_bindings(desk: Desk) -> KeyBindings:
     call(lambda: desk.faster(-1), "-")
     call(desk.toggle_acks, "a")
     call(desk.toggle_legend, "?")
-    for key in ("?", "escape", "q"):
+    for key in ("?", "escape"):
         call(desk.toggle_legend, key, in_legend=True)
     for key, lines in (("down", 1), ("up", -1), ("pagedown", 10), ("pageup", -10)):
         call(lambda lines=lines: desk.scroll(lines), key, in_legend=True)  # type: ignore[misc]
-
-    @kb.add("q", filter=~legend)
-    def _quit(event: KeyPressEvent) -> None:
-        event.app.exit()
 
     @kb.add("<any>", filter=~legend)
     def _other(event: KeyPressEvent) -> None:
         desk.unknown(event.key_sequence[0].key)
 
-    return kb
+    @kb.add("q")
+    def _quit(event: KeyPressEvent) -> None:
+        event.app.exit()
+
+    return with_leave(kb, desk.leave)
 
 
 def create_application(
@@ -106,7 +109,8 @@ def create_application(
 def run_lab(desk: Desk, *, ascii: bool = False) -> None:
     """Run the lab in this terminal until the teacher quits."""
     need_terminal("the lab needs a terminal to draw on")
-    asyncio.run(_run(create_application(desk, ascii=ascii), desk))
+    app = create_application(desk, ascii=ascii)
+    run_screen(app, _run(app, desk))
 
 
 async def _run(app: Application[None], desk: Desk) -> None:

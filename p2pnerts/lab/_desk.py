@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from p2pnerts.lab._chronicle import Kind, Note
 from p2pnerts.lab._lessons import Lesson
 from p2pnerts.lab._model import DEFAULT_SPEED, SPEEDS, Action, Lab
-from p2pnerts.ui import unknown_key
+from p2pnerts.ui import Leave, unknown_key
 
 STEPS_PER_TICK = 400
 """The most steps one screen refresh takes while playing (the screen stays responsive)."""
@@ -38,6 +38,8 @@ class Desk:
     """The first row of the legend shown (it scrolls)."""
     said: str = "space plays, n steps, b steps back, ? explains every word and key"
     """The answer to the last key, shown until the next."""
+    leave: Leave = field(default_factory=lambda: Leave("Leave the lab?"))
+    """Asked by Ctrl-C (q leaves at once)."""
 
     # --- time -----------------------------------------------------------------------------
 
@@ -129,7 +131,7 @@ class Desk:
     def toggle_legend(self) -> None:
         self.legend = not self.legend
         self.legend_top = 0
-        self.said = "the legend: ↑ ↓ scroll, ? or Esc goes back" if self.legend else ""
+        self.said = "the legend: ↑ ↓ scroll, ? or Esc goes back, q quits" if self.legend else ""
 
     def scroll(self, lines: int) -> None:
         self.legend_top = max(self.legend_top + lines, 0)

@@ -44,7 +44,8 @@ KEYS_IN_FULL = (
     ("+ / -", "play faster / slower (simulated seconds per real second)"),
     ("a", "show or hide the Acks in the diagram (hidden, a step passes over them)"),
     ("? / Esc", "this legend, and back"),
-    ("q", "quit"),
+    ("q", "quit (from this legend too)"),
+    ("Ctrl-C", "asks first: Ctrl-C again or y quits, n or Esc stays"),
 )
 
 WORDS = (
@@ -134,7 +135,7 @@ WORDS = (
 
 
 def legend_rows(desk: Desk, width: int) -> list[Row]:
-    rows = [rule("legend · ? or Esc goes back", width)]
+    rows = [rule("legend · ? or Esc goes back · q quits", width)]
     if desk.lesson is not None:
         rows.append(Row().add(f" lesson {desk.lesson.name}", "class:title"))
         rows += [Row().add(f"  {line}") for line in textwrap.wrap(desk.lesson.about, width - 3)]

@@ -27,7 +27,10 @@ def render(desk: Desk, width: int, height: int) -> Frame:
     lesson, pending, notes = budget(height)
     rows = [_title(desk, width)]
     rows += _lesson(desk, width, lesson)
-    rows.append(Row().add(fit(f" {desk.said}", width), "class:notice"))
+    if desk.leave.asking:
+        rows.append(desk.leave.row(width))
+    else:
+        rows.append(Row().add(fit(f" {desk.said}", width), "class:notice"))
     keys = _keys(width)
     room = height - len(rows) - len(keys)
     if desk.legend:

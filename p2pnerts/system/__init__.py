@@ -1,10 +1,11 @@
 """What differs between Linux, macOS and Windows, in one place (`_platform`).
 
 CPU time, signal handlers on an asyncio loop, Ctrl-C and SIGTERM, reading standard input
-to its end from trio, the login name and the data directory, replacing a file another
-program may hold open, whether an output stream can show the suits, and a second handle on
-a socket. Every other module is written once for all three systems and asks this package.
-It imports nothing of p2pnerts but `errors`, and no POSIX-only module at import time.
+to its end from trio, dropping the keys typed ahead on a terminal, the login name and the
+data directory, replacing a file another program may hold open, whether an output stream
+can show the suits, and a second handle on a socket. Every other module is written once
+for all three systems and asks this package. It imports nothing of p2pnerts but `errors`,
+and no POSIX-only module at import time.
 """
 
 from p2pnerts.system._platform import (
@@ -12,6 +13,7 @@ from p2pnerts.system._platform import (
     WINDOWS,
     cpu_seconds,
     data_dir,
+    discard_typed_ahead,
     interrupt_on_terminate,
     leave_interrupts,
     login_name,
@@ -29,6 +31,7 @@ __all__ = [
     "WINDOWS",
     "cpu_seconds",
     "data_dir",
+    "discard_typed_ahead",
     "interrupt_on_terminate",
     "leave_interrupts",
     "login_name",

@@ -2,15 +2,16 @@
 
 Everything else in the package is written once for all three: it asks this module for
 CPU time, for signal handlers on an asyncio loop, for reading standard input to its end
-from trio, for replacing a file another program may hold open, for whether an output
-stream can show the suits, and for a second handle on a socket. Nothing here imports a
-POSIX-only module at import time.
+from trio, for dropping what was typed ahead on a terminal, for replacing a file another
+program may hold open, for whether an output stream can show the suits, and for a second
+handle on a socket. Nothing here imports a POSIX-only module at import time.
 """
 
 from __future__ import annotations
 
 import asyncio
 import codecs
+import contextlib
 import functools
 import getpass
 import os
@@ -129,6 +130,24 @@ async def wait_for_eof(stdin: TextIO) -> None:
         async with trio.lowlevel.FdStream(os.dup(stdin.fileno())) as stream:
             while await stream.receive_some():
                 pass
+
+
+def discard_typed_ahead(fd: int) -> None:
+    """Drop what was typed on the terminal ``fd`` and not read yet: keys pressed as a
+    screen closes would otherwise run as the shell's next command line. Nothing if ``fd``
+    is not a terminal."""
+    if not os.isatty(fd):
+        return
+    if sys.platform == "win32":  # spelled out, so that mypy checks each branch per platform
+        import ctypes
+        import msvcrt
+
+        ctypes.windll.kernel32.FlushConsoleInputBuffer(msvcrt.get_osfhandle(fd))
+    else:
+        import termios
+
+        with contextlib.suppress(termios.error):  # (a terminal gone: nothing to drop)
+            termios.tcflush(fd, termios.TCIFLUSH)
 
 
 def login_name() -> str:

@@ -8,16 +8,19 @@ and output can be replaced, for tests); `Session` connects a seat's peer to the 
 step through a match replayed from its log (`p2pnerts.logs`); `WatchModel` and
 `create_watch_application` are a spectator's screen (`p2pnerts watch`). `Row`, `fit`,
 `rule`, `STYLE` and `seat_style` draw the screens (the lab's too). The key map is
-`KEYMAP` (and ``ui/KEYS.md``).
+`KEYMAP` (and ``ui/KEYS.md``). Every screen is left the same way (`Leave`, `with_leave`:
+Ctrl-C asks, a second Ctrl-C or y leaves) and runs through `run_screen`, which drops the
+keys typed as it closed, so that none reaches the shell.
 
 It imports `net`, `logs`, `words`, `protocol`, `rules` and `system`; the lab and the
 commands import it.
 """
 
-from p2pnerts.ui._app import BoardControl, create_application, run_with_trio
+from p2pnerts.ui._app import BoardControl, create_application, run_screen, run_with_trio
 from p2pnerts.ui._frame import Frame, Row, fit, rule
 from p2pnerts.ui._keymap import KEYMAP, unknown_key
 from p2pnerts.ui._keys import create_key_bindings
+from p2pnerts.ui._leave import Leave, with_leave
 from p2pnerts.ui._lobby import LobbyModel, teams_of
 from p2pnerts.ui._model import TableModel
 from p2pnerts.ui._render import render
@@ -43,6 +46,7 @@ __all__ = [
     "Commit",
     "Frame",
     "Hit",
+    "Leave",
     "Liveness",
     "LobbyModel",
     "Look",
@@ -68,9 +72,11 @@ __all__ = [
     "replay_application",
     "replay_in_terminal",
     "rule",
+    "run_screen",
     "run_with_trio",
     "seat_style",
     "snapshot",
     "teams_of",
     "unknown_key",
+    "with_leave",
 ]

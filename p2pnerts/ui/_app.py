@@ -5,7 +5,8 @@ same loop through `trio.lowlevel.start_guest_run`. The screen reads the model; t
 changes the model and calls ``app.invalidate()``; keys reach trio through its token (see
 `Session`). SIGINT and SIGTERM end the application, which cancels the trio run; whatever
 ends the application — a key, a signal, a crash on either side — prompt_toolkit restores
-the terminal on the way out, and a crash is raised again only after that.
+the terminal on the way out, and a crash is raised again only after that. Every screen
+runs through `run_screen`, which drops the keys typed as it closed.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
-from collections.abc import Awaitable, Callable
-from typing import TypeVar, cast
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar, cast
 
 import outcome
 import trio
@@ -28,7 +29,7 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.output import Output
 
-from p2pnerts.system import on_signals
+from p2pnerts.system import discard_typed_ahead, on_signals
 from p2pnerts.ui._frame import Frame
 from p2pnerts.ui._keys import create_key_bindings
 from p2pnerts.ui._lobby import LobbyModel
@@ -123,7 +124,22 @@ def run_with_trio(
     # Everything made so far (modules, the application) lives as long as the program: out
     # of the collector's way, a full collection takes ~4 ms instead of ~25 ms — a frame.
     gc.freeze()
-    return asyncio.run(_host(app, main, farewell))
+    return run_screen(app, _host(app, main, farewell))
+
+
+def run_screen(app: Application[Any], main: Coroutine[Any, Any, T]) -> T:
+    """Run ``main``, which shows ``app``, on a new asyncio loop; then drop what was typed on
+    the application's terminal and not read, so that no key pressed as the screen closed
+    reaches the shell."""
+    try:
+        return asyncio.run(main)
+    finally:
+        try:
+            fd = app.input.fileno()
+        except NotImplementedError:  # (an input that is no file: a test's, on Windows)
+            pass
+        else:
+            discard_typed_ahead(fd)
 
 
 async def _host(

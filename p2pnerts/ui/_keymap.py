@@ -17,7 +17,7 @@ KEYMAP: tuple[tuple[str, str], ...] = (
     ("e", "end the match here while the table waits for a silent seat"),
     ("c  a", "show or hide the classroom pane: clocks, messages, peers; a: Acks"),
     ("?", "show or hide this help"),
-    ("q  Ctrl-C", "quit (asks first while the match is on)"),
+    ("q  Ctrl-C", "quit (asks first mid-match; Ctrl-C always asks: again or y leaves)"),
     ("mouse", "click a card, then where it goes; click the stock to turn it"),
 )
 """(keys, what they do), in the order the help lists them."""

@@ -5,21 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from prompt_toolkit.filters import Condition, Filter
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 
 from p2pnerts.rules import NERTS, WASTE
 from p2pnerts.ui._keymap import unknown_key
+from p2pnerts.ui._leave import with_leave
 from p2pnerts.ui._model import TableModel
 
 Handler = Callable[[KeyPressEvent], None]
 
 
-def create_key_bindings(model: TableModel) -> KeyBindings:
-    """The keys of `KEYMAP`, each a call on ``model`` (quitting ends the application)."""
+def create_key_bindings(model: TableModel) -> KeyBindingsBase:
+    """The keys of `KEYMAP`, each a call on ``model`` (leaving ends the application)."""
     kb = KeyBindings()
-    confirming = Condition(lambda: model.confirm_quit)
     helping = Condition(lambda: model.help)
-    playing = ~confirming & ~helping
+    playing = ~helping
 
     def on(*keys: str, filter: Filter = playing) -> Callable[[Handler], Handler]:
         return kb.add(*keys, filter=filter)
@@ -63,21 +63,11 @@ def create_key_bindings(model: TableModel) -> KeyBindings:
     def _other(event: KeyPressEvent) -> None:
         model.notice = unknown_key(event.key_sequence[0].key)
 
-    @on("q", filter=~confirming)
-    @on("c-c", filter=~confirming)
+    @kb.add("q")  # (from the help too)
     def _quit(event: KeyPressEvent) -> None:
         if model.snap.over:
             event.app.exit()
         else:
-            model.help, model.confirm_quit = False, True
+            model.help, model.leave.asking = False, True
 
-    @on("y", filter=confirming)
-    def _yes(event: KeyPressEvent) -> None:
-        event.app.exit()
-
-    @on("n", filter=confirming)
-    @on("escape", filter=confirming)
-    def _no(event: KeyPressEvent) -> None:
-        model.confirm_quit = False
-
-    return kb
+    return with_leave(kb, model.leave)

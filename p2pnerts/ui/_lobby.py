@@ -14,6 +14,7 @@ from typing import Literal
 
 from p2pnerts.net import TableInfo, TableSpec
 from p2pnerts.rules import BadOptions, TableOptions, TieRule, summary_teams, teams_from_text
+from p2pnerts.ui._leave import Leave
 
 Mode = Literal["browse", "create", "waiting"]
 LEVELS = range(1, 11)
@@ -94,6 +95,8 @@ class LobbyModel:
     bots_added: int = 0
     """Bots asked for and not seated yet: the seats they will take are not open."""
     notice: str = ""
+    leave: Leave = field(default_factory=lambda: Leave("Leave the lobby?"))
+    """Asked by Ctrl-C: of the lobby, then (waiting) of the table."""
     lines: deque[str] = field(default_factory=lambda: deque(maxlen=8))
     join: Callable[[TableInfo], None] = lambda _: None
     create: Callable[[TableSpec], None] = lambda _: None
@@ -125,6 +128,7 @@ class LobbyModel:
         """This player is at a table that is filling up (in ``teams``, if it has any)."""
         self.mode, self.table_name, self.seats, self.hosting = "waiting", name, seats, hosting
         self.roster, self.table_teams = roster, teams
+        self.leave.question = "Leave the table?"
 
     def welcomed(self, seat: int, players: int, teams: tuple[int, ...]) -> None:
         """A joiner has its seat: the table's size and teams, and whom it waits for now."""

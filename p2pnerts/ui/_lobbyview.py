@@ -5,10 +5,11 @@ from __future__ import annotations
 import textwrap
 
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 
 from p2pnerts.rules import summary_teams
 from p2pnerts.ui._frame import Frame, Row, rule
+from p2pnerts.ui._leave import with_leave
 from p2pnerts.ui._lobby import TEAMS_ROW, LobbyModel, teams_of
 from p2pnerts.ui._style import seat_style
 from p2pnerts.words import counted
@@ -31,9 +32,10 @@ def render_lobby(lobby: LobbyModel, width: int, height: int) -> Frame:
     else:
         rows += _waiting(lobby, width)
     rows.append(Row())
+    hint = HINTS["joined" if _joiner(lobby) else lobby.mode]
     foot = [
         Row().add(f" {lobby.notice}", "class:notice"),
-        Row().add(HINTS["joined" if _joiner(lobby) else lobby.mode], "class:dim"),
+        lobby.leave.row(width) if lobby.leave.asking else Row().add(hint, "class:dim"),
     ]
     # What the table said, each line whole (a warning's last words are what to do), and
     # the newest kept where they do not all fit.
@@ -127,8 +129,9 @@ def _waiting(lobby: LobbyModel, width: int) -> list[Row]:
     return rows
 
 
-def create_lobby_bindings(lobby: LobbyModel) -> KeyBindings:
-    """The lobby's keys (the application shows them while the lobby is active)."""
+def create_lobby_bindings(lobby: LobbyModel) -> KeyBindingsBase:
+    """The lobby's keys (the application shows them while the lobby is active); Ctrl-C
+    asks first, as everywhere (`with_leave`)."""
     kb = KeyBindings()
     form = Condition(lambda: lobby.mode == "create")
     other = ~form
@@ -145,8 +148,7 @@ def create_lobby_bindings(lobby: LobbyModel) -> KeyBindings:
     kb.add("a", filter=other)(lambda _: lobby.bot())
 
     @kb.add("q", filter=other)
-    @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
         event.app.exit()
 
-    return kb
+    return with_leave(kb, lobby.leave)

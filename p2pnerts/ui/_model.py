@@ -41,6 +41,7 @@ from p2pnerts.rules import (
     TurnStock,
 )
 from p2pnerts.ui import _choose
+from p2pnerts.ui._leave import Leave
 from p2pnerts.ui._news import News, note_membership
 from p2pnerts.ui._races import Races
 from p2pnerts.ui._snapshot import Hit, Line, Look, Selection, Snapshot
@@ -97,7 +98,8 @@ class TableModel:
     classroom: bool = False
     acks: bool = False
     """The classroom pane lists the Acks (the heartbeat) too."""
-    confirm_quit: bool = False
+    leave: Leave = field(default_factory=lambda: Leave("Leave the match?", "play on"))
+    """Asked by Ctrl-C, and by q while the match is on."""
     started: float = 0.0
     """When the model was made, by its clock: the classroom's times count from here."""
     mate_moved: int | None = None

@@ -40,8 +40,8 @@ def too_small(model: TableModel, size: tuple[int, int], needed: tuple[int, int])
         ("", "Make the window bigger (or the font smaller): the table comes back at once."),
         ("class:dim", "q quits." if model.read_only else "q leaves the match."),
     ]
-    if model.confirm_quit:
-        told.append(("class:alert", "Leave the match? y: yes, quit   n: no, play on"))
+    if model.leave.asking:
+        told.append(("class:alert", model.leave.words))
     rows = [Row()]
     for style, text in told:
         rows += [Row().add(f" {line}", style) for line in textwrap.wrap(text, max(width - 1, 1))]

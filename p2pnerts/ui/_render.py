@@ -50,7 +50,7 @@ def render(model: TableModel, width: int, height: int) -> Frame:
     width, height = max(width, 1), max(height, 1)
     if width < SMALLEST[0] or height < SMALLEST[1]:
         rows = too_small(model, (width, height), SMALLEST)
-    elif model.help:
+    elif model.help and not model.leave.asking:  # (the question shows on the table)
         rows = help_rows(model, width)
     elif model.classroom and width >= 120:
         side = min(max(width * 2 // 5, SIDE_PANE), SIDE_PANE_MOST)
@@ -141,9 +141,9 @@ def _recent(model: TableModel, width: int, room: int) -> list[Row]:
 
 
 def _status(model: TableModel, width: int) -> Row:
+    if model.leave.asking:
+        return model.leave.row(width)
     row = Row()
-    if model.confirm_quit:
-        return row.add(" Leave the match? y: yes, quit   n: no, play on ", "class:alert")
     air = model.snap.in_the_air
     sel = model.selection
     wait, news = waiting(model), model.news_now()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
@@ -22,9 +22,10 @@ from prompt_toolkit.output import Output
 from p2pnerts.logs import Replay
 from p2pnerts.protocol import RoundOver
 from p2pnerts.system import on_signals
-from p2pnerts.ui._app import frame_content
+from p2pnerts.ui._app import frame_content, run_screen
 from p2pnerts.ui._frame import Frame, Row, fit, rule
 from p2pnerts.ui._keymap import unknown_key
+from p2pnerts.ui._leave import Leave, with_leave
 from p2pnerts.ui._model import TICKER, TableModel
 from p2pnerts.ui._panes import too_small
 from p2pnerts.ui._render import SMALLEST, render
@@ -40,7 +41,8 @@ REPLAY_KEYS: tuple[tuple[str, str], ...] = (
     ("Home End", "the first commit, or the last"),
     ("s", "the table as the next seat saw it"),
     ("?  Esc", "show or hide this help"),
-    ("q  Ctrl-C", "quit"),
+    ("q", "quit (from the help too)"),
+    ("Ctrl-C", "asks first: Ctrl-C again or y quits, n or Esc stays"),
 )
 """(keys, what they do), as the replay's help lists them."""
 EXPLAINED = (
@@ -64,6 +66,7 @@ class ReplayModel:
     help: bool = False
     said: str = ""
     """What the last key did not do, until the next key that does something."""
+    leave: Leave = field(default_factory=lambda: Leave("Leave the replay?"))
     _table: tuple[tuple[int, int], TableModel] | None = None
 
     def __post_init__(self) -> None:
@@ -155,7 +158,8 @@ def render_replay(model: ReplayModel, width: int, height: int) -> Frame:
     lines = _replay_rows(model, width)
     if width < SMALLEST[0] or height < SMALLEST[1]:
         rows = too_small(table, (width, height), SMALLEST)
-    elif model.help:
+        rows += [model.leave.row(width)] if model.leave.asking else []
+    elif model.help and not model.leave.asking:  # (the question shows below the table)
         rows = _help_rows(width)
     else:  # the table's own status row (what the player may do next) gives way
         drawn = render(table, width, max(height - len(lines) + 1, SMALLEST[1])).rows[:-1]
@@ -207,7 +211,9 @@ def _replay_rows(model: ReplayModel, width: int) -> list[Row]:
     news = _news(model)
     if news:
         rows.append(Row().add(fit(f" {news}", width), "class:notice"))
-    if model.said:
+    if model.leave.asking:
+        rows.append(model.leave.row(width))
+    elif model.said:
         rows.append(Row().add(fit(f" {model.said}", width), "class:alert"))
     return rows
 
@@ -234,9 +240,9 @@ def _help_rows(width: int) -> list[Row]:
     return rows
 
 
-def replay_bindings(model: ReplayModel) -> KeyBindings:
+def replay_bindings(model: ReplayModel) -> KeyBindingsBase:
     """The replay's keys (`REPLAY_KEYS`), each a call on ``model``; any other is told that
-    it does nothing."""
+    it does nothing. Ctrl-C asks first, as everywhere (`with_leave`)."""
     kb = KeyBindings()
     moves = {
         ("right",): model.forward,
@@ -267,11 +273,10 @@ def replay_bindings(model: ReplayModel) -> KeyBindings:
         model.unknown(event.key_sequence[0].key)
 
     @kb.add("q")
-    @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
         event.app.exit()
 
-    return kb
+    return with_leave(kb, model.leave)
 
 
 class ReplayControl(UIControl):
@@ -305,7 +310,8 @@ def replay_in_terminal(model: ReplayModel) -> None:
     """Show the replay on this terminal until the person quits (`NoTerminal` if standard
     input or output is not one); SIGINT and SIGTERM quit too, the terminal restored."""
     need_terminal("the replay screen needs a terminal (--json prints the digests)")
-    asyncio.run(_show(replay_application(model)))
+    app = replay_application(model)
+    run_screen(app, _show(app))
 
 
 async def _show(app: Application[None]) -> None:

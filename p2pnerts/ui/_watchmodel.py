@@ -23,6 +23,7 @@ from p2pnerts.protocol import (
     order_reason,
 )
 from p2pnerts.rules import NEW_FOUNDATION, TieRule, ToFoundation
+from p2pnerts.ui._leave import Leave
 from p2pnerts.ui._snapshot import Look
 from p2pnerts.ui._words import message_gist
 
@@ -76,6 +77,7 @@ class WatchModel:
         self.acks = False
         """Whether the diagram shows Acks (they are also the heartbeat: many)."""
         self.help = False
+        self.leave = Leave("Stop watching?", "watch on")
         self.ended = ""
         """Why the watch ended, once it has (the table closed, a refusal...)."""
         self._at = 0

@@ -14,7 +14,7 @@ from typing import cast
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import Output
@@ -22,6 +22,7 @@ from prompt_toolkit.output import Output
 from p2pnerts.protocol import Scene, TableauSight
 from p2pnerts.rules import card_from_code
 from p2pnerts.ui._frame import Frame, Row, fit, rule
+from p2pnerts.ui._leave import with_leave
 from p2pnerts.ui._style import STYLE, card_style, seat_tag
 from p2pnerts.ui._watchmodel import OUTCOMES, Arrow, Commit, WatchModel
 
@@ -47,7 +48,7 @@ LEGEND = (
         " pile's exposed card",
     ),
     ("S30 W5 4♣", "cards in the stock and the waste, the waste's top card"),
-    ("keys", "a shows/hides Acks (the heartbeat); ? this legend; q quits"),
+    ("keys", "a shows/hides Acks (the heartbeat); ? this legend; q quits; Ctrl-C asks first"),
 )
 
 
@@ -58,6 +59,7 @@ def render_watch(model: WatchModel, width: int, height: int) -> Frame:
             Row().add(f" The spectator's screen needs {MIN_SIZE[0]}×{MIN_SIZE[1]}", "class:alert")
         ]
         rows.append(Row().add(f" or more; this one is {width}×{height}. q quits."))
+        rows += [model.leave.row(width)] if model.leave.asking else []
     elif model.help:
         rows = [_title(model, width), *_legend(width)]
     else:
@@ -67,6 +69,8 @@ def render_watch(model: WatchModel, width: int, height: int) -> Frame:
 
 
 def _title(model: WatchModel, width: int) -> Row:
+    if model.leave.asking:
+        return model.leave.row(width)
     scene = model.scene
     text = f" {'closed:' if model.ended else 'watching'} {model.where}"
     if scene is not None:
@@ -259,7 +263,9 @@ class WatchControl(UIControl):
         )
 
 
-def watch_bindings(model: WatchModel) -> KeyBindings:
+def watch_bindings(model: WatchModel) -> KeyBindingsBase:
+    """The spectator's keys, each a call on ``model``; Ctrl-C asks first, as everywhere
+    (`with_leave`)."""
     keys = KeyBindings()
 
     @keys.add("?")
@@ -275,11 +281,10 @@ def watch_bindings(model: WatchModel) -> KeyBindings:
         model.acks = not model.acks
 
     @keys.add("q")
-    @keys.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
         event.app.exit()
 
-    return keys
+    return with_leave(keys, model.leave)
 
 
 def create_watch_application(

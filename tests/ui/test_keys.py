@@ -63,7 +63,7 @@ def test_ctrl_c_asks_too(pipe: PipeInput) -> None:
 
 def test_after_the_match_q_quits_at_once(pipe: PipeInput) -> None:
     model, sent = run(pipe, "q", over=True)
-    assert sent == [] and not model.confirm_quit
+    assert sent == [] and not model.leave.asking
 
 
 def test_the_help_overlay_swallows_play_keys_until_closed(pipe: PipeInput) -> None:
@@ -100,7 +100,7 @@ def test_a_shows_the_acks_in_the_classroom_pane_and_again_hides_them(pipe: PipeI
 def test_a_key_that_does_nothing_is_told_until_one_that_does(pipe: PipeInput) -> None:
     model, _ = run(pipe, "z" + "\t" + "qy")
     assert model.notice == "'Tab' does nothing here: ? lists every key"
-    model.confirm_quit = False  # (the status row asks about quitting until answered)
+    model.leave.asking = False  # (the status row asks about quitting until answered)
     assert "'Tab' does nothing here" in render(model, 100, 32).text()
     model, sent = run(pipe, "z" + " " + "qy")
     assert sent == [TurnStock(0)] and model.notice == ""

@@ -1,5 +1,6 @@
 """End to end: ``p2pnerts lab`` in a real terminal (tmux): a lesson stepped to its race,
-the race shown with its reason, a key that does nothing answered, then quit."""
+the race shown with its reason, a key that does nothing answered, then quit; Ctrl-C asks
+first, even over the legend, and a second Ctrl-C leaves without a key reaching the shell."""
 
 from __future__ import annotations
 
@@ -55,5 +56,40 @@ def test_every_lesson_opens_before_its_point_and_g_shows_it_at_its_step(
     terminal.type("g")
     text = terminal.wait_for(lambda t: "the lesson's point" in t, "the lesson's point")
     assert at_step(lesson.by)(text), text.splitlines()[0]
+    terminal.type("q")
+    terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+
+
+def test_ctrl_c_over_the_legend_asks_and_a_second_leaves_and_the_shell_gets_no_key(
+    terminal: Terminal,
+) -> None:
+    """The issue's evening: Ctrl-C said it did nothing, and a shell line typed at what
+    looked like the end struck faults (2k3k4k: crash 2; crash 3; crash 4)."""
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
+    terminal.wait_for(at_step(1245), "the lesson's first step")
+    terminal.type("?")
+    terminal.wait_for(lambda t: "legend · ? or Esc goes back · q quits" in t, "the legend")
+    terminal.type("C-c")
+    text = terminal.wait_for(lambda t: "Leave the lab? y or Ctrl-C: yes" in t, "the question")
+    assert "does nothing" not in text and "teacher" not in text
+    # The second Ctrl-C, and a shell line typed at once behind it, in one write.
+    terminal.type("C-c", "2k3k4k", "Enter")
+    terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+    terminal.type("echo next-$((6 * 7))", "Enter")  # read by the shell after anything typed before
+    text = terminal.wait_for(lambda t: "next-42" in t, "the next command's output")
+    assert "2k3k4k" not in text and not terminal.alternate_screen(), text
+
+
+def test_q_in_the_legend_quits_and_n_stays_after_ctrl_c(terminal: Terminal) -> None:
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
+    terminal.wait_for(at_step(1245), "the lesson's first step")
+    terminal.type("C-c")
+    terminal.wait_for(lambda t: "Leave the lab? y" in t, "the question")
+    terminal.type("n")
+    terminal.wait_for(lambda t: "Leave the lab?" not in t, "the lab again")
+    terminal.type("n")
+    terminal.wait_for(at_step(1246), "a step: the lab takes its keys again")
+    terminal.type("?")
+    terminal.wait_for(lambda t: "legend · ? or Esc goes back" in t, "the legend")
     terminal.type("q")
     terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")

@@ -115,10 +115,10 @@ def test_lobby_keys_reach_the_lobby_and_table_keys_wait_for_play() -> None:
     with create_pipe_input() as pipe:
         app = create_application(model, lobby, input=pipe, output=DummyOutput())
         # "n" opens the form (not the Nerts pile); typed letters go into the name.
-        pipe.send_text("n" + "\x7f" * 5 + "Den q" + "\r" + "\x03")
+        pipe.send_text("n" + "\x7f" * 5 + "Den q" + "\r" + "\x03\x03")
         app.run()
     assert created == [TableSpec("Den q", 4, TableOptions())]
-    assert model.selection is None and not model.confirm_quit
+    assert model.selection is None and not model.leave.asking
 
 
 def test_teams_typed_in_the_form_set_the_seats_and_travel_in_the_options() -> None:
@@ -197,7 +197,7 @@ def test_the_teams_are_typed_with_the_keys_into_their_row() -> None:
     down = "\x1b[B"
     with create_pipe_input() as pipe:
         app = create_application(model, lobby, input=pipe, output=DummyOutput())
-        pipe.send_text("n" + down * TEAMS_ROW + "3+3" + "\x7f" + "2" + "\r" + "\x03")
+        pipe.send_text("n" + down * TEAMS_ROW + "3+3" + "\x7f" + "2" + "\r" + "\x03\x03")
         app.run()
     assert created == [TableSpec("Table", 5, TableOptions(teams=(3, 2)))]
 

@@ -253,5 +253,5 @@ def test_a_screen_smaller_than_80x24_says_so_until_it_grows(width: int, height: 
         assert f"this one is {width}×{height}." in text and "q leaves the match." in text
     assert "foundations" not in text
     assert "foundations" in render(model, 80, 24).text()
-    model.confirm_quit = True
-    assert "Leave the match? y: yes" in " ".join(render(model, 60, 15).text().split())
+    model.leave.asking = True
+    assert "Leave the match? y or Ctrl-C: yes" in " ".join(render(model, 60, 15).text().split())

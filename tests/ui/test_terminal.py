@@ -75,6 +75,16 @@ def test_play_draws_the_table_moves_by_key_and_quits_to_the_shell(terminal: Term
     assert not terminal.alternate_screen()
 
 
+def test_ctrl_c_asks_and_a_second_ctrl_c_leaves_the_table(terminal: Terminal) -> None:
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
+    say_ready(terminal)
+    terminal.type("C-c")
+    terminal.wait_for(lambda t: "Leave the match? y or Ctrl-C: yes" in t, "the question")
+    terminal.type("C-c")
+    text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+    assert "Left the table." in text and not terminal.alternate_screen()
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_resize_redraws_and_a_signal_restores_the_shell(
     terminal: Terminal, tmp_path: Path, signum: signal.Signals
