@@ -88,8 +88,9 @@ def on_screen(
         return start(session)
 
     result = ui.play_in_terminal(seat.name, seat.seed, look, begin, lobby, idle_after=seat.idle)
-    if result is None:
-        say("Left the table.")
+    if result is None:  # (from the lobby's list or its form, no table was joined)
+        browsing = lobby is not None and lobby.active and lobby.mode != "waiting"
+        say("Left the lobby." if browsing else "Left the table.")
     return result
 
 

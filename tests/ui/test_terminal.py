@@ -85,6 +85,17 @@ def test_ctrl_c_asks_and_a_second_ctrl_c_leaves_the_table(terminal: Terminal) ->
     assert "Left the table." in text and not terminal.alternate_screen()
 
 
+def test_ctrl_c_twice_leaves_the_join_list_which_joined_no_table(terminal: Terminal) -> None:
+    join = [sys.executable, "-m", "p2pnerts", "join", "--player", "Bea"]
+    terminal.type(f"LANG=C.UTF-8 {shlex.join(join)}; echo p2pnerts exited $?", "Enter")
+    terminal.wait_for(lambda t: "tables on the network" in t, "the list of tables")
+    terminal.type("C-c")
+    terminal.wait_for(lambda t: "Leave the lobby? y or Ctrl-C: yes" in t, "the question")
+    terminal.type("C-c")
+    text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+    assert "Left the lobby." in text and "Left the table." not in text
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_resize_redraws_and_a_signal_restores_the_shell(
     terminal: Terminal, tmp_path: Path, signum: signal.Signals
