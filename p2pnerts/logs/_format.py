@@ -22,7 +22,7 @@ from typing import Any, BinaryIO
 import msgpack
 
 from p2pnerts import __version__
-from p2pnerts.protocol import PROTOCOL_VERSION, Message, Seat, encode
+from p2pnerts.protocol import MAX_SEATS, PROTOCOL_VERSION, Message, Seat, encode
 
 MAGIC = b"p2pnerts log 1\n"
 """The first bytes of every log: the format and its version."""
@@ -151,7 +151,90 @@ def load_log(path: Path) -> LogRead:
     records, end = _records(data, len(MAGIC))
     if not records or records[0][0] != "header":
         raise ValueError(f"{path}: the log ends before its header")
-    return LogRead(records[0][2], records[1:], len(data) - end)
+    try:
+        header = _header(records[0])
+        for number, record in enumerate(records[1:], 1):
+            _check_record(record, number, len(header["roster"]))
+    except _Malformed as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    return LogRead(header, records[1:], len(data) - end)
+
+
+class _Malformed(Exception):
+    """What makes a log's content wrong, and where (a log is input from a stranger)."""
+
+
+_HEADER_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "p2pnerts": str,
+    "protocol": int,
+    "table": str,
+    "name": str,
+    "seat": int,
+    "roster": list,
+    "options": str,
+    "started": str,
+    "clock": (int, float),
+}
+"""Every field of a header, with its type (protocol/LOG.md)."""
+
+
+def _header(record: list[Any]) -> dict[str, Any]:
+    """The header record's fields, each checked for its type and range."""
+    header = record[2] if len(record) == 3 else None
+    if not isinstance(header, dict):
+        raise _Malformed("its header is not a map of fields")
+    for name, kind in _HEADER_FIELDS.items():
+        value = header.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise _Malformed(f"its header's {name!r} is missing or of the wrong type")
+    if not math.isfinite(header["clock"]):
+        raise _Malformed("its header's 'clock' is not a number of seconds")
+    try:
+        bytes.fromhex(header["table"])
+        datetime.datetime.fromisoformat(header["started"])
+    except ValueError:
+        raise _Malformed("its header's 'table' or 'started' cannot be read") from None
+    roster = header["roster"]
+    if not 0 < len(roster) <= MAX_SEATS:
+        raise _Malformed(f"its header's roster has {len(roster)} seats")
+    for seat, row in enumerate(roster):
+        if not _roster_row(row, seat):
+            raise _Malformed(f"its header's roster row {seat + 1} is not a seat")
+    if not 0 <= header["seat"] < len(roster):
+        raise _Malformed(f"its header's seat {header['seat']} is not in its roster")
+    return header
+
+
+def _roster_row(row: Any, seat: int) -> bool:
+    """Whether ``row`` is ``[seat, name, host, port, key]`` for ``seat``."""
+    if not isinstance(row, list) or len(row) != 5:
+        return False
+    number, name, host, port, key = row
+    texts = all(isinstance(t, str) for t in (name, host, key))
+    return texts and _whole(number) and number == seat and _whole(port)
+
+
+def _check_record(record: list[Any], number: int, seats: int) -> None:
+    """A record after the header: ``[sent|received, time, seat or None, frame]`` or
+    ``[commit, time, number, digest or None]``, each field of its type."""
+    kind, time = record[0], record[1]
+    where = f"its record {number}"
+    if not isinstance(time, int | float) or isinstance(time, bool) or not math.isfinite(time):
+        raise _Malformed(f"{where}'s time is not a number of seconds")
+    if kind in (SENT, RECEIVED) and len(record) == 4:
+        seat, frame = record[2], record[3]
+        ok_seat = (seat is None and kind == SENT) or (_whole(seat) and 0 <= seat < seats)
+        if ok_seat and isinstance(frame, bytes):
+            return
+    elif kind == COMMIT and len(record) == 4:
+        count, digest = record[2], record[3]
+        if _whole(count) and count > 0 and (digest is None or isinstance(digest, bytes)):
+            return
+    raise _Malformed(f"{where} ({str(kind)[:20]!r}) is not a record a log holds")
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _records(data: bytes, at: int) -> tuple[list[list[Any]], int]:

@@ -146,12 +146,13 @@ from p2pnerts.protocol._spectate import (
     tableaux_of,
 )
 from p2pnerts.protocol._status import Status, Timing
-from p2pnerts.protocol._wire import MAX_FRAME, NAME_MOST, name_fault
+from p2pnerts.protocol._wire import MAX_FRAME, MAX_SEATS, NAME_MOST, name_fault
 from p2pnerts.protocol._witness import conflict, witness
 
 __all__ = [
     "ANSWERER",
     "MAX_FRAME",
+    "MAX_SEATS",
     "NAME_MOST",
     "NEVER_REVEALED",
     "NONCE_BYTES",

@@ -31,7 +31,7 @@ from p2pnerts.logs import (
     trace,
 )
 from p2pnerts.net import MatchResult, Player, TableSpec, join_table
-from p2pnerts.protocol import Message, decode
+from p2pnerts.protocol import Message, Seat, decode
 from p2pnerts.rules import TableOptions
 from p2pnerts.sim import MIXES, SimConfig
 
@@ -245,8 +245,9 @@ def trace_text(events: list[tuple[str, dict[str, int]]]) -> str:
 def test_logs_of_different_matches_are_not_traced_together(
     played: tuple[list[Path], list[str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    alone = (Seat(0, "Ann", "", 9),)
     other = GameLog.start(
-        tmp_path, table=bytes(16), name="Elsewhere", seat=0, roster=(), options="", now=0.0
+        tmp_path, table=bytes(16), name="Elsewhere", seat=0, roster=alone, options="", now=0.0
     )
     other.close()
     assert main(["trace", str(played[0][1]), str(other.path)]) == 1
