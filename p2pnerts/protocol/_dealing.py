@@ -77,8 +77,12 @@ class Dealing:
         """Forget every round but what the disk holds: a rejoining replica replays the
         table from the first Ready of round ``first``, its round in play ``playing``. What
         it made itself of the rounds before, it keeps: the pledges of round ``first``−1
-        that it committed (`Closing.kept`), and round ``first``'s seed if it made it."""
+        that it committed (`Closing.kept`; back from disk, those its disk kept for round
+        ``first``), and round ``first``'s seed if it made it."""
+        disk = self.saved
         pledges = self.closing.pledges_seen(first - 1)
+        if pledges is None and disk.round == first and disk.pledges:
+            pledges = dict(disk.pledges)  # back from disk, in the round it kept them for
         self.closing.kept = (first - 1, dict(pledges)) if pledges is not None else None
         made = self.rounds.get(first)
         seed = made.seed if made is not None else None
@@ -87,7 +91,6 @@ class Dealing:
             self.round_data(first).seed = seed
         self._wanted = []
         self.closing.known_from = first
-        disk = self.saved
         self.round = max(disk.round, playing)
         if len(disk.secrets) != 2 * _deal.SECRET_BYTES:
             return
@@ -151,7 +154,8 @@ class Dealing:
         if number > 0 and secret and this.seed is not None:
             this.order = host.shuffle(host.deck, number, secret, this.seed)
         self.round_data(number + 1).secret = pledged
-        self.saved = Disk(number, this.order, (secret or bytes(_deal.SECRET_BYTES)) + pledged)
+        secrets = (secret or bytes(_deal.SECRET_BYTES)) + pledged
+        self.saved = Disk(number, this.order, secrets, pledges=self._pledges_kept(number))
         if len(host.team) > 1:
             none = bytes(_deal.SECRET_BYTES)
             self._dealt[number] = (secret or none, pledged, this.seed or none)
@@ -162,6 +166,12 @@ class Dealing:
         shown = _deal.face_up(this.order, host.options) if this.order else ()
         codes = tuple(map(card_code, shown))
         host.send(now, lambda c, s: Ready(host.seat, host.view, c, s, number, promise, codes))
+
+    def _pledges_kept(self, number: int) -> tuple[tuple[int, bytes], ...]:
+        """The pledges for round ``number`` this replica committed, to keep on disk (none
+        unless it committed every one: `Closing.pledges_seen`)."""
+        seen = self.closing.pledges_seen(number - 1) if number > 0 else None
+        return () if seen is None else tuple(sorted(seen.items()))
 
     def _secret(self, this: Round) -> bytes:
         """The secret this seat holds for its deck in a round: one whose hash its deck
@@ -193,6 +203,30 @@ class Dealing:
             if _deal.pledge(number, self._host.deck, secret) == promised:
                 return secret
         return b""
+
+    def reveal_on_leaving(self, now: float) -> None:
+        """This seat is leaving: reveal its deck's secret for the round in play now, with
+        the Leave, if the deck is dealt in and no teammate stays to reveal it at the round's
+        end, so that the round is audited and the deck scored as played (SPEC §6.10)."""
+        host = self._host
+        this = self.rounds.get(host.inplay.number)
+        if this is None or this.closed or host.deck not in this.shown:
+            return
+        if host.deck in this.shares or self._reveal_held(this):
+            return  # revealed already (at the round's end)
+        if any(s != host.seat and s in host.seated for s in host.team):
+            return  # a teammate plays the deck on, and reveals it
+        secret = self._secret(this)
+        if secret:
+            self.closing.reveal(this, secret, now)
+
+    def _reveal_held(self, this: Round) -> bool:
+        """Whether a Reveal of this seat's deck for round ``this`` waits to commit."""
+        host = self._host
+        return any(
+            isinstance(m, Reveal) and m.round == this.number and host.seats[m.sender] == host.deck
+            for m in (p.message for p in host.log.pending)
+        )
 
     def team_deal(self, mate: int, number: int) -> TeamDeal:
         host = self._host
@@ -272,7 +306,7 @@ class Dealing:
         """The round ended here: reveal this seat's secret if its deck dealt in (round 0:
         pledged), and see what follows."""
         deck = self._host.deck
-        if deck in self.closing.expected(this):
+        if deck in self.closing.expected(this) and deck not in this.shares:
             secret = self._secret(this)
             if secret:
                 self.closing.reveal(this, secret, now)
@@ -345,7 +379,8 @@ class Dealing:
             mine = self._dealt.get(this.number)
             sent = [mine] if mine else list(self._team_deals.get(this.number, {}).values())
             after = [n for s, n, _ in sent if s == secret] or [bytes(len(secret))]
-            self.saved = Disk(this.number, order, secret + after[0])
+            kept = self._pledges_kept(this.number)
+            self.saved = Disk(this.number, order, secret + after[0], pledges=kept)
 
     def _see_own_deck(self, this: Round) -> None:
         """The team's deck arrived after play began (this seat came back): replay the round

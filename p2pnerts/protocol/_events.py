@@ -199,9 +199,12 @@ class Returned:
 
 @dataclass(frozen=True, slots=True)
 class RejoinedTable:
-    """This replica, out, came back into view ``view``."""
+    """This replica, out, came back into view ``view``. ``points``: back from its disk (a
+    new process, after a crash or after leaving), its deck's points in the match so far;
+    None for a replica that ran on."""
 
     view: int
+    points: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

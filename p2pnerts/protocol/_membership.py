@@ -68,7 +68,7 @@ from p2pnerts.protocol._inplay import Holder
 from p2pnerts.protocol._lineage import Lineage
 from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._log import Pending
-from p2pnerts.protocol._messages import Message, Ordered, Ready, Rejoin, StartView
+from p2pnerts.protocol._messages import Leave, Message, Ordered, Ready, Rejoin, StartView
 from p2pnerts.protocol._rejoining import Rejoining
 from p2pnerts.protocol._rounds import Round
 from p2pnerts.protocol._status import Status, Timing
@@ -125,6 +125,11 @@ class Membership:
         came from into a view that never takes hold (`Lineage`)."""
         self.election = Election(self)
         """The view change under way, if any: votes, and the StartView to build."""
+        self.from_disk = False
+        """Started from its disk (`restart_out`), and not back in yet."""
+        self._welcome: int | None = None
+        """Back from its disk into this view: told once its StartView commits here, after
+        the round it carries is replayed (`commit_start_view`)."""
 
     @property
     def host(self) -> Host:
@@ -318,24 +323,44 @@ class Membership:
         self.rejoining.asking.pop(seat, None)
 
     def commit_start_view(self, start: StartView) -> None:
-        """At its place in the order, a view's departures and arrivals reach the game."""
+        """At its place in the order, a view's departures and arrivals reach the game (and
+        a replica back from its disk is told it is back, with its points so far)."""
         self.seated = frozenset(start.members)
+        if start.view == self._welcome:
+            self._welcome, deck = None, self._host.deck
+            points = sum(row[deck] for row in self._host.match_scores)
+            self._host.events.append(RejoinedTable(start.view, points))
 
-    def commit_leave(self, seat: int) -> None:
-        """At its place in the order, a seat leaves the view and the table; what it sent
-        after its Leave never commits (held here, it is dropped; arriving, refused)."""
-        self.members = self.members - {seat}
+    def commit_leave(self, leave: Leave) -> bool:
+        """At its place in the order, a seat leaves the table, and what it sent after its
+        Leave in that life never commits (held here, it is dropped; arriving, refused).
+        Returns whether it leaves the view too: not if the Leave is of an earlier life of
+        a seat that has come back since (a StartView later in the order seats it again; a
+        replica let back in replays the Leave of its own earlier life so)."""
+        seat, acks = leave.sender, self._host.acks
         self.seated = self.seated - {seat}
+        current = acks.this_life(leave)
         log = self._host.log
-        log.keep([entry for entry in log.pending if entry.message.sender != seat])
+        log.keep(
+            [
+                entry
+                for entry in log.pending
+                if entry.message.sender != seat or acks.this_life(entry.message) != current
+            ]
+        )
+        if not current:
+            return False
+        self.members = self.members - {seat}
         if seat == self.seat:
             self.enter(Status.LEFT)
+        return True
 
     # --- being out, and coming back ----------------------------------------------------------
 
     def restart_out(self, view: int, now: float) -> None:
         """Start as a replica back from a crash: out, asking to rejoin from ``view``."""
         self.view = self.asks_from = view
+        self.from_disk = True
         self.enter(Status.OUT)
         self.rejoining.ask(now)
 
@@ -387,6 +412,10 @@ class Membership:
         self._host.log.add(start, carrier)
         self.liveness.restart(now)
         self._host.events.append(ViewInstalled(start.view, start.members))
-        self._host.events += [RejoinedTable(start.view), *self._host.record.rejoined(start.scores)]
+        if self.from_disk:
+            self._welcome, self.from_disk = start.view, False
+        else:
+            self._host.events.append(RejoinedTable(start.view))
+        self._host.events += self._host.record.rejoined(start.scores)
         self._host.send_ack(now)
         self.rejoining.replay(now)

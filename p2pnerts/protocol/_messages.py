@@ -268,5 +268,6 @@ LinkMessage = Hello | Welcome | Refuse | Roster | Proof | Watch | Scene | Seen |
 def shown_to_spectators(message: Message) -> bool:
     """Whether a spectator may see ``message``: every kind but a TeamDeal, which gives a
     teammate the deck's face-down order. (A Reveal is sent only once its round is over,
-    for the audit; a Ready or a Play names only cards that are or turn face up.)"""
+    for the audit, or as its seat leaves, whose cards nobody plays meanwhile; a Ready or a
+    Play names only cards that are or turn face up.)"""
     return not isinstance(message, TeamDeal)

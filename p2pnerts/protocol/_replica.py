@@ -180,8 +180,10 @@ class Replica(Readings):
 
     def leave(self, now: float) -> None:
         """Leave the table cleanly: the others go on without this seat from here (and
-        this seat makes no move after it)."""
+        this seat makes no move after it). The deck's secret for the round in play goes
+        first, so that the round is audited and scored as played (`reveal_on_leaving`)."""
         self.leaving = True
+        self.dealing.reveal_on_leaving(now)
         self.send(now, lambda c, s: Leave(self.seat, self.view, c, s))
 
     def refuse(self, seat: int, why: str) -> None:
@@ -392,9 +394,9 @@ class Replica(Readings):
             case Play():
                 return self.inplay.commit_play(message, now)
             case Leave():
-                self.membership.commit_leave(message.sender)
+                now_gone = self.membership.commit_leave(message)
                 self.events.append(PeerLeft(message.sender))
-                if message.sender == self.seat:
+                if now_gone and message.sender == self.seat:
                     # Its last word: the others may still wait on this seat's word that
                     # it holds what they sent before its Leave.
                     self.send_ack(now)

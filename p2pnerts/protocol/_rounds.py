@@ -21,6 +21,10 @@ class Disk:
     each; empty before the first)."""
     view: int = 0
     """The last view it was in: Rejoin messages older than the view it joined are stale."""
+    pledges: tuple[tuple[int, bytes], ...] = ()
+    """The pledges for ``round`` it committed (deck, pledge: made in the Readies of the
+    round before), if it saw them all: back in that round, it makes the next round's seed
+    from the shares that match them, and deals in (SPEC §5.5)."""
 
 
 @dataclass(slots=True)

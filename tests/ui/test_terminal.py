@@ -261,10 +261,10 @@ def test_a_join_that_never_moves_does_not_stall_a_three_seat_table(
     run_in(terminal, "t:0", [*P2PNERTS, "join", where, "--player", "Dee", "--idle", "5"])
     processes.start([*P2PNERTS, "bot", "--join", where, "--level", "10", "--seed", "2"], "bot")
     say_ready(terminal)
-    # Her tableau's title: "Dee · 0 points · stuck" (Enter was her last key: no move), or
+    # Her tableau's title: "Dee (you) · 0 points · stuck" (Enter was her last key: no move), or
     # with the round's points once everyone stuck ended it: the screen may not be read in
     # between on a loaded machine.
-    stuck = re.compile(r"Dee · -?\d+ points · stuck")
+    stuck = re.compile(r"Dee \(you\) · -?\d+ points · stuck")
     terminal.wait_for(lambda t: stuck.search(t) is not None, "Dee declared stuck for her")
     text = terminal.wait_for(lambda t: "Match over" in t, "the match's end")
     assert host_proc.wait(timeout=60) == 0
