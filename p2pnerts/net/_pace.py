@@ -9,9 +9,13 @@ A person who makes no move for ``idle_after`` seconds is declared stuck by their
 peer, again after each rotation while they stay away, so that the others' rotation (and
 the round's end, when everyone stays stuck) never waits for them. So is a bot whose
 policy stops moving without saying it is stuck (an author's policy may: the table would
-wait for it for good). Every peer shows as idle a seat that has made no move for
-`SHOWN_IDLE` seconds and did not say it was stuck as it stopped (a player who is stuck
-and waiting is not idle).
+wait for it for good). Time a seat spends waiting on the table is no idle time (`waits`):
+stuck until everyone is, its play in the air, the table regrouping. When the wait ends,
+its idle time starts over: a seat that waited out a long rotation gets a look at its new
+stock, not a declaration made for it before that look.
+
+Every peer shows as idle a seat that has made no move for `SHOWN_IDLE` seconds and did
+not say it was stuck as it stopped (a player who is stuck and waiting is not idle).
 
 All of it reads the time it is given: the peer passes its clock's.
 """
@@ -45,7 +49,12 @@ class Pacing:
         """Whether this seat may deal the next round: a bot always, a person once ready."""
         self.play_from = 0.0
         self.last_input = 0.0
-        """When this seat's player last moved (or said ready, or play began)."""
+        """When this seat's player last moved (or said ready, or play began, or a wait on
+        the table ended): its idle time counts from there."""
+        self.away = False
+        """This seat was declared stuck for its idle player, who has not moved since: they
+        wait for nothing (so are declared again as soon as each rotation frees them)."""
+        self._waiting = False
         self._acted: dict[int, float] = {}
         """Per seat, its last move other than saying it is stuck (or play's start)."""
         self._stuck_at: dict[int, float] = {}
@@ -90,10 +99,23 @@ class Pacing:
         self.play_from = self.last_input = now + self.countdown
         self._acted = dict.fromkeys(range(seats), self.play_from)
         self._stuck_at = {}
+        self.away = self._waiting = False
 
     def moved(self, now: float) -> None:
         """This seat's player made a move."""
         self.last_input = now
+        self.away = False
+
+    def declared_idle(self) -> None:
+        """This seat was declared stuck for its idle player."""
+        self.away = True
+
+    def waits(self, waiting: bool, now: float) -> None:
+        """Whether this seat waits on the table now, not on its player (`_waits.waiting`):
+        when a wait ends, its idle time starts over."""
+        if self._waiting and not waiting:
+            self.last_input = max(self.last_input, now)
+        self._waiting = waiting
 
     def heard(self, seat: int, move: Move, now: float) -> None:
         """A seat's move took its place in the order."""
@@ -110,8 +132,8 @@ class Pacing:
 
     def idle_due(self, now: float) -> bool:
         """Whether this seat's player (a person away, or a bot whose policy stopped moving)
-        has made no move long enough to be declared stuck."""
-        return now >= self.last_input + self.idle_after
+        has made no move long enough to be declared stuck (none while it waits on the table)."""
+        return not self._waiting and now >= self.last_input + self.idle_after
 
     def playing(self, seat: int, now: float) -> bool:
         """Whether ``seat`` has made a move (other than saying stuck) in the idle time."""

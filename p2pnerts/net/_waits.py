@@ -148,9 +148,23 @@ def _names(narrator: Narrator, seats: frozenset[int]) -> str:
     return together([narrator.name(s) for s in sorted(seats)])
 
 
+def waiting(replica: Replica, pacing: Pacing, now: float) -> bool:
+    """Whether this seat, in a round's play, waits on the table rather than on its
+    player: its play is in the air, the table regroups, its deck's order is not here, or
+    it said it was stuck and waits for the others. A player declared stuck for being idle
+    waits for nothing (`Pacing.away`); nor does anyone in the countdown, after which a
+    round's idle time starts."""
+    display = replica.display
+    if pacing.away or display is None or display.ended is not None or pacing.starts_in(now):
+        return False
+    return not free_to_move(replica, pacing, now) or display.tableau_of(replica.seat).stuck
+
+
 def declare_idle(replica: Replica, pacing: Pacing, now: float) -> bool:
-    """Declare this seat stuck if its player has made no move for a while, so that the
-    rotation and the round's end do not wait for them; whether it was declared."""
+    """Declare this seat stuck if its player has made no move for a while that it could
+    (`waiting` is no idle time), so that the rotation and the round's end do not wait for
+    them; whether it was declared. The seat's peer asks at every change to its replica."""
+    pacing.waits(waiting(replica, pacing, now), now)
     display = replica.display
     if not pacing.idle_due(now) or display is None or not free_to_move(replica, pacing, now):
         return False
@@ -163,6 +177,7 @@ def declare_idle(replica: Replica, pacing: Pacing, now: float) -> bool:
         replica.intend(DeclareStuck(replica.seat), now, idle=True)
     except (IllegalMove, LocalProtocolError):
         return False  # not now (regrouping, sitting out, blind): looked at again later
+    pacing.declared_idle()
     return True
 
 

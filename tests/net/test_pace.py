@@ -47,6 +47,17 @@ def test_a_seat_that_makes_no_move_is_due_to_be_declared_stuck_and_a_move_resets
     assert not bot.idle_due(19.0 + COUNTDOWN) and bot.idle_due(20.0 + COUNTDOWN)
 
 
+def test_a_wait_on_the_table_is_no_idle_time_and_the_idle_time_starts_over_after_it() -> None:
+    pacing = Pacing(person=False, countdown=0.0, idle_after=20.0)
+    pacing.round_started(2, now=0.0)
+    pacing.moved(15.0)
+    pacing.waits(True, 16.0)  # stuck, say: waiting for the others to be
+    assert not pacing.idle_due(50.0)
+    pacing.waits(False, 50.0)  # the stocks rotate: something new to play
+    assert not pacing.idle_due(69.0) and pacing.idle_due(70.0)
+    assert pacing.deadline(60.0) == float("inf")  # (a bot's peer looks when its replica runs)
+
+
 def test_a_seat_without_moves_shows_as_idle_but_not_one_waiting_stuck() -> None:
     pacing = Pacing(person=False, countdown=0.0)
     pacing.round_started(3, now=0.0)

@@ -1,22 +1,24 @@
 """What a table waits for, read from a replica: a silent seat it cannot leave out, or a
-table gone quiet on a seat that cannot go on by itself."""
+table gone quiet on a seat that cannot go on by itself; and what a seat waits for, which
+is no idle time."""
 
 from __future__ import annotations
 
 import pytest
 
-from p2pnerts.net import Narrator
+from p2pnerts.net import IDLE_AFTER, Narrator, Pacing
 from p2pnerts.net._waits import (
     GONE_AFTER,
     Quiet,
     alone,
+    declare_idle,
     forsaken,
     gone_words,
     stranded,
     stranded_words,
 )
 from p2pnerts.protocol import Replica, Status
-from p2pnerts.rules import TableOptions
+from p2pnerts.rules import DeclareStuck, Move, TableOptions
 
 
 def _silent_all_around(players: int) -> Replica:
@@ -97,3 +99,70 @@ def test_a_seat_that_hears_nobody_while_it_runs_grows_quiet() -> None:
     for step in range(1, 41):
         quiet.ran(step * 0.25)
     assert 10.0 - quiet.heard_at == 10.0
+
+
+class _TwoSeats:
+    """Two replicas playing a round, every message carried at once and the time moved by
+    hand, as the seats' peers would: seat 0's peer asks `declare_idle` each time it runs."""
+
+    def __init__(self, *, person: bool = False) -> None:
+        self.now = 0.0
+        self.replicas = [Replica(s, TableOptions(), 2, now=0.0, auto_stuck=False) for s in (0, 1)]
+        self.pacing = Pacing(person=person, countdown=0.0)
+        for seat, replica in enumerate(self.replicas):
+            replica.start_round(bytes([seat]) * 32, self.now)
+        self.run_for(1.0)
+        self.pacing.round_started(2, self.now)
+
+    def run_for(self, seconds: float) -> bool:
+        """Let ``seconds`` pass a quarter second at a time; whether seat 0 was declared
+        stuck for idleness on the way."""
+        declared = False
+        for _ in range(int(seconds / 0.25)):
+            self.now += 0.25
+            for replica in self.replicas:
+                replica.tick(self.now)
+            self._carry()
+            declared |= declare_idle(self.replicas[0], self.pacing, self.now)
+        return declared
+
+    def move(self, seat: int, move: Move) -> None:
+        if seat == 0:
+            self.pacing.moved(self.now)
+        self.replicas[seat].intend(move, self.now)
+        self._carry()
+
+    def _carry(self) -> None:
+        moved = True
+        while moved:
+            moved = False
+            for replica in self.replicas:
+                for message in replica.take_outgoing():
+                    moved = True
+                    self.replicas[1 - replica.seat].receive(message, self.now)
+                replica.take_events()
+
+
+def test_a_seat_that_waited_stuck_for_the_others_is_not_idle_when_the_stocks_rotate() -> None:
+    # Before, it was declared stuck for idleness the moment the stocks rotated, before
+    # its next look ("made no move for 20 s, nor said it was stuck"), and sat out its new
+    # stock: a table's last seat to get stuck took 20 s or more, under load, say.
+    table = _TwoSeats()
+    table.move(0, DeclareStuck(0))
+    assert not table.run_for(IDLE_AFTER + 10)  # stuck, waiting for seat 1: not idle
+    table.move(1, DeclareStuck(1))
+    assert not table.run_for(0.25)  # the rotation: seat 0 has a new stock to play
+    public = table.replicas[0].display
+    assert public is not None and public.rotations == 1
+    assert not public.tableau_of(0).stuck
+    # From the rotation on, its idle time counts again.
+    assert not table.run_for(IDLE_AFTER - 1)
+    assert table.run_for(1.0)
+
+
+def test_a_person_declared_stuck_while_away_is_declared_again_as_the_stocks_rotate() -> None:
+    table = _TwoSeats(person=True)
+    assert table.run_for(IDLE_AFTER)  # away: declared stuck for them
+    assert not table.run_for(10.0)
+    table.move(1, DeclareStuck(1))
+    assert table.run_for(0.25)  # still away: the rotation does not wait for them
