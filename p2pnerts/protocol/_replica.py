@@ -394,12 +394,12 @@ class Replica(Readings):
             case Play():
                 return self.inplay.commit_play(message, now)
             case Leave():
-                now_gone = self.membership.commit_leave(message)
-                self.events.append(PeerLeft(message.sender))
-                if now_gone and message.sender == self.seat:
-                    # Its last word: the others may still wait on this seat's word that
-                    # it holds what they sent before its Leave.
-                    self.send_ack(now)
+                if self.membership.commit_leave(message):  # (else: the seat is back since)
+                    self.events.append(PeerLeft(message.sender))
+                    if message.sender == self.seat:
+                        # Its last word: the others may still wait on this seat's word that
+                        # it holds what they sent before its Leave.
+                        self.send_ack(now)
             case StartView():
                 self.membership.commit_start_view(message)
         self.dealing.maybe_start_play()
