@@ -82,6 +82,9 @@ COMMAND = Command(
     SIM_DESCRIPTION,
     sim_options,
     sim_command,
-    epilog="fault mixes:\n" + "".join(f"  {name:<10} {mix.about}\n" for name, mix in MIXES.items()),
+    epilog="fault mixes:\n"
+    + "".join(f"  {name:<10} {mix.about}\n" for name, mix in MIXES.items())
+    + "Every seed's faults open with one of each kind its mix names, in the first\n"
+    "seconds of the first round; the rest come at the mix's rates.\n",
 )
 """The ``sim`` command, as the command line adds it."""

@@ -5,6 +5,12 @@ each kind of fault strikes, per simulated minute of the whole table. `fault_sche
 draws the faults lazily, in time order, from a generator of their own, so the schedule
 depends on the seed alone and not on what the peers do.
 
+The rates alone would leave most short runs untouched: at 4 crashes a minute, a round of
+5 to 10 simulated seconds meets none more often than not. So the schedule opens with one
+fault of each kind the mix names, striking within the first seconds (`OPENING`), then
+goes on at the mix's rates: every run, one round or more, meets every kind of fault its
+mix names.
+
 Partitions and crashes are the large faults: one at a time, each over before the next
 begins, and a crash never takes down half the table or more — so a majority is connected
 again within the longest fault's duration, and every round can end.
@@ -94,6 +100,10 @@ class FaultMix:
     crash_for: Span = (0.5, 8.0)
     crash_size: int = 1
     """The most peers one crash takes down (always fewer than half the table)."""
+    opening: bool = True
+    """Whether the schedule opens with one fault of each kind the mix names (`OPENING`);
+    without it, the first of each kind comes at the mix's rate, as the regression seeds
+    found before the opening was added expect."""
 
     @property
     def large(self) -> float:
@@ -185,6 +195,13 @@ MIXES = {
 
 GAP = 0.5
 """Seconds between the end of one large fault and the start of the next, at least."""
+OPENING: Span = (0.3, 1.2)
+"""When the opening's first faults strike, in seconds from the start: once play has begun
+(its first plays commit at about 0.15 s) and well within the first round (the quickest,
+at a large table, last about 2 s)."""
+BRIEF: Span = (0.5, 1.0)
+"""How long the opening's crash lasts when a partition follows it, so that the partition
+strikes within the first round too."""
 
 
 def link_models(mix: FaultMix, peers: int, rng: random.Random) -> dict[Link, LinkModel]:
@@ -216,37 +233,64 @@ def fault_schedule(mix: FaultMix, peers: int, rng: random.Random) -> Iterator[Fa
 
 
 def _drops(mix: FaultMix, peers: int, rng: random.Random) -> Iterator[LinkDrop]:
-    at = 0.0
-    while True:
-        at += rng.expovariate(mix.drops / 60)
+    for at in _arrivals(mix, mix.drops, rng):
         a, b = sorted(rng.sample(range(peers), 2))
         yield LinkDrop(at, (a, b), _draw(rng, mix.drop_for))
 
 
 def _slow(mix: FaultMix, peers: int, rng: random.Random) -> Iterator[SlowPeer]:
-    at = 0.0
-    while True:
-        at += rng.expovariate(mix.slow / 60)
+    for at in _arrivals(mix, mix.slow, rng):
         seat = rng.randrange(peers)
         yield SlowPeer(at, seat, _draw(rng, mix.slow_extra), _draw(rng, mix.slow_for))
 
 
+def _arrivals(mix: FaultMix, rate: float, rng: random.Random) -> Iterator[float]:
+    """When faults of one kind strike: at ``rate`` a minute, the first in the opening."""
+    at = _draw(rng, OPENING) if mix.opening else rng.expovariate(rate / 60)
+    while True:
+        yield at
+        at += rng.expovariate(rate / 60)
+
+
 def _large(mix: FaultMix, peers: int, rng: random.Random) -> Iterator[Partition | Crash]:
-    """Partitions and crashes, one at a time, so that a majority is soon connected again."""
+    """Partitions and crashes, one at a time, so that a majority is soon connected again.
+
+    The opening strikes a crash, then a partition, of those the mix names. The crash goes
+    first because it needs a seat outside it holding the table, which the seats still
+    regrouping after a partition may not be; and it is brief if a partition follows it.
+    """
     free = 0.0
+    if mix.opening:
+        free = _draw(rng, OPENING)
+        if mix.crashes:
+            crash = _crash(mix, peers, rng, free, BRIEF if mix.partitions else mix.crash_for)
+            yield crash
+            free = crash.at + crash.down_for + GAP
+        if mix.partitions:
+            partition = _partition(mix, peers, rng, free)
+            yield partition
+            free = partition.at + partition.heal_after + GAP
     while True:
         at = free + rng.expovariate(mix.large / 60)
         fault: Partition | Crash
         if rng.random() * mix.large < mix.partitions:
-            group = tuple(sorted(rng.sample(range(peers), rng.randint(1, peers // 2))))
-            fault = Partition(at, group, _draw(rng, mix.partition_for))
+            fault = _partition(mix, peers, rng, at)
             free = at + fault.heal_after + GAP
         else:
-            most = max(1, min(mix.crash_size, (peers - 1) // 2))
-            seats = tuple(sorted(rng.sample(range(peers), rng.randint(1, most))))
-            fault = Crash(at, seats, _draw(rng, mix.crash_for))
+            fault = _crash(mix, peers, rng, at, mix.crash_for)
             free = at + fault.down_for + GAP
         yield fault
+
+
+def _partition(mix: FaultMix, peers: int, rng: random.Random, at: float) -> Partition:
+    group = tuple(sorted(rng.sample(range(peers), rng.randint(1, peers // 2))))
+    return Partition(at, group, _draw(rng, mix.partition_for))
+
+
+def _crash(mix: FaultMix, peers: int, rng: random.Random, at: float, lasts: Span) -> Crash:
+    most = max(1, min(mix.crash_size, (peers - 1) // 2))
+    seats = tuple(sorted(rng.sample(range(peers), rng.randint(1, most))))
+    return Crash(at, seats, _draw(rng, lasts))
 
 
 def _draw(rng: random.Random, span: Span) -> float:

@@ -297,6 +297,10 @@ class Ledger:
         self.tally.faults[KIND[type(fault)]] += 1
         self._digest.update(repr(fault).encode())
 
+    def refused(self, fault: Fault) -> None:
+        """The schedule's ``fault`` did not strike: the run refused it."""
+        self.tally.refused[KIND[type(fault)]] += 1
+
     def cut(self, seats: tuple[int, ...], now: float) -> None:
         """A partition or a crash left ``seats`` on a side without a majority."""
         for seat in seats:

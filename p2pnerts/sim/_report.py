@@ -40,6 +40,10 @@ class Tally:
     messages: Counter[str] = field(default_factory=Counter)
     bytes: Counter[str] = field(default_factory=Counter)
     faults: Counter[str] = field(default_factory=Counter)
+    """Faults struck, by kind."""
+    refused: Counter[str] = field(default_factory=Counter)
+    """Faults of the schedule the run refused, by kind: a crash that would have left no
+    seat holding the table."""
     membership: Counter[str] = field(default_factory=Counter)
     latency: list[float] = field(default_factory=list)
     """Seconds from a play's sending to its commit (or return) at its own peer."""
@@ -61,6 +65,7 @@ class Tally:
             (self.messages, other.messages),
             (self.bytes, other.bytes),
             (self.faults, other.faults),
+            (self.refused, other.refused),
             (self.membership, other.membership),
         ):
             mine.update(theirs)
@@ -160,6 +165,7 @@ class Report:
             "team_races": t.team_races,
             "audits_passed": t.audits,
             "faults_injected": dict(sorted(t.faults.items())),
+            "faults_refused": dict(sorted(t.refused.items())),
             "membership_events": dict(sorted(t.membership.items())),
             "messages": dict(sorted(t.messages.items())) | {"total": t.messages.total()},
             "bytes": t.bytes.total(),
@@ -200,7 +206,7 @@ class Report:
             f"  rounds completed   {t.rounds} ({t.replayed} replayed on the real decks)",
             f"  plays committed    {t.plays} (returned {t.returns}, races {t.races}{between}, "
             f"ties {t.ties})",
-            f"  faults injected    {_counts(t.faults) or 'none'}",
+            f"  faults injected    {_faults(t)}",
         ]
         if t.membership:
             lines.append(f"  membership         {_counts(t.membership)}")
@@ -234,6 +240,13 @@ def _total(results: Sequence[SeedResult]) -> Tally:
 
 def _counts(counter: Counter[str]) -> str:
     return ", ".join(f"{kind} {n}" for kind, n in sorted(counter.items()))
+
+
+def _faults(t: Tally) -> str:
+    struck = _counts(t.faults) or "none"
+    if not t.refused:
+        return struck
+    return f"{struck}; refused {_counts(t.refused)} (no other seat held the table)"
 
 
 def _latency(t: Tally, target: str) -> str:

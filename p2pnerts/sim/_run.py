@@ -310,6 +310,7 @@ class Simulation:
             fault.seats, self._replicas(), self._up()
         ):
             self.trace.add(self.now, "no crash", -1, fault)
+            self.ledger.refused(fault)
             return None
         self.ledger.struck(fault)
         self.trace.add(self.now, "fault", -1, fault)

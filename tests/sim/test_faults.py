@@ -4,10 +4,25 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 
-from p2pnerts.sim import MIXES, Crash, Fault, LinkDrop, Partition, SlowPeer, fault_schedule
+from p2pnerts.bots import SimpleBots
+from p2pnerts.sim import (
+    MIXES,
+    Crash,
+    Fault,
+    FaultMix,
+    LinkDrop,
+    Partition,
+    SimConfig,
+    Simulation,
+    SlowPeer,
+    fault_schedule,
+)
+from p2pnerts.sim._faults import KIND, OPENING
+from p2pnerts.sim._workload import setting
 
 
 def _faults(mix: str, peers: int, seed: int, until: float = 600.0) -> list[Fault]:
@@ -51,6 +66,50 @@ def test_large_faults_come_one_at_a_time_and_never_down_a_majority(mix: str, pee
                 assert 2 * len(fault.seats) < peers or len(fault.seats) == 1
             else:
                 assert 1 <= len(fault.group) <= peers // 2
+
+
+def _named(mix: FaultMix) -> set[str]:
+    rates = {LinkDrop: mix.drops, SlowPeer: mix.slow, Partition: mix.partitions, Crash: mix.crashes}
+    return {KIND[kind] for kind, rate in rates.items() if rate}
+
+
+FAULTY = [name for name, mix in MIXES.items() if _named(mix)]
+
+
+@pytest.mark.parametrize("mix", FAULTY)
+def test_a_schedule_opens_with_every_kind_its_mix_names_in_the_first_seconds(mix: str) -> None:
+    for peers, seed in itertools.product((2, 3, 4, 6, 9, 14), range(20)):
+        opening = _faults(mix, peers, seed, until=OPENING[1] + 2.5)
+        assert {KIND[type(f)] for f in opening} >= _named(MIXES[mix]), (peers, seed)
+        assert all(f.at >= OPENING[0] for f in opening)
+
+
+def test_without_its_opening_a_schedule_is_the_one_the_regression_seeds_were_found_with() -> None:
+    quiet = SimConfig(6, 1, replace(MIXES["heavy"], opening=False))
+    assert list(itertools.islice(setting(quiet, 8).faults, 2)) == [
+        LinkDrop(at=5.972373552405706, peers=(0, 2), down_for=3.478889979998692),
+        LinkDrop(at=7.975722345798497, peers=(0, 3), down_for=3.902925179971512),
+    ]
+
+
+SEEDS = range(1, 5)
+
+
+@pytest.mark.parametrize("peers", [4, 6])
+@pytest.mark.parametrize("mix", FAULTY)
+def test_every_kind_of_fault_a_mix_names_strikes_within_the_first_round(
+    mix: str, peers: int
+) -> None:
+    """At every seed, each kind the mix names strikes (the run does not refuse it) before
+    the first round ends: the run is stepped until they all have."""
+    named = _named(MIXES[mix])
+    for seed in SEEDS:
+        run = Simulation(SimConfig(peers, 1, MIXES[mix]), seed, SimpleBots())
+        run.begin()
+        while not named <= set(run.ledger.tally.faults):
+            assert run.scheduler.step()
+            assert not run.ledger.tally.rounds, f"seed {seed}: {run.ledger.tally.faults}"
+        assert not run.ledger.tally.refused
 
 
 def test_drops_and_slow_peers_name_real_seats() -> None:
