@@ -17,7 +17,7 @@ import trio
 
 from p2pnerts import ui
 from p2pnerts.commands._config import HostConfig, JoinConfig, SeatConfig
-from p2pnerts.commands._locate import know, locate_and_join
+from p2pnerts.commands._locate import join_or_come_back, know, locate_and_join
 from p2pnerts.commands._seats import bot_player, fit_out, local_bot, run_host, say
 from p2pnerts.net import (
     DiscoveryError,
@@ -27,7 +27,6 @@ from p2pnerts.net import (
     TableInfo,
     TableSpec,
     browse,
-    join_table,
     resume_table,
 )
 
@@ -172,4 +171,5 @@ async def choose_and_play(seat: SeatConfig, session: ui.Session) -> MatchResult:
     session.player.expect_host = seat.host_key or choice.key or None
     session.player.table_name = choice.name
     know(KnownHosts.load(), session.player, choice, session.report)
-    return await join_table(choice.host, choice.port, session.player)
+    table = bytes.fromhex(choice.table_id)
+    return await join_or_come_back(choice.host, choice.port, session.player, session.report, table)

@@ -26,7 +26,7 @@ from p2pnerts.net._narration import Narrator, Told
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, SHOWN_IDLE, Pacing
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
-from p2pnerts.net._seatfile import SeatFile, SeatFileError
+from p2pnerts.net._seatfile import KeptSeats, SeatFile, SeatFileError
 from p2pnerts.net._seating import Player
 from p2pnerts.net._shaper import Shape, Shaper, Stall
 from p2pnerts.net._spectating import Sight, WatchError, watch_table
@@ -55,6 +55,7 @@ __all__ = [
     "Advertiser",
     "DiscoveryError",
     "JoinError",
+    "KeptSeats",
     "KnownHosts",
     "KnownHostsError",
     "Listening",

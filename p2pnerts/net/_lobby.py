@@ -150,6 +150,8 @@ async def join_table(host: str, port: int, player: Player) -> MatchResult:
             await listener.aclose()
         raise
     seating.table = answer.table
+    if player.seat_file is None and player.kept_seats is not None:
+        player.seat_file = player.kept_seats.path(answer.table, answer.seat)
     if player.welcomed is not None:
         player.welcomed(answer)
     roster: list[Seat] = []

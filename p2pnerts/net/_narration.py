@@ -143,6 +143,10 @@ class Narrator:
                 return "the others went on without you: rejoining"
             case Returned(away_for=away):
                 return f"you were away for {_seconds(away)}; the table waited for you"
+            case RejoinedTable(points=int(points)):
+                return f"welcome back, {self.names[self.seat]}: your seat {self.seat + 1}, " + (
+                    "1 point" if points == 1 else f"{points} points"
+                )
             case RejoinedTable():
                 return "you are back in"
             case SitOut():

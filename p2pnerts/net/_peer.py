@@ -49,6 +49,8 @@ from p2pnerts.rules import Match, Move, TableOptions, ToFoundation
 from p2pnerts.words import apart, marked
 
 PROTOCOL_MESSAGES = get_args(Message)
+FAREWELL = 1.0
+"""Seconds a headless peer stopped by Ctrl-C gives the table to hear that it left."""
 
 
 Watcher = Callable[[Sequence[Event]], None]
@@ -71,9 +73,10 @@ class TablePeer:
     a bot ends the match there, and a person may. A bot ends it too once the table has
     waited ``gone_after`` seconds for silent seats, though it hears others (`_give_up`).
 
-    With a ``seat_file`` the peer keeps there what it needs to come back after a crash
-    (`SeatFile`); given the ``disk`` of such a file it starts as a peer coming back, and
-    rebuilds the table from the others (`Replica.restart`).
+    With a ``seat_file`` the peer keeps there what it needs to come back after a crash or
+    after leaving (`SeatFile`, kept as it left); given the ``disk`` of such a file it
+    starts as a peer coming back, and rebuilds the table from the others
+    (`Replica.restart`). Stopped by Ctrl-C, a headless peer leaves first (`farewell`).
     """
 
     def __init__(
@@ -119,7 +122,7 @@ class TablePeer:
         names = apart(s.name for s in self.roster)  # two seats of one name told apart
         self.narrator = Narrator(names, self.replica.seats, seat, you=on_screen)
         """Tells this seat's events in words: the table's news, and (to ``tell``) its plays."""
-        self._kept = None if seat_file is None else Keeper(seat_file)
+        self._kept = None if seat_file is None else Keeper(seat_file, report)
         self._rng = rng
         if driver is None:
             # Drawn where a bot for the seat once was, so that a seed still draws the bots
@@ -190,7 +193,12 @@ class TablePeer:
                 self._flush()  # the request to rejoin
             elif self.pacing.said_ready:
                 self._start_round()
-            await self._done.wait()
+            try:
+                await self._done.wait()
+            except KeyboardInterrupt:  # Ctrl-C (or SIGTERM) of a headless peer
+                with trio.move_on_after(FAREWELL):
+                    await self.farewell()
+                raise
             nursery.cancel_scope.cancel()
         self.links.close()
         assert self.result is not None
@@ -258,6 +266,27 @@ class TablePeer:
         self._flush()
         self._poke.set()
         return True
+
+    async def farewell(self) -> None:
+        """Leave the table (`leave`) and wait until the others have heard it; nothing if
+        this seat cannot leave now, or the match is over."""
+        kept = self._kept is not None
+        if self.result is not None or not self.leave():
+            return
+        gone = trio.Event()
+
+        def heard(_: Sequence[Event]) -> None:
+            if self.left:
+                gone.set()
+
+        self.watchers.append(heard)
+        try:
+            await gone.wait()
+        finally:
+            self.watchers.remove(heard)
+        if kept:
+            name = self.roster[self.seat].name
+            self._report(f"{name} left the table: join it again to come back")
 
     @property
     def left(self) -> bool:
@@ -369,15 +398,13 @@ class TablePeer:
         once a round and once a view: seldom)."""
         if self._kept is None or self.result is not None:
             return
-        if self.left:
-            self._kept.drop()  # gone for good: nothing to come back to
-            self._kept = None
-            return
         disk, key = self.replica.disk, self.key.secret
         kept = SeatFile(
             self.table, self.seat, self.roster, self.options, disk, key, self.name, self.private
         )
         self._kept.keep(kept)
+        if self.left:
+            self._kept = None  # kept as it left: this seat may come back to it
 
     def _on_event(self, event: Event) -> None:
         self.stats.count(event, trio.current_time())

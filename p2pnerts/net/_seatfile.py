@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from p2pnerts.errors import UsageError
-from p2pnerts.protocol import Disk, Seat, SeatKey
+from p2pnerts.protocol import NAME_MOST, Disk, Seat, SeatKey
 from p2pnerts.rules import Card, RulesError, TableOptions, TieRule, card_code, card_from_code
 from p2pnerts.system import replace_file
 
@@ -68,6 +70,7 @@ class SeatFile:
                 "order": [card_code(c) for c in self.disk.order],
                 "secrets": self.disk.secrets.hex(),
                 "view": self.disk.view,
+                "pledges": [[deck, pledge.hex()] for deck, pledge in self.disk.pledges],
             },
         }
         part = _part(path)
@@ -145,11 +148,21 @@ def _parse(document: Any) -> SeatFile:
             order,
             bytes.fromhex(_str(disk["secrets"])),
             _int(disk["view"], 0, 1 << 62, "view"),
+            _pledges(disk.get("pledges", []), len(roster)),
         ),
         _own_key(document["key"], roster[seat]),
         _str(document.get("name", "")),
         _bool(document.get("private", True), "private"),
     )
+
+
+def _pledges(value: Any, decks: int) -> tuple[tuple[int, bytes], ...]:
+    """The pledges a disk keeps, by deck (a file written before they were kept has none)."""
+    pledges = []
+    for row in _list(value):
+        deck, pledge = _list(row)
+        pledges.append((_int(deck, 0, decks - 1, "a pledge's deck"), _hex(pledge, 32, "pledge")))
+    return tuple(pledges)
 
 
 def _bool(value: Any, what: str) -> bool:
@@ -208,18 +221,79 @@ def _int(value: Any, low: int, high: int, what: str) -> int:
 class Keeper:
     """Keeps a peer's state file at ``path`` up to date: written when what it holds
     changes (once a round and once a view: seldom), removed when there is nothing to
-    come back to."""
+    come back to. A file that cannot be written is told once, to ``tell``, and the match
+    goes on without it."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, tell: Callable[[str], None]) -> None:
         self.path = path
+        self._tell = tell
         self._kept: SeatFile | None = None
+        self._failed = False
 
     def keep(self, kept: SeatFile) -> None:
         """Write ``kept`` unless it is what the file already holds."""
-        if kept != self._kept:
+        if kept == self._kept or self._failed:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             kept.save(self.path)
-            self._kept = kept
+        except (OSError, SeatFileError) as exc:
+            self._failed = True
+            why = exc if isinstance(exc, SeatFileError) else f"{self.path}: {exc.strerror or exc}"
+            self._tell(f"this seat is not kept on disk ({why}): it cannot come back if it stops")
+            return
+        self._kept = kept
 
     def drop(self) -> None:
         """Remove the file."""
         self.path.unlink(missing_ok=True)
+
+
+KEPT_FOR = 24 * 3600.0
+"""Seconds a kept seat lasts unchanged: by then its match is long over (the seat left
+and never came back, and so never saw the end), and the file goes."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeptSeats:
+    """The seats joiners keep, a state file per table and seat in ``directory`` (the data
+    directory's ``seats``): written while the seat is at the table and kept when it
+    leaves, removed at the match's end, so that a player who left, or whose process ended,
+    takes their own seat back by joining the same table again under the same name."""
+
+    directory: Path
+
+    def path(self, table: bytes, seat: int) -> Path:
+        """Where seat ``seat`` of ``table`` is kept."""
+        return self.directory / f"{table.hex()}-{seat}.json"
+
+    def find(
+        self, name: str, table: bytes | None = None, host: tuple[str, int] | None = None
+    ) -> tuple[Path, SeatFile] | None:
+        """The seat of player ``name`` kept at the table with the id ``table``, or at the
+        table whose host listens at ``host`` (as this seat reached it), if one is kept (the
+        latest, should there be two). Seats kept longer than `KEPT_FOR` go first."""
+        self._forget_old(time.time())
+        pattern = "*.json" if table is None else f"{table.hex()}-*.json"
+        found = []
+        for path in self.directory.glob(pattern):
+            try:
+                saved, when = SeatFile.load(path), path.stat().st_mtime
+            except (SeatFileError, OSError):
+                continue  # (damaged, or gone meanwhile: not a seat to come back to)
+            if saved.roster[saved.seat].name != name[:NAME_MOST]:
+                continue
+            if table is not None or (saved.roster[0].host, saved.roster[0].port) == host:
+                found.append((when, path, saved))
+        if not found:
+            return None
+        _, path, saved = max(found, key=lambda f: f[0])
+        return path, saved
+
+    def _forget_old(self, now: float) -> None:
+        try:
+            for path in self.directory.glob("*.json"):
+                if now - path.stat().st_mtime > KEPT_FOR:
+                    path.unlink(missing_ok=True)
+        except OSError:
+            pass  # (no directory yet, or not ours to tidy: nothing kept there to use)

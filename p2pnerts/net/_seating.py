@@ -21,6 +21,7 @@ from p2pnerts.net._outgoing import Tamper
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.net._result import MatchResult
+from p2pnerts.net._seatfile import KeptSeats
 from p2pnerts.net._shaper import LinkShaper, Shaper
 from p2pnerts.net._spectators import Spectators
 from p2pnerts.net._waits import GONE_AFTER
@@ -68,6 +69,9 @@ class Player:
     """Hears the seat's peer as play begins, before any message reaches it."""
     seat_file: Path | None = None
     """Where to keep what this seat needs to come back after a crash (`resume_table`)."""
+    kept_seats: KeptSeats | None = None
+    """Where a joiner with no ``seat_file`` keeps its seat, a file per table, to come back
+    to it after leaving or a crash (None: it keeps none)."""
     lobby: Callable[[tuple[Seat, ...]], None] | None = None
     """Hears the roster while the table fills (seated so far, by seat)."""
     welcomed: Callable[[Welcome], None] | None = None

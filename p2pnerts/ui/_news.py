@@ -39,10 +39,10 @@ class News:
         match event:
             case ShutOut(away_for=away):
                 self.away = away
-            case RejoinedTable():
+            case RejoinedTable(points=None):
                 after = "" if self.away is None else f" after {self.away:.1f} s away"
                 told = f"You are back in{after}"
-            case Returned() | SitOut():
+            case RejoinedTable() | Returned() | SitOut():  # (back from disk: welcomed as told)
                 pass
             case _:
                 return

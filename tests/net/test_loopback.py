@@ -281,7 +281,8 @@ async def test_a_seat_that_leaves_is_told_to_the_others_who_finish_without_it(
     assert results[0] == results[1] and results[0].rounds == 2
     assert "Cy left the table; the others play on" in lines
     assert not any("Cy is left out" in line for line in lines)  # told, not found silent
-    assert not state.exists(), "a seat that left has nothing to come back to"
+    assert not any("failed" in line for line in lines), "its round is scored as played"
+    assert state.exists(), "a seat that left keeps its seat, to come back to"
 
 
 async def test_a_table_of_teams_keeps_each_team_deck_inside_its_team() -> None:

@@ -188,3 +188,10 @@ def test_a_round_sat_out_or_missed_is_told_as_such_with_its_points() -> None:
     assert headless(2).tell(RoundMissed(5, (12, -3, 0))) == Told(
         "round 5 over while you were away: Ann +12, Bea -3, Cy +0"
     )
+
+
+def test_a_seat_back_from_its_disk_is_welcomed_to_its_seat_with_its_points() -> None:
+    for narrator in (headless(2), screen(2)):
+        assert narrator.tell(RejoinedTable(4, 7)) == Told("welcome back, Cy: your seat 3, 7 points")
+        assert narrator.tell(RejoinedTable(4, 1)) == Told("welcome back, Cy: your seat 3, 1 point")
+    assert headless().tell(PeerLeft(2)) == Told("Cy left the table; the others play on")

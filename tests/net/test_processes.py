@@ -18,6 +18,7 @@ import pytest
 
 from p2pnerts.cheats import CHEATS, DEAL_CHEATS, LINK_CHEATS
 from p2pnerts.net import COUNTDOWN
+from p2pnerts.protocol import SeatKey
 from p2pnerts.system import WINDOWS
 
 COMMAND = [sys.executable, "-m", "p2pnerts"]
@@ -137,6 +138,60 @@ def test_a_killed_peer_started_again_with_its_state_file_comes_back(tmp_path: Pa
     assert len(summaries) == 1, summaries
     assert "after 3 rounds" in summaries.pop()
     assert not state.exists(), "the state file goes when the match is over"
+
+
+@pytest.mark.skipif(WINDOWS, reason="Ctrl-C reaches a console's whole process group there")
+def test_a_bot_that_leaves_comes_back_to_its_seat_and_score_and_another_key_cannot(
+    tmp_path: Path,
+) -> None:
+    """Zoe leaves by Ctrl-C a few seconds into play: the others read that she left, and her
+    round is audited and scored as played. The same command again takes her seat back,
+    proved by the key kept in her data directory; a copy of that seat with another key is
+    refused, and so is a newcomer at the full table."""
+    home = {**os.environ, "P2PNERTS_DATA_DIR": str(tmp_path / "zoe")}
+    with _host("--seats", "3", "--rounds", "3", "--level", "8") as (host, port):
+        assert host.stdout is not None
+        b1, zoe = _bot(port, "B1"), _bot(port, "Zoe", env=home)
+        told = []
+        for line in host.stdout:  # wait until play is under way
+            told.append(line)
+            if "round 1 starts" in line:
+                break
+        time.sleep(COUNTDOWN + 1.0)  # a second into play
+        zoe.send_signal(signal.SIGINT)
+        left, _ = zoe.communicate(timeout=LIMIT)
+        assert zoe.returncode == 130, left
+        assert "Zoe left the table: join it again to come back" in left
+        for line in host.stdout:
+            told.append(line)
+            if "left the table" in line:
+                break
+        assert told[-1] == "Zoe left the table; the others play on\n", told
+        (kept,) = (tmp_path / "zoe" / "seats").glob("*.json")
+        seat = json.loads(kept.read_text())["seat"]
+
+        other = SeatKey.generate()
+        forged = json.loads(kept.read_text())
+        forged["key"] = other.secret.hex()
+        forged["roster"][seat][4] = other.public.hex()
+        (tmp_path / "eve" / "seats").mkdir(parents=True)
+        (tmp_path / "eve" / "seats" / kept.name).write_text(json.dumps(forged))
+        eve = {**os.environ, "P2PNERTS_DATA_DIR": str(tmp_path / "eve")}
+        refused, _ = _bot(port, "Zoe", env=eve).communicate(timeout=LIMIT)
+        assert f"refused this seat: that is not seat {seat}'s key" in refused, refused
+        assert "refused: table 'lab' is full" in refused, "nor can it take a new seat"
+        full, _ = _bot(port, "Newcomer").communicate(timeout=LIMIT)
+        assert "refused: table 'lab' is full" in full, full
+
+        again = _bot(port, "Zoe", env=home)
+        outs = [_finish(b) for b in (b1, again)]
+        rest = "".join(told) + host.stdout.read()
+        host.wait(timeout=LIMIT)
+    assert re.search(rf"^welcome back, Zoe: your seat {seat + 1}, -?\d+ points?$", outs[1], re.M)
+    assert "Zoe is back" in rest
+    assert "failed" not in rest + outs[0] + outs[1], "no audit failed"
+    assert len({_summary(o) for o in [*outs, rest]}) == 1
+    assert not kept.exists(), "the kept seat goes when the match is over"
 
 
 def test_the_host_killed_and_started_again_with_its_state_file_comes_back(

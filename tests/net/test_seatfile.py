@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from p2pnerts.net import SeatFile, SeatFileError
+from p2pnerts.net import KeptSeats, SeatFile, SeatFileError
+from p2pnerts.net._seatfile import KEPT_FOR
 from p2pnerts.protocol import Disk, Seat, SeatKey
 from p2pnerts.rules import TableOptions, TieRule, shuffled_deck
 
@@ -22,7 +25,7 @@ def _saved() -> SeatFile:
     options = TableOptions(stock_turn=1, rounds=3, tie_rule=TieRule.ROTATE, jokers=True)
     order = shuffled_deck(2, options, random.Random(4))
     roster = tuple(Seat(n, f"P{n}", "127.0.0.1", 4000 + n, KEYS[n].public) for n in range(3))
-    disk = Disk(5, order, b"salt" * 4, 7)
+    disk = Disk(5, order, b"salt" * 4, 7, pledges=((0, b"p" * 32), (2, b"q" * 32)))
     return SeatFile(bytes(range(16)), 2, roster, options, disk, KEYS[2].secret)
 
 
@@ -31,6 +34,35 @@ def test_a_saved_seat_reads_back_the_same(tmp_path: Path) -> None:
     _saved().save(path)
     assert SeatFile.load(path) == _saved()
     assert not path.with_name("seat.json.part").exists()
+
+
+def test_a_file_written_before_pledges_were_kept_reads_with_none(tmp_path: Path) -> None:
+    path = tmp_path / "seat.json"
+    _saved().save(path)
+    document = json.loads(path.read_text())
+    del document["disk"]["pledges"]
+    path.write_text(json.dumps(document))
+    assert SeatFile.load(path).disk.pledges == ()
+
+
+def test_a_joiner_finds_its_seat_kept_by_the_table_or_by_where_its_host_is(
+    tmp_path: Path,
+) -> None:
+    seats = KeptSeats(tmp_path / "seats")
+    assert (
+        seats.find("P2", bytes(16)) is None and seats.find("P2", host=("127.0.0.1", 4000)) is None
+    )
+    saved = _saved()
+    path = seats.path(saved.table, saved.seat)
+    path.parent.mkdir()
+    saved.save(path)
+    assert seats.find("P2", saved.table) == (path, saved)
+    assert seats.find("P2", host=("127.0.0.1", 4000)) == (path, saved)
+    assert seats.find("P2", host=("127.0.0.1", 4001)) is None
+    assert seats.find("P1", saved.table) is None, "another player's seat"
+    old = time.time() - KEPT_FOR - 60
+    os.utime(path, (old, old))  # a match long over
+    assert seats.find("P2", saved.table) is None and not path.exists()
 
 
 @pytest.mark.parametrize(
@@ -46,6 +78,8 @@ def test_a_saved_seat_reads_back_the_same(tmp_path: Path) -> None:
         (lambda d: d["roster"][1].__setitem__(3, 70000), "port must be"),
         (lambda d: d.pop("table"), "'table'"),
         (lambda d: d.update(private="no"), "private must be true or false"),
+        (lambda d: d["disk"].update(pledges=[[3, "00" * 32]]), "a pledge's deck must be"),
+        (lambda d: d["disk"].update(pledges=[[0, "00"]]), "pledge must be 32 bytes"),
     ],
 )
 def test_a_damaged_state_file_is_refused_saying_why(
