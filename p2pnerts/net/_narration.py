@@ -144,7 +144,8 @@ class Narrator:
             case Returned(away_for=away):
                 return f"you were away for {_seconds(away)}; the table waited for you"
             case RejoinedTable(points=int(points)):
-                return f"welcome back, {self.names[self.seat]}: your seat {self.seat + 1}, " + (
+                me = self.names[self.seat].removesuffix(" (you)")  # (the screen marks it)
+                return f"welcome back, {me}: your seat {self.seat + 1}, " + (
                     "1 point" if points == 1 else f"{points} points"
                 )
             case RejoinedTable():

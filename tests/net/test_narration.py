@@ -195,3 +195,5 @@ def test_a_seat_back_from_its_disk_is_welcomed_to_its_seat_with_its_points() -> 
         assert narrator.tell(RejoinedTable(4, 7)) == Told("welcome back, Cy: your seat 3, 7 points")
         assert narrator.tell(RejoinedTable(4, 1)) == Told("welcome back, Cy: your seat 3, 1 point")
     assert headless().tell(PeerLeft(2)) == Told("Cy left the table; the others play on")
+    marked = Narrator(("Ann", "Bea", "Cy (you)"), SOLO, 2, you=True)  # as the screen names it
+    assert marked.tell(RejoinedTable(4, 0)) == Told("welcome back, Cy: your seat 3, 0 points")
