@@ -1,5 +1,5 @@
-"""``p2pnerts trace``: the game logs of one match's peers, merged, written for ShiViz or as
-JSON (`p2pnerts.logs`)."""
+"""``p2pnerts trace``: the game logs of one match's peers, merged, written for ShiViz, as a
+Mermaid diagram or as JSON (`p2pnerts.logs`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ DESCRIPTION = (
     "Merge the game logs of one match's peers (each peer writes one: protocol/LOG.md) into "
     "one causal history: every frame sent and received, matched across the logs, and every "
     "commit, each with a vector clock. --shiviz writes a file that ShiViz "
-    "(https://bestchai.bitbucket.io/shiviz/) loads as it is, for a time-space diagram."
+    "(https://bestchai.bitbucket.io/shiviz/) loads as it is, for a time-space diagram; "
+    "--mermaid a sequence diagram in a Markdown block. Both draw --window of the match, "
+    "without the Acks unless --acks is given, and say on stderr what they left out."
 )
 
 
@@ -25,17 +27,17 @@ def trace_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("logs", nargs="+", metavar="LOG", help="a peer's game log (.p2plog)")
     parser.add_argument("--shiviz", metavar="OUT", help="write the trace for ShiViz to OUT")
     parser.add_argument(
-        "--mermaid", metavar="OUT", help="write a Mermaid sequence diagram of --window to OUT"
+        "--mermaid", metavar="OUT", help="write a Mermaid sequence diagram to OUT (Markdown)"
     )
     parser.add_argument(
         "--window",
         type=window,
         default=(0.0, math.inf),
         metavar="FROM:TO",
-        help="seconds into the match the diagram shows (default: all of it)",
+        help="seconds into the match the diagrams show (default: all of it)",
     )
-    parser.add_argument("--acks", action="store_true", help="show Acks in the diagram too")
-    parser.add_argument("--json", action="store_true", help="print the trace as JSON")
+    parser.add_argument("--acks", action="store_true", help="show the Acks in the diagrams too")
+    parser.add_argument("--json", action="store_true", help="print the whole trace as JSON")
 
 
 def window(text: str) -> tuple[float, float]:
@@ -52,11 +54,16 @@ def window(text: str) -> tuple[float, float]:
 
 def trace_command(args: argparse.Namespace) -> int:
     merged = trace([Path(p) for p in args.logs])
-    if args.shiviz:
-        _write(args.shiviz, merged.shiviz())
-    if args.mermaid:
+    if args.shiviz or args.mermaid:
         start, end = args.window
-        _write(args.mermaid, merged.mermaid(start, end, acks=args.acks))
+        part = merged.part(start, end, acks=args.acks)
+        if args.shiviz:
+            _write(args.shiviz, part.shiviz())
+        if args.mermaid:
+            _write(args.mermaid, part.mermaid())
+        written = " and ".join(out for out in (args.shiviz, args.mermaid) if out)
+        shows = "show" if args.shiviz and args.mermaid else "shows"
+        print(f"p2pnerts trace: {written} {shows} {part.note()}", file=sys.stderr)
     if args.json:
         json.dump(merged.to_json(), sys.stdout)
         print()

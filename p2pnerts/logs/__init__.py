@@ -6,7 +6,8 @@ it, and merging a match's logs into one causal history.
   back, a torn tail dropped; `prune` keeps the newest.
 - `replay` steps through a recorded match commit by commit, checking each digest again
   (`p2pnerts replay`, the replay screen).
-- `trace` merges a match's logs into vector-clocked events for ShiViz or JSON
+- `trace` merges a match's logs into vector-clocked events; a part of them (a window, the
+  Acks left out) is drawn for ShiViz or Mermaid, the whole is written as JSON
   (`p2pnerts trace`).
 
 It imports `rules`, `protocol` and `words`, never `net` or `sim`: both write logs through

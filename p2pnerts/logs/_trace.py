@@ -1,5 +1,6 @@
 """The game logs of one match's peers merged into one causal history, and written out for
-ShiViz (a time-space diagram from vector clocks) or as JSON (`p2pnerts trace`).
+ShiViz (a time-space diagram from vector clocks), as a Mermaid sequence diagram, or as
+JSON (`p2pnerts trace`).
 
 Each peer's log holds its own events in its own order (protocol/LOG.md): frames sent,
 frames received, commits. A received frame is matched to the send it came from: on each
@@ -9,17 +10,27 @@ ticks its own host's entry; a receive first takes the entry-wise maximum with it
 clock — so that each host's entry counts its events from 1 and every receive comes after
 its send. A frame whose send is in no log given (a peer's log missing or cut short) is
 received as a local event.
+
+The diagrams draw a part of the trace (`Trace.part`): a window of the match, and the Acks
+only when asked for, as most frames are Acks. The clocks of a part are counted again over
+the events it keeps, as if the frames left out had never been sent. That is the honest
+choice for a diagram whose arrows are messages: ShiViz draws an arrow wherever a clock
+says one event learned of another, and clocks kept whole would draw arrows where no frame
+of the file went (a commit waits for the others' Acks, left out). The price is that an
+order only a left-out frame made does not show: two events may look concurrent that an
+Ack ordered. ``--acks`` shows every frame and every order.
 """
 
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
 import math
 import re
-from collections import defaultdict, deque
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections import Counter, defaultdict, deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +40,9 @@ from p2pnerts.protocol import Message, RemoteProtocolError, decode
 
 SHIVIZ_REGEX = r"(?<event>.*)\n(?<host>\S*) (?<clock>{.*})"
 """The parser ShiViz is given on a file's first line (its default one)."""
+ACK = "Ack"
+"""The frames a part leaves out unless asked for: acknowledgements (the heartbeat too)."""
+_ACKS = {"send": "Acks sent", "receive": "Acks received"}
 
 
 class TraceError(Error):
@@ -50,6 +64,10 @@ class Event:
     peer: int | None = None
     """The other seat of a send or receive (None: a broadcast, or a commit)."""
     frame: bytes = b""
+    message: str = ""
+    """The kind of frame sent or received (``Play``, ``Ack``...)."""
+    brief: str = ""
+    """A receive in fewer words, as a ShiViz step lists it: kind, Lamport clock, sender."""
     matched: Event | None = None
     """A receive's send, where a log holds it."""
     at: float = 0.0
@@ -68,43 +86,143 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Trace:
-    """A match's events, host by host, each with its vector clock."""
+    """A match's events, host by host, each with its vector clock; or a part of them
+    (`part`), which says what it left out."""
 
     table: str
     hosts: tuple[str, ...]
     events: tuple[Event, ...]
     """In an order that respects happens-before (each host's own order kept)."""
+    window: tuple[float, float] = (0.0, math.inf)
+    """The seconds into the match the events are from."""
+    left_out: Counter[str] = field(default_factory=Counter)
+    """Events of the window left out, by kind: Acks sent and Acks received."""
 
-    def shiviz(self) -> str:
-        """The trace as a file ShiViz loads as it is: its parser, an empty line (one
-        execution), then two lines per event."""
-        lines = [SHIVIZ_REGEX, ""]
-        for event in self.events:
-            clock = json.dumps(event.clock, separators=(",", ":"))
-            lines += [f"{event.text}", f"{event.host} {clock}"]
-        return "\n".join(lines) + "\n"
-
-    def mermaid(self, start: float = 0.0, end: float = math.inf, acks: bool = False) -> str:
-        """A Mermaid sequence diagram of the messages received and the commits made from
-        ``start`` to ``end`` seconds into the match (Acks, the heartbeat, only with
-        ``acks``)."""
-        lines = ["sequenceDiagram"]
-        lines += [f"    participant {_id(host)} as {host}" for host in self.hosts]
+    def part(self, start: float = 0.0, end: float = math.inf, *, acks: bool = False) -> Trace:
+        """The events from ``start`` to ``end`` seconds into the match, Acks only with
+        ``acks``, their clocks counted again over the events kept (see the module's
+        docstring); a receive whose send is not kept has no arrow in ShiViz."""
+        kept: dict[int, Event] = {}
+        left_out: Counter[str] = Counter()
         for event in self.events:
             if not start <= event.at <= end:
                 continue
-            if event.kind == "commit":
-                lines.append(f"    Note over {_id(event.host)}: {event.text}")
-            elif event.kind == "receive" and event.matched is not None:
-                if not acks and event.text.startswith("receive Ack "):
-                    continue
-                gist = event.matched.text.removeprefix("send ")
-                lines.append(f"    {_id(event.matched.host)}->>{_id(event.host)}: {gist}")
+            if event.message == ACK and not acks:
+                left_out[_ACKS[event.kind]] += 1
+            else:
+                kept[id(event)] = replace(event)
+        for event in kept.values():
+            if event.matched is not None:
+                event.matched = kept.get(id(event.matched), event.matched)
+        events = tuple(kept.values())
+        _count_again(events)
+        return Trace(self.table, self.hosts, events, (start, end), left_out)
+
+    def note(self) -> str:
+        """What the part holds, in words, for the people who read it."""
+        start, end = self.window
+        span = "the whole match"
+        if (start, end) != (0.0, math.inf):
+            span = f"seconds {start:g} to {'the end' if end == math.inf else f'{end:g}'}"
+            span += " of the match"
+        if not self.left_out:
+            return f"{span}, every frame"
+        counts = " and ".join(f"{n:,} {what}" for what, n in sorted(self.left_out.items())[::-1])
+        return f"{span}; left out: {counts} (--acks keeps them)"
+
+    def shiviz(self) -> str:
+        """The trace as a file ShiViz loads as it is: its parser, an empty line (one
+        execution), then two lines per event.
+
+        An event of the file is a step of one host: what it received and committed since
+        its last send, then that send. Only a send tells another host anything, so a step
+        is ordered as its last event is, and a diagram of steps shows every arrow and every
+        order the events show, in a fraction of the events.
+        """
+        lines = [SHIVIZ_REGEX, ""]
+        for host, text, clock in _steps(self.events):
+            lines += [text, f"{host} {json.dumps(clock, separators=(',', ':'))}"]
         return "\n".join(lines) + "\n"
+
+    def mermaid(self) -> str:
+        """A Mermaid sequence diagram of the messages received and the commits made, in a
+        fenced block a Markdown page draws, with a comment saying what it holds: a message
+        sent before a window and received in it is drawn too, and a host's commits in a
+        row are one note."""
+        lines = ["```mermaid", "sequenceDiagram", f"    %% {self.note()}"]
+        lines += [f"    participant {_id(host)} as {host}" for host in self.hosts]
+        in_a_row = itertools.groupby(self.events, lambda e: (e.host, e.kind == "commit"))
+        for (host, commits), events in in_a_row:
+            if commits:
+                lines.append(f"    Note over {_id(host)}: {_commits(list(events))}")
+                continue
+            for event in events:
+                if event.kind == "receive" and event.matched is not None:
+                    gist = event.matched.text.removeprefix("send ")
+                    lines.append(f"    {_id(event.matched.host)}->>{_id(host)}: {gist}")
+        return "\n".join([*lines, "```"]) + "\n"
 
     def to_json(self) -> dict[str, Any]:
         events = [event.to_json() for event in self.events]
         return {"table": self.table, "hosts": list(self.hosts), "events": events}
+
+
+def _count_again(events: Sequence[Event]) -> None:
+    """Count the vector clocks of ``events`` (in causal order) over them alone: a receive
+    takes its send's clock only if its send is one of them."""
+    kept = {id(event) for event in events}
+    clocks: dict[str, dict[str, int]] = defaultdict(dict)
+    for event in events:
+        clock = clocks[event.host]
+        send = event.matched
+        if send is not None and id(send) in kept:
+            for host, count in send.clock.items():
+                clock[host] = max(clock.get(host, 0), count)
+        clock[event.host] = clock.get(event.host, 0) + 1
+        event.clock = dict(clock)
+
+
+def _steps(events: Sequence[Event]) -> Iterator[tuple[str, str, dict[str, int]]]:
+    """Each host's events cut after each of its sends, in the order of the steps' last
+    events: each step's host, its text and its vector clock, counted in steps."""
+    steps: list[list[Event]] = []
+    open_steps: dict[str, list[Event]] = {}
+    for event in events:
+        open_steps.setdefault(event.host, []).append(event)
+        if event.kind == "send":
+            steps.append(open_steps.pop(event.host))
+    steps += open_steps.values()
+    step_of: dict[str, dict[int, int]] = defaultdict(dict)  # a host's k-th event: its step
+    numbers: Counter[str] = Counter()
+    for step in steps:
+        host = step[0].host
+        numbers[host] += 1
+        step_of[host].update((event.clock[host], numbers[host]) for event in step)
+    for step in steps:
+        # Another host's entry is always one of its sends, the last event of its step.
+        last = step[-1]
+        clock = {host: step_of[host][count] for host, count in last.clock.items()}
+        yield last.host, _step_text(step), clock
+
+
+def _step_text(step: list[Event]) -> str:
+    """What a step received, committed and sent, in words (not in their order: the step is
+    one event)."""
+    received = [event.brief for event in step if event.kind == "receive"]
+    commits = [event for event in step if event.kind == "commit"]
+    words = [f"receive {', '.join(received)}"] if received else []
+    words += [_commits(commits)] if commits else []
+    words += [event.text for event in step if event.kind == "send"]
+    return "; ".join(words)
+
+
+def _commits(run: list[Event]) -> str:
+    """Commits of one host in words, a run of them as one: ``commits #5-#9 digest ...``."""
+    if len(run) == 1:
+        return run[0].text
+    _, first, _ = run[0].text.split(" ", 2)
+    _, last, digest = run[-1].text.split(" ", 2)
+    return f"commits {first}-{last} {digest}"
 
 
 def trace(paths: Sequence[Path]) -> Trace:
@@ -149,22 +267,27 @@ def _events(
     events = []
     for record in records:
         kind, time = record[0], record[1]
-        if kind == SENT:
-            events.append(
-                Event(
-                    host, "send", time, f"send {_gist(record[3])}", peer=record[2], frame=record[3]
-                )
-            )
-        elif kind == RECEIVED:
-            other = names.get(record[2], f"s{record[2] + 1}")
-            text = f"receive {_gist(record[3])} from {other}"
-            events.append(Event(host, "receive", time, text, peer=record[2], frame=record[3]))
+        if kind in (SENT, RECEIVED):
+            events.append(_framed(names, host, kind, time, record[2], record[3]))
         elif kind == COMMIT:
             digest = record[3].hex()[:8] if isinstance(record[3], bytes) else "?"
             events.append(Event(host, "commit", time, f"commit #{record[2]} digest {digest}"))
     for event in events:
         event.at = event.time + offset
     return events
+
+
+def _framed(
+    names: dict[int, str], host: str, kind: str, time: float, peer: int | None, frame: bytes
+) -> Event:
+    """A frame ``host`` sent or received (``kind``), to or from ``peer``, as an event."""
+    message, stamp, detail = _gist(frame)
+    if kind == SENT:
+        text = f"send {stamp}{detail}"
+        return Event(host, "send", time, text, peer=peer, frame=frame, message=message)
+    sender = f" from {names.get(peer, f's{peer + 1}')}" if peer is not None else ""
+    text, brief = f"receive {stamp}{detail}{sender}", f"{stamp}{sender}"
+    return Event(host, "receive", time, text, peer=peer, frame=frame, message=message, brief=brief)
 
 
 def _match(lanes: dict[int, list[Event]]) -> None:
@@ -216,15 +339,16 @@ def _causal_order(lanes: dict[int, list[Event]]) -> list[Event]:
     return ordered
 
 
-def _gist(frame: bytes) -> str:
-    """A frame in a few words: its kind, sender, Lamport clock and number."""
+def _gist(frame: bytes) -> tuple[str, str, str]:
+    """A frame in a few words: its kind; its kind and Lamport clock; its number and view."""
     try:
         message = decode(frame)
     except RemoteProtocolError:
-        return "a frame that does not decode"
+        return "", "a frame that does not decode", ""
+    kind = type(message).__name__
     if not isinstance(message, Message):
-        return type(message).__name__
-    return f"{type(message).__name__} L={message.clock} seq {message.seq} view {message.view}"
+        return kind, kind, ""
+    return kind, f"{kind} L={message.clock}", f" seq {message.seq} view {message.view}"
 
 
 def _id(host: str) -> str:

@@ -7,6 +7,8 @@ import json
 import os
 import random
 import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -178,11 +180,12 @@ def test_a_log_that_cannot_be_written_is_said_once_and_the_match_is_played(
 
 
 def shiviz_problems(text: str) -> list[str]:
-    """What breaks ShiViz's documented rules in a file meant for it: the parser on the first
-    line (with the event, host and clock groups), the executions' delimiter on the second,
-    then events whose clock is JSON naming their own host, that host's entry counting its
-    events from 1 up by one, and every other entry an event of that host already seen whose
-    clock this one's covers (happens-before)."""
+    """What breaks ShiViz's documented rules in a file meant for it, read as ShiViz reads
+    it: the parser on the first line (with the event, host and clock groups), the
+    executions' delimiter on the second, then events whose clock is a JSON object of counts
+    naming their own host, that host's entry counting its events from 1 up by one, no
+    other entry falling from one of its events to the next, and every other entry an event
+    of that host already seen whose clock this one's covers (happens-before)."""
     problems = []
     first, second, *body = text.split("\n")
     if not all(f"(?<{group}>" in first for group in ("event", "host", "clock")):
@@ -196,9 +199,14 @@ def shiviz_problems(text: str) -> list[str]:
     seen: dict[str, list[dict[str, int]]] = {}
     for match in found:
         host, clock = match["host"], json.loads(match["clock"])
+        if not isinstance(clock, dict) or not all(type(n) is int for n in clock.values()):
+            problems.append(f"{host}'s clock is not an object of counts: {match['clock']}")
+            continue
         own = seen.setdefault(host, [])
         if clock.get(host) != len(own) + 1:
             problems.append(f"{host}'s event {len(own) + 1} has {clock.get(host)}")
+        if own and any(clock.get(h, 0) < n for h, n in own[-1].items()):
+            problems.append(f"{host}'s event {len(own) + 1} forgets what its last one knew")
         for other, count in clock.items():
             before = seen.get(other, [])
             if other != host and not 1 <= count <= len(before):
@@ -218,8 +226,8 @@ def test_the_logs_of_a_match_trace_into_a_file_shiviz_takes(
     text = out.read_text()
     assert shiviz_problems(text) == []
     lines = text.split("\n")[2::2]
-    assert any(line.startswith("receive Play ") for line in lines)
-    assert any(line.startswith("commit #1 digest ") for line in lines)
+    assert any(re.match(r"receive .*Play L=\d+ from s[12]-(Ann|Bea)", line) for line in lines)
+    assert any(re.search(r"\bcommits? #1\b.* digest ", line) for line in lines)
     merged = trace(played[0])
     received = [e for e in merged.events if e.kind == "receive"]
     assert received and all(e.matched is not None for e in received), "both logs are whole"
@@ -233,9 +241,12 @@ def test_the_validator_finds_what_shiviz_would_refuse() -> None:
     assert shiviz_problems(good) == []
     assert shiviz_problems(trace_text([("a", {"a": 2})]))  # does not start at 1
     assert shiviz_problems(trace_text([("b", {"a": 1, "b": 1})]))  # a's event 1 unseen
+    forgets = [("a", {"a": 1}), ("a", {"a": 2}), ("b", {"a": 2, "b": 1}), ("b", {"a": 1, "b": 2})]
+    assert shiviz_problems(trace_text(forgets))
+    assert shiviz_problems(trace_text([("a", {"a": "1"})]))  # not a count
 
 
-def trace_text(events: list[tuple[str, dict[str, int]]]) -> str:
+def trace_text(events: Sequence[tuple[str, Mapping[str, object]]]) -> str:
     lines = [SHIVIZ_REGEX, ""]
     for host, clock in events:
         lines += ["something", f"{host} {json.dumps(clock)}"]
@@ -265,33 +276,97 @@ def test_a_simulated_run_with_faults_logs_every_peer_and_traces_for_shiviz(tmp_p
     assert logged.digest == unlogged.digest, "logging changes nothing in the run"
     logs = sorted(tmp_path.glob("*-sim-seed-3-seat*.p2plog"))
     assert len(logs) == 4
-    text = trace(logs).shiviz()
-    assert shiviz_problems(text) == []
-    assert "receive StartView" in text or "receive ViewChange" in text, "heavy faults: views"
+    merged = trace(logs)
+    for acks in (False, True):
+        text = merged.part(acks=acks).shiviz()
+        assert shiviz_problems(text) == []
+        assert re.search(r"\b(StartView|ViewChange) L=", text), "heavy faults: views"
+        assert (" Ack L=" in text) is acks
+
+
+@pytest.fixture(scope="module")
+def one_round(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The logs of one round of four simulated peers, 344 plays: its whole trace for ShiViz,
+    with the Acks, is 637 KB."""
+    logs = tmp_path_factory.mktemp("one-round")
+    report = sim.run(SimConfig(4, 1, log=str(logs)), [2], SimpleBots())
+    assert report.tally.plays > 300 and not report.violations
+    return sorted(logs.glob("*.p2plog"))
+
+
+def test_one_round_for_shiviz_without_the_acks_is_under_100_kb_and_parses(
+    one_round: list[Path],
+) -> None:
+    merged = trace(one_round)
+    whole = merged.part(acks=True).shiviz()
+    text = merged.part().shiviz()
+    assert shiviz_problems(text) == [] and shiviz_problems(whole) == []
+    assert len(text.encode()) < 100_000 < len(whole.encode())
+    assert " Ack L=" not in text and " Ack L=" in whole
+    plays = [e for e in merged.events if e.kind == "send" and e.message == "Play"]
+    assert len(plays) > 100 and all(play.text in text for play in plays)
+    commits = {e.text.split()[1] for e in merged.events if e.kind == "commit"}
+    assert f"#{len(commits)} digest " in text, "the last commit is in the file"
+
+
+def test_a_part_counts_its_clocks_over_the_events_it_keeps(one_round: list[Path]) -> None:
+    merged = trace(one_round)
+    acks = Counter(e.kind for e in merged.events if e.message == "Ack")
+    part = merged.part()
+    assert part.left_out == {"Acks sent": acks["send"], "Acks received": acks["receive"]}
+    assert len(part.events) == len(merged.events) - acks.total()
+    for host in part.hosts:
+        own = [e.clock[host] for e in part.events if e.host == host]
+        assert own == list(range(1, len(own) + 1))
+    kept = {id(event) for event in part.events}
+    for event in part.events:
+        send = event.matched
+        if send is not None:  # every receive kept has its send kept: only Acks were left out
+            assert id(send) in kept and all(event.clock[h] >= n for h, n in send.clock.items())
+    window = merged.part(1.0, 1.2)
+    assert window.events and all(1.0 <= e.at <= 1.2 for e in window.events)
+    assert shiviz_problems(window.shiviz()) == []
+    assert window.note().startswith("seconds 1 to 1.2 of the match; left out: ")
 
 
 def test_a_window_of_the_match_is_drawn_as_a_mermaid_sequence_diagram(
-    played: tuple[list[Path], list[str]], tmp_path: Path
+    played: tuple[list[Path], list[str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     merged = trace(played[0])
-    whole = merged.mermaid().splitlines()
-    assert whole[:3] == [
+    whole = merged.part().mermaid().splitlines()
+    assert whole[:5] == [
+        "```mermaid",
         "sequenceDiagram",
+        whole[2],
         "    participant s1 as s1-Ann",
         "    participant s2 as s2-Bea",
     ]
+    assert re.fullmatch(
+        r"    %% the whole match; left out: [\d,]+ Acks sent and [\d,]+ .*", whole[2]
+    )
+    assert whole[-1] == "```"
     arrows = [line for line in whole if "->>" in line]
     assert any(re.fullmatch(r"    s[12]->>s[12]: Play L=\d+ seq \d+ view 0", a) for a in arrows)
     assert not any(": Ack " in a for a in arrows) and any(
-        ": Ack " in a for a in merged.mermaid(acks=True).splitlines()
+        ": Ack " in a for a in merged.part(acks=True).mermaid().splitlines()
     )
-    assert any(line.startswith("    Note over s1: commit #1 digest ") for line in whole)
+    notes = [line for line in whole if line.startswith("    Note over s1: ")]
+    assert re.fullmatch(r"    Note over s1: commits? #1(-#\d+)? digest [0-9a-f]{8}", notes[0])
     last = max(e.at for e in merged.events)
-    assert merged.mermaid(last + 1, last + 2).splitlines() == whole[:3]
-    middle = merged.mermaid(last / 3, 2 * last / 3).splitlines()
-    assert 3 < len(middle) < len(whole)
-    out = tmp_path / "window.mmd"
-    assert main(["trace", *map(str, played[0]), "--mermaid", str(out), "--window", ":1"]) == 0
-    assert out.read_text().startswith("sequenceDiagram\n")
+    empty = merged.part(last + 1, last + 2).mermaid().splitlines()
+    assert empty == [*whole[:2], empty[2], *whole[3:5], "```"]
+    middle = merged.part(last / 3, 2 * last / 3).mermaid().splitlines()
+    assert 6 < len(middle) < len(whole)
+    out, shiviz = tmp_path / "window.md", tmp_path / "window.shiviz"
+    args = ["trace", *map(str, played[0]), "--mermaid", str(out), "--shiviz", str(shiviz)]
+    assert main([*args, "--window", ":1"]) == 0
+    assert out.read_text().startswith("```mermaid\nsequenceDiagram\n    %% seconds 0 to 1 ")
+    assert shiviz_problems(shiviz.read_text()) == []
+    said = capsys.readouterr().err
+    assert said.startswith(f"p2pnerts trace: {shiviz} and {out} show seconds 0 to 1 of the ")
+    assert "Acks received" in said and "(--acks keeps them)" in said
+    assert main([*args, "--acks"]) == 0
+    assert " Ack L=" in shiviz.read_text() and ": Ack L=" in out.read_text()
+    assert "the whole match, every frame" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["trace", str(played[0][0]), "--window", "5:1"])

@@ -33,7 +33,7 @@ OTHERS = [c for c in COMMANDS if c[0] != "lab"]
 def test_the_guide_gives_three_lessons_and_an_export() -> None:
     lessons = [c[c.index("--lesson") + 1] for c in LAB if "--lesson" in c]
     assert {"race", "crash", "partition"} <= set(lessons)
-    assert [c[0] for c in OTHERS] == ["sim", "trace"]
+    assert [c[0] for c in OTHERS] == ["sim", "trace", "trace"]
 
 
 terminal = terminal_fixture(100, 32)
@@ -62,6 +62,7 @@ def test_a_lab_command_of_the_guide_shows_what_the_guide_says(
 def test_the_export_of_the_guide_writes_a_shiviz_file_and_a_mermaid_diagram(
     tmp_path: Path,
 ) -> None:
+    said = []
     for args in OTHERS:
         words = [w for a in args for w in (sorted(glob.glob(a, root_dir=tmp_path)) or [a])]
         done = subprocess.run(
@@ -72,6 +73,12 @@ def test_the_export_of_the_guide_writes_a_shiviz_file_and_a_mermaid_diagram(
             timeout=600,
         )
         assert done.returncode == 0, f"{shlex.join(args)}:\n{done.stdout}\n{done.stderr}"
-    assert (tmp_path / "class.md").read_text(encoding="utf-8").startswith("sequenceDiagram")
-    shiviz = (tmp_path / "class.shiviz").read_text(encoding="utf-8").splitlines()
-    assert len(shiviz) > 100 and "(?<host>" in shiviz[0]
+        said.append(done.stdout + done.stderr)
+    assert "  faults injected    crash 1\n" in said[0], "the guide's run has its crash"
+    diagram = (tmp_path / "class.md").read_text(encoding="utf-8")
+    assert diagram.startswith("```mermaid\nsequenceDiagram\n") and diagram.endswith("```\n")
+    assert "StartView" in diagram, "the window the guide gives shows the view without seat 1"
+    shiviz = (tmp_path / "class.shiviz").read_text(encoding="utf-8")
+    assert len(shiviz.splitlines()) > 100 and "(?<host>" in shiviz.splitlines()[0]
+    assert len(shiviz.encode()) < 100_000 and " Ack L=" not in shiviz
+    assert "Acks received (--acks keeps them)" in said[1]
