@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import os
 import random
 import sys
 from collections.abc import Callable
@@ -240,10 +241,11 @@ _NAMED = (
 
 
 def _import(name: str) -> ModuleType:
-    """The module ``name``: a dotted module name, or the path of a Python file."""
+    """The module ``name``: a dotted module name (found in the working directory too, as
+    ``python -m`` finds it), or the path of a Python file."""
     try:
         if not name.endswith(".py"):
-            return importlib.import_module(name)
+            return _from_here(name)
         path = Path(name)
         loader = importlib.util.spec_from_file_location(f"p2pnerts_policy_{path.stem}", path)
         if loader is None or loader.loader is None:
@@ -262,6 +264,20 @@ def _import(name: str) -> ModuleType:
         raise PolicyError(f"cannot import {name!r}: {exc}") from exc
     except Exception as exc:  # the code's own error as it runs: a syntax error, a typo
         raise PolicyError(f"cannot import {name!r}: {_where(exc)}") from exc
+
+
+def _from_here(name: str) -> ModuleType:
+    """Import the dotted module ``name``, looking in the working directory first, as
+    ``python -m`` does: the ``p2pnerts`` command's own path starts at its script's
+    directory, where an author's ``mybots.cautious`` is not."""
+    here = os.getcwd()
+    if here in sys.path or "" in sys.path:
+        return importlib.import_module(name)
+    sys.path.insert(0, here)
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(here)
 
 
 def _where(exc: Exception) -> str:

@@ -93,6 +93,35 @@ def test_a_policy_loads_from_a_module_by_its_dotted_name() -> None:
     assert isinstance(make(random.Random(0)), SimpleBot)
 
 
+CAUTIOUS = """
+from p2pnerts.rules import TurnStock
+
+
+class Cautious:
+    def choose(self, view, seat):
+        return TurnStock(seat)
+"""
+
+
+def test_a_policy_module_loads_from_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before, `p2pnerts arena --policies mybots.cautious:Cautious` in the folder holding
+    # mybots/ said "No module named 'mybots'": the command's path starts at its script's
+    # folder, not the working directory (as `python -m` puts it first).
+    (tmp_path / "mybots").mkdir()
+    (tmp_path / "mybots" / "cautious.py").write_text(CAUTIOUS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    try:
+        policy = load_policy("mybots.cautious:Cautious")(random.Random(0))
+    finally:
+        for name in ("mybots.cautious", "mybots"):
+            sys.modules.pop(name, None)
+    assert type(policy).__name__ == "Cautious"
+    assert str(tmp_path) not in sys.path  # looked in, and left as it was
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
