@@ -17,7 +17,14 @@ from collections.abc import Callable, Sequence
 
 from p2pnerts.arena._fast import fast_round
 from p2pnerts.arena._job import Job, faces
-from p2pnerts.arena._report import ArenaError, ArenaReport, ArenaRound, Tally, summarize
+from p2pnerts.arena._report import (
+    ArenaError,
+    ArenaReport,
+    ArenaRound,
+    Tally,
+    Timed,
+    summarize,
+)
 from p2pnerts.bots import load_policy, paced
 from p2pnerts.driver import Pace
 from p2pnerts.fanout import SERIAL, TaskFailed, Where, fan_out
@@ -138,8 +145,11 @@ def _play_round(job: Job, tallies: dict[str, Tally], deal: int, rotation: int) -
     sim = Simulation(config, job.seed * 1_000_003 + deal, bots, Lineup(decks, hear))
     result = sim.run()
     if result.violation is not None:
+        # A refused move is the author's: said as it is, not as a crash inside the arena.
+        refusals = [d.policy.refusal for d in drivers if isinstance(d.policy, Timed)]
         raise ArenaError(
-            f"deal {deal}, rotation {rotation}: {result.violation.message} "
+            next(filter(None, refusals), None)
+            or f"deal {deal}, rotation {rotation}: {result.violation.message} "
             f"(seed {result.violation.seed})"
         )
     if None in points:

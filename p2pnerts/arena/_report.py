@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2pnerts.bots import Policy, refused
+from p2pnerts.bots import Policy, refusal, refused
 from p2pnerts.driver import Pace
 from p2pnerts.errors import UsageError
 from p2pnerts.rules import Move, State
@@ -57,18 +57,21 @@ class Tally:
 
 class Timed:
     """A policy whose every decision is timed into a tally, and checked: a move the rules
-    refuse ends the run, naming the policy, the move and why."""
+    refuse ends the run, naming the policy, the move, why, and where its author wrote
+    the policy's ``choose`` (`refusal`, kept for whoever catches the error)."""
 
     def __init__(self, policy: Policy, tally: Tally, name: str) -> None:
         self._policy, self._tally, self._name = policy, tally, name
+        self.refusal: str | None = None
 
     def choose(self, view: State, seat: int) -> Move | None:
         start = time.perf_counter()
         move = self._policy.choose(view, seat)
         self._tally.decisions.append(time.perf_counter() - start)
         why = None if move is None else refused(view, seat, move)
-        if why is not None:
-            raise ArenaError(f"{self._name} chose {move!r}, which the rules refuse: {why}")
+        if move is not None and why is not None:
+            self.refusal = refusal(self._name, self._policy, move, why)
+            raise ArenaError(self.refusal)
         return move
 
 

@@ -10,7 +10,7 @@ and neither the network nor the simulator.
 from p2pnerts.bots._baseline import BaselineBot
 from p2pnerts.bots._driver import BotDriver, SimpleBots
 from p2pnerts.bots._expert import ExpertBot
-from p2pnerts.bots._guard import Guarded, refused
+from p2pnerts.bots._guard import Guarded, refusal, refused
 from p2pnerts.bots._levels import (
     LEVELS,
     NEWCOMER,
@@ -54,5 +54,6 @@ __all__ = [
     "paced",
     "play_round",
     "policy_name",
+    "refusal",
     "refused",
 ]

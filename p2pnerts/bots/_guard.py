@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import CodeType
 
 from p2pnerts.bots._policy import Policy
 from p2pnerts.rules import DeclareStuck, IllegalMove, Move, State, apply
@@ -41,7 +44,7 @@ class Guarded:
                     return move
                 # Else the peer would drop it, and the next like it, and nobody would know.
                 self.failed = True
-                self.warn(f"{self.name} chose {move!r}, which the rules refuse: {why}; {PLAYS_ON}")
+                self.warn(f"{refusal(self.name, self.policy, move, why)}; {PLAYS_ON}")
         stuck = view.ended is not None or view.tableau_of(seat).stuck
         return None if stuck else DeclareStuck(seat)
 
@@ -52,6 +55,24 @@ class Guarded:
 
 
 PLAYS_ON = "it plays no more, and the seat plays on as stuck"
+
+
+def refusal(name: str, policy: Policy, move: object, why: str) -> str:
+    """What to tell the author of ``policy`` (called ``name``) that chose ``move``, which
+    the rules refuse for ``why``: where its ``choose`` is written, too (their file, not
+    the code that found the move refused)."""
+    told = f"{name} chose {move!r}, which the rules refuse: {why}"
+    code = getattr(getattr(type(policy), "choose", None), "__code__", None)
+    return told if code is None else f"{told} (its choose() is at {written_at(code)})"
+
+
+def written_at(code: CodeType) -> str:
+    """Where ``code`` starts, as FILE:LINE (a path from the working directory when it is
+    below it, as an author names their file)."""
+    path = Path(code.co_filename)
+    with suppress(ValueError):
+        path = path.resolve().relative_to(Path.cwd())
+    return f"{path}:{code.co_firstlineno}"
 
 
 def refused(view: State, seat: int, move: Move) -> str | None:

@@ -194,6 +194,10 @@ def test_a_policy_whose_move_the_rules_refuse_stops_the_run_naming_it_the_move_a
         "your Nerts pile still has 13 cards",
         said,
     ), said
+    # Its author's file and line, where the full arena named its own ('(at
+    # arena/_report.py:71, choose)'), the line that found the move refused.
+    assert said.endswith(f"(its choose() is at {path}:5)"), said
+    assert "_report.py" not in said
 
 
 def test_a_policy_in_the_simulator_sees_no_other_seats_face_down_cards() -> None:

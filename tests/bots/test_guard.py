@@ -4,6 +4,7 @@ the rules refuse (which the peer would otherwise drop, again and again, unseen).
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from p2pnerts.bots import Guarded, SimpleBot, refused
 from p2pnerts.rules import CallNerts, DeclareStuck, Move, State, TableOptions, TurnStock, deal
@@ -30,9 +31,12 @@ def test_a_move_the_rules_take_passes_and_one_they_refuse_is_told_once_then_the_
     assert told == [] and not guarded.failed
     assert guarded.choose(TABLE, 0) == DeclareStuck(0)  # not the CallNerts
     assert guarded.failed and len(told) == 1
+    # Its author's file and line: where its choose() is written.
+    written = f"{Path(__file__).relative_to(Path.cwd())}:{Says.choose.__code__.co_firstlineno}"
     assert told[0] == (
         "Ann's policy chose CallNerts(seat=0), which the rules refuse: your Nerts pile still "
-        "has 13 cards; it plays no more, and the seat plays on as stuck"
+        f"has 13 cards (its choose() is at {written}); it plays no more, and the seat plays "
+        "on as stuck"
     )
     assert guarded.choose(TABLE, 0) == DeclareStuck(0) and len(told) == 1
 
