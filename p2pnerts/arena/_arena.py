@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from p2pnerts.arena._fast import fast_round
-from p2pnerts.arena._job import Job, faces
+from p2pnerts.arena._job import Job, faces, level_pace
 from p2pnerts.arena._report import (
     ArenaError,
     ArenaReport,
@@ -57,9 +57,14 @@ def play_arena(
     ``fast`` plays on the rules alone (`p2pnerts.arena._fast`) instead of the protocol.
 
     With teams in ``options``, a team plays one policy (team ``t`` the policy ``t mod P``)
-    and the deals rotate over the teams' decks."""
+    and the deals rotate over the teams' decks. A policy named without ``@N`` looks at
+    ``pace``; by default at the pace of the first level among ``policies`` (`level_pace`),
+    else at the arena's own."""
     options = options or TableOptions()
-    job = Job(tuple(policies), players, seed, pace or Pace(), options, fast)
+    level = None
+    if pace is None:
+        pace, level = level_pace(policies)
+    job = Job(tuple(policies), players, seed, pace, options, fast)
     _check(job, rounds, where)
     started = time.perf_counter()
     try:
@@ -79,6 +84,8 @@ def play_arena(
         played,
         options.teams,
         fast,
+        tuple(job.pace_of(name) for name in job.policies),
+        level,
     )
 
 

@@ -57,11 +57,15 @@ class Job:
         drivers = []
         for name in self.seats:
             policy = makers[self.policies.index(name)](random.Random(seeds.getrandbits(64)))
-            spec, pace = paced(name)
-            named = level_named(spec)
-            pace = pace or (self.pace if named is None else named.pace)
-            drivers.append(BotDriver(Timed(policy, tallies[name], name), pace))
+            drivers.append(BotDriver(Timed(policy, tallies[name], name), self.pace_of(name)))
         return drivers
+
+    def pace_of(self, name: str) -> Pace:
+        """How often the policy ``name`` looks at the table: as its ``@N`` says, else a
+        level's own pace, else the job's."""
+        spec, pace = paced(name)
+        named = level_named(spec)
+        return pace or (self.pace if named is None else named.pace)
 
     def deck(self, deal: int, rotation: int, seat: int) -> tuple[Card, ...]:
         """Seat ``seat``'s deck order in a round (`arena_deck` of its deck)."""
@@ -77,6 +81,18 @@ class Job:
         tally.calls += caller is not None and self.seating[caller] == deck
         tally.points += points
         return points
+
+
+def level_pace(policies: Sequence[str]) -> tuple[Pace, str | None]:
+    """The pace for the policies named without one, and the level it is taken from: the
+    first level among ``policies`` named without ``@N`` (a policy compared against a level
+    plays at that level's pace, as the level does), else the arena's own (None)."""
+    for name in policies:
+        spec, pace = paced(name)
+        named = level_named(spec)
+        if pace is None and named is not None:
+            return named.pace, spec
+    return Pace(), None
 
 
 @functools.cache

@@ -155,10 +155,31 @@ class ArenaReport:
     teams: tuple[int, ...] = ()
     fast: bool = False
     """Played on the rules alone, races settled by pace (`p2pnerts.arena` explains)."""
+    paces: tuple[Pace, ...] = ()
+    """How often each policy looked at the table, in the order of ``policies``."""
+    pace_level: str | None = None
+    """The level whose pace the policies named without ``@N`` played at (None: at
+    ``pace``, the arena's)."""
 
     @property
     def players(self) -> int:
         return len(self.seats)
+
+    def paces_line(self) -> str:
+        """How often each policy looked at the table, and why, in a line."""
+        looks = ", ".join(
+            f"{name} {looks_a_second(pace):.3g}"
+            for name, pace in zip(self.policies, self.paces, strict=True)
+        )
+        pace = (
+            "at the arena's pace"
+            if self.pace_level is None
+            else f"as often as {self.pace_level}, the level it meets"
+        )
+        return (
+            f"looks a second: {looks} (a policy named without @N looks {pace}; "
+            "POLICY@N looks N times a second)"
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON: ``results`` is the same for the same seed; ``timing`` holds
@@ -170,6 +191,11 @@ class ArenaReport:
             "fast": self.fast,
             "teams": "+".join(map(str, self.teams)),
             "pace": {"think": self.pace.think, "spread": self.pace.spread},
+            "looks_a_second": {
+                name: round(looks_a_second(pace), 4)
+                for name, pace in zip(self.policies, self.paces, strict=True)
+            },
+            "pace_level": self.pace_level,
             "seats": list(self.seats),
             "results": [f.to_json() for f in self.figures],
             "timing": {
@@ -188,16 +214,18 @@ class ArenaReport:
     def text(self) -> str:
         teams = f", teams {'+'.join(map(str, self.teams))}" if self.teams else ""
         kind = " on the rules alone (--fast)" if self.fast else ""
+        width = name_width(self.policies)
         lines = [
             f"{self.rounds} rounds at {self.players} players ({', '.join(self.seats)}{teams})"
             f"{kind}, seed {self.seed}, every deal in every rotation; {self.seconds:.1f} s",
-            f"{'policy':<16}{'points/round':>20}{'margin':>18}{'Nerts':>7}"
+            self.paces_line(),
+            f"{'policy':<{width}}{'points/round':>20}{'margin':>18}{'Nerts':>7}"
             f"{'cards':>7}{'won':>6}{'lost':>6}{'tied':>6}{'ms/move':>9}",
         ]
         for f in self.figures:
             margin = "" if f.margin is None else f"{f.margin:+.2f} ± {f.margin_ci95:.2f}"
             lines.append(
-                f"{f.name:<16}{f.mean_points:>12.2f} ± {f.points_ci95:<5.2f}{margin:>18}"
+                f"{f.name:<{width}}{f.mean_points:>12.2f} ± {f.points_ci95:<5.2f}{margin:>18}"
                 f"{f.nerts_rate:>7.0%}{f.cards_played:>7.1f}{f.races_won:>6.2f}"
                 f"{f.races_lost:>6.2f}{f.races_tied:>6.2f}{f.decision_ms:>9.3f}"
             )
@@ -208,6 +236,17 @@ class ArenaReport:
             "both cards stay, as at 2 players nearly every race does)"
         )
         return "\n".join(lines)
+
+
+def looks_a_second(pace: Pace) -> float:
+    """How many times a second a seat at ``pace`` looks at the table, on average."""
+    return 1 / (pace.think + pace.spread / 2)
+
+
+def name_width(names: Sequence[str]) -> int:
+    """The width of a report's first column: 16, or room for the longest name (a policy
+    named by its file's path) and two spaces."""
+    return max(16, *(len(name) + 2 for name in names))
 
 
 def summarize(

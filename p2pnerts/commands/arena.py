@@ -36,7 +36,8 @@ def arena_options(arena: argparse.ArgumentParser) -> None:
         metavar="P1,P2,...",
         help=f"comma-separated: {', '.join(POLICIES)}, L1-L10 (a level: its policy at its "
         "pace), package.module:Class or file.py:Class (default baseline,strong); any of them "
-        "@N looks N times a second (strong@15: the arena's pace is about 13)",
+        "@N looks N times a second (strong@15: the arena's pace is about 13); beside a level, "
+        "a policy named without @N looks as often as the first level named",
     )
     arena.add_argument(
         "--rounds",

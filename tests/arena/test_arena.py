@@ -13,7 +13,7 @@ import pytest
 from p2pnerts.arena import ArenaError, play_arena
 from p2pnerts.arena._job import arena_deck
 from p2pnerts.arena._report import clustered_ci95
-from p2pnerts.bots import BotDriver, PolicyError, SimpleBot
+from p2pnerts.bots import BotDriver, PolicyError, SimpleBot, level, paced
 from p2pnerts.driver import Driver, Pace
 from p2pnerts.errors import Error
 from p2pnerts.protocol import Event, RoundOver
@@ -268,3 +268,37 @@ def test_at_two_players_a_race_is_a_tie_under_both_stay_and_counted_as_one() -> 
     assert sum(f.races_tied for f in raced.figures) == 0
     assert sum(f.races_won for f in raced.figures) == sum(f.races_lost for f in raced.figures)
     assert sum(f.races_won for f in raced.figures) > 0
+
+
+def test_a_policy_beside_a_level_looks_as_often_as_the_level_unless_told() -> None:
+    # Before, an author's policy beside L2 looked about 13 times a second, L2 0.4 times,
+    # and the report said nothing of it: +14 points a round against -24.
+    report = play_arena([f"{EXAMPLE}:Eager", "L2"], 4, seed=1, fast=True)
+    eager, l2 = report.figures
+    assert eager.decisions < 2 * l2.decisions  # not thirty times as many looks
+    assert report.paces == (level(2).pace, level(2).pace) and report.pace_level == "L2"
+    told = report.text().splitlines()[1]
+    assert told == (
+        f"looks a second: {EXAMPLE}:Eager 0.4, L2 0.4 (a policy named without @N looks as "
+        "often as L2, the level it meets; POLICY@N looks N times a second)"
+    )
+    assert report.to_json()["looks_a_second"] == {f"{EXAMPLE}:Eager": 0.4, "L2": 0.4}
+    report = play_arena(["baseline@13.3", "L2", "L5"], 3, seed=1, players=3, fast=True)
+    assert report.paces == (paced("baseline@13.3")[1], level(2).pace, level(5).pace)
+    report = play_arena(["baseline", "strong"], 2, seed=1, players=2, fast=True)
+    assert report.paces == (Pace(), Pace()) and report.pace_level is None
+    assert "looks at the arena's pace" in report.text().splitlines()[1]
+
+
+def test_the_reports_columns_hold_a_policy_named_by_a_long_path(tmp_path: Path) -> None:
+    # Before, a name longer than the first column pushed its row's figures to the right.
+    path = tmp_path / "a folder of policies" / "eager.py"
+    path.parent.mkdir()
+    path.write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    report = play_arena([f"{path}:Eager", "baseline"], 2, seed=1, players=2, fast=True)
+    header, *rows = report.text().splitlines()[2:5]
+    assert len(rows[0]) > len(f"{path}:Eager") + 20
+    # Each row's "±" sits below the heading's "points/round", 8 before its end.
+    ends = {header.index("points/round") + len("points/round")}
+    ends |= {row.index(" ± ") + 8 for row in rows}
+    assert len(ends) == 1, report.text()
