@@ -24,18 +24,21 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from p2pnerts.arena._arena import arena_round
+from p2pnerts.arena._arena import RoundFailed, arena_round
 from p2pnerts.arena._job import Job
-from p2pnerts.arena._report import ArenaError, ArenaRound, Tally
+from p2pnerts.arena._report import ArenaError, ArenaRound, Tally, name_width
 from p2pnerts.bots import LEVELS, POLICIES
 from p2pnerts.driver import Pace
-from p2pnerts.fanout import SERIAL, Where, fan_out
+from p2pnerts.fanout import SERIAL, TaskFailed, Where, fan_out
 from p2pnerts.rules import TableOptions
 
 ELO = 400 / math.log(10)
 """Elo points per unit of the natural log of a Bradley-Terry strength."""
 RESAMPLES = 200
 """Bootstrap refits behind each interval."""
+FEWEST_DEALS = 5
+"""The deals each pair must play for an interval: resampling fewer gives a few refits
+over and over (one deal, the same refit every time: '1939 to 1939'), not an interval."""
 STEPS = 200
 """Minorisation-maximisation steps of a fit (ample for a few dozen entries)."""
 
@@ -46,9 +49,9 @@ class Rating:
 
     name: str
     elo: float
-    low: float
-    high: float
-    """The 95% bootstrap interval of ``elo``."""
+    low: float | None
+    high: float | None
+    """The 95% bootstrap interval of ``elo`` (None: too few deals for one)."""
     score: float
     """Share of its rounds it won (a tie counts half)."""
     margin: float
@@ -58,7 +61,11 @@ class Rating:
         return {
             "entry": self.name,
             "elo": round(self.elo, 1),
-            "elo_ci95": [round(self.low, 1), round(self.high, 1)],
+            "elo_ci95": (
+                None
+                if self.low is None or self.high is None
+                else [round(self.low, 1), round(self.high, 1)]
+            ),
             "score": round(self.score, 4),
             "margin": round(self.margin, 4),
         }
@@ -75,10 +82,13 @@ class LadderReport:
     seed: int
     fast: bool
     seconds: float
+    deals: int = FEWEST_DEALS
+    """Deals per pair (a deal: as many rounds as there are decks)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "rounds_per_pair": self.rounds,
+            "deals_per_pair": self.deals,
             "players": self.players,
             "seed": self.seed,
             "fast": self.fast,
@@ -89,22 +99,35 @@ class LadderReport:
     def text(self) -> str:
         pairs = len(self.ratings) * (len(self.ratings) - 1) // 2
         kind = "on the rules alone (--fast)" if self.fast else "over the protocol"
+        width = name_width([r.name for r in self.ratings])
         lines = [
             f"{pairs} pairs x {self.rounds} rounds at {self.players} players {kind}, "
             f"seed {self.seed}; {self.seconds:.1f} s",
-            f"{'entry':<16}{'Elo':>6}{'95% interval':>16}{'won':>7}{'points/round':>14}",
+            f"{'entry':<{width}}{'Elo':>6}{'95% interval':>16}{'won':>7}{'points/round':>14}",
         ]
         for r in self.ratings:
+            interval = "-" if r.low is None else f"{r.low:.0f} to {r.high:.0f}"
             lines.append(
-                f"{r.name:<16}{r.elo:>6.0f}{f'{r.low:.0f} to {r.high:.0f}':>16}"
-                f"{r.score:>7.0%}{r.margin:>+14.2f}"
+                f"{r.name:<{width}}{r.elo:>6.0f}{interval:>16}{r.score:>7.0%}{r.margin:>+14.2f}"
             )
+        if self.deals < FEWEST_DEALS:
+            lines.append(self.too_few())
         lines.append(
             "Elo: Bradley-Terry on rounds won (more points than the other in the same round), "
             "mean 1500; won: share of its rounds; points/round: its mean margin over its "
             "opponents"
         )
         return "\n".join(lines)
+
+    def too_few(self) -> str:
+        """Why the ladder has no intervals, and the rounds that would give them."""
+        per_deal = math.ceil(self.rounds / self.deals)
+        deals = "1 deal" if self.deals == 1 else f"{self.deals} deals"
+        return (
+            f"no intervals: {self.rounds} rounds a pair are {deals} at {self.players} players, "
+            f"too few to resample; an interval takes {FEWEST_DEALS} deals a pair "
+            f"(--rounds {FEWEST_DEALS * per_deal})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,9 +167,13 @@ def play_ladder(
     pairs = list(combinations(entries, 2))
     jobs = tuple(Job((a, b), players, seed, pace or Pace(), TableOptions(), fast) for a, b in pairs)
     started = time.perf_counter()
-    fanned = fan_out(
-        ladder_round, _Ladder(jobs, rounds), range(len(jobs) * rounds), where, progress=progress
-    )
+    try:
+        fanned = fan_out(
+            ladder_round, _Ladder(jobs, rounds), range(len(jobs) * rounds), where, progress=progress
+        )
+    except TaskFailed as exc:
+        (a, b), within = pairs[exc.seed // rounds], exc.seed % rounds
+        raise RoundFailed(f"round {within} of {a} against {b} failed: {exc.detail}") from None
     seconds = time.perf_counter() - started
     games: dict[tuple[str, str], list[float]] = {}
     for k, (job, (a, b)) in enumerate(zip(jobs, pairs, strict=True)):
@@ -154,7 +181,7 @@ def play_ladder(
         games[a, b] = [_margin(record, job.seats, a, b) for record, _ in records]
     deal = jobs[0].decks  # (every pair's job seats the same players, so the same decks)
     ratings = _rate(list(entries), games, deal, random.Random(f"ladder:{seed}"))
-    return LadderReport(ratings, rounds, players, seed, fast, seconds)
+    return LadderReport(ratings, rounds, players, seed, fast, seconds, math.ceil(rounds / deal))
 
 
 def _margin(record: ArenaRound, seats: Sequence[str], a: str, b: str) -> float:
@@ -174,7 +201,8 @@ def _rate(
     elo = _fit(entries, games)
     deals = {pair: [m[i : i + deal] for i in range(0, len(m), deal)] for pair, m in games.items()}
     samples: dict[str, list[float]] = {name: [] for name in entries}
-    for _ in range(RESAMPLES):
+    resamples = RESAMPLES if min(map(len, deals.values())) >= FEWEST_DEALS else 0
+    for _ in range(resamples):
         again = {
             pair: [x for one in rng.choices(d, k=len(d)) for x in one] for pair, d in deals.items()
         }
@@ -182,8 +210,7 @@ def _rate(
             samples[name].append(value)
     ratings = []
     for name in entries:
-        ordered = sorted(samples[name])
-        low, high = ordered[int(0.025 * RESAMPLES)], ordered[int(0.975 * RESAMPLES) - 1]
+        low, high = _interval(samples[name])
         won, played, margins = 0.0, 0, []
         for (a, b), m in games.items():
             if name in (a, b):
@@ -194,6 +221,14 @@ def _rate(
         score, margin = won / played, statistics.fmean(margins)
         ratings.append(Rating(name, elo[name], low, high, score, margin))
     return tuple(sorted(ratings, key=lambda r: -r.elo))
+
+
+def _interval(samples: list[float]) -> tuple[float | None, float | None]:
+    """The 95% interval of bootstrap ``samples`` (none without them)."""
+    if not samples:
+        return None, None
+    ordered = sorted(samples)
+    return ordered[int(0.025 * len(ordered))], ordered[int(0.975 * len(ordered)) - 1]
 
 
 def _won(margin: float) -> float:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 import random
+import re
 
 import pytest
 
 from p2pnerts.arena import ArenaError, ladder_entries, play_ladder
 from p2pnerts.arena._job import Job
-from p2pnerts.arena._ladder import _fit, _rate
+from p2pnerts.arena._ladder import LadderReport, Rating, _fit, _rate
 from p2pnerts.arena._report import Tally
 from p2pnerts.bots import POLICIES, level
 from p2pnerts.driver import Pace
@@ -32,7 +33,8 @@ def test_the_intervals_resample_deals_with_all_their_rounds() -> None:
     by_deal = {r.name: r for r in _rate(["A", "B"], games, 4, random.Random(1))}
     assert by_deal["B"].low == pytest.approx(by_deal["B"].high) == pytest.approx(1500)
     by_round = {r.name: r for r in _rate(["A", "B"], games, 1, random.Random(1))}
-    assert by_round["B"].low < 1500 < by_round["B"].high
+    low, high = by_round["B"].low, by_round["B"].high
+    assert low is not None and high is not None and low < 1500 < high
 
 
 def test_a_fit_orders_a_chain_and_counts_a_tie_as_half_a_win_each() -> None:
@@ -50,9 +52,42 @@ def test_the_ladder_rates_the_fastest_level_above_the_slowest_reproducibly() -> 
     names = [r.name for r in first.ratings]
     assert names[0] == "L10" and names[-1] == "L1"
     for r in first.ratings:
-        assert r.low <= r.elo <= r.high
         assert 0 <= r.score <= 1
     assert sum(r.margin for r in first.ratings) == pytest.approx(0, abs=1e-9)
+
+
+def test_a_ladder_of_too_few_rounds_for_an_interval_says_so_and_shows_none() -> None:
+    # Before, 4 rounds a pair (one deal) resampled the one deal again and again, and the
+    # table gave every entry an interval of a single value: '1939 to 1939'.
+    report = play_ladder(["L1", "L10", "strong"], 4, seed=2)
+    assert all(r.low is None and r.high is None for r in report.ratings)
+    assert report.to_json()["ratings"][0]["elo_ci95"] is None
+    text = report.text()
+    assert re.search(r"^L10 +\d+ +- +100%", text, re.M), text
+    assert (
+        "no intervals: 4 rounds a pair are 1 deal at 4 players, too few to resample; an "
+        "interval takes 5 deals a pair (--rounds 20)"
+    ) in text
+    deals = [[1, -1, 1, 1], [1, 1, 1, 1], [-1, -1, 1, -1], [1, 1, -1, 1], [1, -1, -1, 1]]
+    games = {("A", "B"): [float(m) for deal in deals for m in deal]}  # 5 deals: intervals
+    for r in _rate(["A", "B"], games, 4, random.Random(1)):
+        assert r.low is not None and r.high is not None and r.low <= r.elo <= r.high
+        assert r.low < r.high
+
+
+def test_the_ladders_columns_hold_a_policy_named_by_a_long_path() -> None:
+    long = "a folder of policies/and another/eager.py:Eager"
+    ratings = (
+        Rating(long, 1510.0, 1480.0, 1540.0, 0.5, 0.1),
+        Rating("L2", 1490.0, 1460.0, 1520.0, 0.5, -0.1),
+    )
+    text = LadderReport(ratings, 24, 4, 1, True, 1.0).text()
+    header, *rows = text.splitlines()[1:4]
+    ends = {
+        header.index("Elo") + 3,
+        *(row.index(f"{r.elo:.0f}") + 4 for row, r in zip(rows, ratings, strict=True)),
+    }
+    assert len(ends) == 1, text  # every Elo below the heading's
 
 
 def test_a_level_plays_at_its_own_pace_and_a_policy_at_the_arenas() -> None:
