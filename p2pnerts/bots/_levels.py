@@ -91,9 +91,13 @@ class Level:
         return self.reaction.pace
 
     def describe(self) -> str:
+        return f"level {self.number} ({self.name}): {self.policy} policy, {self.looks}"
+
+    @property
+    def looks(self) -> str:
+        """How often a bot of this level looks at the table, in words."""
         mean = self.reaction.mean
-        pace = f"{mean * 1000:.0f} ms" if mean < 1 else f"{mean:.1f} s"
-        return f"level {self.number} ({self.name}): {self.policy} policy, a look every {pace}"
+        return f"a look every {mean * 1000:.0f} ms" if mean < 1 else f"a look every {mean:.1f} s"
 
 
 def _level(number: int, name: str, policy: str, moves_per_second: float) -> Level:

@@ -81,8 +81,15 @@ def player_options(
             default=name,
             help=f"the player's name, at most {NAME_MOST} characters ({name})",
         )
-    parser.add_argument("--level", type=count(1, 10), default=NEWCOMER, help=level_help(NEWCOMER))
-    parser.add_argument("--seed", type=int, default=None, help="shuffle from this seed")
+    level = level_help(NEWCOMER) + ("; with --policy, its pace only" if named_by_policy else "")
+    parser.add_argument("--level", type=count(1, 10), default=NEWCOMER, help=level)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="draw the bots' choices from this seed (no seed fixes the decks: every seat's "
+        "secret goes into them)",
+    )
     parser.add_argument("--interface", metavar="ADDR", help="use mDNS on this address only")
     parser.add_argument("--stats", metavar="FILE", help="write what this peer measured (JSON)")
     parser.add_argument(

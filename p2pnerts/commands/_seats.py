@@ -348,6 +348,7 @@ def join_command(config: JoinConfig, screen: Screen | None) -> int:
     result: MatchResult | None
     try:
         if screen is None:
+            player.welcomed = lambda welcome: say(seated_words(config.seat, welcome))
             assert config.table is not None
             where = config.seat.interface
             join = partial(locate_and_join, host_key=config.seat.host_key)
@@ -358,6 +359,19 @@ def join_command(config: JoinConfig, screen: Screen | None) -> int:
         raise JoinError(str(exc)) from None
     status = end_match(result, config.seat)
     return 1 if _policy_failed(player) else status
+
+
+def seated_words(seat: SeatConfig, welcome: Welcome) -> str:
+    """A headless seat's bot, seated: what it plays, and how often it looks at the table
+    (``bot --policy`` looks at its level's pace: the line says which)."""
+    taken = f"{seat.name} has seat {welcome.seat + 1} of {welcome.players}"
+    pace = level(seat.level)
+    if seat.policy is None:
+        return f"{taken}: {pace.describe()}"
+    return (
+        f"{taken}: {seat.policy} at level {pace.number}'s pace, {pace.looks} on average "
+        "(--level 1-10 sets another)"
+    )
 
 
 def _policy_failed(player: Player) -> bool:

@@ -135,6 +135,11 @@ def _host_and_bot(policy: str, rounds: int = 1) -> tuple[subprocess.CompletedPro
 def test_the_guides_example_policy_plays_a_match_as_a_peer() -> None:
     bot, host_out = _host_and_bot(f"{EXAMPLE}:Eager")
     assert bot.returncode == 0, bot.stdout + bot.stderr
+    # It says how often it looks (at its --level's pace), where nothing said it.
+    assert (
+        f"Eager has seat 2 of 2: {EXAMPLE}:Eager at level 9's pace, a look every 100 ms on "
+        "average (--level 1-10 sets another)"
+    ) in bot.stdout.splitlines()
     summary = [line for line in bot.stdout.splitlines() if line.startswith("match over")]
     assert summary and "Eager" in summary[0]
     assert summary[0] in host_out

@@ -27,8 +27,9 @@ from p2pnerts.bots import (
 )
 from p2pnerts.cli import main
 from p2pnerts.commands import _seats
-from p2pnerts.commands._config import seat_from
-from p2pnerts.rules import TurnStock
+from p2pnerts.commands._config import SeatConfig, seat_from
+from p2pnerts.protocol import Welcome
+from p2pnerts.rules import TableOptions, TurnStock
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "eager.py"
 
@@ -241,6 +242,33 @@ def test_a_bot_with_a_policy_that_cannot_load_fails_before_it_joins(
 def test_a_bot_peer_goes_by_its_policys_name_unless_named(args: list[str], name: str) -> None:
     parsed = cli._parser().parse_args(["bot", "--join", "Kitchen", *args])
     assert seat_from(parsed, bot=True).name == name
+
+
+def test_bots_help_says_what_its_seed_and_level_do_as_the_readme_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Before, --seed said "shuffle from this seed", where no seed fixes the decks.
+    with pytest.raises(SystemExit):
+        main(["bot", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "--seed SEED draw the bots' choices from this seed (no seed fixes the decks" in said
+    assert "shuffle" not in said
+    assert "with --policy, its pace only" in said
+    readme = " ".join((EXAMPLE.parents[1] / "README.md").read_text(encoding="utf-8").split())
+    assert "Its `--seed` draws its choices" in readme and "no seed fixes the decks" in readme
+
+
+def test_a_bot_says_as_it_takes_its_seat_what_it_plays_and_how_often_it_looks() -> None:
+    welcome = Welcome(bytes(16), 2, 3, TableOptions())
+    seat = SeatConfig("Eager", level=2, headless=True, policy="examples/eager.py:Eager")
+    assert _seats.seated_words(seat, welcome) == (
+        "Eager has seat 3 of 3: examples/eager.py:Eager at level 2's pace, a look every "
+        "2.5 s on average (--level 1-10 sets another)"
+    )
+    seat = SeatConfig("Bot", level=9, headless=True)
+    assert _seats.seated_words(seat, welcome) == (
+        "Bot has seat 3 of 3: level 9 (far beyond human): expert policy, a look every 100 ms"
+    )
 
 
 def test_levels_one_to_seven_play_at_peoples_paces_and_eight_on_beyond() -> None:
