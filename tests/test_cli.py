@@ -62,6 +62,15 @@ def test_play_runs_a_table_on_this_machine_to_the_winner(
     assert "of 3 peers (s1-You, s2-Bot_2, s3-Bot_3)" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("command", [["bot", "--join", "127.0.0.1:9"], ["join", "--headless"]])
+def test_no_seed_fixes_a_seats_deal_secrets(command: list[str]) -> None:
+    # The seed draws the bots' choices only: a seat whose deal secrets came from it could
+    # be brute-forced against a round's public pledges, its deck known before its reveal.
+    args = _parser().parse_args([*command, "--seed", "3"])
+    seat = seat_from(args, bot=command[0] == "bot")
+    assert seat.seed == 3 and not _seats._player(seat, random.Random(3)).seeded
+
+
 def test_play_without_a_game_log_tells_none(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["play", "--headless", "--bots", "1", "--seed", "3", "--rounds", "1", "--level", "10"]
     assert main([*args, "--no-log"]) == 0

@@ -118,7 +118,6 @@ async def host_in_lobby(config: HostConfig, session: ui.Session) -> MatchResult:
                 name = f"Bot {len(lobby.roster) + 1} L{level}"
                 rng_bot, secret = random.Random(rng.getrandbits(64)), config.seat.passphrase
                 bot = bot_player(name, level, rng_bot, lambda _: None, passphrase=secret)
-                bot.seeded = config.seat.seed is not None
                 bot.log_dir, bot.table_name = config.seat.log, spec.name  # (as `run_host`'s)
                 await nursery.start(local_bot, port, bot, session.report)
                 lobby.bots_added -= 1

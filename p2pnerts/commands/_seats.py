@@ -263,7 +263,6 @@ async def run_host(
             for k in range(config.bots)
         ]
         for bot in bots:
-            bot.seeded = player.seeded
             # Every peer of the table logs, the bots beside the host, under the table's
             # name: `trace` merges the logs of a table played on one machine.
             bot.log_dir, bot.table_name = config.seat.log, spec.name
@@ -387,7 +386,6 @@ def _player(
 ) -> Player:
     """The seat's player when a bot plays it: its level (or policy), and its state file."""
     player = fit_out(bot_player(seat.name, seat.level, rng, say, tell, policy=seat.policy), seat)
-    player.seeded = seat.seed is not None
     if seat.cheat is not None:
         player.tamper = cheat = Cheat(seat.cheat)
         player.shuns = cheat.shuns

@@ -102,9 +102,10 @@ class Player:
     """Seconds without a word from any other seat after which a seat that cannot go on by
     itself counts the table gone (`TablePeer.forsaken`)."""
     seeded: bool = False
-    """A practice table started with a seed: this seat's deal secrets are drawn from ``rng``
-    (so the seed deals the same decks), not from the system's randomness (which a table
-    among strangers needs: a secret another can predict lets them know the deck)."""
+    """For tests alone: this seat's deal secrets are drawn from ``rng``, so that a test's
+    deals repeat. No command sets it: a seat's secrets come from the system's randomness,
+    whatever ``--seed`` says (a secret another can predict, by trying seeds against the
+    round's public pledges, lets them know the deck)."""
     shaper: Shaper | None = None
     """How this seat's links are slowed, made lossy or cut (slow motion, a Wi-Fi test)."""
     log_dir: Path | None = None

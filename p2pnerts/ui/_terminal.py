@@ -64,7 +64,6 @@ def play_in_terminal(
     app = create_application(model, lobby)
     rng = random.Random(random.Random(seed).getrandbits(64))
     session = Session(model, app.invalidate, name, rng, lobby, idle_after=idle_after)
-    session.player.seeded = seed is not None
     # Log records would be written over the screen: they go to the person instead.
     log, root = TickerLog(session), logging.getLogger()
     root.addHandler(log)
