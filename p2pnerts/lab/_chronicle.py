@@ -39,14 +39,19 @@ LINES = 600
 
 
 class Mark(Enum):
-    """What a line of the time-space diagram shows, on one lane or between two."""
+    """What a line of the time-space diagram shows, on one lane or between two: each has
+    its own glyph on the screen, and one meaning (the legend names each once)."""
 
     SEND = "send"
     ARRIVE = "arrive"
     COMMIT = "commit"
-    VERDICT = "verdict"
+    BACK = "back"
+    """A play's card sent back where it came from."""
+    TIE = "tie"
+    """Two plays with equal clocks for one spot, both cards staying (both-stay)."""
     NEWS = "news"
-    TEACHER = "teacher"
+    FAULT = "fault"
+    """A fault struck or lifted, by the lesson's script or by the teacher's key."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +79,7 @@ class Kind(Enum):
     VIEW = "view"
     REJOIN = "rejoin"
     ROUND = "round"
-    TEACHER = "teacher"
+    FAULT = "fault"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +114,8 @@ class Chronicle:
         """Per foundation, the plays that stayed on it this round, in order."""
         self._at_call: dict[tuple[int, int], tuple[int, int]] = {}
         """Plays in the air when a Nerts call was sent: the call's (seat, clock) each."""
+        self._called: Play | None = None
+        """The Nerts call that ended this round, once it has committed."""
         self._round = 0
         self._committed: list[int] = [0] * peers
         self._views: set[tuple[int, tuple[int, ...]]] = set()
@@ -137,10 +144,10 @@ class Chronicle:
         """A crashed seat's replica starts again from its disk: it has committed nothing."""
         self._committed[seat] = 0
 
-    def teacher(self, now: float, text: str) -> None:
-        """A fault the teacher struck or lifted, or refused."""
-        self._line(now, Mark.TEACHER, -1, text, alert=True)
-        self.notes.append(Note(self.step, now, Kind.TEACHER, text))
+    def fault(self, now: float, text: str, by: str) -> None:
+        """A fault struck or lifted, or refused, ``by`` the lesson or the teacher."""
+        self._line(now, Mark.FAULT, -1, f"{by}: {text}", alert=True)
+        self.notes.append(Note(self.step, now, Kind.FAULT, text))
 
     # --- notes --------------------------------------------------------------------------
 
@@ -189,6 +196,7 @@ class Chronicle:
         if number > self._round:  # the first replica to start it: the plays are the round's
             self._round = number
             self._plays, self._decided, self._on, self._at_call = {}, set(), {}, {}
+            self._called = None
 
     def _view(self, seat: int, view: int, members: tuple[int, ...], now: float) -> None:
         who = " ".join(str(m + 1) for m in members)
@@ -206,7 +214,7 @@ class Chronicle:
         play = self._plays.get(key)
         if key in self._decided or play is None:
             if isinstance(event, PlayReturned):
-                self._line(now, Mark.VERDICT, seat, f"{event.seat + 1}'s L={event.clock} back")
+                self._line(now, Mark.BACK, seat, f"{event.seat + 1}'s L={event.clock} back")
             return
         self._decided.add(key)
         if isinstance(event, PlayCommitted):
@@ -215,12 +223,15 @@ class Chronicle:
             self._returned(seat, play, event, now)
         call = self._at_call.pop(key, None)
         if call is not None:
-            self._in_the_air(play, call, event, now)
+            self._at_the_call(play, self._plays[call], event, now)
+        elif (called := self._ended_by(play)) is not None:
+            self._at_the_call(play, called, event, now, made_after=True)
 
     def _stays(self, seat: int, play: Play, event: PlayCommitted, now: float) -> None:
         move = play.move
         if isinstance(move, CallNerts):
-            self._line(now, Mark.VERDICT, seat, f"Nerts! by {play.sender + 1}", alert=True)
+            self._called = play
+            self._line(now, Mark.NEWS, seat, f"Nerts! by {play.sender + 1}", alert=True)
             return
         if not isinstance(move, ToFoundation):
             return
@@ -233,12 +244,12 @@ class Chronicle:
             )
             reason = f"equal clocks L={play.clock}: both stay (tie rule both-stay)"
             self._note(now, Kind.TIE, text, reason, (other.sender, play.sender), (other, play))
-            self._line(now, Mark.VERDICT, seat, f"tie: both stay L={play.clock}", alert=True)
+            self._line(now, Mark.TIE, seat, f"tie: both stay L={play.clock}", alert=True)
         placed.append(play)
 
     def _returned(self, seat: int, play: Play, event: PlayReturned, now: float) -> None:
         move = play.move
-        self._line(now, Mark.VERDICT, seat, f"{play.sender + 1}'s L={play.clock} back", alert=True)
+        self._line(now, Mark.BACK, seat, f"{play.sender + 1}'s L={play.clock} back", alert=True)
         if not isinstance(move, ToFoundation) or not event.raced:
             return
         winner = next(
@@ -262,16 +273,31 @@ class Chronicle:
     def key(self, play: Play) -> tuple[int, int, int]:
         return order_key(play, self.peers, self.tie_rule)
 
-    def _in_the_air(
-        self, play: Play, call: tuple[int, int], event: PlayCommitted | PlayReturned, now: float
+    def _ended_by(self, play: Play) -> Play | None:
+        """The Nerts call that ended the round, if ``play`` is ordered after it."""
+        called = self._called
+        if called is None or play is called or self.key(play) < self.key(called):
+            return None
+        return called
+
+    def _at_the_call(
+        self,
+        play: Play,
+        caller: Play,
+        event: PlayCommitted | PlayReturned,
+        now: float,
+        *,
+        made_after: bool = False,
     ) -> None:
-        caller = self._plays[call]
-        what = f"seat {play.sender + 1}'s play L={play.clock} was in the air at seat "
+        """A note on ``play``, in the air at ``caller``'s Nerts call or made after it."""
+        when = "was made after" if made_after else "was in the air at"
+        what = f"seat {play.sender + 1}'s play L={play.clock} {when} seat "
         what += f"{caller.sender + 1}'s Nerts call L={caller.clock}"
         if isinstance(event, PlayCommitted):
             reason = f"{self.reason(play, caller)}: ordered before the call, it counts"
         else:
-            reason = f"key {self.key(play)} after the call's {self.key(caller)}: it goes back"
+            later, call = key_words(self.key(play)), key_words(self.key(caller))
+            reason = f"key {later} after the call's {call}: it goes back"
         self._note(now, Kind.NERTS, what, reason, (play.sender, caller.sender), (play, caller))
 
     # --- recording ----------------------------------------------------------------------
@@ -301,6 +327,11 @@ class Chronicle:
     ) -> None:
         self.count += 1
         self.lines.append(Line(self.step, now, mark, seat, text, src, quiet, alert))
+
+
+def key_words(key: Key) -> str:
+    """An ordering key as the screen writes it: (421,0,0)."""
+    return f"({key[0]},{key[1]},{key[2]})"
 
 
 def _rank(play: Play) -> int:

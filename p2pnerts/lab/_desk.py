@@ -113,7 +113,8 @@ class Desk:
         self.said = f"selected: {chosen}"
 
     def act(self, verb: str) -> None:
-        """Strike or lift a fault on the selected seats (each, or as a group)."""
+        """Strike or lift a fault on the selected seats (each, or as a group); the
+        selection is used up, so that the next key acts only on seats selected anew."""
         seats = tuple(sorted(self.selected))
         if not seats and verb != "join":
             self.said = f"select a seat first (1-{self.lab.table.peers}), then press the key"
@@ -122,6 +123,7 @@ class Desk:
             told = [self.lab.act(Action(verb, (s,))) for s in seats]
         else:
             told = [self.lab.act(Action(verb, () if verb == "join" else seats))]
+        self.selected.clear()
         self.said = "; ".join(told)
 
     def toggle_acks(self) -> None:

@@ -36,7 +36,11 @@ KEYS_IN_FULL = (
     ("n or →", "one step: the next message sent or received, commit or event"),
     ("b or ←", "one step back: the run is replayed from its seed to the step before"),
     ("g", "go to the step where the lesson's point shows"),
-    ("1-6", "select a seat, or unselect it; the keys below act on the selected seats"),
+    (
+        "1-6",
+        "select a seat, or unselect it; the keys below act on the selected seats, "
+        "and unselect them",
+    ),
     ("k / r", "crash each selected seat / restart it from what it kept on disk"),
     ("c / h", "cut / heal the link between the two selected seats"),
     ("p / j", "partition the selected seats from the rest / join the table again"),
@@ -108,7 +112,7 @@ WORDS = (
     (
         "race",
         "two plays for one foundation spot: the one first in key order stays, the "
-        "other goes back (✗); the reason compares their keys: L=168 < L=169",
+        "other goes back; the reason compares their keys: L=168 < L=169",
     ),
     (
         "tie",
@@ -118,20 +122,37 @@ WORDS = (
     (
         "in the air",
         "a play sent but not yet committed; at a Nerts call, plays ordered "
-        "before the call count and later ones go back",
+        "before the call count, and those ordered after it (made after it, too) go back",
     ),
     (
         "diagram",
-        "a lane (│) per seat under its column: ● sent, ─▶ received (from the "
-        "sender's lane), ✓ committed, ✗ a play back, ◆ news (suspicion, view); ▸ this step",
-    ),
-    (
-        "teacher",
-        "a fault struck or lifted by a key (⚡); replayed at its step when you "
-        "step back, dropped if you strike a new fault at an earlier step",
+        "a lane per seat under its column, newest line at the bottom; each mark "
+        "below has one meaning",
     ),
 )
 """Every word the screen shows, explained."""
+
+MARKS = (
+    ("│", "a seat's lane"),
+    ("●", "a message sent, on its sender's lane"),
+    ("·─▶ ◀─·", "a message received: from the sender's lane (·) to the receiver's (▶ ◀)"),
+    ("✓", "the replica commits: messages put in the agreed order for good"),
+    ("✗", "a card sent back where it came from (a race lost, or played after a Nerts call)"),
+    (
+        "=",
+        "a tie under both-stay: equal clocks, both cards stay (the table screen marks "
+        "such a foundation with both seats, as 2♦1=2)",
+    ),
+    ("◆", "news: a suspicion, a view, a seat let back in, a Nerts call, a round begun or over"),
+    (
+        "↯",
+        "a fault struck or lifted: 'lesson:' by the lesson itself, 'teacher:' by a "
+        "key (replayed at its step when you step back; dropped if you strike a new "
+        "fault at an earlier step)",
+    ),
+    ("▸", "the diagram's lines of the step the lab is at"),
+)
+"""Every mark the screen draws, each once, with its one meaning."""
 
 
 def legend_rows(desk: Desk, width: int) -> list[Row]:
@@ -141,6 +162,8 @@ def legend_rows(desk: Desk, width: int) -> list[Row]:
         rows += [Row().add(f"  {line}") for line in textwrap.wrap(desk.lesson.about, width - 3)]
     rows.append(Row().add(" words", "class:title"))
     rows += _pairs(WORDS, width, 22)
+    rows.append(Row().add(" marks", "class:title"))
+    rows += _pairs(MARKS, width, 10)
     rows.append(Row().add(" keys", "class:title"))
     rows += _pairs(KEYS_IN_FULL, width, 10)
     return rows

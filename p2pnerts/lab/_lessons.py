@@ -31,6 +31,11 @@ class Lesson:
     script: tuple[tuple[int, Action], ...] = ()
 
 
+def _struck(verb: str, *seats: int) -> Action:
+    """A fault the lesson strikes by itself (the screen says it is the lesson's)."""
+    return Action(verb, seats, lesson=True)
+
+
 _TIE = (
     "Two seats play the same card onto one foundation with the very same Lamport clock "
     "L=59: neither could have known of the other's play (equal clocks are concurrent). "
@@ -88,7 +93,8 @@ LESSONS = {
             about="Seat 2 calls Nerts while seat 3's play is still in the air. The call "
             "is a message in the order like any play; plays ordered before it (a lower "
             "key: an equal clock too, as the call sorts after the plays of its clock) "
-            "complete their move and count; those ordered after it go back.",
+            "complete their move and count; those ordered after it go back: seat 1's "
+            "L=421, made after the call, goes back at step 3414 (✗).",
         ),
         Lesson(
             "crash",
@@ -96,7 +102,7 @@ LESSONS = {
             Kind.VIEW,
             by=767,
             start=590,
-            script=((600, Action("crash", (3,))), (867, Action("restart", (3,)))),
+            script=((600, _struck("crash", 3)), (867, _struck("restart", 3))),
             about="Seat 4 crashes at step 600. Nothing can commit without a message from "
             "every member, so the others wait; after a second of silence each suspects "
             "seat 4, after two they vote a new view without it (a majority, 3 of 4, "
@@ -109,7 +115,7 @@ LESSONS = {
             Kind.REJOIN,
             by=1148,
             start=590,
-            script=((600, Action("partition", (3,))), (1079, Action("join", ()))),
+            script=((600, _struck("partition", 3)), (1079, _struck("join"))),
             about="At step 600 the network splits seat 4 from the rest. The three (a "
             "majority) suspect seat 4, leave it out and go on. Seat 4 alone is a "
             "minority: it can form no view and commits nothing (its commit count stands "

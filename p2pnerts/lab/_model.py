@@ -73,6 +73,12 @@ class Action:
 
     verb: str
     seats: tuple[int, ...]
+    lesson: bool = False
+    """Struck by a lesson's script, not by the teacher's key: the screen says whose."""
+
+    @property
+    def by(self) -> str:
+        return "lesson" if self.lesson else "teacher"
 
     def words(self) -> str:
         seats = " ".join(str(s + 1) for s in self.seats)
@@ -226,7 +232,7 @@ class Lab:
 
     def _apply(self, action: Action) -> str:
         told = self._strike(action)
-        self.chronicle.teacher(self.sim.now, told)
+        self.chronicle.fault(self.sim.now, told, action.by)
         return told
 
     def _strike(self, action: Action) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import textwrap
 
-from p2pnerts.lab._chronicle import Kind, Line, Mark, Note
+from p2pnerts.lab._chronicle import Kind, Line, Mark, Note, key_words
 from p2pnerts.lab._desk import Desk
 from p2pnerts.lab._legend import KEYS, legend_rows
 from p2pnerts.lab._model import SeatView
@@ -19,7 +19,16 @@ MARGIN = 14
 """Columns left of the first replica: the row names above, step and time below."""
 LOUD = (Kind.RACE, Kind.TIE, Kind.NERTS)
 """Notes drawn in the alert style."""
-_GLYPH = {Mark.SEND: "●", Mark.COMMIT: "✓", Mark.VERDICT: "✗", Mark.NEWS: "◆"}
+GLYPH = {
+    Mark.SEND: "●",
+    Mark.COMMIT: "✓",
+    Mark.BACK: "✗",
+    Mark.TIE: "=",
+    Mark.NEWS: "◆",
+    Mark.FAULT: "↯",
+}
+"""Each mark's glyph on a lane: one each, as the legend's marks name them (an arrival is
+an arrow, ·─▶ or ◀─·)."""
 
 
 def render(desk: Desk, width: int, height: int) -> Frame:
@@ -127,8 +136,7 @@ def _cut(cell: Row, width: int) -> Row:
 
 
 def _head(desk: Desk, view: SeatView) -> Row:
-    mark = "▸" if view.seat in desk.selected else " "
-    row = Row().add(f"{mark}seat {view.seat + 1}", f"{seat_style(view.seat)} underline")
+    row = Row().add(f" seat {view.seat + 1}", f"{seat_style(view.seat)} underline")
     if view.seat in desk.selected:
         row.add(" selected", "class:key")
     return row
@@ -161,7 +169,7 @@ def _pending(view: SeatView, index: int, loud: set[tuple[int, int, int]]) -> Row
     if index >= len(view.pending):
         return Row()
     key, words = view.pending[index]
-    text = f"({key[0]},{key[1]},{key[2]}) {words}"
+    text = f"{key_words(key)} {words}"
     return Row().add(text, "class:alert" if key in loud else "")
 
 
@@ -217,13 +225,13 @@ def _diagram_row(line: Line, lanes: list[int], width: int, current: bool) -> Row
     for x in lanes:
         cells[x], styles[x] = "│", "class:rule"
     style = _line_style(line)
-    if line.mark is Mark.TEACHER:
-        _write(cells, styles, lanes[0] - 1, f"⚡ teacher: {line.text}", "class:alert")
+    if line.mark is Mark.FAULT:
+        _write(cells, styles, lanes[0], f"{GLYPH[Mark.FAULT]} {line.text}", "class:alert")
     elif line.mark is Mark.ARRIVE:
         _arrow(cells, styles, lanes[line.src], lanes[line.seat], line.text, style)
     else:
         x = lanes[line.seat]
-        cells[x], styles[x] = _GLYPH[line.mark], style or seat_style(line.seat)
+        cells[x], styles[x] = GLYPH[line.mark], style or seat_style(line.seat)
         _write(cells, styles, x + 2, line.text, style)
     margin = f"{'▸' if current else ' '}{line.step:>5} {line.time:7.4f}"
     row = Row().add(margin, "class:key" if current else "class:dim")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from p2pnerts.lab import LESSONS, Action, Desk, Lab, Table, render
-from p2pnerts.lab._legend import KEYS_IN_FULL, WORDS
-from p2pnerts.lab._render import budget
+from p2pnerts.lab import LESSONS, Action, Desk, Lab, Mark, Table, render
+from p2pnerts.lab._legend import KEYS_IN_FULL, MARKS, WORDS
+from p2pnerts.lab._render import GLYPH, budget
 
 
 def desk_at_point(name: str) -> Desk:
@@ -87,3 +87,49 @@ def test_keys_on_no_seat_or_a_missing_seat_say_what_to_do() -> None:
     desk.act("crash")
     assert desk.said == "crash 2"
     assert desk.lab.script == [(0, Action("crash", (1,)))]
+
+
+def test_each_mark_has_its_own_glyph_and_the_legend_names_each_once() -> None:
+    glyphs = list(GLYPH.values())
+    assert len(set(glyphs)) == len(glyphs)
+    assert GLYPH[Mark.TIE] != GLYPH[Mark.BACK]  # a tie keeps both cards: nothing goes back
+    terms = [term for term, _ in MARKS]
+    for glyph in [*glyphs, "▸"]:
+        assert terms.count(glyph) == 1, glyph
+        for _, text in (*WORDS, *KEYS_IN_FULL):  # ("L=59" is no mark)
+            assert glyph not in [word.strip("(),;:") for word in text.split()], (glyph, text)
+
+
+def test_a_tie_is_drawn_with_the_tie_mark_not_the_mark_of_a_card_sent_back() -> None:
+    desk = desk_at_point("tie-both-stay")
+    lines = render(desk, 100, 32).text().splitlines()
+    tie = next(line for line in lines if "tie: both stay L=59" in line)
+    assert f"{GLYPH[Mark.TIE]} tie: both stay" in tie and GLYPH[Mark.BACK] not in tie
+
+
+def test_a_fault_the_lesson_strikes_is_labelled_as_the_lessons_and_a_key_as_the_teachers() -> None:
+    lesson = LESSONS["crash"]
+    desk = Desk(Lab(lesson.table, lesson.script), lesson)
+    desk.lab.goto(601)
+    desk.select(1)
+    desk.act("crash")
+    text = render(desk, 100, 32).text()
+    assert f"{GLYPH[Mark.FAULT]} lesson: crash 4" in text
+    assert f"{GLYPH[Mark.FAULT]} teacher: crash 2" in text
+    assert "teacher: crash 4" not in text
+
+
+def test_an_action_uses_up_the_selection() -> None:
+    """The issue's afternoon: 3 4 p, later j, then k crashed seats 3 and 4 again."""
+    desk = Desk(Lab(Table(seed=1, peers=4)))
+    desk.lab.goto(100)
+    desk.select(2)
+    desk.select(3)
+    desk.act("partition")
+    assert desk.said == "partition: 3 4 apart from the rest"
+    assert desk.selected == []
+    assert " selected" not in render(desk, 100, 32).text()
+    desk.act("join")
+    desk.act("crash")
+    assert desk.said.startswith("select a seat first")
+    assert all(desk.lab.seat_view(seat).up for seat in range(4))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from p2pnerts.cli import main
-from p2pnerts.lab import LESSONS, Kind, Lab, Lesson, Note, lesson_named, lesson_names
+from p2pnerts.lab import LESSONS, Kind, Lab, Lesson, Mark, Note, lesson_named, lesson_names
 from p2pnerts.rules import TieRule
 
 
@@ -109,3 +109,25 @@ def test_bad_options_give_a_clear_error(
 def test_the_lab_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lab", "--lesson", "race"]) == 2
     assert "the lab needs a terminal" in capsys.readouterr().err
+
+
+def test_a_play_made_after_the_nerts_call_goes_back_with_its_reason() -> None:
+    lesson = LESSONS["nerts"]
+    lab = Lab(lesson.table, lesson.script)
+    lab.goto(3414)
+    notes = [n for n in lab.notes if n.kind is Kind.NERTS]
+    assert [n.step for n in notes] == [3381, 3414]
+    assert notes[1].text == "seat 1's play L=421 was made after seat 2's Nerts call L=419"
+    assert notes[1].reason == "key (421,0,0) after the call's (419,1,1): it goes back"
+    back = [line for line in lab.chronicle.lines if line.mark is Mark.BACK]
+    assert back[-1].step == 3414 and back[-1].text == "1's L=421 back" and back[-1].alert
+
+
+def test_the_faults_a_lesson_strikes_are_the_lessons() -> None:
+    for name in ("crash", "partition"):
+        lesson = LESSONS[name]
+        assert lesson.script and all(action.lesson for _, action in lesson.script)
+        lab = Lab(lesson.table, lesson.script)
+        lab.goto(lesson.script[-1][0])
+        faults = [line.text for line in lab.chronicle.lines if line.mark is Mark.FAULT]
+        assert faults and all(text.startswith("lesson: ") for text in faults), faults
