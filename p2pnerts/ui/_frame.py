@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from p2pnerts.ui._snapshot import Hit
 
 Fragment = tuple[str, str]
-_ASCII = str.maketrans("─│‥·»✓…␣‹›↑↓→←★×", "-|~.>+._<>^v><*x")
+_ASCII = str.maketrans("─│‥·»✓…␣‹›↑↓→←★×●▶◀▸✗◆↯", "-|~.>+._<>^v><*xo><>x*!")
 """One ASCII character for each other one the screen uses (suits are letters already)."""
 
 

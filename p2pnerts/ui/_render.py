@@ -195,7 +195,7 @@ def _foundations(model: TableModel, width: int) -> list[Row]:
         for f in (f for f in state.foundations if f.suit == suit):
             _foundation(row, model, f, flying, hit)
         if done[suit]:
-            row.add(f"  ✓{done[suit]} to the king", "class:dim")
+            row.add(f"  {done[suit]} built to the king", "class:dim")
         rows.append(row)
     return rows
 

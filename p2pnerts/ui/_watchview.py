@@ -2,8 +2,8 @@
 order with its keys, races and ties with their reasons, and a time-space diagram.
 
 Left: the seats, the table, the committed order. Right: races and ties, then the diagram,
-one lane per seat (``o`` sends, ``>`` receives, ``*`` every other seat receives, ``C`` the
-watched seat commits). Fits 100×32; a wider or taller screen shows more.
+one lane per seat, in the lab's marks (``●`` sends, ``▶`` or ``◀`` at each seat that receives,
+``✓`` the watched seat commits). Fits 100×32; a wider or taller screen shows more.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ LEGEND = (
     ("silent/out", "suspected after a silence / left out of the view (or left)"),
     (
         "lanes",
-        "one per seat, the messages the watched seat sends and receives: o sends,"
-        " > receives, * every other seat receives, C the watched seat commits",
+        "one per seat, the messages the watched seat sends and receives: ● sends,"
+        " ▶ or ◀ at each seat that receives, ✓ the watched seat commits",
     ),
     (
         "N12 9♠",
@@ -228,13 +228,13 @@ def _arrow_row(arrow: Arrow, seats: int, lane: int, width: int) -> Row:
             "│" if low < seat * lane < high or seat not in ends else marks[seat * lane]
         )
     if arrow.commit:
-        marks[arrow.sender * lane] = "C"
+        marks[arrow.sender * lane] = "✓"
     else:
         for seat in _receivers(arrow, seats):
-            marks[seat * lane] = "*" if arrow.to < 0 else ">"
-        marks[arrow.sender * lane] = "o"
+            marks[seat * lane] = "▶" if seat > arrow.sender else "◀"
+        marks[arrow.sender * lane] = "●"
     row = Row().add(f"{arrow.at / 1000:7.2f} ", "class:dim")
-    row.add("".join(marks), "class:bad" if arrow.commit else "")
+    row.add("".join(marks), "class:good" if arrow.commit else "")
     return row.add(" " + fit(arrow.label, max(width - row.width - 1, 0)))
 
 

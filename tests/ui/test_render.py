@@ -9,7 +9,15 @@ import pytest
 from _tables import card, dealt, played
 
 from p2pnerts.protocol import RoundOver
-from p2pnerts.rules import NERTS, NEW_FOUNDATION, EndReason, RoundScore, TableOptions, ToFoundation
+from p2pnerts.rules import (
+    NERTS,
+    NEW_FOUNDATION,
+    EndReason,
+    Foundation,
+    RoundScore,
+    TableOptions,
+    ToFoundation,
+)
 from p2pnerts.ui import KEYMAP, Hit, Liveness, Look, Snapshot, TableModel, render
 from p2pnerts.ui._model import MESSAGES, TICKER
 from p2pnerts.ui._snapshot import Line
@@ -255,3 +263,17 @@ def test_a_screen_smaller_than_80x24_says_so_until_it_grows(width: int, height: 
     assert "foundations" in render(model, 80, 24).text()
     model.leave.asking = True
     assert "Leave the match? y or Ctrl-C: yes" in " ".join(render(model, 60, 15).text().split())
+
+
+@pytest.mark.parametrize("look", [Look(), Look(ascii=True)])
+def test_a_foundation_built_to_the_king_is_counted_in_words_not_with_the_commit_mark(
+    look: Look,
+) -> None:
+    """✓ means a commit, in the lab and the spectator: it marked these too ('✓1 to the king')."""
+    model = TableModel(0, ("You", "Bea"), TableOptions(), look=look)
+    spades = tuple(card(1, f"{rank}S") for rank in ["A", *map(str, range(2, 11)), "J", "Q", "K"])
+    table = dealt(["7H"], ["8S", "9D", "KC", "AS"])
+    state = table._replace(completed=(Foundation(0, 0, 13, spades),))
+    model.refresh(Snapshot(display=state))
+    text = render(model, 80, 24).text()
+    assert "1 built to the king" in text and "✓" not in text

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from p2pnerts.lab import Mark
+from p2pnerts.lab._render import GLYPH
 from p2pnerts.protocol import Ack, Decided, Play, Scene, Seen, encode_payload
 from p2pnerts.rules import NEW_FOUNDATION, WASTE, Card, Suit, TableOptions, TieRule, ToFoundation
 from p2pnerts.ui._watchmodel import WatchModel, commit_line
@@ -121,3 +123,24 @@ def test_a_closed_table_is_no_longer_shown_alive() -> None:
     assert text.splitlines()[0].startswith(" closed: 127.0.0.1:4000 · seen by Ann")
     assert text.splitlines()[0].rstrip().endswith("q quit")
     assert all(row.width <= 100 for row in render_watch(model, 100, 32).rows)
+
+
+def test_the_diagram_draws_the_labs_marks_each_with_its_one_meaning() -> None:
+    """● sends, ▶ or ◀ where it is received, ✓ commits, as in the lab: they had been o,
+    > or * (to all), and C."""
+    model = _fed(TieRule.SEAT, RACE)
+    model.acks = True
+    ack = encode_payload(Ack(0, 0, 8, 2, (1, 1, 1), 3, bytes(16), ()))
+    model.hear(Seen(1500, True, -1, ack))  # the watched seat, Ann's, to all
+    model.hear(Seen(1600, False, 1, encode_payload(Ack(1, 0, 9, 2, (1, 1, 1), 3, bytes(16), ()))))
+    text = render_watch(model, 100, 32).text()
+    sent, committed = GLYPH[Mark.SEND], GLYPH[Mark.COMMIT]
+    row = {
+        label: line
+        for line in text.splitlines()
+        for label in ("Ack L=8", "Ack L=9", "#1 (3,0,0)")
+        if label in line
+    }
+    assert f"{sent}─────▶─────▶      Ack L=8" in row["Ack L=8"]
+    assert f"◀─────{sent}     │      Ack L=9" in row["Ack L=9"]
+    assert f"{committed}     │     │      #1 (3,0,0) landed" in row["#1 (3,0,0)"]
