@@ -26,6 +26,7 @@ from p2pnerts.protocol import (
     link_statement,
     verify,
 )
+from p2pnerts.words import shown
 
 log = logging.getLogger("p2pnerts.net")
 
@@ -63,7 +64,7 @@ async def dial_seat(
     where = f"seat {other.seat} ({other.host}:{other.port})"
     if isinstance(reply, Refuse):
         await stream.aclose()
-        raise Refused(f"{where} refused this seat: {printable(reply.reason)}")
+        raise Refused(f"{where} refused this seat: {shown(reply.reason)}")
     if isinstance(reply, Hello) and reply.table == hello.table and reply.terms != hello.terms:
         await stream.aclose()
         raise Refused(f"{where} plays this table with another size or other options than this seat")
@@ -125,7 +126,7 @@ async def answer_link(
     with a fresh nonce, and its proof; with the ``secret`` of a private table, its proof
     that it knows the passphrase too), and take the opener's `Proof`, which must prove the
     same. None once the opener is proven; else why not, for the caller to refuse it with
-    (the opener may have refused first: its reason, made printable)."""
+    (the opener may have refused first: its reason, shown as text)."""
     mine = replace(mine, nonce=new_nonce(), proof=b"", mac=b"")
     said = link_statement(ANSWERER, mine.table, theirs, mine)
     mac = b"" if secret is None else secret.prove(said)
@@ -136,7 +137,7 @@ async def answer_link(
         log.warning("%s broke the protocol at the handshake: %s", conn.peer, exc)
         return "a frame that breaks the protocol"
     if isinstance(reply, Refuse):
-        return printable(reply.reason)
+        return shown(reply.reason)
     said = link_statement(OPENER, mine.table, theirs, mine)
     if not isinstance(reply, Proof) or not verify(theirs.key, reply.proof, said):
         return (
@@ -147,11 +148,6 @@ async def answer_link(
     if secret is not None and not secret.check(said, reply.mac):
         return "wrong passphrase" if reply.mac else "no passphrase"
     return None
-
-
-def printable(text: str) -> str:
-    """Text another peer sent, safe to show on a terminal (no control characters)."""
-    return "".join(c if c.isprintable() else "?" for c in text)
 
 
 def new_nonce() -> bytes:

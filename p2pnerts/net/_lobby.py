@@ -20,7 +20,7 @@ from typing import NamedTuple
 import trio
 
 from p2pnerts.net._admission import JoinError, ask_for_a_seat
-from p2pnerts.net._handshake import answer_link, printable
+from p2pnerts.net._handshake import answer_link
 from p2pnerts.net._link import Connection, Received
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
@@ -28,6 +28,7 @@ from p2pnerts.net._seating import Player, Seating, peer_address
 from p2pnerts.net._spectators import Spectators
 from p2pnerts.protocol import Hello, Refuse, Roster, Seat, SeatKey, TableSecret, Welcome
 from p2pnerts.rules import TableOptions
+from p2pnerts.words import shown
 
 log = logging.getLogger("p2pnerts.net")
 PORT_TRIES = 20
@@ -95,7 +96,7 @@ async def host_table(
             conn.send_nowait(Refuse(f"table {spec.name!r} is full"))
             await conn.finish()
         elif (refused := await answer_link(conn, hello, me, player.key, secret)) is not None:
-            player.report(f"refused {conn.peer} ({printable(hello.name)}): {refused}")
+            player.report(f"refused {conn.peer} ({shown(hello.name)}): {refused}")
             conn.send_nowait(Refuse(f"{refused} for table {spec.name!r}"[:200]))
             await conn.finish()
         elif full.is_set():  # filled while this one proved itself

@@ -15,7 +15,7 @@ import trio
 
 from p2pnerts.errors import Error
 from p2pnerts.net._admission import JoinError, check_announced, check_passphrase
-from p2pnerts.net._handshake import exchange, new_nonce, printable, prove_to
+from p2pnerts.net._handshake import exchange, new_nonce, prove_to
 from p2pnerts.net._link import Closed, Connection
 from p2pnerts.protocol import (
     ANSWERER,
@@ -31,6 +31,7 @@ from p2pnerts.protocol import (
     spectator_opener,
     verify,
 )
+from p2pnerts.words import shown
 
 Sight = Scene | Seen | Decided
 """What a spectator is sent once it watches."""
@@ -74,7 +75,7 @@ async def watch_table(
         while True:
             sight = await conn.receive()
             if isinstance(sight, Refuse):
-                raise WatchError(f"{where} refused: {printable(sight.reason)}")
+                raise WatchError(f"{where} refused: {shown(sight.reason)}")
             if not isinstance(sight, Scene | Seen | Decided):
                 raise WatchError(f"{where} sent a {type(sight).__name__} to a spectator")
             hear(sight)
@@ -101,7 +102,7 @@ async def _admitted(
     opener = spectator_opener(watch)
     answer = await exchange(conn, watch)
     if isinstance(answer, Refuse):
-        raise WatchError(f"{where} refused: {printable(answer.reason)}")
+        raise WatchError(f"{where} refused: {shown(answer.reason)}")
     if not isinstance(answer, Hello):
         raise WatchError(f"{where} did not answer as a p2pnerts table")
     said = link_statement(ANSWERER, answer.table, opener, answer)

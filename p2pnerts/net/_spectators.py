@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 import trio
 
-from p2pnerts.net._handshake import answer_link, printable
+from p2pnerts.net._handshake import answer_link
 from p2pnerts.net._link import Closed, Connection
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.protocol import (
@@ -41,6 +41,7 @@ from p2pnerts.protocol import (
     spectator_opener,
     tableaux_of,
 )
+from p2pnerts.words import shown
 
 log = logging.getLogger("p2pnerts.net")
 
@@ -84,12 +85,12 @@ class Spectators:
         if refused is None:  # (others may have come in while this one proved itself)
             refused = self._refusal(watch, address, mine)
         if refused is not None:
-            self._report(f"refused spectator {address} ({printable(watch.name)}): {refused}")
+            self._report(f"refused spectator {address} ({shown(watch.name)}): {refused}")
             conn.send_nowait(Refuse(refused[:200]))
             await conn.finish()
             return
         self._watching[address] += 1
-        self._report(f"{printable(watch.name)} watches the table from {address}")
+        self._report(f"{shown(watch.name)} watches the table from {address}")
         try:
             await _stream(conn, playing, peer)
         finally:
