@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from p2pnerts.bots import SimpleBots
 from p2pnerts.lab._chronicle import Chronicle, Kind, Note
-from p2pnerts.protocol import Play
+from p2pnerts.protocol import Play, Status
 from p2pnerts.rules import CallNerts, TableOptions, TieRule, ToFoundation
 from p2pnerts.sim import Crash, Fault, LinkDrop, Partition, SimConfig, Simulation, SlowPeer
 
@@ -52,6 +52,9 @@ class Table:
     seed: int = 1
     peers: int = 4
     tie_rule: TieRule = TieRule.BOTH_STAY
+    log: str | None = None
+    """A directory where every seat writes its game log as the run goes (as ``sim --log``
+    does): the messages a lesson's claim is checked from (`p2pnerts.lab.exported`)."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.peers <= MAX_PEERS:
@@ -59,7 +62,7 @@ class Table:
 
     def config(self) -> SimConfig:
         options = TableOptions(tie_rule=self.tie_rule)
-        return SimConfig(self.peers, ROUNDS, options=options)
+        return SimConfig(self.peers, ROUNDS, options=options, log=self.log)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,10 @@ class Action:
                 return "heal the partition"
         return f"{self.verb} {seats}"
 
+
+_STATUS = {Status.CHANGING: "regrouping"}
+"""A replica's status in the lab's word, where the protocol's is too long for a column
+('regrouping after a silent seat': the legend says what regrouping is)."""
 
 LIFTS = {"restart": "crash", "heal": "cut", "join": "partition", "fast": "slow"}
 """Each verb that lifts a fault, and the verb that strikes it."""
@@ -149,7 +156,7 @@ class Lab:
             clock=replica.clock,
             view=replica.view,
             members=tuple(sorted(replica.members)),
-            status=replica.status.value if up else "crashed",
+            status=_STATUS.get(replica.status, replica.status.value) if up else "crashed",
             suspected=tuple(sorted(replica.suspected)),
             silent=tuple(now - heard for heard in replica.heard),
             committed=replica.committed,

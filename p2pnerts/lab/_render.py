@@ -56,14 +56,15 @@ def render(desk: Desk, width: int, height: int) -> Frame:
 
 
 def budget(height: int) -> tuple[int, int, int]:
-    """Rows for the lesson's text, for each replica's pending keys, and notes of the order's
-    reasons, by the screen's height; the time-space diagram has the rest (at 80x24, the
-    smallest, three lines of it)."""
+    """Rows for the lesson's text (at most: a short text takes fewer), for each replica's
+    pending keys, and notes of the order's reasons, by the screen's height; the time-space
+    diagram has the rest (at 80x24, the smallest, three lines of it; at 100x32 every
+    lesson's text whole, and five)."""
     if height < 30:
         return 2, 2, 1
     if height < 40:
-        return 3, 4, 1
-    return 5, 8, 3
+        return 6, 4, 1
+    return 8, 8, 3
 
 
 def _title(desk: Desk, width: int) -> Row:
@@ -113,11 +114,13 @@ def _replicas(desk: Desk, width: int, pending: int) -> list[Row]:
         ("status", [_status(v) for v in views]),
         ("liveness", [_liveness(v) for v in views]),
         ("committed", [Row().add(f"{v.committed} #{v.digest}") for v in views]),
-        ("pending", [Row().add(f"{len(v.pending)}, in key order") for v in views]),
+        ("pending", [Row().add(f"{len(v.pending)} in key order") for v in views]),
     ]
+    shown = [entry for v in views for entry in v.pending[:pending]]
+    narrow = any(len(_entry(key, words)) >= column for key, words in shown)
     for index in range(pending):
         name = "key (L,c,r)" if index == 0 else ""
-        cells.append((name, [_pending(v, index, loud) for v in views]))
+        cells.append((name, [_pending(v, index, loud, narrow) for v in views]))
     for name, row_cells in cells:
         row = Row().add(fit(f" {name}", MARGIN - 1), "class:dim")
         for seat, cell in enumerate(row_cells):
@@ -165,12 +168,23 @@ def _liveness(view: SeatView) -> Row:
     return row
 
 
-def _pending(view: SeatView, index: int, loud: set[tuple[int, int, int]]) -> Row:
+def _pending(view: SeatView, index: int, loud: set[tuple[int, int, int]], narrow: bool) -> Row:
     if index >= len(view.pending):
         return Row()
     key, words = view.pending[index]
-    text = f"{key_words(key)} {words}"
+    text = _entry(key, words, narrow=narrow)
     return Row().add(text, "class:alert" if key in loud else "")
+
+
+def _entry(key: tuple[int, int, int], words: str, *, narrow: bool = False) -> str:
+    """A pending message in its column: its key, then what it is; in narrow columns the
+    key's numbers alone, and a play's seat and card ('169,0,2 3:4♦' for '(169,0,2) Play
+    3:4♦')."""
+    if not narrow:
+        return f"{key_words(key)} {words}"
+    if words.startswith("Play ") and ":" in words:
+        words = words.removeprefix("Play ")
+    return f"{key[0]},{key[1]},{key[2]} {words.replace('!', '')}"
 
 
 def _loud_keys(desk: Desk) -> set[tuple[int, int, int]]:
@@ -195,10 +209,24 @@ def _verdicts(desk: Desk, width: int, count: int) -> list[Row]:
 def _note(note: Note, width: int, *, point: bool) -> list[Row]:
     style = "class:alert" if note.kind in LOUD else "class:notice"
     head = Row().add(f" step {note.step} ", "class:dim").add(note.text, style)
+    lines = textwrap.wrap(note.reason, width - 8) or [""]
+    why = [Row().add("   why: " if k == 0 else " " * 8, "class:dim") for k in range(len(lines))]
+    for row, line in zip(why, lines, strict=True):
+        row.add(line, "class:title")
     if point:
-        head.add("  ← the lesson's point", "class:key")
-    why = Row().add("   why: ", "class:dim").add(fit(note.reason, width - 9), "class:title")
-    return [head.clip(width), why]
+        _mark_point(head, why[-1], width)
+    return [head.clip(width), *why]
+
+
+def _mark_point(head: Row, why: Row, width: int) -> None:
+    """Say that a note is the lesson's point: beside it, or beside its reason where the
+    note leaves no room, in fewer words where neither does."""
+    for marker in ("  ← the lesson's point", "  ← the point"):
+        for row in (head, why):
+            if row.width + len(marker) <= width:
+                row.add(marker, "class:key")
+                return
+    head.add(marker, "class:key")
 
 
 # --- the diagram ----------------------------------------------------------------------------
@@ -228,11 +256,11 @@ def _diagram_row(line: Line, lanes: list[int], width: int, current: bool) -> Row
     if line.mark is Mark.FAULT:
         _write(cells, styles, lanes[0], f"{GLYPH[Mark.FAULT]} {line.text}", "class:alert")
     elif line.mark is Mark.ARRIVE:
-        _arrow(cells, styles, lanes[line.src], lanes[line.seat], line.text, style)
+        _arrow(cells, styles, (lanes[line.src], lanes[line.seat]), lanes[0], line.text, style)
     else:
         x = lanes[line.seat]
         cells[x], styles[x] = GLYPH[line.mark], style or seat_style(line.seat)
-        _write(cells, styles, x + 2, line.text, style)
+        _beside(cells, styles, (x, x), lanes[0], line.text, style)
     margin = f"{'▸' if current else ' '}{line.step:>5} {line.time:7.4f}"
     row = Row().add(margin, "class:key" if current else "class:dim")
     return _joined(row, cells[len(margin) :], styles[len(margin) :])
@@ -249,20 +277,33 @@ def _line_style(line: Line) -> str:
 
 
 def _arrow(
-    cells: list[str], styles: list[str], start: int, end: int, text: str, style: str
+    cells: list[str], styles: list[str], ends: tuple[int, int], first: int, text: str, style: str
 ) -> None:
-    """An arrow from lane ``start`` to lane ``end``, its label on it where it fits."""
+    """An arrow between the lanes at ``ends``, its label on it where it fits, else beside
+    it (no further left than the ``first`` lane)."""
+    start, end = ends
     step = 1 if end > start else -1
     for x in range(start + step, end, step):
         cells[x], styles[x] = "─", style
     cells[start], styles[start] = "·", style
     cells[end], styles[end] = ("▶" if step > 0 else "◀"), style
-    low, high = sorted((start, end))
+    low, high = sorted(ends)
     label = f" {text} "
     if high - low - 1 >= len(label):
         _write(cells, styles, low + 1 + (high - low - 1 - len(label)) // 2, label, style)
     else:
-        _write(cells, styles, high + 2, text, style)
+        _beside(cells, styles, (low, high), first, text, style)
+
+
+def _beside(
+    cells: list[str], styles: list[str], marks: tuple[int, int], first: int, text: str, style: str
+) -> None:
+    """``text`` after the marks from column ``marks[0]`` to ``marks[1]``, or before them
+    where it would run off the screen after them and fits from the ``first`` lane on."""
+    low, high = marks
+    before = low - 1 - len(text)
+    after_fits = high + 2 + len(text) <= len(cells)
+    _write(cells, styles, high + 2 if after_fits or before < first else before, text, style)
 
 
 def _write(cells: list[str], styles: list[str], x: int, text: str, style: str) -> None:

@@ -3,6 +3,8 @@ with its reason; playing moves the run on at the chosen speed, through quiet str
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from p2pnerts.lab import LESSONS, Action, Desk, Lab, Mark, Table, render
@@ -35,10 +37,43 @@ def test_every_lesson_fits_the_screen_and_shows_its_point(name: str, size: tuple
     assert title.rstrip().endswith(f"step {desk.lab.step} · t={desk.lab.now:.4f} s · paused ×0.01")
     diagram = next(i for i, line in enumerate(lines) if "time-space diagram" in line)
     assert any(line.startswith("▸") for line in lines[diagram + 1 :])  # the step it is at
-    lesson_rows = lines[1 : 1 + budget(height)[0]]
+    assert "← the lesson's point" in text or (width < 100 and "← the point" in text)
+    said = lines.index(f" {desk.said}".rstrip())
+    lesson_rows = lines[1:said]
+    assert 0 < len(lesson_rows) <= budget(height)[0]
     told = " ".join(line.strip() for line in lesson_rows)
     if desk.lesson is not None and desk.lesson.about not in told:  # cut short: say where it all is
         assert lesson_rows[-1].rstrip().endswith("… (? shows it all)"), lesson_rows
+    assert "Play…" not in text and "after a …" not in text  # 80x24 too: shorter, not cut
+
+
+def diagram_shown(desk: Desk, text: str) -> list[tuple[str, str]]:
+    """The diagram's rows on the screen, each with the text of the line it draws."""
+    rows = [row for row in text.splitlines() if re.match(r"[▸ ] *\d+ +\d+\.\d{4} ", row)]
+    lines = [line for line in desk.lab.chronicle.lines if desk.acks or not line.quiet]
+    return list(zip(rows, [line.text for line in lines[-len(rows) :]], strict=True))
+
+
+SHOWN_AT = {"crash": (600, 868), "partition": (600, 1080), "nerts": (3395, 3414)}
+"""Steps beside each lesson's start and point worth reading: the lesson's faults, the round
+over, the play made after the Nerts call."""
+
+
+@pytest.mark.parametrize("name", list(LESSONS))
+def test_at_100x32_nothing_is_cut_from_a_lesson_its_columns_notes_or_diagram(name: str) -> None:
+    lesson = LESSONS[name]
+    desk = Desk(Lab(lesson.table, lesson.script), lesson)
+    for step in sorted({lesson.start, lesson.by, *SHOWN_AT.get(name, ())}):
+        desk.lab.goto(step)
+        frame = render(desk, 100, 32)
+        text = frame.text()
+        assert "…" not in text and not any(row.cut for row in frame.rows), (step, text)
+        assert lesson.about in " ".join(text.split()), text  # the whole text, not "Se…"
+        assert "(? shows it all)" not in text
+        shown = diagram_shown(desk, text)
+        assert len(shown) >= 5
+        for row, line in shown:
+            assert line in row, (step, row, line)
 
 
 def test_the_legend_scrolls_and_explains_the_words_on_screen() -> None:
