@@ -5,6 +5,7 @@ guide gives, and the export of a simulated run writes both diagrams."""
 from __future__ import annotations
 
 import glob
+import itertools
 import re
 import shlex
 import subprocess
@@ -34,6 +35,19 @@ def test_the_guide_gives_three_lessons_and_an_export() -> None:
     lessons = [c[c.index("--lesson") + 1] for c in LAB if "--lesson" in c]
     assert {"race", "crash", "partition"} <= set(lessons)
     assert [c[0] for c in OTHERS] == ["sim", "trace", "trace"]
+
+
+def test_the_guide_plans_a_50_minute_class_part_by_part() -> None:
+    """The guide gave three lessons of 20 minutes each for a class of 50."""
+    text = GUIDE.read_text(encoding="utf-8")
+    for spans in (
+        re.findall(r"^\| (\d+)–(\d+) \|", text, re.M),  # the plan's table
+        re.findall(r"^## .*\(minutes (\d+)–(\d+)\)", text, re.M),  # the parts
+    ):
+        times = [(int(start), int(end)) for start, end in spans]
+        assert times[0][0] == 0 and times[-1][1] == 50, times
+        assert all(end == start for (_, end), (start, _) in itertools.pairwise(times)), times
+    assert "20 minutes" not in text
 
 
 terminal = terminal_fixture(100, 32)
