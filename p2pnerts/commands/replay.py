@@ -30,7 +30,11 @@ def replay_options(parser: argparse.ArgumentParser) -> None:
         help="show the table as seat N saw it (1 is the first; default: the log's own)",
     )
     parser.add_argument(
-        "--round", type=count(0, 1000), metavar="R", help="start at round R's first commit"
+        "--round",
+        type=count(0, 1000),
+        metavar="R",
+        help="start at round R's first commit (1, the first deal, by default; round 0 deals "
+        "no cards: its commits make round 1's seed)",
     )
     parser.add_argument(
         "--json", action="store_true", help="print every commit with its digests as JSON"
@@ -63,9 +67,13 @@ def replay_command(args: argparse.Namespace) -> int:
 
 
 def _start(replayed: Replay, number: int | None) -> int:
-    """The step a replay starts at: round ``number``'s first commit (None: the first)."""
+    """The step a replay starts at: round ``number``'s first commit. By default the first
+    round dealt's: round 0 deals no cards (its Readies and Reveals make round 1's seed), and
+    a replay that opened on it showed an empty table and 'round 0' (a log without a deal
+    opens at its first commit)."""
     if number is None:
-        return 0
+        dealt = [i for i in replayed.round_starts() if replayed.steps[i].round > 0]
+        return dealt[0] if dealt else 0
     for index in replayed.round_starts():
         if replayed.steps[index].round == number:
             return index

@@ -190,7 +190,8 @@ def _replay_rows(model: ReplayModel, width: int) -> list[Row]:
     clock, calls, rank = replay.key(at)
     key = f" · key (L={clock}, {calls}, {rank})"
     first = Row().add(f" step {at + 1} of {model.count} ", "class:title")
-    first.add(f"· round {step.round} · ", "class:dim")
+    before = " (before the first deal)" if step.round == 0 else ""
+    first.add(f"· round {step.round}{before} · ", "class:dim")
     first.add(fit(replay.summary(at, model.look.card), max(width - first.width - len(key), 10)))
     first.add(key, "class:dim")
     second = Row().add(f" digest {step.digest.hex()[:16]} ", "class:dim")

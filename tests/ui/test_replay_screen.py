@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from p2pnerts.commands.replay import _start
 from p2pnerts.logs import COMMIT, Replay, replay
 from p2pnerts.ui import REPLAY_KEYS, ReplayModel, render_replay, replay_application
 
@@ -98,7 +99,7 @@ def test_rounds_are_stepped_through_by_their_first_commits(replayed: Replay) -> 
 def test_the_screen_says_the_step_its_key_and_that_the_digest_matches(replayed: Replay) -> None:
     model = ReplayModel(replayed, 0)
     text = shown(model)
-    assert f"step 1 of {model.count} · round 0 · Ready from P" in text
+    assert f"step 1 of {model.count} · round 0 (before the first deal) · Ready from P" in text
     assert "for round 0 · key (L=1, 0, " in text and "matches the log" in text
     model.next_round()
     text = shown(model)
@@ -166,16 +167,29 @@ def test_a_key_that_does_nothing_says_so_until_one_that_does(
     assert "does nothing" not in shown(model)
 
 
+def test_the_command_opens_at_the_first_deal_not_at_round_0(replayed: Replay) -> None:
+    """Round 0 deals no cards: a replay that opened there showed an empty table."""
+    start = _start(replayed, None)
+    assert replayed.steps[start].round == 1 and replayed.steps[start - 1].round == 0
+    text = shown(ReplayModel(replayed, 0, at=start))
+    assert f"step {start + 1} of" in text and "· round 1 ·" in text and "opponents" in text
+    assert _start(replayed, 0) == 0
+
+
 @needs_tmux
-def test_replay_in_a_terminal_steps_forward_and_back_and_quits(log: Path) -> None:
+def test_replay_in_a_terminal_steps_forward_and_back_and_quits(log: Path, replayed: Replay) -> None:
+    first = _start(replayed, None) + 1  # round 1's first commit, as the screen counts
     terminal = Terminal(100, 32)
     try:
         command = shlex.join([sys.executable, "-m", "p2pnerts", "replay", str(log)])
         terminal.type(f"LANG=C.UTF-8 {command}; echo replay exited $?", "Enter")
-        terminal.wait_for(lambda t: "step 1 of" in t and "matches the log" in t, "step 1")
-        terminal.type("Right", "Right", "Right", "Left")
-        text = terminal.wait_for(lambda t: "step 3 of" in t, "step 3")
-        assert "matches the log" in text and "round 0" in text
+        terminal.wait_for(
+            lambda t: f"step {first} of" in t and "· round 1 ·" in t and "matches the log" in t,
+            "round 1's first commit",
+        )
+        terminal.type("Left", "Left", "Left", "Right")
+        text = terminal.wait_for(lambda t: f"step {first - 2} of" in t, "two steps back")
+        assert "matches the log" in text and "round 0 (before the first deal)" in text
         terminal.type("]")
         text = terminal.wait_for(lambda t: "foundations" in t and "· round 1 ·" in t, "round 1")
         terminal.type("x", "Tab", "?")
