@@ -17,6 +17,10 @@ from p2pnerts.ui import Frame, Row, fit, rule, seat_style
 
 MARGIN = 14
 """Columns left of the first replica: the row names above, step and time below."""
+REPLICA_ROWS = 8
+"""Rows of the replicas' panel above their pending keys."""
+DIAGRAM_ROWS = 6
+"""Rows the diagram keeps before the pending keys give way: its title and five lines."""
 LOUD = (Kind.RACE, Kind.TIE, Kind.NERTS)
 """Notes drawn in the alert style."""
 GLYPH = {
@@ -47,8 +51,10 @@ def render(desk: Desk, width: int, height: int) -> Frame:
         top = min(desk.legend_top, max(len(legend) - room, 0))
         body = legend[top : top + room]
     else:
-        body = _replicas(desk, width, pending)
-        body += _verdicts(desk, width, notes)
+        verdicts = _verdicts(desk, width, notes)
+        # The pending keys give way to the diagram's lines, down to two rows of keys.
+        pending = min(pending, max(2, room - len(verdicts) - REPLICA_ROWS - DIAGRAM_ROWS))
+        body = _replicas(desk, width, pending) + verdicts
         body += _diagram(desk, width, room - len(body))
     rows += body
     rows += [Row()] * (height - len(rows) - len(keys)) + keys
@@ -56,14 +62,14 @@ def render(desk: Desk, width: int, height: int) -> Frame:
 
 
 def budget(height: int) -> tuple[int, int, int]:
-    """Rows for the lesson's text (at most: a short text takes fewer), for each replica's
-    pending keys, and notes of the order's reasons, by the screen's height; the time-space
-    diagram has the rest (at 80x24, the smallest, three lines of it; at 100x32 every
-    lesson's text whole, and five)."""
+    """Rows for the lesson's text, for each replica's pending keys and for notes of the
+    order's reasons, at most, by the screen's height: a short text takes fewer, and the
+    pending keys give way to the time-space diagram, which has the rest (at 80x24, the
+    smallest, three lines of it; at 100x32 a lesson's text whole, and five or more)."""
     if height < 30:
         return 2, 2, 1
     if height < 40:
-        return 6, 4, 1
+        return 8, 4, 1
     return 8, 8, 3
 
 
