@@ -7,8 +7,8 @@ The desk, its drawing and the terminal application load the screen's modules
 (prompt_toolkit): they are imported when first asked for, so that the command line reads
 the lab's lessons and limits without them.
 
-It imports `sim`, `bots`, `ui`, `protocol`, `rules` and `system`; only the commands
-import it.
+It imports `sim`, `bots`, `ui`, `logs` (a lesson's claims are checked from its run's game
+logs: `race_of`), `protocol`, `rules` and `system`; only the commands import it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from p2pnerts.lab._chronicle import Chronicle, Kind, Line, Mark, Note
+from p2pnerts.lab._claims import Race, exported, race_of
 from p2pnerts.lab._lessons import LESSONS, Lesson, lesson_named, lesson_names
 from p2pnerts.lab._model import DEFAULT_SPEED, MAX_PEERS, SPEEDS, Action, Lab, SeatView, Table
 
@@ -54,11 +55,14 @@ __all__ = [
     "Line",
     "Mark",
     "Note",
+    "Race",
     "SeatView",
     "Table",
     "create_application",
+    "exported",
     "lesson_named",
     "lesson_names",
+    "race_of",
     "render",
     "run_lab",
 ]

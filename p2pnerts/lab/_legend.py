@@ -112,7 +112,7 @@ WORDS = (
     (
         "race",
         "two plays for one foundation spot: the one first in key order stays, the "
-        "other goes back; the reason compares their keys: L=168 < L=169",
+        "other goes back; the reason compares their keys: L=87 < L=92",
     ),
     (
         "tie",

@@ -47,14 +47,18 @@ LESSONS = {
             "race",
             Table(1, 4),
             Kind.RACE,
-            by=1267,
-            start=1245,
-            about="Seats 3 and 4 both play a 4♦ onto foundation 2 within a millisecond. "
-            "Each Play carries its sender's Lamport clock; every replica puts the plays in "
-            "the order of their keys (clock, call, rank) and commits the head once every "
-            "other seat has sent it something later. Seat 4's L=168 comes before seat 3's "
-            "L=169 at every replica: seat 4's card stays, seat 3's goes back. Step with n "
-            "and watch the pending lists, the commits and the verdict.",
+            by=636,
+            start=541,
+            script=((0, _struck("slow", 3)),),
+            about="Seat 4 is on a slow link (the lesson slows it from the start: each of its "
+            "messages takes up to 0.2 s more). At step 544 it plays a 3♣ onto foundation 1, "
+            "L=87; at step 558, 22 ms later, seat 2 plays its own 3♣ there, L=92, not having "
+            "heard of seat 4's: the plays are concurrent. Seats 1 and 3 get seat 2's play "
+            "first and seat 4's some 90 ms later; seat 4 has its own first. Yet every "
+            "replica puts the plays in the order of their keys (clock, call, rank) and "
+            "commits the head once every other seat has sent it something later: seat 4's "
+            "L=87 first everywhere. At step 636 seat 4's card stays and seat 2's goes back. "
+            "Step with n and watch the arrows, the pending lists and the verdict.",
         ),
         Lesson(
             "tie-both-stay",

@@ -28,7 +28,8 @@ from p2pnerts.logs._format import (
     read_log,
 )
 from p2pnerts.logs._replay import Replay, ReplayError, replay
-from p2pnerts.logs._trace import SHIVIZ_REGEX, TraceError, trace
+from p2pnerts.logs._trace import SHIVIZ_REGEX, Trace, TraceError, trace
+from p2pnerts.logs._trace import Event as TraceEvent
 
 __all__ = [
     "COMMIT",
@@ -42,7 +43,9 @@ __all__ = [
     "LogRead",
     "Replay",
     "ReplayError",
+    "Trace",
     "TraceError",
+    "TraceEvent",
     "load_log",
     "prune",
     "read_log",

@@ -27,17 +27,19 @@ def at_step(step: int) -> Callable[[str], bool]:
 
 def test_the_race_lesson_steps_to_its_race_and_shows_why(terminal: Terminal) -> None:
     terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
-    terminal.wait_for(lambda t: "step 1245 " in t.splitlines()[0], "the lesson's first step")
+    terminal.wait_for(at_step(541), "the lesson's first step")
     assert "nothing yet: no race" in terminal.screen()
-    for step in range(1246, 1268):
+    for step in range(542, 545):
         terminal.type("n")
         terminal.wait_for(at_step(step), f"step {step}")
-    text = terminal.screen()
-    assert "RACE: seat 4's 4♦ beat seat 3's 4♦ to foundation 2" in text
-    assert "why: L=168 < L=169" in text
+    assert "Play L=87" in terminal.screen()  # seat 4's play, sent at step 544
+    terminal.type("g")
+    text = terminal.wait_for(at_step(636), "the lesson's point")
+    assert "RACE: seat 4's 3♣ beat seat 2's 3♣ to foundation 1" in text
+    assert "why: L=87 < L=92" in text
     assert "← the lesson's point" in text
     terminal.type("b")
-    text = terminal.wait_for(lambda t: "back to step 1266" in t, "a step back")
+    text = terminal.wait_for(lambda t: "back to step 635" in t, "a step back")
     assert "nothing yet: no race" in text
     terminal.type("z")
     terminal.wait_for(lambda t: "'z' does nothing here: ? lists every key" in t, "the answer")
@@ -66,7 +68,7 @@ def test_ctrl_c_over_the_legend_asks_and_a_second_leaves_and_the_shell_gets_no_k
     """The issue's evening: Ctrl-C said it did nothing, and a shell line typed at what
     looked like the end struck faults (2k3k4k: crash 2; crash 3; crash 4)."""
     terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
-    terminal.wait_for(at_step(1245), "the lesson's first step")
+    terminal.wait_for(at_step(LESSONS["race"].start), "the lesson's first step")
     terminal.type("?")
     terminal.wait_for(lambda t: "legend · ? or Esc goes back · q quits" in t, "the legend")
     terminal.type("C-c")
@@ -82,13 +84,13 @@ def test_ctrl_c_over_the_legend_asks_and_a_second_leaves_and_the_shell_gets_no_k
 
 def test_q_in_the_legend_quits_and_n_stays_after_ctrl_c(terminal: Terminal) -> None:
     terminal.type(f"LANG=C.UTF-8 {shlex.join(COMMAND)}; echo p2pnerts exited $?", "Enter")
-    terminal.wait_for(at_step(1245), "the lesson's first step")
+    terminal.wait_for(at_step(LESSONS["race"].start), "the lesson's first step")
     terminal.type("C-c")
     terminal.wait_for(lambda t: "Leave the lab? y" in t, "the question")
     terminal.type("n")
     terminal.wait_for(lambda t: "Leave the lab?" not in t, "the lab again")
     terminal.type("n")
-    terminal.wait_for(at_step(1246), "a step: the lab takes its keys again")
+    terminal.wait_for(at_step(LESSONS["race"].start + 1), "a step: the lab takes its keys again")
     terminal.type("?")
     terminal.wait_for(lambda t: "legend · ? or Esc goes back" in t, "the legend")
     terminal.type("q")
