@@ -27,6 +27,7 @@ from p2pnerts.protocol import (
     Replica,
     RoundOver,
     RoundStarted,
+    Status,
     ViewInstalled,
     order_key,
     order_reason,
@@ -34,6 +35,8 @@ from p2pnerts.protocol import (
 from p2pnerts.rules import CallNerts, TieRule, ToFoundation
 
 Key = tuple[int, int, int]
+_UNSEEN = (-1, -1, b"")
+"""A replica not seen playing in a view (since it was let back in)."""
 LINES = 600
 """Diagram lines kept (the screen shows the newest that fit)."""
 
@@ -119,6 +122,10 @@ class Chronicle:
         self._round = 0
         self._committed: list[int] = [0] * peers
         self._views: set[tuple[int, tuple[int, ...]]] = set()
+        self._seen: list[tuple[int, int, bytes]] = [_UNSEEN] * peers
+        """Each replica as last stepped playing in a view: (view, committed, digest)."""
+        self._back: set[int] = set()
+        """Seats let back into a view and still rebuilding the table."""
 
     # --- the Watcher's three calls -----------------------------------------------------
 
@@ -139,10 +146,12 @@ class Chronicle:
             self._line(now, Mark.COMMIT, seat, f"commits {gained} (now {replica.committed})")
         for event in events:
             self._event(seat, event, now)
+        self._caught_up(seat, replica, now)
 
     def restarted(self, seat: int) -> None:
         """A crashed seat's replica starts again from its disk: it has committed nothing."""
         self._committed[seat] = 0
+        self._seen[seat] = _UNSEEN
 
     def fault(self, now: float, text: str, by: str) -> None:
         """A fault struck or lifted, or refused, ``by`` the lesson or the teacher."""
@@ -178,13 +187,9 @@ class Chronicle:
                 self._line(now, Mark.NEWS, seat, f"leaves {out + 1} out", alert=True)
             case PeerRejoined(seat=back):
                 self._line(now, Mark.NEWS, seat, f"lets {back + 1} back in", alert=True)
-                self._note(
-                    now,
-                    Kind.REJOIN,
-                    f"seat {back + 1} is back in the view",
-                    ("it asked to rejoin; a view change let it in, and it caught up"),
-                    (back,),
-                )
+                if back not in self._back:
+                    self._back.add(back)
+                    self._seen[back] = _UNSEEN  # its commits from before count for nothing
             case RoundStarted(round=number) if not event.again:
                 self._new_round(seat, number, now)
             case RoundOver(round=number, caller=caller) if not event.again:
@@ -207,7 +212,27 @@ class Chronicle:
         out = [s + 1 for s in range(self.peers) if s not in members]
         seats = "seat" if len(out) == 1 else "seats"
         why = f"{seats} {' '.join(map(str, out))} left out" if out else "every seat is a member"
-        self._note(now, Kind.VIEW, f"view {view} installed: members {who}", why, members)
+        # The first replica to install it: the other members install it as it reaches them.
+        text = f"view {view} installed at seat {seat + 1}: members {who}"
+        self._note(now, Kind.VIEW, text, why, members)
+
+    def _caught_up(self, seat: int, replica: Replica, now: float) -> None:
+        """Note a seat let back in once it has rebuilt the table: it plays in the view,
+        having committed what another member of the view has (the same digest)."""
+        if replica.status is Status.NORMAL:
+            self._seen[seat] = (replica.view, replica.committed, replica.digest)
+        for back in sorted(self._back):
+            view, committed, _ = mine = self._seen[back]
+            same = [s for s in range(self.peers) if s != back and self._seen[s] == mine]
+            if mine == _UNSEEN or not same:
+                continue
+            self._back.remove(back)
+            text = f"seat {back + 1} is back in the view and has caught up"
+            reason = (
+                f"it asked to rejoin, view {view} let it in, and it rebuilt the table from "
+                f"the others: committed {committed}, as seat {same[0] + 1}"
+            )
+            self._note(now, Kind.REJOIN, text, reason, (back,))
 
     def _verdict(self, seat: int, event: PlayCommitted | PlayReturned, now: float) -> None:
         key = (event.seat, event.clock)

@@ -82,7 +82,10 @@ WORDS = (
     (
         "committed",
         "how many messages this replica has put in the agreed order for good, "
-        "and the running digest (#) of them: equal counts must show equal digests",
+        "and the running digest (#) of them: equal counts must show equal digests. "
+        "A seat restarted from its disk kept no commits, only its deck and secrets of "
+        "one round and the view it was in: it reads '0: kept r1's deck' and 'v0 kept "
+        "on disk' until the others send it the table",
     ),
     (
         "commit",

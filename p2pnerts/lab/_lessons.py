@@ -57,7 +57,8 @@ LESSONS = {
             "first and seat 4's some 90 ms later; seat 4 has its own first. Yet every "
             "replica puts the plays in the order of their keys (clock, call, rank) and "
             "commits the head once every other seat has sent it something later: seat 4's "
-            "L=87 first everywhere. At step 636 seat 4's card stays and seat 2's goes back. "
+            "L=87 first everywhere. At step 636 seat 3 commits both first: seat 4's card "
+            "stays, seat 2's goes back; the others follow by step 676. "
             "Step with n and watch the arrows, the pending lists and the verdict.",
         ),
         Lesson(
@@ -110,21 +111,26 @@ LESSONS = {
             about="Seat 4 crashes at step 600. Nothing can commit without a message from "
             "every member, so the others wait; after a second of silence each suspects "
             "seat 4, after two they vote a new view without it (a majority, 3 of 4, "
-            "agrees) and play on. At step 867 seat 4 restarts from what it kept on disk, "
-            "asks to rejoin, and a view change lets it back in.",
+            "agrees). At step 767 seat 2 installs view 1 (members 1 2 3), seats 1 and 3 "
+            "follow, and from step 774 commits flow again. At step 867 seat 4 restarts "
+            "from its disk: it kept its deck and its view, v0, but no commits. It asks to "
+            "rejoin, view 2 lets it back in at step 893, and by step 913 it has rebuilt "
+            "the table from what the others sent it.",
         ),
         Lesson(
             "partition",
             Table(1, 4),
             Kind.REJOIN,
-            by=1148,
+            by=1165,
             start=590,
             script=((600, _struck("partition", 3)), (1079, _struck("join"))),
             about="At step 600 the network splits seat 4 from the rest. The three (a "
-            "majority) suspect seat 4, leave it out and go on. Seat 4 alone is a "
-            "minority: it can form no view and commits nothing (its commit count stands "
-            "still) - it waits, it does not fork the table. At step 1079 the network heals; "
-            "seat 4 learns it was left out, asks to rejoin and catches up.",
+            "majority) suspect seat 4, leave it out (view 1, from step 779) and go on. "
+            "Seat 4 alone is a minority: it can form no view and commits nothing (its "
+            "column stays at v0, committed 45) - it waits, it does not fork the table. At "
+            "step 1079 the network heals; seat 4 learns it was left out and asks to "
+            "rejoin; at step 1148 view 2 lets it back in, and by step 1165 it has rebuilt "
+            "the table from the others and committed what they have.",
         ),
     )
 }

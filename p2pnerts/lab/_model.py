@@ -120,6 +120,9 @@ class SeatView:
     digest: str
     pending: tuple[tuple[tuple[int, int, int], str], ...]
     slow: bool = False
+    kept: int | None = None
+    """Back from its disk and not yet sent the table: the round whose deck it kept (with
+    the view it was last in, ``view``; it kept no commits: the others send it the table)."""
 
 
 class Lab:
@@ -163,6 +166,7 @@ class Lab:
             digest=replica.digest.hex()[:6],
             pending=pending,
             slow=seat in self.sim.network.slow,
+            kept=replica.disk.round if replica.membership.from_disk else None,
         )
 
     def state(self) -> tuple[object, ...]:

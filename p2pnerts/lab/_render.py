@@ -119,7 +119,7 @@ def _replicas(desk: Desk, width: int, pending: int) -> list[Row]:
         ("view:members", [_members(v) for v in views]),
         ("status", [_status(v) for v in views]),
         ("liveness", [_liveness(v) for v in views]),
-        ("committed", [Row().add(f"{v.committed} #{v.digest}") for v in views]),
+        ("committed", [_committed(v) for v in views]),
         ("pending", [Row().add(f"{len(v.pending)} in key order") for v in views]),
     ]
     shown = [entry for v in views for entry in v.pending[:pending]]
@@ -152,7 +152,15 @@ def _head(desk: Desk, view: SeatView) -> Row:
 
 
 def _members(view: SeatView) -> Row:
+    if view.kept is not None:  # a fresh replica's members, until the table is sent to it
+        return Row().add(f"v{view.view} kept on disk", "class:alert")
     return Row().add(f"v{view.view}: " + " ".join(str(m + 1) for m in view.members))
+
+
+def _committed(view: SeatView) -> Row:
+    if view.kept is not None:
+        return Row().add(f"{view.committed}: kept r{view.kept}'s deck", "class:alert")
+    return Row().add(f"{view.committed} #{view.digest}")
 
 
 def _status(view: SeatView) -> Row:
