@@ -29,7 +29,7 @@ from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import KeptSeats, SeatFile, SeatFileError
 from p2pnerts.net._seating import Player
 from p2pnerts.net._shaper import Shape, Shaper, Stall
-from p2pnerts.net._spectating import Sight, WatchError, watch_table
+from p2pnerts.net._spectating import SeenAt, Sight, WatchError, watch_table
 from p2pnerts.net._spectators import MOST_SPECTATORS, NO_SPECTATORS
 from p2pnerts.net._tables import (
     SERVICE_TYPE,
@@ -66,6 +66,7 @@ __all__ = [
     "Refused",
     "SeatFile",
     "SeatFileError",
+    "SeenAt",
     "Shape",
     "Shaper",
     "Sight",

@@ -173,12 +173,12 @@ class Seating:
                 del self._open[address]
 
     async def _watched(self, conn: Connection, watch: Watch, address: str) -> None:
-        """A spectator: served at the host, sent there by any other seat."""
-        if self.spectators is None or self.answer is None:
-            conn.send_nowait(Refuse("watch this table at its host"))
-            await conn.finish()
-            return
+        """A spectator: served at the host, and at any other seat with the host's ticket."""
         peer, key = lambda: self.peer, self.player.key
+        if self.spectators is None or self.answer is None:
+            self.spectators = self.spectators or Spectators(False, None, self.player.report)
+            await self.spectators.serve_seat(conn, watch, address, key, self.playing, peer)
+            return
         await self.spectators.serve(conn, watch, address, self.answer, key, self.playing, peer)
 
     async def serve_mesh(self, conn: Connection, hello: Hello) -> None:

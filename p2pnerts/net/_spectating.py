@@ -3,13 +3,16 @@
 The spectator opens with `Watch` and a key made for this watch alone; the host proves
 itself as to a newcomer (its key as announced, its knowledge of a private table's
 passphrase), the spectator proves its key (and the passphrase) with `Proof`, and from then
-on only listens: a `Scene`, then `Seen`, `Decided` and more Scenes until the table closes.
+on only listens: the roster and its ticket (a `Proof` of the host's), a `Scene`, then
+`Seen`, `Decided` and more Scenes until the table closes. With the roster and the ticket it
+watches every other seat too, each proven by the key the roster gives it, and hears the
+`Seen` of each: the messages seats send one another, not only the host's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import trio
 
@@ -21,8 +24,10 @@ from p2pnerts.protocol import (
     ANSWERER,
     Decided,
     Hello,
+    Proof,
     Refuse,
     RemoteProtocolError,
+    Roster,
     Scene,
     SeatKey,
     Seen,
@@ -33,8 +38,17 @@ from p2pnerts.protocol import (
 )
 from p2pnerts.words import shown
 
-Sight = Scene | Seen | Decided
-"""What a spectator is sent once it watches."""
+
+@dataclass(frozen=True, slots=True)
+class SeenAt:
+    """A `Seen` from a seat other than the one the spectator watches through."""
+
+    seat: int
+    seen: Seen
+
+
+Sight = Scene | Seen | Decided | SeenAt
+"""What a spectator is sent once it watches (`SeenAt`: what another seat sent it)."""
 
 
 class WatchError(Error):
@@ -62,43 +76,117 @@ async def watch_table(
         raise WatchError(f"cannot reach {where}: {exc.strerror or exc}") from None
     conn = Connection(stream, f"table {where}")
     table = f"table {table_name!r}" if table_name else f"the table at {where}"
+    key = SeatKey.generate()
+    watch = Watch(bytes(16), name[:32] or "spectator", key.public, b"")
     try:
-        await _admitted(
-            conn,
-            Watch(bytes(16), name[:32] or "spectator", b"", b""),
-            where,
-            passphrase,
-            table,
-            expect_host,
-        )
+        hello = await _admitted(conn, watch, key, (where, passphrase, table, expect_host))
         conn.open_up()
+        async with trio.open_nursery() as nursery:  # (the other seats' streams)
+            failed = await _listen(
+                conn, where, hear, Seats(nursery, (watch, key), hello, host, hear)
+            )
+            nursery.cancel_scope.cancel()
+    finally:
+        await trio.aclose_forcefully(stream)
+    if failed is not None:
+        raise failed
+
+
+async def _listen(
+    conn: Connection, where: str, hear: Callable[[Sight], None], seats: Seats
+) -> WatchError | None:
+    """The host's stream, each sight to ``hear`` and the roster and ticket to ``seats``,
+    until the table closes (None) or the host says what no spectator is sent."""
+    try:
         while True:
             sight = await conn.receive()
             if isinstance(sight, Refuse):
-                raise WatchError(f"{where} refused: {shown(sight.reason)}")
-            if not isinstance(sight, Scene | Seen | Decided):
-                raise WatchError(f"{where} sent a {type(sight).__name__} to a spectator")
-            hear(sight)
+                return WatchError(f"{where} refused: {shown(sight.reason)}")
+            if isinstance(sight, Roster | Proof):
+                seats.learn(sight)
+            elif isinstance(sight, Scene | Seen | Decided):
+                hear(sight)
+            else:
+                return WatchError(f"{where} sent a {type(sight).__name__} to a spectator")
     except Closed:
-        return  # the table closed: the match is over, or its host is gone
+        return None  # the table closed: the match is over, or its host is gone
     except RemoteProtocolError as exc:
-        raise WatchError(f"{where} speaks differently: {exc}") from None
-    finally:
-        await trio.aclose_forcefully(stream)
+        return WatchError(f"{where} speaks differently: {exc}")
+
+
+class Seats:
+    """The other seats of a watched table, each watched with the host's ticket once the
+    host has given the roster and the ticket; a seat that cannot be watched is left out
+    (the host's own stream goes on)."""
+
+    def __init__(
+        self,
+        nursery: trio.Nursery,
+        watch: tuple[Watch, SeatKey],
+        host: Hello,
+        address: str,
+        hear: Callable[[Sight], None],
+    ) -> None:
+        (self.watch, self.key), self.nursery, self.host = watch, nursery, host
+        self.address, self.hear = address, hear
+        self.roster: Roster | None = None
+
+    def learn(self, sight: Roster | Proof) -> None:
+        """Keep the roster; with the ticket, watch every seat it names but the host."""
+        if isinstance(sight, Roster):
+            self.roster = sight
+            return
+        for seat in () if self.roster is None else self.roster.seats:
+            if seat.seat != self.host.seat:
+                where = (seat.host or self.address, seat.port)
+                self.nursery.start_soon(self._watch_seat, seat.seat, where, seat.key, sight.proof)
+
+    async def _watch_seat(
+        self, seat: int, where: tuple[str, int], key: bytes, ticket: bytes
+    ) -> None:
+        """Hear what one seat sends and receives, until it or the watch ends."""
+        try:
+            stream = await trio.open_tcp_stream(*where)
+        except OSError:
+            return
+        conn = Connection(stream, f"seat {seat} at {where[0]}:{where[1]}")
+        try:
+            if await self._admitted_at(conn, key, ticket):
+                conn.open_up()
+                while True:
+                    sight = await conn.receive()
+                    if isinstance(sight, Seen):
+                        self.hear(SeenAt(seat, sight))
+        except (Closed, RemoteProtocolError):
+            return
+        finally:
+            await trio.aclose_forcefully(stream)
+
+    async def _admitted_at(self, conn: Connection, key: bytes, ticket: bytes) -> bool:
+        """Say Watch to a seat, check it proves the key the roster gives it, prove this
+        watch's key and show the ticket; whether the seat proved itself."""
+        mine = replace(self.watch, table=self.host.table, nonce=new_nonce())
+        opener = spectator_opener(mine)
+        answer = await exchange(conn, mine)
+        if not isinstance(answer, Hello) or answer.key != key:
+            return False
+        if not verify(key, answer.proof, link_statement(ANSWERER, mine.table, opener, answer)):
+            return False
+        await prove_to(conn, opener, answer, self.key)
+        await exchange(conn, Proof(ticket, b""), answer=False)
+        return True
 
 
 async def _admitted(
     conn: Connection,
     watch: Watch,
-    where: str,
-    passphrase: str | None,
-    table: str,
-    expect_host: str | None,
-) -> None:
-    """Say ``watch`` (with a key and nonce of its own), check the host's proof (its key as
-    announced, and a private table's passphrase), prove this end."""
-    key = SeatKey.generate()
-    watch = replace(watch, key=key.public, nonce=new_nonce())
+    key: SeatKey,
+    about: tuple[str, str | None, str, str | None],
+) -> Hello:
+    """Say ``watch`` (with a fresh nonce), check the host's proof (its key as announced,
+    and a private table's passphrase), prove this end; the host's proven Hello."""
+    where, passphrase, table, expect_host = about
+    watch = replace(watch, nonce=new_nonce())
     opener = spectator_opener(watch)
     answer = await exchange(conn, watch)
     if isinstance(answer, Refuse):
@@ -115,3 +203,4 @@ async def _admitted(
         await conn.write_queued()  # the Refuse that says why
         raise WatchError(str(exc)) from None
     await prove_to(conn, opener, answer, key, secret)
+    return answer

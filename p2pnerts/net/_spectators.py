@@ -1,9 +1,12 @@
 """Spectators at a seat's table (SPEC §2.10): admitted as a newcomer is, seated never.
 
-A spectator opens with `Watch`; the seat proves itself as to a newcomer (and, at a private
-table, checks the passphrase as it would a newcomer's), then streams to it what the table
-shows in public. A spectator is no seat: it is in no `Links`, no roster and no view, and
-what it sends after its Proof cuts it off. A slow spectator never slows the table: its
+A spectator opens with `Watch` at the host; the host proves itself as to a newcomer (and, at
+a private table, checks the passphrase as it would a newcomer's), then streams to it what the
+table shows in public, opening with the roster and a ticket: the host's signature of the
+spectator's key. Every other seat streams its own traffic to a spectator that shows it that
+ticket, so the spectator hears the whole mesh, not only the host's links. A spectator is
+no seat: it is in no `Links`, no roster and no view, and what it sends after its Proof (at
+a seat, its ticket) cuts it off. A slow spectator never slows the table: its
 stream is a bounded queue whose oldest items make way (each `Scene` says how many did).
 """
 
@@ -26,8 +29,10 @@ from p2pnerts.protocol import (
     Pending,
     PlayCommitted,
     PlayReturned,
+    Proof,
     Refuse,
     RemoteProtocolError,
+    Roster,
     Scene,
     SeatKey,
     Seen,
@@ -40,6 +45,8 @@ from p2pnerts.protocol import (
     shown_to_spectators,
     spectator_opener,
     tableaux_of,
+    ticket_statement,
+    verify,
 )
 from p2pnerts.words import shown
 
@@ -54,6 +61,9 @@ BACKLOG = 2048
 SCENE_EVERY = 1.0
 """Seconds between two Scenes while nothing commits (health and clocks move on)."""
 NO_SPECTATORS = "this table takes no spectators"
+AT_THE_HOST = "watch this table at its host"
+TICKET_WAIT = 10.0
+"""Seconds a seat waits for its own start, and for a spectator's ticket."""
 
 
 class Spectators:
@@ -89,10 +99,52 @@ class Spectators:
             conn.send_nowait(Refuse(refused[:200]))
             await conn.finish()
             return
+        await self._watched(conn, watch, address, playing, peer, key)
+
+    async def serve_seat(
+        self,
+        conn: Connection,
+        watch: Watch,
+        address: str,
+        key: SeatKey,
+        playing: trio.Event,
+        peer: Callable[[], TablePeer | None],
+    ) -> None:
+        """At a seat other than the host: prove this seat to the spectator ``watch`` opened
+        ``conn`` with, take its ticket (the host's word that it let it watch), and stream
+        this seat's traffic to it; refuse it without a ticket."""
+        with trio.move_on_after(TICKET_WAIT):
+            await playing.wait()
+        table = peer()
+        refused = AT_THE_HOST if table is None or watch.table != table.table else None
+        if table is not None and refused is None:
+            seat = table.roster[table.seat]
+            mine = Hello(table.table, table.seat, seat.name, seat.port, key.public)
+            refused = self._limit(address) or await answer_link(
+                conn, spectator_opener(watch), mine, key
+            )
+            refused = refused or await _ticket_refusal(conn, table, watch)
+        if refused is not None:
+            conn.send_nowait(Refuse(refused[:200]))
+            await conn.finish()
+            return
+        await self._watched(conn, watch, address, playing, peer, None)
+
+    async def _watched(
+        self,
+        conn: Connection,
+        watch: Watch,
+        address: str,
+        playing: trio.Event,
+        peer: Callable[[], TablePeer | None],
+        key: SeatKey | None,
+    ) -> None:
+        """Stream to an admitted spectator, counted while it watches (the host, which
+        holds ``key``, opens the stream with the spectator's ticket)."""
         self._watching[address] += 1
         self._report(f"{shown(watch.name)} watches the table from {address}")
         try:
-            await _stream(conn, playing, peer)
+            await _stream(conn, playing, peer, None if key is None else (key, watch.key))
         finally:
             self._watching[address] -= 1
             if not self._watching[address]:
@@ -103,6 +155,9 @@ class Spectators:
             return NO_SPECTATORS
         if watch.table not in (bytes(16), mine.table):
             return "that is not this table"
+        return self._limit(address)
+
+    def _limit(self, address: str) -> str | None:
         if sum(self._watching.values()) >= MOST_SPECTATORS:
             return f"this table has {MOST_SPECTATORS} spectators already"
         if self._watching[address] >= PER_ADDRESS:
@@ -110,16 +165,41 @@ class Spectators:
         return None
 
 
+async def _ticket_refusal(conn: Connection, table: TablePeer, watch: Watch) -> str | None:
+    """Why the spectator's ticket (a second `Proof`: the host's signature of its key) does
+    not let it watch this seat; None when it does."""
+    with trio.move_on_after(TICKET_WAIT):
+        try:
+            ticket = await conn.receive()
+        except (Closed, RemoteProtocolError):
+            return AT_THE_HOST
+        host = table.roster[0].key
+        said = ticket_statement(table.table, watch.key)
+        if isinstance(ticket, Proof) and verify(host, ticket.proof, said):
+            return None
+    return AT_THE_HOST
+
+
 async def _stream(
-    conn: Connection, playing: trio.Event, peer: Callable[[], TablePeer | None]
+    conn: Connection,
+    playing: trio.Event,
+    peer: Callable[[], TablePeer | None],
+    ticket: tuple[SeatKey, bytes] | None,
 ) -> None:
-    """Stream the table to an admitted spectator; cut it off at its first word."""
+    """Stream the table to an admitted spectator; cut it off at its first word. The host
+    (``ticket``: its key, and the spectator's) opens with the roster and the ticket."""
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_cut_off_when_it_speaks, conn, nursery.cancel_scope)
         await playing.wait()
         table = peer()
         assert table is not None
         feed = Feed(table)
+        if ticket is not None:
+            key, spectator = ticket
+            feed.queue.appendleft(
+                encode(Proof(key.sign(ticket_statement(table.table, spectator)), b""))
+            )
+            feed.queue.appendleft(encode(Roster(tuple(table.roster), True)))
         try:
             await feed.pump(conn)
         finally:

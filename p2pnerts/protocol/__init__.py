@@ -104,6 +104,7 @@ from p2pnerts.protocol._identity import (
     link_statement,
     spectator_opener,
     table_terms,
+    ticket_statement,
     verify,
 )
 from p2pnerts.protocol._inplay import PLAYS_WAITING
@@ -257,6 +258,7 @@ __all__ = [
     "spectator_opener",
     "table_terms",
     "tableaux_of",
+    "ticket_statement",
     "told",
     "verify",
     "with_own_deck",

@@ -27,6 +27,7 @@ NO_KEY = bytes(KEY_BYTES)
 """The key of a seat not known yet (never a real Ed25519 public key's encoding that signs)."""
 DOMAIN = b"p2pnerts/2 link proof\x00"
 TERMS_DOMAIN = b"p2pnerts/2 table terms\x00"
+TICKET_DOMAIN = b"p2pnerts/2 spectator ticket\x00"
 TERMS_BYTES = 32
 OPENER = b"O"
 """The role of the end that opened the connection (it said Hello first)."""
@@ -93,6 +94,12 @@ SPECTATOR_SEAT = -2
 def spectator_opener(watch: Watch) -> Hello:
     """The Hello a spectator's `Watch` stands for in its link's statements (SPEC §2.10)."""
     return Hello(watch.table, SPECTATOR_SEAT, watch.name, 0, watch.key, watch.nonce)
+
+
+def ticket_statement(table: bytes, spectator: bytes) -> bytes:
+    """What the host signs to let the spectator of key ``spectator`` watch every other seat
+    of table ``table`` too (SPEC §2.10): the seats take its signature as the host's word."""
+    return TICKET_DOMAIN + table + spectator
 
 
 def table_terms(table: bytes, options: TableOptions, players: int) -> bytes:

@@ -1,8 +1,10 @@
-"""What a spectator's screen shows (`p2pnerts watch`): the stream a seat sends it, folded.
+"""What a spectator's screen shows (`p2pnerts watch`): the streams the seats send it, folded.
 
-The seat decides everything; this only keeps what the screen (or a headless line) reads:
-the latest `Scene`, every seat's clock, the committed order with its keys, the races and
-ties with the reason the order gives, and the messages for the time-space diagram.
+The seats decide everything; this only keeps what the screen (or a headless line) reads:
+the latest `Scene` of the seat it watches through (the host), every seat's clock, the
+committed order with its keys, the races and ties with the reason the order gives, and the
+messages for the time-space diagram: each drawn from its sender's own stream, so a message
+between two seats that are not the host shows between their lanes.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from p2pnerts.net import Sight
+from p2pnerts.net import SeenAt, Sight
 from p2pnerts.protocol import (
     Ack,
     Decided,
@@ -53,7 +55,7 @@ class Arrow:
     """One message of the time-space diagram, or (``commit``) a commit at the watched seat."""
 
     at: int
-    """Milliseconds after the watched seat began to play."""
+    """Milliseconds after the sending seat began to play (each seat counts from its start)."""
     sender: int
     to: int
     """The seat it went to; −1: every other seat."""
@@ -80,6 +82,8 @@ class WatchModel:
         self.leave = Leave("Stop watching?", "watch on")
         self.ended = ""
         """Why the watch ended, once it has (the table closed, a refusal...)."""
+        self.hearing: set[int] = set()
+        """The seats other than the watched one whose own streams come in."""
         self._at = 0
         self._placed: dict[int, tuple[Key, int]] = {}
         """Per foundation this round, the key and seat of the play that last went there."""
@@ -98,7 +102,10 @@ class WatchModel:
                     max(a, b) for a, b in zip(sight.clocks, self._padded(sight), strict=True)
                 ]
             case Seen():
-                self._seen(sight)
+                self._seen(sight, self.seat)
+            case SeenAt():
+                self.hearing.add(sight.seat)
+                self._seen(sight.seen, sight.seat)
             case Decided():
                 return self._decided(sight)
         return None
@@ -106,15 +113,19 @@ class WatchModel:
     def _padded(self, scene: Scene) -> list[int]:
         return (self.clocks + [0] * len(scene.clocks))[: len(scene.clocks)]
 
-    def _seen(self, seen: Seen) -> None:
+    def _seen(self, seen: Seen, at: int) -> None:
+        """A message seat ``at`` sent or received. A receipt is drawn only when its sender's
+        own stream does not come in (that stream draws the send, with every receiver)."""
         message = _message(seen.frame)
         if message is None:
             return
-        self._at = seen.at
-        me = self.seat
-        sender, to = (me, seen.other) if seen.out else (message.sender, me)
+        sender, to = (at, seen.other) if seen.out else (message.sender, at)
         if sender < len(self.clocks):
             self.clocks[sender] = max(self.clocks[sender], message.clock)
+        if at == self.seat:
+            self._at = seen.at
+        if not seen.out and (sender == self.seat or sender in self.hearing):
+            return
         label = f"{type(message).__name__} L={message.clock} {message_gist(message, self.look)}"
         self.arrows.append(Arrow(seen.at, sender, to, label, isinstance(message, Ack)))
 

@@ -2,8 +2,9 @@
 order with its keys, races and ties with their reasons, and a time-space diagram.
 
 Left: the seats, the table, the committed order. Right: races and ties, then the diagram,
-one lane per seat, in the lab's marks (``●`` sends, ``▶`` or ``◀`` at each seat that receives,
-``✓`` the watched seat commits). Fits 100×32; a wider or taller screen shows more.
+one lane per seat, every seat's messages to every other in the lab's marks (``●`` sends,
+``▶`` or ``◀`` at each seat that receives, ``✓`` the watched seat commits). Fits 100×32; a
+wider or taller screen shows more.
 """
 
 from __future__ import annotations
@@ -39,8 +40,9 @@ LEGEND = (
     ("silent/out", "suspected after a silence / left out of the view (or left)"),
     (
         "lanes",
-        "one per seat, the messages the watched seat sends and receives: ● sends,"
-        " ▶ or ◀ at each seat that receives, ✓ the watched seat commits",
+        "one per seat, every seat's messages to every other (each seat streams its own to"
+        " the spectator): ● sends, ▶ or ◀ at each seat that receives, ✓ the watched seat"
+        " commits; the time is the sender's, from its start",
     ),
     (
         "N12 9♠",
@@ -74,7 +76,9 @@ def _title(model: WatchModel, width: int) -> Row:
     scene = model.scene
     text = f" {'closed:' if model.ended else 'watching'} {model.where}"
     if scene is not None:
-        text += f" · seen by {model.name(scene.seat)} · round {scene.round}"
+        text += f" · seen by {model.name(scene.seat)}"
+        text += f" · hears {len(model.hearing - {scene.seat}) + 1} of {len(scene.names)} seats"
+        text += f" · round {scene.round}"
         text += f" · committed {scene.committed}"
         if scene.dropped:
             text += f" · {scene.dropped} missed (slow screen)"
@@ -110,13 +114,14 @@ def _seats(model: WatchModel, width: int) -> list[Row]:
     if scene is None:
         rows.append(Row().add(f" {model.ended or 'waiting for the table to start…'}", "class:dim"))
         return rows
+    wide = min(max(10, width - 40), max(len(name) for name in scene.names))
     for seat, name in enumerate(scene.names):
         clock = model.clocks[seat] if seat < len(model.clocks) else 0
         heard = scene.heard[seat] / 1000 if seat < len(scene.heard) else 0.0
         state = STATES[scene.states[seat]] if seat < len(scene.states) else "?"
         deck = scene.options.seating(len(scene.names))[seat]
         total = scene.totals[deck] if deck < len(scene.totals) else 0
-        row = Row().add(f" {seat_tag(seat)} {name[:10]:<10}")
+        row = Row().add(f" {seat_tag(seat)} {fit(name, wide):<{wide}}")
         if model.ended:  # the last clock and points seen stand; nobody is heard any more
             row.add(f" L={clock:<6}     –   ").add(f"{'–':<6}", "class:dim")
         else:
@@ -204,7 +209,8 @@ def _diagram(model: WatchModel, width: int, room: int) -> list[Row]:
     rows = [rule(f"time-space diagram ({shown})", width)]
     if not seats:
         return rows
-    lane = max(2, min(6, (width - 30) // seats))
+    longest = max(len(model.name(seat)) for seat in range(seats))
+    lane = max(2, min(max(6, longest + 2), (width - 30) // seats))
     head = Row().add(" " * 8)
     labels = [model.name(seat)[: lane - 1] for seat in range(seats)]
     if lane < 5 or len(set(labels)) < seats:  # too narrow, or names alike ("Bot 2", "Bot 3")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 
 from p2pnerts.cheats import CHEATS, DEAL_CHEATS, LINK_CHEATS
 from p2pnerts.net import COUNTDOWN
@@ -524,3 +525,29 @@ def test_a_seat_coming_back_with_a_deck_the_table_never_dealt_it_stops_in_one_li
     last = _back_with_edited_state(tmp_path, edited).strip().splitlines()[-1]
     why = r"p2pnerts: state file: (it holds|its deck of) .*table's, or edited"
     assert re.fullmatch(why, last), last
+
+
+def test_a_spectator_draws_the_messages_between_seats_other_than_the_host() -> None:
+    """The mesh, not a star: with the host's ticket the spectator hears every seat, so the
+    diagram has arrows from one bot's lane to another's, the host on neither end."""
+    from p2pnerts.net import watch_table
+    from p2pnerts.ui import WatchModel
+
+    drawn = []
+    with _host("--seats", "4", "--rounds", "1", "--level", "9") as (host, port):
+        model = WatchModel(f"127.0.0.1:{port}")
+
+        def hear(sight: Any) -> None:
+            last = model.arrows[-1] if model.arrows else None
+            model.hear(sight)
+            if model.arrows and model.arrows[-1] is not last:
+                drawn.append(model.arrows[-1])
+
+        bots = [_bot(port, f"B{k}") for k in (1, 2, 3)]
+        trio.run(watch_table, "127.0.0.1", port, hear)
+        for bot in bots:
+            _finish(bot)
+        _finish(host)
+    assert model.hearing == {1, 2, 3}
+    between = {(a.sender, a.to) for a in drawn if not a.commit and a.sender > 0 and a.to > 0}
+    assert between, "no message drawn between two seats other than the host"

@@ -16,6 +16,7 @@ from p2pnerts.driver import Pace
 from p2pnerts.net import (
     MatchResult,
     Player,
+    SeenAt,
     Sight,
     TablePeer,
     TableSpec,
@@ -32,6 +33,7 @@ from p2pnerts.protocol import (
     Play,
     Scene,
     Seat,
+    SeatKey,
     Seen,
     TeamDeal,
     Watch,
@@ -115,6 +117,9 @@ async def test_a_spectator_sees_every_commit_in_order_and_the_results_are_the_se
     assert all(s.dropped == 0 for s in scenes)
     assert any(isinstance(s, Seen) and s.out for s in seen)
     assert any(line.startswith("spectator watches the table") for line in table.lines)
+    # With the host's ticket, every other seat streamed its own traffic too.
+    sent = {(s.seat, s.seen.other) for s in seen if isinstance(s, SeenAt) and s.seen.out}
+    assert {seat for seat, _ in sent} == {1, 2, 3}
 
 
 async def _watch_refused(port: int, match: str, **kw: object) -> None:
@@ -172,7 +177,10 @@ async def _admitted_spectator(port: int) -> Connection:
     """A spectator's connection, admitted, that has not read its stream yet."""
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     conn = Connection(stream, "test spectator")
-    await _admitted(conn, Watch(bytes(16), "Mallory", b"", b""), "the table", None, "", None)
+    key = SeatKey.generate()
+    await _admitted(
+        conn, Watch(bytes(16), "Mallory", key.public, b""), key, ("the table", None, "", None)
+    )
     return conn
 
 
