@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -51,11 +52,18 @@ def stopped(child: subprocess.Popen[str], signum: int, *, group: bool = False) -
     """Send ``signum`` (to the whole group, as Ctrl-C at a terminal does) and wait for the
     end: standard error. The pipe ends only once every process holding it has gone, the
     pool's workers too."""
+    return stopped_saying(child, signum, group=group)[1]
+
+
+def stopped_saying(
+    child: subprocess.Popen[str], signum: int, *, group: bool = False
+) -> tuple[str, str]:
+    """`stopped`, with what the child wrote on standard output from then on."""
     if group and sys.platform != "win32":
         os.killpg(child.pid, signum)
     else:
         child.send_signal(signum)
-    return child.communicate(timeout=LIMIT)[1]
+    return child.communicate(timeout=LIMIT)
 
 
 def first_line(stream: object, pattern: str) -> re.Match[str]:
@@ -161,3 +169,53 @@ def test_a_state_file_that_cannot_be_used_is_one_line_before_any_table(
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.startswith(f"p2pnerts: error: {state}: {told}")
     assert len(run.stderr.splitlines()) == 1
+
+
+def said_by(stream: IO[str] | None, text: str) -> str:
+    """Read the child's lines until one says ``text``: the lines read."""
+    assert stream is not None
+    lines: list[str] = []
+    while text not in (line := stream.readline()):
+        assert line, f"it never said {text!r}: {''.join(lines)}"
+        lines.append(line)
+    return "".join(lines) + line
+
+
+FAST = ["--rounds", "2", "--level", "10"]
+"""A match of two rounds whose bots play as fast as the table allows."""
+
+
+def told_the_end(out: str, name: str, other: str) -> None:
+    """The lines a seat stopped after round 1 ends on: the game log's path (a file), then
+    the scores so far, each once."""
+    *_, log, left = out.splitlines()
+    assert re.fullmatch(rf"Left the table after round 1 of 2: {name} -?\d+, {other} -?\d+", left)
+    assert log.startswith("game log: ") and Path(log.removeprefix("game log: ")).is_file()
+    assert out.count("game log: ") == out.count("Left the table") == 1, out
+
+
+@posix_signals
+@pytest.mark.parametrize(("signum", "status", "told"), ENDS)
+def test_a_headless_seat_stopped_mid_match_says_how_the_match_stood_and_where_its_log_is(
+    signum: int, status: int, told: str
+) -> None:
+    with running(["play", "--headless", "--bots", "1", *FAST]) as child:
+        said_by(child.stdout, "round 1 over")
+        out, err = stopped_saying(child, signum)
+    assert (child.returncode, err.strip()) == (status, told)
+    told_the_end(out, "You", "Bot 2")
+
+
+@posix_signals
+@pytest.mark.parametrize(("signum", "status", "told"), ENDS)
+def test_a_bot_stopped_mid_match_says_how_the_match_stood_and_where_its_log_is(
+    signum: int, status: int, told: str
+) -> None:
+    with running([*HOST, "--seats", "2", *FAST]) as host:
+        port = first_line(host.stdout, r"open on port (\d+)").group(1)
+        bot = ["bot", "--join", f"127.0.0.1:{port}", "--name", "Cy", "--level", "10"]
+        with running(bot) as child:
+            said_by(child.stdout, "round 1 over")
+            out, err = stopped_saying(child, signum)
+    assert (child.returncode, err.strip()) == (status, told)
+    told_the_end(out, "Player", "Cy")

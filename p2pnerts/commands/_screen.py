@@ -79,7 +79,8 @@ def waiting_room(config: HostConfig) -> ui.LobbyModel:
 def on_screen(
     seat: SeatConfig, start: ui.Start, lobby: ui.LobbyModel | None = None
 ) -> MatchResult | None:
-    """Play this seat on the table screen; None if the player left before the end."""
+    """Play this seat on the table screen: the match's result, or how it stood when the
+    player left; None if they left before play began (said here)."""
     look = ui.default_look(ascii=seat.ascii, four_colour=seat.four_colour)
 
     def begin(session: ui.Session) -> Awaitable[MatchResult]:
@@ -87,7 +88,7 @@ def on_screen(
         return start(session)
 
     result = ui.play_in_terminal(seat.name, seat.seed, look, begin, lobby, idle_after=seat.idle)
-    if result is None:  # (from the lobby's list or its form, no table was joined)
+    if result is None:  # (from the lobby's list, its form or the waiting room)
         browsing = lobby is not None and lobby.active and lobby.mode != "waiting"
         say("Left the lobby." if browsing else "Left the table.")
     return result

@@ -31,6 +31,7 @@ from p2pnerts.net import (
     Player,
     SeatFile,
     TableInfo,
+    TablePeer,
     TableSpec,
     TableState,
     advertise,
@@ -44,8 +45,8 @@ from p2pnerts.words import shown
 
 
 class Screen(Protocol):
-    """The table screen, where a person plays their seat; each returns the match's result,
-    or None when the person left first."""
+    """The table screen, where a person plays their seat; each returns the match's result
+    (or how it stood when the person left it), or None when they left before play began."""
 
     def host(self, config: HostConfig) -> MatchResult | None: ...
 
@@ -153,6 +154,25 @@ def run_headless(async_fn: Callable[[*Args], Awaitable[T]], *args: *Args) -> T:
     return trio.run(run, restrict_keyboard_interrupt_to_checkpoints=True)
 
 
+def run_seat(
+    player: Player,
+    async_fn: Callable[[*Args], Awaitable[MatchResult]],
+    *args: *Args,
+) -> MatchResult:
+    """`run_headless` for a match that ``player`` plays. Stopped once seated (by Ctrl-C,
+    SIGTERM or an error), it says how the match stood and where its game log is
+    (`tell_end`); what stopped it then ends the command as it would have (Ctrl-C and
+    SIGTERM with their line and status)."""
+    peers: list[TablePeer] = []
+    player.seated = peers.append  # (a seat coming back is seated anew)
+    try:
+        return run_headless(async_fn, *args)
+    except BaseException:
+        if peers:
+            tell_end(peers[-1].standing())
+        raise
+
+
 async def _terminable(async_fn: Callable[[*Args], Awaitable[T]], *args: *Args) -> T:
     """``async_fn``, ended by a SIGTERM as by Ctrl-C, whatever Ctrl-C's own handler."""
     async with trio.open_nursery() as nursery:
@@ -167,8 +187,14 @@ def host_command(config: HostConfig, screen: Screen | None) -> int:
     saved = _saved_seat(config.seat, config.spec.name)
     if saved is not None:
         return _resume(saved, config.seat, screen)
-    result = run_headless(run_host, config) if screen is None else screen.host(config)
+    result = host_headless(config) if screen is None else screen.host(config)
     return end_match(result, config.seat)
+
+
+def host_headless(config: HostConfig, tell: Callable[[str], None] | None = None) -> MatchResult:
+    """Host the table with a bot in this seat (``--headless``), the table told in lines."""
+    me = _host_seat(config.seat, tell)
+    return run_seat(me, partial(run_host, config, me=me))
 
 
 ALARM_STATUS = 3
@@ -177,24 +203,30 @@ protocol: the match may have finished, but not every seat could be trusted."""
 
 
 def end_match(result: MatchResult | None, seat: SeatConfig) -> int:
-    """How a command ends its match: the game log's path, the summary line and
-    ``--stats``; None (the player left the table screen first) ends it quietly. The exit
-    status: 0, or `ALARM_STATUS` with one line on stderr when this peer saw something go
-    wrong at the table."""
+    """How a command ends its match (`tell_end`, and ``--stats``); None (the player left
+    the table screen before play began) ends it quietly. The exit status: 0, or
+    `ALARM_STATUS` with one line on stderr when this peer saw something go wrong at the
+    table."""
     if result is None:
         return 0
-    comings = None if result.stats is None else result.stats.comings.summary()
-    if comings is not None:
-        say(comings)  # before the summary, which stays the last line
-    if result.log is not None:
-        say(f"game log: {result.log}")  # (`p2pnerts replay` steps through it, `trace` merges)
-    say(result.summary())
+    tell_end(result)
     write_stats(seat.stats, result)
     alarms = result.stats.alarms() if result.stats is not None else None
     if alarms is None:
         return 0
     warn(f"p2pnerts: this table could not be trusted: {alarms}")
     return ALARM_STATUS
+
+
+def tell_end(result: MatchResult) -> None:
+    """The lines that end a seat's match, whichever way it ends (played out, ended early,
+    left): the seats' comings and goings, the game log's path, and the summary last."""
+    comings = None if result.stats is None else result.stats.comings.summary()
+    if comings is not None:
+        say(comings)
+    if result.log is not None:
+        say(f"game log: {result.log}")  # (`p2pnerts replay` steps through it, `trace` merges)
+    say(result.summary())
 
 
 async def run_host(
@@ -213,10 +245,8 @@ async def run_host(
     """
     spec, levels = config.spec, config.levels
     rng = random.Random(config.seat.seed)
-    seed = rng.getrandbits(64)
-    if me is None:
-        me = _player(config.seat, random.Random(seed), tell)
-    player = me
+    rng.getrandbits(64)  # (the host's own seat's: `_host_seat`)
+    player = _host_seat(config.seat, tell) if me is None else me
     updates, announced = trio.open_memory_channel[TableInfo](64)
     where: Listening | None = None  # (once it listens: before that, nobody takes a seat)
     result: list[MatchResult] = []
@@ -351,7 +381,7 @@ def join_command(config: JoinConfig, screen: Screen | None) -> int:
             assert config.table is not None
             where = config.seat.interface
             join = partial(locate_and_join, host_key=config.seat.host_key)
-            result = run_headless(join, config.table, where, player, say)
+            result = run_seat(player, join, config.table, where, player, say)
         else:
             result = screen.join(config)
     except DiscoveryError as exc:
@@ -392,6 +422,12 @@ def _player(
     return player
 
 
+def _host_seat(seat: SeatConfig, tell: Callable[[str], None] | None = None) -> Player:
+    """The host's own seat when a bot plays it: its choices drawn from ``--seed``'s first
+    number (`run_host` draws its bots' from the numbers after)."""
+    return _player(seat, random.Random(random.Random(seat.seed).getrandbits(64)), tell)
+
+
 def _saved_seat(seat: SeatConfig, table: str | None) -> SeatFile | None:
     """``--state FILE`` naming a file that exists: the seat to come back to, which must be
     a seat of the ``table`` named (if named). A new file must be one this peer can write."""
@@ -414,7 +450,7 @@ def _resume(saved: SeatFile, seat: SeatConfig, screen: Screen | None) -> int:
     try:
         if screen is None:
             player = _player(seat, random.Random(seat.seed))
-            result = run_headless(resume_table, saved, player)
+            result = run_seat(player, resume_table, saved, player)
         else:
             result = screen.resume(saved, seat)
     except JoinError as exc:

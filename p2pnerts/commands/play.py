@@ -4,7 +4,6 @@ the person's seat on the table screen, or played by a bot with ``--headless``.""
 from __future__ import annotations
 
 import argparse
-from functools import partial
 
 from p2pnerts.bots import NEWCOMER, level_help
 from p2pnerts.commands._config import (
@@ -26,7 +25,7 @@ from p2pnerts.commands._options import (
     look_options,
     table_options,
 )
-from p2pnerts.commands._seats import end_match, run_headless, run_host, say
+from p2pnerts.commands._seats import end_match, host_headless, say
 from p2pnerts.net import TableSpec
 
 
@@ -69,7 +68,7 @@ def play_command(args: argparse.Namespace) -> int:
         "(--headless: a bot plays your seat)\n",
         flush=True,
     )
-    return end_match(run_headless(partial(run_host, config, tell=say)), seat)
+    return end_match(host_headless(config, tell=say), seat)
 
 
 COMMAND = Command(

@@ -16,8 +16,8 @@ def keep_log(
     peer: TablePeer, directory: Path, options: str, report: Callable[[str], None]
 ) -> GameLog | None:
     """Log ``peer``'s match in ``directory`` from now on (every frame it sends and
-    receives, every commit); None, said in one line, if the log cannot be written (the
-    match is played all the same)."""
+    receives, every commit), at ``peer.log_path``; None, said in one line, if the log
+    cannot be written (the match is played all the same)."""
     try:
         log = GameLog.start(
             directory,
@@ -41,4 +41,5 @@ def keep_log(
 
     peer.traffic.append(frame)
     peer.watchers.append(commits)
+    peer.log_path = log.path
     return log

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import get_args
 
@@ -114,6 +115,8 @@ class TablePeer:
         """The table's name, if this seat knows it (kept in its state file)."""
         self.private = False
         """Whether the table asks a passphrase (kept in the state file, for spectators)."""
+        self.log_path: Path | None = None
+        """The game log this seat writes, if it writes one (`net._gamelog`)."""
         now = trio.current_time()
         self.replica = seat_replica(
             seat, self.roster, options, self.key, now=now, timing=timing, disk=disk, tamper=tamper
@@ -435,6 +438,12 @@ class TablePeer:
     def result(self) -> MatchResult | None:
         """How the match ended; None while it is on."""
         return self._rounds.result
+
+    def standing(self) -> MatchResult:
+        """What a seat that goes is told as it goes, whichever way (the match over, the
+        player quitting, Ctrl-C): the match's result, or how it stood as it left, with the
+        game log's path."""
+        return replace(self._rounds.standing(), log=self.log_path)
 
     def _start_round(self) -> None:
         self._rounds.deal(trio.current_time())

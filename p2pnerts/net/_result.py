@@ -95,6 +95,12 @@ class MatchResult:
     """Why the match ended before its end (the others left, say); empty: it was played out."""
     log: Path | None = field(default=None, compare=False)
     """The game log this seat's peer wrote of the match, if it wrote one."""
+    planned: int | None = field(default=None, compare=False)
+    """The rounds the match was to have, if the table set a number (None: it is played to
+    a target score)."""
+    left: bool = False
+    """This seat left before the match's end, which the others play on to: the result is
+    how the match stood as it left (`TablePeer.standing`)."""
 
     @classmethod
     def of(
@@ -109,7 +115,8 @@ class MatchResult:
         it ended early) with the leaders so far."""
         totals = match.totals
         winners = match.winners or tuple(d for d, t in enumerate(totals) if t == max(totals))
-        return cls(names, totals, winners, len(match.rounds), seats, stats, ended)
+        played, planned = len(match.rounds), match.options.rounds
+        return cls(names, totals, winners, played, seats, stats, ended, planned=planned)
 
     @property
     def decks(self) -> tuple[str, ...]:
@@ -119,6 +126,8 @@ class MatchResult:
     def summary(self) -> str:
         decks = self.decks
         totals = ", ".join(f"{n} {t}" for n, t in zip(decks, self.totals, strict=True))
+        if self.left:
+            return _left(self.rounds, self.planned, totals)
         best = [decks[d] for d in self.winners]
         winners = best[0] if len(best) == 1 else f"{', '.join(best[:-1])} and {best[-1]}"
         rounds = counted(self.rounds, "round")
@@ -131,3 +140,11 @@ class MatchResult:
             label = "Winner" if len(self.winners) == 1 else "Winners"
             how = f"match over after {rounds}"
         return f"{how}: {totals}. {label}: {winners}"
+
+
+def _left(rounds: int, planned: int | None, totals: str) -> str:
+    """A seat's leaving, with the scores of the rounds played so far."""
+    of = "" if planned is None else f" of {planned}"
+    if not rounds:
+        return f"Left the table before the end of round 1{of}"
+    return f"Left the table after round {rounds}{of}: {totals}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from secrets import token_bytes
 
 import trio
@@ -66,6 +67,11 @@ class Rounds:
     def _result(self, ended: str = "") -> MatchResult:
         seats = self._replica.seats
         return MatchResult.of(self._names, self.match, seats, self._stats, ended)
+
+    def standing(self) -> MatchResult:
+        """The match's result once it has ended; before, how it stands for a seat that
+        leaves it (`MatchResult.left`)."""
+        return self.result or replace(self._result(), left=True)
 
     # --- dealing ------------------------------------------------------------------------------
 

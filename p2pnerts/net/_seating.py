@@ -8,7 +8,7 @@ import random
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
@@ -261,11 +261,11 @@ class Seating:
             self.peer.adopt(other, conn)
         self.playing.set()
         try:
-            result = await self.peer.run()
+            await self.peer.run()
         finally:
             if log is not None:
                 log.close()
-        return result if log is None else replace(result, log=log.path)
+        return self.peer.standing()
 
 
 async def _hello(conn: Connection) -> Hello | Watch | None:

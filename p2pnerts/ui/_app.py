@@ -156,7 +156,9 @@ async def _host(
         with trio.CancelScope() as scope:
             handle.append((trio.lowlevel.current_trio_token(), scope))
             started.set()
-            return await main()
+            result = await main()
+            scope.cancel()  # (done: a goodbye that comes as the run ends has nothing to end)
+            return result
         return None
 
     def finished(result: outcome.Outcome[T | None]) -> None:
@@ -190,7 +192,10 @@ async def _host(
 
 def _goodbye(scope: trio.CancelScope, farewell: Callable[[], Awaitable[None]] | None) -> None:
     """In trio: let ``farewell`` run a moment (the table hears that this seat left), then
-    cancel ``main``."""
+    cancel ``main``; nothing if ``main`` has returned already (the screen closed as the
+    match ended: the run is ending, and takes no new task)."""
+    if scope.cancel_called:
+        return
     if farewell is None:
         scope.cancel()
         return

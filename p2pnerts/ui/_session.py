@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import trio
 
-from p2pnerts.net import IDLE_AFTER, Player, TablePeer
+from p2pnerts.net import IDLE_AFTER, MatchResult, Player, TablePeer
 from p2pnerts.protocol import Event, LocalProtocolError, Message, Seat, Welcome
 from p2pnerts.rules import IllegalMove, Move
 from p2pnerts.ui._lobby import LobbyModel
@@ -159,6 +159,11 @@ class Session:
         except (IllegalMove, LocalProtocolError) as exc:
             self.model.refused(str(exc))
         self._changed(())
+
+    def standing(self) -> MatchResult | None:
+        """How the match stood as the person left the screen (`TablePeer.standing`); None
+        if they left before play began (from the lobby or the waiting room)."""
+        return None if self.peer is None else self.peer.standing()
 
     async def farewell(self) -> None:
         """The person quits mid-match: tell the table, and wait until it has heard (the

@@ -52,9 +52,10 @@ def play_in_terminal(
     (after the ``lobby``, if there is one).
 
     The seat's deck is shuffled as a bot's at seat 0 would be from ``seed``. Returns the
-    match's result, or None if the player left first; raises what the network raised,
-    once the terminal is restored. Raises `NoTerminal` if standard input or output is
-    not a terminal. The seat is declared stuck after ``idle_after`` seconds without a move.
+    match's result, or how it stood when the player left (`Session.standing`), or None if
+    they left before play began; raises what the network raised, once the terminal is
+    restored. Raises `NoTerminal` if standard input or output is not a terminal. The seat
+    is declared stuck after ``idle_after`` seconds without a move.
     """
     need_terminal(
         "the table screen needs a terminal (with --headless a bot plays the seat and the "
@@ -68,6 +69,7 @@ def play_in_terminal(
     log, root = TickerLog(session), logging.getLogger()
     root.addHandler(log)
     try:
-        return run_with_trio(app, lambda: session.run(start), session.farewell)
+        result = run_with_trio(app, lambda: session.run(start), session.farewell)
     finally:
         root.removeHandler(log)
+    return session.standing() if result is None else result

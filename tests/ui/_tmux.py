@@ -71,6 +71,10 @@ class Terminal:
     def screen(self, window: str = "t:0") -> str:
         return self.tmux("capture-pane", "-p", "-t", window)
 
+    def joined(self, window: str = "t:0") -> str:
+        """The screen with each line that wrapped onto the next rows joined back whole."""
+        return self.tmux("capture-pane", "-p", "-J", "-t", window)
+
     def selected(self, window: str = "t:0") -> str:
         """The first line drawn in reverse video (the lobby's selected table), with its
         escapes; "" if none is."""

@@ -70,9 +70,33 @@ def test_play_draws_the_table_moves_by_key_and_quits_to_the_shell(terminal: Term
     text = terminal.wait_for(lambda t: own_row(t).split()[2] == "32", "the stock turned")
     assert "(+2)" in text  # three cards on the waste: its top and two more
     text = quit_table(terminal)
-    assert "Left the table." in text
+    told_the_end(terminal, "Left the table before the end of round 1")
     assert "foundations" not in text
     assert not terminal.alternate_screen()
+
+
+def told_the_end(terminal: Terminal, summary: str) -> str:
+    """The shell's screen after the table screen ended says the game log's path, then the
+    ``summary`` (its start), each once: the screen, its lines joined whole."""
+    text = terminal.joined()
+    lines = text.splitlines()
+    at = next((i for i, line in enumerate(lines) if "game log: " in line), None)
+    assert at is not None and lines[at + 1].startswith(summary), text
+    assert text.count("game log: ") == 1 and text.count(summary) == 1, text
+    assert "Left the table." not in text and "Traceback" not in text, text
+    return text
+
+
+def test_quitting_between_rounds_says_the_scores_so_far_and_where_the_log_is(
+    terminal: Terminal,
+) -> None:
+    run_in(terminal, "t:0", [*COMMAND, "--rounds", "2", "--level", "10"])
+    say_ready(terminal)
+    terminal.wait_for(lambda t: "ready for the next round" in t, "the end of round 1")
+    quit_table(terminal)
+    text = told_the_end(terminal, "Left the table after round 1 of 2: ")
+    scores = r"round 1 of 2: You -?\d+, Bot 2 -?\d+, Bot 3 -?\d+, Bot 4 -?\d+ *$"
+    assert re.search(scores, text, flags=re.MULTILINE), text
 
 
 def test_ctrl_c_asks_and_a_second_ctrl_c_leaves_the_table(terminal: Terminal) -> None:
@@ -81,8 +105,9 @@ def test_ctrl_c_asks_and_a_second_ctrl_c_leaves_the_table(terminal: Terminal) ->
     terminal.type("C-c")
     terminal.wait_for(lambda t: "Leave the match? y or Ctrl-C: yes" in t, "the question")
     terminal.type("C-c")
-    text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
-    assert "Left the table." in text and not terminal.alternate_screen()
+    terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+    told_the_end(terminal, "Left the table before the end of round 1")
+    assert not terminal.alternate_screen()
 
 
 def test_ctrl_c_twice_leaves_the_join_list_which_joined_no_table(terminal: Terminal) -> None:
@@ -109,7 +134,8 @@ def test_a_resize_redraws_and_a_signal_restores_the_shell(
     terminal.wait_for(lambda t: len(t.splitlines()[0].rstrip()) == 99, "the table redrawn")
     os.kill(int(pid.read_text()), signum)
     text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
-    assert "Left the table." in text and "foundations" not in text
+    told_the_end(terminal, "Left the table before the end of round 1")
+    assert "foundations" not in text
     assert not terminal.alternate_screen()
 
 
@@ -209,9 +235,9 @@ def test_play_in_teams_shows_one_tableau_and_one_score_per_team(terminal: Termin
     assert len(rows) == 2  # a score per team
     assert f" 1 You & {mate[1]} " in text and re.search(r" 2 Bot \d & Bot \d ", text)
     assert re.search(r"Winner: (You & Bot \d|Bot \d & Bot \d)", text)
-    terminal.type("q")
-    text = terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
-    assert "Traceback" not in text
+    terminal.type("q")  # at once: the match is over, its last audit still closing
+    terminal.wait_for(lambda t: "p2pnerts exited 0" in t, "the shell again")
+    told_the_end(terminal, "match over after 1 round: ")
 
 
 def _nerts_left(text: str) -> dict[str, int]:

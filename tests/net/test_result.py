@@ -1,0 +1,45 @@
+"""A match's result in words: played out, ended early, or as it stood when a seat left."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from p2pnerts.net import MatchResult
+from p2pnerts.rules import Match, TableOptions
+
+NAMES = ("Player (you)", "Bot 2", "Bot 3")
+
+
+def _result(points: list[tuple[int, ...]], rounds: int | None = 3) -> MatchResult:
+    match = Match.of_points(TableOptions(rounds=rounds), len(NAMES), points)
+    return MatchResult.of(NAMES, match, ())
+
+
+@pytest.mark.parametrize(
+    ("rounds", "told"),
+    [
+        (3, "Left the table after round 2 of 3: Player (you) 12, Bot 2 -4, Bot 3 5"),
+        (None, "Left the table after round 2: Player (you) 12, Bot 2 -4, Bot 3 5"),
+    ],
+)
+def test_a_seat_that_leaves_is_told_the_scores_of_the_rounds_played_so_far(
+    rounds: int | None, told: str
+) -> None:
+    left = replace(_result([(7, -6, 1), (5, 2, 4)], rounds), left=True)
+    assert left.summary() == told
+
+
+def test_a_seat_that_leaves_before_any_round_ends_is_told_so_without_scores() -> None:
+    assert (
+        replace(_result([]), left=True).summary() == "Left the table before the end of round 1 of 3"
+    )
+
+
+def test_a_match_played_out_says_its_winner() -> None:
+    over = _result([(7, -6, 1), (5, 2, 4), (1, 1, 1)])
+    assert (
+        over.summary()
+        == "match over after 3 rounds: Player (you) 13, Bot 2 -3, Bot 3 6. Winner: Player (you)"
+    )
