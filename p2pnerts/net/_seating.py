@@ -265,6 +265,8 @@ class Seating:
         finally:
             if log is not None:
                 log.close()
+            stats = self.peer.stats
+            stats.finished = stats.finished or trio.current_time()  # (left before the end)
         return self.peer.standing()
 
 

@@ -283,6 +283,9 @@ async def test_a_seat_that_leaves_is_told_to_the_others_who_finish_without_it(
     assert not any("Cy is left out" in line for line in lines)  # told, not found silent
     assert not any("failed" in line for line in lines), "its round is scored as played"
     assert state.exists(), "a seat that left keeps its seat, to come back to"
+    gone = seated[0]  # what its command says as it ends, and measured until it left
+    assert gone.standing().summary() == "Left the table before the end of round 1 of 2"
+    assert gone.stats.finished > gone.stats.started
 
 
 async def test_a_table_of_teams_keeps_each_team_deck_inside_its_team() -> None:
