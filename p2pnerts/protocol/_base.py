@@ -92,7 +92,8 @@ def take_carried(start: StartView, acks: Acks, log: Log, changed: set[int] | Non
             continue  # (of an earlier life: handed over when its sender rejoined)
         elif message.seq <= acks.have[sender]:
             if not isinstance(message, StartView):
-                log.settle(message, by)  # the coordinator's copy stands (an equivocation)
+                # The coordinator's copy stands (an equivocation), in place of this life's.
+                log.settle(message, by, acks.lives[sender])
             continue
         acks.have[sender] = max(acks.have[sender], message.seq)
         log.add(message, by)

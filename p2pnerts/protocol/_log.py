@@ -127,12 +127,16 @@ class Log:
         for entry in kept:
             self.waiting[entry.message.sender] += 1
 
-    def settle(self, message: Ordered, carrier: tuple[int, int] | None) -> None:
+    def settle(self, message: Ordered, carrier: tuple[int, int] | None, life: int) -> None:
         """Hold ``message`` in place of a pending message of its sender and number with
-        other bytes: a seat that signed both equivocated, and a StartView's copy stands."""
+        other bytes: a seat that signed both equivocated, and a StartView's copy stands.
+        Only a message of the same life is in its place: ``life`` is the view its sender's
+        life began in, and a message sent before it (an earlier life's, numbered before
+        its sender came back and counted from 1 again) may bear the same number."""
         for entry in self.pending:
             held = entry.message
             place = (held.sender, held.seq) == (message.sender, message.seq)
+            place = place and held.view >= life
             if place and held != message and not isinstance(held, StartView):
                 self.pending.remove(entry)
                 self.waiting[held.sender] -= 1
