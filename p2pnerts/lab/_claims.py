@@ -34,6 +34,9 @@ class Race:
     second: PlayId
     concurrent: bool
     """Neither play's send happened before the other's (by their vector clocks)."""
+    known: bool
+    """The first play's send happened before the second's: the second's sender had heard
+    of it, directly or through others, when it sent its own."""
     seen: dict[int, tuple[int, int]]
     """Per seat that had both plays, their senders in the order the seat had them."""
 
@@ -56,8 +59,10 @@ def exported(
 
 
 def race_of(note: Note, history: Trace) -> Race:
-    """The race ``note`` (a `Kind.RACE` or `Kind.TIE` note) points at, from ``history``."""
-    if note.kind not in (Kind.RACE, Kind.TIE) or len(note.keys) != 2:
+    """The two plays ``note`` points at, from ``history``: a race or a tie (the one the
+    order put first, then the other), or a play and the Nerts call it met (the play
+    first, then the call)."""
+    if note.kind not in (Kind.RACE, Kind.TIE, Kind.NERTS) or len(note.keys) != 2:
         raise ValueError(f"a {note.kind.value} note is about no two plays")
     first, second = ((seat, key[0]) for seat, key in zip(note.seats, note.keys, strict=True))
     sends = (_send(history, first), _send(history, second))
@@ -67,7 +72,7 @@ def race_of(note: Note, history: Trace) -> Race:
         order = _had(history, seat, sends)
         if order is not None:
             seen[seat] = order
-    return Race(first, second, not (_before(a, b) or _before(b, a)), seen)
+    return Race(first, second, not (_before(a, b) or _before(b, a)), _before(a, b), seen)
 
 
 def _host(history: Trace, seat: int) -> str:

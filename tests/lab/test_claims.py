@@ -24,7 +24,7 @@ def test_the_races_two_plays_are_concurrent_and_the_seats_have_them_in_different
 ) -> None:
     lesson = LESSONS["race"]
     _, _, race = claimed(lesson, tmp_path)
-    assert race.concurrent  # neither sender had heard of the other's play
+    assert race.concurrent and not race.known  # neither had heard of the other's play
     assert race.first == (3, 87) and race.second == (1, 92)  # seat 4's L=87 stays
     # Seats 1 and 3 had seat 2's play first; seat 4 had its own first; seat 2 its own.
     assert race.seen == {0: (1, 3), 1: (1, 3), 2: (1, 3), 3: (3, 1)}
@@ -42,6 +42,18 @@ def test_a_ties_two_plays_carry_equal_clocks_and_neither_knew_of_the_other(
     assert len(race.orders) == 2  # each of the two seats had its own play first
 
 
+def test_the_play_in_the_air_at_the_nerts_call_was_sent_before_the_call(
+    tmp_path: Path,
+) -> None:
+    """Seat 2 had received seat 3's play L=418 when it called Nerts at L=419: the play was
+    in the air (held, not committed), and its lower key puts it before the call."""
+    lesson = LESSONS["nerts"]
+    _, _, met = claimed(lesson, tmp_path)
+    assert met.first == (2, 418) and met.second == (1, 419)
+    assert met.known and not met.concurrent
+    assert met.orders == {(2, 1)}
+
+
 def test_a_race_one_seat_played_after_hearing_of_the_other_is_no_concurrent_race(
     tmp_path: Path,
 ) -> None:
@@ -51,7 +63,7 @@ def test_a_race_one_seat_played_after_hearing_of_the_other_is_no_concurrent_race
     note = lab.first(Kind.RACE)
     assert note is not None and note.keys[0][0] == 168
     race = race_of(note, history)
-    assert not race.concurrent
+    assert race.known and not race.concurrent
     assert race.orders == {(3, 2)}
 
 
