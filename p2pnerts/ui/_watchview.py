@@ -187,8 +187,11 @@ def _commit_row(commit: Commit, model: WatchModel, width: int) -> Row:
     style = "class:bad" if commit.race else ""
     row = Row().add(f" #{commit.index:<4}", "class:dim").add(f"({clock},{call},{rank}) ", style)
     what = commit.what if commit.kind == "Play" else f"{commit.kind} {commit.what}".strip()
-    row.add(f"{model.name(commit.seat)[:7]}: {what} ")
-    return row.add(fit(OUTCOMES[commit.outcome], max(width - row.width, 0)), style or "class:dim")
+    name, outcome = model.name(commit.seat), OUTCOMES[commit.outcome]
+    if row.width + len(name) + len(what) + len(outcome) + 3 > width:
+        name = name[:7]  # the name gives way first: the seat's tag is on its lane
+    row.add(f"{name}: {what} ")
+    return row.add(fit(outcome, max(width - row.width, 0)), style or "class:dim")
 
 
 def _races(model: WatchModel, width: int, room: int) -> list[Row]:

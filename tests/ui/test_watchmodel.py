@@ -144,3 +144,21 @@ def test_the_diagram_draws_the_labs_marks_each_with_its_one_meaning() -> None:
     assert f"{sent}─────▶─────▶      Ack L=8" in row["Ack L=8"]
     assert f"◀─────{sent}     │      Ack L=9" in row["Ack L=9"]
     assert f"{committed}     │     │      #1 (3,0,0) landed" in row["#1 (3,0,0)"]
+
+
+def test_the_committed_order_names_a_seat_in_full_where_the_row_has_room() -> None:
+    """Names were cut to 7 letters whatever the width ('Beatric: 2♥ ...' at 160 columns)."""
+
+    def order_rows(width: int) -> list[str]:
+        model = WatchModel("127.0.0.1:4000")
+        model.hear(replace(_scene(), names=("Ann", "Beatrice", "Cyrus")))
+        for index, (play, outcome, winner) in enumerate(RACE, 1):
+            model.hear(_decided(index, play, outcome, winner))
+        lines = render_watch(model, width, 32).text().splitlines()
+        start = next(i for i, line in enumerate(lines) if "committed order" in line)
+        return [line for line in lines[start + 1 : start + 4] if line.startswith(" #")]
+
+    assert any("Beatrice: " in row for row in order_rows(160))
+    narrow = order_rows(100)
+    assert any("Beatric: " in row for row in narrow) or any("Beatrice: " in r for r in narrow)
+    assert all(len(row) <= 100 for row in narrow)
