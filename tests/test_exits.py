@@ -217,5 +217,9 @@ def test_a_bot_stopped_mid_match_says_how_the_match_stood_and_where_its_log_is(
         with running(bot) as child:
             said_by(child.stdout, "round 1 over")
             out, err = stopped_saying(child, signum)
+        # It said it left, on SIGTERM as on Ctrl-C: the host, alone, ends the match at once
+        # (a SIGTERM ended the bot unheard, and the host waited for it as for a silent seat).
+        heard, _ = host.communicate(timeout=LIMIT)
     assert (child.returncode, err.strip()) == (status, told)
     told_the_end(out, "Player", "Cy")
+    assert "Cy left the table; the others play on" in heard, heard

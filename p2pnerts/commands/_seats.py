@@ -144,13 +144,18 @@ T = TypeVar("T")
 Args = TypeVarTuple("Args")
 
 
-def run_headless(async_fn: Callable[[*Args], Awaitable[T]], *args: *Args) -> T:
-    """`trio.run`, with Ctrl-C (and SIGTERM, which ends the run as Ctrl-C does) raised only
-    at a checkpoint. Raised anywhere, it can land inside ``start_soon`` after the task's
-    coroutine was made and before the task was: the coroutine is dropped unawaited and
-    Python says so on standard error before the one line that tells how the run ended.
-    The table screen's runs already get signals only between steps of their loop."""
-    run = partial(_terminable, async_fn, *args)
+def run_headless(
+    async_fn: Callable[[*Args], Awaitable[T]],
+    *args: *Args,
+    first: Callable[[], Awaitable[object]] | None = None,
+) -> T:
+    """`trio.run`, with Ctrl-C (and SIGTERM, which ends the run as Ctrl-C does, once
+    ``first`` is done) raised only at a checkpoint. Raised anywhere, it can land inside
+    ``start_soon`` after the task's coroutine was made and before the task was: the
+    coroutine is dropped unawaited and Python says so on standard error before the one
+    line that tells how the run ended. The table screen's runs already get signals only
+    between steps of their loop."""
+    run = partial(_terminable, first, async_fn, *args)
     return trio.run(run, restrict_keyboard_interrupt_to_checkpoints=True)
 
 
@@ -165,18 +170,28 @@ def run_seat(
     SIGTERM with their line and status)."""
     peers: list[TablePeer] = []
     player.seated = peers.append  # (a seat coming back is seated anew)
+
+    async def leave_first() -> None:  # SIGTERM: the others hear the seat left, as on Ctrl-C
+        if peers:
+            await peers[-1].part()
+
     try:
-        return run_headless(async_fn, *args)
+        return run_headless(async_fn, *args, first=leave_first)
     except BaseException:
         if peers:
             tell_end(peers[-1].standing())
         raise
 
 
-async def _terminable(async_fn: Callable[[*Args], Awaitable[T]], *args: *Args) -> T:
-    """``async_fn``, ended by a SIGTERM as by Ctrl-C, whatever Ctrl-C's own handler."""
+async def _terminable(
+    first: Callable[[], Awaitable[object]] | None,
+    async_fn: Callable[[*Args], Awaitable[T]],
+    *args: *Args,
+) -> T:
+    """``async_fn``, ended by a SIGTERM as by Ctrl-C (after ``first``), whatever Ctrl-C's
+    own handler."""
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(interrupt_on_terminate)
+        nursery.start_soon(interrupt_on_terminate, first)
         result = await async_fn(*args)
         nursery.cancel_scope.cancel()
     return result

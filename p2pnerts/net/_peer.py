@@ -198,9 +198,8 @@ class TablePeer:
                 self._start_round()
             try:
                 await self._done.wait()
-            except KeyboardInterrupt:  # Ctrl-C (or SIGTERM) of a headless peer
-                with trio.move_on_after(FAREWELL):
-                    await self.farewell()
+            except KeyboardInterrupt:  # Ctrl-C of a headless peer
+                await self.part()
                 raise
             nursery.cancel_scope.cancel()
         self.links.close()
@@ -290,6 +289,12 @@ class TablePeer:
         if kept:
             name = self.roster[self.seat].name
             self._report(f"{name} left the table: join it again to come back")
+
+    async def part(self) -> None:
+        """`farewell`, waited on for `FAREWELL` seconds at most: how a seat stopped from
+        outside (Ctrl-C, SIGTERM) leaves before it ends."""
+        with trio.move_on_after(FAREWELL):
+            await self.farewell()
 
     @property
     def left(self) -> bool:

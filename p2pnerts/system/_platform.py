@@ -19,7 +19,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -86,16 +86,20 @@ def terminate_as_interrupt() -> Callable[[], bool]:
     return lambda: bool(came)
 
 
-async def interrupt_on_terminate() -> None:
+async def interrupt_on_terminate(first: Callable[[], Awaitable[object]] | None = None) -> None:
     """Run in a trio nursery beside the work: a SIGTERM raises KeyboardInterrupt in this
     task, which ends the run as Ctrl-C does, and `terminate_as_interrupt`'s answer says it
-    came. `terminate_as_interrupt` alone hands SIGTERM to Ctrl-C's handler, but a process
-    started in the background by a script has Ctrl-C ignored, so trio had installed none:
-    the interrupt was raised wherever Python stood, inside trio's own loop, which was left
-    half-run and spilt tracebacks after 'Terminated.'."""
+    came; ``first`` is awaited before (a seat says it leaves: the work itself is only
+    cancelled, where Ctrl-C's interrupt reaches it). `terminate_as_interrupt` alone hands
+    SIGTERM to Ctrl-C's handler, but a process started in the background by a script has
+    Ctrl-C ignored, so trio had installed none: the interrupt was raised wherever Python
+    stood, inside trio's own loop, which was left half-run and spilt tracebacks after
+    'Terminated.'."""
     with trio.open_signal_receiver(signal.SIGTERM) as received:
         async for signum in received:
             _TERMINATED.append(signum)
+            if first is not None:
+                await first()
             raise KeyboardInterrupt
 
 
