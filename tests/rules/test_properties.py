@@ -373,7 +373,7 @@ def test_invariants_hold_after_every_step(table: Table, plan: Plan) -> None:
         check_state(step.after, expected, ties)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)  # each checks every move of a whole round: 1 s
 @given(tables(), plans)
 @example(  # declaring a joker's suit as anything but a Suit raised TypeError
     Table(TableOptions(jokers=True, card_points=0, nerts_penalty=0), (0, 1), 0),
