@@ -62,6 +62,9 @@ SCENE_EVERY = 1.0
 """Seconds between two Scenes while nothing commits (health and clocks move on)."""
 NO_SPECTATORS = "this table takes no spectators"
 AT_THE_HOST = "watch this table at its host"
+DRAIN = 1.0
+"""Seconds a spectator's stream may take, once its table ends, to send what was queued
+before the end (the match's last commits and its final Scene)."""
 TICKET_WAIT = 10.0
 """Seconds a seat waits for its own start, and for a spectator's ticket."""
 
@@ -204,6 +207,10 @@ async def _stream(
             await feed.pump(conn)
         finally:
             feed.stop()
+            # The table ended (its nursery cancelled this one): what it queued before the
+            # end still goes, for a moment, so that the spectator sees the last commits.
+            with trio.CancelScope(shield=True), trio.move_on_after(DRAIN):
+                await feed.drain(conn)
             nursery.cancel_scope.cancel()
     await trio.aclose_forcefully(conn.stream)
 
@@ -232,6 +239,8 @@ class Feed:
         self.clocks = [0] * len(peer.roster)
         self._decided: list[tuple[Pending, int]] = []
         self._more = trio.Event()
+        self._cut = False
+        """A frame's writing was begun and not finished."""
         self._scene_at = trio.current_time()
         peer.traffic.append(self.traffic)
         peer.replica.on_commit.append(self.committed)
@@ -327,8 +336,18 @@ class Feed:
             self._more = trio.Event()
             if not self.queue:
                 self.changed(())  # nothing new: the health and clocks move on all the same
-            while self.queue:
-                try:
-                    await conn.stream.send_all(self.queue.popleft())
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    return
+            if not await self.drain(conn):
+                return
+
+    async def drain(self, conn: Connection) -> bool:
+        """Write every queued frame; False once the spectator is gone, or when a frame was
+        cut off half-written (by a cancellation: nothing more can follow it)."""
+        while self.queue and not self._cut:
+            frame = self.queue.popleft()
+            self._cut = True
+            try:
+                await conn.stream.send_all(frame)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                return False
+            self._cut = False
+        return not self._cut
