@@ -24,9 +24,9 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "eager.py"
 
 
 def test_the_same_seed_gives_the_same_results_and_another_seed_others() -> None:
-    first = play_arena(["baseline", "strong"], 8, seed=11)
-    again = play_arena(["baseline", "strong"], 8, seed=11)
-    other = play_arena(["baseline", "strong"], 8, seed=12)
+    first = play_arena(["baseline", "strong"], 4, seed=11)
+    again = play_arena(["baseline", "strong"], 4, seed=11)
+    other = play_arena(["baseline", "strong"], 4, seed=12)
     assert first.to_json()["results"] == again.to_json()["results"]
     assert first.played == again.played
     assert first.to_json()["results"] != other.to_json()["results"]
