@@ -56,8 +56,9 @@ MOST_SPECTATORS = 8
 """Spectators one table takes at once."""
 PER_ADDRESS = 2
 """Spectators one address may hold at once."""
-BACKLOG = 2048
-"""Stream items kept for a spectator that reads slowly; older ones make way."""
+BACKLOG = 8192
+"""Stream items kept for a spectator that reads slowly (some 1.5 MB at most); older ones
+make way, the traffic's before the commits' (`Feed.put`)."""
 SCENE_EVERY = 1.0
 """Seconds between two Scenes while nothing commits (health and clocks move on)."""
 NO_SPECTATORS = "this table takes no spectators"
@@ -199,10 +200,8 @@ async def _stream(
         feed = Feed(table)
         if ticket is not None:
             key, spectator = ticket
-            feed.queue.appendleft(
-                encode(Proof(key.sign(ticket_statement(table.table, spectator)), b""))
-            )
-            feed.queue.appendleft(encode(Roster(tuple(table.roster), True)))
+            feed.first(encode(Proof(key.sign(ticket_statement(table.table, spectator)), b"")))
+            feed.first(encode(Roster(tuple(table.roster), True)))
         try:
             await feed.pump(conn)
         finally:
@@ -234,6 +233,8 @@ class Feed:
         self.peer = peer
         self.queue: deque[bytes] = deque()
         """Frames to write, oldest first."""
+        self._keep: deque[bool] = deque()
+        """For each queued frame, whether it is one of the commits' (kept before traffic)."""
         self.backlog = backlog
         self.dropped = 0
         self.clocks = [0] * len(peer.roster)
@@ -253,17 +254,30 @@ class Feed:
         self.peer.replica.on_commit.remove(self.committed)
         self.peer.watchers.remove(self.changed)
 
-    def put(self, frame: bytes) -> None:
-        """Queue a frame for the spectator, the oldest making way when too many wait."""
+    def put(self, frame: bytes, *, keep: bool = False) -> None:
+        """Queue a frame for the spectator; when too many wait, the oldest frame that is
+        not a commit's makes way (the oldest of all when every one is), so that a slow
+        spectator loses traffic before it loses a step of the committed order."""
         if len(self.queue) >= self.backlog:
-            self.queue.popleft()
+            at = next((i for i, kept in enumerate(self._keep) if not kept), 0)
+            del self.queue[at], self._keep[at]
             self.dropped += 1
         self.queue.append(frame)
+        self._keep.append(keep)
         self._more.set()
+
+    def first(self, frame: bytes) -> None:
+        """Queue ``frame`` before every other, never to make way (the roster, the ticket)."""
+        self.queue.appendleft(frame)
+        self._keep.appendleft(True)
+
+    def _take(self) -> bytes:
+        self._keep.popleft()
+        return self.queue.popleft()
 
     def put_item(self, item: Seen | Decided) -> None:
         try:
-            self.put(encode(item))
+            self.put(encode(item), keep=isinstance(item, Decided))
         except ValueError:  # too large to wrap (a StartView near the frame limit)
             self.dropped += 1
 
@@ -343,7 +357,7 @@ class Feed:
         """Write every queued frame; False once the spectator is gone, or when a frame was
         cut off half-written (by a cancellation: nothing more can follow it)."""
         while self.queue and not self._cut:
-            frame = self.queue.popleft()
+            frame = self._take()
             self._cut = True
             try:
                 await conn.stream.send_all(frame)

@@ -243,6 +243,11 @@ async def test_a_slow_spectator_loses_its_oldest_frames_and_is_told_how_many() -
         feed.put(bytes([k]))
     assert list(feed.queue) == [bytes([k]) for k in range(6, 10)]
     assert feed.dropped == 7 and feed.scene().dropped == 7
+    feed.put(b"commit", keep=True)  # a commit's frame: traffic makes way before it
+    for k in range(10, 14):
+        feed.put(bytes([k]))
+    assert list(feed.queue) == [b"commit", *(bytes([k]) for k in range(11, 14))]
+    assert feed.dropped == 12
     feed.stop()  # and the peer no longer feeds it
     assert not peer.traffic and not peer.watchers and not peer.replica.on_commit
 
