@@ -65,8 +65,8 @@ def race_of(note: Note, history: Trace) -> Race:
     if note.kind not in (Kind.RACE, Kind.TIE, Kind.NERTS) or len(note.keys) != 2:
         raise ValueError(f"a {note.kind.value} note is about no two plays")
     first, second = ((seat, key[0]) for seat, key in zip(note.seats, note.keys, strict=True))
-    sends = (_send(history, first), _send(history, second))
-    a, b = (send.clock for send in sends)
+    sends = ((first[0], _send(history, first)), (second[0], _send(history, second)))
+    a, b = (send.clock for _, send in sends)
     seen: dict[int, tuple[int, int]] = {}
     for seat in range(len(history.hosts)):
         order = _had(history, seat, sends)
@@ -88,20 +88,22 @@ def _send(history: Trace, play: PlayId) -> TraceEvent:
     raise ValueError(f"no log holds seat {play[0] + 1}'s Play L={play[1]}")
 
 
-def _had(history: Trace, seat: int, sends: tuple[TraceEvent, TraceEvent]) -> tuple[int, int] | None:
-    """The senders of ``sends`` in the order ``seat`` had them (its own when it sent it,
-    another's when it first arrived); None unless it had both."""
+def _had(
+    history: Trace, seat: int, sends: tuple[tuple[int, TraceEvent], tuple[int, TraceEvent]]
+) -> tuple[int, int] | None:
+    """The senders of ``sends`` (each a sender's seat and its send) in the order ``seat``
+    had them (its own when it sent it, another's when it first arrived); None unless it
+    had both."""
     host = _host(history, seat)
     had: list[int] = []
     for event in history.events:
         if event.host != host:
             continue
-        for send in sends:
-            senders = int(send.host[1 : send.host.index("-")]) - 1
-            if senders in had:
+        for sender, send in sends:
+            if sender in had:
                 continue
             if event is send or (event.kind == "receive" and event.frame == send.frame):
-                had.append(senders)
+                had.append(sender)
     return (had[0], had[1]) if len(had) == 2 else None
 
 
