@@ -37,10 +37,16 @@ The parts reach the replica that holds them through `_host.Host`, where every fi
 share is declared once; a part that reads more names only that in a `Host` of its own that
 extends it (the membership's own parts read the membership likewise, `_host.Membership`).
 
-It imports only `rules` and `errors`: no socket, no clock, no event loop.
+Beside the replica, `_channel` encrypts a link: a Noise handshake (by the `noiseprotocol`
+package) and the records that carry its frames, sealed and opened without IO; `_identity`
+says who a seat is, and what each end of a link signs.
+
+It imports only `rules` and `errors` (and, for keys and links, `cryptography` and
+`noiseprotocol`): no socket, no clock, no event loop.
 """
 
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
+from p2pnerts.protocol._channel import Channel, Opening, answer_opening
 from p2pnerts.protocol._codec import (
     FrameDecoder,
     decode,
@@ -169,6 +175,7 @@ __all__ = [
     "AuditFailed",
     "AuditPassed",
     "AutoApplied",
+    "Channel",
     "Decided",
     "Disk",
     "Diverged",
@@ -181,6 +188,7 @@ __all__ = [
     "LinkMessage",
     "LocalProtocolError",
     "Message",
+    "Opening",
     "Ordered",
     "Outcome",
     "PeerExcluded",
@@ -230,6 +238,7 @@ __all__ = [
     "Watch",
     "Welcome",
     "addressed_to",
+    "answer_opening",
     "bare",
     "check_deck",
     "common_seed",
