@@ -122,7 +122,9 @@ def test_a_bot_at_a_table_stopped_says_so_and_the_host_plays_on(
 def test_an_arena_stopped_mid_run_ends_its_worker_processes_too(
     signum: int, status: int, told: str
 ) -> None:
-    args = ["arena", "--rounds", "320", "--players", "2", "--jobs", "2", "--seed", "1"]
+    # 64 rounds go out in 16 chunks of 4: the first stroke comes after 4 rounds, with
+    # 60 to go (at 320 it came after 20, some 20 s of both cores).
+    args = ["arena", "--rounds", "64", "--players", "2", "--jobs", "2", "--seed", "1"]
     with running(args) as child:
         assert child.stderr is not None
         # The progress bar's first stroke: the workers are at work (read unbuffered).
