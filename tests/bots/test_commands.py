@@ -199,6 +199,7 @@ def test_a_host_seats_local_bots_of_the_levels_asked_for(
     monkeypatch.setattr(_seats, "bot_player", recording)
     args = ["host", "--name", "levels", "--headless", "--no-advertise", "--seats", "4"]
     args += ["--bots", "3", "--bot-level", "3,10", "--level", "9", "--rounds", "1"]
+    args += ["--nerts-pile", "4"]  # a short round: with 13 cards it took up to 110 s
     assert main(args) == 0
     assert sorted(made) == [("Bot 2", 3), ("Bot 3", 10), ("Bot 4", 3), ("Player", 9)]
     # Seated one after another: each bot in the seat its name says, in every run.

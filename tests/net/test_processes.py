@@ -449,7 +449,8 @@ def test_a_seat_that_links_to_the_host_alone_is_left_out_and_the_others_finish_a
 
 def test_a_bot_without_the_passphrase_cannot_sit_at_a_private_table_and_one_with_it_can() -> None:
     secret = {**os.environ, "TABLE_SECRET": "correct horse battery staple"}
-    table = ("--seats", "2", "--rounds", "1", "--level", "9", "--passphrase-env", "TABLE_SECRET")
+    table = ("--seats", "2", "--rounds", "1", "--level", "9", "--nerts-pile", "4")
+    table += ("--passphrase-env", "TABLE_SECRET")
     with _host(*table, env=secret) as (host, port):
         refused = {
             "no passphrase": _bot(port, "Eve"),
@@ -478,9 +479,12 @@ def test_a_bot_without_the_passphrase_cannot_sit_at_a_private_table_and_one_with
 def _back_with_edited_state(tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> str:
     """A table of three where B2, killed a second into play, comes back with its state
     file changed by ``edit``: what it said, once it stopped with status 1 (B1 and the host
-    finish without it)."""
+    finish without it, in short rounds: Nerts piles of 4 cards)."""
     state = tmp_path / "b2.json"
-    with _host("--seats", "3", "--rounds", "2", "--level", "8") as (host, port):
+    with _host("--seats", "3", "--rounds", "2", "--level", "8", "--nerts-pile", "4") as (
+        host,
+        port,
+    ):
         bots = [_bot(port, "B1"), _bot(port, "B2", "--state", str(state))]
         assert host.stdout is not None
         for line in host.stdout:  # wait until play is under way
