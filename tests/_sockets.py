@@ -7,6 +7,9 @@ import sys
 import pytest
 import trio
 
+from p2pnerts.net._handshake import open_channel
+from p2pnerts.net._link import Connection
+
 NO_TWIN = pytest.mark.skipif(
     sys.platform == "win32",
     reason="on Windows a socket's handle is not duplicated: every frame waits for the writer",
@@ -20,3 +23,15 @@ async def tcp_pair() -> tuple[trio.SocketStream, trio.SocketStream]:
     async with listeners[0]:
         near = await trio.open_tcp_stream("127.0.0.1", listeners[0].socket.getsockname()[1])
         return near, await listeners[0].accept()
+
+
+async def noise_link(port: int, local_address: str | None = None) -> Connection | None:
+    """A connection to the peer listening at ``port`` on loopback, its Noise handshake done
+    as a peer's opening end does it (what a test then says on it goes sealed); None if the
+    peer closed it or refused it instead."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=local_address)
+    conn = Connection(stream, f"a test's link to port {port}")
+    if await open_channel(conn) is not True:
+        await stream.aclose()
+        return None
+    return conn

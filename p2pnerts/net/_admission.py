@@ -12,7 +12,7 @@ from __future__ import annotations
 import trio
 
 from p2pnerts.errors import Error
-from p2pnerts.net._handshake import hear_out, new_nonce, prove_to
+from p2pnerts.net._handshake import Unproven, hear_out, new_nonce, prove_to
 from p2pnerts.net._link import Closed, Connection, Received
 from p2pnerts.net._seating import HANDSHAKE_TIMEOUT, NO_TABLE, Player
 from p2pnerts.protocol import (
@@ -55,6 +55,8 @@ async def ask_for_a_seat(
         raise JoinError(f"{where} speaks differently: {exc}") from None
     if isinstance(answer, Refuse):
         raise JoinError(f"{where} refused: {answer.reason}")
+    if isinstance(answer, Unproven):
+        raise JoinError(f"refused {where}: {answer.reason} (a relay between?)")
     if answer is None or not isinstance(host, Hello):
         raise JoinError(f"{where} did not answer as a p2pnerts table") from None
     if not isinstance(answer, Welcome):
@@ -90,7 +92,8 @@ async def check_passphrase(
         conn.send_nowait(Refuse("no passphrase"))
         raise JoinError(f"{table} is private: give its passphrase ({PASSPHRASE_HELP})")
     secret = await trio.to_thread.run_sync(TableSecret.derive, passphrase, host.table)
-    if not secret.check(link_statement(ANSWERER, host.table, mine, host), host.mac):
+    said = link_statement(ANSWERER, conn.binding, host.table, mine, host)
+    if not secret.check(said, host.mac):
         conn.send_nowait(Refuse("wrong passphrase"))
         raise JoinError(f"wrong passphrase for {table}")
     return secret

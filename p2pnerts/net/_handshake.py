@@ -1,11 +1,12 @@
-"""Opening a link: the Hello, the answer and the proofs that make a connection a seat's
-(SPEC §2.8), over a `Connection` whose writer does not run yet."""
+"""Opening a link (SPEC §2.8), over a `Connection` whose writer does not run yet: the Noise
+handshake that encrypts it, then, inside, the Hello, the answer and the proofs that make
+it a seat's, each signing the handshake's hash."""
 
 from __future__ import annotations
 
 import logging
 import secrets
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import trio
 
@@ -17,12 +18,15 @@ from p2pnerts.protocol import (
     NONCE_BYTES,
     OPENER,
     Hello,
+    Noise,
+    Opening,
     Proof,
     Refuse,
     RemoteProtocolError,
     Seat,
     SeatKey,
     TableSecret,
+    answer_opening,
     link_statement,
     verify,
 )
@@ -32,6 +36,17 @@ log = logging.getLogger("p2pnerts.net")
 
 LINK_TIMEOUT = 5.0
 """Seconds each step of a link's handshake may take."""
+NOT_HERE = "its proof does not hold on this link"
+"""Why an end refuses a proof that does not verify: made for another link, one a relay
+between the two ends runs with each (SPEC §2.8)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unproven:
+    """The answering end did not prove, on this link, the key it had to: this end refused
+    it, saying ``reason``."""
+
+    reason: str
 
 
 class Refused(Error):
@@ -65,6 +80,8 @@ async def dial_seat(
     if isinstance(reply, Refuse):
         await stream.aclose()
         raise Refused(f"{where} refused this seat: {shown(reply.reason)}")
+    if isinstance(reply, Unproven):
+        reply = None  # (logged: an impostor, or a relay between; the seat is dialled again)
     if isinstance(reply, Hello) and reply.table == hello.table and reply.terms != hello.terms:
         await stream.aclose()
         raise Refused(f"{where} plays this table with another size or other options than this seat")
@@ -79,13 +96,13 @@ async def dial_seat(
 
 async def open_link(
     conn: Connection, mine: Hello, key: SeatKey, expect: bytes | None
-) -> Hello | Refuse | None:
+) -> Hello | Refuse | Unproven | None:
     """Open a link saying ``mine`` (with a fresh nonce): the answer must be a Hello whose
     end proves it holds ``expect`` (the key the roster gives that seat; None: a host met
     for the first time, whose key is taken as it comes), and this end then proves itself
-    with a `Proof`. Returns the proven Hello, a Refuse, or None: no answer in time, or
-    one that proves nothing (logged). Raises `RemoteProtocolError` for an answer that
-    breaks the protocol."""
+    with a `Proof`. Returns the proven Hello, a Refuse, `Unproven` (refused, logged), or
+    None: no answer in time, or one that is no Hello (logged). Raises
+    `RemoteProtocolError` for an answer that breaks the protocol."""
     mine = replace(mine, nonce=new_nonce(), proof=b"")
     reply = await hear_out(conn, mine, expect)
     if isinstance(reply, Hello):
@@ -93,20 +110,62 @@ async def open_link(
     return reply
 
 
-async def hear_out(conn: Connection, mine: Hello, expect: bytes | None) -> Hello | Refuse | None:
-    """The first half of `open_link`: say ``mine`` (its nonce fresh), and check the answer's
-    proof. The caller may look the proven Hello over before it proves this end (`prove_to`)."""
+async def hear_out(
+    conn: Connection, mine: Hello, expect: bytes | None
+) -> Hello | Refuse | Unproven | None:
+    """The first half of `open_link`: encrypt the link (`open_channel`), say ``mine`` (its
+    nonce fresh), and check the answer's proof; one that fails is refused, saying why. The
+    caller may look the proven Hello over before it proves this end (`prove_to`)."""
+    opened = await open_channel(conn)
+    if opened is not True:
+        return opened if isinstance(opened, Refuse) else None
     reply = await exchange(conn, mine)
     if reply is None or isinstance(reply, Refuse):
         return reply
     if not isinstance(reply, Hello):
         log.warning("%s answered a Hello with %s", conn.peer, type(reply).__name__)
         return None
-    said = link_statement(ANSWERER, reply.table, mine, reply)
-    if (expect is not None and reply.key != expect) or not verify(reply.key, reply.proof, said):
-        log.warning("%s could not prove it holds seat %d's key", conn.peer, reply.seat)
-        return None
-    return reply
+    said = link_statement(ANSWERER, conn.binding, reply.table, mine, reply)
+    if expect is not None and reply.key != expect:
+        reason = f"that is not seat {reply.seat}'s key"
+    elif not verify(reply.key, reply.proof, said):
+        reason = NOT_HERE
+    else:
+        return reply
+    log.warning("%s, seat %d: %s", conn.peer, reply.seat, reason)
+    await exchange(conn, Refuse(reason), answer=False)
+    return Unproven(reason)
+
+
+async def open_channel(conn: Connection) -> bool | Refuse:
+    """The opening end's Noise handshake: True once the link is encrypted; the answering
+    end's Refuse (said in the clear: this peer's version it could not read, say); False
+    without an answer in time, or with another. Raises `RemoteProtocolError` for an answer
+    that breaks the protocol (another version's, or a Noise message that opens nothing)."""
+    opening = Opening()
+    reply = await exchange(conn, Noise(opening.message))
+    if isinstance(reply, Refuse):
+        return reply
+    if not isinstance(reply, Noise):
+        if reply is not None:
+            log.warning("%s answered the handshake with %s", conn.peer, type(reply).__name__)
+        return False
+    conn.secure(opening.finish(reply.message))
+    return True
+
+
+async def answer_channel(conn: Connection, opening: Noise) -> None:
+    """The answering end's Noise handshake, to the opener's first frame: the link is
+    encrypted from here on. Raises `RemoteProtocolError` for an opening that opens nothing,
+    `Closed` if the answer cannot be written in time."""
+    message, channel = answer_opening(opening.message)
+    conn.send_nowait(Noise(message))  # the last frame in the clear
+    conn.secure(channel)
+    try:
+        with trio.fail_after(LINK_TIMEOUT):
+            await conn.write_queued()
+    except (trio.TooSlowError, OSError, trio.BrokenResourceError) as exc:
+        raise Closed(conn.peer) from exc
 
 
 async def prove_to(
@@ -114,7 +173,7 @@ async def prove_to(
 ) -> None:
     """The second half of `open_link`: prove this end to the one that answered ``reply``
     (and, with the ``secret`` of a private table's passphrase, that it knows that too)."""
-    said = link_statement(OPENER, reply.table, mine, reply)
+    said = link_statement(OPENER, conn.binding, reply.table, mine, reply)
     mac = b"" if secret is None else secret.prove(said)
     await exchange(conn, Proof(key.sign(said), mac), answer=False)
 
@@ -128,7 +187,7 @@ async def answer_link(
     same. None once the opener is proven; else why not, for the caller to refuse it with
     (the opener may have refused first: its reason, shown as text)."""
     mine = replace(mine, nonce=new_nonce(), proof=b"", mac=b"")
-    said = link_statement(ANSWERER, mine.table, theirs, mine)
+    said = link_statement(ANSWERER, conn.binding, mine.table, theirs, mine)
     mac = b"" if secret is None else secret.prove(said)
     mine = replace(mine, proof=key.sign(said), mac=mac)
     try:
@@ -138,7 +197,7 @@ async def answer_link(
         return "a frame that breaks the protocol"
     if isinstance(reply, Refuse):
         return shown(reply.reason)
-    said = link_statement(OPENER, mine.table, theirs, mine)
+    said = link_statement(OPENER, conn.binding, mine.table, theirs, mine)
     if not isinstance(reply, Proof) or not verify(theirs.key, reply.proof, said):
         return (
             f"no proof of seat {theirs.seat}'s key" if theirs.seat >= 0 else "no proof of its key"

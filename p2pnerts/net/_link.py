@@ -3,6 +3,10 @@
 A slow or stuck peer must never stall the others, so sends never block: a frame the socket
 does not take at once goes into the connection's bounded queue, and a queue that overflows
 closes the connection (the peer resends what was lost once it reconnects).
+
+Once its Noise handshake is done (`secure`, from `_handshake`), every frame goes sealed in
+records and everything that arrives must open (`protocol.Channel`); before it, only the
+handshake's frames and a Refuse travel, in the clear.
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ import trio
 from p2pnerts.net._shaper import LinkShaper, hold_until
 from p2pnerts.protocol import (
     MAX_FRAME,
+    Channel,
     FrameDecoder,
     LinkMessage,
     Message,
+    Noise,
     RemoteProtocolError,
     encode,
 )
@@ -74,6 +80,10 @@ class Connection:
         """Small frames only until the handshake is done (`open_up`): a stranger's large
         frame is refused before it is read, let alone decoded."""
         self._ready: deque[Received] = deque()
+        self._channel: Channel | None = None
+        """The link's encryption, once its handshake is done (`secure`)."""
+        self._unread = b""
+        """What arrived after the handshake's last frame before the link was encrypted."""
         self._scope = trio.CancelScope()
         self.frames_sent = 0
         self.bytes_sent = 0
@@ -84,6 +94,24 @@ class Connection:
         peer, which takes `early` over too."""
         self.on_broken: Callable[[str], None] = lambda why: None
         """Told why, when what arrives breaks the protocol (before the connection drops)."""
+
+    def secure(self, channel: Channel) -> None:
+        """The Noise handshake is done: from now on every frame goes sealed, and what
+        arrives must open (`RemoteProtocolError` if what arrived already does not)."""
+        self._channel = channel
+        unread, self._unread = self._unread, b""
+        if unread:
+            self._ready.extend(self._decoder.feed(channel.open(unread)))
+
+    @property
+    def binding(self) -> bytes:
+        """The handshake hash of this connection's link, which its proofs sign."""
+        assert self._channel is not None, "no handshake yet"
+        return self._channel.hash
+
+    def sealed(self, frame: bytes) -> bytes:
+        """A frame as it goes on this connection: in records once the link is encrypted."""
+        return frame if self._channel is None else self._channel.seal(frame)
 
     def open_up(self) -> None:
         """The handshake is done: take frames of any size the protocol allows."""
@@ -110,6 +138,7 @@ class Connection:
             return
         self.frames_sent += 1
         self.bytes_sent += len(frame)
+        frame = self.sealed(frame)
         if self._twin is not None and not self._queue and not self._writing:
             try:
                 written = self._twin.send(frame)
@@ -124,9 +153,10 @@ class Connection:
         self._enqueue(frame)
 
     def send_frame(self, frame: bytes) -> None:
-        """Queue bytes as they are (a cheat's garbage); dropped if the queue is full."""
+        """Queue bytes as they are (a cheat's garbage, sealed like any frame once the link is
+        encrypted); dropped if the queue is full."""
         if not self.closed and len(self._queue) < self._queue_limit:
-            self._enqueue(frame)
+            self._enqueue(self.sealed(frame))
 
     def _enqueue(self, frame: bytes) -> None:
         self._queue.append((self._stamp(), frame))
@@ -158,11 +188,21 @@ class Connection:
             if self._shape is not None:
                 await hold_until(self._shape.taken_at(trio.current_time()))
             try:
-                self._ready.extend(self._decoder.feed(bytes(data)))
+                self._take(bytes(data))
             except RemoteProtocolError:
                 self.close()
                 raise
         return self._ready.popleft()
+
+    def _take(self, data: bytes) -> None:
+        if self._channel is not None:
+            self._ready.extend(self._decoder.feed(self._channel.open(data)))
+            return
+        for message in self._decoder.feed(data):
+            self._ready.append(message)
+            if isinstance(message, Noise):  # what follows it opens with the link's keys
+                self._unread = self._decoder.take_rest()
+                return
 
     async def serve(self) -> None:
         """Write what is queued and hand over what arrives, until the connection closes.
@@ -240,7 +280,7 @@ class Connection:
                 trio.BrokenResourceError, trio.ClosedResourceError, OSError, trio.BusyResourceError
             ),
         ):
-            await self.stream.send_all(encode(message))
+            await self.stream.send_all(self.sealed(encode(message)))
 
     async def finish(self) -> None:
         """Write what is queued (a last Refuse, say), then close; for a connection that is

@@ -15,7 +15,7 @@ import trio
 
 from p2pnerts.driver import Driver
 from p2pnerts.net._gamelog import keep_log
-from p2pnerts.net._handshake import answer_link
+from p2pnerts.net._handshake import answer_channel, answer_link
 from p2pnerts.net._link import Closed, Connection
 from p2pnerts.net._outgoing import Tamper
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER
@@ -28,6 +28,7 @@ from p2pnerts.net._waits import GONE_AFTER
 from p2pnerts.protocol import (
     Disk,
     Hello,
+    Noise,
     Refuse,
     RemoteProtocolError,
     Seat,
@@ -44,6 +45,7 @@ HANDSHAKE_TIMEOUT = 10.0
 """Seconds a new connection has to say Hello, and a seat of a table that has not begun
 here yet to wait for it."""
 TERMS_DIFFER = "this table's size or options are not the ones that seat has"
+NOT_NOISE = "a link opens with the Noise handshake (SPEC 2.8)"
 PER_ADDRESS = 64
 """Connections one address may hold open to this peer at once: enough for every seat of
 the largest table on one machine, too few to run it out of descriptors."""
@@ -271,16 +273,22 @@ class Seating:
 
 
 async def _hello(conn: Connection) -> Hello | Watch | None:
-    """The first message on a new connection, if it is a Hello (or a spectator's Watch) in
-    time."""
+    """The first message on a new connection, once its Noise handshake has encrypted it,
+    if it is a Hello (or a spectator's Watch) in time."""
     try:
         with trio.fail_after(HANDSHAKE_TIMEOUT):
-            first = await conn.receive()
+            opening = await conn.receive()
+            if isinstance(opening, Noise):
+                await answer_channel(conn, opening)
+                first = await conn.receive()
     except (trio.TooSlowError, Closed):
         return None
     except RemoteProtocolError as exc:
         log.warning("%s: refused at the handshake: %s", conn.peer, exc)
         await conn.say_last(Refuse(f"refused: {exc}"))
+        return None
+    if not isinstance(opening, Noise):
+        await conn.say_last(Refuse(NOT_NOISE))
         return None
     return first if isinstance(first, Hello | Watch) else None
 

@@ -18,7 +18,7 @@ import trio
 
 from p2pnerts.errors import Error
 from p2pnerts.net._admission import JoinError, check_announced, check_passphrase
-from p2pnerts.net._handshake import exchange, new_nonce, prove_to
+from p2pnerts.net._handshake import NOT_HERE, exchange, new_nonce, open_channel, prove_to
 from p2pnerts.net._link import Closed, Connection
 from p2pnerts.protocol import (
     ANSWERER,
@@ -79,7 +79,10 @@ async def watch_table(
     key = SeatKey.generate()
     watch = Watch(bytes(16), name[:32] or "spectator", key.public, b"")
     try:
-        hello = await _admitted(conn, watch, key, (where, passphrase, table, expect_host))
+        try:
+            hello = await _admitted(conn, watch, key, (where, passphrase, table, expect_host))
+        except RemoteProtocolError as exc:
+            raise WatchError(f"{where} speaks differently: {exc}") from None
         conn.open_up()
         async with trio.open_nursery() as nursery:  # (the other seats' streams)
             failed = await _listen(
@@ -167,10 +170,14 @@ class Seats:
         watch's key and show the ticket; whether the seat proved itself."""
         mine = replace(self.watch, table=self.host.table, nonce=new_nonce())
         opener = spectator_opener(mine)
+        if await open_channel(conn) is not True:
+            return False
         answer = await exchange(conn, mine)
         if not isinstance(answer, Hello) or answer.key != key:
             return False
-        if not verify(key, answer.proof, link_statement(ANSWERER, mine.table, opener, answer)):
+        said = link_statement(ANSWERER, conn.binding, mine.table, opener, answer)
+        if not verify(key, answer.proof, said):
+            await exchange(conn, Refuse(NOT_HERE), answer=False)
             return False
         await prove_to(conn, opener, answer, self.key)
         await exchange(conn, Proof(ticket, b""), answer=False)
@@ -188,14 +195,16 @@ async def _admitted(
     where, passphrase, table, expect_host = about
     watch = replace(watch, nonce=new_nonce())
     opener = spectator_opener(watch)
-    answer = await exchange(conn, watch)
+    opened = await open_channel(conn)
+    answer = await exchange(conn, watch) if opened is True else opened
     if isinstance(answer, Refuse):
         raise WatchError(f"{where} refused: {shown(answer.reason)}")
     if not isinstance(answer, Hello):
         raise WatchError(f"{where} did not answer as a p2pnerts table")
-    said = link_statement(ANSWERER, answer.table, opener, answer)
+    said = link_statement(ANSWERER, conn.binding, answer.table, opener, answer)
     if not verify(answer.key, answer.proof, said):
-        raise WatchError(f"{where} could not prove the key it named")
+        await exchange(conn, Refuse(NOT_HERE), answer=False)
+        raise WatchError(f"refused {where}: {NOT_HERE} (a relay between?)")
     try:
         check_announced(answer, expect_host, where)
         secret = await check_passphrase(conn, opener, answer, passphrase, table)

@@ -360,7 +360,7 @@ class Feed:
             frame = self._take()
             self._cut = True
             try:
-                await conn.stream.send_all(frame)
+                await conn.stream.send_all(conn.sealed(frame))
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 return False
             self._cut = False

@@ -24,6 +24,7 @@ from p2pnerts.protocol._messages import (
     Leave,
     LinkMessage,
     Message,
+    Noise,
     Play,
     Proof,
     Ready,
@@ -255,6 +256,7 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
             ("reason", _text(200, least=0)),
         ),
     ),
+    Noise: (25, (("message", _bytes(32, 48)),)),
 }
 _LINK_BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LINK_LAYOUT.items()}
 
@@ -310,6 +312,13 @@ class FrameDecoder:
             payload = bytes(self._buffer[_LENGTH : _LENGTH + size])
             del self._buffer[: _LENGTH + size]
             yield decode_any(payload)
+
+    def take_rest(self) -> bytes:
+        """Bytes received after the last whole frame, taken out (they are not frames: the
+        link was encrypted after that frame)."""
+        rest = bytes(self._buffer)
+        self._buffer.clear()
+        return rest
 
     def allow(self, max_frame: int) -> None:
         """Take frames up to ``max_frame`` bytes from now on (after a handshake, say)."""

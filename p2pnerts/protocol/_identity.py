@@ -2,9 +2,11 @@
 
 The table id is public (mDNS announces it), so it proves nothing. Each seat has a key
 pair instead; the host's roster binds every seat to its public key; and a connection is
-taken as a seat's only once that seat has signed a statement naming both ends' keys and
-two fresh nonces, one chosen by each end (SPEC §2.1). A recorded handshake proves nothing
-on another connection, and no one but the key's holder can sign.
+taken as a seat's only once that seat has signed a statement naming the connection's
+Noise handshake hash (`_channel`), both ends' keys and two fresh nonces (SPEC §2.8). A
+recorded handshake proves nothing on another connection, a relay that opens a handshake
+of its own with each end cannot pass a proof from one to the other (the two hashes
+differ), and no one but the key's holder can sign.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ SIGNATURE_BYTES = 64
 NONCE_BYTES = 16
 NO_KEY = bytes(KEY_BYTES)
 """The key of a seat not known yet (never a real Ed25519 public key's encoding that signs)."""
-DOMAIN = b"p2pnerts/2 link proof\x00"
+DOMAIN = b"p2pnerts/3 link proof\x00"
 TERMS_DOMAIN = b"p2pnerts/2 table terms\x00"
 TICKET_DOMAIN = b"p2pnerts/2 spectator ticket\x00"
 TERMS_BYTES = 32
@@ -79,12 +81,15 @@ def fingerprint(public: bytes) -> str:
     return ":".join(digest[i : i + 4] for i in range(0, 12, 4))
 
 
-def link_statement(role: bytes, table: bytes, opener: Hello, answerer: Hello) -> bytes:
+def link_statement(
+    role: bytes, binding: bytes, table: bytes, opener: Hello, answerer: Hello
+) -> bytes:
     """What the end in ``role`` signs to open a link of table ``table`` (the answerer's:
-    a newcomer opens with no table yet): both seats, both keys and both nonces."""
+    a newcomer opens with no table yet) over the connection whose handshake hash is
+    ``binding``: the hash, both seats, both keys and both nonces."""
     seats = opener.seat.to_bytes(2, "big", signed=True) + answerer.seat.to_bytes(2, "big")
     keys = opener.key + answerer.key
-    return DOMAIN + role + table + seats + keys + opener.nonce + answerer.nonce
+    return DOMAIN + role + binding + table + seats + keys + opener.nonce + answerer.nonce
 
 
 SPECTATOR_SEAT = -2

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from p2pnerts.protocol._spectate import Decided, Scene, Seen, Watch
 from p2pnerts.rules import Move, TableOptions
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +262,16 @@ class Roster:
     started: bool
 
 
-LinkMessage = Hello | Welcome | Refuse | Roster | Proof | Watch | Scene | Seen | Decided
+@dataclass(frozen=True, slots=True)
+class Noise:
+    """A message of the Noise handshake that opens every connection, before anything else
+    (`_channel`): the opener's ephemeral key, or the answerer's and a tag. The only frames
+    sent in the clear, with a Refuse of a connection that cannot open."""
+
+    message: bytes
+
+
+LinkMessage = Hello | Welcome | Refuse | Roster | Proof | Watch | Scene | Seen | Decided | Noise
 
 
 def shown_to_spectators(message: Message) -> bool:

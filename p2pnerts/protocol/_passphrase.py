@@ -4,9 +4,10 @@ ends know it, without either end sending it (SPEC §2.9).
 The key is scrypt of the passphrase, salted with the (public, random) table id, so that
 no guess can be tried before a table exists and every guess costs one scrypt. Each end of
 a newcomer's link to the host then gives an HMAC, under that key, of the link's statement
-(`_identity.link_statement`: both keys, both seats, both nonces), so a proof made for one
-connection proves nothing on another, and one made for one key cannot be relayed for
-another. The host proves first, in its Hello; the newcomer answers in its Proof.
+(`_identity.link_statement`: the connection's handshake hash, both keys, both seats, both
+nonces), so a proof made for one connection proves nothing on another, and one made for
+one key cannot be relayed for another. It travels only inside the encrypted link. The host
+proves first, in its Hello; the newcomer answers in its Proof.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ guess on a laptop (SPEC §2.9)."""
 SECRET_BYTES = 32
 MAC_BYTES = 32
 SALT_DOMAIN = b"p2pnerts/2 table passphrase\x00"
-MAC_DOMAIN = b"p2pnerts/2 passphrase proof\x00"
+MAC_DOMAIN = b"p2pnerts/3 passphrase proof\x00"
 MAX_PASSPHRASE = 1024
 """The longest passphrase taken, in UTF-8 bytes."""
 

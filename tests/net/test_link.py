@@ -8,11 +8,21 @@ import select
 import pytest
 import trio
 import trio.testing
+from _hosting import hosted
 from _sockets import NO_TWIN, tcp_pair
 
-from p2pnerts.net import Refused, TablePeer
+from p2pnerts.net import JoinError, Player, Refused, TablePeer, TableSpec, join_table
 from p2pnerts.net._link import Connection, Received
-from p2pnerts.protocol import Ack, FrameDecoder, Refuse, Seat, encode
+from p2pnerts.protocol import (
+    PROTOCOL_VERSION,
+    Ack,
+    FrameDecoder,
+    Hello,
+    Refuse,
+    Seat,
+    decode,
+    encode,
+)
 from p2pnerts.rules import TableOptions
 
 
@@ -165,3 +175,42 @@ async def test_frames_the_socket_cannot_take_at_once_follow_in_their_order() -> 
                 got += await far.receive_some()
             conn.close()
     assert bytes(got) == b"".join(frames)
+
+
+def _version_2(frame: bytes) -> bytes:
+    """A link frame as a version-2 peer lays it out (the version is its payload's first
+    item; the layout of what follows did not change)."""
+    assert frame[5] == PROTOCOL_VERSION == 3
+    return frame[:5] + bytes((2,)) + frame[6:]
+
+
+async def test_a_version_2_peer_is_refused_in_the_clear_with_both_versions_named() -> None:
+    player = Player("Ann", random.Random(1), None, lambda _: None)
+    spec = TableSpec("three", 2, TableOptions(rounds=1))
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            port = await hosted(nursery, spec, player, {})
+            stream = await trio.open_tcp_stream("127.0.0.1", port)
+            await stream.send_all(_version_2(encode(Hello(bytes(16), -1, "Old", 9))))
+            answer = bytearray()
+            while data := await stream.receive_some():
+                answer += data
+            await stream.aclose()
+            nursery.cancel_scope.cancel()
+    assert decode(bytes(answer)) == Refuse("refused: protocol version 2, this peer speaks 3")
+
+
+async def test_a_version_2_host_is_not_joined_and_the_joiner_says_which_versions() -> None:
+    async def old_host(stream: trio.SocketStream) -> None:
+        await stream.receive_some()  # a Noise frame it cannot read
+        await stream.send_all(_version_2(encode(Refuse("refused: protocol version 3"))))
+        await stream.aclose()
+
+    player = Player("Bea", random.Random(2), None, lambda _: None)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            listeners = await nursery.start(trio.serve_tcp, old_host, 0)
+            port = listeners[0].socket.getsockname()[1]
+            with pytest.raises(JoinError, match="protocol version 2, this peer speaks 3"):
+                await join_table("127.0.0.1", port, player)
+            nursery.cancel_scope.cancel()

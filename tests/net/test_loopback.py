@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import trio
 from _hosting import hosted
+from _sockets import noise_link
 
 from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
@@ -27,7 +28,6 @@ from p2pnerts.net import (
 from p2pnerts.net._seating import PER_ADDRESS
 from p2pnerts.protocol import (
     PROTOCOL_VERSION,
-    FrameDecoder,
     Hello,
     LinkMessage,
     Message,
@@ -428,11 +428,13 @@ async def test_a_name_that_is_not_a_name_is_refused_and_never_reaches_a_screen(n
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
             port = await _hosted(nursery, spec, results, lines)
-            stream = await trio.open_tcp_stream("127.0.0.1", port)
-            await stream.send_all(encode(Hello(bytes(16), -1, name, 9)))
-            answer = decode(await _read_all(stream))
+            conn = await noise_link(port)
+            assert conn is not None
+            conn.send_nowait(Hello(bytes(16), -1, name, 9))
+            await conn.write_queued()
+            answer = await conn.receive()
             assert isinstance(answer, Refuse) and "Hello.name: a name" in answer.reason
-            await stream.aclose()
+            await conn.stream.aclose()
             results[1] = await join_table("127.0.0.1", port, _player("Bea", 2))
     assert results[0] == results[1]
     assert not any("\x1b" in line or "Eve" in line for line in lines)
@@ -443,39 +445,39 @@ async def test_strangers_with_wrong_hellos_cannot_hold_the_lobby() -> None:
     staying connected: each is refused at once or closed, and a real joiner plays."""
     results: dict[int, MatchResult] = {}
     spec = TableSpec("crowded", 2, TableOptions(rounds=1))
-    hello = encode(Hello(bytes(range(16)), 1, "Eve", 9))
+    hello = Hello(bytes(range(16)), 1, "Eve", 9)
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
             port = await _hosted(nursery, spec, results, [])
             strangers = []
             for _ in range(PER_ADDRESS + 20):
-                stream = await trio.open_tcp_stream("127.0.0.1", port, local_address="127.0.0.2")
-                await stream.send_all(hello)
-                strangers.append(stream)
-            answers = [await _read_all(stream) for stream in strangers]
-            refused = [a for a in answers if a]
-            assert all(isinstance(decode(a), Refuse) for a in refused)
-            assert len(refused) >= PER_ADDRESS  # the rest were closed unanswered
+                conn = await noise_link(port, local_address="127.0.0.2")
+                if conn is not None:  # (the rest were closed unanswered)
+                    conn.send_nowait(hello)
+                    await conn.write_queued()
+                    strangers.append(conn)
+            assert len(strangers) >= PER_ADDRESS
+            for conn in strangers:
+                assert await conn.receive() == Refuse("that is not a seat of this table")
             results[1] = await join_table("127.0.0.1", port, _player("Bea", 2))
-            for stream in strangers:
-                await stream.aclose()
+            for conn in strangers:
+                await conn.stream.aclose()
     assert results[0] == results[1]
 
 
 async def _impersonate(port: int, hello: Hello, proof: bytes) -> Refuse:
     """Open a link to ``port`` as ``hello`` says, answer its proof with ``proof``, and
     return the Refuse that comes back."""
-    stream = await trio.open_tcp_stream("127.0.0.1", port)
-    await stream.send_all(encode(hello))
-    decoder, said = FrameDecoder(), list[Message | LinkMessage]()
-    while not said:
-        data = await stream.receive_some(65536)
-        said += list(decoder.feed(bytes(data)))
+    conn = await noise_link(port)
+    assert conn is not None
+    conn.send_nowait(hello)
+    await conn.write_queued()
+    said: list[Message | LinkMessage] = [await conn.receive()]
     if isinstance(said[0], Hello):  # it proved itself: now this end must
-        await stream.send_all(encode(Proof(proof)))
-        while len(said) < 2 and (data := await stream.receive_some(65536)):
-            said += list(decoder.feed(bytes(data)))
-    await stream.aclose()
+        conn.send_nowait(Proof(proof))
+        await conn.write_queued()
+        said.append(await conn.receive())
+    await conn.stream.aclose()
     refused = said[-1]
     assert isinstance(refused, Refuse), said
     return refused

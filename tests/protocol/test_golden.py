@@ -31,6 +31,7 @@ from p2pnerts.protocol import (
     Leave,
     LinkMessage,
     Message,
+    Noise,
     Play,
     Proof,
     Ready,
@@ -371,13 +372,14 @@ def test_the_passphrase_vector_is_scrypt_then_hmac_over_the_signed_statements() 
     newcomer, host, proof = (decode(frame) for frame in frames.values())
     assert isinstance(newcomer, Hello) and isinstance(host, Hello) and isinstance(proof, Proof)
     assert [encode(m) for m in (newcomer, host, proof)] == list(frames.values())
-    answerer = link_statement(ANSWERER, host.table, newcomer, host)
-    opener = link_statement(OPENER, host.table, newcomer, host)
+    binding = bytes.fromhex(GOLDEN["vectors"]["link"]["hash"])
+    answerer = link_statement(ANSWERER, binding, host.table, newcomer, host)
+    opener = link_statement(OPENER, binding, host.table, newcomer, host)
     assert (answerer.hex(), opener.hex()) == (
         vector["answerer_statement"],
         vector["opener_statement"],
     )
-    domain = b"p2pnerts/2 passphrase proof\x00"
+    domain = b"p2pnerts/3 passphrase proof\x00"
     assert host.mac == hmac.digest(secret, domain + answerer, "sha256")
     assert proof.mac == hmac.digest(secret, domain + opener, "sha256")
     assert verify(host.key, host.proof, answerer) and verify(newcomer.key, proof.proof, opener)
@@ -425,6 +427,7 @@ def link_message(meaning: dict[str, Any]) -> LinkMessage:
         "Scene": Scene,
         "Seen": Seen,
         "Decided": Decided,
+        "Noise": Noise,
     }
     return kinds[meaning["kind"]](**values)
 
@@ -436,7 +439,7 @@ def _tuples(value: Any) -> Any:
 
 def test_every_link_kind_has_a_golden_frame() -> None:
     kinds = {f["meaning"]["kind"] for f in LINK_FRAMES}
-    assert kinds == {"Hello", "Welcome", "Refuse", "Roster", "Proof"} | {
+    assert kinds == {"Noise", "Hello", "Welcome", "Refuse", "Roster", "Proof"} | {
         "Watch",
         "Scene",
         "Seen",
@@ -457,6 +460,10 @@ def test_the_golden_link_proofs_verify_against_the_stated_keys() -> None:
     newcomer, host, proof = hello["hello-newcomer"], hello["hello-host"], hello["proof"]
     assert isinstance(newcomer, Hello) and isinstance(host, Hello) and isinstance(proof, Proof)
     bare = Hello(host.table, host.seat, host.name, host.port, host.key, host.nonce)
-    table = host.table
-    assert verify(host.key, host.proof, link_statement(ANSWERER, table, newcomer, bare))
-    assert verify(newcomer.key, proof.proof, link_statement(OPENER, table, newcomer, bare))
+    table, binding = host.table, bytes.fromhex(GOLDEN["vectors"]["link"]["hash"])
+    said = link_statement(ANSWERER, binding, table, newcomer, bare)
+    assert verify(host.key, host.proof, said)
+    assert verify(newcomer.key, proof.proof, link_statement(OPENER, binding, table, newcomer, bare))
+    assert not verify(
+        host.key, host.proof, link_statement(ANSWERER, bytes(32), table, newcomer, bare)
+    )

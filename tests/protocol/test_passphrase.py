@@ -32,10 +32,14 @@ def _hellos(
     return newcomer, host
 
 
-def _statements(newcomer: Hello, host: Hello) -> tuple[bytes, bytes]:
+LINK = bytes(range(100, 132))
+"""A connection's handshake hash (`Channel.hash`)."""
+
+
+def _statements(newcomer: Hello, host: Hello, binding: bytes = LINK) -> tuple[bytes, bytes]:
     return (
-        link_statement(ANSWERER, TABLE, newcomer, host),
-        link_statement(OPENER, TABLE, newcomer, host),
+        link_statement(ANSWERER, binding, TABLE, newcomer, host),
+        link_statement(OPENER, binding, TABLE, newcomer, host),
     )
 
 
@@ -69,6 +73,17 @@ def test_a_replayed_proof_fails_on_a_new_connection(right: TableSecret) -> None:
     proof = right.prove(recorded)
     _, fresh = _statements(*_hellos(b"n" * 16, b"H" * 16))  # the host's nonce is new
     assert right.check(recorded, proof) and not right.check(fresh, proof)
+
+
+def test_a_proof_made_on_one_link_fails_on_another_whatever_else_it_names(
+    right: TableSecret,
+) -> None:
+    """A relay that runs a handshake with each end holds two hashes: the proof one end made
+    for its link to the relay does not check on the relay's link to the other end."""
+    hellos = _hellos(b"n" * 16, b"h" * 16)
+    _, joiner_side = _statements(*hellos, binding=LINK)
+    _, host_side = _statements(*hellos, binding=bytes(range(200, 232)))
+    assert not right.check(host_side, right.prove(joiner_side))
 
 
 def test_a_proof_cannot_be_relayed_for_another_key(right: TableSecret) -> None:

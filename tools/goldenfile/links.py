@@ -10,6 +10,7 @@ from p2pnerts.protocol import (
     Decided,
     Hello,
     LinkMessage,
+    Noise,
     Refuse,
     Roster,
     Scene,
@@ -24,7 +25,19 @@ from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.rules import Card, TableOptions, card_code
 
 from .frames import FRAMES
-from .values import HOST_KEY, NEWCOMER_KEY, SPECTATOR_KEY, TABLE, ZERO, C, D, H, S, handshake
+from .values import (
+    HOST_KEY,
+    NEWCOMER_KEY,
+    SPECTATOR_KEY,
+    TABLE,
+    ZERO,
+    C,
+    D,
+    H,
+    S,
+    handshake,
+    link,
+)
 
 
 def link_frames() -> list[tuple[str, LinkMessage, str]]:
@@ -36,13 +49,22 @@ def link_frames() -> list[tuple[str, LinkMessage, str]]:
     )
     options = TableOptions(rounds=3)
     terms = table_terms(TABLE, options, 2)
+    noise = link()
     return [
-        ("hello-newcomer", shake.newcomer, "A newcomer opens a connection to the host: no"
-         " table id yet (16 zero bytes), seat -1 (asking for one), its name, the port it listens"
-         " on, its public key and a fresh nonce."),
+        ("noise-opening", Noise(noise.opening), "The first frame on every connection, in the"
+         " clear: the opening end's ephemeral X25519 public key, Noise NN's first message"
+         " (SPEC 2.8; the vectors' link gives its private key)."),
+        ("noise-answer", Noise(noise.answer), "The answering end's ephemeral key and the"
+         " 16-byte tag of an empty payload: Noise NN's second message. Every frame after it"
+         " goes sealed, in records (the vectors' link shows the next frame sealed)."),
+        ("hello-newcomer", shake.newcomer, "A newcomer opens a connection to the host (the"
+         " first frame inside the encrypted link): no table id yet (16 zero bytes), seat -1"
+         " (asking for one), its name, the port it listens on, its public key and a fresh"
+         " nonce."),
         ("hello-host", shake.host, "The host of a private table answers: the table id, its"
-         " seat 0, its key and nonce, its Ed25519 signature of the answerer's statement (SPEC"
-         " 2.8) and its passphrase MAC of it (2.9), as in the passphrase vector."),
+         " seat 0, its key and nonce, its Ed25519 signature of the answerer's statement over"
+         " the golden link's handshake hash (SPEC 2.8) and its passphrase MAC of it (2.9),"
+         " as in the passphrase vector."),
         ("proof", shake.proof, "The newcomer proves its key and that it knows the"
          " passphrase, over the opener's statement."),
         ("welcome", Welcome(TABLE, 1, 2, options), "The host gives the newcomer seat 1 at a"

@@ -13,10 +13,13 @@ from typing import NamedTuple
 from p2pnerts.protocol import (
     ANSWERER,
     OPENER,
+    Channel,
     Hello,
+    Opening,
     Proof,
     SeatKey,
     TableSecret,
+    answer_opening,
     common_seed,
     derived,
     link_statement,
@@ -48,6 +51,26 @@ HOST_KEY = SeatKey.from_secret(bytes(range(32)))
 NEWCOMER_KEY = SeatKey.from_secret(bytes(range(32, 64)))
 SPECTATOR_KEY = SeatKey.from_secret(bytes(range(64, 96)))
 PASSPHRASE = "correct horse battery staple"
+OPENER_EPHEMERAL = bytes(range(96, 128))
+ANSWERER_EPHEMERAL = bytes(range(128, 160))
+"""The X25519 private keys of the golden handshake's two ends (fresh on every real link)."""
+
+
+class Link(NamedTuple):
+    """The golden link's Noise handshake (SPEC §2.8): each end's message, and each end's
+    encryption once it is done."""
+
+    opening: bytes
+    answer: bytes
+    opener: Channel
+    answerer: Channel
+
+
+def link() -> Link:
+    """The handshake made from the fixed ephemeral keys: the same bytes every run."""
+    opening = Opening(OPENER_EPHEMERAL)
+    answer, answerer = answer_opening(opening.message, ANSWERER_EPHEMERAL)
+    return Link(opening.message, answer, opening.finish(answer), answerer)
 
 
 class Handshake(NamedTuple):
@@ -62,12 +85,14 @@ class Handshake(NamedTuple):
 
 
 def handshake() -> Handshake:
-    """The handshake of the passphrase vector and the link frames: keys and nonces fixed,
-    so that the signatures (Ed25519 is deterministic) and the MACs are too."""
+    """The handshake of the passphrase vector and the link frames, over the golden `link`:
+    keys and nonces fixed, so that the signatures (Ed25519 is deterministic) and the MACs
+    are too."""
     newcomer = Hello(ZERO, -1, "Bea", 4001, NEWCOMER_KEY.public, bytes(range(16)))
     bare = Hello(TABLE, 0, "Ann", 4000, HOST_KEY.public, bytes(range(16, 32)))
-    answerer = link_statement(ANSWERER, TABLE, newcomer, bare)
-    opener = link_statement(OPENER, TABLE, newcomer, bare)
+    binding = link().opener.hash
+    answerer = link_statement(ANSWERER, binding, TABLE, newcomer, bare)
+    opener = link_statement(OPENER, binding, TABLE, newcomer, bare)
     secret = TableSecret.derive(PASSPHRASE, TABLE)
     host = replace(bare, proof=HOST_KEY.sign(answerer), mac=secret.prove(answerer))
     proof = Proof(NEWCOMER_KEY.sign(opener), secret.prove(opener))

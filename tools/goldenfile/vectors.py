@@ -13,6 +13,7 @@ import msgpack
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from p2pnerts.protocol import Signer, encode, pledge, table_terms
+from p2pnerts.protocol._channel import PROLOGUE
 from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._passphrase import SALT_DOMAIN, SCRYPT_N, SCRYPT_P, SCRYPT_R
 from p2pnerts.protocol._wire import _options_to_wire
@@ -20,7 +21,20 @@ from p2pnerts.rules import TableOptions
 
 from .frames import FRAMES
 from .meaning import card_text
-from .values import KEY_SEED, ORDER, PASSPHRASE, SECRET, SEED, SHARES, TABLE, ZERO, handshake
+from .values import (
+    ANSWERER_EPHEMERAL,
+    KEY_SEED,
+    OPENER_EPHEMERAL,
+    ORDER,
+    PASSPHRASE,
+    SECRET,
+    SEED,
+    SHARES,
+    TABLE,
+    ZERO,
+    handshake,
+    link,
+)
 
 
 def _blake(previous: bytes, payload: bytes, outcome: int) -> bytes:
@@ -42,6 +56,7 @@ def vectors() -> dict[str, Any]:
             " too, as the running digest hashes it)",
             "public": [Signer.computed(0, 4, KEY_SEED).keys[s].hex() for s in range(4)],
         },
+        "link": link_vector(),
         "passphrase": passphrase_vector(),
         "terms": terms_vector(),
         "pledge": {
@@ -91,13 +106,42 @@ def vectors() -> dict[str, Any]:
     }
 
 
+def link_vector() -> dict[str, Any]:
+    """The golden link (SPEC §2.8): a Noise handshake from fixed ephemeral keys, its hash,
+    and the newcomer's Hello sealed as the opener's first record, then a frame too large
+    for one record."""
+    noise = link()
+    hello = encode(handshake().newcomer)
+    sealed = noise.opener.seal(hello)
+    large = bytes(i % 251 for i in range(70_000))
+    return {
+        "note": "Noise_NN_25519_ChaChaPoly_SHA256 with the prologue below; opening and answer"
+        " are the two handshake messages (each a Noise frame's field), hash the handshake hash"
+        " both ends then sign over (SPEC 2.8). record: the hello-newcomer frame sealed by the"
+        " opener, its first record: the Noise message's length (2 bytes, big-endian), the"
+        " counter 0 (8 bytes, big-endian), then ChaCha20-Poly1305 under the opener's sending"
+        " key with nonce 4 zero bytes and the counter as 8 bytes little-endian, no associated"
+        " data. large: a frame of 70000 bytes (byte i is i mod 251) sealed after it, in two"
+        " records (counters 1 and 2), the first holding 65519 bytes of it",
+        "prologue": PROLOGUE.decode("ascii"),
+        "opener_ephemeral": OPENER_EPHEMERAL.hex(),
+        "answerer_ephemeral": ANSWERER_EPHEMERAL.hex(),
+        "opening": noise.opening.hex(),
+        "answer": noise.answer.hex(),
+        "hash": noise.opener.hash.hex(),
+        "frame": hello.hex(),
+        "record": sealed.hex(),
+        "large_sha256": hashlib.sha256(noise.opener.seal(large)).hexdigest(),
+    }
+
+
 def passphrase_vector() -> dict[str, Any]:
     """A private table's handshake (SPEC §2.9), whole (`values.handshake`), and the secret
     both ends derive from the passphrase."""
     shake = handshake()
     return {
         "note": "secret = scrypt(passphrase in NFC UTF-8, salt, N, r, p, 32 bytes); each mac"
-        " is HMAC-SHA-256(secret, 'p2pnerts/2 passphrase proof' 0x00 || statement), the"
+        " is HMAC-SHA-256(secret, 'p2pnerts/3 passphrase proof' 0x00 || statement), the"
         " statement being the one that end signs (SPEC 2.8); the host's Hello carries its"
         " mac, the newcomer's Proof its own",
         "passphrase": PASSPHRASE,
