@@ -15,7 +15,7 @@ from p2pnerts.net import JoinError, MatchResult, Player, TableSpec, join_table
 from p2pnerts.net._handshake import hear_out, new_nonce, prove_to
 from p2pnerts.net._link import Connection
 from p2pnerts.net._seating import NO_TABLE
-from p2pnerts.protocol import Hello, Refuse, SeatKey, TableSecret
+from p2pnerts.protocol import ANSWERER, Hello, Refuse, SeatKey, TableSecret, link_statement
 from p2pnerts.rules import TableOptions
 
 SECRET = "correct horse battery staple"
@@ -112,3 +112,22 @@ async def test_the_host_checks_the_joiners_proof_itself() -> None:
             await conn.stream.aclose()
             nursery.cancel_scope.cancel()
     assert lines == [lines[0]] and lines[0].endswith("(Eve): wrong passphrase")
+
+
+async def test_one_connection_still_gives_anyone_an_offline_test_of_a_guess() -> None:
+    """The gap a PAKE is to close (protocol/SECURITY.md): the host proves first, so whoever
+    connects, knowing no passphrase, gets a MAC against which guesses can be tried at home,
+    one scrypt each. (A listener no longer gets it: it travels inside the encrypted link.)"""
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await _host(nursery, [], {}, SECRET)
+            conn = Connection(await trio.open_tcp_stream("127.0.0.1", port), "host")
+            key = SeatKey.generate()
+            mine = Hello(NO_TABLE, -1, "Eve", 4444, key.public, new_nonce())
+            host = await hear_out(conn, mine, None)
+            assert isinstance(host, Hello) and len(host.mac) == 32
+            await conn.stream.aclose()
+            nursery.cancel_scope.cancel()
+    said = link_statement(ANSWERER, conn.binding, host.table, mine, host)
+    guesses = {guess: TableSecret.derive(guess, host.table) for guess in ("kitchen", SECRET)}
+    assert [g for g, secret in guesses.items() if secret.check(said, host.mac)] == [SECRET]
