@@ -16,8 +16,8 @@ from p2pnerts.bots import NEWCOMER, level_help
 from p2pnerts.commands._locate import address_of
 from p2pnerts.fanout import Where
 from p2pnerts.logs import LOGS_KEPT
-from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Stall, table_name_fault
-from p2pnerts.protocol import NAME_MOST, name_fault
+from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Stall
+from p2pnerts.protocol import NAME_MOST, name_fault, table_name_fault
 from p2pnerts.rules import BadOptions, TieRule, teams_from_text
 from p2pnerts.system import data_dir, login_name
 

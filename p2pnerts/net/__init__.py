@@ -38,7 +38,6 @@ from p2pnerts.net._tables import (
     TableState,
     instance_label,
     table_from_txt,
-    table_name_fault,
 )
 from p2pnerts.net._waits import GONE_AFTER
 from p2pnerts.net._zeroconf import INTERFACES_ENV, describe_interfaces, interface_list
@@ -88,6 +87,5 @@ __all__ = [
     "join_table",
     "resume_table",
     "table_from_txt",
-    "table_name_fault",
     "watch_table",
 ]

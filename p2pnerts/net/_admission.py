@@ -61,6 +61,8 @@ async def ask_for_a_seat(
         raise JoinError(f"{where} did not answer as a p2pnerts table") from None
     if not isinstance(answer, Welcome):
         raise JoinError(f"{where} answered {type(answer).__name__}, not Welcome")
+    if not player.table_name:  # dialled at an address: the log is named after the table
+        player.table_name = answer.name
     conn.open_up()
     return answer, host.key
 

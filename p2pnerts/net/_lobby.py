@@ -109,7 +109,7 @@ async def host_table(
             name, host = hello.name[:32], address[0]
             roster[seat] = Seat(seat, name, host, hello.port, hello.key)
             links[seat] = conn
-            conn.send_nowait(Welcome(seating.table, seat, spec.seats, spec.options))
+            conn.send_nowait(Welcome(seating.table, seat, spec.seats, spec.options, spec.name))
             broadcast(started=len(roster) == spec.seats)
             if len(roster) == spec.seats:
                 full.set()

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from p2pnerts.errors import Error
-from p2pnerts.protocol import PROTOCOL_VERSION
+from p2pnerts.protocol import PROTOCOL_VERSION, TABLE_NAME_BYTES
 
 SERVICE_TYPE: Final = "_p2pnerts._tcp.local."
 
@@ -42,8 +42,9 @@ STATES: Final[tuple[TableState, ...]] = ("lobby", "playing")
 
 MAX_SEATS: Final = 64
 """The most seats a table may announce (a sanity bound on what the network says)."""
-MAX_TEXT_BYTES: Final = 200
-"""The longest name or options summary, in UTF-8 bytes (a TXT string holds 255)."""
+MAX_TEXT_BYTES: Final = TABLE_NAME_BYTES
+"""The longest name or options summary, in UTF-8 bytes (a TXT string holds 255): a
+table's name is checked as Welcome's is (`table_name_fault`)."""
 
 _TABLE_ID = re.compile(r"[0-9a-f]{32}")
 _SMALL_NUMBER = re.compile(r"[0-9]{1,3}")
@@ -65,16 +66,6 @@ def _printable_text(value: str, what: str, *, empty_ok: bool) -> None:
         raise ValueError(f"{what} cannot hold control characters")
     if len(value.encode("utf-8")) > MAX_TEXT_BYTES:
         raise ValueError(f"{what} is at most {MAX_TEXT_BYTES} bytes in UTF-8")
-
-
-def table_name_fault(name: str) -> str | None:
-    """What is wrong with ``name`` as a table's name (announced, so checked as `TableInfo`
-    checks it), or None."""
-    try:
-        _printable_text(name, "a table's name", empty_ok=False)
-    except ValueError as exc:
-        return str(exc)
-    return None
 
 
 def _small_int(value: object, what: str, low: int, high: int) -> int:

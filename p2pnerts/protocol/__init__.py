@@ -154,7 +154,14 @@ from p2pnerts.protocol._spectate import (
     tableaux_of,
 )
 from p2pnerts.protocol._status import Status, Timing
-from p2pnerts.protocol._wire import MAX_FRAME, MAX_SEATS, NAME_MOST, name_fault
+from p2pnerts.protocol._wire import (
+    MAX_FRAME,
+    MAX_SEATS,
+    NAME_MOST,
+    TABLE_NAME_BYTES,
+    name_fault,
+    table_name_fault,
+)
 from p2pnerts.protocol._witness import conflict, witness
 
 __all__ = [
@@ -172,6 +179,7 @@ __all__ = [
     "SECRET_BYTES",
     "SIGNED",
     "SPECTATOR_SEAT",
+    "TABLE_NAME_BYTES",
     "Ack",
     "AuditFailed",
     "AuditPassed",
@@ -267,6 +275,7 @@ __all__ = [
     "shuffle",
     "signed_bytes",
     "spectator_opener",
+    "table_name_fault",
     "table_terms",
     "tableaux_of",
     "ticket_statement",

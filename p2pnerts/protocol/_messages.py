@@ -229,12 +229,14 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class Welcome:
-    """The host gives a newcomer its seat, the table's size and options."""
+    """The host gives a newcomer its seat, the table's size and options, and its name
+    (which a newcomer that dialled an address knew only as that address)."""
 
     table: bytes
     seat: int
     players: int
     options: TableOptions
+    name: str
 
 
 @dataclass(frozen=True, slots=True)

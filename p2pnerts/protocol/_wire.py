@@ -40,6 +40,8 @@ EVIDENCE_MOST = 16
 """The most messages one Evidence shows."""
 NAME_MOST = 32
 """The most characters of a player's or a spectator's name."""
+TABLE_NAME_BYTES = 200
+"""The most bytes of a table's name in UTF-8 (its announcement's TXT string holds 255)."""
 
 
 def name_fault(name: str) -> str | None:
@@ -164,16 +166,35 @@ def _text(most: int, least: int = 1) -> _Field:
     return _Field(lambda v: v, check)
 
 
-def _check_name(value: Any, what: str) -> str:
-    if type(value) is not str:
-        raise RemoteProtocolError(f"{what}: expected a name, got {type(value).__name__}")
-    if fault := name_fault(value):
-        raise RemoteProtocolError(f"{what}: {fault}")
-    return value
+def _named(fault: Callable[[str], str | None]) -> _Field:
+    """A name's field: text that ``fault`` finds nothing wrong with."""
+
+    def check(value: Any, what: str) -> str:
+        if type(value) is not str:
+            raise RemoteProtocolError(f"{what}: expected a name, got {type(value).__name__}")
+        if wrong := fault(value):
+            raise RemoteProtocolError(f"{what}: {wrong}")
+        return value
+
+    return _Field(lambda v: v, check)
 
 
-NAME = _Field(lambda v: v, _check_name)
+def table_name_fault(name: str) -> str | None:
+    """What is wrong with ``name`` as a table's name, or None: not blank, each character
+    printable, at most `TABLE_NAME_BYTES` bytes in UTF-8."""
+    if not name.strip():
+        return "a table's name cannot be empty or blank"
+    if not name.isprintable():
+        return "a table's name cannot hold control characters"
+    if len(name.encode("utf-8")) > TABLE_NAME_BYTES:
+        return f"a table's name is at most {TABLE_NAME_BYTES} bytes in UTF-8"
+    return None
+
+
+NAME = _named(name_fault)
 """A player's or a spectator's name (`name_fault`)."""
+TABLE_NAME = _named(table_name_fault)
+"""A table's name (`table_name_fault`)."""
 
 
 def _address(host: str, what: str) -> str:

@@ -259,7 +259,7 @@ def test_bots_help_says_what_its_seed_and_level_do_as_the_readme_does(
 
 
 def test_a_bot_says_as_it_takes_its_seat_what_it_plays_and_how_often_it_looks() -> None:
-    welcome = Welcome(bytes(16), 2, 3, TableOptions())
+    welcome = Welcome(bytes(16), 2, 3, TableOptions(), "t")
     seat = SeatConfig("Eager", level=2, headless=True, policy="examples/eager.py:Eager")
     assert _seats.seated_words(seat, welcome) == (
         "Eager has seat 3 of 3: examples/eager.py:Eager at level 2's pace, a look every "

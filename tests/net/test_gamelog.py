@@ -72,13 +72,13 @@ def test_each_seat_logs_its_frames_and_commits_and_the_digests_agree(
 ) -> None:
     paths, _ = played
     assert [p.name.split("-seat")[1] for p in paths] == ["1.p2plog", "2.p2plog"]
-    # Named after the table where the seat knows its name: the host does, a seat that
-    # joined by address does not.
-    assert "-Den-co-seat1" in paths[0].name and "-table-seat2" in paths[1].name
+    # Named after the table, whichever way it was joined: Bea dialled an address, and the
+    # host's Welcome told her the table's name.
+    assert "-Den-co-seat1" in paths[0].name and "-Den-co-seat2" in paths[1].name
     logs = [read_log(path) for path in paths]
     digests = []
     for seat, (header, records) in enumerate(logs):
-        assert header["seat"] == seat and header["name"] == ("Den & co", "")[seat]
+        assert header["seat"] == seat and header["name"] == "Den & co"
         assert [row[1] for row in header["roster"]] == ["Ann", "Bea"]
         kinds = {record[0] for record in records}
         assert {SENT, RECEIVED, COMMIT} <= kinds

@@ -61,5 +61,5 @@ def test_joining_by_name_warns_of_a_changed_key_and_remembers_the_new_one(
     know(KnownHosts.load(path), player, _table(NEW), said.append)
     assert len(said) == 1 and said[0].startswith("warning: table 'Kitchen' now has host key")
     assert player.welcomed is not None
-    player.welcomed(Welcome(bytes(16), 1, 4, TableOptions()))  # the host proved NEW
+    player.welcomed(Welcome(bytes(16), 1, 4, TableOptions(), "t"))  # the host proved NEW
     assert KnownHosts.load(path).seen("Kitchen") == NEW

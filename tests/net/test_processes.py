@@ -449,8 +449,8 @@ def test_a_seat_that_links_to_the_host_alone_is_left_out_and_the_others_finish_a
 
 def test_a_bot_without_the_passphrase_cannot_sit_at_a_private_table_and_one_with_it_can() -> None:
     secret = {**os.environ, "TABLE_SECRET": "correct horse battery staple"}
-    table = ("--seats", "2", "--rounds", "1", "--level", "9", "--nerts-pile", "4")
-    table += ("--passphrase-env", "TABLE_SECRET")
+    table = ["--seats", "2", "--rounds", "1", "--level", "9", "--nerts-pile", "4"]
+    table += ["--passphrase-env", "TABLE_SECRET"]
     with _host(*table, env=secret) as (host, port):
         refused = {
             "no passphrase": _bot(port, "Eve"),

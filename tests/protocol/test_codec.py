@@ -25,6 +25,7 @@ from p2pnerts.protocol import (
     TeamDeal,
     ViewChange,
     Watch,
+    Welcome,
     decode,
     encode,
 )
@@ -39,6 +40,7 @@ from p2pnerts.rules import (
     Rotate,
     SlideUnder,
     Suit,
+    TableOptions,
     ToFoundation,
     ToWork,
     TurnStock,
@@ -153,6 +155,23 @@ def test_a_name_that_would_mislead_or_take_over_a_screen_is_refused(name: str, f
             decode(encode(link))
     hello = Hello(bytes(16), -1, "Ann Bé 🂡", 9)
     assert decode(encode(hello)) == hello
+
+
+@pytest.mark.parametrize(
+    ("name", "fault"),
+    [
+        ("Den\x1b[2J", "a table's name cannot hold control characters"),
+        (" ", "a table's name cannot be empty or blank"),
+        ("é" * 101, "a table's name is at most 200 bytes in UTF-8"),
+    ],
+)
+def test_a_welcome_names_its_table_and_a_name_no_table_may_have_is_refused(
+    name: str, fault: str
+) -> None:
+    welcome = Welcome(bytes(16), 1, 2, TableOptions(), "Den & co ♥")
+    assert decode(encode(welcome)) == welcome
+    with pytest.raises(RemoteProtocolError, match=f"Welcome.name: {fault}"):
+        decode(encode(Welcome(bytes(16), 1, 2, TableOptions(), name)))
 
 
 def test_a_truncated_frame_waits_for_the_rest_and_decode_refuses_it() -> None:

@@ -103,9 +103,9 @@ def test_team_sizes_give_each_seat_its_deck_and_bad_sizes_are_refused() -> None:
 
 
 def test_the_teams_travel_in_the_options_and_a_table_of_solo_players_encodes_as_before() -> None:
-    teams = Welcome(bytes(16), 3, 5, TableOptions(teams=(2, 2, 1)))
+    teams = Welcome(bytes(16), 3, 5, TableOptions(teams=(2, 2, 1)), "t")
     assert decode(encode(teams)) == teams
-    solo = Welcome(bytes(16), 3, 5, TableOptions())
+    solo = Welcome(bytes(16), 3, 5, TableOptions(), "t")
     assert len(encode(teams)) == len(encode(solo)) + 4  # one array of three small integers
     assert decode(encode(solo)) == solo
 

@@ -67,8 +67,9 @@ def link_frames() -> list[tuple[str, LinkMessage, str]]:
          " as in the passphrase vector."),
         ("proof", shake.proof, "The newcomer proves its key and that it knows the"
          " passphrase, over the opener's statement."),
-        ("welcome", Welcome(TABLE, 1, 2, options), "The host gives the newcomer seat 1 at a"
-         " table of 2 playing 3 rounds (the options as the terms vector lays them out)."),
+        ("welcome", Welcome(TABLE, 1, 2, options, "Kitchen table"), "The host gives the"
+         " newcomer seat 1 at a table of 2 playing 3 rounds (the options as the terms vector"
+         " lays them out), and the table's name."),
         ("roster", Roster(seats, True), "Who sits where, with their keys: the table is full"
          " and play begins."),
         ("hello-seat", Hello(TABLE, 1, "Bea", 4001, NEWCOMER_KEY.public, bytes(range(32, 48)),
