@@ -1,13 +1,18 @@
 """A game log is input from a stranger (teachers pass logs around): `replay` and `trace`
 refuse a malformed one with their one-line error, never another exception, whatever its
-header or records hold. The logs are made by hand from a real one, field by field, and by
-hypothesis."""
+header or records hold, and read one within memory for what they show, not for the log.
+The logs are made by hand from a real one, field by field, and by hypothesis."""
 
 from __future__ import annotations
 
 import copy
+import io
+import json
 import struct
+import tracemalloc
 import zlib
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +23,7 @@ from hypothesis import strategies as st
 
 from p2pnerts import sim
 from p2pnerts.bots import SimpleBots
-from p2pnerts.logs import MAGIC, ReplayError, TraceError, read_log, replay, trace
+from p2pnerts.logs import LARGEST, MAGIC, ReplayError, TraceError, read_log, replay, trace
 from p2pnerts.rules import TableOptions
 
 _HEAD = struct.Struct(">II")
@@ -130,3 +135,70 @@ def test_a_frame_that_is_not_one_is_read_or_refused_in_one_line(
     crafted = [*records[:10], [kind, 1.0, 1, frame], *records[10:20]]
     path = tmp_path_factory.mktemp("frames") / "crafted.p2plog"
     refused_or_read(write(path, [["header", 0.0, header], *crafted]))
+
+
+def peak(read: Callable[[], object]) -> int:
+    """The most bytes of memory Python held at once while ``read`` ran."""
+    tracemalloc.start()
+    try:
+        read()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_log_is_read_within_memory_for_what_is_shown_not_for_the_log(
+    real: tuple[dict[str, Any], list[list[Any]]], tmp_path: Path
+) -> None:
+    # 48 frames of nearly the most a record holds, none of which decodes, end a real log:
+    # each is shown as one line, so the log takes hardly more memory to replay or to trace
+    # than it does without them (less than 8 records' worth more, where reading the log
+    # whole, as bytes and as records, took 24 MiB more).
+    header, records = real
+    plain = write(tmp_path / "plain.p2plog", [["header", 0.0, header], *records])
+    junk = [["received", 1.0, 1, b"\xff" * (LARGEST - 64)]] * 48
+    padded = write(tmp_path / "padded.p2plog", [["header", 0.0, header], *records, *junk])
+    assert padded.stat().st_size - plain.stat().st_size > 40 * LARGEST
+    for read in (replay, lambda path: trace([path])):
+        assert peak(partial(read, padded)) - peak(partial(read, plain)) < 8 * LARGEST
+
+
+def test_a_record_longer_than_any_a_log_holds_is_refused_and_a_cut_one_is_a_torn_tail(
+    real: tuple[dict[str, Any], list[list[Any]]], tmp_path: Path
+) -> None:
+    header, records = real
+    path = write(tmp_path / "long.p2plog", [["header", 0.0, header], *records[:5]])
+    whole = path.read_bytes()
+    path.write_bytes(whole + _HEAD.pack(LARGEST + 1, 0) + bytes(LARGEST + 1))
+    with pytest.raises(ReplayError, match=f"record 6 is {LARGEST + 1:,} bytes, more than a"):
+        replay(path)
+    with pytest.raises(TraceError, match="record 6 is"):
+        trace([path])
+    # A length the file does not hold, however large, is a record cut short: the tail a
+    # crash leaves, read up to.
+    path.write_bytes(whole + _HEAD.pack(2**32 - 1, 0) + bytes(100))
+    assert replay(path).torn == 108
+
+
+def test_a_roster_name_longer_than_a_seats_is_refused(
+    real: tuple[dict[str, Any], list[list[Any]]], tmp_path: Path
+) -> None:
+    # trace repeats a seat's name in every frame from it, and replay in every commit.
+    header, records = real
+    crafted = copy.deepcopy(header)
+    crafted["roster"][1][1] = "n" * 33
+    path = write(tmp_path / "named.p2plog", [["header", 0.0, crafted], *records])
+    with pytest.raises(ReplayError, match="roster row 2 is not a seat"):
+        replay(path)
+    with pytest.raises(TraceError, match="roster row 2 is not a seat"):
+        trace([path])
+
+
+def test_a_trace_is_written_as_json_an_event_at_a_time_as_json_dump_writes_it_whole(
+    real: tuple[dict[str, Any], list[list[Any]]], tmp_path: Path
+) -> None:
+    header, records = real
+    merged = trace([write(tmp_path / "one.p2plog", [["header", 0.0, header], *records])])
+    out = io.StringIO()
+    merged.write_json(out)
+    assert len(merged.events) > 100 and out.getvalue() == json.dumps(merged.to_json())

@@ -4,7 +4,6 @@ Mermaid diagram or as JSON (`p2pnerts.logs`)."""
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from pathlib import Path
@@ -65,7 +64,7 @@ def trace_command(args: argparse.Namespace) -> int:
         shows = "show" if args.shiviz and args.mermaid else "shows"
         print(f"p2pnerts trace: {written} {shows} {part.note()}", file=sys.stderr)
     if args.json:
-        json.dump(merged.to_json(), sys.stdout)
+        merged.write_json(sys.stdout)
         print()
     else:
         hosts = ", ".join(merged.hosts)

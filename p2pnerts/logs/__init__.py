@@ -2,8 +2,9 @@
 it, and merging a match's logs into one causal history.
 
 - `GameLog` writes a peer's log (protocol/LOG.md): every frame sent and received with its
-  local time and every commit with the running digest; `read_log` and `load_log` read one
-  back, a torn tail dropped; `prune` keeps the newest.
+  local time and every commit with the running digest; `LogReader` reads one back a record
+  at a time, a torn tail dropped, and refuses one that holds what no log holds
+  (`LogError`); `read_log` and `load_log` read one whole; `prune` keeps the newest.
 - `replay` steps through a recorded match commit by commit, checking each digest again
   (`p2pnerts replay`, the replay screen).
 - `trace` merges a match's logs into vector-clocked events; a part of them (a window, the
@@ -16,13 +17,16 @@ it.
 
 from p2pnerts.logs._format import (
     COMMIT,
+    LARGEST,
     LOGS_KEPT,
     MAGIC,
     RECEIVED,
     SENT,
     SUFFIX,
     GameLog,
+    LogError,
     LogRead,
+    LogReader,
     load_log,
     prune,
     read_log,
@@ -33,6 +37,7 @@ from p2pnerts.logs._trace import Event as TraceEvent
 
 __all__ = [
     "COMMIT",
+    "LARGEST",
     "LOGS_KEPT",
     "MAGIC",
     "RECEIVED",
@@ -40,7 +45,9 @@ __all__ = [
     "SHIVIZ_REGEX",
     "SUFFIX",
     "GameLog",
+    "LogError",
     "LogRead",
+    "LogReader",
     "Replay",
     "ReplayError",
     "Trace",

@@ -5,24 +5,40 @@ by the network's peers (`net`) and the simulator's (`sim --log`).
 Each record is framed with its length and a CRC-32, so that a log cut at any byte (a crash,
 a full disk) reads back as every whole record before the cut: a torn tail is found and
 dropped, never misread. Old logs are pruned, newest kept (`LOGS_KEPT`).
+
+A log is read as input from a stranger (teachers pass logs around): `LogReader` reads it a
+record at a time, never more than `LARGEST` bytes of one, and checks each as it reads it,
+so that a reader holds what it keeps of a log, not the log.
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
 import math
+import os
 import re
 import struct
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import Any, BinaryIO
 
 import msgpack
 
 from p2pnerts import __version__
-from p2pnerts.protocol import MAX_SEATS, PROTOCOL_VERSION, Message, Seat, encode
+from p2pnerts.protocol import (
+    MAX_FRAME,
+    MAX_SEATS,
+    NAME_MOST,
+    PROTOCOL_VERSION,
+    Message,
+    Seat,
+    encode,
+)
 
 MAGIC = b"p2pnerts log 1\n"
 """The first bytes of every log: the format and its version."""
@@ -33,8 +49,10 @@ _HEAD = struct.Struct(">II")
 """A record's length and the CRC-32 of its bytes."""
 FLUSH_EVERY = 0.5
 """Seconds a record may wait in memory before it is written to the file."""
-LARGEST = 1 << 24
-"""A record longer than this is taken as a torn length, not read."""
+LARGEST = MAX_FRAME + 4096
+"""The most bytes of one record: a whole frame (its length prefix included) with the
+record's other fields, or a header (a roster of at most `MAX_SEATS` short rows, far less).
+A longer record is refused, never read."""
 
 SENT, RECEIVED, COMMIT = "sent", "received", "commit"
 
@@ -122,7 +140,7 @@ class GameLog:
 
 def read_log(path: Path) -> tuple[dict[str, Any], list[list[Any]]]:
     """A log's header and its records (``[kind, time, ...]``), every whole one up to a
-    torn tail; raises `ValueError` for a file that is not a game log, or cannot be read."""
+    torn tail; raises `LogError` for a file that is not a game log, or cannot be read."""
     read = load_log(path)
     return read.header, read.records
 
@@ -138,26 +156,123 @@ class LogRead:
 
 
 def load_log(path: Path) -> LogRead:
-    """The log at ``path`` read as `read_log` reads it, saying too whether its tail was
-    torn; raises `ValueError` for a file that is not a game log, or cannot be read."""
+    """The log at ``path`` read whole, as `read_log` reads it, saying too whether its tail
+    was torn (`LogReader` reads one a record at a time)."""
+    with LogReader(path) as log:
+        records = list(log)
+    return LogRead(log.header, records, log.torn)
+
+
+class LogError(ValueError):
+    """A file that is not a game log, cannot be read, or holds what no log holds; the
+    message says what, and where, in one line."""
+
+
+class LogReader:
+    """A game log read a record at a time: its header checked as it opens, each record
+    after it checked as iterating reaches it (`LogError`), no more than one held.
+
+    Iterating yields every whole record after the header, up to a torn tail; then `torn`
+    says how many bytes of one were dropped. The log is read as far as the file reached
+    when it was opened (`end`), however much is written to it meanwhile.
+    """
+
+    def __init__(self, path: Path, *, end: int | None = None) -> None:
+        self.path = path
+        self._file = _open(path)
+        self.end = os.fstat(self._file.fileno()).st_size if end is None else end
+        """Where the log ends for this reader: the file's size when it was opened."""
+        self.torn = 0
+        self._at = len(MAGIC)
+        self._read = 0
+        try:
+            with self._refusing():
+                if self._file.read(len(MAGIC)) != MAGIC:
+                    raise _Malformed("not a p2pnerts game log")
+                first = self._next(0)
+                if first is None or first[0] != "header":
+                    raise _Malformed("the log ends before its header")
+                self.header = _header(first)
+        except BaseException:
+            self.close()
+            raise
+
+    def again(self) -> LogReader:
+        """Another reader of this log from its start, to the same end."""
+        return LogReader(self.path, end=self.end)
+
+    def __iter__(self) -> Iterator[list[Any]]:
+        seats = len(self.header["roster"])
+        try:
+            with self._refusing():
+                while (record := self._next(self._read + 1)) is not None:
+                    self._read += 1
+                    _check_record(record, self._read, seats)
+                    yield record
+            self.torn = self.end - self._at
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> LogReader:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _next(self, number: int) -> list[Any] | None:
+        """Record ``number`` (0: the header), or None where a torn tail begins or the log
+        ends; one longer than `LARGEST` is refused before it is read."""
+        left = self.end - self._at - _HEAD.size
+        head = self._file.read(_HEAD.size) if left >= 0 else b""
+        if len(head) < _HEAD.size:
+            return None
+        length, crc = _HEAD.unpack(head)
+        if length > left:
+            return None  # cut short
+        if length > LARGEST:
+            what = f"its record {number}" if number else "its header"
+            raise _Malformed(f"{what} is {length:,} bytes, more than a record holds ({LARGEST:,})")
+        body = self._file.read(length)
+        if len(body) < length or zlib.crc32(body) != crc:
+            return None
+        try:
+            record = msgpack.unpackb(body, raw=False)
+        except (ValueError, TypeError, msgpack.UnpackException):
+            return None
+        if not isinstance(record, list) or len(record) < 2:
+            return None
+        self._at += _HEAD.size + length
+        return record
+
+    @contextmanager
+    def _refusing(self) -> Iterator[None]:
+        """What makes the log unreadable, as the `LogError` that says so in one line."""
+        try:
+            yield
+        except _Malformed as exc:
+            raise LogError(f"{self.path}: {exc}") from None
+        except OSError as exc:
+            raise LogError(f"{self.path}: cannot be read: {exc.strerror or exc}") from None
+
+
+def _open(path: Path) -> BinaryIO:
     try:
-        data = path.read_bytes()
+        return open(path, "rb")
     except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
+        raise LogError(f"{path}: no such file") from None
     except OSError as exc:
-        raise ValueError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    if not data.startswith(MAGIC):
-        raise ValueError(f"{path}: not a p2pnerts game log")
-    records, end = _records(data, len(MAGIC))
-    if not records or records[0][0] != "header":
-        raise ValueError(f"{path}: the log ends before its header")
-    try:
-        header = _header(records[0])
-        for number, record in enumerate(records[1:], 1):
-            _check_record(record, number, len(header["roster"]))
-    except _Malformed as exc:
-        raise ValueError(f"{path}: {exc}") from None
-    return LogRead(header, records[1:], len(data) - end)
+        raise LogError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+
+
+def frame_id(frame: bytes) -> bytes:
+    """A frame's digest, the same for every copy of it: what a reader keeps of a frame it
+    needs only to recognise again."""
+    return hashlib.blake2b(frame, digest_size=16).digest()
 
 
 class _Malformed(Exception):
@@ -206,11 +321,12 @@ def _header(record: list[Any]) -> dict[str, Any]:
 
 
 def _roster_row(row: Any, seat: int) -> bool:
-    """Whether ``row`` is ``[seat, name, host, port, key]`` for ``seat``."""
+    """Whether ``row`` is ``[seat, name, host, port, key]`` for ``seat``, its name no
+    longer than a seat's can be (a reader repeats it in what it shows of every frame)."""
     if not isinstance(row, list) or len(row) != 5:
         return False
     number, name, host, port, key = row
-    texts = all(isinstance(t, str) for t in (name, host, key))
+    texts = all(isinstance(t, str) for t in (name, host, key)) and len(name) <= NAME_MOST
     return texts and _whole(number) and number == seat and _whole(port)
 
 
@@ -235,25 +351,6 @@ def _check_record(record: list[Any], number: int, seats: int) -> None:
 
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _records(data: bytes, at: int) -> tuple[list[list[Any]], int]:
-    """The whole records from ``at`` on, and where the first that is not whole begins."""
-    records: list[list[Any]] = []
-    while at + _HEAD.size <= len(data):
-        length, crc = _HEAD.unpack_from(data, at)
-        body = data[at + _HEAD.size : at + _HEAD.size + length]
-        if length > LARGEST or len(body) < length or zlib.crc32(body) != crc:
-            break  # a torn tail
-        try:
-            record = msgpack.unpackb(body, raw=False)
-        except (ValueError, msgpack.ExtraData):
-            break
-        if not isinstance(record, list) or len(record) < 2:
-            break
-        records.append(record)
-        at += _HEAD.size + length
-    return records, at
 
 
 def prune(directory: Path, keep: int) -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from p2pnerts.errors import UsageError
-from p2pnerts.logs._format import LogRead, load_log
+from p2pnerts.logs._format import LogError, LogReader
 from p2pnerts.logs._replaying import Dealt, Driver, Step
 from p2pnerts.protocol import (
     Leave,
@@ -232,11 +232,15 @@ def describe(
 
 
 def replay(path: Path) -> Replay:
-    """Replay the log at ``path`` (`ReplayError` if it is not one)."""
-    read = _read(path)
-    seat, names, options, keys = _table(path, read.header)
-    driver = Driver(read, seat, options, keys)
-    driver.run()
+    """Replay the log at ``path`` (`ReplayError` if it is not one), reading it a record at
+    a time."""
+    try:
+        with LogReader(path) as log:
+            seat, names, options, keys = _table(path, log.header)
+            driver = Driver(log, seat, options, keys)
+            driver.run()
+    except LogError as exc:
+        raise ReplayError(str(exc)) from None
     return Replay(
         path=path,
         seat=seat,
@@ -244,19 +248,12 @@ def replay(path: Path) -> Replay:
         options=options,
         steps=tuple(driver.steps),
         unreplayed=tuple(sorted(set(driver.recorded) - {s.number for s in driver.steps})),
-        torn=read.torn,
+        torn=log.torn,
         notes=tuple(driver.notes),
         deals=driver.deals,
         shuffle=driver.replica.shuffle,
-        table_id=str(read.header.get("table", "")),
+        table_id=str(log.header["table"]),
     )
-
-
-def _read(path: Path) -> LogRead:
-    try:
-        return load_log(path)
-    except ValueError as exc:
-        raise ReplayError(str(exc)) from None
 
 
 def _table(

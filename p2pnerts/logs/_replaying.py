@@ -17,16 +17,20 @@ running digest with the same code.
 A log that shows its seat asking to rejoin from scratch (a Rejoin its replica did not
 ask) is of a seat that crashed and came back: a replica coming back takes over, as the
 seat's did, and the commits go on from there.
+
+The log is read a record at a time: what a record's turn needs from the records after it
+(the seat's next message, where the next frame received is) is read ahead by readers of
+its own (`_Ahead`), so that the replay holds its commits, never the log.
 """
 
 from __future__ import annotations
 
-import bisect
-from collections.abc import Callable, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from p2pnerts.logs._format import COMMIT, RECEIVED, SENT, LogRead
+from p2pnerts.logs._format import COMMIT, RECEIVED, SENT, LogError, LogReader, frame_id
 from p2pnerts.protocol import (
     Ack,
     Disk,
@@ -114,40 +118,73 @@ class _Made:
     events: tuple[Event, ...]
 
 
+class _Ahead:
+    """The records a replay looks ahead to, each kind read by a reader of its own as far
+    as it is asked: the seat's next numbered message not sent yet, and the next frame
+    received after a record."""
+
+    def __init__(self, seat: int, log: LogReader) -> None:
+        self._readers = [log.again(), log.again()]
+        self._own = _numbered(seat, self._readers[0])
+        self._heard = _heard(self._readers[1])
+        self.own = next(self._own, None)
+        """The seat's next numbered message as logged, (record index, message); None
+        once every one has gone out."""
+        self._next_heard = -1
+
+    def take(self) -> Message:
+        """The seat's next numbered message, gone out."""
+        assert self.own is not None
+        message, self.own = self.own[1], next(self._own, None)
+        return message
+
+    def heard_after(self, index: int) -> int:
+        """The index of the first frame received after record ``index`` (larger than any
+        index if none is)."""
+        while self._next_heard <= index:
+            self._next_heard = next(self._heard, sys.maxsize)
+        return self._next_heard
+
+    def close(self) -> None:
+        for reader in self._readers:
+            reader.close()
+
+
 class _Replaying(Replica):
     """A seat's replica fed its log again, its own words taken from the log."""
 
-    own: Sequence[tuple[int, Message]] = ()
-    """The seat's numbered messages as logged: (record index, message), each once."""
-    at = 0
-    """The next of ``own`` not sent yet."""
+    ahead: _Ahead
     horizon = 0
     """The record index of the next frame received: a message of the seat's own accord
     is one it sent before that."""
     logged: Message | None = None
     made: list[_Made]
+    scores: tuple[tuple[int, ...], ...] = ()
+    """The match's points per round at the last commit, one tuple shared by the commits
+    until a round's end changes them (a copy per commit grows with the match's length)."""
 
     def send(self, now: float, build: Callable[[int, int], Message]) -> Message:
         logged, self.logged = self.logged, None
         if logged is None:
             idea = build(self.acks.clock + 1, self.acks.have[self.seat] + 1)
-            coming = self.own[self.at] if self.at < len(self.own) else None
+            coming = self.ahead.own
             if coming is None or coming[0] >= self.horizon or type(coming[1]) is not type(idea):
                 return idea  # the seat sent no such message here: none goes out
-            logged, self.at = coming[1], self.at + 1
+            logged = self.ahead.take()
         self.acks.clock = logged.clock - 1  # the clock it went out with
         return super().send(now, lambda _clock, _seq: logged)
 
     def send_logged(self, index: int, now: float) -> None:
         """The seat's message at record ``index`` goes out, unless it went out already."""
-        if self.at < len(self.own) and self.own[self.at][0] == index:
-            self.logged = self.own[self.at][1]
-            self.at += 1
-            self.send(now, lambda _clock, _seq: self.own[self.at - 1][1])
+        if self.ahead.own is not None and self.ahead.own[0] == index:
+            logged = self.logged = self.ahead.take()
+            self.send(now, lambda _clock, _seq: logged)
 
     def _commit(self, message: Ordered | StartView, now: float) -> int:
         told = len(self.events)
         outcome = super()._commit(message, now)
+        if self.scores != (scores := tuple(self.match_scores)):
+            self.scores = scores
         number = self.inplay.number
         this = self.dealing.rounds.get(number)
         self.made.append(
@@ -158,7 +195,7 @@ class _Replaying(Replica):
                 number,
                 self.inplay.public,
                 0 if this is None else len(this.log),
-                tuple(self.match_scores),
+                self.scores,
                 tuple(self.events[told:]),
             )
         )
@@ -168,14 +205,13 @@ class _Replaying(Replica):
 class Driver:
     """Feeds a log to a replica of its seat, and gathers the commits it makes."""
 
-    def __init__(self, read: LogRead, seat: int, options: TableOptions, keys: list[bytes]) -> None:
-        self.records = read.records
+    def __init__(self, log: LogReader, seat: int, options: TableOptions, keys: list[bytes]) -> None:
+        self.log = log
         self.seat, self.options = seat, options
         computed = Signer.computed(seat, len(keys))  # a simulated table's keys
         self.signer = _Plain(computed.key, keys if any(map(any, keys)) else computed.keys)
-        self.now = float(read.header.get("clock", 0.0))
-        self.own = _numbered(seat, self.records)
-        self.heard = [i for i, r in enumerate(self.records) if r[0] == RECEIVED]
+        self.now = float(log.header["clock"])
+        self.ahead = _Ahead(seat, log)
         self.replica = self._replica(None)
         self.rounds: dict[int, Any] = {}
         self.steps: list[Step] = []
@@ -200,11 +236,20 @@ class Driver:
             assert isinstance(restarted, _Replaying)
             replica = restarted
         replica.auto_stuck = False
-        replica.own, replica.made = self.own, []
+        replica.ahead, replica.made = self.ahead, []
         return replica
 
     def run(self) -> None:
-        for index, record in enumerate(self.records):
+        """Feed the log to the replica, record by record (`LogError` if a record is not
+        one a log holds)."""
+        try:
+            self._feed()
+        finally:
+            self.ahead.close()
+        self._finish()
+
+    def _feed(self) -> None:
+        for index, record in enumerate(self.log):
             kind = record[0]
             if kind == COMMIT:
                 self._recorded(index, record)
@@ -219,10 +264,9 @@ class Driver:
             elif isinstance(message, Rejoin):
                 self._rejoin(message)
             else:
-                self.replica.horizon = self._next_heard(index)
+                self.replica.horizon = self.ahead.heard_after(index)
                 self.replica.send_logged(index, self.now)
             self._gather()
-        self._finish()
 
     def _message(self, index: int, record: list[Any]) -> Message | None:
         try:
@@ -235,11 +279,11 @@ class Driver:
 
     def _pass_time(self, index: int, receiving: bool) -> None:
         if self.now >= self.replica.next_deadline():
-            self.replica.horizon = index if receiving else self._next_heard(index)
+            self.replica.horizon = index if receiving else self.ahead.heard_after(index)
             self.replica.tick(self.now)
 
     def _receive(self, index: int, message: Message) -> None:
-        self.replica.horizon = self._next_heard(index)
+        self.replica.horizon = self.ahead.heard_after(index)
         try:
             self.replica.receive(message, self.now)
         except ProtocolError as exc:
@@ -252,13 +296,7 @@ class Driver:
         if self.replica.status is Status.OUT:
             return
         self._keep_rounds()
-        at = self.replica.at
         self.replica = self._replica(rejoin.view)
-        self.replica.at = at
-
-    def _next_heard(self, index: int) -> int:
-        k = bisect.bisect_right(self.heard, index)
-        return self.heard[k] if k < len(self.heard) else len(self.records)
 
     def _recorded(self, index: int, record: list[Any]) -> None:
         try:
@@ -284,7 +322,8 @@ class Driver:
 
     def _finish(self) -> None:
         """Give each step the digest the log recorded for it, and keep every round's deal."""
-        self.steps = [replace(s, recorded=self.recorded.get(s.number)) for s in self.steps]
+        for k, step in enumerate(self.steps):  # one at a time: no second list of steps
+            self.steps[k] = replace(step, recorded=self.recorded.get(step.number))
         self._keep_rounds()
         self.deals = {
             number: Dealt(
@@ -302,20 +341,33 @@ def _fields(made: _Made) -> dict[str, Any]:
     return {name: getattr(made, name) for name in _Made.__slots__}
 
 
-def _numbered(seat: int, records: Sequence[list[Any]]) -> list[tuple[int, Message]]:
+def _numbered(seat: int, log: LogReader) -> Iterator[tuple[int, Message]]:
     """The seat's numbered messages as it sent them, each once (a message is logged again
-    when it is sent again to a seat that reconnects)."""
+    when it is sent again to a seat that reconnects), with their record indices; up to a
+    record that is not one a log holds, which the replay itself meets and refuses."""
     seen: set[bytes] = set()
-    own: list[tuple[int, Message]] = []
-    for index, record in enumerate(records):
-        frame = record[3] if record[0] == SENT and len(record) > 3 else None
-        if not isinstance(frame, bytes) or frame in seen:
+    for index, record in _indexed(log):
+        if record[0] != SENT:
             continue
-        seen.add(frame)
         try:
-            message = decode(frame)
+            message = decode(record[3])
         except ProtocolError:
             continue
         if isinstance(message, NUMBERED) and message.sender == seat:
-            own.append((index, message))
-    return own
+            copy = frame_id(record[3])
+            if copy not in seen:
+                seen.add(copy)
+                yield index, message
+
+
+def _heard(log: LogReader) -> Iterator[int]:
+    """The record index of every frame received, as `_numbered` reads them."""
+    return (index for index, record in _indexed(log) if record[0] == RECEIVED)
+
+
+def _indexed(log: LogReader) -> Iterator[tuple[int, list[Any]]]:
+    """The log's records with their indices, up to one that is not one a log holds."""
+    try:
+        yield from enumerate(log)
+    except LogError:
+        return

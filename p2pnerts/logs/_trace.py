@@ -9,7 +9,8 @@ the other sent (links are FIFO). Vector clocks then follow the usual rule — an
 ticks its own host's entry; a receive first takes the entry-wise maximum with its send's
 clock — so that each host's entry counts its events from 1 and every receive comes after
 its send. A frame whose send is in no log given (a peer's log missing or cut short) is
-received as a local event.
+received as a local event. The logs are read a record at a time, and an event keeps its
+frame's digest, not the frame: a trace holds its events, not the logs.
 
 The diagrams draw a part of the trace (`Trace.part`): a window of the match, and the Acks
 only when asked for, as most frames are Acks. The clocks of a part are counted again over
@@ -28,14 +29,15 @@ import itertools
 import json
 import math
 import re
-from collections import Counter, defaultdict, deque
-from collections.abc import Iterator, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from p2pnerts.errors import Error
-from p2pnerts.logs._format import COMMIT, RECEIVED, SENT, read_log
+from p2pnerts.logs._format import COMMIT, RECEIVED, SENT, LogError, LogReader, frame_id
 from p2pnerts.protocol import Message, RemoteProtocolError, decode
 
 SHIVIZ_REGEX = r"(?<event>.*)\n(?<host>\S*) (?<clock>{.*})"
@@ -64,6 +66,7 @@ class Event:
     peer: int | None = None
     """The other seat of a send or receive (None: a broadcast, or a commit)."""
     frame: bytes = b""
+    """The digest of the frame sent or received (`frame_id`): equal for its copies."""
     message: str = ""
     """The kind of frame sent or received (``Play``, ``Ack``...)."""
     brief: str = ""
@@ -166,6 +169,15 @@ class Trace:
         events = [event.to_json() for event in self.events]
         return {"table": self.table, "hosts": list(self.hosts), "events": events}
 
+    def write_json(self, out: TextIO) -> None:
+        """`to_json` written to ``out`` as `json.dump` writes it, an event at a time: the
+        whole as dicts would take as much memory again as the events."""
+        head = json.dumps({"table": self.table, "hosts": list(self.hosts), "events": []})
+        out.write(head.removesuffix("]}"))
+        for k, event in enumerate(self.events):
+            out.write((", " if k else "") + json.dumps(event.to_json()))
+        out.write("]}")
+
 
 def _count_again(events: Sequence[Event]) -> None:
     """Count the vector clocks of ``events`` (in causal order) over them alone: a receive
@@ -226,31 +238,39 @@ def _commits(run: list[Event]) -> str:
 
 
 def trace(paths: Sequence[Path]) -> Trace:
-    """The logs at ``paths``, of one match's peers, merged (`TraceError` if they are not)."""
+    """The logs at ``paths``, of one match's peers, merged (`TraceError` if they are not),
+    each read a record at a time."""
     if not paths:
         raise TraceError("no log given")
-    logs = []
-    for path in paths:
+    with ExitStack() as opened:
         try:
-            logs.append(read_log(path))
-        except ValueError as exc:
+            logs = [opened.enter_context(LogReader(path)) for path in paths]
+            table, lanes, names = _lanes(logs)
+        except LogError as exc:
             raise TraceError(str(exc)) from None
-    tables = {header["table"] for header, _ in logs}
-    if len(tables) > 1:
-        raise TraceError("these logs are of different matches (different table ids)")
-    seats = [header["seat"] for header, _ in logs]
-    if len(set(seats)) < len(seats):
-        raise TraceError("two logs of one seat: give each seat's log once")
-    roster = {row[0]: row[1] for header, _ in logs for row in header["roster"]}
-    names = {seat: f"s{seat + 1}-{_word(roster.get(seat, ''))}" for seat in roster}
-    origin = min(_wall(header) + header["clock"] for header, _ in logs)  # the first start
-    lanes = {
-        seat: _events(names, seat, log, _wall(header) - origin)
-        for (header, log), seat in zip(logs, seats, strict=True)
-    }
     _match(lanes)
     ordered = _causal_order(lanes)
-    return Trace(tables.pop(), tuple(names[s] for s in sorted(lanes)), tuple(ordered))
+    return Trace(table, tuple(names[s] for s in sorted(lanes)), tuple(ordered))
+
+
+def _lanes(logs: list[LogReader]) -> tuple[str, dict[int, list[Event]], dict[int, str]]:
+    """The logs' table, each seat's events and its host's name; `LogError` from a record
+    that is not one a log holds."""
+    headers = [log.header for log in logs]
+    tables = {header["table"] for header in headers}
+    if len(tables) > 1:
+        raise TraceError("these logs are of different matches (different table ids)")
+    seats = [header["seat"] for header in headers]
+    if len(set(seats)) < len(seats):
+        raise TraceError("two logs of one seat: give each seat's log once")
+    roster = {row[0]: row[1] for header in headers for row in header["roster"]}
+    names = {seat: f"s{seat + 1}-{_word(roster.get(seat, ''))}" for seat in roster}
+    origin = min(_wall(header) + header["clock"] for header in headers)  # the first start
+    lanes = {
+        seat: _events(names, seat, log, _wall(log.header) - origin)
+        for log, seat in zip(logs, seats, strict=True)
+    }
+    return tables.pop(), lanes, names
 
 
 def _wall(header: dict[str, Any]) -> float:
@@ -260,7 +280,7 @@ def _wall(header: dict[str, Any]) -> float:
 
 
 def _events(
-    names: dict[int, str], seat: int, records: list[list[Any]], offset: float
+    names: dict[int, str], seat: int, records: Iterable[list[Any]], offset: float
 ) -> list[Event]:
     """A log's events; ``offset`` turns its clock into seconds since the first log began."""
     host = names[seat]
@@ -282,35 +302,37 @@ def _framed(
 ) -> Event:
     """A frame ``host`` sent or received (``kind``), to or from ``peer``, as an event."""
     message, stamp, detail = _gist(frame)
+    copy = frame_id(frame)
     if kind == SENT:
         text = f"send {stamp}{detail}"
-        return Event(host, "send", time, text, peer=peer, frame=frame, message=message)
+        return Event(host, "send", time, text, peer=peer, frame=copy, message=message)
     sender = f" from {names.get(peer, f's{peer + 1}')}" if peer is not None else ""
     text, brief = f"receive {stamp}{detail}{sender}", f"{stamp}{sender}"
-    return Event(host, "receive", time, text, peer=peer, frame=frame, message=message, brief=brief)
+    return Event(host, "receive", time, text, peer=peer, frame=copy, message=message, brief=brief)
 
 
 def _match(lanes: dict[int, list[Event]]) -> None:
     """Pair each receive with its send: on each link, copies of one frame in FIFO order."""
-    sent: dict[tuple[int, int, bytes], deque[Event]] = defaultdict(deque)
+    sent: dict[tuple[int, int, bytes], list[Event]] = defaultdict(list)
     for seat, events in lanes.items():
         for event in events:
             if event.kind == "send":
                 for other in lanes:
                     if other != seat and event.peer in (None, other):
                         sent[seat, other, event.frame].append(event)
+    for copies in sent.values():
+        copies.reverse()  # the first copy last, where pop takes it (a deque each is 10x larger)
     for seat, events in lanes.items():
         for event in events:
             if event.kind == "receive" and event.peer is not None:
                 waiting = sent.get((event.peer, seat, event.frame))
                 if waiting:
-                    event.matched = waiting.popleft()
+                    event.matched = waiting.pop()
 
 
 def _causal_order(lanes: dict[int, list[Event]]) -> list[Event]:
     """Every event with its vector clock, in an order where each receive follows its send."""
     clocks = {seat: dict[str, int]() for seat in lanes}
-    done: set[int] = set()
     at = dict.fromkeys(lanes, 0)
     ordered: list[Event] = []
     while any(at[seat] < len(events) for seat, events in lanes.items()):
@@ -319,15 +341,14 @@ def _causal_order(lanes: dict[int, list[Event]]) -> list[Event]:
             while at[seat] < len(events):
                 event = events[at[seat]]
                 send = event.matched
-                if send is not None and id(send) not in done:
-                    break  # its send comes first
+                if send is not None and not send.clock:
+                    break  # its send comes first (an event ordered has its clock)
                 clock = clocks[seat]
                 if send is not None:
                     for host, count in send.clock.items():
                         clock[host] = max(clock.get(host, 0), count)
                 clock[event.host] = clock.get(event.host, 0) + 1
                 event.clock = dict(clock)
-                done.add(id(event))
                 ordered.append(event)
                 at[seat] += 1
                 progressed = True
