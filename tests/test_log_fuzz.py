@@ -76,6 +76,19 @@ def test_a_header_field_missing_or_odd_is_refused_in_one_line(
         refused_or_read(write(tmp_path / f"{n}.p2plog", [["header", 0.0, crafted], *records]))
 
 
+def test_a_log_of_another_protocol_version_is_refused_in_one_line_naming_it(
+    real: tuple[dict[str, Any], list[list[Any]]], tmp_path: Path
+) -> None:
+    header, records = real
+    older = write(tmp_path / "v2.p2plog", [["header", 0.0, {**header, "protocol": 2}], *records])
+    for read, refusal in (
+        (lambda: replay(older), ReplayError),
+        (lambda: trace([older]), TraceError),
+    ):
+        with pytest.raises(refusal, match="written in protocol version 2, and this p2pnerts reads"):
+            read()
+
+
 def test_a_header_of_two_items_and_rosters_that_are_not_rosters_are_refused(
     real: tuple[dict[str, Any], list[list[Any]]], tmp_path: Path
 ) -> None:

@@ -302,6 +302,11 @@ def _header(record: list[Any]) -> dict[str, Any]:
         value = header.get(name)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise _Malformed(f"its header's {name!r} is missing or of the wrong type")
+    if header["protocol"] != PROTOCOL_VERSION:
+        raise _Malformed(
+            f"it was written in protocol version {header['protocol']}, and this p2pnerts "
+            f"reads version {PROTOCOL_VERSION}'s logs (read it with the p2pnerts that wrote it)"
+        )
     if not math.isfinite(header["clock"]):
         raise _Malformed("its header's 'clock' is not a number of seconds")
     try:
