@@ -55,5 +55,6 @@ def test_mypyc_reads_the_checkouts_own_mypy_settings() -> None:
     ini = native._mypy_ini()
     assert ini.startswith("[mypy]\nstrict = True\n")
     assert (
-        "[mypy-msgpack,msgpack.*,distributed,distributed.*]\nignore_missing_imports = True" in ini
+        "[mypy-msgpack,msgpack.*,distributed,distributed.*,noise,noise.*]\n"
+        "ignore_missing_imports = True" in ini
     )

@@ -63,9 +63,11 @@ SCENE_EVERY = 1.0
 """Seconds between two Scenes while nothing commits (health and clocks move on)."""
 NO_SPECTATORS = "this table takes no spectators"
 AT_THE_HOST = "watch this table at its host"
-DRAIN = 1.0
+DRAIN = 5.0
 """Seconds a spectator's stream may take, once its table ends, to send what was queued
-before the end (the match's last commits and its final Scene)."""
+before the end (the match's last commits and its final Scene). A second was too little for
+a spectator reading slowly on a loaded machine: CI's in-process spectator missed the last
+124 of 646 commits, queued when the match ended."""
 TICKET_WAIT = 10.0
 """Seconds a seat waits for its own start, and for a spectator's ticket."""
 
