@@ -79,12 +79,14 @@ class GameLog:
         options: str,
         now: float,
         kept: int = LOGS_KEPT,
+        wall: datetime.datetime | None = None,
     ) -> GameLog:
         """A new log in ``directory`` (made if need be; the oldest beyond ``kept`` go),
-        opened with its header: which table and seat, who sat where, and when."""
+        opened with its header: which table and seat, who sat where, and when (``wall``,
+        the time of day at the clock's ``now``: by default, the time it is opened)."""
         directory.mkdir(parents=True, exist_ok=True)
         prune(directory, kept - 1)
-        wall = datetime.datetime.now(datetime.UTC)
+        wall = wall or datetime.datetime.now(datetime.UTC)
         stem = f"{wall:%Y%m%d-%H%M%S}-{_safe(name) or 'table'}-seat{seat + 1}"
         path = directory / f"{stem}{SUFFIX}"
         for n in range(2, 1000):  # two matches in one second

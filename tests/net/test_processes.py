@@ -479,12 +479,10 @@ def test_a_bot_without_the_passphrase_cannot_sit_at_a_private_table_and_one_with
 def _back_with_edited_state(tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> str:
     """A table of three where B2, killed a second into play, comes back with its state
     file changed by ``edit``: what it said, once it stopped with status 1 (B1 and the host
-    finish without it, in short rounds: Nerts piles of 4 cards)."""
+    finish without it). Whole rounds: with Nerts piles of 4 cards round 1 could end while
+    B2 was away, and B2 came back to sit out round 2, its deck of round 1 never checked."""
     state = tmp_path / "b2.json"
-    with _host("--seats", "3", "--rounds", "2", "--level", "8", "--nerts-pile", "4") as (
-        host,
-        port,
-    ):
+    with _host("--seats", "3", "--rounds", "2", "--level", "8") as (host, port):
         bots = [_bot(port, "B1"), _bot(port, "B2", "--state", str(state))]
         assert host.stdout is not None
         for line in host.stdout:  # wait until play is under way
