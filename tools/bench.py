@@ -74,8 +74,9 @@ def parser() -> argparse.ArgumentParser:
 
     bots = sub.add_parser(
         "bots",
-        help="decision time per policy (p50, p99), and the strong bot's margin over the "
-        "baseline in mean points per round over paired arena rounds, with its 95%% CI",
+        help="decision time per policy (p50, p99), each level's policy against its thinking "
+        "budget, and the strong bot's margin over the baseline in mean points per round "
+        "over paired arena rounds, with its 95%% CI",
     )
     bots.add_argument("--json", action="store_true", help="emit the figures as JSON")
     bots.add_argument(
@@ -91,7 +92,11 @@ def parser() -> argparse.ArgumentParser:
     bots.add_argument("--seed", type=int, default=1, help="the arena's and the views' seed")
     bots.set_defaults(run=bench_bots)
 
-    fast = sub.add_parser("fast", help="the fast arena's 4-player rounds per second, one core")
+    fast = sub.add_parser(
+        "fast",
+        help="the fast arena's 4-player rounds per second, one core; each policy's margin "
+        "beside its decision p50 and p99",
+    )
     fast.add_argument("--json", action="store_true", help="emit the figures as JSON")
     fast.add_argument("--rounds", type=int, default=400, help="rounds per mix (400)")
     fast.add_argument("--seed", type=int, default=1, help="the arena's seed")

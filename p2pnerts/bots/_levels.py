@@ -1,8 +1,10 @@
 """Bot levels 1-10, and policies by name: what the commands and the arena put at a seat.
 
-A level is a policy and a reaction time. The reaction time is how long the player takes
-between two looks at the table (a look makes at most one move); it is drawn afresh each
-time, uniformly from ``think`` to ``think + spread`` seconds. Levels 1-2 play the
+A level is a policy, a reaction time and a thinking budget. The reaction time is how long
+the player takes between two looks at the table (a look makes at most one move); it is
+drawn afresh each time, uniformly from ``think`` to ``think + spread`` seconds. The budget
+is the most its policy may take to decide, in milliseconds at the 99th percentile
+(``python tools/bench.py bots`` measures each level against it). Levels 1-2 play the
 simple bot, 3-4 the baseline, 5-10 the expert: the strong bot's search on what a person
 at the seat knows (its stock only as it has seen it turned; the strong bot reads its
 whole stock from the deal, which no person across the table can).
@@ -14,6 +16,12 @@ person; level 10 looks again within milliseconds, so it plays as fast as the pro
 lets a seat play (one play in the air at a time). A bot makes a move at almost every
 look, so its moves per second are close to one over its mean reaction time;
 ``python tools/pace.py`` measures them on simulated tables.
+
+A seat's next look waits for its policy's decision, so thinking adds to a level's reaction
+time: a level may think for at most a tenth of its mean reaction, and never more than 50
+ms, which keeps its pace within a tenth of what it is set to. Level 10, whose pace is the
+table's and not a person's, may think for 50 ms too: it still looks twice as often as level
+9 does thinking for its 10 ms.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import importlib.util
 import inspect
 import os
 import random
+import statistics
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -76,6 +85,8 @@ class Level:
     name: str
     policy: str
     reaction: Reaction
+    budget_ms: float
+    """The most its policy may take to decide, in milliseconds (99th percentile)."""
 
     def make(self, rng: random.Random) -> Policy:
         return POLICIES[self.policy](rng)
@@ -100,8 +111,8 @@ class Level:
         return f"a look every {mean * 1000:.0f} ms" if mean < 1 else f"a look every {mean:.1f} s"
 
 
-def _level(number: int, name: str, policy: str, moves_per_second: float) -> Level:
-    return Level(number, name, policy, reaction_at(moves_per_second))
+def _level(number: int, name: str, policy: str, moves_per_second: float, budget_ms: float) -> Level:
+    return Level(number, name, policy, reaction_at(moves_per_second), budget_ms)
 
 
 def reaction_at(moves_per_second: float) -> Reaction:
@@ -112,18 +123,19 @@ def reaction_at(moves_per_second: float) -> Reaction:
 
 
 LEVELS: tuple[Level, ...] = (
-    _level(1, "beginner", "simple", 0.25),
-    _level(2, "newcomer", "simple", 0.4),
-    _level(3, "steady", "baseline", 0.6),
-    _level(4, "sharp", "baseline", 0.85),
-    _level(5, "club", "expert", 1.2),
-    _level(6, "expert", "expert", 1.6),
-    _level(7, "quickest people", "expert", 2.2),
-    _level(8, "beyond human", "expert", 4.0),
-    _level(9, "far beyond human", "expert", 10.0),
-    Level(10, "as fast as the table allows", "expert", Reaction(0.002, 0.002)),
+    _level(1, "beginner", "simple", 0.25, 50),
+    _level(2, "newcomer", "simple", 0.4, 50),
+    _level(3, "steady", "baseline", 0.6, 50),
+    _level(4, "sharp", "baseline", 0.85, 50),
+    _level(5, "club", "expert", 1.2, 50),
+    _level(6, "expert", "expert", 1.6, 50),
+    _level(7, "quickest people", "expert", 2.2, 45),
+    _level(8, "beyond human", "expert", 4.0, 25),
+    _level(9, "far beyond human", "expert", 10.0, 10),
+    Level(10, "as fast as the table allows", "expert", Reaction(0.002, 0.002), 50),
 )
-"""The levels, and the moves per second each is set to."""
+"""The levels: each one's policy, the moves per second it is set to, and its thinking
+budget in milliseconds a decision."""
 
 
 NEWCOMER = 2
@@ -133,9 +145,12 @@ NEWCOMER = 2
 def level_help(default: int) -> str:
     """What ``--level`` means, for the commands' help: moves a second, against people's."""
     rates = ", ".join(f"{lv.number}: {lv.moves_per_second:.2g}" for lv in LEVELS[:-1])
+    most = statistics.mode(lv.budget_ms for lv in LEVELS)
+    others = ", ".join(f"{lv.number}: {lv.budget_ms:g}" for lv in LEVELS if lv.budget_ms != most)
     return (
         f"the bots' level 1-10 ({default}) in moves a second, {rates}, 10: as fast as "
-        "the table allows; people play about 0.25 (beginners) to 2 (the quickest)"
+        "the table allows; people play about 0.25 (beginners) to 2 (the quickest); each "
+        f"thinks at most {most:g} ms a move (99th percentile), {others}"
     )
 
 

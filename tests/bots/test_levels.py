@@ -278,6 +278,23 @@ def test_levels_one_to_seven_play_at_peoples_paces_and_eight_on_beyond() -> None
     assert level(NEWCOMER).moves_per_second < 0.5
 
 
+def test_a_levels_thinking_budget_keeps_its_pace_within_a_tenth() -> None:
+    for lv in LEVELS[:-1]:
+        assert 0 < lv.budget_ms <= min(50, round(lv.reaction.mean * 1000 / 10, 6))
+    # Level 10, thinking all its budget, still looks twice as often as level 9 does.
+    top, below = level(10), level(9)
+    assert (
+        top.budget_ms + 1000 * top.reaction.mean
+        <= (below.budget_ms + 1000 * below.reaction.mean) / 2
+    )
+
+
+def test_the_levels_help_says_each_levels_thinking_budget() -> None:
+    said = level_help(NEWCOMER)
+    assert "at most 50 ms a move (99th percentile), 7: 45, 8: 25, 9: 10" in said
+    assert [lv.budget_ms for lv in LEVELS] == [50] * 6 + [45, 25, 10, 50]
+
+
 def test_play_seats_bots_a_newcomer_can_hold_their_own_against_by_default() -> None:
     args = cli._parser().parse_args(["play"])
     assert args.level == NEWCOMER == 2

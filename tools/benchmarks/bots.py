@@ -1,8 +1,10 @@
 """The bots' speed and strength, run by python tools/bench.py bots|fast [--rounds N] [--json].
 
-`bots`: each policy's time per decision on the same views, and the strong bot's margin
-over the baseline in mean points per round over paired arena rounds. `fast`: the fast
-arena's rounds per second on one core, per mix of policies.
+`bots`: each policy's time per decision on the same views, each level's policy against the
+level's thinking budget, and the strong bot's margin over the baseline in mean points per
+round over paired arena rounds. `fast`: the fast arena's rounds per second on one core,
+per mix of policies, and each policy's margin beside its decision times. The fast arena
+plays on a simulated clock, so policies meet at equal looks whatever their thinking time.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from p2pnerts.arena import play_arena
-from p2pnerts.bots import POLICIES, Policy
+from p2pnerts.bots import LEVELS, POLICIES, Policy
 from p2pnerts.rules import State, TableOptions, apply, deal, private_view, solo_seats
 
 from .common import progress
@@ -80,6 +82,7 @@ def bench_bots(args: argparse.Namespace) -> dict[str, Any]:
     views = bot_positions(int(args.positions), int(args.seed))
     clock = time.process_time if args.cpu else time.perf_counter
     timing = {name: decision_times(name, views, clock) for name in POLICIES}
+    budgets = level_budgets(timing)
     if not args.json:
         kind = "CPU time of this process" if args.cpu else "wall-clock time"
         print(f"decision time per move ({kind}), {len(views)} views at {BOT_PLAYERS} players")
@@ -89,8 +92,14 @@ def bench_bots(args: argparse.Namespace) -> dict[str, Any]:
                 f"{name:<10}{t['p50_ms']:>9.3f}{t['p99_ms']:>9.3f}"
                 f"{t['max_ms']:>9.3f}{t['mean_ms']:>9.3f}"
             )
+        print(f"\n{'level':<7}{'policy':<10}{'budget ms':>10}{'p99 ms':>9}  within")
+        for b in budgets:
+            print(
+                f"{b['level']:<7}{b['policy']:<10}{b['budget_ms']:>10g}{b['p99_ms']:>9.3f}  "
+                f"{'yes' if b['within'] else 'NO'}"
+            )
     if not args.rounds:
-        return {"decision_ms": timing}
+        return {"decision_ms": timing, "levels": budgets}
     shown = None if args.json else progress
     report = play_arena(
         ["baseline", "strong"],
@@ -130,7 +139,21 @@ def bench_bots(args: argparse.Namespace) -> dict[str, Any]:
             f"  arena: {report.seconds:.0f} s, {margin['seconds_per_round']:.3f} s per round, "
             f"{deciding / report.seconds:.0%} of it in the policies' decisions"
         )
-    return {"decision_ms": timing, "margin": margin}
+    return {"decision_ms": timing, "levels": budgets, "margin": margin}
+
+
+def level_budgets(timing: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
+    """Each level's policy's decision p99 against the level's thinking budget."""
+    return [
+        {
+            "level": lv.number,
+            "policy": lv.policy,
+            "budget_ms": lv.budget_ms,
+            "p99_ms": timing[lv.policy]["p99_ms"],
+            "within": timing[lv.policy]["p99_ms"] <= lv.budget_ms,
+        }
+        for lv in LEVELS
+    ]
 
 
 FAST_MIXES = (("simple", "baseline"), ("baseline", "strong"))
@@ -138,8 +161,9 @@ FAST_MIXES = (("simple", "baseline"), ("baseline", "strong"))
 
 def bench_fast(args: argparse.Namespace) -> dict[str, Any]:
     """The fast arena's four-player rounds per second on one core, per mix of policies,
-    and the share of that time the policies' own decisions take."""
-    figures = {}
+    the share of that time the policies' own decisions take, and each policy's margin over
+    the first beside its decision times."""
+    figures: dict[str, dict[str, Any]] = {}
     for mix in FAST_MIXES:
         report = play_arena(list(mix), int(args.rounds), int(args.seed), fast=True)
         deciding = sum(f.decision_ms * f.decisions for f in report.figures) / 1000
@@ -147,6 +171,15 @@ def bench_fast(args: argparse.Namespace) -> dict[str, Any]:
             "rounds": report.rounds,
             "rounds_per_second": report.rounds / report.seconds,
             "share_deciding": deciding / report.seconds,
+            "policies": {
+                f.name: {
+                    "margin": f.to_json()["margin"],
+                    "margin_ci95": f.to_json()["margin_ci95"],
+                    "p50_ms": f.decision_p50_ms,
+                    "p99_ms": f.decision_p99_ms,
+                }
+                for f in report.figures
+            },
         }
     if not args.json:
         print(f"fast arena, {BOT_PLAYERS} players, one core, seed {args.seed}")
@@ -156,4 +189,16 @@ def bench_fast(args: argparse.Namespace) -> dict[str, Any]:
                 f"{name:<20}{f['rounds']:>8}{f['rounds_per_second']:>10.1f}"
                 f"{f['share_deciding']:>10.0%}"
             )
+        print(f"\n{'policies':<20}{'policy':<10}{'margin':>16}{'p50 ms':>9}{'p99 ms':>9}")
+        for name, f in figures.items():
+            for policy, p in f["policies"].items():
+                margin = _margin_text(p["margin"], p["margin_ci95"])
+                print(f"{name:<20}{policy:<10}{margin:>16}{p['p50_ms']:>9.3f}{p['p99_ms']:>9.3f}")
     return {"fast_arena": figures}
+
+
+def _margin_text(margin: float | None, ci95: float | None) -> str:
+    """A margin ± its interval; blank for the first policy, no interval for one deal."""
+    if margin is None:
+        return ""
+    return f"{margin:+.2f}" if ci95 is None else f"{margin:+.2f} ± {ci95:.2f}"
