@@ -55,6 +55,6 @@ def test_mypyc_reads_the_checkouts_own_mypy_settings() -> None:
     ini = native._mypy_ini()
     assert ini.startswith("[mypy]\nstrict = True\n")
     assert (
-        "[mypy-msgpack,msgpack.*,distributed,distributed.*,noise,noise.*]\n"
+        "[mypy-msgpack,msgpack.*,distributed,distributed.*,noise,noise.*,spake2,spake2.*]\n"
         "ignore_missing_imports = True" in ini
     )

@@ -209,7 +209,10 @@ class Driver:
         self.log = log
         self.seat, self.options = seat, options
         computed = Signer.computed(seat, len(keys))  # a simulated table's keys
-        self.signer = _Plain(computed.key, keys if any(map(any, keys)) else computed.keys)
+        if any(map(any, keys)):  # a table on the network: its keys, and its id
+            self.signer = _Plain(computed.key, keys, bytes.fromhex(log.header["table"]))
+        else:
+            self.signer = _Plain(computed.key, computed.keys)
         self.now = float(log.header["clock"])
         self.ahead = _Ahead(seat, log)
         self.replica = self._replica(None)

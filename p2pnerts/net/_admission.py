@@ -9,6 +9,8 @@ so that both ends tell their person the same story.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import trio
 
 from p2pnerts.errors import Error
@@ -18,6 +20,8 @@ from p2pnerts.net._seating import HANDSHAKE_TIMEOUT, NO_TABLE, Player
 from p2pnerts.protocol import (
     ANSWERER,
     Hello,
+    LinkProof,
+    PassphraseRun,
     Refuse,
     RemoteProtocolError,
     TableSecret,
@@ -41,14 +45,16 @@ async def ask_for_a_seat(
 ) -> tuple[Welcome, bytes]:
     """Ask the host for a seat: the link proven both ways first (the host's key taken as
     it proves it), then its Welcome. Returns the Welcome and the host's key."""
+    run = await passphrase_run(player.passphrase)
     mine = Hello(NO_TABLE, -1, player.name[:32], my_port, player.key.public, new_nonce())
+    mine = replace(mine, pake=b"" if run is None else run.message)
     named = f"table {player.table_name!r}" if player.table_name else f"the table at {where}"
     try:
         host = await hear_out(conn, mine, None)
         if isinstance(host, Hello):
             # Before this seat proves anything to it:
             check_announced(host, player.expect_host, where)
-            secret = await check_passphrase(conn, mine, host, player.passphrase, named)
+            secret = await check_passphrase(conn, mine, host, run, named)
             await prove_to(conn, mine, host, player.key, secret)
         answer = await _next(conn) if isinstance(host, Hello) else host
     except RemoteProtocolError as exc:
@@ -78,22 +84,30 @@ def check_announced(host: Hello, expect: str | None, where: str) -> None:
         )
 
 
-async def check_passphrase(
-    conn: Connection, mine: Hello, host: Hello, passphrase: str | None, table: str
-) -> TableSecret | None:
-    """At a private table, check that the host knows this ``passphrase``, and return the
-    key that proves this end knows it too; None at a table that is not private. Raises
-    `JoinError`, after telling the host why, when the two do not go together; ``table``
-    names the table in its message."""
-    if not host.mac and passphrase is None:
+async def passphrase_run(passphrase: str | None) -> PassphraseRun | None:
+    """This end's SPAKE2 for a link it opens to a private table (None without a
+    passphrase): its message goes in the opening frame."""
+    if passphrase is None:
         return None
-    if not host.mac:
+    return await trio.to_thread.run_sync(TableSecret(passphrase).opening)
+
+
+async def check_passphrase(
+    conn: Connection, mine: Hello, host: Hello, run: PassphraseRun | None, table: str
+) -> LinkProof | None:
+    """At a private table, check that the host knows the passphrase this end's ``run``
+    was started with, and return the link's key that proves this end knows it too; None
+    at a table that is not private. Raises `JoinError`, after telling the host why, when
+    the two do not go together; ``table`` names the table in its message."""
+    if not host.pake and run is None:
+        return None
+    if not host.pake:
         conn.send_nowait(Refuse("a private table was expected"))
         raise JoinError(f"{table} is not private, yet a passphrase was given: not the one meant?")
-    if passphrase is None:
+    if run is None:
         conn.send_nowait(Refuse("no passphrase"))
         raise JoinError(f"{table} is private: give its passphrase ({PASSPHRASE_HELP})")
-    secret = await trio.to_thread.run_sync(TableSecret.derive, passphrase, host.table)
+    secret = await trio.to_thread.run_sync(run.finish, host.pake)
     said = link_statement(ANSWERER, conn.binding, host.table, mine, host)
     if not secret.check(said, host.mac):
         conn.send_nowait(Refuse("wrong passphrase"))

@@ -18,6 +18,7 @@ from p2pnerts.protocol import (
     NONCE_BYTES,
     OPENER,
     Hello,
+    LinkProof,
     Noise,
     Opening,
     Proof,
@@ -169,10 +170,10 @@ async def answer_channel(conn: Connection, opening: Noise) -> None:
 
 
 async def prove_to(
-    conn: Connection, mine: Hello, reply: Hello, key: SeatKey, secret: TableSecret | None = None
+    conn: Connection, mine: Hello, reply: Hello, key: SeatKey, secret: LinkProof | None = None
 ) -> None:
     """The second half of `open_link`: prove this end to the one that answered ``reply``
-    (and, with the ``secret`` of a private table's passphrase, that it knows that too)."""
+    (and, with the link's ``secret`` at a private table, that it knows the passphrase)."""
     said = link_statement(OPENER, conn.binding, reply.table, mine, reply)
     mac = b"" if secret is None else secret.prove(said)
     await exchange(conn, Proof(key.sign(said), mac), answer=False)
@@ -182,14 +183,25 @@ async def answer_link(
     conn: Connection, theirs: Hello, mine: Hello, key: SeatKey, secret: TableSecret | None = None
 ) -> str | None:
     """Answer an opening Hello whose key the caller has checked: prove this end (``mine``,
-    with a fresh nonce, and its proof; with the ``secret`` of a private table, its proof
-    that it knows the passphrase too), and take the opener's `Proof`, which must prove the
-    same. None once the opener is proven; else why not, for the caller to refuse it with
-    (the opener may have refused first: its reason, shown as text)."""
-    mine = replace(mine, nonce=new_nonce(), proof=b"", mac=b"")
+    with a fresh nonce, and its proof; at a private table, whose passphrase is ``secret``,
+    its SPAKE2 message and, if the opener sent one, its proof that it knows the
+    passphrase), and take the opener's `Proof`, which must prove the same. None once the
+    opener is proven; else why not, for the caller to refuse it with (the opener may have
+    refused first: its reason, shown as text)."""
+    mine = replace(mine, nonce=new_nonce(), proof=b"", mac=b"", pake=b"")
     said = link_statement(ANSWERER, conn.binding, mine.table, theirs, mine)
-    mac = b"" if secret is None else secret.prove(said)
-    mine = replace(mine, proof=key.sign(said), mac=mac)
+    mine = replace(mine, proof=key.sign(said))
+    proof = None
+    if secret is not None:
+        run = await trio.to_thread.run_sync(secret.answering)
+        mine = replace(mine, pake=run.message)
+        if theirs.pake:
+            try:
+                proof = await trio.to_thread.run_sync(run.finish, theirs.pake)
+            except RemoteProtocolError as exc:
+                log.warning("%s sent a passphrase message that opens nothing: %s", conn.peer, exc)
+                return "a frame that breaks the protocol"
+            mine = replace(mine, mac=proof.prove(said))
     try:
         reply = await exchange(conn, mine)
     except RemoteProtocolError as exc:
@@ -202,9 +214,9 @@ async def answer_link(
         return (
             f"no proof of seat {theirs.seat}'s key" if theirs.seat >= 0 else "no proof of its key"
         )
-    if secret is None and reply.mac:
+    if secret is None and (reply.mac or theirs.pake):
         return "this table is not private"
-    if secret is not None and not secret.check(said, reply.mac):
+    if secret is not None and (proof is None or not proof.check(said, reply.mac)):
         return "wrong passphrase" if reply.mac else "no passphrase"
     return None
 

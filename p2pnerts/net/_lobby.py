@@ -20,7 +20,7 @@ from typing import NamedTuple
 import trio
 
 from p2pnerts.net._admission import JoinError, ask_for_a_seat
-from p2pnerts.net._handshake import answer_link
+from p2pnerts.net._guesses import Guesses, answer_private
 from p2pnerts.net._link import Connection, Received
 from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
@@ -71,7 +71,7 @@ async def host_table(
     listeners = await listen(port, bind)
     port = listeners[0].socket.getsockname()[1]
     roster: dict[int, Seat] = {0: Seat(0, player.name, "", port, player.key.public)}
-    me, secret = await _let_watch(seating, player, player.name, port, player.spectators)
+    me, guesses = await _let_watch(seating, player, player.name, port, player.spectators)
     links: dict[int, Connection] = {}
     full = trio.Event()
 
@@ -95,7 +95,9 @@ async def host_table(
         elif full.is_set():
             conn.send_nowait(Refuse(f"table {spec.name!r} is full"))
             await conn.finish()
-        elif (refused := await answer_link(conn, hello, me, player.key, secret)) is not None:
+        elif (
+            refused := await answer_private(conn, hello, me, player.key, guesses, _ip(stream))
+        ) is not None:
             player.report(f"refused {conn.peer} ({shown(hello.name)}): {refused}")
             conn.send_nowait(Refuse(f"{refused} for table {spec.name!r}"[:200]))
             await conn.finish()
@@ -250,16 +252,22 @@ async def resume_table(saved: SeatFile, player: Player) -> MatchResult:
 
 async def _let_watch(
     seating: Seating, player: Player, name: str, port: int, allowed: bool
-) -> tuple[Hello, TableSecret | None]:
+) -> tuple[Hello, Guesses | None]:
     """Make ``seating`` the host's: how it answers a newcomer's Hello or a spectator's
-    Watch, and whether it lets spectators in (``allowed``); returns that answer and the
-    private table's secret (None: no passphrase)."""
-    secret = None
+    Watch, and whether it lets spectators in (``allowed``); returns that answer and, at a
+    private table, its passphrase with the wrong guesses counted (None: no passphrase)."""
+    guesses = None
     if player.passphrase is not None:
-        secret = await trio.to_thread.run_sync(TableSecret.derive, player.passphrase, seating.table)
+        guesses = Guesses(TableSecret(player.passphrase), player.report)
     seating.answer = Hello(seating.table, 0, name, port, player.key.public)
-    seating.spectators = Spectators(allowed, secret, player.report)
-    return seating.answer, secret
+    seating.spectators = Spectators(allowed, guesses, player.report)
+    return seating.answer, guesses
+
+
+def _ip(stream: trio.SocketStream) -> str:
+    """The address a connection comes from, as the passphrase's guesses are counted."""
+    address = peer_address(stream)
+    return "a closed connection" if address is None else str(address[0])
 
 
 async def listen(port: int, host: str | None = None) -> list[trio.SocketListener]:

@@ -119,7 +119,15 @@ class TablePeer:
         """The game log this seat writes, if it writes one (`net._gamelog`)."""
         now = trio.current_time()
         self.replica = seat_replica(
-            seat, self.roster, options, self.key, now=now, timing=timing, disk=disk, tamper=tamper
+            table,
+            seat,
+            self.roster,
+            options,
+            self.key,
+            now=now,
+            timing=timing,
+            disk=disk,
+            tamper=tamper,
         )
         self.resumed = disk is not None
         names = apart(s.name for s in self.roster)  # two seats of one name told apart

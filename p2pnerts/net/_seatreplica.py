@@ -11,6 +11,7 @@ from p2pnerts.rules import TableOptions
 
 
 def seat_replica(
+    table: bytes,
     seat: int,
     roster: Sequence[Seat],
     options: TableOptions,
@@ -21,12 +22,13 @@ def seat_replica(
     disk: Disk | None,
     tamper: Callable[..., Any] | None,
 ) -> Replica:
-    """``seat``'s replica: a new one, or (given its ``disk``) one that asks to rejoin. A
-    cheat that stacks its own deck (`p2pnerts.cheats.Cheat.shuffle`) shuffles with it."""
+    """``seat``'s replica at the table ``table`` (its id): a new one, or (given its
+    ``disk``) one that asks to rejoin. A cheat that stacks its own deck
+    (`p2pnerts.cheats.Cheat.shuffle`) shuffles with it."""
     players = len(roster)
     stacker = getattr(tamper, "shuffle", None)
     shuffle = stacker(options, options.seating(players)[seat]) if stacker else None
-    signer = Signer(key, [s.key for s in roster])
+    signer = Signer(key, [s.key for s in roster], table)
     if disk is None:
         return Replica(
             seat, options, players, timing=timing, now=now, shuffle=shuffle, signer=signer

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import trio
 
 from p2pnerts.errors import Error
-from p2pnerts.net._admission import JoinError, check_announced, check_passphrase
+from p2pnerts.net._admission import JoinError, check_announced, check_passphrase, passphrase_run
 from p2pnerts.net._handshake import NOT_HERE, exchange, new_nonce, open_channel, prove_to
 from p2pnerts.net._link import Closed, Connection
 from p2pnerts.protocol import (
@@ -193,7 +193,8 @@ async def _admitted(
     """Say ``watch`` (with a fresh nonce), check the host's proof (its key as announced,
     and a private table's passphrase), prove this end; the host's proven Hello."""
     where, passphrase, table, expect_host = about
-    watch = replace(watch, nonce=new_nonce())
+    run = await passphrase_run(passphrase)
+    watch = replace(watch, nonce=new_nonce(), pake=b"" if run is None else run.message)
     opener = spectator_opener(watch)
     opened = await open_channel(conn)
     answer = await exchange(conn, watch) if opened is True else opened
@@ -207,7 +208,7 @@ async def _admitted(
         raise WatchError(f"refused {where}: {NOT_HERE} (a relay between?)")
     try:
         check_announced(answer, expect_host, where)
-        secret = await check_passphrase(conn, opener, answer, passphrase, table)
+        secret = await check_passphrase(conn, opener, answer, run, table)
     except JoinError as exc:
         await conn.write_queued()  # the Refuse that says why
         raise WatchError(str(exc)) from None

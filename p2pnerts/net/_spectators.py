@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 
 import trio
 
+from p2pnerts.net._guesses import Guesses, answer_private
 from p2pnerts.net._handshake import answer_link
 from p2pnerts.net._link import Closed, Connection
 from p2pnerts.net._peer import TablePeer
@@ -36,7 +37,6 @@ from p2pnerts.protocol import (
     Scene,
     SeatKey,
     Seen,
-    TableSecret,
     Watch,
     bare,
     encode,
@@ -76,10 +76,10 @@ class Spectators:
     """Whom one table lets watch, and how many watch now."""
 
     def __init__(
-        self, allowed: bool, secret: TableSecret | None, report: Callable[[str], None]
+        self, allowed: bool, guesses: Guesses | None, report: Callable[[str], None]
     ) -> None:
         self.allowed = allowed
-        self.secret = secret
+        self.guesses = guesses
         self._report = report
         self._watching: Counter[str] = Counter()
 
@@ -97,7 +97,8 @@ class Spectators:
         the table to it (once play begins) until either end goes."""
         refused = self._refusal(watch, address, mine)
         if refused is None:
-            refused = await answer_link(conn, spectator_opener(watch), mine, key, self.secret)
+            opener = spectator_opener(watch)
+            refused = await answer_private(conn, opener, mine, key, self.guesses, address)
         if refused is None:  # (others may have come in while this one proved itself)
             refused = self._refusal(watch, address, mine)
         if refused is not None:

@@ -140,7 +140,13 @@ from p2pnerts.protocol._messages import (
     addressed_to,
     shown_to_spectators,
 )
-from p2pnerts.protocol._passphrase import TableSecret, passphrase_bytes
+from p2pnerts.protocol._passphrase import (
+    PAKE_BYTES,
+    LinkProof,
+    PassphraseRun,
+    TableSecret,
+    passphrase_bytes,
+)
 from p2pnerts.protocol._replica import Replica
 from p2pnerts.protocol._rounds import Disk
 from p2pnerts.protocol._signing import SIGNED, Signer, signed_bytes
@@ -173,6 +179,7 @@ __all__ = [
     "NONCE_BYTES",
     "NO_KEY",
     "OPENER",
+    "PAKE_BYTES",
     "PENDING_LIMIT",
     "PLAYS_WAITING",
     "PROTOCOL_VERSION",
@@ -195,12 +202,14 @@ __all__ = [
     "KeptStateError",
     "Leave",
     "LinkMessage",
+    "LinkProof",
     "LocalProtocolError",
     "Message",
     "Noise",
     "Opening",
     "Ordered",
     "Outcome",
+    "PassphraseRun",
     "PeerExcluded",
     "PeerLeft",
     "PeerRecovered",

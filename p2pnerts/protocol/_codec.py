@@ -37,6 +37,7 @@ from p2pnerts.protocol._messages import (
     ViewChange,
     Welcome,
 )
+from p2pnerts.protocol._passphrase import PAKE_BYTES
 from p2pnerts.protocol._spectate import Decided, Scene, Seen, TableauSight, Watch
 from p2pnerts.protocol._wire import (
     _DIGEST,
@@ -54,6 +55,7 @@ from p2pnerts.protocol._wire import (
     _array,
     _bytes,
     _card_codes,
+    _empty_or,
     _Field,
     _flag,
     _frames,
@@ -193,6 +195,7 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
             ("proof", _bytes(0, 64)),
             ("mac", _NONE_OR_32),
             ("terms", _NONE_OR_32),
+            ("pake", _empty_or(PAKE_BYTES)),
         ),
     ),
     Welcome: (
@@ -215,6 +218,7 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
             ("name", NAME),
             ("key", _bytes(32, 32)),
             ("nonce", _bytes(16, 16)),
+            ("pake", _empty_or(PAKE_BYTES)),
         ),
     ),
     Scene: (

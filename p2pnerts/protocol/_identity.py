@@ -98,7 +98,9 @@ SPECTATOR_SEAT = -2
 
 def spectator_opener(watch: Watch) -> Hello:
     """The Hello a spectator's `Watch` stands for in its link's statements (SPEC §2.10)."""
-    return Hello(watch.table, SPECTATOR_SEAT, watch.name, 0, watch.key, watch.nonce)
+    return Hello(
+        watch.table, SPECTATOR_SEAT, watch.name, 0, watch.key, watch.nonce, pake=watch.pake
+    )
 
 
 def ticket_statement(table: bytes, spectator: bytes) -> bytes:

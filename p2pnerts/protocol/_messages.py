@@ -211,9 +211,10 @@ class Hello:
     """The first frame on every connection, both ways: which table, which seat (-1 for a
     newcomer asking the host for one), the player's name, the port it listens on, its
     public key and a fresh nonce. The answering end's Hello also carries its ``proof``
-    (`_identity.link_statement`, signed) and, from the host of a private table, ``mac``:
-    its proof that it knows the passphrase (`_passphrase.TableSecret`); the opening end
-    then proves itself with `Proof`. A seat's Hello to another seat also says what the
+    (`_identity.link_statement`, signed). At a private table each end's Hello carries
+    ``pake``, its SPAKE2 message (`_passphrase.PassphraseRun`), and the answering end's
+    ``mac``, its proof that it knows the passphrase; the opening end then proves itself
+    with `Proof`. A seat's Hello to another seat also says what the
     table is, ``terms`` (`_identity.table_terms`); a newcomer's has none."""
 
     table: bytes
@@ -225,6 +226,7 @@ class Hello:
     proof: bytes = b""
     mac: bytes = b""
     terms: bytes = b""
+    pake: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,11 @@ Every ordered message (Ready, Play, Reveal, Leave), every vote (ViewChange), eve
 StartView and every Rejoin carries its sender's Ed25519 signature (SPEC §3.7). The
 signature covers the message as the order hashes it (`bare`: a StartView without the
 messages it carries, each of which is signed by its own sender) with ``sig`` empty, after
-a domain tag. So a message carried in a StartView is as verifiable as one that came
-straight from its sender, and nobody — a coordinator included — can put words in another
-seat's mouth, nor say that a seat asked to come back when it did not.
+a domain tag that names the protocol's version and the table's id: a message signed at
+one table proves nothing at another, even were a key ever used at both. So a message
+carried in a StartView is as verifiable as one that came straight from its sender, and
+nobody — a coordinator included — can put words in another seat's mouth, nor say that a
+seat asked to come back when it did not.
 
 A `Signer` holds this seat's key and every seat's public key (from the roster).
 """
@@ -35,7 +37,11 @@ from p2pnerts.protocol._messages import (
 
 SIGNED = (Ready, Play, Reveal, Leave, ViewChange, StartView, Rejoin)
 """The kinds of message a seat signs."""
-MESSAGE_DOMAIN = b"p2pnerts/2 message\x00"
+MESSAGE_DOMAIN = b"p2pnerts/3 message\x00"
+TABLE_BYTES = 16
+"""A table's id, as its signatures name it (SPEC §3.7)."""
+SIMULATED = bytes(TABLE_BYTES)
+"""The table id a simulated table signs with: its keys are computed, it has no other."""
 VERIFIED_KEPT = 1 << 16
 """How many verdicts on signatures a process remembers: a message verified once (by
 one replica of a simulated table, or when it comes again carried) is not verified again."""
@@ -44,39 +50,47 @@ M = TypeVar("M", bound=Message)
 SignedMessage = Ready | Play | Reveal | Leave | ViewChange | StartView | Rejoin
 
 
-def signed_bytes(message: Message) -> bytes:
-    """What a signature of ``message`` covers."""
+def signed_bytes(message: Message, table: bytes) -> bytes:
+    """What a signature of ``message`` at the table ``table`` covers."""
+    if len(table) != TABLE_BYTES:
+        raise ValueError(f"a table id is {TABLE_BYTES} bytes")
     unsigned = replace(bare(message), sig=b"")  # type: ignore[arg-type]
-    return MESSAGE_DOMAIN + encode_payload(unsigned)
+    return MESSAGE_DOMAIN + table + encode_payload(unsigned)
 
 
 @functools.lru_cache(maxsize=VERIFIED_KEPT)
-def _genuine(public: bytes, message: SignedMessage) -> bool:
+def _genuine(public: bytes, table: bytes, message: SignedMessage) -> bool:
     # Keyed by the message itself (its every field, the signature too): an equal message
     # has equal signed bytes, and so the same verdict.
-    return verify(public, message.sig, signed_bytes(message))
+    return verify(public, message.sig, signed_bytes(message, table))
 
 
 class Signer:
     """Signs this seat's messages, and tells whether another seat's are its own."""
 
-    def __init__(self, key: SeatKey, keys: Sequence[bytes]) -> None:
+    def __init__(self, key: SeatKey, keys: Sequence[bytes], table: bytes = SIMULATED) -> None:
+        if len(table) != TABLE_BYTES:
+            raise ValueError(f"a table id is {TABLE_BYTES} bytes")
         self.key = key
         self.keys = tuple(keys)
         """Every seat's public key, by seat."""
+        self.table = table
+        """The table's id, which every signature names."""
 
     @classmethod
-    def computed(cls, seat: int, players: int, seed: bytes = b"") -> Signer:
+    def computed(
+        cls, seat: int, players: int, seed: bytes = b"", table: bytes = SIMULATED
+    ) -> Signer:
         """A signer whose keys anyone can compute from ``seed``: for simulations and tests,
         never for a table on the network (the network gives every seat a key of its own)."""
         keys = [_computed_key(s, seed) for s in range(players)]
-        return cls(keys[seat], [k.public for k in keys])
+        return cls(keys[seat], [k.public for k in keys], table)
 
     def sign(self, message: M) -> M:
         """``message``, signed if it is of a kind that is."""
         if not isinstance(message, SIGNED):
             return message
-        return replace(message, sig=self.key.sign(signed_bytes(message)))
+        return replace(message, sig=self.key.sign(signed_bytes(message, self.table)))
 
     def genuine(self, message: Message) -> bool:
         """Whether ``message`` carries its sender's signature (True for kinds not signed)."""
@@ -84,7 +98,7 @@ class Signer:
             return True
         if not 0 <= message.sender < len(self.keys):
             return False
-        return _genuine(self.keys[message.sender], message)
+        return _genuine(self.keys[message.sender], self.table, message)
 
 
 def _computed_key(seat: int, seed: bytes) -> SeatKey:

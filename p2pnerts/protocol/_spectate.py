@@ -20,12 +20,14 @@ from p2pnerts.rules import Card, State, TableOptions, card_code
 @dataclass(frozen=True, slots=True)
 class Watch:
     """A spectator's first frame: the table it means (16 zero bytes: whichever the seat
-    plays), its name, a key made for this watch alone, and a fresh nonce."""
+    plays), its name, a key made for this watch alone, a fresh nonce, and at a private
+    table its SPAKE2 message (`_passphrase.PassphraseRun`)."""
 
     table: bytes
     name: str
     key: bytes
     nonce: bytes
+    pake: bytes = b""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ ends say why when one does not."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 import trio
@@ -77,7 +78,10 @@ async def test_a_joiner_without_the_passphrase_is_refused_and_both_ends_say_why(
             await lines.first.wait()
             # Nobody lost anything: the seat is still free, for the one who knows.
             results[1] = await join_table("127.0.0.1", port, _player("Bea", 2, [], SECRET))
-    assert lines[0].startswith("refused 127.0.0.1:") and lines[0].endswith(f"(Cal): {host_says}")
+    refused = [line for line in lines if line.startswith("refused")]
+    assert refused[0].startswith("refused 127.0.0.1:") and refused[0].endswith(
+        f"(Cal): {host_says}"
+    )
     assert results[0] == results[1]
 
 
@@ -93,41 +97,89 @@ async def test_a_passphrase_given_for_a_table_that_is_not_private_is_refused() -
             nursery.cancel_scope.cancel()
 
 
+async def _stranger(port: int, guess: str) -> tuple[Hello, Hello, Connection]:
+    """A stranger's way in as far as the host's answer: a Hello whose SPAKE2 message was
+    made with ``guess`` (its scalar from fixed bytes), and the host's proven Hello."""
+    conn = Connection(await trio.open_tcp_stream("127.0.0.1", port), "host")
+    key = SeatKey.generate()
+    run = TableSecret(guess).opening(lambda size: bytes([7]) * size)
+    mine = Hello(NO_TABLE, -1, "Eve", 4444, key.public, new_nonce(), pake=run.message)
+    host = await hear_out(conn, mine, None)
+    assert isinstance(host, Hello) and len(host.mac) == 32 and len(host.pake) == 33
+    return mine, host, conn
+
+
 async def test_the_host_checks_the_joiners_proof_itself() -> None:
     """A joiner that skips its own check and proves a wrong passphrase is refused by the
-    host, which says so to it."""
+    host, which says so to it, and counts the guess."""
     lines: list[str] = []
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             port = await _host(nursery, lines, {}, SECRET)
             conn = Connection(await trio.open_tcp_stream("127.0.0.1", port), "host")
             key = SeatKey.generate()
-            mine = Hello(NO_TABLE, -1, "Eve", 4444, key.public, new_nonce())
+            run = TableSecret("guess").opening()
+            mine = Hello(NO_TABLE, -1, "Eve", 4444, key.public, new_nonce(), pake=run.message)
             host = await hear_out(conn, mine, None)
-            assert isinstance(host, Hello) and len(host.mac) == 32
-            wrong = TableSecret.derive("guess", host.table)
-            await prove_to(conn, mine, host, key, wrong)
+            assert isinstance(host, Hello)
+            await prove_to(conn, mine, host, key, run.finish(host.pake))
             answer = await conn.receive()
             assert answer == Refuse("wrong passphrase for table 'den'")
             await conn.stream.aclose()
             nursery.cancel_scope.cancel()
-    assert lines == [lines[0]] and lines[0].endswith("(Eve): wrong passphrase")
+    assert (
+        lines[0]
+        == "a wrong passphrase from 127.0.0.1 (Eve): 1 of 5 a minute from there, 1 of 20 in all"
+    )
+    assert lines[1:] == [lines[1]] and lines[1].endswith("(Eve): wrong passphrase")
 
 
-async def test_one_connection_still_gives_anyone_an_offline_test_of_a_guess() -> None:
-    """The gap a PAKE is to close (protocol/SECURITY.md): the host proves first, so whoever
-    connects, knowing no passphrase, gets a MAC against which guesses can be tried at home,
-    one scrypt each. (A listener no longer gets it: it travels inside the encrypted link.)"""
+async def test_a_strangers_connection_tests_its_one_guess_and_no_other_offline() -> None:
+    """What one connection gives a stranger who knows no passphrase: the host's SPAKE2
+    message and proof, for the guess it ran with. Redoing its run offline with other
+    guesses, the right one included, checks none (before SPAKE2, the host's MAC under a key
+    drawn from the passphrase alone let the stranger find it here, one scrypt a guess). The
+    host counts the guess the stranger ran and left with."""
+    lines = _Said()
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            port = await _host(nursery, [], {}, SECRET)
-            conn = Connection(await trio.open_tcp_stream("127.0.0.1", port), "host")
-            key = SeatKey.generate()
-            mine = Hello(NO_TABLE, -1, "Eve", 4444, key.public, new_nonce())
-            host = await hear_out(conn, mine, None)
-            assert isinstance(host, Hello) and len(host.mac) == 32
-            await conn.stream.aclose()
+            port = await _host(nursery, lines, {}, SECRET)
+            mine, host, conn = await _stranger(port, "kitchen")
+            await conn.stream.aclose()  # gone with the record
+            await lines.first.wait()
             nursery.cancel_scope.cancel()
     said = link_statement(ANSWERER, conn.binding, host.table, mine, host)
-    guesses = {guess: TableSecret.derive(guess, host.table) for guess in ("kitchen", SECRET)}
-    assert [g for g, secret in guesses.items() if secret.check(said, host.mac)] == [SECRET]
+
+    def checks(guess: str) -> bool:
+        again = TableSecret(guess).opening(lambda size: bytes([7]) * size)
+        return again.finish(host.pake).check(said, host.mac)
+
+    assert [g for g in ("kitchen", "hallway", SECRET) if checks(g)] == []
+    assert lines[0].startswith("a wrong passphrase from 127.0.0.1 (Eve): 1 of 5")
+
+
+async def test_wrong_guesses_from_one_address_are_limited_and_told() -> None:
+    """Five wrong guesses from an address in a minute, and the host refuses the next from
+    there before any run, saying when to come back: the joiner who knows the passphrase
+    too, if it comes from that address."""
+    lines: list[str] = []
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await _host(nursery, lines, {}, SECRET)
+            for guess in ("kitchen", "hallway", "garden", "attic", "cellar"):
+                _, _, conn = await _stranger(port, guess)
+                await conn.stream.aclose()
+            for _ in range(50):  # the host counts each as its link closes
+                if sum("a wrong passphrase" in line for line in lines) == 5:
+                    break
+                await trio.sleep(0.05)
+            limited = r"try again in \d+ s: too many wrong passphrases from 127\.0\.0\.1"
+            with pytest.raises(JoinError, match=limited + " for table 'den'"):
+                await join_table("127.0.0.1", port, _player("Bea", 2, [], SECRET))
+            nursery.cancel_scope.cancel()
+    told = [line for line in lines if "passphrase" in line and not line.startswith("refused")]
+    assert told[-2:] == [
+        "a wrong passphrase from 127.0.0.1 (Eve): 5 of 5 a minute from there, 5 of 20 in all",
+        "127.0.0.1 is refused the passphrase for 60 s",
+    ]
+    assert re.search(r"\(Bea\): " + limited + "$", lines[-1]), lines[-1]

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import spake2
 
 from p2pnerts.protocol import (
     ANSWERER,
@@ -217,7 +218,10 @@ def test_every_golden_start_view_passes_the_checks_of_a_seat_of_its_view() -> No
         if isinstance(start, StartView):
             seat = receivers[start.sender]
             gate = Gate(
-                Seating(seat, (0, 1, 2, 3), TableOptions()), Signer.computed(seat, 4, b"golden")
+                Seating(seat, (0, 1, 2, 3), TableOptions()),
+                Signer.computed(
+                    seat, 4, b"golden", bytes.fromhex(GOLDEN["vectors"]["keys"]["table"])
+                ),
             )
             gate.check(start, start.clock, start.view)
 
@@ -356,18 +360,18 @@ def test_the_file_is_what_tools_golden_py_writes() -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_the_passphrase_vector_is_scrypt_then_hmac_over_the_signed_statements() -> None:
+def test_the_passphrase_vector_is_spake2_then_hmac_over_the_signed_statements() -> None:
     vector = GOLDEN["vectors"]["passphrase"]
-    secret = hashlib.scrypt(
-        vector["passphrase"].encode(),
-        salt=bytes.fromhex(vector["salt"]),
-        n=vector["n"],
-        r=vector["r"],
-        p=vector["p"],
-        maxmem=64 << 20,
-        dklen=32,
-    )
-    assert secret.hex() == vector["secret"]
+    password = vector["passphrase"].encode()
+    ids = {"idA": b"p2pnerts/3 opener", "idB": b"p2pnerts/3 answerer"}
+    # SPAKE2 as the spake2 package defines it (SPEC §2.9), each end's entropy as given.
+    opener_byte = bytes.fromhex(vector["opener_entropy_byte"])
+    answerer_byte = bytes.fromhex(vector["answerer_entropy_byte"])
+    a = spake2.SPAKE2_A(password, entropy_f=lambda n: opener_byte * n, **ids)
+    b = spake2.SPAKE2_B(password, entropy_f=lambda n: answerer_byte * n, **ids)
+    sent_a, sent_b = a.start(), b.start()
+    key = a.finish(sent_b)
+    assert b.finish(sent_a) == key
     frames = {k: bytes.fromhex(vector[k]) for k in ("newcomer_hello", "host_hello", "proof")}
     newcomer, host, proof = (decode(frame) for frame in frames.values())
     assert isinstance(newcomer, Hello) and isinstance(host, Hello) and isinstance(proof, Proof)
@@ -379,9 +383,10 @@ def test_the_passphrase_vector_is_scrypt_then_hmac_over_the_signed_statements() 
         vector["answerer_statement"],
         vector["opener_statement"],
     )
+    assert (newcomer.pake, host.pake) == (sent_a, sent_b)
     domain = b"p2pnerts/3 passphrase proof\x00"
-    assert host.mac == hmac.digest(secret, domain + answerer, "sha256")
-    assert proof.mac == hmac.digest(secret, domain + opener, "sha256")
+    assert host.mac == hmac.digest(key, domain + answerer, "sha256")
+    assert proof.mac == hmac.digest(key, domain + opener, "sha256")
     assert verify(host.key, host.proof, answerer) and verify(newcomer.key, proof.proof, opener)
 
 

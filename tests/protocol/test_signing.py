@@ -20,6 +20,7 @@ from p2pnerts.protocol import (
     ViewChange,
     decode_payload,
     encode_payload,
+    signed_bytes,
 )
 from p2pnerts.rules import DeclareStuck, TurnStock
 
@@ -201,3 +202,12 @@ def test_the_start_view_letting_a_restarted_seat_back_carries_its_signed_rejoin(
         rejoins = [m for m in asked if isinstance(m, Rejoin)]
         assert [(r.sender, r.view) for r in rejoins] == [(2, start.joined_from[0])]
         assert all(checker.genuine(r) and len(r.sig) == 64 for r in rejoins)
+
+
+def test_a_message_signed_at_one_table_is_not_genuine_at_another_with_the_same_keys() -> None:
+    # Seat 1 of the table 'here', whose key sits at seat 1 of 'there' too (a key used twice).
+    here, there = bytes(range(16)), bytes(range(1, 17))
+    signed = Signer.computed(1, 2, b"k", here).sign(Play(1, 0, 5, 1, 1, TurnStock(1)))
+    assert Signer.computed(0, 2, b"k", here).genuine(signed)
+    assert not Signer.computed(0, 2, b"k", there).genuine(signed)
+    assert signed_bytes(signed, here).startswith(b"p2pnerts/3 message\x00" + here)

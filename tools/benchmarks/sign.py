@@ -21,7 +21,7 @@ def bench_sign(args: argparse.Namespace) -> dict[str, Any]:
     for n in range(count):
         signed = signer.sign(replace(play, clock=17 + n))
     signing = (time.process_time() - start) / count
-    data = signed_bytes(signed)
+    data = signed_bytes(signed, signer.table)
     start = time.process_time()
     for _ in range(count):
         verify(signer.keys[0], signed.sig, data)

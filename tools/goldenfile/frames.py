@@ -42,14 +42,14 @@ from p2pnerts.rules import (
     card_code,
 )
 
-from .values import DIGEST, KEY_SEED, NEXT, ORDER, SECRET, SEED, SHARES, ZERO, C, D, H, S
+from .values import DIGEST, KEY_SEED, NEXT, ORDER, SECRET, SEED, SHARES, TABLE, ZERO, C, D, H, S
 
 M = TypeVar("M", bound=Message)
 
 
 def _signed(message: M) -> M:
     """``message`` as its sender signs it (kinds that are not signed stay as they are)."""
-    return Signer.computed(message.sender, 4, KEY_SEED).sign(message)
+    return Signer.computed(message.sender, 4, KEY_SEED, TABLE).sign(message)
 
 
 SHOWN = tuple(map(card_code, face_up(ORDER, TableOptions())))

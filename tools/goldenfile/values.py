@@ -86,14 +86,27 @@ class Handshake(NamedTuple):
 
 def handshake() -> Handshake:
     """The handshake of the passphrase vector and the link frames, over the golden `link`:
-    keys and nonces fixed, so that the signatures (Ed25519 is deterministic) and the MACs
-    are too."""
+    keys, nonces and SPAKE2's entropy fixed, so that the signatures (Ed25519 is
+    deterministic), SPAKE2's messages and the MACs are too."""
     newcomer = Hello(ZERO, -1, "Bea", 4001, NEWCOMER_KEY.public, bytes(range(16)))
     bare = Hello(TABLE, 0, "Ann", 4000, HOST_KEY.public, bytes(range(16, 32)))
     binding = link().opener.hash
     answerer = link_statement(ANSWERER, binding, TABLE, newcomer, bare)
     opener = link_statement(OPENER, binding, TABLE, newcomer, bare)
-    secret = TableSecret.derive(PASSPHRASE, TABLE)
-    host = replace(bare, proof=HOST_KEY.sign(answerer), mac=secret.prove(answerer))
-    proof = Proof(NEWCOMER_KEY.sign(opener), secret.prove(opener))
+    secret = TableSecret(PASSPHRASE)
+    mine, theirs = secret.opening(OPENER_SCALAR), secret.answering(ANSWERER_SCALAR)
+    newcomer = replace(newcomer, pake=mine.message)
+    host = replace(bare, proof=HOST_KEY.sign(answerer), pake=theirs.message)
+    host = replace(host, mac=theirs.finish(newcomer.pake).prove(answerer))
+    proof = Proof(NEWCOMER_KEY.sign(opener), mine.finish(host.pake).prove(opener))
     return Handshake(newcomer, host, answerer, opener, proof)
+
+
+def OPENER_SCALAR(size: int) -> bytes:
+    """The newcomer's SPAKE2 entropy in the golden handshake: fixed bytes."""
+    return bytes([0xA1]) * size
+
+
+def ANSWERER_SCALAR(size: int) -> bytes:
+    """The host's SPAKE2 entropy in the golden handshake: fixed bytes."""
+    return bytes([0xB2]) * size

@@ -10,12 +10,10 @@ import hashlib
 from typing import Any
 
 import msgpack
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from p2pnerts.protocol import Signer, encode, pledge, table_terms
 from p2pnerts.protocol._channel import PROLOGUE
 from p2pnerts.protocol._codec import encode_payload
-from p2pnerts.protocol._passphrase import SALT_DOMAIN, SCRYPT_N, SCRYPT_P, SCRYPT_R
 from p2pnerts.protocol._wire import _options_to_wire
 from p2pnerts.rules import TableOptions
 
@@ -23,8 +21,10 @@ from .frames import FRAMES
 from .meaning import card_text
 from .values import (
     ANSWERER_EPHEMERAL,
+    ANSWERER_SCALAR,
     KEY_SEED,
     OPENER_EPHEMERAL,
+    OPENER_SCALAR,
     ORDER,
     PASSPHRASE,
     SECRET,
@@ -51,10 +51,12 @@ def vectors() -> dict[str, Any]:
     return {
         "keys": {
             "note": "the seats' Ed25519 public keys of these frames. A signed message's sig"
-            " is its sender's signature of the ASCII bytes p2pnerts/2 message, a zero byte,"
-            " then the message's payload with sig empty (a StartView's with carried empty"
-            " too, as the running digest hashes it)",
+            " is its sender's signature of the ASCII bytes p2pnerts/3 message, a zero byte,"
+            " the table's 16-byte id (table, below), then the message's payload"
+            " with sig empty (a StartView's with carried empty too, as the running digest"
+            " hashes it)",
             "public": [Signer.computed(0, 4, KEY_SEED).keys[s].hex() for s in range(4)],
+            "table": TABLE.hex(),
         },
         "link": link_vector(),
         "passphrase": passphrase_vector(),
@@ -136,31 +138,26 @@ def link_vector() -> dict[str, Any]:
 
 
 def passphrase_vector() -> dict[str, Any]:
-    """A private table's handshake (SPEC §2.9), whole (`values.handshake`), and the secret
-    both ends derive from the passphrase."""
+    """A private table's handshake (SPEC §2.9), whole (`values.handshake`), with the
+    entropy each end's SPAKE2 drew."""
     shake = handshake()
     return {
-        "note": "secret = scrypt(passphrase in NFC UTF-8, salt, N, r, p, 32 bytes); each mac"
-        " is HMAC-SHA-256(secret, 'p2pnerts/3 passphrase proof' 0x00 || statement), the"
-        " statement being the one that end signs (SPEC 2.8); the host's Hello carries its"
-        " mac, the newcomer's Proof its own",
+        "note": "each end runs SPAKE2 (SPEC 2.9: the spake2 package's Ed25519 group, M and"
+        " N; password the passphrase in NFC UTF-8; idA 'p2pnerts/3 opener', idB"
+        " 'p2pnerts/3 answerer'), the newcomer as A, the host as B, each drawing its"
+        " scalar from the entropy given (n bytes of it, reduced mod L); pake is each"
+        " Hello's message; each mac is HMAC-SHA-256(key, 'p2pnerts/3 passphrase proof'"
+        " 0x00 || statement), the statement being the one that end signs (SPEC 2.8); the"
+        " host's Hello carries its mac, the newcomer's Proof its own",
         "passphrase": PASSPHRASE,
-        "salt": (SALT_DOMAIN + TABLE).hex(),
-        "n": SCRYPT_N,
-        "r": SCRYPT_R,
-        "p": SCRYPT_P,
-        "secret": _scrypt(PASSPHRASE, TABLE).hex(),
+        "opener_entropy_byte": OPENER_SCALAR(1).hex(),
+        "answerer_entropy_byte": ANSWERER_SCALAR(1).hex(),
         "newcomer_hello": encode(shake.newcomer).hex(),
         "answerer_statement": shake.answerer.hex(),
         "host_hello": encode(shake.host).hex(),
         "opener_statement": shake.opener.hex(),
         "proof": encode(shake.proof).hex(),
     }
-
-
-def _scrypt(passphrase: str, table: bytes) -> bytes:
-    kdf = Scrypt(salt=SALT_DOMAIN + table, length=32, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P)
-    return kdf.derive(passphrase.encode("utf-8"))
 
 
 def terms_vector() -> dict[str, Any]:
