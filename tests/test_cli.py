@@ -10,12 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from mnemonic import Mnemonic
 
 from p2pnerts import __version__
 from p2pnerts.cli import _ends, _parser, main
 from p2pnerts.commands import _seats
 from p2pnerts.commands._config import passphrase_from, seat_from
 from p2pnerts.commands._locate import address_of
+from p2pnerts.commands._phrases import tell_passphrase, weakness
 from p2pnerts.commands._seats import fit_out
 from p2pnerts.errors import UsageError
 from p2pnerts.logs import read_log
@@ -349,6 +351,46 @@ def test_a_passphrase_that_cannot_be_had_is_a_usage_error(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     with pytest.raises(UsageError, match=complaint):
         passphrase_from(_passphrase_args(*given))
+
+
+def test_host_passphrase_with_no_words_makes_up_three_and_shows_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args, _ = _parser().parse_known_args(["host", "--name", "Den", "--passphrase", "--seed", "1"])
+    made = [seat_from(args) for _ in range(2)]
+    words = made[0].passphrase.split("-") if made[0].passphrase else []
+    assert len(words) == 3 and all(w in Mnemonic("english").wordlist for w in words)
+    assert made[0].offered and made[0].passphrase != made[1].passphrase  # no seed fixes it
+    tell_passphrase(made[0].passphrase or "", offered=True)
+    assert capsys.readouterr().out.startswith(f"This table's passphrase: {made[0].passphrase} ")
+    args, _ = _parser().parse_known_args(["host", "--name", "Den", "--passphrase", "kitchen"])
+    assert seat_from(args).passphrase == "kitchen" and not seat_from(args).offered
+    # A joiner's --passphrase still takes words only.
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["join", "Den", "--passphrase"])
+
+
+@pytest.mark.parametrize(
+    ("passphrase", "why"),
+    [
+        ("kitchen", "one word, 7 characters"),
+        ("Tr0ub4dor&3", "2 words, 11 characters"),
+        ("open sesame", "2 words, 11 characters"),
+        ("correct horse battery staple", None),
+        ("correcthorsebatterystaple", None),
+        ("lemon-orbit-seven", None),
+    ],
+)
+def test_a_host_is_warned_of_a_weak_passphrase_of_its_own(
+    capsys: pytest.CaptureFixture[str], passphrase: str, why: str | None
+) -> None:
+    assert weakness(passphrase) == why
+    tell_passphrase(passphrase, offered=False)
+    err = capsys.readouterr().err
+    assert (err == "") == (why is None)
+    assert passphrase not in err  # (the warning never prints the passphrase)
+    if why is not None:
+        assert err.startswith(f"p2pnerts: warning: the passphrase is weak ({why}): ")
 
 
 def test_the_commands_without_a_screen_start_without_the_screens_library() -> None:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from p2pnerts.bots import level, policy_name
-from p2pnerts.commands._options import default_log_dir, default_name
+from p2pnerts.commands._options import OFFERED, default_log_dir, default_name
+from p2pnerts.commands._phrases import generated
 from p2pnerts.errors import Error, UsageError
 from p2pnerts.net import GONE_AFTER, IDLE_AFTER, Shape, Shaper, TableSpec
 from p2pnerts.protocol import passphrase_bytes
@@ -47,6 +48,8 @@ class SeatConfig:
     passphrase: str | None = None
     """A private table's passphrase (``--passphrase``, ``--passphrase-env``,
     ``--ask-passphrase``): hosting, the table is private; joining, the table must be."""
+    offered: bool = False
+    """``host --passphrase`` with no words: the passphrase was made up here, to be shown."""
     host_key: str | None = None
     """``--host-key``: join only a table whose host proves this key's fingerprint."""
     shape: Shape = field(default_factory=Shape)
@@ -109,6 +112,7 @@ def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
         idle=IDLE_AFTER if bot else args.idle,
         gone_after=args.gone_after,
         passphrase=passphrase_from(args),
+        offered=getattr(args, "passphrase", None) is OFFERED,
         host_key=getattr(args, "host_key", None),
         shape=shape_from(args),
         log=log_from(args),
@@ -169,6 +173,8 @@ def passphrase_from(args: argparse.Namespace) -> str | None:
             raise UsageError(f"--passphrase-env: {args.passphrase_env} is not set")
     elif args.ask_passphrase:
         passphrase = _ask_passphrase()
+    elif args.passphrase is OFFERED:
+        passphrase = generated()
     else:
         passphrase = args.passphrase
     if passphrase is not None:

@@ -68,6 +68,7 @@ def player_options(
     flag: str = "--player",
     named_by_policy: bool = False,
     headless: bool = True,
+    hosting: bool = False,
 ) -> None:
     if named_by_policy:
         about = "the bot's name (default: its policy's)"
@@ -106,7 +107,7 @@ def player_options(
         help="end the match when no other seat has answered for S seconds, or the table has "
         f"waited that long for silent seats to come back ({GONE_AFTER:.0f})",
     )
-    passphrase_options(parser)
+    passphrase_options(parser, hosting=hosting)
     link_options(parser)
     log_options(parser)
     if headless:
@@ -117,17 +118,34 @@ def player_options(
         look_options(parser)
 
 
-def passphrase_options(parser: argparse.ArgumentParser) -> None:
+OFFERED = "(three generated words)"
+"""``host --passphrase`` given no words: the host is offered three (`_phrases.generated`)."""
+
+
+def passphrase_options(parser: argparse.ArgumentParser, *, hosting: bool = False) -> None:
     group = parser.add_argument_group(
         "private tables (only those who know the passphrase sit; it is never sent)"
     )
     given = group.add_mutually_exclusive_group()
-    given.add_argument(
-        "--passphrase",
-        metavar="TEXT",
-        help="the table's passphrase (others on this machine may see it in `ps`: "
-        "--passphrase-env or --ask-passphrase keep it out of sight)",
-    )
+    if hosting:
+        given.add_argument(
+            "--passphrase",
+            metavar="TEXT",
+            nargs="?",
+            const=OFFERED,
+            help="make the table private, with this passphrase, or, given no TEXT, with"
+            " three words made up here and shown to you (others on this machine may see"
+            " a TEXT in `ps`: --passphrase-env or --ask-passphrase keep it out of sight)."
+            " Each connection can test one guess, and this host allows 5 wrong ones a"
+            " minute from an address, 20 in all: a word or two is warned about",
+        )
+    else:
+        given.add_argument(
+            "--passphrase",
+            metavar="TEXT",
+            help="the table's passphrase (others on this machine may see it in `ps`: "
+            "--passphrase-env or --ask-passphrase keep it out of sight)",
+        )
     given.add_argument(
         "--passphrase-env",
         metavar="VAR",

@@ -73,6 +73,8 @@ def waiting_room(config: HostConfig) -> ui.LobbyModel:
         spec.name, spec.seats, hosting=True, roster=(config.seat.name,), teams=spec.options.teams
     )
     lobby.bots_added = config.bots  # on their way: host_in_lobby seats them
+    if config.seat.offered:  # made up here: the host must read it to tell the others
+        lobby.notice = f"the passphrase: {config.seat.passphrase}"
     return lobby
 
 

@@ -14,6 +14,7 @@ from p2pnerts.commands._options import (
     table_name,
     table_options,
 )
+from p2pnerts.commands._phrases import tell_passphrase
 from p2pnerts.commands._seats import host_command
 from p2pnerts.net import TableSpec
 
@@ -34,12 +35,14 @@ def host_options(host: argparse.ArgumentParser) -> None:
         help="the bots' level 1-10, or one level per bot in turn (default: --level)",
     )
     host.add_argument("--no-advertise", action="store_true", help="do not announce by mDNS")
-    player_options(host)
+    player_options(host, hosting=True)
     table_options(host)
 
 
 def host_table(args: argparse.Namespace) -> int:
     seat = seat_from(args)
+    if seat.passphrase is not None:
+        tell_passphrase(seat.passphrase, offered=seat.offered)
     options = table_options_from(args)
     spec = TableSpec(args.name, table_size(options, args.seats, "--seats"), options)
     bot_levels = tuple(args.bot_level or ())
