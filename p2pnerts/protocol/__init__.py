@@ -99,6 +99,7 @@ from p2pnerts.protocol._events import (
     SitOut,
     ViewInstalled,
 )
+from p2pnerts.protocol._hand import Hand
 from p2pnerts.protocol._identity import (
     ANSWERER,
     NO_KEY,
@@ -198,6 +199,7 @@ __all__ = [
     "Event",
     "Evidence",
     "FrameDecoder",
+    "Hand",
     "Hello",
     "KeptStateError",
     "Leave",

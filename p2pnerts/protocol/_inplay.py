@@ -7,10 +7,11 @@ is worked out again only after one of those two changes (a cache with one owner)
 
 A player's move goes into the air at once (`InPlay.intend`); a foundation play, a stuck
 declaration or a Nerts call — on a team's tableau, any move — holds the player's one
-hand until it commits. At its place in the agreed order a play gets its verdict from the
-arbiter (`_arbiter.decide`) and lands, ties or returns (`InPlay.commit_play`); then what
-follows by itself is applied alike everywhere (`InPlay.settle`): seats sitting out are
-declared stuck, all stuck means the rotation, and an ended round is scored.
+hand until it commits: a next move its verdict could change waits for it (`_hand`). At
+its place in the agreed order a play gets its verdict from the arbiter
+(`_arbiter.decide`) and lands, ties or returns (`InPlay.commit_play`); then what follows
+by itself is applied alike everywhere (`InPlay.settle`): seats sitting out are declared
+stuck, all stuck means the rotation, and an ended round is scored.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from p2pnerts.protocol import _host
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told
 from p2pnerts.protocol._errors import LocalProtocolError
 from p2pnerts.protocol._events import AuditFailed, AutoApplied, PlayInTheAir, RoundOver
+from p2pnerts.protocol._hand import Hand
 from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import Play
 from p2pnerts.protocol._rounds import Round
@@ -93,7 +95,7 @@ class InPlay:
         self.public: State | None = None
         self._private: State | None = None
         self._mine: list[Play] = []
-        self._hand: Play | None = None
+        self._held: list[Play] = []
         self.placed: dict[int, tuple[int, int]] = {}
         """Per foundation, the seat and clock of the play that last put a card there."""
         self.stuck_while_away: set[int] = set()
@@ -128,15 +130,18 @@ class InPlay:
         return self._mine
 
     @property
-    def hand(self) -> Play | None:
-        """This seat's play that holds its one hand: its next move waits for it."""
-        return self._hand
+    def hand(self) -> Hand:
+        """This seat's plays in the air that hold its one hand: a next move that depends
+        on one waits for it."""
+        agreed = 0 if self._private is None else len(self._private.foundations)
+        held = tuple(play.move for play in self._held)
+        return Hand(held, agreed, team=len(self._host.team) > 1)
 
     def throw(self, play: Play, *, holds_hand: bool) -> None:
         """A play of this seat's goes into the air (holding its one hand, if it must)."""
         self._mine.append(play)
         if holds_hand:
-            self._hand = play
+            self._held.append(play)
         self._display = None
 
     def come_down(self, play: Play) -> None:
@@ -144,8 +149,8 @@ class InPlay:
         if play in self._mine:
             self._mine.remove(play)
             self._display = None
-        if self._hand == play:
-            self._hand = None
+        if play in self._held:
+            self._held.remove(play)
 
     @property
     def display(self) -> State | None:
@@ -180,7 +185,7 @@ class InPlay:
             raise LocalProtocolError("your deck's order is not here: you cannot play it")
         if move.seat != self._host.seat:
             raise LocalProtocolError(f"seat {self._host.seat} cannot move for seat {move.seat}")
-        if self.hand is not None:
+        if self.hand.waits_for(move) is not None:
             raise LocalProtocolError("one hand: wait until your last play lands or returns")
         if self._host.log.waiting[self._host.seat] >= PLAYS_WAITING:
             raise LocalProtocolError("too many of your plays wait to commit: wait a moment")

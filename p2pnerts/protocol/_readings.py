@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._dealing import Dealing
+from p2pnerts.protocol._hand import Hand
 from p2pnerts.protocol._inplay import InPlay
 from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._membership import Membership
@@ -97,9 +98,14 @@ class Readings:
 
     @property
     def in_the_air(self) -> Move | None:
-        """This seat's play that holds its one hand, if any."""
-        hand = self.inplay.hand
-        return None if hand is None else hand.move
+        """This seat's play that holds its one hand, sent last, if any."""
+        return self.inplay.hand.last
+
+    @property
+    def hand(self) -> Hand:
+        """This seat's plays in the air that hold its one hand, and which next moves wait
+        for them (`Hand.waits_for`)."""
+        return self.inplay.hand
 
     @property
     def status(self) -> Status:

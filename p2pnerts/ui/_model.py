@@ -157,7 +157,7 @@ class TableModel:
     def flying(self) -> Card | None:
         """The card this player's move in the air carries (for a stock turn: the waste
         top it shows), so the screen can mark it."""
-        air, tableau = self.snap.in_the_air, self.tableau
+        air, tableau = self.snap.hand.last, self.tableau
         match air:
             case ToFoundation(card=card) | ToWork(card=card) | SlideUnder(card=card):
                 return card
@@ -205,7 +205,7 @@ class TableModel:
             self.notice = ""  # said before the seat was stuck: the stuck line says what now
         for event in events:
             self._hear(event)
-        if snap.in_the_air is None and self.notice.startswith(ONE_HAND):
+        if snap.hand.last is None and self.notice.startswith(ONE_HAND):
             self.notice = ""  # the hand is free again
         if self.returned is not None and self.clock() >= self.returned[1]:
             self.returned = None
@@ -389,7 +389,7 @@ class TableModel:
         self._make(move if state is None else _choose.checked(state, move))
 
     def _make(self, move: Move | str) -> None:
-        air = self.snap.in_the_air
+        air = None if isinstance(move, str) else self.snap.hand.waits_for(move)
         if self.snap.blind and self.playing:
             self.notice = BLIND
         elif air is not None:  # the selection stays: the key works again once it lands

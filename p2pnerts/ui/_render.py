@@ -144,7 +144,7 @@ def _status(model: TableModel, width: int) -> Row:
     if model.leave.asking:
         return model.leave.row(width)
     row = Row()
-    air = model.snap.in_the_air
+    air = model.snap.hand.last
     sel = model.selection
     wait, news = waiting(model), model.news_now()
     if news:

@@ -35,7 +35,7 @@ def snapshot(peer: TablePeer) -> Snapshot:
     result = peer.result
     return Snapshot(
         display=r.display,
-        in_the_air=r.in_the_air,
+        hand=r.hand,
         status=r.status.value,
         clock=r.clock,
         committed=r.committed,

@@ -3,12 +3,12 @@ cards look, the player's selection, what a click hits and a line of the ticker."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
+from p2pnerts.protocol import Hand
 from p2pnerts.rules import (
     Card,
-    Move,
     State,
 )
 
@@ -40,7 +40,9 @@ class Snapshot:
     """The seat's peer as the front end reads it after each change."""
 
     display: State | None = None
-    in_the_air: Move | None = None
+    hand: Hand = field(default_factory=Hand)
+    """This seat's plays in the air that hold its one hand (the last sent, ``hand.last``,
+    is shown flying), and which next moves wait for them."""
     status: str = "playing"
     clock: int = 0
     committed: int = 0

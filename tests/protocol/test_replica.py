@@ -146,14 +146,15 @@ def test_when_every_seat_is_stuck_every_peer_rotates_the_stocks_at_the_same_plac
     table.agree()
 
 
-def test_one_hand_the_next_move_waits_for_the_play_in_the_air() -> None:
+def test_one_hand_a_move_that_depends_on_the_play_in_the_air_waits_for_it() -> None:
     table = _table()
-    table.replicas[0].intend(_two_of_hearts(0), table.now)
+    table.replicas[0].intend(_two_of_hearts(0), table.now)  # from work pile 1
+    table.replicas[0].intend(TurnStock(0), table.now)  # touches nothing the 2 left or met
     with pytest.raises(LocalProtocolError, match="one hand"):
-        table.replicas[0].intend(TurnStock(0), table.now)
+        table.replicas[0].intend(DeclareStuck(0), table.now)
     table.flush()
     table.settle()
-    table.replicas[0].intend(TurnStock(0), table.now)  # landed: the hand is free
+    table.replicas[0].intend(DeclareStuck(0), table.now)  # landed: the hand is free
 
 
 def test_a_stuck_player_does_not_turn_the_stock_while_waiting() -> None:

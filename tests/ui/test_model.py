@@ -9,6 +9,7 @@ from _tables import card, dealt, played
 from p2pnerts.protocol import (
     Ack,
     Event,
+    Hand,
     PeerRejoined,
     PeerSuspected,
     PlayCommitted,
@@ -300,10 +301,21 @@ def test_the_team_deck_is_listed_as_going_to_one_seat_only() -> None:
     assert texts[2].startswith("→ all")
 
 
+def test_a_key_for_a_move_the_play_in_the_air_cannot_change_goes_at_once() -> None:
+    model, sent = model_on(TABLE)
+    flying = ToFoundation(0, EIGHT, 0, NEW_FOUNDATION)  # from pile 1, not yet landed
+    model.refresh(Snapshot(display=TABLE, hand=Hand((flying,))))
+    model.turn_stock()
+    model.pick(3)
+    model.to_foundation()  # the ace of pile 4
+    assert sent == [TurnStock(0), ToFoundation(0, ACE, 3, NEW_FOUNDATION)]
+    assert model.notice == ""
+
+
 def test_a_key_while_a_move_is_in_the_air_keeps_the_selection_and_waits() -> None:
     model, sent = model_on(TABLE)
     air = ToWork(0, SEVEN, NERTS, 0)
-    model.refresh(Snapshot(display=TABLE, in_the_air=air))
+    model.refresh(Snapshot(display=TABLE, hand=Hand((air,), team=True)))
     model.pick(3)
     model.to_foundation()
     assert sent == [] and model.selection is not None

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from _tables import card, dealt, played
 
-from p2pnerts.protocol import RoundOver
+from p2pnerts.protocol import Hand, RoundOver
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
@@ -148,7 +148,7 @@ def test_a_play_in_the_air_is_shown_as_such() -> None:
     model = TableModel(0, ("You", "Bea"), TableOptions())
     ace = card(0, "AS")
     state = dealt(["7H"], ["8S", "9D", "KC", "AS"])
-    model.refresh(Snapshot(display=state, in_the_air=ToFoundation(0, ace, 3, NEW_FOUNDATION)))
+    model.refresh(Snapshot(display=state, hand=Hand((ToFoundation(0, ace, 3, NEW_FOUNDATION),))))
     assert "A♠ is in the air" in render(model, 80, 24).text()
 
 
