@@ -88,8 +88,7 @@ def player_options(
         "--seed",
         type=int,
         default=None,
-        help="draw the bots' choices from this seed (no seed fixes the decks: every seat's "
-        "secret goes into them)",
+        help=SEED_HELP,
     )
     parser.add_argument("--interface", metavar="ADDR", help="use mDNS on this address only")
     parser.add_argument("--stats", metavar="FILE", help="write what this peer measured (JSON)")
@@ -118,6 +117,11 @@ def player_options(
         look_options(parser)
 
 
+SEED_HELP = (
+    "draw the bots' choices from this seed (no seed fixes the decks: every seat's secret"
+    " goes into them)"
+)
+"""What ``--seed`` does, wherever a command seats bots."""
 OFFERED = "(three generated words)"
 """``host --passphrase`` given no words: the host is offered three (`_phrases.generated`)."""
 

@@ -17,6 +17,7 @@ from p2pnerts.commands._config import (
 )
 from p2pnerts.commands._onscreen import table_screen
 from p2pnerts.commands._options import (
+    SEED_HELP,
     Command,
     count,
     idle_option,
@@ -31,7 +32,7 @@ from p2pnerts.net import TableSpec
 
 def play_options(play: argparse.ArgumentParser) -> None:
     play.add_argument("--bots", type=count(1, 13), default=None, help="bots at the table (1-13; 3)")
-    play.add_argument("--seed", type=int, default=None, help="shuffle the decks from this seed")
+    play.add_argument("--seed", type=int, default=None, help=SEED_HELP)
     play.add_argument("--level", type=count(1, 10), default=NEWCOMER, help=level_help(NEWCOMER))
     play.add_argument(
         "--headless", action="store_true", help="a bot plays your seat; the table is told in lines"
