@@ -59,6 +59,8 @@ class Guesses:
     def wrong(self, address: str, who: str) -> None:
         """Count a wrong guess from ``address`` (``who``: its name, shown), and tell."""
         now = trio.current_time()
+        for gone in [a for a, times in self._wrong.items() if times[-1] <= now - WINDOW]:
+            del self._wrong[gone]  # (addresses kept only while they have guesses to count)
         mine = self._recent(address, now)
         mine.append(now)
         self._all.append(now)
