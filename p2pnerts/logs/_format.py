@@ -259,16 +259,21 @@ class LogReader:
         except _Malformed as exc:
             raise LogError(f"{self.path}: {exc}") from None
         except OSError as exc:
-            raise LogError(f"{self.path}: cannot be read: {exc.strerror or exc}") from None
+            raise _unreadable(self.path, exc) from None
 
 
 def _open(path: Path) -> BinaryIO:
     try:
         return open(path, "rb")
-    except FileNotFoundError:
-        raise LogError(f"{path}: no such file") from None
     except OSError as exc:
-        raise LogError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+        raise _unreadable(path, exc) from None
+
+
+def _unreadable(path: Path, exc: OSError) -> LogError:
+    """A log the system would not let be read, said in one line."""
+    if isinstance(exc, FileNotFoundError):
+        return LogError(f"{path}: no such file")
+    return LogError(f"{path}: cannot be read: {exc.strerror or exc}")
 
 
 def frame_id(frame: bytes) -> bytes:
