@@ -18,7 +18,8 @@ import trio
 from p2pnerts import ui
 from p2pnerts.commands._config import HostConfig, JoinConfig, SeatConfig
 from p2pnerts.commands._locate import join_or_come_back, know, locate_and_join
-from p2pnerts.commands._seats import bot_player, fit_out, local_bot, run_host, say
+from p2pnerts.commands._seats import bot_player, fit_out, local_bot, run_host
+from p2pnerts.commands._telling import say
 from p2pnerts.net import (
     DiscoveryError,
     KnownHosts,

@@ -7,12 +7,9 @@ the commands print the table's progress as plain lines.
 
 from __future__ import annotations
 
-import json
 import random
-import sys
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
-from pathlib import Path
 from typing import Protocol, TypeVar, TypeVarTuple
 
 import trio
@@ -21,6 +18,7 @@ from p2pnerts.bots import BotDriver, Guarded, level, load_policy
 from p2pnerts.cheats import Cheat
 from p2pnerts.commands._config import HostConfig, JoinConfig, SeatConfig
 from p2pnerts.commands._locate import address_of, locate_and_join
+from p2pnerts.commands._telling import end_match, say, tell_end, warn
 from p2pnerts.driver import Pace
 from p2pnerts.errors import Error, UsageError
 from p2pnerts.net import (
@@ -40,8 +38,7 @@ from p2pnerts.net import (
     resume_table,
 )
 from p2pnerts.protocol import PROTOCOL_VERSION, Welcome, fingerprint
-from p2pnerts.system import cpu_seconds, interrupt_on_terminate
-from p2pnerts.words import shown
+from p2pnerts.system import interrupt_on_terminate
 
 
 class Screen(Protocol):
@@ -102,42 +99,6 @@ def fit_out(player: Player, seat: SeatConfig) -> Player:
     player.spectators = seat.watchers
     player.gone_after = seat.gone_after
     return player
-
-
-def warn(text: str) -> None:
-    """A problem the person running this peer should see, on standard error (shown as
-    text: it may carry a peer's words)."""
-    print(shown(text), file=sys.stderr, flush=True)
-
-
-def say(line: str) -> None:
-    """A line of the table's news on standard output, shown as text (names and reasons
-    come from the other peers)."""
-    print(shown(line), flush=True)
-
-
-def write_stats(path: Path | None, result: MatchResult) -> None:
-    """``--stats FILE``: what this peer measured, as JSON (for tools/bench.py net)."""
-    if path is None or result.stats is None:
-        return
-    s = result.stats
-    figures = {
-        "commit_latencies": s.commit_latencies,
-        "silent_waits": s.silent_waits,
-        "membership": s.comings.records,
-        "away": s.comings.away,
-        "frames_sent": s.frames_sent,
-        "bytes_sent": s.bytes_sent,
-        "probed": s.probed,
-        "diverged": s.diverged,
-        "refused": s.refused,
-        "stalled": s.stalled,
-        "audits_failed": s.audits_failed,
-        "seconds": s.finished - s.started,
-        "cpu_seconds": cpu_seconds(),
-    }
-    with open(path, "w", encoding="utf-8") as out:
-        json.dump(figures, out)
 
 
 T = TypeVar("T")
@@ -210,38 +171,6 @@ def host_headless(config: HostConfig, tell: Callable[[str], None] | None = None)
     """Host the table with a bot in this seat (``--headless``), the table told in lines."""
     me = _host_seat(config.seat, tell)
     return run_seat(me, partial(run_host, config, me=me))
-
-
-ALARM_STATUS = 3
-"""The exit status of a peer that saw the table diverge or refused a seat that broke the
-protocol: the match may have finished, but not every seat could be trusted."""
-
-
-def end_match(result: MatchResult | None, seat: SeatConfig) -> int:
-    """How a command ends its match (`tell_end`, and ``--stats``); None (the player left
-    the table screen before play began) ends it quietly. The exit status: 0, or
-    `ALARM_STATUS` with one line on stderr when this peer saw something go wrong at the
-    table."""
-    if result is None:
-        return 0
-    tell_end(result)
-    write_stats(seat.stats, result)
-    alarms = result.stats.alarms() if result.stats is not None else None
-    if alarms is None:
-        return 0
-    warn(f"p2pnerts: this table could not be trusted: {alarms}")
-    return ALARM_STATUS
-
-
-def tell_end(result: MatchResult) -> None:
-    """The lines that end a seat's match, whichever way it ends (played out, ended early,
-    left): the seats' comings and goings, the game log's path, and the summary last."""
-    comings = None if result.stats is None else result.stats.comings.summary()
-    if comings is not None:
-        say(comings)
-    if result.log is not None:
-        say(f"game log: {result.log}")  # (`p2pnerts replay` steps through it, `trace` merges)
-    say(result.summary())
 
 
 async def run_host(

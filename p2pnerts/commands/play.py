@@ -26,7 +26,8 @@ from p2pnerts.commands._options import (
     look_options,
     table_options,
 )
-from p2pnerts.commands._seats import end_match, host_headless, say
+from p2pnerts.commands._seats import host_headless
+from p2pnerts.commands._telling import end_match, say
 from p2pnerts.net import TableSpec
 
 

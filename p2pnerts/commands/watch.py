@@ -19,7 +19,8 @@ from p2pnerts.commands._options import (
     player_name,
     table_target,
 )
-from p2pnerts.commands._seats import run_headless, say
+from p2pnerts.commands._seats import run_headless
+from p2pnerts.commands._telling import say
 from p2pnerts.net import JoinError, Sight, WatchError, watch_table
 from p2pnerts.protocol import Scene
 
