@@ -532,14 +532,15 @@ def test_a_seat_coming_back_with_a_deck_the_table_never_dealt_it_stops_in_one_li
 
 def test_a_spectator_draws_the_messages_between_seats_other_than_the_host() -> None:
     """The mesh, not a star: with the host's ticket the spectator hears every seat, so the
-    diagram has arrows from one bot's lane to another's, the host on neither end."""
+    diagram has arrows from one bot's lane to another's, the host on neither end. (Heard
+    through the host alone, a bot's message is drawn as the host's receipt, to the host's
+    lane; from the bot's own stream, it goes to the seat it was sent to, or to every lane
+    for a message to all, which is most of them.)"""
     from p2pnerts.net import watch_table
     from p2pnerts.ui import WatchModel
 
     drawn = []
-    # Two rounds: the spectator links to the other seats once play began, each link a
-    # handshake; on a loaded machine (CI's run here) one round could end with none drawn.
-    with _host("--seats", "4", "--rounds", "2", "--level", "9") as (host, port):
+    with _host("--seats", "4", "--rounds", "1", "--level", "9") as (host, port):
         model = WatchModel(f"127.0.0.1:{port}")
 
         def hear(sight: Any) -> None:
@@ -554,5 +555,5 @@ def test_a_spectator_draws_the_messages_between_seats_other_than_the_host() -> N
             _finish(bot)
         _finish(host)
     assert model.hearing == {1, 2, 3}
-    between = {(a.sender, a.to) for a in drawn if not a.commit and a.sender > 0 and a.to > 0}
+    between = {(a.sender, a.to) for a in drawn if not a.commit and a.sender > 0 and a.to != 0}
     assert between, "no message drawn between two seats other than the host"
