@@ -183,3 +183,24 @@ async def test_wrong_guesses_from_one_address_are_limited_and_told() -> None:
         "127.0.0.1 is refused the passphrase for 60 s",
     ]
     assert re.search(r"\(Bea\): " + limited + "$", lines[-1]), lines[-1]
+
+
+async def test_a_passphrase_message_off_the_group_is_refused_and_the_table_plays_on() -> None:
+    """A stranger's SPAKE2 message that is no element of the group (a point off the curve)
+    is refused as breaking the protocol, counted as a guess, and the seat stays free."""
+    lines: list[str] = []
+    results: dict[int, MatchResult] = {}
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await _host(nursery, lines, results, SECRET)
+            conn = Connection(await trio.open_tcp_stream("127.0.0.1", port), "host")
+            key = SeatKey.generate()
+            off = b"A" + bytes([2]) + bytes(31)
+            mine = Hello(NO_TABLE, -1, "Eve", 4444, key.public, new_nonce(), pake=off)
+            answer = await hear_out(conn, mine, None)
+            assert answer == Refuse("a frame that breaks the protocol for table 'den'")
+            await conn.stream.aclose()
+            results[1] = await join_table("127.0.0.1", port, _player("Bea", 2, [], SECRET))
+    assert lines[0].startswith("a wrong passphrase from 127.0.0.1 (Eve): 1 of 5")
+    assert lines[1].endswith("(Eve): a frame that breaks the protocol")
+    assert results[0] == results[1] and results[0].rounds == 1
