@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import random
 import subprocess
@@ -18,7 +19,7 @@ from p2pnerts.commands import _seats
 from p2pnerts.commands._config import passphrase_from, seat_from
 from p2pnerts.commands._locate import address_of
 from p2pnerts.commands._phrases import tell_passphrase, weakness
-from p2pnerts.commands._seats import fit_out
+from p2pnerts.commands._seats import fit_out, run_headless
 from p2pnerts.errors import UsageError
 from p2pnerts.logs import read_log
 from p2pnerts.net import GONE_AFTER, JoinError, Player
@@ -429,3 +430,17 @@ def test_a_table_is_found_at_host_port_or_by_its_name() -> None:
     assert address_of("den.local:4000") == ("den.local", 4000)
     for name in ("Den", "Den:", ":4000", "Den:four", "Kitchen table"):
         assert address_of(name) is None, name
+
+
+async def _frozen() -> int:
+    return gc.get_freeze_count()
+
+
+def test_a_headless_run_puts_what_the_process_made_at_start_out_of_the_collectors_way() -> None:
+    # Full collections walking every module's objects were an 8-seat table's slowest
+    # commits (tools/bench.py net); the table screen freezes them too (ui._app).
+    gc.unfreeze()
+    try:
+        assert run_headless(_frozen) > 10_000
+    finally:
+        gc.unfreeze()
