@@ -21,11 +21,10 @@ from __future__ import annotations
 import os
 import unicodedata
 from collections.abc import Callable
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, hmac
-from spake2 import SPAKE2_A, SPAKE2_B, SPAKEError
-from spake2.ed25519_basic import NotOnCurve
 
 from p2pnerts.protocol._errors import RemoteProtocolError
 
@@ -53,10 +52,14 @@ class TableSecret:
     def opening(self, entropy: Entropy = os.urandom) -> PassphraseRun:
         """This end's run of SPAKE2 on a link it opens (side A); ``entropy`` gives its
         secret scalar's bytes (fixed only for golden.json's vector)."""
+        from spake2 import SPAKE2_A  # (only a private table's links need it: 22 ms to load)
+
         return PassphraseRun(SPAKE2_A(self._password, entropy_f=entropy, **PAKE_IDS))
 
     def answering(self, entropy: Entropy = os.urandom) -> PassphraseRun:
         """This end's run of SPAKE2 on a link it answers (side B)."""
+        from spake2 import SPAKE2_B
+
         return PassphraseRun(SPAKE2_B(self._password, entropy_f=entropy, **PAKE_IDS))
 
 
@@ -65,7 +68,7 @@ class PassphraseRun:
     end's. Some 10-20 ms of pure-Python group arithmetic for both (run it off the event
     loop)."""
 
-    def __init__(self, spake: SPAKE2_A | SPAKE2_B) -> None:
+    def __init__(self, spake: Any) -> None:
         self._spake = spake
         self.message: bytes = spake.start()
 
@@ -73,6 +76,9 @@ class PassphraseRun:
         """The key this run agreed, which is the other end's only if both used the same
         passphrase; `RemoteProtocolError` for a message that is no other end's element
         (this end's own sent back, a point off the group)."""
+        from spake2 import SPAKEError
+        from spake2.ed25519_basic import NotOnCurve
+
         try:
             return LinkProof(self._spake.finish(theirs))
         except (SPAKEError, NotOnCurve, ValueError) as exc:
