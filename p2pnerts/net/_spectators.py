@@ -358,13 +358,18 @@ class Feed:
 
     async def drain(self, conn: Connection) -> bool:
         """Write every queued frame; False once the spectator is gone, or when a frame was
-        cut off half-written (by a cancellation: nothing more can follow it)."""
+        cut off half-written (nothing more can follow it). A frame once begun is finished
+        whatever is cancelled meanwhile (the table ending, most often: cut there, the
+        frames queued after it never went, the match's last commits among them), unless
+        the spectator takes none of it for `DRAIN` seconds."""
         while self.queue and not self._cut:
             frame = self._take()
             self._cut = True
-            try:
-                await conn.stream.send_all(conn.sealed(frame))
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                return False
-            self._cut = False
+            with trio.CancelScope(shield=True), trio.move_on_after(DRAIN):
+                try:
+                    await conn.stream.send_all(conn.sealed(frame))
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    return False
+                self._cut = False
+            await trio.lowlevel.checkpoint_if_cancelled()
         return not self._cut
