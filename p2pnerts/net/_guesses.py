@@ -44,10 +44,8 @@ class Guesses:
     def refusal(self, address: str) -> str | None:
         """Why ``address`` may not try the passphrase now (the limits reached); None when
         it may."""
-        now = trio.current_time()
-        mine = self._recent(address, now)
-        if not mine:  # (an address is kept only while it has guesses to count)
-            del self._wrong[address]
+        now = self._prune()
+        mine = self._wrong.get(address, deque())
         if len(mine) >= PER_ADDRESS:
             wait = mine[0] + WINDOW - now
             return f"try again in {wait:.0f} s: too many wrong passphrases from {address}"
@@ -58,10 +56,8 @@ class Guesses:
 
     def wrong(self, address: str, who: str) -> None:
         """Count a wrong guess from ``address`` (``who``: its name, shown), and tell."""
-        now = trio.current_time()
-        for gone in [a for a, times in self._wrong.items() if times[-1] <= now - WINDOW]:
-            del self._wrong[gone]  # (addresses kept only while they have guesses to count)
-        mine = self._recent(address, now)
+        now = self._prune()
+        mine = self._wrong.setdefault(address, deque())
         mine.append(now)
         self._all.append(now)
         self._report(
@@ -73,14 +69,18 @@ class Guesses:
         elif len(self._all) == IN_ALL:
             self._report(f"every newcomer is refused the passphrase for {WINDOW:.0f} s")
 
-    def _recent(self, address: str, now: float) -> deque[float]:
-        """``address``'s wrong guesses within the window (and the table's pruned alike)."""
+    def _prune(self) -> float:
+        """Forget the guesses older than the window, and the addresses left with none (so
+        at most `IN_ALL` are kept); the time now."""
+        now = trio.current_time()
         while self._all and self._all[0] <= now - WINDOW:
             self._all.popleft()
-        mine = self._wrong.setdefault(address, deque())
-        while mine and mine[0] <= now - WINDOW:
-            mine.popleft()
-        return mine
+        for address, mine in list(self._wrong.items()):
+            while mine and mine[0] <= now - WINDOW:
+                mine.popleft()
+            if not mine:
+                del self._wrong[address]
+        return now
 
 
 async def answer_private(
