@@ -220,20 +220,23 @@ class ArenaReport:
             f"{kind}, seed {self.seed}, every deal in every rotation; {self.seconds:.1f} s",
             self.paces_line(),
             f"{'policy':<{width}}{'points/round':>20}{'margin':>18}{'Nerts':>7}"
-            f"{'cards':>7}{'won':>6}{'lost':>6}{'tied':>6}{'ms/move':>9}",
+            f"{'cards':>7}{'won':>6}{'lost':>6}{'tied':>6}{'ms p50 / p99':>15}",
         ]
         for f in self.figures:
             margin = "" if f.margin is None else f"{f.margin:+.2f} ± {f.margin_ci95:.2f}"
             lines.append(
                 f"{f.name:<{width}}{f.mean_points:>12.2f} ± {f.points_ci95:<5.2f}{margin:>18}"
                 f"{f.nerts_rate:>7.0%}{f.cards_played:>7.1f}{f.races_won:>6.2f}"
-                f"{f.races_lost:>6.2f}{f.races_tied:>6.2f}{f.decision_ms:>9.3f}"
+                f"{f.races_lost:>6.2f}{f.races_tied:>6.2f}"
+                f"{f.decision_p50_ms:>8.2f} / {f.decision_p99_ms:<4.1f}"
             )
         lines.append(
             "points ± 95% confidence interval (over deals); margin: points/round above the "
             "first policy in the same rounds; Nerts: rounds it called; cards, won, lost, "
             "tied: foundation plays and races per round (a tie: two plays of equal clocks, "
-            "both cards stay, as at 2 players nearly every race does)"
+            "both cards stay, as at 2 players nearly every race does); ms: how long the "
+            "policy took to decide, median and 99th percentile (measured: they vary from "
+            "run to run; the table's clock does not count them)"
         )
         return "\n".join(lines)
 
