@@ -222,7 +222,7 @@ class ShortestPlan:
         move = self.expert.choose(view, seat)
         if not isinstance(move, ToWork | SlideUnder | TurnStock) or _kind(move) == "nerts":
             return move
-        known = self.expert._known(view, seat)
+        known = self.expert.sight.known(view, seat)
         if _frees(known, seat):
             return move
         return self._first_step(known, seat, move) or move

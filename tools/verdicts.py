@@ -162,7 +162,7 @@ def _decision(
 ) -> tuple[Move, list[float]] | None:
     """Where the expert's ``move`` is one side of "a move at home, or a turn": the other
     side, and the decision's `features`, both from what the expert decided on."""
-    known = bot._known(view, seat)
+    known = bot.sight.known(view, seat)
     other = rollouts.alternative(known, seat, move)
     return None if other is None else (other, features(known, seat, move, other))
 

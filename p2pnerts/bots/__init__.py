@@ -25,7 +25,7 @@ from p2pnerts.bots._levels import (
     paced,
     policy_name,
 )
-from p2pnerts.bots._policy import Policy
+from p2pnerts.bots._policy import Policy, Sight
 from p2pnerts.bots._priority import PriorityBot
 from p2pnerts.bots._simple import SimpleBot
 from p2pnerts.bots._strong import StrongBot
@@ -44,6 +44,7 @@ __all__ = [
     "PolicyError",
     "PriorityBot",
     "Reaction",
+    "Sight",
     "SimpleBot",
     "SimpleBots",
     "StrongBot",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from p2pnerts.bots._policy import nothing_to_play
+from p2pnerts.bots._policy import Sight, nothing_to_play
 from p2pnerts.rules import (
     NERTS,
     WASTE,
@@ -28,11 +28,17 @@ class BaselineBot:
     lets the Nerts card go down; the waste's top onto a work pile (not into a space,
     which is kept for Nerts cards); any other move that gets somewhere (`makes_progress`);
     turn the stock. Stuck, it says so; with everyone
-    stuck, it rotates. Deterministic: the same view gets the same move.
+    stuck, it rotates; it knows its stock as a person at the seat does (`Sight`), so it
+    says it is stuck only once a whole pass has shown it every card. Deterministic: the
+    same looks get the same moves.
     """
+
+    def __init__(self) -> None:
+        self._sight = Sight()
 
     def choose(self, view: State, seat: int) -> Move | None:
         """The move to make now, or None to wait."""
+        view = self._sight.known(view, seat)
         moves = legal_moves(view, seat)
         if not moves:
             return None

@@ -5,9 +5,8 @@ the player takes between two looks at the table (a look makes at most one move);
 drawn afresh each time, uniformly from ``think`` to ``think + spread`` seconds. The budget
 is the most its policy may take to decide, in milliseconds at the 99th percentile
 (``python tools/bench.py bots`` measures each level against it). Levels 1-2 play the
-simple bot, 3-4 the baseline, 5-10 the expert: the strong bot's search on what a person
-at the seat knows (its stock only as it has seen it turned; the strong bot reads its
-whole stock from the deal, which no person across the table can).
+simple bot, 3-4 the baseline, 5-10 the expert. Every one knows its own stock as a person
+at the seat does, a card once it has seen it turned (`Sight`).
 
 The paces are set in moves per second, the measure of how fast people play Nerts: about
 0.25 for a beginner, 0.4 for a newcomer who has just read the rules, 1 for a practised

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from p2pnerts.bots._policy import nothing_to_play
+from p2pnerts.bots._policy import Sight, nothing_to_play
 from p2pnerts.rules import (
     NERTS,
     WASTE,
@@ -51,14 +51,17 @@ HIGH = 10
 class PriorityBot:
     """Plays the first move of the first kind that applies (see the module's list).
 
-    One instance plays one seat: it counts its looks without a productive move.
+    One instance plays one seat: it counts its looks without a productive move, and knows
+    its stock as a person at the seat does (`Sight`).
     """
 
     def __init__(self) -> None:
         self._idle = 0
+        self._sight = Sight()
 
     def choose(self, view: State, seat: int) -> Move | None:
         """The move to make now, or None to wait."""
+        view = self._sight.known(view, seat)
         moves = legal_moves(view, seat)
         if not moves:
             return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from p2pnerts.bots._policy import nothing_to_play
+from p2pnerts.bots._policy import Sight, nothing_to_play
 from p2pnerts.rules import (
     NERTS,
     WASTE,
@@ -22,15 +22,18 @@ from p2pnerts.rules import (
 class SimpleBot:
     """Plays by a fixed order of preference; ``rng`` only breaks ties between equals.
 
-    It chooses through `legal_moves`, which needs nothing face down. `is_stuck` reads its
-    own stock order, as a player who has turned through the whole stock once knows it.
+    It chooses through `legal_moves`, which needs nothing face down, and knows its stock
+    as a person at the seat does (`Sight`): it says it is stuck only once a whole pass has
+    shown it every card.
     """
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
+        self._sight = Sight()
 
     def choose(self, state: State, seat: int) -> Move | None:
         """The move to make now, or None to wait."""
+        state = self._sight.known(state, seat)
         moves = legal_moves(state, seat)
         plays = [m for m in moves if makes_progress(state, m)]
         if plays:

@@ -12,15 +12,18 @@ alone for a few moves, the foundations as they are, and takes the move whose lin
 gains most. It calls Nerts as soon as it can, unless it has cards to play up and every
 other player is far from calling.
 
-It reads its own stock in order (a player who has turned through it once knows it), but
-never its face-down Nerts cards: a Nerts card it has not turned up counts at a guess,
-and a line of play stops where the next Nerts card would be turned up.
+It knows its own stock as a person at the seat does (`Sight`): a card once it has been
+turned onto the waste, so on the first pass a turn of the stock shows unknown cards and
+counts at a guess (``turn_guess``), and from the second pass on it knows the order. It
+never reads its face-down Nerts cards: a line of play stops where the next Nerts card would
+be turned up.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from p2pnerts.bots._policy import Sight
 from p2pnerts.rules import (
     ACE,
     NERTS,
@@ -93,8 +96,8 @@ class Weights:
     later: float = 0.8
     """What a gain one move later is worth against the same gain now."""
     turn_guess: float = 0.0
-    """What turning the stock is worth when the cards it would show are not known yet (a
-    view that hides them; the strong bot's own view shows its stock)."""
+    """What turning the stock is worth when the cards it would show are not known yet
+    (the stock's first pass)."""
     play_on: bool = False
     """Declared stuck, play on as soon as the others' plays let the tableau make progress
     (its next move clears the declaration), instead of waiting for the rotation."""
@@ -106,16 +109,20 @@ STRONG = Weights()
 class StrongBot:
     """Plays ahead over its own tableau, race-aware, with a sense of when to call.
 
-    One instance plays one seat: it remembers how many times in a row it has only turned
-    the stock, so that it never holds back a play for more than one pass of its stock.
+    One instance plays one seat: it remembers the stock cards it has seen, and how many
+    times in a row it has only turned the stock, so that it never holds back a play for
+    more than one pass of its stock.
     """
 
     def __init__(self, weights: Weights = STRONG) -> None:
         self._idle = 0
         self._w = weights
+        self.sight = Sight()
+        """What it knows of its own stock."""
 
     def choose(self, view: State, seat: int) -> Move | None:
         """The move to make now, or None to wait."""
+        view = self.sight.known(view, seat)
         moves = legal_moves(view, seat)
         if not moves:
             return None

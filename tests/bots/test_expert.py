@@ -11,7 +11,6 @@ from test_policies import positions
 from p2pnerts.bots import ExpertBot, StrongBot
 from p2pnerts.bots._expert import EXPERT, _call_is_near
 from p2pnerts.rules import (
-    HIDDEN,
     NERTS,
     WASTE,
     CallNerts,
@@ -24,15 +23,11 @@ from p2pnerts.rules import (
     TableOptions,
     ToFoundation,
     ToWork,
-    TurnStock,
     WorkPile,
-    apply,
-    deal,
     is_stuck,
     legal_moves,
     pile_of,
     private_view,
-    solo_seats,
 )
 
 
@@ -68,30 +63,6 @@ def test_the_expert_reads_neither_its_face_down_nerts_cards_nor_an_unseen_stock(
                     assert ExpertBot().choose(private_view(other, seat), seat) == first
                 compared += 1
     assert compared > 100
-
-
-def test_the_expert_knows_its_stock_once_it_has_turned_through_it() -> None:
-    state = deal(TableOptions(), solo_seats(2), rng=random.Random(4))
-    bot = ExpertBot()
-    assert all(c is HIDDEN for c in bot._known(state, 0).tableau_of(0).stock)
-    while state.tableau_of(0).stock:
-        bot._known(state, 0)
-        state, _ = apply(state, TurnStock(0))
-    bot._known(state, 0)
-    state, _ = apply(state, TurnStock(0))  # the waste turned over: the second pass
-    known = bot._known(state, 0).tableau_of(0)
-    assert known.stock == state.tableau_of(0).stock and HIDDEN not in known.stock
-
-
-def test_the_expert_forgets_its_stock_when_a_new_round_is_dealt() -> None:
-    bot = ExpertBot()
-    state = deal(TableOptions(), solo_seats(2), rng=random.Random(4))
-    for _ in range(30):
-        bot._known(state, 0)
-        state, _ = apply(state, TurnStock(0))
-    assert HIDDEN not in bot._known(state, 0).tableau_of(0).stock
-    again = deal(TableOptions(), solo_seats(2), rng=random.Random(5))
-    assert all(c is HIDDEN for c in bot._known(again, 0).tableau_of(0).stock)
 
 
 def _feeds_a_nerts_card(view: State, move: ToFoundation) -> bool:

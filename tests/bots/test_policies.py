@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2pnerts.bots import POLICIES, BaselineBot, StrongBot
+from p2pnerts.bots import POLICIES, BaselineBot, Sight, StrongBot
 from p2pnerts.rules import (
     HIDDEN,
     NERTS,
@@ -18,6 +18,7 @@ from p2pnerts.rules import (
     Tableau,
     TableOptions,
     ToFoundation,
+    TurnStock,
     apply,
     deal,
     is_stuck,
@@ -217,12 +218,45 @@ def test_the_baseline_plays_nerts_cards_before_anything_but_a_call() -> None:
 
 @pytest.mark.parametrize("name", ["baseline", "strong"])
 def test_a_policy_declares_stuck_only_when_it_is(name: str) -> None:
+    """Over whole rounds of the policy at both seats: each time it says stuck, the seat is
+    (on the full state), though it knows its stock only as it has seen it turned."""
     declared = 0
     for seed in range(10):
-        for state in positions(seed, 2, TableOptions()):
-            for seat in range(2):
-                move = POLICIES[name](random.Random(0)).choose(private_view(state, seat), seat)
-                if isinstance(move, DeclareStuck):
-                    assert is_stuck(state, seat)
-                    declared += 1
+        rng = random.Random(seed)
+        state = deal(TableOptions(), solo_seats(2), rng=rng)
+        bots = [POLICIES[name](random.Random(s)) for s in range(2)]
+        for _ in range(20_000):
+            if state.ended is not None:
+                break
+            seat = rng.randrange(2)
+            move = bots[seat].choose(private_view(state, seat), seat)
+            if isinstance(move, DeclareStuck):
+                assert is_stuck(state, seat)
+                declared += 1
+            if move is not None:
+                state, _ = apply(state, move)
     assert declared > 0
+
+
+def test_a_sight_knows_the_stock_once_it_has_turned_through_it() -> None:
+    state = deal(TableOptions(), solo_seats(2), rng=random.Random(4))
+    sight = Sight()
+    assert all(c is HIDDEN for c in sight.known(state, 0).tableau_of(0).stock)
+    while state.tableau_of(0).stock:
+        sight.known(state, 0)
+        state, _ = apply(state, TurnStock(0))
+    sight.known(state, 0)
+    state, _ = apply(state, TurnStock(0))  # the waste turned over: the second pass
+    known = sight.known(state, 0).tableau_of(0)
+    assert known.stock == state.tableau_of(0).stock and HIDDEN not in known.stock
+
+
+def test_a_sight_forgets_the_stock_when_a_new_round_is_dealt() -> None:
+    sight = Sight()
+    state = deal(TableOptions(), solo_seats(2), rng=random.Random(4))
+    for _ in range(30):
+        sight.known(state, 0)
+        state, _ = apply(state, TurnStock(0))
+    assert HIDDEN not in sight.known(state, 0).tableau_of(0).stock
+    again = deal(TableOptions(), solo_seats(2), rng=random.Random(5))
+    assert all(c is HIDDEN for c in sight.known(again, 0).tableau_of(0).stock)
