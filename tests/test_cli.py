@@ -21,9 +21,9 @@ from p2pnerts.commands._locate import address_of
 from p2pnerts.commands._phrases import tell_passphrase, weakness
 from p2pnerts.commands._seats import fit_out, run_headless
 from p2pnerts.errors import UsageError
-from p2pnerts.logs import read_log
+from p2pnerts.logs import SENT, read_log
 from p2pnerts.net import GONE_AFTER, JoinError, Player
-from p2pnerts.protocol import PROTOCOL_VERSION
+from p2pnerts.protocol import PROTOCOL_VERSION, Ready, decode
 
 
 def exit_status(args: list[str]) -> int | str | None:
@@ -72,6 +72,23 @@ def test_no_seed_fixes_a_seats_deal_secrets(command: list[str]) -> None:
     args = _parser().parse_args([*command, "--seed", "3"])
     seat = seat_from(args, bot=command[0] == "bot")
     assert seat.seed == 3 and not _seats._player(seat, random.Random(3)).seeded
+
+
+def test_two_matches_started_with_one_seed_deal_different_decks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Before version 3, a seed drew the deal secrets too: the same seed dealt the same
+    # decks, which a spectator could find by trying seeds against the round's pledges.
+    def dealt() -> tuple[tuple[int, ...], ...]:
+        args = ["play", "--headless", "--bots", "1", "--seed", "3", "--rounds", "1"]
+        assert main([*args, "--level", "10"]) == 0
+        told = capsys.readouterr().out.rstrip().splitlines()[-2]
+        _, records = read_log(Path(told.removeprefix("game log: ")))
+        readies = [decode(r[3]) for r in records if r[0] == SENT]
+        return tuple(tuple(m.face_up) for m in readies if isinstance(m, Ready) and m.round == 1)
+
+    first, second = dealt(), dealt()
+    assert first and second and first != second
 
 
 def test_play_without_a_game_log_tells_none(capsys: pytest.CaptureFixture[str]) -> None:
