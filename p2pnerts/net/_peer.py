@@ -72,7 +72,7 @@ class TablePeer:
     player may end the match there (`end_match`). A seat that cannot go on by itself and
     has heard no other seat for ``gone_after`` seconds counts the table gone (`forsaken`):
     a bot ends the match there, and a person may. A bot ends it too once the table has
-    waited ``gone_after`` seconds for silent seats, though it hears others (`_give_up`).
+    waited ``gone_after`` seconds for silent seats, though it hears others (`Quiet.gives_up`).
 
     With a ``seat_file`` the peer keeps there what it needs to come back after a crash or
     after leaving (`SeatFile`, kept as it left); given the ``disk`` of such a file it
@@ -148,9 +148,8 @@ class TablePeer:
         self.pacing = Pacing(person=driver is None, countdown=countdown, idle_after=idle_after)
         """Human time: a person's Ready, the countdown, who is idle (`Pacing`)."""
         self._waits = _waits.News(self.replica, self.pacing, self.narrator, report)
-        self.gone_after = gone_after
-        self._quiet = _waits.Quiet(now, self.replica.timing.heartbeat)
-        """How long no other seat has said a word (`forsaken`, `_give_up`)."""
+        self._quiet = _waits.Quiet(now, self.replica.timing.heartbeat, gone_after)
+        """How long no other seat has said a word (`forsaken`), and when a bot gives up."""
         self._poke = trio.Event()
         self._done = trio.Event()
         self.moved: dict[int, float] = {}
@@ -246,10 +245,7 @@ class TablePeer:
             self._poke = trio.Event()
             now = trio.current_time()
             deadline = min(self.replica.next_deadline(), self.pacing.deadline(now))
-            deadline = min(deadline, self._rounds.deadline)
-            gone = self._quiet.heard_at + self.gone_after
-            if gone > now:  # (once past, a person's seat waits on for their e)
-                deadline = min(deadline, gone)
+            deadline = min(deadline, self._rounds.deadline, self._quiet.deadline(now))
             with trio.move_on_at(deadline):
                 await self._poke.wait()
             now = trio.current_time()
@@ -260,8 +256,10 @@ class TablePeer:
                 self._flush()
             if self.result is None and _waits.alone(self.replica):
                 self.end_match("everyone else has left the table")
-            if self._driver is not None and self.result is None:
-                self._give_up(now)
+            gives_up = self._driver is not None and self.result is None
+            why = self._quiet.gives_up(self.replica, self.narrator, now) if gives_up else None
+            if why is not None:
+                self.end_match(why, linger=False)
             self._waits.say(self.stranded, self.unready(), now)
             if self._rounds.due(now):
                 self._start_round()
@@ -344,24 +342,12 @@ class TablePeer:
     @property
     def forsaken(self) -> float:
         """For how many seconds no other seat has said a word, if that counts the table as
-        gone (`_waits.forsaken`); else 0."""
-        if self.result is not None:
-            return 0.0
-        quiet = trio.current_time() - self._quiet.heard_at
-        return quiet if _waits.forsaken(self.replica, quiet, self.gone_after) else 0.0
-
-    def _give_up(self, now: float) -> None:
-        """A bot's seat ends a match it cannot play on in, with nobody to choose for it:
-        when no other seat answers any more (`forsaken`), or when the table has waited
-        ``gone_after`` seconds for silent seats to come back (nothing commits meanwhile: a
-        bot still heard that waits with it gives up alike, with the same result)."""
-        waited = self._quiet.blocked(now, _waits.cannot_play_on(self.replica))
-        quiet = self.forsaken
-        if quiet:
-            self.end_match(_waits.gone_words(quiet), linger=False)
-        elif waited >= self.gone_after and self.stranded:
-            words = _waits.waited_words(self.narrator, self.stranded, waited)
-            self.end_match(words, linger=False)
+        gone (`_waits.Quiet.forsaken`); else 0."""
+        return (
+            0.0
+            if self.result is not None
+            else self._quiet.forsaken(self.replica, trio.current_time())
+        )
 
     def end_match(self, why: str, *, linger: bool = True) -> None:
         """End the match here, with the rounds played so far (the others are gone, or the

@@ -7,6 +7,7 @@ the headless lines and the peer's own decisions (`TablePeer`) agree.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from p2pnerts.net._narration import Narrator
@@ -75,9 +76,11 @@ class Quiet:
     """How long no other seat has said a word, and since when this seat has been unable to
     play on, neither counting time this process did not run (a closed lid, a stopped
     process: the replica excuses it likewise, `Liveness.excuse`), so that a seat back
-    from a long stall first hears the table before it counts the table gone."""
+    from a long stall first hears the table before it counts the table gone (after
+    ``gone_after`` seconds: `forsaken`), or gives up waiting (`gives_up`)."""
 
-    def __init__(self, now: float, heartbeat: float) -> None:
+    def __init__(self, now: float, heartbeat: float, gone_after: float = GONE_AFTER) -> None:
+        self.gone_after = gone_after
         self.heard_at = now
         """When another seat's message last reached this one (or the peer started)."""
         self.blocked_since: float | None = None
@@ -107,6 +110,32 @@ class Quiet:
         if self.blocked_since is None:
             self.blocked_since = now
         return now - self.blocked_since
+
+    def deadline(self, now: float) -> float:
+        """When the table counts as gone if nothing is heard before (inf once past)."""
+        gone = self.heard_at + self.gone_after
+        return gone if gone > now else math.inf
+
+    def forsaken(self, replica: Replica, now: float) -> float:
+        """For how many seconds no other seat has said a word, if that counts the table as
+        gone (`forsaken`); else 0."""
+        quiet = now - self.heard_at
+        return quiet if forsaken(replica, quiet, self.gone_after) else 0.0
+
+    def gives_up(self, replica: Replica, narrator: Narrator, now: float) -> str | None:
+        """Why a bot's seat ends a match it cannot play on in, with nobody to choose for
+        it, or None: when no other seat answers any more (`forsaken`), or when the table
+        has waited ``gone_after`` seconds for silent seats to come back (nothing commits
+        meanwhile: a bot still heard that waits with it gives up alike, with the same
+        result). Asked each time the peer runs."""
+        waited = self.blocked(now, cannot_play_on(replica))
+        quiet = self.forsaken(replica, now)
+        if quiet:
+            return gone_words(quiet)
+        silent = stranded(replica)
+        if waited >= self.gone_after and silent:
+            return waited_words(narrator, silent, waited)
+        return None
 
 
 def gone_words(quiet: float) -> str:

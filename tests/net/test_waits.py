@@ -166,3 +166,34 @@ def test_a_person_declared_stuck_while_away_is_declared_again_as_the_stocks_rota
     assert not table.run_for(10.0)
     table.move(1, DeclareStuck(1))
     assert table.run_for(0.25)  # still away: the rotation does not wait for them
+
+
+def _waiting_for_bea(hears_others: bool) -> tuple[Quiet, Replica, str | None]:
+    """Ann's seat at a table of two, Bea silent: Ann's `Quiet` run a heartbeat at a time
+    for up to 30 s after that, hearing some other seat at every run or nobody: when it
+    gives up, and why."""
+    replica = _silent_all_around(2)
+    narrator = Narrator(("Ann", "Bea"), replica.seats, 0)
+    quiet = Quiet(10.0, heartbeat=replica.timing.heartbeat, gone_after=20.0)
+    said = None
+    for step in range(1, 121):
+        now = 10.0 + step * replica.timing.heartbeat
+        quiet.ran(now)
+        if hears_others:
+            quiet.heard(now)
+        said = quiet.gives_up(replica, narrator, now)
+        if said is not None:
+            return quiet, replica, f"{now:.2f}: {said}"
+    return quiet, replica, said
+
+
+def test_a_bot_waiting_for_a_silent_seat_gives_up_after_gone_after_seconds() -> None:
+    *_, said = _waiting_for_bea(hears_others=True)
+    assert said == "30.25: the table waited 20 s for Bea to come back"
+
+
+def test_a_bot_that_hears_nobody_gives_up_once_the_table_counts_as_gone() -> None:
+    quiet, replica, said = _waiting_for_bea(hears_others=False)
+    assert said == "30.00: " + gone_words(20.0)
+    assert quiet.forsaken(replica, 30.0) == 20.0 and quiet.deadline(30.0) == float("inf")
+    assert quiet.deadline(29.0) == 30.0
