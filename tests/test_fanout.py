@@ -126,11 +126,11 @@ def test_a_loopback_cluster_starts_while_another_holds_the_dashboards_port() -> 
 
 
 def test_a_cluster_of_two_workers_reports_what_one_process_reports(cluster: str) -> None:
-    serial = run(LIGHT, range(1, 9), BOTS)
-    fanned = fan_out(run_seed_of_light, None, range(1, 9), Where(cluster=cluster), chunk=1)
+    serial = run(LIGHT, range(1, 5), BOTS)
+    fanned = fan_out(run_seed_of_light, None, range(1, 5), Where(cluster=cluster), chunk=1)
     assert tuple(r.digest for r in fanned.records) == tuple(r.digest for r in serial.results)
     assert len(fanned.workers) == 2
-    clustered = run(LIGHT, range(1, 9), BOTS, where=Where(cluster=cluster))
+    clustered = run(LIGHT, range(1, 5), BOTS, where=Where(cluster=cluster))
     assert clustered.digest == serial.digest
 
 
@@ -144,7 +144,7 @@ def run_seed_of_light(_job: None, seed: int) -> SeedResult:
     return Simulation(LIGHT, seed, BOTS).run()
 
 
-SIM = ["sim", "--peers", "3", "--rounds", "1", "--seed", "4", "--seeds", "6", "--json"]
+SIM = ["sim", "--peers", "3", "--rounds", "1", "--seed", "4", "--seeds", "4", "--json"]
 ARENA = ["arena", "--policies", "simple,baseline", "--rounds", "6", "--seed", "2", "--json"]
 ARENA += ["--players", "2"]
 FAST = ["arena", "--fast", "--policies", "simple,baseline", "--rounds", "8", "--seed", "3"]

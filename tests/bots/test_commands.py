@@ -29,9 +29,8 @@ def _arena_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[dict[st
 def test_arena_prints_json_with_its_progress_on_stderr(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    # (One run: that a seed repeats its results is tests/arena/test_arena.py's to show.)
     first, err = _arena_json(capsys, "--seed", "9", "--policies", "baseline,strong")
-    again, _ = _arena_json(capsys, "--seed", "9", "--policies", "baseline,strong")
-    assert first["results"] == again["results"]
     assert first["seats"] == ["baseline", "strong", "baseline", "strong"]
     assert "4/4 rounds" in err and "[####" in err
     results = first["results"]

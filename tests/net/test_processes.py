@@ -116,7 +116,7 @@ def test_a_peer_killed_mid_round_is_left_out_and_the_others_finish() -> None:
 
 def test_a_killed_peer_started_again_with_its_state_file_comes_back(tmp_path: Path) -> None:
     state = tmp_path / "b3.json"
-    with _host("--seats", "4", "--rounds", "3", "--level", "8") as (host, port):
+    with _host("--seats", "4", "--rounds", "2", "--level", "8") as (host, port):
         bots = [_bot(port, f"B{k}") for k in (1, 2)]
         bots.append(_bot(port, "B3", "--state", str(state)))
         assert host.stdout is not None
@@ -137,7 +137,7 @@ def test_a_killed_peer_started_again_with_its_state_file_comes_back(tmp_path: Pa
     assert "B3 is back" in rest
     summaries = {_summary(o) for o in [*outs, rest]}
     assert len(summaries) == 1, summaries
-    assert "after 3 rounds" in summaries.pop()
+    assert "after 2 rounds" in summaries.pop()
     assert not state.exists(), "the state file goes when the match is over"
 
 
@@ -241,7 +241,7 @@ def test_a_killed_teammate_started_again_with_its_state_file_plays_its_team_deck
     def bot(port: int, name: str) -> subprocess.Popen[str]:
         return _bot(port, name, "--state", str(states[name]), "--stats", str(stats[name]))
 
-    table = ("--teams", "2+2", "--rounds", "3", "--level", "8", "--state", str(states["host"]))
+    table = ("--teams", "2+2", "--rounds", "2", "--level", "8", "--state", str(states["host"]))
     with _host(*table) as (host, port):
         bots = {name: bot(port, name) for name in names}
         assert host.stdout is not None
@@ -266,7 +266,7 @@ def test_a_killed_teammate_started_again_with_its_state_file_plays_its_team_deck
     assert f"{mate} is back" in rest
     summaries = {_summary(o) for o in [*outs.values(), rest]}
     assert len(summaries) == 1, summaries
-    assert summaries.pop().startswith(f"match over after 3 rounds: Player & {mate} ")
+    assert summaries.pop().startswith(f"match over after 2 rounds: Player & {mate} ")
     played = json.loads(stats[mate].read_text())["commit_latencies"]
     assert played, "back at its seat, the teammate played cards of the team's deck"
     assert not any(path.exists() for path in states.values())

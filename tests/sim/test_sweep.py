@@ -1,9 +1,9 @@
 """Seeded runs across table sizes and every fault mix, all invariants checked.
 
-The sweep plays some 155 rounds: mostly small tables, several rounds per seed, and every
-peer count from 2 to 14 somewhere; and some 40 rounds of tables of teams, two small
-layouts in every mix (each layout in two mixes) and a larger one in half of them. It is
-the suite's share of the simulator's runs, sized to be quick (about 15 s of a core a mix);
+The sweep plays some 90 rounds: mostly small tables, several rounds per seed, and every
+peer count from 2 to 14 somewhere; and some 20 rounds of tables of teams, one small layout
+in every mix (each layout in one) and a larger one in two of them, 14 seats in one. It is
+the suite's share of the simulator's runs, sized to be quick (about 10 s of a core a mix);
 ``python tools/soak.py`` plays as many rounds as asked over the same mixes and tables.
 """
 
@@ -17,7 +17,7 @@ from p2pnerts.bots import SimpleBots
 from p2pnerts.rules import TableOptions
 from p2pnerts.sim import MIXES, SimConfig, run
 
-SMALL = ((2, 2, 5), (3, 1, 3), (4, 1, 3), (5, 1, 2))
+SMALL = ((2, 1, 5), (3, 1, 3), (4, 1, 2), (5, 1, 1))
 """(peers, seeds, rounds) every mix plays."""
 LARGE = {
     "none": (6, 14),
@@ -33,15 +33,13 @@ LARGE = {
 
 
 TEAMS = ((2, 2), (2, 1), (3, 3), (2, 1, 2), (1, 2, 3), (3, 1), (1, 1, 2), (2, 2, 2))
-"""Small layouts of teams: each mix plays two of them, one seed of two rounds each."""
+"""Small layouts of teams: each mix plays one of them, one seed of two rounds."""
 TEAMS_ROUNDS = 2
 LARGE_TEAMS = {
     "none": (3, 3, 3, 3, 2),
-    "links": (3, 2, 3, 1),
-    "crash": (3, 3, 2, 1, 2),
-    "heavy": (3, 2, 3),
+    "crash": (3, 2, 3, 1),
 }
-"""A larger table of teams in half the mixes, one seed and one round."""
+"""A larger table of teams in two mixes, one seed and one round."""
 
 
 class Case(NamedTuple):
@@ -58,10 +56,9 @@ def plan(mix: str) -> list[Case]:
     base = 1000 * m
     cases = [Case((), p, range(base + 10 * p, base + 10 * p + n), r) for p, n, r in SMALL]
     cases += [Case((), p, range(base + 10 * p, base + 10 * p + 1), 1) for p in LARGE[mix]]
-    for i in (m, m + 4):
-        teams = TEAMS[i % len(TEAMS)]
-        seeds = range(base + 500 + 10 * i, base + 501 + 10 * i)
-        cases.append(Case(teams, sum(teams), seeds, TEAMS_ROUNDS))
+    teams = TEAMS[m % len(TEAMS)]
+    seeds = range(base + 500 + 10 * m, base + 501 + 10 * m)
+    cases.append(Case(teams, sum(teams), seeds, TEAMS_ROUNDS))
     large = LARGE_TEAMS.get(mix)
     if large is not None:
         cases.append(Case(large, sum(large), range(base + 600, base + 601), 1))
@@ -70,17 +67,17 @@ def plan(mix: str) -> list[Case]:
 
 def test_the_sweep_covers_every_mix_and_2_to_14_peers() -> None:
     cases = [case for mix in MIXES for case in plan(mix) if not case.teams]
-    assert sum(len(c.seeds) * c.rounds for c in cases) >= 150
+    assert sum(len(c.seeds) * c.rounds for c in cases) >= 80
     assert {c.peers for c in cases} == set(range(2, 15))
     assert set(LARGE) == set(MIXES)
 
 
-def test_the_sweep_plays_every_layout_of_teams_in_two_mixes_up_to_14_seats() -> None:
+def test_the_sweep_plays_every_layout_of_teams_in_a_mix_up_to_14_seats() -> None:
     cases = {mix: [c for c in plan(mix) if c.teams] for mix in MIXES}
-    assert sum(len(c.seeds) * c.rounds for found in cases.values() for c in found) >= 35
+    assert sum(len(c.seeds) * c.rounds for found in cases.values() for c in found) >= 18
     for teams in TEAMS:
-        assert sum(teams in {c.teams for c in found} for found in cases.values()) == 2
-    assert all(len({c.teams for c in found}) >= 2 for found in cases.values())
+        assert sum(teams in {c.teams for c in found} for found in cases.values()) == 1
+    assert all(found for found in cases.values())
     assert max(c.peers for found in cases.values() for c in found) == 14
     assert set(LARGE_TEAMS) <= set(MIXES)
 
