@@ -198,7 +198,8 @@ class TablePeer:
                 if other.seat < self.seat and not self._shuns(other.seat):
                     dialled = self.links.keep_dialled
                     nursery.start_soon(dialled, other, self.hello, self.key, nursery, self.adopt)
-            self._say_team()
+            if self.options.teams:  # which team this seat plays in, and with whom
+                self._report(self.narrator.team(len(self.options.teams)))
             if self.resumed:
                 self._flush()  # the request to rejoin
             elif self.pacing.said_ready:
@@ -212,11 +213,6 @@ class TablePeer:
         self.links.close()
         assert self.result is not None
         return self.result
-
-    def _say_team(self) -> None:
-        """At a table of teams, tell which team this seat plays in, and with whom."""
-        if self.options.teams:
-            self._report(self.narrator.team(len(self.options.teams)))
 
     def adopt(self, seat: int, conn: Connection) -> None:
         """Take over a connection to ``seat`` (already being served), replacing any other,
@@ -256,10 +252,10 @@ class TablePeer:
                 self._flush()
             if self.result is None and _waits.alone(self.replica):
                 self.end_match("everyone else has left the table")
-            gives_up = self._driver is not None and self.result is None
-            why = self._quiet.gives_up(self.replica, self.narrator, now) if gives_up else None
-            if why is not None:
-                self.end_match(why, linger=False)
+            if self._driver is not None and self.result is None:
+                why = self._quiet.gives_up(self.replica, self.narrator, now)
+                if why is not None:  # (a bot: nobody to choose for it)
+                    self.end_match(why, linger=False)
             self._waits.say(self.stranded, self.unready(), now)
             if self._rounds.due(now):
                 self._start_round()
@@ -343,11 +339,9 @@ class TablePeer:
     def forsaken(self) -> float:
         """For how many seconds no other seat has said a word, if that counts the table as
         gone (`_waits.Quiet.forsaken`); else 0."""
-        return (
-            0.0
-            if self.result is not None
-            else self._quiet.forsaken(self.replica, trio.current_time())
-        )
+        if self.result is not None:
+            return 0.0
+        return self._quiet.forsaken(self.replica, trio.current_time())
 
     def end_match(self, why: str, *, linger: bool = True) -> None:
         """End the match here, with the rounds played so far (the others are gone, or the
