@@ -100,10 +100,10 @@ class InPlay:
         """Per foundation, the seat and clock of the play that last put a card there."""
         self.stuck_while_away: set[int] = set()
         """The decks declared stuck for their seats while none was at the table, and not
-        by a seat of theirs since: such a seat, back, may turn its stock at once."""
+        by a seat of theirs since: such a seat, back, is told why it is stuck."""
         self.stuck_for_idle = False
         """This seat's peer declared its tableau stuck for its idle player, and no seat of
-        it has since: the player, back, may turn the stock at once, likewise."""
+        it has since: the player, back, is told why, likewise."""
         self._display: State | None = None
         self._free: tuple[Tableau, tuple[Foundation, ...]] | None = None
         """The tableau and foundations this seat was last found not stuck with (`is_stuck`
@@ -191,10 +191,11 @@ class InPlay:
             raise LocalProtocolError("too many of your plays wait to commit: wait a moment")
         if isinstance(move, Rotate):
             raise LocalProtocolError("the rotation happens by itself once everyone is stuck")
-        stuck = display.tableau_of(self._host.seat).stuck
-        for_it = self.stuck_for_idle or self._host.deck in self.stuck_while_away
-        if isinstance(move, TurnStock) and stuck and not for_it:
-            raise LocalProtocolError("you declared stuck: play a card, or wait for the others")
+        if isinstance(move, TurnStock) and not self.turns_though_stuck(display):
+            raise LocalProtocolError(
+                "stuck: nothing your stock turns up can go anywhere yet; play a card, or wait"
+                " for the others"
+            )
         _, events = apply(display, move)
         shown = tuple(c for e in events if isinstance(e, CardsRevealed) for c in e.cards)
         if shown:
@@ -216,6 +217,14 @@ class InPlay:
             self._host.events.append(PlayInTheAir(move))
         self.stuck_for_idle = idle and isinstance(move, DeclareStuck)
         return move
+
+    def turns_though_stuck(self, display: State) -> bool:
+        """Whether this seat may turn its stock on ``display`` (SPEC §4.9): its tableau is
+        not declared stuck, or no longer provably cannot make progress — whoever declared
+        it, a play has opened up since (another seat's card went up), or there was one all
+        along (it was declared for an idle or absent player, or by a player in a hurry)."""
+        seat = self._host.seat
+        return not display.tableau_of(seat).stuck or not is_stuck(display, seat)
 
     def sitting_out(self) -> list[int]:
         """The seats sitting this round out, that cannot move in it: not seated, or not

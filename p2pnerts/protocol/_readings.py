@@ -72,14 +72,21 @@ class Readings:
     @property
     def stuck_while_away(self) -> bool:
         """Whether this seat's tableau was declared stuck for it while it was away (and by
-        none of its seats since): it may turn its stock, SPEC §4.9."""
+        none of its seats since)."""
         return self.deck in self.inplay.stuck_while_away
 
     @property
     def stuck_for_idle(self) -> bool:
         """Whether this seat's peer declared its tableau stuck for its idle player (and no
-        seat of it since): the player may turn the stock, SPEC §4.9."""
+        seat of it since)."""
         return self.inplay.stuck_for_idle
+
+    @property
+    def turns_though_stuck(self) -> bool:
+        """Whether this seat's player may turn the stock: the tableau they see is not
+        declared stuck, or a play has opened up since (`InPlay.turns_though_stuck`)."""
+        display = self.inplay.display
+        return display is not None and self.inplay.turns_though_stuck(display)
 
     @property
     def display(self) -> State | None:

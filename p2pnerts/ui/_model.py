@@ -249,7 +249,7 @@ class TableModel:
             case PlayInTheAir():
                 self.mate_moved = None  # only a teammate's move from now on can beat it
             case PlayCommitted(seat=seat, move=DeclareStuck()) if seat == self.seat:
-                if self.snap.stuck_for_idle:  # the peer's declaration: the stock may turn
+                if self.snap.stuck_for_idle and self.snap.turns_though_stuck:
                     self.tell(IDLE_STUCK)
                     return
             case PlayCommitted(seat=seat) if self._mate(seat):

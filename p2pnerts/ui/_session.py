@@ -49,6 +49,7 @@ def snapshot(peer: TablePeer) -> Snapshot:
         blind=r.blind,
         stuck_while_away=r.stuck_while_away,
         stuck_for_idle=r.stuck_for_idle,
+        turns_though_stuck=r.turns_though_stuck,
         starts_in=peer.pacing.starts_in(now),
         unready=peer.unready(),
         idle=peer.idle(),

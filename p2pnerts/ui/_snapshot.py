@@ -61,9 +61,12 @@ class Snapshot:
     blind: bool = False
     """Dealt in, but the team's deck order has not reached this seat: it cannot play."""
     stuck_while_away: bool = False
-    """Declared stuck for this seat while it was away: it may turn its stock at once."""
+    """Declared stuck for this seat while it was away."""
     stuck_for_idle: bool = False
-    """Declared stuck for this seat's idle player: likewise."""
+    """Declared stuck for this seat's idle player."""
+    turns_though_stuck: bool = False
+    """Declared stuck, yet not provably stuck: a play has opened up since (or there was
+    one all along), so the player may turn the stock now."""
     starts_in: float = 0.0
     """Seconds the countdown before this round's first move still runs."""
     unready: tuple[int, ...] = ()

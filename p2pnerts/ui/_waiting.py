@@ -87,19 +87,21 @@ def stuck_line(model: TableModel) -> str:
     state = model.snap.display
     if state is None or not model.playing or not model.stuck:
         return ""  # (a tableau stays stuck on the screen after the round's end)
-    go_on = "turn your stock or play a card to go on"
-    if model.snap.stuck_while_away:
-        return f"You were counted as stuck while away: {go_on}"
+    # Back from a while away, a person learns why their tableau counts as stuck.
     own = _idle_for(model, model.seat)
-    if model.snap.stuck_for_idle:  # (declared by its peer, not by the player)
-        return f"No move for {own:.0f} s, so stuck: {go_on}" if own else f"Idle, so stuck: {go_on}"
+    if model.snap.stuck_while_away:
+        stuck = "You were counted as stuck while away"
+    elif own or model.snap.stuck_for_idle:  # (declared by its peer, not by the player)
+        stuck = f"No move for {own:.0f} s, so stuck" if own else "Idle, so stuck"
+    else:
+        stuck = "Stuck, yet a play is open" if model.snap.turns_though_stuck else "You are stuck"
+    if model.snap.turns_though_stuck:
+        return f"{stuck}: turn your stock or play a card to go on"
     playing = [s for s in range(len(model.names)) if not state.tableau_of(s).stuck]
     if not playing:
         return ""
     idle = [seat_note(model, s) for s in playing]
     why = ", ".join(f"{model.names[s]} {n}" for s, n in zip(playing, idle, strict=True) if n)
-    # Back from a while away, a person learns why their tableau counts as stuck.
-    stuck = f"No move for {own:.0f} s, so stuck" if own else "You are stuck"
     return f"{stuck}: play a card to go on, or wait for {_names(model, playing)}" + (
         f" ({why})" if why else ""
     )

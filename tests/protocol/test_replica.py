@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -38,6 +39,7 @@ from p2pnerts.rules import (
     ToFoundation,
     ToWork,
     TurnStock,
+    shuffled_deck,
 )
 
 AH0, H2_0, H2_1 = Card(0, 1, Suit.HEARTS), Card(0, 2, Suit.HEARTS), Card(1, 2, Suit.HEARTS)
@@ -157,11 +159,32 @@ def test_one_hand_a_move_that_depends_on_the_play_in_the_air_waits_for_it() -> N
     table.replicas[0].intend(DeclareStuck(0), table.now)  # landed: the hand is free
 
 
-def test_a_stuck_player_does_not_turn_the_stock_while_waiting() -> None:
-    table = _table()
-    table.play(0, DeclareStuck(0))
-    with pytest.raises(LocalProtocolError, match="declared stuck"):
-        table.replicas[0].intend(TurnStock(0), table.now)
+@pytest.mark.parametrize("by", ["peer", "player"])
+def test_a_stuck_player_turns_the_stock_again_only_once_a_play_opens_up(by: str) -> None:
+    # Seat 2's deal has no play through a whole pass of its stock: its peer declares it
+    # stuck at once (SPEC 4.9's SHOULD), or its player does. The two of hearts is in that
+    # stock.
+    opts = TableOptions()
+    table = Table(3, opts, auto_stuck=by == "peer")
+    orders = [order(0, ["AH"], ["2H", "9C", "9S", "KD"], opts)]
+    orders += [order(1, ["QS"], ["2H", "9C", "9S", "KD"], opts)]
+    table.start([*orders, shuffled_deck(2, opts, random.Random(284))])
+    if by == "player":
+        table.play(2, DeclareStuck(2))
+    stuck = table.replicas[2]
+    assert stuck.display is not None and stuck.display.tableau_of(2).stuck
+    assert not stuck.turns_though_stuck
+    with pytest.raises(LocalProtocolError, match="nothing your stock turns up can go anywhere"):
+        stuck.intend(TurnStock(2), table.now)
+    # Seat 0's ace of hearts starts a foundation: the two in seat 2's stock can go up.
+    table.play(0, ToFoundation(0, AH0, NERTS, NEW_FOUNDATION))
+    assert stuck.turns_though_stuck
+    cards = len(stuck.display.tableau_of(2).stock)
+    table.play(2, TurnStock(2))
+    for replica in table.replicas:
+        tableau = replica.display.tableau_of(2)
+        assert not tableau.stuck and len(tableau.stock) < cards
+    table.agree()
 
 
 def test_a_repeat_is_ignored_and_a_gap_or_a_forged_sender_is_a_remote_error() -> None:

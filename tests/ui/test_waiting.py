@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from _tables import dealt
 
 from p2pnerts.protocol import PlayCommitted
@@ -55,13 +57,17 @@ def test_a_player_declared_stuck_while_idle_is_told_why() -> None:
 
 def test_a_player_declared_stuck_for_being_idle_is_told_to_turn_the_stock() -> None:
     stuck, _ = apply(TABLE, DeclareStuck(0))
-    model = model_with(Snapshot(display=stuck, idle=(25.0, 0.0), stuck_for_idle=True))
+    idle = Snapshot(display=stuck, idle=(25.0, 0.0), stuck_for_idle=True, turns_though_stuck=True)
+    model = model_with(idle)
     assert stuck_line(model) == (
         "No move for 25 s, so stuck: turn your stock or play a card to go on"
     )
     over = stuck._replace(ended=RoundEnd(EndReason.STUCK, None))
-    model.refresh(Snapshot(display=over, idle=(25.0, 0.0), stuck_for_idle=True))
+    model.refresh(replace(idle, display=over))
     assert stuck_line(model) == "", "the round is over: nothing to turn or play"
+    # With no play through a whole pass of the stock, there is none to turn to.
+    model.refresh(replace(idle, turns_though_stuck=False))
+    assert stuck_line(model) == "No move for 25 s, so stuck: play a card to go on, or wait for Bea"
 
 
 def test_the_ticker_tells_a_stuck_declaration_made_for_an_idle_player_as_the_stock_to_turn() -> (
@@ -69,11 +75,15 @@ def test_the_ticker_tells_a_stuck_declaration_made_for_an_idle_player_as_the_sto
 ):
     stuck, _ = apply(TABLE, DeclareStuck(0))
     declared = PlayCommitted(0, DeclareStuck(0), 7, False)
-    model = model_with(Snapshot(display=stuck, idle=(25.0, 0.0), stuck_for_idle=True))
+    idle = Snapshot(display=stuck, idle=(25.0, 0.0), stuck_for_idle=True, turns_though_stuck=True)
+    model = model_with(idle)
     model.refresh(model.snap, [declared])
     assert model.ticker[-1].text == (
         "no move for a while, so you are stuck: turn your stock to go on"
     )
+    provably = model_with(replace(idle, turns_though_stuck=False))  # no play to turn to
+    provably.refresh(provably.snap, [declared])
+    assert provably.ticker[-1].text == "you are stuck: waiting for the others (or play a card)"
     own = model_with(Snapshot(display=stuck))  # the player's own declaration: no stock turn
     own.refresh(own.snap, [declared])
     assert own.ticker[-1].text == "you are stuck: waiting for the others (or play a card)"
@@ -81,10 +91,22 @@ def test_the_ticker_tells_a_stuck_declaration_made_for_an_idle_player_as_the_sto
 
 def test_a_player_counted_as_stuck_while_away_is_told_to_turn_the_stock() -> None:
     stuck, _ = apply(TABLE, DeclareStuck(0))
-    model = model_with(Snapshot(display=stuck, stuck_while_away=True))
+    model = model_with(Snapshot(display=stuck, stuck_while_away=True, turns_though_stuck=True))
     assert stuck_line(model) == (
         "You were counted as stuck while away: turn your stock or play a card to go on"
     )
+    model.refresh(Snapshot(display=stuck, stuck_while_away=True))  # no play to turn to
+    assert stuck_line(model) == (
+        "You were counted as stuck while away: play a card to go on, or wait for Bea"
+    )
+
+
+def test_a_stuck_player_is_told_when_a_play_opens_up() -> None:
+    stuck, _ = apply(TABLE, DeclareStuck(0))
+    model = model_with(Snapshot(display=stuck, turns_though_stuck=True))
+    assert stuck_line(model) == "Stuck, yet a play is open: turn your stock or play a card to go on"
+    model.refresh(Snapshot(display=stuck))  # still no play through a whole pass
+    assert stuck_line(model).startswith("You are stuck: play a card to go on, or wait for Bea")
 
 
 def test_a_silent_seat_the_others_cannot_leave_out_is_named_with_the_way_out() -> None:
