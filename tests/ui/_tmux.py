@@ -62,6 +62,12 @@ class Terminal:
             )
         return done.stdout
 
+    def new_window(self) -> None:
+        """Open the next window of the session, running a shell. (Its target is ``t:``, the
+        session: a bare ``t`` names any window whose name starts with a t first, and tmux
+        names a window after what runs in it.)"""
+        self.tmux("new-window", "-t", "t:", "sh")
+
     def type(self, *keys: str) -> None:
         self.type_to("t:0", *keys)
 

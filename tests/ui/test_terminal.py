@@ -206,7 +206,7 @@ def test_host_and_join_meet_in_the_lobby_and_play(terminal: Terminal) -> None:
     host = [*p2pnerts, "host", "--name", attic, "--seats", "3", "--player", "Ann"]
     terminal.type(f"LANG=C.UTF-8 {shlex.join(host)}", "Enter")
     terminal.wait_for(lambda t: f"{attic}: 1 of 3 seats taken" in t, "the host's waiting room")
-    terminal.tmux("new-window", "-t", "t", "sh")
+    terminal.new_window()
     bea = "t:1"
     join = [*p2pnerts, "join", "--player", "Bea"]
     terminal.type_to(bea, f"LANG=C.UTF-8 {shlex.join(join)}", "Enter")
@@ -343,7 +343,7 @@ def test_both_people_quitting_a_three_seat_table_ends_the_bots_match(
     terminal: Terminal, processes: Processes
 ) -> None:
     where = _ann_hosts(terminal, 3)
-    terminal.tmux("new-window", "-t", "t", "sh")
+    terminal.new_window()
     run_in(terminal, "t:1", [*P2PNERTS, "join", where, "--player", "Bea"])
     terminal.wait_for(lambda t: "2 of 3 seats taken" in t, "Bea seated")
     bot = processes.start([*P2PNERTS, "bot", "--join", where, "--name", "Cy"], "bot")
