@@ -1,0 +1,143 @@
+"""The path a received message takes through protocol/: python tools/receive_path.py.
+
+Plays simulated rounds on a quiet network and follows every message a replica receives,
+from `Replica.receive` to its return, through the parts (modules) of `p2pnerts.protocol`:
+each call into a function of another part than the one running is a **stop**; a stop at a
+part the message had already left is a **return**. Prints, per kind of message, how many
+were received and the mean parts, stops and returns of each, then the one path with the
+most stops (what a student reading the code for a received message must follow).
+
+    python tools/receive_path.py [--peers 4] [--rounds 1] [--seed 1] [--kind Play]
+
+Calls into `rules`, `words` and the standard library are not counted (a part of protocol
+calling the rules engine is one step of its own work); nor are the codec's, the signer's
+and the events' constructors (data, not steps), which `QUIET` names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+
+from p2pnerts.bots import SimpleBots
+from p2pnerts.protocol import Replica
+from p2pnerts.sim import MIXES, SimConfig, Simulation
+
+PROTOCOL = str(Path(__import__("p2pnerts.protocol").protocol.__file__).parent)
+QUIET = {"_events", "_messages", "_errors", "__init__"}
+"""Parts whose functions are data (constructors, properties of messages) or package glue."""
+
+
+@dataclass
+class Route:
+    kind: str
+    stops: list[str] = field(default_factory=list)
+
+    @property
+    def parts(self) -> int:
+        return len(set(self.stops))
+
+    @property
+    def returns(self) -> int:
+        return self.returned_to().total()
+
+    def returned_to(self) -> Counter[str]:
+        """How many times the path came back to each part it had left."""
+        seen: set[str] = set()
+        again: Counter[str] = Counter()
+        for part in self.stops:
+            if part in seen:
+                again[part] += 1
+            seen.add(part)
+        return again
+
+
+def _part(frame: FrameType) -> str | None:
+    name = frame.f_code.co_filename
+    if not name.startswith(PROTOCOL):
+        return None
+    part = Path(name).stem
+    return None if part in QUIET else part
+
+
+class Follower:
+    """Follows one received message at a time through the parts it calls into."""
+
+    def __init__(self) -> None:
+        self.routes: list[Route] = []
+        self._now: Route | None = None
+        self._stack: list[str | None] = []
+
+    def profile(self, frame: FrameType, event: str, arg: object) -> None:
+        path = self._now
+        if path is None:
+            return
+        if event == "call":
+            part = _part(frame)
+            running = next((p for p in reversed(self._stack) if p is not None), None)
+            self._stack.append(part)
+            if part is not None and part != running:
+                path.stops.append(part)
+        elif event == "return" and self._stack:
+            self._stack.pop()
+
+    def receive(self, replica: Replica, message: object, now: float) -> None:
+        self._now, self._stack = Route(type(message).__name__), []
+        sys.setprofile(self.profile)
+        try:
+            ORIGINAL(replica, message, now)  # type: ignore[arg-type]
+        finally:
+            sys.setprofile(None)
+            self.routes.append(self._now)
+            self._now = None
+
+
+ORIGINAL = Replica.receive
+
+
+def follow(peers: int, rounds: int, seed: int) -> list[Route]:
+    """The route of every message received in a simulated run on a quiet network."""
+    follower = Follower()
+    Replica.receive = lambda self, message, now: follower.receive(self, message, now)  # type: ignore[method-assign]
+    try:
+        Simulation(SimConfig(peers, rounds, MIXES["none"]), seed, SimpleBots()).run()
+    finally:
+        Replica.receive = ORIGINAL  # type: ignore[method-assign]
+    return follower.routes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--peers", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kind", help="the longest path of this kind (default: any)")
+    args = parser.parse_args()
+    routes = follow(args.peers, args.rounds, args.seed)
+    by_kind: dict[str, list[Route]] = defaultdict(list)
+    for route in routes:
+        by_kind[route.kind].append(route)
+    print(f"{'kind':<12}{'received':>9}{'parts':>8}{'stops':>8}{'returns':>9}   (means)")
+    for kind, paths in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
+        parts = statistics.mean(p.parts for p in paths)
+        stops = statistics.mean(len(p.stops) for p in paths)
+        back = statistics.mean(p.returns for p in paths)
+        print(f"{kind:<12}{len(paths):>9}{parts:>8.1f}{stops:>8.1f}{back:>9.1f}")
+    pool = [r for r in routes if args.kind in (None, r.kind)]
+    longest = max(pool, key=lambda p: len(p.stops))
+    print(
+        f"\nthe longest path, a {longest.kind}: {longest.parts} parts, "
+        f"{len(longest.stops)} stops, {longest.returns} returns"
+    )
+    print(" → ".join(longest.stops))
+    again = longest.returned_to()
+    print("returns to: " + ", ".join(f"{part} {n}" for part, n in again.most_common()))
+
+
+if __name__ == "__main__":
+    main()
