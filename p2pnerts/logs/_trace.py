@@ -38,7 +38,8 @@ from typing import Any, TextIO
 
 from p2pnerts.errors import Error
 from p2pnerts.logs._format import COMMIT, RECEIVED, SENT, LogError, LogReader, frame_id
-from p2pnerts.protocol import Message, RemoteProtocolError, decode
+from p2pnerts.protocol import Message, Play, RemoteProtocolError, decode
+from p2pnerts.words import move_words
 
 SHIVIZ_REGEX = r"(?<event>.*)\n(?<host>\S*) (?<clock>{.*})"
 """The parser ShiViz is given on a file's first line (its default one)."""
@@ -361,7 +362,8 @@ def _causal_order(lanes: dict[int, list[Event]]) -> list[Event]:
 
 
 def _gist(frame: bytes) -> tuple[str, str, str]:
-    """A frame in a few words: its kind; its kind and Lamport clock; its number and view."""
+    """A frame in a few words: its kind; its kind and Lamport clock; a Play's move, its
+    number and view."""
     try:
         message = decode(frame)
     except RemoteProtocolError:
@@ -369,7 +371,8 @@ def _gist(frame: bytes) -> tuple[str, str, str]:
     kind = type(message).__name__
     if not isinstance(message, Message):
         return kind, kind, ""
-    return kind, f"{kind} L={message.clock}", f" seq {message.seq} view {message.view}"
+    move = f" ({move_words(message.move)})" if isinstance(message, Play) else ""
+    return kind, f"{kind} L={message.clock}", f"{move} seq {message.seq} view {message.view}"
 
 
 def _id(host: str) -> str:

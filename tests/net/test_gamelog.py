@@ -349,7 +349,10 @@ def test_a_window_of_the_match_is_drawn_as_a_mermaid_sequence_diagram(
     )
     assert whole[-1] == "```"
     arrows = [line for line in whole if "->>" in line]
-    assert any(re.fullmatch(r"    s[12]->>s[12]: Play L=\d+ seq \d+ view 0", a) for a in arrows)
+    # A Play says its move: "Play L=7 (5♥ from Nerts up) seq 3 view 0".
+    move = r"(.+ to pile \d|.+ up|turn stock|stuck|Nerts!)"
+    play = rf"    s[12]->>s[12]: Play L=\d+ \({move}\) seq \d+ view 0"
+    assert any(re.fullmatch(play, a) for a in arrows), arrows
     assert not any(": Ack " in a for a in arrows) and any(
         ": Ack " in a for a in merged.part(acks=True).mermaid().splitlines()
     )
