@@ -10,8 +10,9 @@ most stops (what a student reading the code for a received message must follow).
     python tools/receive_path.py [--peers 4] [--rounds 1] [--seed 1] [--kind Play]
 
 Calls into `rules`, `words` and the standard library are not counted (a part of protocol
-calling the rules engine is one step of its own work); nor are the codec's, the signer's
-and the events' constructors (data, not steps), which `QUIET` names.
+calling the rules engine is one step of its own work); nor are those into the modules
+`QUIET` names, whose functions are the constructors of messages, events and errors (data,
+not steps) and the package's glue.
 """
 
 from __future__ import annotations
@@ -24,17 +25,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
+import p2pnerts.protocol
 from p2pnerts.bots import SimpleBots
 from p2pnerts.protocol import Replica
 from p2pnerts.sim import MIXES, SimConfig, Simulation
 
-PROTOCOL = str(Path(__import__("p2pnerts.protocol").protocol.__file__).parent)
+PROTOCOL = str(Path(p2pnerts.protocol.__file__).parent)
 QUIET = {"_events", "_messages", "_errors", "__init__"}
 """Parts whose functions are data (constructors, properties of messages) or package glue."""
+ORIGINAL = Replica.receive
 
 
 @dataclass
 class Route:
+    """One received message's route: its kind, and the parts it stopped at in order."""
+
     kind: str
     stops: list[str] = field(default_factory=list)
 
@@ -74,15 +79,15 @@ class Follower:
         self._stack: list[str | None] = []
 
     def profile(self, frame: FrameType, event: str, arg: object) -> None:
-        path = self._now
-        if path is None:
+        route = self._now
+        if route is None:
             return
         if event == "call":
             part = _part(frame)
             running = next((p for p in reversed(self._stack) if p is not None), None)
             self._stack.append(part)
             if part is not None and part != running:
-                path.stops.append(part)
+                route.stops.append(part)
         elif event == "return" and self._stack:
             self._stack.pop()
 
@@ -95,9 +100,6 @@ class Follower:
             sys.setprofile(None)
             self.routes.append(self._now)
             self._now = None
-
-
-ORIGINAL = Replica.receive
 
 
 def follow(peers: int, rounds: int, seed: int) -> list[Route]:
@@ -123,13 +125,13 @@ def main() -> None:
     for route in routes:
         by_kind[route.kind].append(route)
     print(f"{'kind':<12}{'received':>9}{'parts':>8}{'stops':>8}{'returns':>9}   (means)")
-    for kind, paths in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
-        parts = statistics.mean(p.parts for p in paths)
-        stops = statistics.mean(len(p.stops) for p in paths)
-        back = statistics.mean(p.returns for p in paths)
-        print(f"{kind:<12}{len(paths):>9}{parts:>8.1f}{stops:>8.1f}{back:>9.1f}")
+    for kind, of_kind in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
+        parts = statistics.mean(r.parts for r in of_kind)
+        stops = statistics.mean(len(r.stops) for r in of_kind)
+        back = statistics.mean(r.returns for r in of_kind)
+        print(f"{kind:<12}{len(of_kind):>9}{parts:>8.1f}{stops:>8.1f}{back:>9.1f}")
     pool = [r for r in routes if args.kind in (None, r.kind)]
-    longest = max(pool, key=lambda p: len(p.stops))
+    longest = max(pool, key=lambda r: len(r.stops))
     print(
         f"\nthe longest path, a {longest.kind}: {longest.parts} parts, "
         f"{len(longest.stops)} stops, {longest.returns} returns"
