@@ -56,13 +56,17 @@ class Election:
         self._votes = {v: b for v, b in self._votes.items() if v > view}
 
     def tick(self, now: float) -> None:
+        if self._m.status in (Status.NORMAL, Status.CHANGING):
+            # Barred in a view change too: one under way when the stall has lasted long
+            # enough leaves the seat out all the same (`_maybe_start_view`), and it must
+            # not come back in the next.
+            for seat in sorted(self._m.liveness.stalling(now)):
+                self._m.rejoining.bar(seat, now)
         if self._m.status is Status.NORMAL:
             # Silence counts within this view: a member every voter could not hear (one
             # link down) would otherwise start the next view change at once, and views
             # would follow each other as fast as they can be installed.
             since = self._m.installed_at
-            for seat in sorted(self._m.liveness.stalling(now)):
-                self._m.rejoining.bar(seat, now)
             silent = [
                 s
                 for s in self._m.members

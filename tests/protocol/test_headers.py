@@ -16,6 +16,7 @@ from p2pnerts.protocol import (
     Ack,
     PeerExcluded,
     PeerRefused,
+    PeerStalled,
     Play,
     RemoteProtocolError,
     ShutOut,
@@ -150,6 +151,33 @@ def test_a_seat_that_talks_but_never_acknowledges_is_left_out_and_play_goes_on()
         assert table.replicas[seat].members == {1, 2}, seat
         assert 0 in [e.seat for e in table.of(seat, PeerExcluded)]
     assert not table.replicas[1].pending  # committed at last
+    table.agree()
+
+
+def test_a_seat_that_stalls_while_a_view_change_is_under_way_is_named_as_stalling() -> None:
+    """A view change under way when the stall has lasted long enough still names it: the
+    seat is left out for holding the table up, told as such, and not let back in soon.
+    (A table of real processes met it: the cheat's own replica voted for a view, one vote
+    came late, and the view that left the cheat out named no stall at any honest seat, so
+    they let it back in and finished as if nobody had cheated.)"""
+    table = _dealt()
+    table.tamper[0] = Cheat("no-ack", honest_first=0)
+    table.replicas[0].send_ack(table.now)
+    table.play(1, TurnStock(1))
+    table.run_for(1)
+    table.held.add(frozenset((1, 2)))  # seat 2's vote waits
+    # The cheat's replica votes for view 1, whatever its reason: both others follow.
+    table.replicas[0].membership.election._start_view_change(1, table.now)
+    table.flush()
+    table.run_for(1.5)
+    assert all(table.replicas[s].status is Status.CHANGING for s in (1, 2))
+    table.held.clear()
+    table.run_for(1)
+    for seat in (1, 2):
+        assert table.replicas[seat].members == {1, 2}, seat
+        assert [e.seat for e in table.of(seat, PeerStalled)] == [0], seat
+    table.run_for(4)  # asking to rejoin, it is kept out
+    assert all(table.replicas[s].members == {1, 2} for s in (1, 2))
     table.agree()
 
 
