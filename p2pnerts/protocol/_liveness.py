@@ -149,9 +149,10 @@ class Liveness:
         held_up = self.holding_up(now)
         return sorted(s for s in seats - held_up if now - self.heard[s] < fresh)
 
-    def stalling(self, now: float) -> set[int]:
-        """The members holding the table up while they talk on: not let back in soon."""
-        wait = self._m.timing.exclude_after
+    def stalling(self, now: float, wait: float | None = None) -> set[int]:
+        """The members holding the table up while they talk on, for ``wait`` seconds
+        (`Timing.exclude_after` unless given): not let back in soon."""
+        wait = self._m.timing.exclude_after if wait is None else wait
         stalled = {s: self._stalled_since(s) for s in self._others()}
         return {s for s, t in stalled.items() if t is not None and now - t >= wait}
 

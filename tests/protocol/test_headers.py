@@ -181,6 +181,26 @@ def test_a_seat_that_stalls_while_a_view_change_is_under_way_is_named_as_stallin
     table.agree()
 
 
+def test_a_stalling_seat_barred_by_one_coordinator_is_not_let_back_in_by_the_next() -> None:
+    """Seat 2 gets the play it waits on 0.75 s late, so it has seen the cheat stall for
+    1.25 s when the view that leaves the cheat out arrives: it bars the cheat all the same.
+    (Else seat 2, coordinating the next view, let the cheat back in after 0.02 s, as a
+    table of real processes did.)"""
+    table = _dealt()
+    table.tamper[0] = Cheat("no-ack", honest_first=0)
+    table.replicas[0].send_ack(table.now)
+    table.held.add(frozenset((1, 2)))
+    table.play(1, TurnStock(1))
+    table.run_for(0.75)
+    table.held.clear()
+    table.run_for(6)
+    for seat in (1, 2):
+        assert [e.seat for e in table.of(seat, PeerStalled)] == [0], seat
+        assert [e.seat for e in table.of(seat, PeerExcluded)] == [0], seat
+        assert table.replicas[seat].members == {1, 2}, seat
+    table.agree()
+
+
 def test_an_impersonating_cheat_tells_every_other_seat_the_seat_it_names_included() -> None:
     """Its forged Ack goes where it is really from, not where its forged sender would send
     it: else the seat it names never gets it, and learns of the lie only by the gap it
