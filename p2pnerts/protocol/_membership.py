@@ -282,7 +282,7 @@ class Membership:
         self.election.forget_up_to(self.view)
         for seat in sorted(self.lineage.suspected.intersection(unheard_elsewhere)):
             self.rejoining.hold_off(seat, now)
-        for seat in sorted(stalled - set(start.joined)):
+        for seat in sorted(stalled):
             self.rejoining.bar(seat, now)
         for seat in sorted(departed | set(start.joined)):
             self._host.witness.forget(seat)  # what is kept of it, the StartView says
