@@ -270,8 +270,10 @@ class Membership:
         unheard_elsewhere = self.liveness.heard_lately(departed - set(start.joined), now)
         # Left out while seen stalling here too, if not yet for as long as the coordinator
         # saw it: barred all the same, so that this seat, coordinating a later view, does
-        # not let back in at once a seat that another barred.
-        stalled = departed & self.liveness.stalling(now, self.timing.suspect_after)
+        # not let back in at once a seat that another barred. (Asked while they are
+        # members still.)
+        for seat in sorted(departed & self.liveness.stalling(now, self.timing.suspect_after)):
+            self.rejoining.bar(seat, now)
         self.view, self.members = start.view, frozenset(start.members)
         self.rejoining.forget_starts(self.view)
         self.enter(Status.NORMAL)
@@ -282,8 +284,6 @@ class Membership:
         self.election.forget_up_to(self.view)
         for seat in sorted(self.lineage.suspected.intersection(unheard_elsewhere)):
             self.rejoining.hold_off(seat, now)
-        for seat in sorted(stalled):
-            self.rejoining.bar(seat, now)
         for seat in sorted(departed | set(start.joined)):
             self._host.witness.forget(seat)  # what is kept of it, the StartView says
             self.liveness.away(seat)

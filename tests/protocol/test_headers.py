@@ -138,10 +138,16 @@ def test_a_refused_seat_is_told_once_as_an_event() -> None:
     assert [(e.seat, "out of bounds" in e.reason) for e in told] == [(0, True)]
 
 
-def test_a_seat_that_talks_but_never_acknowledges_is_left_out_and_play_goes_on() -> None:
+def _with_a_no_ack_cheat() -> tuple[Table, Cheat]:
+    """A dealt table of three whose seat 0 talks on but acknowledges nothing new."""
     table = _dealt()
     cheat = table.tamper[0] = Cheat("no-ack", honest_first=0)
     table.replicas[0].send_ack(table.now)  # what it claims from now on, for good
+    return table, cheat
+
+
+def test_a_seat_that_talks_but_never_acknowledges_is_left_out_and_play_goes_on() -> None:
+    table, cheat = _with_a_no_ack_cheat()
     table.play(1, TurnStock(1))
     waiting = table.replicas[1].pending
     assert [p.message.sender for p in waiting] == [1]  # it waits for seat 0, which talks on
@@ -160,9 +166,7 @@ def test_a_seat_that_stalls_while_a_view_change_is_under_way_is_named_as_stallin
     (A table of real processes met it: the cheat's own replica voted for a view, one vote
     came late, and the view that left the cheat out named no stall at any honest seat, so
     they let it back in and finished as if nobody had cheated.)"""
-    table = _dealt()
-    table.tamper[0] = Cheat("no-ack", honest_first=0)
-    table.replicas[0].send_ack(table.now)
+    table, _ = _with_a_no_ack_cheat()
     table.play(1, TurnStock(1))
     table.run_for(1)
     table.held.add(frozenset((1, 2)))  # seat 2's vote waits
@@ -186,9 +190,7 @@ def test_a_stalling_seat_barred_by_one_coordinator_is_not_let_back_in_by_the_nex
     1.25 s when the view that leaves the cheat out arrives: it bars the cheat all the same.
     (Else seat 2, coordinating the next view, let the cheat back in after 0.02 s, as a
     table of real processes did.)"""
-    table = _dealt()
-    table.tamper[0] = Cheat("no-ack", honest_first=0)
-    table.replicas[0].send_ack(table.now)
+    table, _ = _with_a_no_ack_cheat()
     table.held.add(frozenset((1, 2)))
     table.play(1, TurnStock(1))
     table.run_for(0.75)
