@@ -29,3 +29,26 @@ def test_every_message_a_replica_receives_is_followed_from_receive_through_the_p
     assert {"_checks", "_membership", "_acks", "_log"} <= set(play.stops)
     assert play.stops.index("_checks") < play.stops.index("_log")  # checked before taken
     assert Replica.receive is receive_path.ORIGINAL  # put back after the run
+
+
+def test_a_message_that_commits_nothing_takes_spec_s_steps_in_order() -> None:
+    # SPEC §4.2: checked (1), admitted by the view (3-7), next on its link (8), accepted
+    # (9), taken by kind (10). Only the gate (steps 1 and 8), the membership (3-7, and
+    # hearing from the sender in 9), the time kept away (woken, then an Ack's word on this
+    # seat's stall) and the acknowledgements (taken in 9; an Ack's lowest for this seat's
+    # outbox in 10; asked in 11 whether the head can commit) are visited again.
+    routes = receive_path.follow(peers=3, rounds=1, seed=2)
+    quiet = [r for r in routes if r.kind in ("Ack", "Play") and "_inplay" not in r.stops]
+    assert len({r.kind for r in quiet}) == 2
+    for route in quiet:
+        # (Checking a signature the first time may stop at _log, _codec and _wire before.)
+        after = route.stops[route.stops.index("_membership") :]
+        first = {part: after.index(part) for part in set(after)}
+        assert route.stops.index("_checks") < route.stops.index("_membership")
+        assert first["_acks"] < first["_witness"] < first["_outbox"]
+        assert first["_acks"] < first["_log"] < first["_outbox"]
+        again = route.returned_to()
+        del again["_codec"], again["_wire"]  # encoding, for a signature and for a witness
+        assert set(again) <= {"_checks", "_membership", "_away", "_acks"}
+        assert again["_checks"] <= 1 and again["_membership"] <= 1 and again["_away"] <= 1
+        assert again["_acks"] <= (2 if route.kind == "Ack" else 1)

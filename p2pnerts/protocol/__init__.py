@@ -33,6 +33,25 @@ each answer read from the part that owns it:
 - `InPlay` (`_inplay.py`): the round on the table, the plays in the air and the one
   hand; a committed play lands, ties or returns by the verdict of `_arbiter.decide`.
 
+A received message takes SPEC §4.2's steps in order, each in the part that owns it
+(`Replica._receive`); `python tools/receive_path.py` counts the parts it stops at:
+
+    1     checked completely ........... Gate.check (signatures: _signing)
+    2     Rejoin, TeamDeal, Evidence ... Membership / Dealing / Witness, and no further
+    3-7   for this view? ............... Membership.admit (Lineage: gone elsewhere)
+    8     next on its sender's link? ... Gate.in_line (the clock rises, an Ack's claims)
+    9     accepted ..................... Acks.accept, then Membership.hear_from (Liveness)
+    10    by kind: an Ack .............. Witness.take_ack, Away.kept_in, Log.compare,
+                                         Outbox.trim
+          Ready, Play, Reveal, Leave ... Log.add, Witness.took, Outbox.ack_soon
+          ViewChange, StartView ........ Election.take, Membership.take_start_view
+    11    commit, while the head can ... Acks.held_by_all, Witness.release, Log.pop_head,
+                                         Membership.note_committed, then by kind:
+                                         a Play: InPlay.commit_play (_arbiter.decide);
+                                         else Dealing or Membership, then what follows
+                                         by itself (Dealing, InPlay.settle, Dealing);
+                                         Log.fold (the digest)
+
 The parts reach the replica that holds them through `_host.Host`, where every field they
 share is declared once; a part that reads more names only that in a `Host` of its own that
 extends it (the membership's own parts read the membership likewise, `_host.Membership`).
@@ -115,7 +134,7 @@ from p2pnerts.protocol._identity import (
     verify,
 )
 from p2pnerts.protocol._inplay import PLAYS_WAITING
-from p2pnerts.protocol._log import PENDING_LIMIT, Pending, bare, key_for, order_key, order_reason
+from p2pnerts.protocol._log import PENDING_LIMIT, Pending, key_for, order_key, order_reason
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
@@ -139,6 +158,7 @@ from p2pnerts.protocol._messages import (
     ViewChange,
     Welcome,
     addressed_to,
+    bare,
     shown_to_spectators,
 )
 from p2pnerts.protocol._passphrase import (

@@ -11,12 +11,13 @@ message commits once every member of the view vouched for holding it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import gt
 
 from p2pnerts.protocol._messages import Ack, Message, StartView
 
 CLOCKS_KEPT = 4096
 """Per seat, how many of its latest messages' clocks a replica keeps, to check the Acks
-that claim them (`late_claim`)."""
+that claim them (`_checks.late_claim`)."""
 
 
 class Acks:
@@ -39,7 +40,9 @@ class Acks:
         self.last_clock = [0] * players
         """Per seat, the clock of the last message held of its current life: the next
         one must carry a larger one (`Gate.check_next`)."""
-        self._clocks: list[dict[int, int]] = [{} for _ in range(players)]
+        self.clocks: list[dict[int, int]] = [{} for _ in range(players)]
+        """Per seat, the clocks of its latest messages held, by number: an Ack may claim
+        none stamped at or above its own clock (`_checks.late_claim`)."""
 
     @classmethod
     def for_rejoiner(cls, seat: int, start: StartView, clock: int) -> Acks:
@@ -57,6 +60,24 @@ class Acks:
         self._note_clock(self.seat, self.have[self.seat], self.clock)
         return self.have[self.seat]
 
+    def accept(self, message: Message, *, in_view: bool) -> bool:
+        """SPEC §4.2 step 9, and for an Ack §4.5's bookkeeping: hold a message that came
+        next from its sender (`hold`) and note what an Ack says its sender holds (`take`).
+        Returns whether it is an Ack that claims no more of any other seat's messages than
+        its sender's last one did (its sender may be stalling: `Liveness.hear`)."""
+        self.hold(message, in_view=in_view)
+        if not isinstance(message, Ack):
+            return False
+        stale = not self._claims_more(message)
+        self.take(message, in_view=in_view)
+        return stale
+
+    def _claims_more(self, ack: Ack) -> bool:
+        """Whether an Ack claims more of some other seat's messages than its sender's last."""
+        row, have, sender = self.acked[ack.sender], ack.have, ack.sender
+        after = sender + 1
+        return any(map(gt, have[:sender], row[:sender])) or any(map(gt, have[after:], row[after:]))
+
     def hold(self, message: Message, *, in_view: bool) -> None:
         """Count a message just received as held, and its sender as holding it (vouched
         for in this view only if sent in it); the clock catches up with it."""
@@ -71,13 +92,13 @@ class Acks:
 
     def clock_of(self, seat: int, seq: int) -> int | None:
         """The clock of message ``seq`` of ``seat``'s current life, if held lately."""
-        return self._clocks[seat].get(seq)
+        return self.clocks[seat].get(seq)
 
     def _note_clock(self, seat: int, seq: int, clock: int) -> None:
-        clocks = self._clocks[seat]
+        clocks = self.clocks[seat]
         clocks[seq] = clock
         if len(clocks) > 2 * CLOCKS_KEPT:
-            self._clocks[seat] = {n: c for n, c in clocks.items() if n > seq - CLOCKS_KEPT}
+            self.clocks[seat] = {n: c for n, c in clocks.items() if n > seq - CLOCKS_KEPT}
 
     def take(self, ack: Ack, *, in_view: bool) -> None:
         """Note what an Ack says its sender holds (of each seat's current life)."""
@@ -93,23 +114,6 @@ class Acks:
             for seat, seq in enumerate(have):
                 if ack.view >= lives[seat]:
                     row[seat] = max(row[seat], seq)
-
-    def late_claim(self, ack: Ack) -> tuple[int, int, int] | None:
-        """The first message ``ack`` claims (seat, sequence number, clock) that was stamped
-        at or above the Ack's own clock, among those held lately; None if there is none."""
-        view, limit = ack.view, ack.clock
-        if view >= max(self.lives):
-            # The usual case, at C speed: no claim stamped that late (clocks start at 1).
-            stamps = map(dict.get, self._clocks, ack.have)
-            if max(filter(None, stamps), default=0) < limit:
-                return None
-        claims = zip(ack.have, self.lives, self._clocks, strict=True)
-        for seat, (seq, life, clocks) in enumerate(claims):
-            if view >= life:
-                clock = clocks.get(seq)
-                if clock is not None and clock >= limit:
-                    return seat, seq, clock
-        return None
 
     def held_by_all(self, seat: int, seq: int, members: Iterable[int]) -> bool:
         """Whether every member vouched for holding message ``seq`` of ``seat``."""
@@ -140,7 +144,7 @@ class Acks:
         self.lives[seat] = view
         self.have[seat] = 0
         self.last_clock[seat] = 0
-        self._clocks[seat] = {}
+        self.clocks[seat] = {}
         for rows in (self.acked, self.vouched):
             for row in rows:
                 row[seat] = 0

@@ -15,8 +15,17 @@ from p2pnerts.protocol import _deal
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._codec import decode_payload, encode_payload
 from p2pnerts.protocol._errors import KeptStateError
-from p2pnerts.protocol._log import Log, Pending, bare
-from p2pnerts.protocol._messages import Leave, Message, Ordered, Play, Ready, Reveal, StartView
+from p2pnerts.protocol._log import Log, Pending
+from p2pnerts.protocol._messages import (
+    Leave,
+    Message,
+    Ordered,
+    Play,
+    Ready,
+    Reveal,
+    StartView,
+    bare,
+)
 from p2pnerts.protocol._rounds import Disk
 from p2pnerts.rules import TableOptions, card_code
 

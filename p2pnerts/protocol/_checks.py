@@ -9,6 +9,7 @@ half taken (acknowledged, then dropped).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum, auto
 
@@ -149,19 +150,24 @@ class Gate:
                 f" its members (votes from {sorted(voters)}, members {list(start.members)})"
             )
 
-    def in_line(self, message: Message, have: int, view: int) -> Line:
-        """Where a message stands on its sender's link, ``have`` being the last held from
-        it and ``view`` this replica's: a gap within this view breaks the protocol."""
+    def in_line(self, message: Message, acks: Acks, waiting: int, view: int) -> Line:
+        """SPEC §4.2 step 8: where a message stands on its sender's link, ``acks`` telling
+        what this replica holds of every seat, ``waiting`` how many of the sender's ordered
+        messages wait to commit here, ``view`` this replica's. A gap within this view
+        breaks the protocol; so does a message that comes next but could sort before one
+        already committed somewhere (`_check_next`)."""
+        have = acks.have[message.sender]
         if message.seq <= have:
             return Line.DROP
         if message.seq == have + 1:
+            self._check_next(message, acks, waiting)
             return Line.NEXT
         if message.view != view:
             return Line.DROP if message.view < view else Line.AHEAD
         sender = message.sender
         raise self.refuse(sender, f"seat {sender} skipped from message {have} to {message.seq}")
 
-    def check_next(self, message: Message, acks: Acks, waiting: int) -> None:
+    def _check_next(self, message: Message, acks: Acks, waiting: int) -> None:
         """Refuse a message that comes next from its sender but whose clock does not rise
         above everything its sender has sent or said it holds: such a message could sort
         before one already committed somewhere (SPEC §4.4's argument needs it). Refuse an
@@ -182,7 +188,7 @@ class Gate:
         if ack.view >= acks.lives[me] and ack.have[me] > acks.have[me]:
             why = f"seat {sender} claims message {ack.have[me]} of seat {me}, never sent"
             raise self.refuse(sender, why)
-        late = acks.late_claim(ack)
+        late = late_claim(ack, acks.lives, acks.clocks)
         if late is not None:
             seat, seq, clock = late
             why = (
@@ -205,6 +211,27 @@ class Gate:
         new = [PeerRefused(s, why) for s, why in self._refused.items() if s not in self._told]
         self._told.update(self._refused)
         return new
+
+
+def late_claim(
+    ack: Ack, lives: Sequence[int], clocks: Sequence[dict[int, int]]
+) -> tuple[int, int, int] | None:
+    """The first message ``ack`` claims (seat, sequence number, clock) that was stamped at
+    or above the Ack's own clock, among those held lately (``clocks``, per seat, of each
+    seat's life since the view in ``lives``); None if there is none."""
+    view, limit = ack.view, ack.clock
+    if view >= max(lives):
+        # The usual case, at C speed: no claim stamped that late (clocks start at 1).
+        stamps = map(dict.get, clocks, ack.have)
+        if max(filter(None, stamps), default=0) < limit:
+            return None
+    claims = zip(ack.have, lives, clocks, strict=True)
+    for seat, (seq, life, stamped) in enumerate(claims):
+        if view >= life:
+            clock = stamped.get(seq)
+            if clock is not None and clock >= limit:
+                return seat, seq, clock
+    return None
 
 
 def check_message(message: Message, seating: Seating) -> None:

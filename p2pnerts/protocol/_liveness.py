@@ -12,8 +12,6 @@ that message, its link to the sender down, still acknowledges the others' heartb
 
 from __future__ import annotations
 
-from operator import gt
-
 from p2pnerts.protocol._events import PeerRecovered, PeerSuspected
 from p2pnerts.protocol._host import Membership
 from p2pnerts.protocol._log import Pending
@@ -42,12 +40,14 @@ class Liveness:
         """Per member whose deck's Reveal the next deal waits for, none of it held here,
         since when (`watch_reveals`)."""
 
-    def hear(self, message: Message, now: float) -> None:
-        """A message came next from its sender: heard now, and no longer suspected."""
+    def hear(self, message: Message, now: float, *, stale: bool) -> None:
+        """A message came next from its sender: heard now, and no longer suspected.
+        ``stale``: it is an Ack that claims no more of the other seats' messages than its
+        sender's last did (`Acks.accept`): the sender may be stalling."""
         seat = message.sender
         last, self.heard[seat] = self.heard[seat], now
         if isinstance(message, Ack):
-            if self._claims_more(message):
+            if not stale:
                 self.stale_since[seat] = None
             elif self.stale_since[seat] is None:
                 self.stale_since[seat] = now
@@ -55,12 +55,6 @@ class Liveness:
             self.suspected.discard(seat)
             self.since.pop(seat, None)
             self._m.host.events.append(PeerRecovered(seat, now - last))
-
-    def _claims_more(self, ack: Ack) -> bool:
-        """Whether an Ack claims more of some other seat's messages than its sender's last."""
-        row, have, sender = self._m.host.acks.acked[ack.sender], ack.have, ack.sender
-        after = sender + 1
-        return any(map(gt, have[:sender], row[:sender])) or any(map(gt, have[after:], row[after:]))
 
     def forget(self, seat: int) -> None:
         """A seat (re)joins: heard as lately as anyone, its Acks fresh, not suspected."""

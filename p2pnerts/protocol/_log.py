@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._events import Diverged
-from p2pnerts.protocol._messages import Ack, Message, Ordered, Play, StartView
+from p2pnerts.protocol._messages import Ack, Message, Ordered, Play, StartView, bare
 from p2pnerts.rules import CallNerts, TieRule
 
 DIGESTS_KEPT = 4096
@@ -67,14 +67,6 @@ def order_reason(
         f"equal clocks L={a[0]}: rank decides; seat rule: seat {a_seat + 1} before seat"
         f" {b_seat + 1}"
     )
-
-
-def bare(message: Message) -> Message:
-    """A message as it is hashed and carried: a StartView without what it carries (that is
-    read once, on arrival, and is not part of the order)."""
-    if isinstance(message, StartView) and message.carried:
-        return replace(message, carried=())
-    return message
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,6 @@ from p2pnerts.protocol._events import (
 from p2pnerts.protocol._inplay import Holder
 from p2pnerts.protocol._lineage import Lineage
 from p2pnerts.protocol._liveness import Liveness
-from p2pnerts.protocol._log import Pending
 from p2pnerts.protocol._messages import Leave, Message, Ordered, Ready, Rejoin, StartView
 from p2pnerts.protocol._rejoining import Rejoining
 from p2pnerts.protocol._rounds import Round
@@ -142,11 +141,6 @@ class Membership:
 
     # --- the commit rule --------------------------------------------------------------------
 
-    def held_by_all(self, entry: Pending) -> bool:
-        """Whether every member has acknowledged holding this message."""
-        seat, seq = entry.carrier or (entry.message.sender, entry.message.seq)
-        return self._host.acks.held_by_all(seat, seq, self.members)
-
     def note_committed(self, message: Ordered | StartView) -> None:
         """Keep what a StartView would carry: every ordered message of the current round."""
         this = self._host.round_data(message.round) if isinstance(message, Ready) else None
@@ -180,8 +174,8 @@ class Membership:
             if any(2 * len(q.difference(gone)) <= len(q) for _, q in self.quorums_now()):
                 self.shut_out(now)
             return False
-        if not self._host.acks.this_life(message):
-            return False  # from the sender's earlier life
+        if message.view < self._host.acks.lives[sender]:
+            return False  # from the sender's earlier life (`Acks.this_life`)
         if message.view > self.view:
             starts = isinstance(message, StartView) and sender in self.members
             if not starts or self.rejoining.holds_from(sender):
@@ -204,13 +198,14 @@ class Membership:
             return False
         return start.joined_from[start.joined.index(self.seat)] == self.asks_from
 
-    def hear_from(self, message: Message, now: float) -> None:
+    def hear_from(self, message: Message, now: float, *, stale: bool) -> None:
         """A message came next from its sender: one sent in this view shows the sender
-        installed it; and the sender is no longer suspected, if it was."""
+        installed it; and the sender is no longer suspected, if it was. ``stale``: it is an
+        Ack that claims nothing new (`Acks.accept`)."""
         seat = message.sender
         if message.view == self.view:
             self.installed.add(seat)
-        self.liveness.hear(message, now)
+        self.liveness.hear(message, now, stale=stale)
 
     # --- view changes -----------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ links are FIFO and can be resumed after a reconnect. The wire layout is in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from p2pnerts.protocol._spectate import Decided, Scene, Seen, Watch
 from p2pnerts.rules import Move, TableOptions
@@ -183,6 +183,14 @@ Ordered = Ready | Play | Leave | Reveal
 Message = (
     Ready | Play | Ack | Reveal | Leave | ViewChange | StartView | Rejoin | TeamDeal | Evidence
 )
+
+
+def bare(message: Message) -> Message:
+    """A message as it is hashed and carried: a StartView without what it carries (that is
+    read once, on arrival, and is not part of the order)."""
+    if isinstance(message, StartView) and message.carried:
+        return replace(message, carried=())
+    return message
 
 
 def addressed_to(message: Message, seat: int) -> bool:

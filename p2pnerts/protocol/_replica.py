@@ -206,35 +206,38 @@ class Replica(Readings):
             raise
 
     def _receive(self, message: Message, now: float) -> None:
-        # (Every message passes here: the view is read from membership, not through the
-        # `view` property, at a call less a message; so below.)
-        self.gate.check(message, self.acks.clock, self.membership.view)
+        """SPEC §4.2's steps, in order, each taken by the one part that owns it."""
+        view = self.membership.view
+        # 1. Checked completely, before anything changes (a refusal raises).
+        self.gate.check(message, self.acks.clock, view)
+        # 2. Outside the sequence.
         match message:
             case Rejoin():
                 self.membership.take_rejoin(message, now)
+                return
             case TeamDeal():
                 self.dealing.take_team_deal(message, now)
+                return
             case Evidence():
                 self.witness.take_evidence(message)
-            case _ if self.membership.admit(message, now):
-                self._take_in_line(message, now)
-
-    def _take_in_line(self, message: Message, now: float) -> None:
-        """Take a message that comes next from its sender (`Gate.in_line`)."""
-        match self.gate.in_line(message, self.acks.have[message.sender], self.membership.view):
-            case Line.NEXT:
-                self.gate.check_next(message, self.acks, self.log.waiting[message.sender])
-                self._take(message, now)
-                self.commit_ready(now)
+                return
+        # 3-7. For this view: not from a left table, another view, an earlier life.
+        if not self.membership.admit(message, now):
+            return
+        # 8. Next on its sender's link.
+        sender = message.sender
+        match self.gate.in_line(message, self.acks, self.log.waiting[sender], view):
             case Line.AHEAD:
                 self.membership.shut_out(now)  # it asks to be let back in
-
-    def _take(self, message: Message, now: float) -> None:
-        """Take a message that comes next from its sender."""
-        # A message sent in this view shows its sender installed it, and vouches for
-        # commits in it.
-        self.acks.hold(message, in_view=message.view == self.membership.view)
-        self.membership.hear_from(message, now)
+                return
+            case Line.DROP:
+                return
+        # 9. Accepted: held, the clock caught up, what an Ack says its sender holds noted;
+        # the sender is heard (one that sent in this view installed it, and vouches for
+        # commits in it).
+        stale = self.acks.accept(message, in_view=message.view == view)
+        self.membership.hear_from(message, now, stale=stale)
+        # 10. By kind.
         match message:
             case Ack():
                 self._take_ack(message)
@@ -246,6 +249,8 @@ class Replica(Readings):
                 self.membership.election.take(message, now)
             case StartView():
                 self.membership.take_start_view(message, now)
+        # 11. Commit what now can.
+        self.commit_ready(now)
 
     def tick(self, now: float) -> None:
         """Let time pass: send due acknowledgements and heartbeats, suspect silent seats,
@@ -337,20 +342,21 @@ class Replica(Readings):
     # --- receiving --------------------------------------------------------------------------
 
     def _take_ack(self, ack: Ack) -> None:
-        # Only a seat known to be in this view vouches for a commit in it: an Ack from
-        # another view may come from a seat that never installs this one (it installed a
-        # sibling view, built from the same old view), whose order drops other messages
-        # than this view's (see `Membership.install_acks`).
+        """What an Ack says beside what its sender holds (noted on accepting it,
+        `Acks.accept`; only an Ack sent in this view vouches for commits in it, as a seat
+        that acknowledged in another may never install this one: it may have installed a
+        sibling view, built from the same old view, whose order drops other messages than
+        this view's, `Membership.install_acks`): the witnesses it carries, whether it shows
+        the others kept this seat in through its own stall, and its digest. What every
+        member now holds of this seat's need not be kept to send again."""
         self.witness.take_ack(ack, self.acks.lives, self.acks.have)
-        view = self.membership.view
-        self.acks.take(ack, in_view=ack.view == view)
-        back = self.away.kept_in(ack, self.seat, view)
+        back = self.away.kept_in(ack, self.seat, self.membership.view)
         if back is not None:
             self.events.append(Returned(back))
         diverged = self.log.compare(ack)
         if diverged is not None:
             self.events.append(diverged)
-        self.outbox.trim(self.acks.lowest_vouched(self.members))
+        self.outbox.trim(self.acks.lowest_vouched(self.membership.members))
 
     # --- committing -------------------------------------------------------------------------
 
@@ -370,22 +376,23 @@ class Replica(Readings):
         log = self.log
         while log.pending and self.membership.status is Status.NORMAL:
             head = log.pending[0]
-            if not self.membership.held_by_all(head) or self._disputed(head.message):
+            message = head.message
+            # §4.4: every member vouched for holding it (or for the StartView that carried
+            # it), and no member witnessed it otherwise (§4.10).
+            seat, seq = head.carrier or (message.sender, message.seq)
+            if not self.acks.held_by_all(seat, seq, self.membership.members):
+                return
+            if not isinstance(message, StartView) and not self.witness.release(message):
                 return
             log.pop_head()
-            outcome = self._commit(head.message, now)
-            self.events += log.fold(head.message, outcome)
+            outcome = self._commit(message, now)
+            self.events += log.fold(message, outcome)
             for hear in self.on_commit:
                 hear(head, outcome)
-
-    def _disputed(self, message: Ordered | StartView) -> bool:
-        return not isinstance(message, StartView) and self.witness.blocks(message)
 
     def _commit(self, message: Ordered | StartView, now: float) -> int:
         """Apply one committed message; returns its outcome for the digest."""
         self.membership.note_committed(message)
-        if not isinstance(message, StartView):
-            self.witness.committed(message)
         match message:
             case Ready():
                 self.dealing.commit_ready(message)

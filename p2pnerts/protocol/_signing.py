@@ -23,7 +23,6 @@ from typing import TypeVar
 
 from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._identity import SeatKey, verify
-from p2pnerts.protocol._log import bare
 from p2pnerts.protocol._messages import (
     Leave,
     Message,
@@ -33,6 +32,7 @@ from p2pnerts.protocol._messages import (
     Reveal,
     StartView,
     ViewChange,
+    bare,
 )
 
 SIGNED = (Ready, Play, Reveal, Leave, ViewChange, StartView, Rejoin)

@@ -124,13 +124,13 @@ class Witness:
         heard, self.heard = self.heard[:HEARD_MOST], self.heard[HEARD_MOST:]
         return tuple(heard)
 
-    def blocks(self, message: Ordered) -> bool:
-        """Whether ``message`` is disputed, so must not commit."""
-        return (message.sender, message.seq) in self.disputed
-
-    def committed(self, message: Ordered) -> None:
-        """Forget a committed message: every member vouched for it, witnesses compared."""
+    def release(self, message: Ordered) -> bool:
+        """Whether ``message``, held by every member, may commit: not if it is disputed.
+        If it may, it is forgotten here: every member vouched for it, witnesses compared."""
+        if (message.sender, message.seq) in self.disputed:
+            return False
         self._held[message.sender].pop(message.seq, None)
+        return True
 
     def forget(self, seat: int) -> None:
         """Forget ``seat``'s messages: it left or (re)joins, and a StartView settles them."""
