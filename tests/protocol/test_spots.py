@@ -1,0 +1,325 @@
+"""Version 3's commit rule (a majority's order per spot), seat by seat, over every order of
+delivery a seeded scheduler makes: the seats agree on every outcome and apply the plays of
+a spot in one order, whoever decides; a view change returns only what it cannot know."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+
+from p2pnerts.protocol._spots import (
+    ALL,
+    Order,
+    Outcome,
+    PlayId,
+    Spotted,
+    Vote,
+    Voter,
+    conflict,
+    decide,
+    settle,
+)
+
+Decide = Callable[..., Outcome | None]
+
+
+@dataclass
+class Run:
+    """A table of seats running the rule: plays broadcast, votes to the sender, outcomes
+    broadcast, and now and then a seat that asks every member for its vote on a play it
+    waits on and decides it itself."""
+
+    seats: int
+    rng: random.Random
+    decide: Decide = decide
+    silent: frozenset[int] = frozenset()
+    """Seats that receive nothing and send nothing after their first plays."""
+    voters: list[Voter] = field(init=False)
+    orders: list[Order] = field(init=False)
+    plays: dict[PlayId, Spotted] = field(default_factory=dict)
+    decided: dict[PlayId, bool] = field(default_factory=dict)
+    """Every decision anyone made; a second one the other way fails the run."""
+    committed: list[list[PlayId]] = field(init=False)
+    """Per seat, the plays it committed, in the order it did."""
+    decided_by_others: int = 0
+    """Plays decided by a seat that asked for the votes, not by their sender."""
+
+    def __post_init__(self) -> None:
+        self.voters = [Voter(s, self.seats) for s in range(self.seats)]
+        self.orders = [Order(self.seats) for _ in range(self.seats)]
+        self.committed = [[] for _ in range(self.seats)]
+        self._clock = [0] * self.seats
+        self._sent = [0] * self.seats
+        self._plays_to: list[list[list[Spotted]]] = [
+            [[] for _ in range(self.seats)] for _ in range(self.seats)
+        ]
+        """Per receiver and sender, the plays in flight, in the sender's order."""
+        self._bag: list[tuple[int, Vote | Outcome]] = []
+        """Votes and outcomes in flight, in any order: (receiver, what)."""
+        self._votes: list[dict[PlayId, dict[int, Vote]]] = [{} for _ in range(self.seats)]
+
+    @property
+    def members(self) -> range:
+        return range(self.seats)
+
+    def play(self, seat: int, spot: object) -> None:
+        self._clock[seat] += 1
+        self._sent[seat] += 1
+        have = list(self.voters[seat].have)
+        have[seat] = self._sent[seat]
+        play = Spotted(seat, self._sent[seat], (self._clock[seat], seat), spot, tuple(have))
+        self.plays[play.id] = play
+        self._hold(seat, play)
+        for other in self.members:
+            if other != seat:
+                self._plays_to[other][seat].append(play)
+
+    def _hold(self, seat: int, play: Spotted) -> None:
+        self._clock[seat] = max(self._clock[seat], play.key[0])
+        vote = self.voters[seat].hold(play)
+        self.orders[seat].hold(play)
+        self._send(play.seat, vote)
+
+    def _send(self, to: int, what: Vote | Outcome) -> None:
+        if isinstance(what, Vote) and to == what.voter:
+            self._count(to, what)
+        else:
+            self._bag.append((to, what))
+
+    def _count(self, seat: int, vote: Vote) -> None:
+        votes = self._votes[seat].setdefault(vote.play, {})
+        votes[vote.voter] = vote
+        if vote.play in self.orders[seat].outcomes:
+            return
+        outcome = self.decide(self.plays[vote.play], votes, self.members, self.seats)
+        if outcome is not None:
+            self.decided_by_others += seat != vote.play[0]
+            self._decided(seat, outcome)
+
+    def _decided(self, seat: int, outcome: Outcome) -> None:
+        assert self.decided.setdefault(outcome.play, outcome.ok) == outcome.ok, (
+            f"{outcome.play} decided both ways"
+        )
+        self._learn(seat, outcome)
+        for other in self.members:
+            if other != seat:
+                self._bag.append((other, outcome))
+
+    def _learn(self, seat: int, outcome: Outcome) -> None:
+        order = self.orders[seat]
+        order.learn(outcome)
+        self.committed[seat].extend(p for p, ok in order.ready() if ok)
+
+    def _ask(self, seat: int) -> None:
+        """``seat`` asks every member for its vote on a play it holds without an outcome,
+        and counts the answers as they come (here at once)."""
+        waiting = [p for p in self.orders[seat].held if p not in self.orders[seat].outcomes]
+        if not waiting:
+            return
+        play = self.rng.choice(waiting)
+        for voter in self.members:
+            if voter not in self.silent:
+                self._count(seat, self.voters[voter].unseen(play))
+
+    def step(self) -> bool:
+        """Deliver one thing in flight (or ask, now and then); False once nothing is."""
+        live = [s for s in self.members if s not in self.silent]
+        streams = [(dst, src) for dst in live for src in self.members if self._plays_to[dst][src]]
+        bag = [i for i, (dst, _) in enumerate(self._bag) if dst in live]
+        if not streams and not bag:
+            return False
+        if self.rng.random() < 0.05:
+            self._ask(self.rng.choice(live))
+        if bag and (not streams or self.rng.random() < 0.5):
+            dst, what = self._bag.pop(self.rng.choice(bag))
+            if isinstance(what, Vote):
+                self._count(dst, what)
+            else:
+                self._learn(dst, what)
+        else:
+            dst, src = self.rng.choice(streams)
+            self._hold(dst, self._plays_to[dst][src].pop(0))
+        return True
+
+
+SPOTS = ("F1", "F2", "F3")
+
+
+def played(seed: int, seats: int, plays: int, decide_with: Decide = decide) -> Run:
+    """A run: ``plays`` plays made at random seats and moments, onto a few foundations,
+    each seat's own tableau, and now and then the whole table."""
+    rng = random.Random(seed)
+    run = Run(seats, rng, decide_with)
+    made = 0
+    while made < plays or run.step():
+        if made < plays and rng.random() < 0.3:
+            seat = rng.randrange(seats)
+            roll = rng.random()
+            spot = ALL if roll < 0.03 else ("home", seat) if roll < 0.5 else rng.choice(SPOTS)
+            run.play(seat, spot)
+            made += 1
+        else:
+            run.step()
+    return run
+
+
+def misordered(
+    run: Run, orders: dict[int, list[PlayId]] | None = None
+) -> tuple[int, PlayId, PlayId] | None:
+    """A seat that committed a play before one that conflicts with it and sorts before it
+    (or before an earlier play of its sender): (seat, the one first, the one after).
+    ``orders``: per seat, its commits in order (the run's, unless given)."""
+    for seat, order in (orders or dict(enumerate(run.committed))).items():
+        place = {p: i for i, p in enumerate(order)}
+        for q in order:
+            for p in order:
+                a, b = run.plays[p], run.plays[q]
+                related = a.seat == b.seat or conflict(a.spot, b.spot)
+                if related and a.key < b.key and place[p] > place[q]:
+                    return seat, q, p
+    return None
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6, 14])
+def test_every_seat_resolves_every_play_alike_and_each_spot_in_key_order(seats: int) -> None:
+    for seed in range(40 if seats < 14 else 8):
+        run = played(seed, seats, plays=60)
+        verdicts = [order.resolved for order in run.orders]
+        assert all(len(v) == len(run.plays) for v in verdicts), (seed, "a play never resolved")
+        assert all(v == verdicts[0] for v in verdicts), (seed, "seats resolved plays apart")
+        assert misordered(run) is None, (seed, misordered(run))
+        committed = {p for p, ok in verdicts[0].items() if ok}
+        assert all(set(c) == committed for c in run.committed)
+
+
+def test_the_runs_race_return_plays_and_decide_some_by_asking() -> None:
+    """The runs above are worth something: plays onto one spot race and some are returned
+    as late, and seats that asked for the votes decided plays beside their senders."""
+    runs = [played(seed, 5, plays=60) for seed in range(20)]
+    assert sum(not ok for run in runs for ok in run.orders[0].resolved.values()) > 0
+    assert sum(run.decided_by_others for run in runs) > 0
+
+
+def _forgets_what_its_voters_held(
+    play: Spotted, votes: dict[int, Vote], members: range, seats: int
+) -> Outcome | None:
+    outcome = decide(play, votes, members, seats)
+    if outcome is None or not outcome.ok:
+        return outcome
+    return Outcome(play.id, True, tuple(play.seq if s == play.seat else 0 for s in range(seats)))
+
+
+def test_the_order_check_catches_a_rule_that_forgets_what_sorts_before() -> None:
+    """Without what the deciding voters held, some seat commits a play of a spot before one
+    that sorts before it: the check above can fail."""
+    found = [misordered(played(s, 5, 60, _forgets_what_its_voters_held)) for s in range(40)]
+    assert any(found)
+
+
+def _play(seat: int, seq: int, clock: int, spot: object, seats: int = 3) -> Spotted:
+    """A play made by a seat that held nothing of the others'."""
+    return Spotted(
+        seat, seq, (clock, seat), spot, tuple(seq if s == seat else 0 for s in range(seats))
+    )
+
+
+def test_a_vote_is_cast_once_and_a_play_never_held_is_late_for_good() -> None:
+    voter = Voter(1, 3)
+    late = voter.unseen((0, 1))
+    assert not late.ok
+    assert voter.hold(_play(0, 1, 1, "F1")) is late
+    assert voter.hold(_play(0, 1, 1, "F1")) is late
+    assert voter.hold(_play(0, 2, 2, "F1")).ok
+    with pytest.raises(ValueError, match="out of its sender's order"):
+        voter.hold(_play(2, 2, 3, "F1"))
+
+
+def test_a_play_is_late_where_a_conflicting_later_one_was_voted_for_first() -> None:
+    voter = Voter(2, 3)
+    assert voter.hold(_play(1, 1, 5, "F1")).ok
+    assert not voter.hold(_play(0, 1, 4, "F1")).ok  # the same foundation: late
+    assert voter.hold(_play(0, 2, 4, "F2")).ok  # another: no race
+    assert not voter.hold(_play(0, 3, 3, ALL)).ok  # a call below what it voted for
+    assert voter.hold(_play(0, 4, 9, ("home", 0))).ok
+    assert voter.hold(_play(2, 1, 2, "F1")).ok  # its own, whatever it voted for
+
+
+def test_votes_decide_one_way_only_and_the_senders_own_vote_is_its_play() -> None:
+    members = range(5)
+    play = _play(0, 1, 1, "F1", seats=5)
+    yes = {v: Vote(play.id, v, True, (1, v, 0, 0, 0)) for v in (1, 2)}
+    no = {v: Vote(play.id, v, False) for v in (3, 4)}
+    # The sender and the lower-numbered voters decide, and their holdings are what sorts below.
+    assert decide(play, yes, members, 5) == Outcome(play.id, True, (1, 2, 0, 0, 0))
+    assert decide(play, {**no, 1: yes[1]}, members, 5) is None  # 2 for, 2 late, 1 unknown
+    late = {**no, 1: Vote(play.id, 1, False)}
+    assert decide(play, late, members, 5) == Outcome(play.id, False)
+    # A seat that is not a member does not count: four members, three needed.
+    assert decide(play, {**yes, 4: no[4]}, range(4), 5) == Outcome(play.id, True, (1, 2, 0, 0, 0))
+
+
+def test_a_view_change_returns_what_its_seats_cannot_know_and_only_a_seat_left_out_loses_it() -> (
+    None
+):
+    """Five seats. Seat 0's play onto F1 gets votes for from seats 1 and 2, so seat 0
+    decides it in, and then falls silent with seat 1. Seats 3 and 4 had voted for seat 4's
+    later play onto F1 first, so seat 0's is late there. Seats 2, 3 and 4 form the next
+    view: their votes (two for, counting the sender's own, two late, one unknown) decide
+    nothing, nobody among them learnt the outcome, so the play is returned. Seat 0 had
+    committed it: it is left out, and takes the new view's table when it comes back."""
+    seats, members = 5, range(5)
+    ours = _play(0, 1, 3, "F1", seats)
+    theirs = _play(4, 1, 4, "F1", seats)
+    voters = [Voter(s, seats) for s in members]
+    for seat in (3, 4):
+        voters[seat].hold(theirs)
+    votes = {s: voters[s].hold(ours) for s in (1, 2, 3, 4)}
+    assert [votes[s].ok for s in (1, 2, 3, 4)] == [True, True, False, False]
+    at_zero = decide(ours, {1: votes[1], 2: votes[2]}, members, seats)
+    assert at_zero is not None and at_zero.ok
+    new_view = {s: {ours.id: votes[s]} for s in (2, 3, 4)}
+    gathered = {ours.id: {s: v[ours.id] for s, v in new_view.items()}}
+    assert settle([ours], gathered, {}, members, seats) == {ours.id: Outcome(ours.id, False)}
+    # Had one of them learnt the outcome, the view keeps it.
+    kept = settle([ours], gathered, {ours.id: at_zero}, members, seats)
+    assert kept == {ours.id: at_zero}
+
+
+@pytest.mark.parametrize("seats", [3, 5, 7])
+def test_no_seat_of_the_new_view_ever_resolved_a_play_the_view_change_settles_otherwise(
+    seats: int,
+) -> None:
+    """Runs cut short at a random moment; a random majority forms the next view from what
+    its seats hold: no seat of it had resolved a play the other way, and the plays the
+    view commits, committed after what each of its seats committed, keep every spot in
+    key order."""
+    checked = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        run = Run(seats, rng)
+        for _ in range(rng.randrange(20, 400)):
+            if rng.random() < 0.4:
+                seat = rng.randrange(seats)
+                run.play(seat, rng.choice(("F1", "F2", ("home", seat))))
+            elif not run.step():
+                break
+        view = rng.sample(range(seats), seats // 2 + 1)
+        known = {p: o for s in view for p, o in run.orders[s].outcomes.items()}
+        gathered: dict[PlayId, dict[int, Vote]] = {}
+        for s in view:
+            for p, vote in run.voters[s].votes.items():
+                gathered.setdefault(p, {})[s] = vote
+        settled = settle(run.plays.values(), gathered, known, range(seats), seats)
+        then: dict[int, list[PlayId]] = {}
+        for s in view:
+            resolved = run.orders[s].resolved
+            for play, ok in resolved.items():
+                assert settled[play].ok == ok, (seed, s, play)
+                checked += 1
+            after = [p for p, o in settled.items() if o.ok and p not in resolved]
+            then[s] = run.committed[s] + sorted(after, key=lambda p: run.plays[p].key)
+        assert misordered(run, then) is None, (seed, misordered(run, then))
+    assert checked > 100
