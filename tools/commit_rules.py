@@ -9,22 +9,26 @@ only what its rule needs to decide when each play commits, counting every frame 
   every member's `have` holds it.
 - ``sender``: acknowledgements to the play's sender alone; the sender, holding every
   member's, broadcasts the play's stability once with its `have` (what sorts below it).
-- ``majority``: a member votes for a play unless it already voted for one that sorts after
-  it (then the play is late), with the plays below it it holds unresolved; the sender
-  decides on a majority's votes and broadcasts the outcome once; a play commits once its
-  outcome is known and every play its voters named below it is resolved. A late play is
-  returned to its sender. A seat that waits on a play's outcome too long polls the members
-  for their votes and decides it itself (recovery; the ballots that make two deciders
-  safe are not modelled, and `Result.conflicts` counts plays two deciders decided apart).
-- ``spot``: the majority's rule with votes, deps and lateness kept to plays that conflict:
-  two plays onto one foundation, any play and a Nerts call, a stuck or a rotation (a
-  workload names each play's spot); a play to a seat's own tableau conflicts with none.
+- ``majority``: version 3's rule (`p2pnerts.protocol._spots`, run here as the replica is
+  to run it) with every play conflicting with every other: a member votes for a play
+  unless it already voted for one that sorts after it (then the play is late), with what
+  it holds; the sender decides on a majority's votes and broadcasts the outcome once; a
+  play commits once its outcome is known, its seat holds what the deciding voters held,
+  and what of that sorts before it is resolved. A late play is returned to its sender. A
+  seat that waits on a play's outcome too long asks the members for their votes and
+  decides it itself (the outcome is a function of the votes: no ballots; `Result.conflicts`
+  counts plays decided apart, which only a change of the members can make).
+- ``spot``: the same rule with lateness and order kept to plays that conflict: two plays
+  onto one foundation, any play and a Nerts call, a stuck or a rotation (a workload names
+  each play's spot); a play to a seat's own tableau conflicts with none. `Result.misordered`
+  counts pairs of conflicting plays (or of one seat's) a seat committed out of key order.
 
 Over ``datagram`` links a lost play, vote or outcome is sent again when a later frame of its
 sender shows the gap (the receiver asks at once) or after twice the link's usual round
-trip; Acks and heartbeats are not sent again (the next one says more). Under ``today`` and
-``sender`` a seat takes a sender's frames only once it holds that sender's earlier plays
-(the FIFO their argument needs); over ``tcp`` the link keeps that order itself.
+trip; Acks and heartbeats are not sent again (the next one says more). A seat takes a
+sender's plays in the sender's order; under ``today`` and ``sender`` it takes the sender's
+other frames only once it holds the plays before them (the FIFO their argument needs);
+over ``tcp`` the link keeps that order itself.
 """
 
 from __future__ import annotations
@@ -36,13 +40,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+import msgpack
+
+from p2pnerts.protocol._spots import ALL, Order, Outcome, Spotted, Vote, Voter, conflict, decide
 from p2pnerts.sim import Links, Scheduler
 
 RULES = ("today", "sender", "majority", "spot")
 PlayId = tuple[int, int]
 """A play's seat and number."""
-ALL = "*"
-"""The spot of a play that conflicts with every other (a Nerts call, stuck, rotate)."""
 HEARTBEAT = 0.25
 ACK_DELAY = 0.005
 TICK = 0.05
@@ -59,18 +64,19 @@ class Sizes:
     heartbeat: int
     small: int
     """A frame that names one play (a vote, a request): a header and a witness."""
-    per_dep: int = 4
 
-    def of(self, kind: str, deps: int = 0) -> int:
-        match kind:
+    def of(self, frame: Frame) -> int:
+        """A frame's bytes: a heartbeat's carries a `have` already, as a stability's and an
+        outcome's do; a vote for a play adds its voter's `have`."""
+        match frame.kind:
             case "play":
                 return self.play
             case "ack":
                 return self.ack
             case "heartbeat" | "stable" | "outcome":
-                return self.heartbeat + self.per_dep * deps
+                return self.heartbeat
             case _:
-                return self.small + self.per_dep * deps
+                return self.small + (len(msgpack.packb(frame.have)) if frame.have else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +88,8 @@ class Frame:
     """How many plays the sender had sent with this frame (the FIFO prerequisite)."""
     play: PlayId | None = None
     have: tuple[int, ...] = ()
+    """An Ack's or a stability's `have`, a vote's, or an outcome's `below`."""
     ok: bool = True
-    deps: frozenset[PlayId] = frozenset()
 
 
 @dataclass
@@ -98,6 +104,7 @@ class Result:
     handled: int = 0
     plays: int = 0
     conflicts: int = 0
+    misordered: int = 0
 
     def unfinished(self, seat: int) -> int:
         """``seat``'s plays that neither committed nor returned there by the end."""
@@ -114,22 +121,23 @@ class _Seat:
     have: list[int] = field(default_factory=list)
     acked: list[list[int]] = field(default_factory=list)
     pending: set[PlayId] = field(default_factory=set)
+    """Today's and the sender's rules: plays held, not resolved yet."""
     waiting: dict[int, list[Frame]] = field(default_factory=dict)
     stable: dict[PlayId, tuple[int, ...]] = field(default_factory=dict)
     acks: dict[PlayId, set[int]] = field(default_factory=dict)
-    frontier: dict[str, tuple[int, int]] = field(default_factory=dict)
-    """Per spot, the highest key voted for (``ALL``: of every spot)."""
-    votes: dict[PlayId, dict[int, Frame]] = field(default_factory=dict)
-    my_votes: dict[PlayId, Frame] = field(default_factory=dict)
-    outcome: dict[PlayId, tuple[bool, frozenset[PlayId]]] = field(default_factory=dict)
-    open: dict[PlayId, tuple[bool, frozenset[PlayId]]] = field(default_factory=dict)
-    """Outcomes known whose plays are not resolved here yet."""
-    resolved: set[PlayId] = field(default_factory=set)
+    voter: Voter = field(init=False)
+    """The majority's rules: this seat's votes, and its commits (`order`)."""
+    order: Order = field(init=False)
+    votes: dict[PlayId, dict[int, Vote]] = field(default_factory=dict)
+    """The votes this seat counted, per play."""
     asked: dict[PlayId, float] = field(default_factory=dict)
+    committed: list[PlayId] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.have = [0] * self.peers
         self.acked = [[0] * self.peers for _ in range(self.peers)]
+        self.voter = Voter(-1, self.peers)
+        self.order = Order(self.peers)
 
 
 class Table:
@@ -154,9 +162,14 @@ class Table:
         self.clocks: dict[PlayId, int] = {}
         self.sent_at: dict[PlayId, float] = {}
         self.spots: dict[PlayId, str] = {}
+        self.plays: dict[PlayId, Spotted] = {}
         self.decided: dict[PlayId, bool] = {}
         self._lost: dict[tuple[int, int], list[Frame]] = {}
         self._fifo = rule in ("today", "sender") or links.transport == "tcp"
+        """Whether a seat takes a sender's frames other than plays only after the plays
+        before them (plays it always takes in their sender's order)."""
+        for seat, me in enumerate(self.seats):
+            me.voter = Voter(seat, peers)
         self._ticker = random.Random(len(workload))
 
     @property
@@ -171,6 +184,7 @@ class Table:
             self.scheduler.at(self._ticker.random() * TICK, functools.partial(self._tick, seat))
         while self.scheduler.next_time <= end and self.scheduler.step():
             pass
+        self.result.misordered = self.misordered()
         return self.result
 
     # --- membership ----------------------------------------------------------------------
@@ -192,17 +206,16 @@ class Table:
         play: PlayId | None = None,
         have: tuple[int, ...] = (),
         ok: bool = True,
-        deps: frozenset[PlayId] = frozenset(),
     ) -> Frame:
         me = self.seats[seat]
         me.clock += 1
         me.last_sent = self.now
-        return Frame(kind, seat, me.clock, me.sent_plays, play, have, ok, deps)
+        return Frame(kind, seat, me.clock, me.sent_plays, play, have, ok)
 
     def _send(self, frame: Frame, dst: int) -> None:
         src = frame.src
         self.result.frames[frame.kind] += 1
-        self.result.bytes[frame.kind] += self.sizes.of(frame.kind, len(frame.deps))
+        self.result.bytes[frame.kind] += self.sizes.of(frame)
         arrive = self.links.arrival(src, dst, self.now)
         if arrive is None:
             if frame.kind in RELIABLE:
@@ -231,7 +244,7 @@ class Table:
         lost = self._lost.get((src, dst))
         if lost:  # a gap shows: ask at once; the answer is the lost frames sent again
             self.result.frames["nack"] += 1
-            self.result.bytes["nack"] += self.sizes.of("nack")
+            self.result.bytes["nack"] += self.sizes.small
             back = self.links.arrival(dst, src, self.now)
             if back is not None:
                 for old in list(lost):
@@ -247,7 +260,7 @@ class Table:
         me, src = self.seats[dst], frame.src
         if frame.kind == "play":
             assert frame.play is not None
-            if frame.play[1] <= me.have[src] or (self._fifo and frame.play[1] > me.have[src] + 1):
+            if frame.play[1] != me.have[src] + 1:
                 if frame.play[1] > me.have[src]:
                     me.waiting.setdefault(src, []).append(frame)
                 return
@@ -280,9 +293,12 @@ class Table:
         self.result.sent[seat] += 1
         me.have[seat] = me.sent_plays
         me.acked[seat][seat] = me.sent_plays
-        me.pending.add(play)
         if self.rule in ("majority", "spot"):
-            self._count(seat, self._my_vote(seat, play))
+            spotted = me.voter.make(me.sent_plays, self.key(play), self.spots[play])
+            self.plays[play] = spotted
+            self._hold(seat, spotted)
+        else:
+            me.pending.add(play)
         self._broadcast(frame)
         self._commit(seat)
 
@@ -292,18 +308,17 @@ class Table:
     def _on_play(self, dst: int, frame: Frame) -> None:
         me = self.seats[dst]
         assert frame.play is not None
-        if frame.play not in me.resolved:  # (its outcome may have come first)
-            me.pending.add(frame.play)
+        if self.rule in ("majority", "spot"):
+            self._hold(dst, self.plays[frame.play])
+            return
+        me.pending.add(frame.play)
         if self.rule == "today":
             me.acked[dst][frame.src] = me.have[frame.src]
             if not me.ack_due:
                 me.ack_due = True
                 self.scheduler.at(self.now + ACK_DELAY, functools.partial(self._ack, dst))
-        elif self.rule == "sender":
-            self._send(self._frame(dst, "vote", play=frame.play), frame.src)
         else:
-            vote = self._my_vote(dst, frame.play)
-            self._send(self._frame(dst, "vote", frame.play, ok=vote.ok, deps=vote.deps), frame.src)
+            self._send(self._frame(dst, "vote", play=frame.play), frame.src)
 
     def _ack(self, seat: int) -> None:
         me = self.seats[seat]
@@ -325,7 +340,7 @@ class Table:
             for play in [p for p in me.pending if p[0] == seat]:
                 self._check_stable(seat, play)
         elif self.rule in ("majority", "spot"):
-            for play in [p for p in me.votes if p not in me.outcome]:
+            for play in [p for p in me.votes if p not in me.order.outcomes]:
                 self._tally(seat, play)
         self._commit(seat)
         self.scheduler.at(self.now + TICK, functools.partial(self._tick, seat))
@@ -350,119 +365,96 @@ class Table:
         assert frame.play is not None
         self.seats[dst].stable[frame.play] = frame.have
 
-    # --- the majority's rule -----------------------------------------------------------------
+    # --- the majority's rules (version 3's, `p2pnerts.protocol._spots`) -------------------
 
-    def _my_vote(self, seat: int, play: PlayId) -> Frame:
-        """This seat's vote on a play it holds: cast on first sight, the same ever after."""
+    def _hold(self, seat: int, play: Spotted) -> None:
+        """``seat`` holds ``play`` (its own, or a sender's next): it votes, to the sender."""
         me = self.seats[seat]
-        vote = me.my_votes.get(play)
-        if vote is None:
-            key, spot = self.key(play), self.spots[play]
-            ok = key > self._highest(me, spot)
-            below = frozenset(
-                p
-                for p in me.pending
-                if p != play and self.key(p) < key and self._conflict(spot, self.spots[p])
-            )
-            vote = Frame("vote", seat, 0, 0, play=play, ok=ok, deps=below if ok else frozenset())
-            me.my_votes[play] = vote
-            for name in {spot, ALL} | ({"call"} if spot == ALL else set()):
-                me.frontier[name] = max(me.frontier.get(name, (0, -1)), key)
-        return vote
-
-    def _highest(self, me: _Seat, spot: str) -> tuple[int, int]:
-        """The highest key this seat voted for among plays that conflict with ``spot``."""
-        if spot == ALL:
-            return me.frontier.get(ALL, (0, -1))
-        return max(me.frontier.get(spot, (0, -1)), me.frontier.get("call", (0, -1)))
-
-    @staticmethod
-    def _conflict(a: str, b: str) -> bool:
-        return a == b or ALL in (a, b)
+        vote = me.voter.hold(play)
+        me.order.hold(play)
+        if play.seat == seat:
+            self._count(seat, vote)
+        else:
+            self._send(self._frame(seat, "vote", play.id, vote.below, vote.ok), play.seat)
 
     def _on_vote(self, dst: int, frame: Frame) -> None:
         if self.rule == "sender":
             self._on_sender_ack(dst, frame)
         else:
-            self._count(dst, frame)
+            assert frame.play is not None
+            self._count(dst, Vote(frame.play, frame.src, frame.ok, frame.have))
 
-    def _count(self, seat: int, vote: Frame) -> None:
-        me, play = self.seats[seat], vote.play
-        assert play is not None
-        if play in me.outcome:
+    def _count(self, seat: int, vote: Vote) -> None:
+        me = self.seats[seat]
+        if vote.play in me.order.outcomes:
             return
-        me.votes.setdefault(play, {})[vote.src] = vote
-        self._tally(seat, play)
+        me.votes.setdefault(vote.play, {})[vote.voter] = vote
+        self._tally(seat, vote.play)
 
     def _tally(self, seat: int, play: PlayId) -> None:
-        """Decide a play on the votes in, if a majority of the members' votes decide it (a
-        member left out no longer counts: the view change that left it out says so)."""
-        members = self.members()
-        majority = len(members) // 2 + 1
-        ballots = [v for src, v in self.seats[seat].votes.get(play, {}).items() if src in members]
-        oks = [v for v in ballots if v.ok]
-        if len(oks) >= majority:
-            deps = frozenset().union(*(v.deps for v in oks[:majority]))
-            self._decide(seat, play, True, deps)
-        elif len(ballots) - len(oks) > len(members) - majority:
-            self._decide(seat, play, False, frozenset())
+        """Decide a play if the members' votes in decide it (a member left out no longer
+        counts: the view change that left it out says so)."""
+        votes = self.seats[seat].votes.get(play, {})
+        outcome = decide(self.plays[play], votes, self.members(), self.peers)
+        if outcome is not None:
+            self._decide(seat, outcome)
 
-    def _decide(self, seat: int, play: PlayId, ok: bool, deps: frozenset[PlayId]) -> None:
-        if self.decided.setdefault(play, ok) != ok:
+    def _decide(self, seat: int, outcome: Outcome) -> None:
+        if self.decided.setdefault(outcome.play, outcome.ok) != outcome.ok:
             self.result.conflicts += 1
-        me = self.seats[seat]
-        me.outcome[play] = me.open[play] = (ok, deps)
-        self._broadcast(self._frame(seat, "outcome", play=play, ok=ok, deps=deps))
+        self._learn(seat, outcome)
+        self._broadcast(self._frame(seat, "outcome", outcome.play, outcome.below, outcome.ok))
 
     def _on_outcome(self, dst: int, frame: Frame) -> None:
-        me, play = self.seats[dst], frame.play
-        assert play is not None
-        if play not in me.outcome:
-            me.outcome[play] = me.open[play] = (frame.ok, frame.deps)
+        assert frame.play is not None
+        self._learn(dst, Outcome(frame.play, frame.ok, frame.have))
+
+    def _learn(self, seat: int, outcome: Outcome) -> None:
+        order = self.seats[seat].order
+        known = order.outcomes.get(outcome.play)
+        if known is None:
+            order.learn(outcome)
+        elif known.ok != outcome.ok:  # decided apart across a change of members: counted
+            self.result.conflicts += 1
 
     def _recover(self, seat: int) -> None:
-        """Poll the members for the votes on a play this seat has waited on too long."""
+        """Ask the members for their votes on a play this seat has waited on too long."""
         if self.rule not in ("majority", "spot"):
             return
+        order = self.seats[seat].order
         me = self.seats[seat]
-        for play in list(me.pending) + [d for _, deps in me.outcome.values() for d in deps]:
-            if play in me.outcome or play[0] == seat:
+        for play in order.held:
+            if play in order.outcomes or play[0] == seat:
                 continue
             first = me.asked.setdefault(play, self.now)
             if first >= 0 and self.now - first >= RECOVER_AFTER:
                 me.asked[play] = -1.0
-                me.votes.pop(play, None)
                 self._broadcast(self._frame(seat, "recover", play=play))
-                self._on_recover(seat, Frame("recover", seat, 0, 0, play=play))
+                self._count(seat, me.voter.unseen(play))
 
     def _on_recover(self, dst: int, frame: Frame) -> None:
-        me, play = self.seats[dst], frame.play
-        assert play is not None
-        if play not in me.my_votes and play not in me.pending:
-            # Never held: a vote against it, kept (the play arrives too late, if at all).
-            me.my_votes[play] = Frame("vote", dst, 0, 0, play=play, ok=False)
-        vote = self._my_vote(dst, play)
-        if frame.src == dst:
-            self._count(dst, vote)
-        else:
-            reply = self._frame(dst, "reply", play=play, ok=vote.ok, deps=vote.deps)
-            self._send(reply, frame.src)
+        assert frame.play is not None
+        vote = self.seats[dst].voter.unseen(frame.play)
+        self._send(self._frame(dst, "reply", frame.play, vote.below, vote.ok), frame.src)
 
     def _on_reply(self, dst: int, frame: Frame) -> None:
-        self._count(dst, frame)
+        assert frame.play is not None
+        self._count(dst, Vote(frame.play, frame.src, frame.ok, frame.have))
 
     # --- commits ---------------------------------------------------------------------------
 
     def _commit(self, seat: int) -> None:
         me = self.seats[seat]
-        while me.pending or me.open:
-            done = self._next(seat, me)
-            if done is None:
-                return
-            play, landed = done
-            me.pending.discard(play)
-            me.open.pop(play, None)
-            me.resolved.add(play)
+        if self.rule in ("majority", "spot"):
+            done = me.order.ready()
+        else:
+            done = []
+            while me.pending and (next_one := self._next(seat, me)) is not None:
+                me.pending.discard(next_one[0])
+                done.append(next_one)
+        for play, landed in done:
+            if landed:
+                me.committed.append(play)
             if play[0] == seat:
                 latency = self.now - self.sent_at[play]
                 self.result.latencies.setdefault(seat, []).append(latency)
@@ -470,12 +462,8 @@ class Table:
                     self.result.returned[seat] += 1
 
     def _next(self, seat: int, me: _Seat) -> tuple[PlayId, bool] | None:
-        """The play that commits (or is returned) at ``seat`` now, if any."""
-        if self.rule in ("majority", "spot"):
-            for play, (ok, deps) in me.open.items():
-                if not ok or deps <= me.resolved:
-                    return play, ok
-            return None
+        """Today's or the sender's rule: the play that commits (or is returned) at ``seat``
+        now, if any."""
         first = min(me.pending, key=self.key)
         if self.rule == "today":
             members = self.members()
@@ -490,6 +478,18 @@ class Table:
         if first[0] not in self.members():
             return first, False
         return None
+
+    def misordered(self) -> int:
+        """Pairs of plays a seat committed out of key order that conflict (or are one seat's)."""
+        count = 0
+        for me in self.seats:
+            for i, later in enumerate(me.committed):
+                for earlier in me.committed[i + 1 :]:
+                    related = earlier[0] == later[0] or conflict(
+                        self.spots[earlier], self.spots[later]
+                    )
+                    count += related and self.key(earlier) < self.key(later)
+        return count
 
     _HANDLERS: ClassVar[dict[str, Callable[[Table, int, Frame], None]]] = {
         "play": _on_play,

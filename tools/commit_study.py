@@ -23,11 +23,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from commit_rules import ALL, Result, Sizes, Table  # beside this script
+from commit_rules import RULES, Result, Sizes, Table  # beside this script
 
 from p2pnerts.bots import Reaction, SimpleBots
 from p2pnerts.protocol import Ack, Event, Message, Play, PlayCommitted, PlayReturned, encode
 from p2pnerts.protocol import Replica as _Replica
+from p2pnerts.protocol._spots import ALL
 from p2pnerts.rules import CallNerts, DeclareStuck, Move, Rotate, ToFoundation
 from p2pnerts.sim import Links, LinkStall, SimConfig, Simulation, Transport, Wifi, laptop
 
@@ -198,6 +199,7 @@ def summary(
         "laptop_returned": result.returned[peers - 1],
         "plays": result.plays,
         "conflicts": result.conflicts,
+        "misordered": result.misordered,
         "unfinished": sum(result.unfinished(seat) for seat in range(peers - 1)),
         "cpu_ms": round(1000 * replayed.cpu_per_frame * result.handled / plays, 2),
     }
@@ -214,11 +216,14 @@ def floor_ms(peers: int, network: str, draws: int = 4000) -> float:
     return round(1000 * statistics.median(trips), 1)
 
 
-def study(peers: int, network: str, rounds: int, seed: int) -> list[dict[str, Any]]:
+def study(
+    peers: int, network: str, rounds: int, seed: int, rules: Sequence[str] = RULES
+) -> list[dict[str, Any]]:
     replayed = replica_run(peers, network, rounds, seed)
     rows = [replayed.row]
     for rule, transport in VARIANTS:
-        rows.append(rule_run(rule, transport, peers, network, replayed, seed))
+        if rule in rules:
+            rows.append(rule_run(rule, transport, peers, network, replayed, seed))
     floor = floor_ms(peers, network)
     for row in rows:
         row |= {"peers": peers, "network": network, "floor_ms": floor}
@@ -246,6 +251,8 @@ def show(rows: list[dict[str, Any]]) -> None:
             print(f"      {r['unfinished']} healthy seats' plays never committed nor returned")
         if r.get("conflicts"):
             print(f"      {r['conflicts']} plays decided two ways by two deciders")
+        if r.get("misordered"):
+            print(f"      {r['misordered']} pairs of conflicting plays committed out of key order")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -254,14 +261,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--networks", nargs="+", choices=NETWORKS, default=list(NETWORKS))
     parser.add_argument("--rounds", type=int, default=1, help="rounds of each replica run")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", nargs="+", choices=RULES, default=list(RULES))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rows = []
     for peers in args.peers:
         for network in args.networks:
-            rows += study(peers, network, args.rounds, args.seed)
+            cell = study(peers, network, args.rounds, args.seed, args.rules)
+            rows += cell
             if not args.json:
-                show(rows[-1 - len(VARIANTS) :])
+                show(cell)
     if args.json:
         print(json.dumps(rows, indent=1))
     return 0

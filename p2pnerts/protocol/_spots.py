@@ -13,12 +13,13 @@ Nerts call, a stuck, a rotation: spot ``ALL``). A play onto a seat's own tableau
 spot of its own and conflicts with nothing of another seat's.
 
 Every member *votes* on every play once, when it first holds it (`Voter.hold`, the
-sender's plays taken in the sender's order): *for* it, with what it holds (`have`, every
-seat's plays numbered up to there), unless it already voted for a conflicting play that
-sorts after it; then the play is *late* there. Asked about a play it never held, a member
-votes late and keeps that vote (`Voter.unseen`). A vote never changes. The sender's own
-vote goes with the play (`Spotted.have`): its play sorts above all it has seen, so it is
-for, and what it held then counts as any voter's does.
+sender's plays taken in the sender's order): *for* it, naming what it holds that must come
+before it (`Vote.below`: of each seat, the last play that conflicts with it and sorts
+before it; of its sender, the play before it), unless it already voted for a conflicting
+play that sorts after it; then the play is *late* there. Asked about a play it never held,
+a member votes late and keeps that vote (`Voter.unseen`). A vote never changes. The
+sender's own vote goes with the play (`Spotted.below`, made by `Voter.make`): its play
+sorts above all it has seen, so it is for, and what it named counts as any voter's does.
 
 A play's *outcome* is a function of the votes (`decide`): in once a majority of the members
 voted for it, returned once so many voted late that no majority can; never both, since
@@ -29,11 +30,13 @@ change settles every open play first (`settle`).
 
 Two plays decided in are ordered the same at every seat: their majorities share a member,
 which voted for the one that sorts first before the other (else that one was late there),
-and so held it when it voted for the other. The outcome of a play carries the union of its
-deciding voters' `have` (`Outcome.below`), and a seat commits a play decided in only once
-it holds every play below that and has resolved each one that conflicts and sorts before
-(`Order.ready`); a conflicting play that sorts before and is held by none of those voters
-can no longer gather a majority (they will vote it late). So every seat applies the plays
+and so held it, and named it, when it voted for the other. The outcome of a play carries
+the union of what its deciding voters named (`Outcome.below`), and a seat commits a play
+decided in only once it holds every play up to that and has resolved each one among them
+that conflicts and sorts before (`Order.ready`); a conflicting play that sorts before and
+is held by none of those voters can no longer gather a majority (they will vote it late).
+What a vote names is what matters, no more: a seat whose links to one laptop lose frames
+does not wait for that laptop's moves on its own tableau. So every seat applies the plays
 of a spot in one order, their key order, and plays of different spots commute. A seat's
 own plays commit in the order it made them, whatever their spots (each may build on the
 one before: a card laid on a work pile, then played up from there).
@@ -41,6 +44,7 @@ one before: a card laid on a work pile, then played up from there).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -58,9 +62,10 @@ class Spotted:
     seq: int
     key: tuple[int, ...]
     spot: Hashable
-    have: tuple[int, ...]
-    """Per seat, the number of the last of its plays the sender held when it made this one
-    (this one included): the sender's own vote, which every seat holding the play knows."""
+    below: tuple[int, ...]
+    """The sender's own vote, which every seat holding the play knows: per seat, the
+    number of the last play the sender held that must come before this one (this one, of
+    the sender). See `Vote.below`."""
 
     @property
     def id(self) -> PlayId:
@@ -79,8 +84,9 @@ class Vote:
     play: PlayId
     voter: int
     ok: bool
-    have: tuple[int, ...] = ()
-    """For a vote for: per seat, the number of the last of its plays the voter held."""
+    below: tuple[int, ...] = ()
+    """For a vote for: per seat, the number of the last of its plays the voter held that
+    conflicts with the play and sorts before it (of the play's sender: the play itself)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +109,7 @@ def decide(
 ) -> Outcome | None:
     """The outcome the members' ``votes`` on ``play`` decide, or None while they do not.
 
-    The sender's own vote is the play's `have`, for it: it holds its play before any other
+    The sender's own vote is the play's `below`, for it: it holds its play before any other
     seat does, and numbers it above all it has seen. Votes of seats that are not members do
     not count."""
     members = set(members)
@@ -111,12 +117,12 @@ def decide(
     sender = play.seat
     ballots = {v: vote for v, vote in votes.items() if v in members and v != sender}
     if sender in members:
-        ballots[sender] = Vote(play.id, sender, True, play.have)
+        ballots[sender] = Vote(play.id, sender, True, play.below)
     oks = sorted(v for v, vote in ballots.items() if vote.ok)
     if len(oks) >= need:
         below = [0] * seats
         for voter in sorted(oks, key=lambda v: v != sender)[:need]:
-            for s, held in enumerate(ballots[voter].have):
+            for s, held in enumerate(ballots[voter].below):
                 below[s] = max(below[s], held)
         return Outcome(play.id, True, tuple(below))
     late = len(ballots) - len(oks)
@@ -133,10 +139,19 @@ class Voter:
         self.have = [0] * seats
         """Per seat, the number of its last play this seat holds."""
         self.votes: dict[PlayId, Vote] = {}
+        self._keys: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
+        """Per seat, the keys of its plays held, in its order (so in key order)."""
+        self._by_spot: dict[tuple[int, Hashable], tuple[list[tuple[int, ...]], list[int]]] = {}
+        """Per seat and spot, the keys and numbers of its plays held there, in its order."""
         self._spot: dict[Hashable, tuple[int, ...]] = {}
         """Per spot, the highest key this seat voted for."""
         self._any: tuple[int, ...] | None = None
         """The highest key this seat voted for, of any spot."""
+
+    def make(self, seq: int, key: tuple[int, ...], spot: Hashable) -> Spotted:
+        """This seat's next play, its vote with it (`hold` it next)."""
+        play = Spotted(self.seat, seq, key, spot, ())
+        return Spotted(self.seat, seq, key, spot, self._before(play))
 
     def hold(self, play: Spotted) -> Vote:
         """This seat's vote on ``play``, which it now holds (a sender's plays in order)."""
@@ -144,7 +159,12 @@ class Voter:
             return self.votes[play.id]
         if play.seq != self.have[play.seat] + 1:
             raise ValueError(f"play {play.id} held out of its sender's order")
+        below = play.below if play.seat == self.seat else self._before(play)
         self.have[play.seat] = play.seq
+        self._keys[play.seat].append(play.key)
+        keys, seqs = self._by_spot.setdefault((play.seat, play.spot), ([], []))
+        keys.append(play.key)
+        seqs.append(play.seq)
         vote = self.votes.get(play.id)
         if vote is not None:  # asked about it before it came (`unseen`): late, as said
             return vote
@@ -153,11 +173,31 @@ class Voter:
         if above is not None and above > play.key:
             vote = Vote(play.id, self.seat, False)
         else:
-            vote = Vote(play.id, self.seat, True, play.have if own else tuple(self.have))
+            vote = Vote(play.id, self.seat, True, below)
             self._spot[play.spot] = max(self._spot.get(play.spot, play.key), play.key)
             self._any = play.key if self._any is None else max(self._any, play.key)
         self.votes[play.id] = vote
         return vote
+
+    def _before(self, play: Spotted) -> tuple[int, ...]:
+        """Per seat, the number of the last play held here that must come before ``play``
+        (conflicts with it and sorts before it; of its sender, ``play`` itself)."""
+        below = []
+        for seat, keys in enumerate(self._keys):
+            if seat == play.seat:
+                below.append(play.seq)
+            elif play.spot == ALL:
+                below.append(bisect.bisect_left(keys, play.key))
+            else:
+                below.append(
+                    max(self._last_before(seat, spot, play.key) for spot in (play.spot, ALL))
+                )
+        return tuple(below)
+
+    def _last_before(self, seat: int, spot: Hashable, key: tuple[int, ...]) -> int:
+        keys, seqs = self._by_spot.get((seat, spot), ((), ()))
+        at = bisect.bisect_left(keys, key)
+        return seqs[at - 1] if at else 0
 
     def _highest_conflicting(self, spot: Hashable) -> tuple[int, ...] | None:
         """The highest key this seat voted for among plays that conflict with ``spot``."""

@@ -68,9 +68,7 @@ class Run:
     def play(self, seat: int, spot: object) -> None:
         self._clock[seat] += 1
         self._sent[seat] += 1
-        have = list(self.voters[seat].have)
-        have[seat] = self._sent[seat]
-        play = Spotted(seat, self._sent[seat], (self._clock[seat], seat), spot, tuple(have))
+        play = self.voters[seat].make(self._sent[seat], (self._clock[seat], seat), spot)
         self.plays[play.id] = play
         self._hold(seat, play)
         for other in self.members:
