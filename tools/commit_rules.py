@@ -42,7 +42,7 @@ from typing import ClassVar
 
 import msgpack
 
-from p2pnerts.protocol._spots import ALL, Order, Outcome, Spotted, Vote, Voter, conflict, decide
+from p2pnerts.protocol._spots import ALL, Decision, Order, Spotted, Vote, Voter, conflict, decide
 from p2pnerts.sim import Links, Scheduler
 
 RULES = ("today", "sender", "majority", "spot")
@@ -399,7 +399,7 @@ class Table:
         if outcome is not None:
             self._decide(seat, outcome)
 
-    def _decide(self, seat: int, outcome: Outcome) -> None:
+    def _decide(self, seat: int, outcome: Decision) -> None:
         if self.decided.setdefault(outcome.play, outcome.ok) != outcome.ok:
             self.result.conflicts += 1
         self._learn(seat, outcome)
@@ -407,9 +407,9 @@ class Table:
 
     def _on_outcome(self, dst: int, frame: Frame) -> None:
         assert frame.play is not None
-        self._learn(dst, Outcome(frame.play, frame.ok, frame.have))
+        self._learn(dst, Decision(frame.play, frame.ok, frame.have))
 
-    def _learn(self, seat: int, outcome: Outcome) -> None:
+    def _learn(self, seat: int, outcome: Decision) -> None:
         order = self.seats[seat].order
         known = order.outcomes.get(outcome.play)
         if known is None:

@@ -31,7 +31,7 @@ change settles every open play first (`settle`).
 Two plays decided in are ordered the same at every seat: their majorities share a member,
 which voted for the one that sorts first before the other (else that one was late there),
 and so held it, and named it, when it voted for the other. The outcome of a play carries
-the union of what its deciding voters named (`Outcome.below`), and a seat commits a play
+the union of what its deciding voters named (`Decision.below`), and a seat commits a play
 decided in only once it holds every play up to that and has resolved each one among them
 that conflicts and sorts before (`Order.ready`); a conflicting play that sorts before and
 is held by none of those voters can no longer gather a majority (they will vote it late).
@@ -90,8 +90,8 @@ class Vote:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
-    """A play decided: in (to commit once what sorts before it is resolved) or returned."""
+class Decision:
+    """A play's outcome: in (to commit once what sorts before it is resolved) or returned."""
 
     play: PlayId
     ok: bool
@@ -106,7 +106,7 @@ def majority(members: int) -> int:
 
 def decide(
     play: Spotted, votes: Mapping[int, Vote], members: Iterable[int], seats: int
-) -> Outcome | None:
+) -> Decision | None:
     """The outcome the members' ``votes`` on ``play`` decide, or None while they do not.
 
     The sender's own vote is the play's `below`, for it: it holds its play before any other
@@ -124,10 +124,10 @@ def decide(
         for voter in sorted(oks, key=lambda v: v != sender)[:need]:
             for s, held in enumerate(ballots[voter].below):
                 below[s] = max(below[s], held)
-        return Outcome(play.id, True, tuple(below))
+        return Decision(play.id, True, tuple(below))
     late = len(ballots) - len(oks)
     if late > len(members) - need:
-        return Outcome(play.id, False)
+        return Decision(play.id, False)
     return None
 
 
@@ -221,10 +221,10 @@ class Order:
     def __init__(self, seats: int) -> None:
         self.have = [0] * seats
         self.held: dict[PlayId, Spotted] = {}
-        self.outcomes: dict[PlayId, Outcome] = {}
+        self.outcomes: dict[PlayId, Decision] = {}
         self.resolved: dict[PlayId, bool] = {}
         """Every play resolved here: True committed, False returned."""
-        self._open: dict[PlayId, Outcome] = {}
+        self._open: dict[PlayId, Decision] = {}
         """Outcomes learnt of plays not resolved here yet."""
         self._unresolved: dict[PlayId, Spotted] = {}
 
@@ -238,7 +238,7 @@ class Order:
         if play.id not in self.resolved:
             self._unresolved[play.id] = play
 
-    def learn(self, outcome: Outcome) -> None:
+    def learn(self, outcome: Decision) -> None:
         known = self.outcomes.setdefault(outcome.play, outcome)
         if known.ok != outcome.ok:
             raise ValueError(f"play {outcome.play} decided both ways")
@@ -261,7 +261,7 @@ class Order:
                 progress = True
         return done
 
-    def _can_commit(self, play: PlayId, outcome: Outcome) -> bool:
+    def _can_commit(self, play: PlayId, outcome: Decision) -> bool:
         if any(h < b for h, b in zip(self.have, outcome.below, strict=True)):
             return False
         mine = self.held[play]
@@ -277,18 +277,18 @@ class Order:
 def settle(
     open_plays: Iterable[Spotted],
     votes: Mapping[PlayId, Mapping[int, Vote]],
-    known: Mapping[PlayId, Outcome],
+    known: Mapping[PlayId, Decision],
     members: Iterable[int],
     seats: int,
-) -> dict[PlayId, Outcome]:
+) -> dict[PlayId, Decision]:
     """What a view change decides for the plays still open, from what the seats of the new
     view (a majority of the old one's ``members``) hold: an outcome one of them learnt, or
     the one their votes decide, or else returned. A seat of the new view never resolved a
     play this returns: it would have known its outcome. Only a seat left out can have
     committed one, and it takes the new view's table when it comes back."""
     members = list(members)
-    settled: dict[PlayId, Outcome] = {}
+    settled: dict[PlayId, Decision] = {}
     for play in open_plays:
         outcome = known.get(play.id) or decide(play, votes.get(play.id, {}), members, seats)
-        settled[play.id] = outcome if outcome is not None else Outcome(play.id, False)
+        settled[play.id] = outcome if outcome is not None else Decision(play.id, False)
     return settled

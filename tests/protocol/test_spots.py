@@ -12,8 +12,8 @@ import pytest
 
 from p2pnerts.protocol._spots import (
     ALL,
+    Decision,
     Order,
-    Outcome,
     PlayId,
     Spotted,
     Vote,
@@ -23,7 +23,7 @@ from p2pnerts.protocol._spots import (
     settle,
 )
 
-Decide = Callable[..., Outcome | None]
+Decide = Callable[..., Decision | None]
 
 
 @dataclass
@@ -57,7 +57,7 @@ class Run:
             [[] for _ in range(self.seats)] for _ in range(self.seats)
         ]
         """Per receiver and sender, the plays in flight, in the sender's order."""
-        self._bag: list[tuple[int, Vote | Outcome]] = []
+        self._bag: list[tuple[int, Vote | Decision]] = []
         """Votes and outcomes in flight, in any order: (receiver, what)."""
         self._votes: list[dict[PlayId, dict[int, Vote]]] = [{} for _ in range(self.seats)]
 
@@ -81,7 +81,7 @@ class Run:
         self.orders[seat].hold(play)
         self._send(play.seat, vote)
 
-    def _send(self, to: int, what: Vote | Outcome) -> None:
+    def _send(self, to: int, what: Vote | Decision) -> None:
         if isinstance(what, Vote) and to == what.voter:
             self._count(to, what)
         else:
@@ -97,7 +97,7 @@ class Run:
             self.decided_by_others += seat != vote.play[0]
             self._decided(seat, outcome)
 
-    def _decided(self, seat: int, outcome: Outcome) -> None:
+    def _decided(self, seat: int, outcome: Decision) -> None:
         assert self.decided.setdefault(outcome.play, outcome.ok) == outcome.ok, (
             f"{outcome.play} decided both ways"
         )
@@ -106,7 +106,7 @@ class Run:
             if other != seat:
                 self._bag.append((other, outcome))
 
-    def _learn(self, seat: int, outcome: Outcome) -> None:
+    def _learn(self, seat: int, outcome: Decision) -> None:
         order = self.orders[seat]
         order.learn(outcome)
         self.committed[seat].extend(p for p, ok in order.ready() if ok)
@@ -203,11 +203,11 @@ def test_the_runs_race_return_plays_and_decide_some_by_asking() -> None:
 
 def _forgets_what_its_voters_held(
     play: Spotted, votes: dict[int, Vote], members: range, seats: int
-) -> Outcome | None:
+) -> Decision | None:
     outcome = decide(play, votes, members, seats)
     if outcome is None or not outcome.ok:
         return outcome
-    return Outcome(play.id, True, tuple(play.seq if s == play.seat else 0 for s in range(seats)))
+    return Decision(play.id, True, tuple(play.seq if s == play.seat else 0 for s in range(seats)))
 
 
 def test_the_order_check_catches_a_rule_that_forgets_what_sorts_before() -> None:
@@ -251,12 +251,12 @@ def test_votes_decide_one_way_only_and_the_senders_own_vote_is_its_play() -> Non
     yes = {v: Vote(play.id, v, True, (1, v, 0, 0, 0)) for v in (1, 2)}
     no = {v: Vote(play.id, v, False) for v in (3, 4)}
     # The sender and the lower-numbered voters decide, and their holdings are what sorts below.
-    assert decide(play, yes, members, 5) == Outcome(play.id, True, (1, 2, 0, 0, 0))
+    assert decide(play, yes, members, 5) == Decision(play.id, True, (1, 2, 0, 0, 0))
     assert decide(play, {**no, 1: yes[1]}, members, 5) is None  # 2 for, 2 late, 1 unknown
     late = {**no, 1: Vote(play.id, 1, False)}
-    assert decide(play, late, members, 5) == Outcome(play.id, False)
+    assert decide(play, late, members, 5) == Decision(play.id, False)
     # A seat that is not a member does not count: four members, three needed.
-    assert decide(play, {**yes, 4: no[4]}, range(4), 5) == Outcome(play.id, True, (1, 2, 0, 0, 0))
+    assert decide(play, {**yes, 4: no[4]}, range(4), 5) == Decision(play.id, True, (1, 2, 0, 0, 0))
 
 
 def test_a_view_change_returns_what_its_seats_cannot_know_and_only_a_seat_left_out_loses_it() -> (
@@ -280,7 +280,7 @@ def test_a_view_change_returns_what_its_seats_cannot_know_and_only_a_seat_left_o
     assert at_zero is not None and at_zero.ok
     new_view = {s: {ours.id: votes[s]} for s in (2, 3, 4)}
     gathered = {ours.id: {s: v[ours.id] for s, v in new_view.items()}}
-    assert settle([ours], gathered, {}, members, seats) == {ours.id: Outcome(ours.id, False)}
+    assert settle([ours], gathered, {}, members, seats) == {ours.id: Decision(ours.id, False)}
     # Had one of them learnt the outcome, the view keeps it.
     kept = settle([ours], gathered, {ours.id: at_zero}, members, seats)
     assert kept == {ours.id: at_zero}
