@@ -19,8 +19,9 @@ only what its rule needs to decide when each play commits, counting every frame 
   decides it itself (the outcome is a function of the votes: no ballots; `Result.conflicts`
   counts plays decided apart, which only a change of the members can make).
 - ``spot``: the same rule with lateness and order kept to plays that conflict: two plays
-  onto one foundation, any play and a Nerts call, a stuck or a rotation (a workload names
-  each play's spot); a play to a seat's own tableau conflicts with none. `Result.misordered`
+  onto one foundation, an ace and any play up, any play and a Nerts call, a stuck or a
+  rotation (a workload names each play's spots, `spots_of`); a play to a seat's own
+  tableau conflicts with no other seat's. `Result.misordered`
   counts pairs of conflicting plays (or of one seat's) a seat committed out of key order.
 
 Over ``datagram`` links a lost play, vote or outcome is sent again when a later frame of its
@@ -42,7 +43,17 @@ from typing import ClassVar
 
 import msgpack
 
-from p2pnerts.protocol._spots import ALL, Decision, Order, Spotted, Vote, Voter, conflict, decide
+from p2pnerts.protocol._spots import (
+    ALL,
+    Decision,
+    Order,
+    Spot,
+    Spotted,
+    Vote,
+    Voter,
+    conflict,
+    decide,
+)
 from p2pnerts.sim import Links, Scheduler
 
 RULES = ("today", "sender", "majority", "spot")
@@ -147,7 +158,7 @@ class Table:
         self,
         rule: str,
         links: Links,
-        workload: Sequence[tuple[float, int, str]],
+        workload: Sequence[tuple[float, int, tuple[Spot, ...]]],
         sizes: Sizes,
         peers: int,
         away: dict[int, tuple[float, float]] | None = None,
@@ -161,7 +172,7 @@ class Table:
         self.result = Result()
         self.clocks: dict[PlayId, int] = {}
         self.sent_at: dict[PlayId, float] = {}
-        self.spots: dict[PlayId, str] = {}
+        self.spots: dict[PlayId, tuple[Spot, ...]] = {}
         self.plays: dict[PlayId, Spotted] = {}
         self.decided: dict[PlayId, bool] = {}
         self._lost: dict[tuple[int, int], list[Frame]] = {}
@@ -177,8 +188,8 @@ class Table:
         return self.scheduler.now
 
     def run(self) -> Result:
-        for at, seat, spot in self.workload:
-            self.scheduler.at(at, functools.partial(self._intend, seat, spot))
+        for at, seat, spots in self.workload:
+            self.scheduler.at(at, functools.partial(self._intend, seat, spots))
         end = (self.workload[-1][0] if self.workload else 0.0) + 5.0
         for seat in range(self.peers):
             self.scheduler.at(self._ticker.random() * TICK, functools.partial(self._tick, seat))
@@ -279,7 +290,7 @@ class Table:
 
     # --- plays -----------------------------------------------------------------------------
 
-    def _intend(self, seat: int, spot: str) -> None:
+    def _intend(self, seat: int, spots: tuple[Spot, ...]) -> None:
         if self._left_out(seat, self.now):
             return
         me = self.seats[seat]
@@ -287,7 +298,7 @@ class Table:
         play = (seat, me.sent_plays)
         frame = self._frame(seat, "play", play=play)
         self.clocks[play] = frame.clock
-        self.spots[play] = spot if self.rule == "spot" else ALL
+        self.spots[play] = spots if self.rule == "spot" else (ALL,)
         self.sent_at[play] = self.now
         self.result.plays += 1
         self.result.sent[seat] += 1

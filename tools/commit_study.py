@@ -28,8 +28,7 @@ from commit_rules import RULES, Result, Sizes, Table  # beside this script
 from p2pnerts.bots import Reaction, SimpleBots
 from p2pnerts.protocol import Ack, Event, Message, Play, PlayCommitted, PlayReturned, encode
 from p2pnerts.protocol import Replica as _Replica
-from p2pnerts.protocol._spots import ALL
-from p2pnerts.rules import CallNerts, DeclareStuck, Move, Rotate, ToFoundation
+from p2pnerts.protocol._spots import Spot, spots_of
 from p2pnerts.sim import Links, LinkStall, SimConfig, Simulation, Transport, Wifi, laptop
 
 GOOD = Wifi(0.003, 0.002)
@@ -63,28 +62,18 @@ def shapes(network: str, peers: int) -> dict[tuple[int, int], Wifi]:
     return laptop(peers, laptop_seat, GOOD, base=GOOD)
 
 
-def spot(move: Move) -> str:
-    """What a play may conflict on: its foundation, everything, or its seat's own tableau."""
-    match move:
-        case ToFoundation(foundation=foundation):
-            return f"foundation {foundation}"
-        case CallNerts() | DeclareStuck() | Rotate():
-            return ALL
-    return f"seat {move.seat}"
-
-
 class _Plays:
     """Watches a run: when each seat sent each of its plays, and when it landed there."""
 
     def __init__(self) -> None:
         self.sent_at: dict[tuple[int, int], float] = {}
-        self.workload: list[tuple[float, int, str]] = []
+        self.workload: list[tuple[float, int, tuple[Spot, ...]]] = []
         self.latencies: dict[int, list[float]] = defaultdict(list)
 
     def sent(self, seat: int, message: Message, now: float) -> None:
         if isinstance(message, Play) and (seat, message.clock) not in self.sent_at:
             self.sent_at[seat, message.clock] = now
-            self.workload.append((now, seat, spot(message.move)))
+            self.workload.append((now, seat, spots_of(message.move, deck=seat)))  # no teams
 
     def arrived(self, src: int, dst: int, message: Message, now: float) -> None:
         pass
@@ -102,7 +91,7 @@ class Replayed:
     """The replica's run: its figures, the plays made, and the frame sizes it sent."""
 
     row: dict[str, Any]
-    workload: list[tuple[float, int, str]]
+    workload: list[tuple[float, int, tuple[Spot, ...]]]
     sizes: Sizes
     cpu_per_frame: float
 

@@ -7,10 +7,15 @@ that this docstring sums up.
 
 Theory of operation
 -------------------
-Plays conflict when their order can change a verdict: two plays onto one spot (a
-foundation, or the start of one), or any play and one that concerns the whole table (a
-Nerts call, a stuck, a rotation: spot ``ALL``). A play onto a seat's own tableau has a
-spot of its own and conflicts with nothing of another seat's.
+Plays conflict when their order can change a verdict. Each play acts on one or more
+*spots* (`spots_of`), paths in a tree: the whole table (``ALL``, the root: a Nerts call, a
+stuck, a rotation), every foundation (an ace that starts one: which foundation it becomes
+depends on the aces before it, and every play onto a foundation depends on the ace that
+made it), one foundation, and a deck's tableau (which a team's seats share). Two plays
+conflict when a spot of one lies on the path of a spot of the other (`conflict`): two
+plays onto one foundation, an ace and any play up, teammates' moves on their tableau, a
+Nerts call and anything. A move on a seat's own tableau conflicts with nothing of another
+seat's.
 
 Every member *votes* on every play once, when it first holds it (`Voter.hold`, the
 sender's plays taken in the sender's order): *for* it, naming what it holds that must come
@@ -47,21 +52,30 @@ from __future__ import annotations
 import bisect
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
+
+from p2pnerts.rules import NEW_FOUNDATION, CallNerts, DeclareStuck, Move, Rotate, ToFoundation
 
 PlayId = tuple[int, int]
 """A play's sender and number (the sender numbers its plays 1, 2, 3, ...)."""
-ALL = "*"
-"""The spot of a play that conflicts with every other (a Nerts call, a stuck, a rotation)."""
+Spot = tuple[Hashable, ...]
+"""Where a play acts: a path in the tree of spots (see the theory above)."""
+ALL: Spot = ()
+"""The whole table: the spot of a play that conflicts with every other."""
+FOUNDATIONS: Spot = ("foundation",)
+"""Every foundation: the spot of an ace that starts one."""
+Key = tuple[int, ...]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
 class Spotted:
-    """A play as the rule sees it: who sent it, its number, its key in the order, its spot."""
+    """A play as the rule sees it: who sent it, its number, its key in the order, its spots."""
 
     seat: int
     seq: int
-    key: tuple[int, ...]
-    spot: Hashable
+    key: Key
+    spots: tuple[Spot, ...]
     below: tuple[int, ...]
     """The sender's own vote, which every seat holding the play knows: per seat, the
     number of the last play the sender held that must come before this one (this one, of
@@ -72,9 +86,28 @@ class Spotted:
         return (self.seat, self.seq)
 
 
-def conflict(a: Hashable, b: Hashable) -> bool:
-    """Whether plays onto spots ``a`` and ``b`` must be ordered."""
-    return a in (b, ALL) or b == ALL
+def spots_of(move: Move, deck: int) -> tuple[Spot, ...]:
+    """Where ``move``, made at a seat that plays ``deck``, acts."""
+    home: Spot = ("deck", deck)
+    match move:
+        case CallNerts() | DeclareStuck() | Rotate():
+            return (ALL,)
+        case ToFoundation(foundation=foundation) if foundation == NEW_FOUNDATION:
+            return (home, FOUNDATIONS)
+        case ToFoundation(foundation=foundation):
+            return (home, (*FOUNDATIONS, foundation))
+    return (home,)
+
+
+def conflict(a: Iterable[Spot], b: Iterable[Spot]) -> bool:
+    """Whether plays acting on spots ``a`` and on spots ``b`` must be ordered: a spot of
+    one lies on the path of a spot of the other."""
+    return any(x[: len(y)] == y[: len(x)] for x in a for y in b)
+
+
+def _paths(spots: Iterable[Spot]) -> set[Spot]:
+    """Every spot on the way to ``spots``, theirs included."""
+    return {spot[:n] for spot in spots for n in range(len(spot) + 1)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,22 +169,24 @@ class Voter:
 
     def __init__(self, seat: int, seats: int) -> None:
         self.seat = seat
+        self.seats = seats
         self.have = [0] * seats
         """Per seat, the number of its last play this seat holds."""
         self.votes: dict[PlayId, Vote] = {}
-        self._keys: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
-        """Per seat, the keys of its plays held, in its order (so in key order)."""
-        self._by_spot: dict[tuple[int, Hashable], tuple[list[tuple[int, ...]], list[int]]] = {}
-        """Per seat and spot, the keys and numbers of its plays held there, in its order."""
-        self._spot: dict[Hashable, tuple[int, ...]] = {}
-        """Per spot, the highest key this seat voted for."""
-        self._any: tuple[int, ...] | None = None
-        """The highest key this seat voted for, of any spot."""
+        self._at: dict[tuple[int, Spot], tuple[list[Key], list[int]]] = {}
+        """Per seat and spot, the keys and numbers of its plays held that act there, in its
+        order (and so in key order)."""
+        self._under: dict[tuple[int, Spot], tuple[list[Key], list[int]]] = {}
+        """Per seat and spot, the same of its plays that act there or further down."""
+        self._voted_at: dict[Spot, Key] = {}
+        """Per spot, the highest key this seat voted for among plays acting there."""
+        self._voted_under: dict[Spot, Key] = {}
+        """Per spot, the same among plays acting there or further down."""
 
-    def make(self, seq: int, key: tuple[int, ...], spot: Hashable) -> Spotted:
+    def make(self, seq: int, key: Key, spots: tuple[Spot, ...]) -> Spotted:
         """This seat's next play, its vote with it (`hold` it next)."""
-        play = Spotted(self.seat, seq, key, spot, ())
-        return Spotted(self.seat, seq, key, spot, self._before(play))
+        play = Spotted(self.seat, seq, key, spots, ())
+        return Spotted(self.seat, seq, key, spots, self._before(play))
 
     def hold(self, play: Spotted) -> Vote:
         """This seat's vote on ``play``, which it now holds (a sender's plays in order)."""
@@ -161,50 +196,61 @@ class Voter:
             raise ValueError(f"play {play.id} held out of its sender's order")
         below = play.below if play.seat == self.seat else self._before(play)
         self.have[play.seat] = play.seq
-        self._keys[play.seat].append(play.key)
-        keys, seqs = self._by_spot.setdefault((play.seat, play.spot), ([], []))
-        keys.append(play.key)
-        seqs.append(play.seq)
+        for index, spots in ((self._at, play.spots), (self._under, _paths(play.spots))):
+            for spot in spots:
+                keys, seqs = index.setdefault((play.seat, spot), ([], []))
+                keys.append(play.key)
+                seqs.append(play.seq)
         vote = self.votes.get(play.id)
         if vote is not None:  # asked about it before it came (`unseen`): late, as said
             return vote
         own = play.seat == self.seat  # numbered above all it has seen: never late
-        above = None if own else self._highest_conflicting(play.spot)
+        above = None if own else self._highest_conflicting(play.spots)
         if above is not None and above > play.key:
             vote = Vote(play.id, self.seat, False)
         else:
             vote = Vote(play.id, self.seat, True, below)
-            self._spot[play.spot] = max(self._spot.get(play.spot, play.key), play.key)
-            self._any = play.key if self._any is None else max(self._any, play.key)
+            for highest, spots in (
+                (self._voted_at, play.spots),
+                (self._voted_under, _paths(play.spots)),
+            ):
+                for spot in spots:
+                    highest[spot] = max(highest.get(spot, play.key), play.key)
         self.votes[play.id] = vote
         return vote
 
     def _before(self, play: Spotted) -> tuple[int, ...]:
         """Per seat, the number of the last play held here that must come before ``play``
         (conflicts with it and sorts before it; of its sender, ``play`` itself)."""
-        below = []
-        for seat, keys in enumerate(self._keys):
-            if seat == play.seat:
-                below.append(play.seq)
-            elif play.spot == ALL:
-                below.append(bisect.bisect_left(keys, play.key))
-            else:
-                below.append(
-                    max(self._last_before(seat, spot, play.key) for spot in (play.spot, ALL))
-                )
-        return tuple(below)
+        return tuple(
+            play.seq
+            if seat == play.seat
+            else max(
+                (
+                    _last_before(index.get((seat, spot)), play.key)
+                    for index, spot in self._conflicting(play.spots, self._at, self._under)
+                ),
+                default=0,
+            )
+            for seat in range(self.seats)
+        )
 
-    def _last_before(self, seat: int, spot: Hashable, key: tuple[int, ...]) -> int:
-        keys, seqs = self._by_spot.get((seat, spot), ((), ()))
-        at = bisect.bisect_left(keys, key)
-        return seqs[at - 1] if at else 0
-
-    def _highest_conflicting(self, spot: Hashable) -> tuple[int, ...] | None:
-        """The highest key this seat voted for among plays that conflict with ``spot``."""
-        if spot == ALL:
-            return self._any
-        keys = [k for k in (self._spot.get(spot), self._spot.get(ALL)) if k is not None]
+    def _highest_conflicting(self, spots: tuple[Spot, ...]) -> Key | None:
+        """The highest key this seat voted for among plays that conflict with ``spots``."""
+        keys = [
+            index[spot]
+            for index, spot in self._conflicting(spots, self._voted_at, self._voted_under)
+            if spot in index
+        ]
         return max(keys, default=None)
+
+    @staticmethod
+    def _conflicting(spots: tuple[Spot, ...], at: T, under: T) -> list[tuple[T, Spot]]:
+        """Where to look for what conflicts with plays acting on ``spots``: what acts
+        further down from each (``under``), and what acts on the way to it (``at``)."""
+        return [(under, spot) for spot in spots] + [
+            (at, spot[:n]) for spot in spots for n in range(len(spot))
+        ]
 
     def unseen(self, play: PlayId) -> Vote:
         """This seat's vote on a play it is asked about: late if it never held it."""
@@ -268,7 +314,7 @@ class Order:
         return not any(
             other.key < mine.key
             and other.seq <= outcome.below[other.seat]
-            and (other.seat == mine.seat or conflict(other.spot, mine.spot))
+            and (other.seat == mine.seat or conflict(other.spots, mine.spots))
             for other in self._unresolved.values()
             if other.id != play
         )
@@ -292,3 +338,12 @@ def settle(
         outcome = known.get(play.id) or decide(play, votes.get(play.id, {}), members, seats)
         settled[play.id] = outcome if outcome is not None else Decision(play.id, False)
     return settled
+
+
+def _last_before(held: tuple[list[Key], list[int]] | None, key: Key) -> int:
+    """The number of the last of ``held`` (keys and numbers) that sorts before ``key``."""
+    if held is None:
+        return 0
+    keys, seqs = held
+    at = bisect.bisect_left(keys, key)
+    return seqs[at - 1] if at else 0

@@ -12,15 +12,29 @@ import pytest
 
 from p2pnerts.protocol._spots import (
     ALL,
+    FOUNDATIONS,
     Decision,
     Order,
     PlayId,
+    Spot,
     Spotted,
     Vote,
     Voter,
     conflict,
     decide,
     settle,
+    spots_of,
+)
+from p2pnerts.rules import (
+    ACE,
+    NEW_FOUNDATION,
+    CallNerts,
+    Card,
+    Rotate,
+    Suit,
+    ToFoundation,
+    ToWork,
+    TurnStock,
 )
 
 Decide = Callable[..., Decision | None]
@@ -65,10 +79,10 @@ class Run:
     def members(self) -> range:
         return range(self.seats)
 
-    def play(self, seat: int, spot: object) -> None:
+    def play(self, seat: int, spots: tuple[Spot, ...]) -> None:
         self._clock[seat] += 1
         self._sent[seat] += 1
-        play = self.voters[seat].make(self._sent[seat], (self._clock[seat], seat), spot)
+        play = self.voters[seat].make(self._sent[seat], (self._clock[seat], seat), spots)
         self.plays[play.id] = play
         self._hold(seat, play)
         for other in self.members:
@@ -143,25 +157,48 @@ class Run:
         return True
 
 
-SPOTS = ("F1", "F2", "F3")
+def onto(deck: int, foundation: int | None = None) -> tuple[Spot, ...]:
+    """A move on a deck's tableau; with ``foundation``, a card from it up there (-1: an ace
+    that starts one)."""
+    home: Spot = ("deck", deck)
+    if foundation is None:
+        return (home,)
+    return (home, FOUNDATIONS if foundation < 0 else (*FOUNDATIONS, foundation))
 
 
-def played(seed: int, seats: int, plays: int, decide_with: Decide = decide) -> Run:
-    """A run: ``plays`` plays made at random seats and moments, onto a few foundations,
-    each seat's own tableau, and now and then the whole table."""
+def some_spots(rng: random.Random, deck: int) -> tuple[Spot, ...]:
+    """Where a random play acts: now and then the whole table, often its own tableau, else
+    up onto one of three foundations, or starting one."""
+    roll = rng.random()
+    if roll < 0.03:
+        return (ALL,)
+    if roll < 0.45:
+        return onto(deck)
+    return onto(deck, -1 if roll < 0.52 else rng.randrange(3))
+
+
+def played(
+    seed: int, seats: int, plays: int, decide_with: Decide = decide, *, teams: bool = False
+) -> Run:
+    """A run: ``plays`` plays made at random seats and moments (``teams``: two seats to a
+    deck)."""
     rng = random.Random(seed)
     run = Run(seats, rng, decide_with)
     made = 0
     while made < plays or run.step():
         if made < plays and rng.random() < 0.3:
             seat = rng.randrange(seats)
-            roll = rng.random()
-            spot = ALL if roll < 0.03 else ("home", seat) if roll < 0.5 else rng.choice(SPOTS)
-            run.play(seat, spot)
+            run.play(seat, some_spots(rng, seat // 2 if teams else seat))
             made += 1
         else:
             run.step()
     return run
+
+
+def _meet(a: tuple[Spot, ...], b: tuple[Spot, ...]) -> bool:
+    """Whether a path of ``a`` and one of ``b`` meet (one leads to the other): the test's
+    own word for two plays that must be ordered, beside the rule's `conflict`."""
+    return any(x[: min(len(x), len(y))] == y[: min(len(x), len(y))] for x in a for y in b)
 
 
 def misordered(
@@ -175,16 +212,20 @@ def misordered(
         for q in order:
             for p in order:
                 a, b = run.plays[p], run.plays[q]
-                related = a.seat == b.seat or conflict(a.spot, b.spot)
+                related = a.seat == b.seat or _meet(a.spots, b.spots)
                 if related and a.key < b.key and place[p] > place[q]:
                     return seat, q, p
     return None
 
 
-@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6, 14])
-def test_every_seat_resolves_every_play_alike_and_each_spot_in_key_order(seats: int) -> None:
+@pytest.mark.parametrize(
+    ("seats", "teams"), [(2, False), (3, False), (4, False), (4, True), (6, True), (14, False)]
+)
+def test_every_seat_resolves_every_play_alike_and_each_spot_in_key_order(
+    seats: int, teams: bool
+) -> None:
     for seed in range(40 if seats < 14 else 8):
-        run = played(seed, seats, plays=60)
+        run = played(seed, seats, plays=60, teams=teams)
         verdicts = [order.resolved for order in run.orders]
         assert all(len(v) == len(run.plays) for v in verdicts), (seed, "a play never resolved")
         assert all(v == verdicts[0] for v in verdicts), (seed, "seats resolved plays apart")
@@ -217,37 +258,55 @@ def test_the_order_check_catches_a_rule_that_forgets_what_sorts_before() -> None
     assert any(found)
 
 
-def _play(seat: int, seq: int, clock: int, spot: object, seats: int = 3) -> Spotted:
+def _play(seat: int, seq: int, clock: int, spots: tuple[Spot, ...], seats: int = 3) -> Spotted:
     """A play made by a seat that held nothing of the others'."""
     return Spotted(
-        seat, seq, (clock, seat), spot, tuple(seq if s == seat else 0 for s in range(seats))
+        seat, seq, (clock, seat), spots, tuple(seq if s == seat else 0 for s in range(seats))
     )
+
+
+def test_a_plays_spots_say_what_it_must_be_ordered_with() -> None:
+    ace = Card(0, ACE, Suit.HEARTS)
+    two = Card(1, 2, Suit.HEARTS)
+    start = spots_of(ToFoundation(0, ace, -1, NEW_FOUNDATION), deck=0)
+    up = spots_of(ToFoundation(1, two, -1, 4), deck=1)
+    assert conflict(start, up)  # which foundation is 4 depends on the aces before
+    assert not conflict(up, spots_of(ToFoundation(2, two, -1, 5), deck=2))
+    assert conflict(up, spots_of(ToFoundation(2, two, -1, 4), deck=2))  # a race
+    home = spots_of(ToWork(0, ace, -1, 2), deck=0)
+    assert not conflict(home, up) and not conflict(home, spots_of(TurnStock(1), deck=1))
+    assert conflict(home, spots_of(TurnStock(3), deck=0))  # a teammate's, on one tableau
+    for everything in (CallNerts(2), Rotate(2)):
+        assert conflict(spots_of(everything, deck=2), home)
+        assert conflict(spots_of(everything, deck=2), up)
 
 
 def test_a_vote_is_cast_once_and_a_play_never_held_is_late_for_good() -> None:
     voter = Voter(1, 3)
     late = voter.unseen((0, 1))
     assert not late.ok
-    assert voter.hold(_play(0, 1, 1, "F1")) is late
-    assert voter.hold(_play(0, 1, 1, "F1")) is late
-    assert voter.hold(_play(0, 2, 2, "F1")).ok
+    assert voter.hold(_play(0, 1, 1, onto(0, 1))) is late
+    assert voter.hold(_play(0, 1, 1, onto(0, 1))) is late
+    assert voter.hold(_play(0, 2, 2, onto(0, 1))).ok
     with pytest.raises(ValueError, match="out of its sender's order"):
-        voter.hold(_play(2, 2, 3, "F1"))
+        voter.hold(_play(2, 2, 3, onto(2, 1)))
 
 
 def test_a_play_is_late_where_a_conflicting_later_one_was_voted_for_first() -> None:
     voter = Voter(2, 3)
-    assert voter.hold(_play(1, 1, 5, "F1")).ok
-    assert not voter.hold(_play(0, 1, 4, "F1")).ok  # the same foundation: late
-    assert voter.hold(_play(0, 2, 4, "F2")).ok  # another: no race
-    assert not voter.hold(_play(0, 3, 3, ALL)).ok  # a call below what it voted for
-    assert voter.hold(_play(0, 4, 9, ("home", 0))).ok
-    assert voter.hold(_play(2, 1, 2, "F1")).ok  # its own, whatever it voted for
+    assert voter.hold(_play(1, 1, 5, onto(1, 1))).ok
+    assert not voter.hold(_play(0, 1, 4, onto(0, 1))).ok  # the same foundation: late
+    assert voter.hold(_play(0, 2, 4, onto(0, 2))).ok  # another: no race
+    assert not voter.hold(_play(0, 3, 4, onto(0, -1))).ok  # an ace below a play up: late
+    assert not voter.hold(_play(0, 4, 3, (ALL,))).ok  # a call below what it voted for
+    assert voter.hold(_play(0, 5, 9, onto(0))).ok
+    assert voter.hold(_play(2, 1, 2, onto(2, 1))).ok  # its own, whatever it voted for
+    assert voter.hold(_play(1, 2, 8, onto(1, -1))).ok  # an ace above all it voted for
 
 
 def test_votes_decide_one_way_only_and_the_senders_own_vote_is_its_play() -> None:
     members = range(5)
-    play = _play(0, 1, 1, "F1", seats=5)
+    play = _play(0, 1, 1, onto(0, 1), seats=5)
     yes = {v: Vote(play.id, v, True, (1, v, 0, 0, 0)) for v in (1, 2)}
     no = {v: Vote(play.id, v, False) for v in (3, 4)}
     # The sender and the lower-numbered voters decide, and their holdings are what sorts below.
@@ -269,8 +328,8 @@ def test_a_view_change_returns_what_its_seats_cannot_know_and_only_a_seat_left_o
     nothing, nobody among them learnt the outcome, so the play is returned. Seat 0 had
     committed it: it is left out, and takes the new view's table when it comes back."""
     seats, members = 5, range(5)
-    ours = _play(0, 1, 3, "F1", seats)
-    theirs = _play(4, 1, 4, "F1", seats)
+    ours = _play(0, 1, 3, onto(0, 1), seats)
+    theirs = _play(4, 1, 4, onto(4, 1), seats)
     voters = [Voter(s, seats) for s in members]
     for seat in (3, 4):
         voters[seat].hold(theirs)
@@ -301,7 +360,7 @@ def test_no_seat_of_the_new_view_ever_resolved_a_play_the_view_change_settles_ot
         for _ in range(rng.randrange(20, 400)):
             if rng.random() < 0.4:
                 seat = rng.randrange(seats)
-                run.play(seat, rng.choice(("F1", "F2", ("home", seat))))
+                run.play(seat, some_spots(rng, seat))
             elif not run.step():
                 break
         view = rng.sample(range(seats), seats // 2 + 1)
