@@ -26,12 +26,13 @@ a member votes late and keeps that vote (`Voter.unseen`). A vote never changes. 
 sender's own vote goes with the play (`Spotted.below`, made by `Voter.make`): its play
 sorts above all it has seen, so it is for, and what it named counts as any voter's does.
 
-A play's *outcome* is a function of the votes (`decide`): in once a majority of the members
-voted for it, returned once so many voted late that no majority can; never both, since
-that takes more votes than there are members. So whoever counts enough votes (the sender,
-or any seat that asks the members while the sender is silent) decides the same way, with
-no ballots; only a change of the members can change what the votes decide, and the view
-change settles every open play first (`settle`).
+A play's *outcome* is a function of the votes (`decide`): in once a quorum of the members
+(a majority, or one more: see below) voted for it, returned once so many voted otherwise
+that no quorum can; never both, since that takes more votes than there are members. So
+whoever counts enough votes (the sender, or any seat that asks the members while the
+sender is silent) decides the same way, with no ballots; only a change of the members
+can change what the votes decide, and the view change settles every open play first
+(`settle`).
 
 Two plays decided in are ordered the same at every seat: their majorities share a member,
 which voted for the one that sorts first before the other (else that one was late there),
@@ -45,6 +46,16 @@ does not wait for that laptop's moves on its own tableau. So every seat applies 
 of a spot in one order, their key order, and plays of different spots commute. A seat's
 own plays commit in the order it made them, whatever their spots (each may build on the
 one before: a card laid on a work pile, then played up from there).
+
+A seat may cheat: send two plays under one number to two halves of the table, name less
+than it holds, vote for what it should vote late. A play is decided in only by `quorum`
+votes for that very play (`Spotted.witness`): a majority at an even table, one vote more at
+an odd one, so that every two such sets share two members, one of them honest, which
+votes once for one play under a number and names truly. So one cheat can neither get two
+plays in under one number nor part the order, whatever it votes. A seat that holds one
+play and learns another decided under that number holds the proof (`Order.disputed`).
+What this rule alone cannot stop is a vote that says one thing to one asker and another
+to the next: votes are to be signed, and a decision to carry its votes.
 """
 
 from __future__ import annotations
@@ -80,6 +91,9 @@ class Spotted:
     """The sender's own vote, which every seat holding the play knows: per seat, the
     number of the last play the sender held that must come before this one (this one, of
     the sender). See `Vote.below`."""
+    witness: bytes = b""
+    """What tells two plays a seat sent under one number apart (the replica's witness:
+    a hash of the message as signed)."""
 
     @property
     def id(self) -> PlayId:
@@ -120,6 +134,8 @@ class Vote:
     below: tuple[int, ...] = ()
     """For a vote for: per seat, the number of the last of its plays the voter held that
     conflicts with the play and sorts before it (of the play's sender: the play itself)."""
+    witness: bytes = b""
+    """The witness of the play the voter held under that number (none: it never held one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,10 +147,14 @@ class Decision:
     below: tuple[int, ...] = ()
     """Decided in: per seat, the plays any of its deciding voters held. Every play that
     conflicts, sorts before and is decided in is among them."""
+    witness: bytes = b""
+    """Decided in: the witness of the play decided, of those its sender may have sent."""
 
 
-def majority(members: int) -> int:
-    return members // 2 + 1
+def quorum(members: int) -> int:
+    """The votes for one play that decide it in: a majority at an even table, one more at an
+    odd one (every two such sets share two members, so an honest one, were one a cheat)."""
+    return members if members < 3 else (members + 3) // 2
 
 
 def decide(
@@ -142,24 +162,28 @@ def decide(
 ) -> Decision | None:
     """The outcome the members' ``votes`` on ``play`` decide, or None while they do not.
 
-    The sender's own vote is the play's `below`, for it: it holds its play before any other
-    seat does, and numbers it above all it has seen. Votes of seats that are not members do
-    not count."""
+    In: `quorum` votes for this very play (its witness). Returned: no play its sender may
+    have sent under that number can gather a quorum any more, whatever the members not yet
+    heard vote. The sender's own vote is the play's `below`, for it (it holds its play
+    before any other seat does, and numbers it above all it has seen), and counts for any
+    play it sent under that number. Votes of seats that are not members do not count."""
     members = set(members)
-    need = majority(len(members))
+    need = quorum(len(members))
     sender = play.seat
+    own = 1 if sender in members else 0
     ballots = {v: vote for v, vote in votes.items() if v in members and v != sender}
-    if sender in members:
-        ballots[sender] = Vote(play.id, sender, True, play.below)
-    oks = sorted(v for v, vote in ballots.items() if vote.ok)
-    if len(oks) >= need:
-        below = [0] * seats
-        for voter in sorted(oks, key=lambda v: v != sender)[:need]:
+    fors: dict[bytes, list[int]] = {play.witness: []}
+    for voter, vote in sorted(ballots.items()):
+        if vote.ok:
+            fors.setdefault(vote.witness, []).append(voter)
+    if len(fors[play.witness]) + own >= need:
+        below = list(play.below) if own else [0] * seats
+        for voter in fors[play.witness][: need - own]:
             for s, held in enumerate(ballots[voter].below):
                 below[s] = max(below[s], held)
-        return Decision(play.id, True, tuple(below))
-    late = len(ballots) - len(oks)
-    if late > len(members) - need:
+        return Decision(play.id, True, tuple(below), play.witness)
+    unheard = len(members) - own - len(ballots)
+    if max(map(len, fors.values())) + own + unheard < need:
         return Decision(play.id, False)
     return None
 
@@ -183,10 +207,10 @@ class Voter:
         self._voted_under: dict[Spot, Key] = {}
         """Per spot, the same among plays acting there or further down."""
 
-    def make(self, seq: int, key: Key, spots: tuple[Spot, ...]) -> Spotted:
+    def make(self, seq: int, key: Key, spots: tuple[Spot, ...], witness: bytes = b"") -> Spotted:
         """This seat's next play, its vote with it (`hold` it next)."""
         play = Spotted(self.seat, seq, key, spots, ())
-        return Spotted(self.seat, seq, key, spots, self._before(play))
+        return Spotted(self.seat, seq, key, spots, self._before(play), witness)
 
     def hold(self, play: Spotted) -> Vote:
         """This seat's vote on ``play``, which it now holds (a sender's plays in order)."""
@@ -207,9 +231,9 @@ class Voter:
         own = play.seat == self.seat  # numbered above all it has seen: never late
         above = None if own else self._highest_conflicting(play.spots)
         if above is not None and above > play.key:
-            vote = Vote(play.id, self.seat, False)
+            vote = Vote(play.id, self.seat, False, witness=play.witness)
         else:
-            vote = Vote(play.id, self.seat, True, below)
+            vote = Vote(play.id, self.seat, True, below, play.witness)
             for highest, spots in (
                 (self._voted_at, play.spots),
                 (self._voted_under, _paths(play.spots)),
@@ -307,10 +331,22 @@ class Order:
                 progress = True
         return done
 
+    @property
+    def disputed(self) -> list[PlayId]:
+        """Plays decided in whose sender sent this seat another play under that number:
+        they cannot commit here, and the two plays prove the sender a cheat."""
+        return [
+            p
+            for p, d in self._open.items()
+            if d.ok and p in self.held and self.held[p].witness != d.witness
+        ]
+
     def _can_commit(self, play: PlayId, outcome: Decision) -> bool:
         if any(h < b for h, b in zip(self.have, outcome.below, strict=True)):
             return False
         mine = self.held[play]
+        if mine.witness != outcome.witness:
+            return False
         return not any(
             other.key < mine.key
             and other.seq <= outcome.below[other.seat]

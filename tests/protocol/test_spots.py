@@ -4,6 +4,7 @@ a spot in one order, whoever decides; a view change returns only what it cannot 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from p2pnerts.protocol._spots import (
     Voter,
     conflict,
     decide,
+    quorum,
     settle,
     spots_of,
 )
@@ -43,23 +45,30 @@ Decide = Callable[..., Decision | None]
 @dataclass
 class Run:
     """A table of seats running the rule: plays broadcast, votes to the sender, outcomes
-    broadcast, and now and then a seat that asks every member for its vote on a play it
-    waits on and decides it itself."""
+    broadcast with the votes that decide them, and now and then a seat that asks every
+    member for its vote on a play it waits on and decides it itself.
+
+    ``cheat``: a seat that sends two plays under one number to two halves of the table
+    (now and then), names nothing in its own votes, votes for or late at random (the same
+    to every asker), and sends out whatever its votes let it decide of either play. The
+    others take an outcome only with the votes that decide it."""
 
     seats: int
     rng: random.Random
     decide: Decide = decide
-    silent: frozenset[int] = frozenset()
-    """Seats that receive nothing and send nothing after their first plays."""
+    cheat: int | None = None
     voters: list[Voter] = field(init=False)
     orders: list[Order] = field(init=False)
     plays: dict[PlayId, Spotted] = field(default_factory=dict)
-    decided: dict[PlayId, bool] = field(default_factory=dict)
-    """Every decision anyone made; a second one the other way fails the run."""
-    committed: list[list[PlayId]] = field(init=False)
+    """Every play, as its sender holds it."""
+    decided: dict[PlayId, tuple[bool, bytes]] = field(default_factory=dict)
+    """Every outcome an honest seat took; a second one otherwise fails the run."""
+    committed: list[list[Spotted]] = field(init=False)
     """Per seat, the plays it committed, in the order it did."""
     decided_by_others: int = 0
     """Plays decided by a seat that asked for the votes, not by their sender."""
+    twins: set[PlayId] = field(default_factory=set)
+    """Numbers under which the cheat sent two plays."""
 
     def __post_init__(self) -> None:
         self.voters = [Voter(s, self.seats) for s in range(self.seats)]
@@ -71,59 +80,96 @@ class Run:
             [[] for _ in range(self.seats)] for _ in range(self.seats)
         ]
         """Per receiver and sender, the plays in flight, in the sender's order."""
-        self._bag: list[tuple[int, Vote | Decision]] = []
-        """Votes and outcomes in flight, in any order: (receiver, what)."""
+        self._bag: list[tuple[int, Vote | tuple[Decision, Spotted, dict[int, Vote]]]] = []
+        """Votes and outcomes (each with the play and the votes) in flight, in any order."""
         self._votes: list[dict[PlayId, dict[int, Vote]]] = [{} for _ in range(self.seats)]
+        self._made: list[Spotted] = []
+        """Every play the cheat made, twins included."""
 
     @property
     def members(self) -> range:
         return range(self.seats)
 
+    @property
+    def honest(self) -> list[int]:
+        return [s for s in self.members if s != self.cheat]
+
     def play(self, seat: int, spots: tuple[Spot, ...]) -> None:
         self._clock[seat] += 1
         self._sent[seat] += 1
-        play = self.voters[seat].make(self._sent[seat], (self._clock[seat], seat), spots)
+        seq, key = self._sent[seat], (self._clock[seat], seat)
+        play = self.voters[seat].make(seq, key, spots, witness=b"%d" % seq)
+        to = {other: play for other in self.members if other != seat}
+        if seat == self.cheat:
+            nothing = tuple(seq if s == seat else 0 for s in self.members)
+            play = Spotted(seat, seq, key, spots, nothing, b"a")
+            to = dict.fromkeys(to, play)
+            if self.rng.random() < 0.5:
+                twin = Spotted(seat, seq, key, some_spots(self.rng, seat), nothing, b"b")
+                for other in self.rng.sample(sorted(to), len(to) // 2):
+                    to[other] = twin
+                self.twins.add(play.id)
+                self._made.append(twin)
+            self._made.append(play)
         self.plays[play.id] = play
         self._hold(seat, play)
-        for other in self.members:
-            if other != seat:
-                self._plays_to[other][seat].append(play)
+        for other, sent in to.items():
+            self._plays_to[other][seat].append(sent)
 
     def _hold(self, seat: int, play: Spotted) -> None:
         self._clock[seat] = max(self._clock[seat], play.key[0])
-        vote = self.voters[seat].hold(play)
+        voter = self.voters[seat]
+        voted = play.id in voter.votes  # (asked about it before it came)
+        vote = voter.hold(play)
+        if seat == self.cheat and play.seat != seat and not voted:
+            nothing = (0,) * self.seats
+            vote = voter.votes[play.id] = Vote(
+                play.id, seat, self.rng.random() < 0.5, nothing, play.witness
+            )
         self.orders[seat].hold(play)
-        self._send(play.seat, vote)
-
-    def _send(self, to: int, what: Vote | Decision) -> None:
-        if isinstance(what, Vote) and to == what.voter:
-            self._count(to, what)
+        if play.seat == seat:
+            self._count(seat, vote)
         else:
-            self._bag.append((to, what))
+            self._bag.append((play.seat, vote))
 
     def _count(self, seat: int, vote: Vote) -> None:
         votes = self._votes[seat].setdefault(vote.play, {})
         votes[vote.voter] = vote
         if vote.play in self.orders[seat].outcomes:
             return
-        outcome = self.decide(self.plays[vote.play], votes, self.members, self.seats)
-        if outcome is not None:
-            self.decided_by_others += seat != vote.play[0]
-            self._decided(seat, outcome)
+        held = self.orders[seat].held.get(vote.play)
+        versions = [held] if held is not None else []
+        if seat == self.cheat and vote.play[0] == seat:  # it decides whatever it can
+            versions = [p for p in self._made if p.id == vote.play]
+        for version in versions:
+            outcome = self.decide(version, votes, self.members, self.seats)
+            if outcome is not None:
+                self.decided_by_others += seat != vote.play[0]
+                self._decided(seat, outcome, version, dict(votes))
 
-    def _decided(self, seat: int, outcome: Decision) -> None:
-        assert self.decided.setdefault(outcome.play, outcome.ok) == outcome.ok, (
-            f"{outcome.play} decided both ways"
-        )
+    def _decided(
+        self, seat: int, outcome: Decision, version: Spotted, votes: dict[int, Vote]
+    ) -> None:
         self._learn(seat, outcome)
         for other in self.members:
             if other != seat:
-                self._bag.append((other, outcome))
+                self._bag.append((other, (outcome, version, votes)))
 
     def _learn(self, seat: int, outcome: Decision) -> None:
+        if seat != self.cheat:
+            took = self.decided.setdefault(outcome.play, (outcome.ok, outcome.witness))
+            assert took == (outcome.ok, outcome.witness), f"{outcome.play} decided two ways"
         order = self.orders[seat]
+        if outcome.play in order.outcomes:
+            return
         order.learn(outcome)
-        self.committed[seat].extend(p for p, ok in order.ready() if ok)
+        self.committed[seat].extend(order.held[p] for p, ok in order.ready() if ok)
+
+    def _take(self, seat: int, what: tuple[Decision, Spotted, dict[int, Vote]]) -> None:
+        """An outcome from another seat, taken if its votes decide it so."""
+        outcome, version, votes = what
+        if seat == self.cheat or self.decide(version, votes, self.members, self.seats) == outcome:
+            self._learn(seat, outcome)
 
     def _ask(self, seat: int) -> None:
         """``seat`` asks every member for its vote on a play it holds without an outcome,
@@ -133,24 +179,23 @@ class Run:
             return
         play = self.rng.choice(waiting)
         for voter in self.members:
-            if voter not in self.silent:
-                self._count(seat, self.voters[voter].unseen(play))
+            self._count(seat, self.voters[voter].unseen(play))
 
     def step(self) -> bool:
         """Deliver one thing in flight (or ask, now and then); False once nothing is."""
-        live = [s for s in self.members if s not in self.silent]
-        streams = [(dst, src) for dst in live for src in self.members if self._plays_to[dst][src]]
-        bag = [i for i, (dst, _) in enumerate(self._bag) if dst in live]
-        if not streams and not bag:
+        streams = [
+            (dst, src) for dst in self.members for src in self.members if self._plays_to[dst][src]
+        ]
+        if not streams and not self._bag:
             return False
         if self.rng.random() < 0.05:
-            self._ask(self.rng.choice(live))
-        if bag and (not streams or self.rng.random() < 0.5):
-            dst, what = self._bag.pop(self.rng.choice(bag))
+            self._ask(self.rng.choice(self.members))
+        if self._bag and (not streams or self.rng.random() < 0.5):
+            dst, what = self._bag.pop(self.rng.randrange(len(self._bag)))
             if isinstance(what, Vote):
                 self._count(dst, what)
             else:
-                self._learn(dst, what)
+                self._take(dst, what)
         else:
             dst, src = self.rng.choice(streams)
             self._hold(dst, self._plays_to[dst][src].pop(0))
@@ -178,12 +223,18 @@ def some_spots(rng: random.Random, deck: int) -> tuple[Spot, ...]:
 
 
 def played(
-    seed: int, seats: int, plays: int, decide_with: Decide = decide, *, teams: bool = False
+    seed: int,
+    seats: int,
+    plays: int,
+    decide_with: Decide = decide,
+    *,
+    teams: bool = False,
+    cheat: int | None = None,
 ) -> Run:
     """A run: ``plays`` plays made at random seats and moments (``teams``: two seats to a
-    deck)."""
+    deck; ``cheat``: that seat cheats)."""
     rng = random.Random(seed)
-    run = Run(seats, rng, decide_with)
+    run = Run(seats, rng, decide_with, cheat)
     made = 0
     while made < plays or run.step():
         if made < plays and rng.random() < 0.3:
@@ -202,19 +253,18 @@ def _meet(a: tuple[Spot, ...], b: tuple[Spot, ...]) -> bool:
 
 
 def misordered(
-    run: Run, orders: dict[int, list[PlayId]] | None = None
+    run: Run, orders: dict[int, list[Spotted]] | None = None
 ) -> tuple[int, PlayId, PlayId] | None:
-    """A seat that committed a play before one that conflicts with it and sorts before it
-    (or before an earlier play of its sender): (seat, the one first, the one after).
-    ``orders``: per seat, its commits in order (the run's, unless given)."""
-    for seat, order in (orders or dict(enumerate(run.committed))).items():
-        place = {p: i for i, p in enumerate(order)}
-        for q in order:
-            for p in order:
-                a, b = run.plays[p], run.plays[q]
+    """An honest seat that committed a play before one that conflicts with it and sorts
+    before it (or before an earlier play of its sender): (seat, the one first, the one
+    after). ``orders``: per seat, its commits in order (the run's, unless given)."""
+    given = orders or {seat: run.committed[seat] for seat in run.honest}
+    for seat, order in given.items():
+        for i, b in enumerate(order):
+            for a in order[i + 1 :]:
                 related = a.seat == b.seat or _meet(a.spots, b.spots)
-                if related and a.key < b.key and place[p] > place[q]:
-                    return seat, q, p
+                if related and a.key < b.key:
+                    return seat, b.id, a.id
     return None
 
 
@@ -231,7 +281,33 @@ def test_every_seat_resolves_every_play_alike_and_each_spot_in_key_order(
         assert all(v == verdicts[0] for v in verdicts), (seed, "seats resolved plays apart")
         assert misordered(run) is None, (seed, misordered(run))
         committed = {p for p, ok in verdicts[0].items() if ok}
-        assert all(set(c) == committed for c in run.committed)
+        assert all({p.id for p in c} == committed for c in run.committed)
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6, 7])
+def test_a_cheat_gets_no_two_plays_in_under_one_number_nor_the_others_out_of_order(
+    seats: int,
+) -> None:
+    """One seat sends two plays under one number to two halves of the others, names nothing
+    in its votes and votes at random: the honest seats never take two outcomes for one
+    number (the run fails at once if they do), never commit two plays under one, and keep
+    every spot in key order. With an odd number of others, the larger half and the cheat
+    make a quorum: one play gets in, and the seats that hold the other hold the proof. With
+    an even number, the halves are equal and neither gets in (a majority would let both)."""
+    twins = proofs = 0
+    for seed in range(30):
+        run = played(seed, seats, plays=60, cheat=seats - 1)
+        twins += len(run.twins)
+        proofs += sum(len(run.orders[seat].disputed) for seat in run.honest)
+        assert misordered(run) is None, (seed, misordered(run))
+        committed: dict[PlayId, bytes] = {}
+        for seat in run.honest:
+            for play in run.committed[seat]:
+                assert committed.setdefault(play.id, play.witness) == play.witness, seed
+        if seats % 2:
+            assert not run.twins & committed.keys(), seed
+    assert twins > 100
+    assert proofs > 0 if seats % 2 == 0 else proofs == 0
 
 
 def test_the_runs_race_return_plays_and_decide_some_by_asking() -> None:
@@ -248,7 +324,9 @@ def _forgets_what_its_voters_held(
     outcome = decide(play, votes, members, seats)
     if outcome is None or not outcome.ok:
         return outcome
-    return Decision(play.id, True, tuple(play.seq if s == play.seat else 0 for s in range(seats)))
+    return dataclasses.replace(
+        outcome, below=tuple(play.seq * (s == play.seat) for s in range(seats))
+    )
 
 
 def test_the_order_check_catches_a_rule_that_forgets_what_sorts_before() -> None:
@@ -258,11 +336,17 @@ def test_the_order_check_catches_a_rule_that_forgets_what_sorts_before() -> None
     assert any(found)
 
 
-def _play(seat: int, seq: int, clock: int, spots: tuple[Spot, ...], seats: int = 3) -> Spotted:
+def _play(
+    seat: int,
+    seq: int,
+    clock: int,
+    spots: tuple[Spot, ...],
+    seats: int = 3,
+    witness: bytes = b"",
+) -> Spotted:
     """A play made by a seat that held nothing of the others'."""
-    return Spotted(
-        seat, seq, (clock, seat), spots, tuple(seq if s == seat else 0 for s in range(seats))
-    )
+    below = tuple(seq if s == seat else 0 for s in range(seats))
+    return Spotted(seat, seq, (clock, seat), spots, below, witness)
 
 
 def test_a_plays_spots_say_what_it_must_be_ordered_with() -> None:
@@ -304,41 +388,64 @@ def test_a_play_is_late_where_a_conflicting_later_one_was_voted_for_first() -> N
     assert voter.hold(_play(1, 2, 8, onto(1, -1))).ok  # an ace above all it voted for
 
 
+def test_a_quorum_is_a_majority_at_an_even_table_and_one_more_at_an_odd_one() -> None:
+    assert [quorum(n) for n in range(1, 15)] == [1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8]
+    for n in range(3, 15):  # any two quorums share two members: one is honest, were one not
+        assert 2 * quorum(n) - n >= 2
+
+
 def test_votes_decide_one_way_only_and_the_senders_own_vote_is_its_play() -> None:
-    members = range(5)
+    members = range(5)  # four votes decide a play in
     play = _play(0, 1, 1, onto(0, 1), seats=5)
-    yes = {v: Vote(play.id, v, True, (1, v, 0, 0, 0)) for v in (1, 2)}
+    yes = {v: Vote(play.id, v, True, (1, v, 0, 0, 0)) for v in (1, 2, 3)}
     no = {v: Vote(play.id, v, False) for v in (3, 4)}
     # The sender and the lower-numbered voters decide, and their holdings are what sorts below.
-    assert decide(play, yes, members, 5) == Decision(play.id, True, (1, 2, 0, 0, 0))
-    assert decide(play, {**no, 1: yes[1]}, members, 5) is None  # 2 for, 2 late, 1 unknown
-    late = {**no, 1: Vote(play.id, 1, False)}
-    assert decide(play, late, members, 5) == Decision(play.id, False)
+    assert decide(play, yes, members, 5) == Decision(play.id, True, (1, 3, 0, 0, 0))
+    assert decide(play, {**yes, 4: no[4]}, members, 5) == Decision(play.id, True, (1, 3, 0, 0, 0))
+    assert decide(play, {1: yes[1], 2: yes[2], 4: no[4]}, members, 5) is None  # 3 for, 1 late
+    assert decide(play, {1: yes[1], **no}, members, 5) == Decision(play.id, False)  # 2 late
     # A seat that is not a member does not count: four members, three needed.
-    assert decide(play, {**yes, 4: no[4]}, range(4), 5) == Decision(play.id, True, (1, 2, 0, 0, 0))
+    assert decide(play, {1: yes[1], 2: yes[2], 4: no[4]}, range(4), 5) == Decision(
+        play.id, True, (1, 2, 0, 0, 0)
+    )
+
+
+def test_a_vote_counts_only_for_the_play_it_was_cast_on() -> None:
+    """A sender that sent two plays under one number gets neither in on the other's votes,
+    and neither is returned while the other may still get in."""
+    first = _play(0, 1, 1, onto(0, 1), seats=4, witness=b"first")
+    other = _play(0, 1, 1, onto(0, 2), seats=4, witness=b"other")
+    votes = {v: Voter(v, 4).hold(first if v == 1 else other) for v in (1, 2, 3)}
+    assert decide(first, votes, range(4), 4) is None  # 2 of 3 for it, but "other" is in
+    assert decide(other, votes, range(4), 4) == Decision(other.id, True, (1, 0, 0, 0), b"other")
+    late = {**votes, 2: Vote(first.id, 2, False), 3: Vote(first.id, 3, False)}
+    assert decide(first, late, range(4), 4) == Decision(first.id, False)  # no play can be
+    order = Order(4)
+    order.hold(first)
+    order.learn(Decision(first.id, True, (1, 0, 0, 0), b"other"))
+    assert order.ready() == [] and order.disputed == [first.id]
 
 
 def test_a_view_change_returns_what_its_seats_cannot_know_and_only_a_seat_left_out_loses_it() -> (
     None
 ):
-    """Five seats. Seat 0's play onto F1 gets votes for from seats 1 and 2, so seat 0
-    decides it in, and then falls silent with seat 1. Seats 3 and 4 had voted for seat 4's
-    later play onto F1 first, so seat 0's is late there. Seats 2, 3 and 4 form the next
-    view: their votes (two for, counting the sender's own, two late, one unknown) decide
+    """Six seats. Seat 0's play onto F1 gets votes for from seats 1, 2 and 3, so seat 0
+    decides it in, and then falls silent with seat 1. Seats 4 and 5 had voted for seat 5's
+    later play onto F1 first, so seat 0's is late there. Seats 2 to 5 form the next view:
+    their votes (three for, counting the sender's own, two late, one unknown) decide
     nothing, nobody among them learnt the outcome, so the play is returned. Seat 0 had
     committed it: it is left out, and takes the new view's table when it comes back."""
-    seats, members = 5, range(5)
+    seats, members = 6, range(6)
     ours = _play(0, 1, 3, onto(0, 1), seats)
-    theirs = _play(4, 1, 4, onto(4, 1), seats)
+    theirs = _play(5, 1, 4, onto(5, 1), seats)
     voters = [Voter(s, seats) for s in members]
-    for seat in (3, 4):
+    for seat in (4, 5):
         voters[seat].hold(theirs)
-    votes = {s: voters[s].hold(ours) for s in (1, 2, 3, 4)}
-    assert [votes[s].ok for s in (1, 2, 3, 4)] == [True, True, False, False]
-    at_zero = decide(ours, {1: votes[1], 2: votes[2]}, members, seats)
+    votes = {s: voters[s].hold(ours) for s in range(1, 6)}
+    assert [votes[s].ok for s in range(1, 6)] == [True, True, True, False, False]
+    at_zero = decide(ours, {s: votes[s] for s in (1, 2, 3)}, members, seats)
     assert at_zero is not None and at_zero.ok
-    new_view = {s: {ours.id: votes[s]} for s in (2, 3, 4)}
-    gathered = {ours.id: {s: v[ours.id] for s, v in new_view.items()}}
+    gathered = {ours.id: {s: votes[s] for s in (2, 3, 4, 5)}}
     assert settle([ours], gathered, {}, members, seats) == {ours.id: Decision(ours.id, False)}
     # Had one of them learnt the outcome, the view keeps it.
     kept = settle([ours], gathered, {ours.id: at_zero}, members, seats)
@@ -370,13 +477,13 @@ def test_no_seat_of_the_new_view_ever_resolved_a_play_the_view_change_settles_ot
             for p, vote in run.voters[s].votes.items():
                 gathered.setdefault(p, {})[s] = vote
         settled = settle(run.plays.values(), gathered, known, range(seats), seats)
-        then: dict[int, list[PlayId]] = {}
+        then: dict[int, list[Spotted]] = {}
         for s in view:
             resolved = run.orders[s].resolved
             for play, ok in resolved.items():
                 assert settled[play].ok == ok, (seed, s, play)
                 checked += 1
-            after = [p for p, o in settled.items() if o.ok and p not in resolved]
-            then[s] = run.committed[s] + sorted(after, key=lambda p: run.plays[p].key)
+            after = [run.plays[p] for p, o in settled.items() if o.ok and p not in resolved]
+            then[s] = run.committed[s] + sorted(after, key=lambda p: p.key)
         assert misordered(run, then) is None, (seed, misordered(run, then))
     assert checked > 100
