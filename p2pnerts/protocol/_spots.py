@@ -34,6 +34,11 @@ sender is silent) decides the same way, with no ballots; only a change of the me
 can change what the votes decide, and the view change settles every open play first
 (`settle`).
 
+Seats commit in different sequences (plays of different spots commute), so what they
+check against each other is the *canonical order*: key order, taken as far as every play
+that sorts before is held and resolved and no play to come can sort before
+(`Order.settled`). Every seat reaches the same sequence, a little later than it commits.
+
 Two plays decided in are ordered the same at every seat: their majorities share a member,
 which voted for the one that sorts first before the other (else that one was late there),
 and so held it, and named it, when it voted for the other. The outcome of a play carries
@@ -61,6 +66,7 @@ to the next: votes are to be signed, and a decision to carry its votes.
 from __future__ import annotations
 
 import bisect
+import heapq
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -297,6 +303,8 @@ class Order:
         self._open: dict[PlayId, Decision] = {}
         """Outcomes learnt of plays not resolved here yet."""
         self._unresolved: dict[PlayId, Spotted] = {}
+        self._unsettled: list[tuple[Key, PlayId]] = []
+        """A heap of the plays held whose place in the canonical order is not fixed yet."""
 
     def hold(self, play: Spotted) -> None:
         if play.id in self.held:
@@ -305,6 +313,7 @@ class Order:
             raise ValueError(f"play {play.id} held out of its sender's order")
         self.held[play.id] = play
         self.have[play.seat] = play.seq
+        heapq.heappush(self._unsettled, (play.key, play.id))
         if play.id not in self.resolved:
             self._unresolved[play.id] = play
 
@@ -329,6 +338,22 @@ class Order:
                 self.resolved[play] = outcome.ok
                 done.append((play, outcome.ok))
                 progress = True
+        return done
+
+    def settled(self, bounds: Iterable[Key]) -> list[tuple[PlayId, bool]]:
+        """The plays whose place in the canonical order (key order, the same at every
+        seat) is fixed now, in that order, each with whether it committed: every play that
+        sorts before is held and resolved here, and no play still to come sorts before.
+        ``bounds``: per member, a key that its plays still to come sort after (the key of
+        its last play held here, or its last clock heard with its seat)."""
+        frontier = min(bounds)
+        done = []
+        while self._unsettled and self._unsettled[0][0] <= frontier:
+            play = self._unsettled[0][1]
+            if play not in self.resolved:
+                break
+            heapq.heappop(self._unsettled)
+            done.append((play, self.resolved[play]))
         return done
 
     @property

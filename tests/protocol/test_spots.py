@@ -69,11 +69,14 @@ class Run:
     """Plays decided by a seat that asked for the votes, not by their sender."""
     twins: set[PlayId] = field(default_factory=set)
     """Numbers under which the cheat sent two plays."""
+    canon: list[list[tuple[PlayId, bool]]] = field(init=False)
+    """Per seat, the plays in the canonical order as far as it has settled them."""
 
     def __post_init__(self) -> None:
         self.voters = [Voter(s, self.seats) for s in range(self.seats)]
         self.orders = [Order(self.seats) for _ in range(self.seats)]
         self.committed = [[] for _ in range(self.seats)]
+        self.canon = [[] for _ in range(self.seats)]
         self._clock = [0] * self.seats
         self._sent = [0] * self.seats
         self._plays_to: list[list[list[Spotted]]] = [
@@ -199,7 +202,24 @@ class Run:
         else:
             dst, src = self.rng.choice(streams)
             self._hold(dst, self._plays_to[dst][src].pop(0))
+        self._settle(dst)
         return True
+
+    def _settle(self, seat: int, *, ended: bool = False) -> None:
+        """What ``seat`` can place in the canonical order: each member's plays to come sort
+        after its last one held here (once the run has ended, after everything)."""
+        order = self.orders[seat]
+        last = [order.held.get((s, order.have[s])) for s in self.members]
+        bounds = [(END,) if ended else p.key if p else (0, s) for s, p in enumerate(last)]
+        self.canon[seat].extend(order.settled(bounds))
+
+    def end(self) -> None:
+        for seat in self.members:
+            self._settle(seat, ended=True)
+
+
+END = 1 << 62
+"""A clock beyond every play of a run."""
 
 
 def onto(deck: int, foundation: int | None = None) -> tuple[Spot, ...]:
@@ -243,6 +263,7 @@ def played(
             made += 1
         else:
             run.step()
+    run.end()
     return run
 
 
@@ -282,6 +303,10 @@ def test_every_seat_resolves_every_play_alike_and_each_spot_in_key_order(
         assert misordered(run) is None, (seed, misordered(run))
         committed = {p for p, ok in verdicts[0].items() if ok}
         assert all({p.id for p in c} == committed for c in run.committed)
+        # One canonical order at every seat: every play, in key order.
+        in_order = sorted(run.plays.values(), key=lambda p: p.key)
+        assert run.canon[0] == [(p.id, verdicts[0][p.id]) for p in in_order], seed
+        assert all(canon == run.canon[0] for canon in run.canon), seed
 
 
 @pytest.mark.parametrize("seats", [3, 4, 5, 6, 7])
@@ -306,6 +331,8 @@ def test_a_cheat_gets_no_two_plays_in_under_one_number_nor_the_others_out_of_ord
                 assert committed.setdefault(play.id, play.witness) == play.witness, seed
         if seats % 2:
             assert not run.twins & committed.keys(), seed
+        canons = sorted((run.canon[seat] for seat in run.honest), key=len)
+        assert all(longer[: len(canons[0])] == canons[0] for longer in canons), seed
     assert twins > 100
     assert proofs > 0 if seats % 2 == 0 else proofs == 0
 
