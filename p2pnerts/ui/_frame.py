@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from prompt_toolkit.utils import get_cwidth
+
 from p2pnerts.ui._snapshot import Hit
 
 Fragment = tuple[str, str]
@@ -22,10 +24,11 @@ class Row:
     """Whether `clip` cut off something a person would have read (not only spaces)."""
 
     def add(self, text: str, style: str = "", hit: Hit | None = None) -> Row:
+        wide = cells(text)
         if hit is not None:
-            self.hits.append((self.width, self.width + len(text), hit))
+            self.hits.append((self.width, self.width + wide, hit))
         self.frags.append((style, text))
-        self.width += len(text)
+        self.width += wide
         return self
 
     def pad(self, column: int, style: str = "") -> Row:
@@ -39,11 +42,12 @@ class Row:
             return self
         out, left = Row(hits=[h for h in self.hits if h[0] < width], cut=self.cut), width
         for style, text in self.frags:
-            out.frags.append((style, text[: max(left, 0)]))
-            out.cut |= bool(text[max(left, 0) :].strip())
-            left -= len(text)
-        out.width = width
-        return out
+            kept = cut(text, max(left, 0))
+            out.frags.append((style, kept))
+            out.cut |= bool(text[len(kept) :].strip())
+            left -= cells(text)
+        out.width = sum(cells(text) for _, text in out.frags)
+        return out.pad(width)  # (a wide character cut at the edge leaves a column)
 
     def beside(self, other: Row, column: int) -> Row:
         """This row padded (or cut) to ``column``, then ``other`` after it."""
@@ -79,9 +83,32 @@ class Frame:
         return "\n".join("".join(t for _, t in row.frags).rstrip() for row in self.rows)
 
 
+def cells(text: str) -> int:
+    """How many columns ``text`` takes on a terminal (an emoji or a CJK character: two)."""
+    return get_cwidth(text)
+
+
+def cut(text: str, width: int) -> str:
+    """As much of ``text``, from its start, as ``width`` columns hold."""
+    if cells(text) <= width:
+        return text
+    used = 0
+    for at, char in enumerate(text):
+        used += get_cwidth(char)
+        if used > width:
+            return text[:at]
+    return text
+
+
 def fit(text: str, width: int) -> str:
     """``text``, or as much of it as ``width`` columns hold with "…" saying there is more."""
-    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+    return text if cells(text) <= width else cut(text, max(width - 1, 0)) + "…"
+
+
+def filled(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns and filled out to them with spaces."""
+    text = cut(text, width)
+    return text + " " * (width - cells(text))
 
 
 def rule(title: str, width: int, style: str = "class:title") -> Row:

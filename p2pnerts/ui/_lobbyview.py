@@ -8,7 +8,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 
 from p2pnerts.rules import summary_teams
-from p2pnerts.ui._frame import Frame, Row, rule
+from p2pnerts.ui._frame import Frame, Row, filled, rule
 from p2pnerts.ui._leave import with_leave
 from p2pnerts.ui._lobby import TEAMS_ROW, LobbyModel, teams_of
 from p2pnerts.ui._style import seat_style
@@ -62,7 +62,7 @@ def _browse(lobby: LobbyModel, width: int) -> list[Row]:
     for k, t in enumerate(lobby.tables):
         style = "class:selected" if k == lobby.cursor else ""
         seats = f"{t.seats_taken}/{t.seats_total}"
-        row = Row().add(f" {t.name[:20]:<20} {seats:>5}  {t.state:<8} ", style)
+        row = Row().add(f" {filled(t.name, 20)} {seats:>5}  {t.state:<8} ", style)
         options = ("private, " if t.private else "") + _options(t.options)
         rows.append(row.add(f"{options[:24]:<24} {t.host}:{t.port}", "class:dim"))
     return rows

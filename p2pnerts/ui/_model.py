@@ -41,6 +41,7 @@ from p2pnerts.rules import (
     TurnStock,
 )
 from p2pnerts.ui import _choose
+from p2pnerts.ui._frame import cut, filled
 from p2pnerts.ui._leave import Leave
 from p2pnerts.ui._news import News, note_membership
 from p2pnerts.ui._races import Races
@@ -224,12 +225,12 @@ class TableModel:
     def note_message(self, outgoing: bool, seat: int | None, message: Message) -> None:
         """A protocol message went out or came in (the classroom pane lists them)."""
         if not outgoing:
-            arrow = f"← {self.name(seat)[:8]}"
+            arrow = f"← {cut(self.name(seat), 8)}"
         elif isinstance(message, TeamDeal):  # the one message not sent to every seat
-            arrow = f"→ {self.name(message.to)[:8]}"
+            arrow = f"→ {cut(self.name(message.to), 8)}"
         else:
             arrow = "→ all"
-        text = f"{arrow:<10} {type(message).__name__:<5} L={message.clock:<4} "
+        text = f"{filled(arrow, 10)} {type(message).__name__:<5} L={message.clock:<4} "
         quiet = isinstance(message, Ack)
         self.messages.append(Line(self.clock(), text + message_gist(message, self.look), quiet))
 

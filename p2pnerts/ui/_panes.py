@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable
 
-from p2pnerts.ui._frame import Row, fit, rule
+from p2pnerts.ui._frame import Row, filled, fit, rule
 from p2pnerts.ui._keymap import KEYMAP
 from p2pnerts.ui._model import TableModel
 from p2pnerts.ui._snapshot import Line
@@ -84,7 +84,7 @@ def classroom_rows(model: TableModel, width: int, room: int) -> list[Row]:
         if not live.member:
             state = "left out"
         team = seat_style(model.seating[seat])  # coloured as the seat's deck is on the table
-        row = Row().add(f" {seat_tag(seat)} {model.name(seat)[:10]:<10}", team)
+        row = Row().add(f" {seat_tag(seat)} {filled(model.name(seat), 10)}", team)
         row.add(f" heard {live.heard_ago:5.2f} s ago  ")
         rows.append(row.add(state or "alive", "class:bad" if state else "class:good"))
     shown = "a hides Acks" if model.acks else "Acks hidden: a shows them"

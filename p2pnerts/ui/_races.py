@@ -14,6 +14,7 @@ from p2pnerts.protocol import (
     order_reason,
 )
 from p2pnerts.rules import NEW_FOUNDATION, Card, TableOptions, ToFoundation
+from p2pnerts.ui._frame import cut
 
 
 class Races:
@@ -56,4 +57,4 @@ class Races:
         ]
 
     def _play(self, seat: int, card: Card) -> str:
-        return f"{self._name(seat)[:8]}'s {card}"
+        return f"{cut(self._name(seat), 8)}'s {card}"

@@ -20,7 +20,7 @@ from p2pnerts.rules import (
     Suit,
     Tableau,
 )
-from p2pnerts.ui._frame import Frame, Row, fit, rule
+from p2pnerts.ui._frame import Frame, Row, cells, cut, filled, fit, rule
 from p2pnerts.ui._model import TableModel
 from p2pnerts.ui._panes import classroom_rows, help_rows, too_small
 from p2pnerts.ui._snapshot import Hit
@@ -282,21 +282,21 @@ def _opponent(model: TableModel, deck: int, tableau: Tableau | None, names: int)
 def _team_label(model: TableModel, deck: int, width: int) -> str:
     """A deck's players' names in ``width`` columns, each name cut to fit if need be."""
     full = model.team_name(deck)
-    if len(full) <= width:
-        return full.ljust(width)
+    if cells(full) <= width:
+        return filled(full, width)
     names = model.team_names(deck)
     each = (width - len(names) + 1) // len(names)
-    return "&".join(_short(n, each).rstrip() for n in names)[:width].ljust(width)
+    return filled("&".join(_short(n, each).rstrip() for n in names), width)
 
 
 def _short(name: str, width: int) -> str:
     """A name cut to ``width`` columns, keeping a number at its end (``Bot 10``: ``Bot10``)."""
-    if len(name) <= width:
-        return name.ljust(width)
+    if cells(name) <= width:
+        return filled(name, width)
     digits = len(name) - len(name.rstrip("0123456789"))
     if 0 < digits < width:
-        return name[: width - digits].rstrip().ljust(width - digits) + name[-digits:]
-    return name[:width]
+        return filled(cut(name, width - digits).rstrip(), width - digits) + name[-digits:]
+    return filled(name, width)
 
 
 def _round_end(model: TableModel, over: RoundOver, width: int) -> list[Row]:
@@ -305,7 +305,7 @@ def _round_end(model: TableModel, over: RoundOver, width: int) -> list[Row]:
     why = f"{model.name(caller)} called Nerts!" if caller is not None else "everyone was stuck"
     rows = [rule(f"round {over.round} over: {why}", width, "class:alert"), Row()]
     # A team's name takes what the figures leave of the width (they need 54 columns).
-    names = min(max([12, *(len(model.team_name(s.deck)) for s in over.scores)]), width - 54)
+    names = min(max([12, *(cells(model.team_name(s.deck)) for s in over.scores)]), width - 54)
     who = "team" if model.options.teams else "player"
     heading = f"   {who:<{names}}  played  Nerts left  bonus   round   total"
     rows.append(Row().add(heading, "class:dim"))

@@ -22,7 +22,7 @@ from prompt_toolkit.output import Output
 
 from p2pnerts.protocol import Scene, TableauSight
 from p2pnerts.rules import card_from_code
-from p2pnerts.ui._frame import Frame, Row, fit, rule
+from p2pnerts.ui._frame import Frame, Row, cells, cut, filled, fit, rule
 from p2pnerts.ui._leave import with_leave
 from p2pnerts.ui._style import STYLE, card_style, seat_tag
 from p2pnerts.ui._watchmodel import OUTCOMES, Arrow, Commit, WatchModel
@@ -114,14 +114,14 @@ def _seats(model: WatchModel, width: int) -> list[Row]:
     if scene is None:
         rows.append(Row().add(f" {model.ended or 'waiting for the table to start…'}", "class:dim"))
         return rows
-    wide = min(max(10, width - 40), max(len(name) for name in scene.names))
+    wide = min(max(10, width - 40), max(cells(name) for name in scene.names))
     for seat, name in enumerate(scene.names):
         clock = model.clocks[seat] if seat < len(model.clocks) else 0
         heard = scene.heard[seat] / 1000 if seat < len(scene.heard) else 0.0
         state = STATES[scene.states[seat]] if seat < len(scene.states) else "?"
         deck = scene.options.seating(len(scene.names))[seat]
         total = scene.totals[deck] if deck < len(scene.totals) else 0
-        row = Row().add(f" {seat_tag(seat)} {fit(name, wide):<{wide}}")
+        row = Row().add(f" {seat_tag(seat)} {filled(fit(name, wide), wide)}")
         if model.ended:  # the last clock and points seen stand; nobody is heard any more
             row.add(f" L={clock:<6}     –   ").add(f"{'–':<6}", "class:dim")
         else:
@@ -154,8 +154,8 @@ def _table(model: WatchModel, width: int) -> list[Row]:
 def _tableau(deck: int, sight: TableauSight, scene: Scene, model: WatchModel) -> Row:
     seats = [s for s, d in enumerate(scene.options.seating(len(scene.names))) if d == deck]
     tags = "+".join(seat_tag(s) for s in seats)  # as the seats' list numbers them
-    name = model.name(seats[0])[:4].rstrip() if seats else ""
-    row = Row().add(f" {tags:<3} {name:<4} N{sight.nerts:<2}")
+    name = cut(model.name(seats[0]), 4).rstrip() if seats else ""
+    row = Row().add(f" {tags:<3} {filled(name, 4)} N{sight.nerts:<2}")
     for code in sight.nerts_top:
         _card(row.add(" "), code, model)
     row.pad(17).add(" │")

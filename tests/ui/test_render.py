@@ -19,6 +19,7 @@ from p2pnerts.rules import (
     ToFoundation,
 )
 from p2pnerts.ui import KEYMAP, Hit, Liveness, Look, Snapshot, TableModel, render
+from p2pnerts.ui._frame import Row, cells, filled, fit
 from p2pnerts.ui._model import MESSAGES, TICKER
 from p2pnerts.ui._snapshot import Line
 
@@ -281,3 +282,28 @@ def test_a_foundation_built_to_the_king_is_counted_in_words_not_with_the_commit_
     model.refresh(Snapshot(display=state))
     text = render(model, 80, 24).text()
     assert "1 built to the king" in text and "✓" not in text
+
+
+def test_a_name_with_wide_characters_keeps_the_columns_in_line() -> None:
+    # An emoji or a CJK character takes two columns of a terminal: a name holding one must
+    # not push the rest of its row out of line with the others'.
+    names = ("You", "Zoë 🎉", "李雷", "Bot 3")
+    model = TableModel(0, names, TableOptions())
+    model.refresh(Snapshot(display=played(4, 400), totals=(0, 1, 2, 3)))
+    frame = render(model, 80, 24)
+    assert all(row.width <= 80 for row in frame.rows)
+    rows = frame.text().split("─ opponents")[1].split("─ You")[0].splitlines()[1:]
+    assert "🎉" in "".join(rows) and "李雷" in "".join(rows)
+    assert len({cells(row.rstrip()) for row in rows}) == 1, rows
+    scores = tuple(RoundScore(d, 10 + d, 3, 0, 4 + d, False) for d in range(4))
+    model.refresh(model.snap, [RoundOver(1, EndReason.NERTS, 2, scores, b"")])
+    lines = [line for line in render(model, 80, 24).text().splitlines() if "+" in line[-16:]]
+    assert len(lines) == 4 and len({cells(line) for line in lines}) == 1, lines
+
+
+def test_a_row_cut_through_a_wide_character_stays_within_its_columns() -> None:
+    row = Row().add("ab").add("🎉🎉", "class:good").add("cd")
+    assert row.width == 8
+    cut_row = row.clip(5)
+    assert cut_row.width == 5 and "".join(t for _, t in cut_row.frags) == "ab🎉 "
+    assert fit("Zoë 🎉 party", 7) == "Zoë 🎉…" and cells(filled("李雷", 6)) == 6
