@@ -2,8 +2,8 @@
 
 This module is the rule alone, one seat's part of it, with no frames, clocks or views: the
 study's model (``tools/commit_rules.py``) runs it over simulated links, and the replica is
-to run it next. SPEC's notes on the study ("Recovery needs no ballots") give the argument
-that this docstring sums up.
+to run it next. SPEC's notes on the study ("Since the study") give the argument that this
+docstring sums up, and the figures.
 
 Theory of operation
 -------------------
@@ -34,23 +34,23 @@ sender is silent) decides the same way, with no ballots; only a change of the me
 can change what the votes decide, and the view change settles every open play first
 (`settle`).
 
-Seats commit in different sequences (plays of different spots commute), so what they
-check against each other is the *canonical order*: key order, taken as far as every play
-that sorts before is held and resolved and no play to come can sort before
-(`Order.settled`). Every seat reaches the same sequence, a little later than it commits.
-
-Two plays decided in are ordered the same at every seat: their majorities share a member,
+Two plays decided in are ordered the same at every seat: their quorums share a member,
 which voted for the one that sorts first before the other (else that one was late there),
 and so held it, and named it, when it voted for the other. The outcome of a play carries
 the union of what its deciding voters named (`Decision.below`), and a seat commits a play
 decided in only once it holds every play up to that and has resolved each one among them
 that conflicts and sorts before (`Order.ready`); a conflicting play that sorts before and
-is held by none of those voters can no longer gather a majority (they will vote it late).
+is held by none of those voters can no longer gather a quorum (they will vote it late).
 What a vote names is what matters, no more: a seat whose links to one laptop lose frames
 does not wait for that laptop's moves on its own tableau. So every seat applies the plays
 of a spot in one order, their key order, and plays of different spots commute. A seat's
 own plays commit in the order it made them, whatever their spots (each may build on the
 one before: a card laid on a work pile, then played up from there).
+
+Seats commit in different sequences (plays of different spots commute), so what they
+check against each other is the *canonical order*: key order, taken as far as every play
+that sorts before is held and resolved and no play to come can sort before
+(`Order.settled`). Every seat reaches the same sequence, a little later than it commits.
 
 A seat may cheat: send two plays under one number to two halves of the table, name less
 than it holds, vote for what it should vote late. A play is decided in only by `quorum`
@@ -151,8 +151,8 @@ class Decision:
     play: PlayId
     ok: bool
     below: tuple[int, ...] = ()
-    """Decided in: per seat, the plays any of its deciding voters held. Every play that
-    conflicts, sorts before and is decided in is among them."""
+    """Decided in: per seat, the last play any of its deciding voters named (`Vote.below`).
+    Every play that conflicts, sorts before and is decided in is among those up to it."""
     witness: bytes = b""
     """Decided in: the witness of the play decided, of those its sender may have sent."""
 
