@@ -9,20 +9,14 @@ only what its rule needs to decide when each play commits, counting every frame 
   every member's `have` holds it.
 - ``sender``: acknowledgements to the play's sender alone; the sender, holding every
   member's, broadcasts the play's stability once with its `have` (what sorts below it).
-- ``majority``: version 3's rule (`p2pnerts.protocol._spots`, run here as the replica is
-  to run it) with every play conflicting with every other: a member votes for a play
-  unless it already voted for one that sorts after it (then the play is late), with what
-  it holds; the sender decides on a majority's votes and broadcasts the outcome once; a
-  play commits once its outcome is known, its seat holds what the deciding voters held,
-  and what of that sorts before it is resolved. A late play is returned to its sender. A
-  seat that waits on a play's outcome too long asks the members for their votes and
-  decides it itself (the outcome is a function of the votes: no ballots; `Result.conflicts`
-  counts plays decided apart, which only a change of the members can make).
-- ``spot``: the same rule with lateness and order kept to plays that conflict: two plays
-  onto one foundation, an ace and any play up, any play and a Nerts call, a stuck or a
-  rotation (a workload names each play's spots, `spots_of`); a play to a seat's own
-  tableau conflicts with no other seat's. `Result.misordered`
-  counts pairs of conflicting plays (or of one seat's) a seat committed out of key order.
+- ``majority``: version 3's rule as built (`p2pnerts.protocol._spots`, whose docstring
+  says it all), with every play conflicting with every other: votes to the sender, which
+  decides on a quorum and broadcasts the outcome once; a seat that waits on an outcome too
+  long asks the members for their votes and decides itself. `Result.conflicts` counts
+  plays decided apart (only a change of the members can make one).
+- ``spot``: the same rule, with plays ordered only where they conflict (`spots_of`).
+  `Result.misordered` counts pairs of conflicting plays (or of one seat's) a seat
+  committed out of key order.
 
 Over ``datagram`` links a lost play, vote or outcome is sent again when a later frame of its
 sender shows the gap (the receiver asks at once) or after twice the link's usual round
