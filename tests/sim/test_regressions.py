@@ -421,7 +421,13 @@ CASES = [
                 "seat 1's audit of round 1 failed seat 1 itself: one of its own stock turns "
                 "showed other cards than its stock held",
             ),
-            (79, "seat 0's table after 50 commits: deck 2's 8D is in two places"),
+            (
+                79,
+                "seat 0's table after 50 commits: deck 2's 8D is in two places; the steps "
+                "before: seat 1 crashed with moves in the air (a card to a work pile, stock "
+                "turns showing 8D and others) and, back, made the same moves again from a "
+                "table that lacked them",
+            ),
             (94, "seat 0, on the majority side of a partition for 6.4 s, committed nothing new"),
             (121, "seat 0, on the majority side of a partition for 7.7 s, committed nothing new"),
             (162, "seat 0, on the majority side of a partition for 7.5 s, committed nothing new"),
