@@ -420,7 +420,11 @@ CASES = [
             (
                 64,
                 "seat 1's audit of round 1 failed seat 1 itself: one of its own stock turns "
-                "showed other cards than its stock held",
+                "showed other cards than its stock held; the steps before: seat 1 crashed "
+                "with its stock turn #25 in the air; the view that let it back (view 2) cut "
+                "its earlier life at #26, so the members kept #25 to hand over, yet seat 1 "
+                "got #25 only from view 4's StartView, after it had turned the same cards "
+                "again (#3 of its new life); every seat then committed #25 before #3",
             ),
             (
                 79,
@@ -468,7 +472,10 @@ STILL_OPEN: dict[tuple[str, int, int, int, tuple[int, ...]], str] = {
         ("heavy", 4, 1, seed, ()): "a card in two places on a table: not yet looked into"
         for seed in (56, 79, 274, 277)
     },
-    ("heavy", 4, 1, 64, ()): "a seat's own stock turn failed its audit: not yet looked into",
+    ("heavy", 4, 1, 64, ()): (
+        "an earlier life's message, kept by the members to hand over, reached the seat back "
+        "only after it had made the same move again"
+    ),
     ("heavy", 4, 1, 148, (2, 2)): (
         "a stock turn that races a rotation cannot be told from a cheat: the table does not "
         "know what the turn was made after (the move must name the rotation it follows)"
