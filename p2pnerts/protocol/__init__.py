@@ -45,7 +45,7 @@ A received message takes SPEC §4.2's steps in order, each in the part that owns
                                          Outbox.trim
           Ready, Play, Reveal, Leave ... Log.add, Witness.took, Outbox.ack_soon
           ViewChange, StartView ........ Election.take, Membership.take_start_view
-    11    commit, while the head can ... Acks.held_by_all, Witness.release, Log.pop_head,
+    11    commit, while the head can ... Acks.vouched_by, Witness.release, Log.pop_head,
                                          Membership.note_committed, then by kind:
                                          a Play: InPlay.commit_play (_arbiter.decide);
                                          else Dealing or Membership, then what follows

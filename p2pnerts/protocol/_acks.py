@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from operator import gt
 
+from p2pnerts.protocol._log import Pending
 from p2pnerts.protocol._messages import Ack, Message, StartView
 
 CLOCKS_KEPT = 4096
@@ -114,6 +115,12 @@ class Acks:
             for seat, seq in enumerate(have):
                 if ack.view >= lives[seat]:
                     row[seat] = max(row[seat], seq)
+
+    def vouched_by(self, entry: Pending, members: Iterable[int]) -> bool:
+        """Whether every one of ``members`` vouched for holding a pending message (or the
+        StartView that carried it: whoever holds that holds what it carried)."""
+        seat, seq = entry.carrier or (entry.message.sender, entry.message.seq)
+        return self.held_by_all(seat, seq, members)
 
     def held_by_all(self, seat: int, seq: int, members: Iterable[int]) -> bool:
         """Whether every member vouched for holding message ``seq`` of ``seat``."""

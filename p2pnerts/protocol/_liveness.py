@@ -127,8 +127,7 @@ class Liveness:
 
     def _vouches(self, member: int, entry: Pending) -> bool:
         """Whether ``member`` has acknowledged holding this message."""
-        seat, seq = entry.carrier or (entry.message.sender, entry.message.seq)
-        return self._m.host.acks.held_by_all(seat, seq, (member,))
+        return self._m.host.acks.vouched_by(entry, (member,))
 
     def holding_up(self, now: float) -> set[int]:
         """The members that have held the table up for too long: a view change leaves them

@@ -379,8 +379,7 @@ class Replica(Readings):
             message = head.message
             # §4.4: every member vouched for holding it (or for the StartView that carried
             # it), and no member witnessed it otherwise (§4.10).
-            seat, seq = head.carrier or (message.sender, message.seq)
-            if not self.acks.held_by_all(seat, seq, self.membership.members):
+            if not self.acks.vouched_by(head, self.membership.members):
                 return
             if not isinstance(message, StartView) and not self.witness.release(message):
                 return
