@@ -220,10 +220,8 @@ class Voter:
 
     def hold(self, play: Spotted) -> Vote:
         """This seat's vote on ``play``, which it now holds (a sender's plays in order)."""
-        if play.seq <= self.have[play.seat]:
+        if not _next_in_line(self.have, play):
             return self.votes[play.id]
-        if play.seq != self.have[play.seat] + 1:
-            raise ValueError(f"play {play.id} held out of its sender's order")
         below = play.below if play.seat == self.seat else self._before(play)
         self.have[play.seat] = play.seq
         for index, spots in ((self._at, play.spots), (self._under, _paths(play.spots))):
@@ -303,14 +301,13 @@ class Order:
         self._open: dict[PlayId, Decision] = {}
         """Outcomes learnt of plays not resolved here yet."""
         self._unresolved: dict[PlayId, Spotted] = {}
+        """The plays held not resolved yet: what a commit may wait for."""
         self._unsettled: list[tuple[Key, PlayId]] = []
         """A heap of the plays held whose place in the canonical order is not fixed yet."""
 
     def hold(self, play: Spotted) -> None:
-        if play.id in self.held:
+        if not _next_in_line(self.have, play):
             return
-        if play.seq != self.have[play.seat] + 1:
-            raise ValueError(f"play {play.id} held out of its sender's order")
         self.held[play.id] = play
         self.have[play.seat] = play.seq
         heapq.heappush(self._unsettled, (play.key, play.id))
@@ -399,6 +396,16 @@ def settle(
         outcome = known.get(play.id) or decide(play, votes.get(play.id, {}), members, seats)
         settled[play.id] = outcome if outcome is not None else Decision(play.id, False)
     return settled
+
+
+def _next_in_line(have: list[int], play: Spotted) -> bool:
+    """Whether ``play`` is its sender's next after ``have`` (False: held already); a play
+    that leaves a gap is refused."""
+    if play.seq <= have[play.seat]:
+        return False
+    if play.seq != have[play.seat] + 1:
+        raise ValueError(f"play {play.id} held out of its sender's order")
+    return True
 
 
 def _last_before(held: tuple[list[Key], list[int]] | None, key: Key) -> int:
