@@ -119,6 +119,7 @@ class Result:
 @dataclass
 class _Seat:
     peers: int
+    seat: int
     clock: int = 0
     sent_plays: int = 0
     last_sent: float = 0.0
@@ -141,7 +142,7 @@ class _Seat:
     def __post_init__(self) -> None:
         self.have = [0] * self.peers
         self.acked = [[0] * self.peers for _ in range(self.peers)]
-        self.voter = Voter(-1, self.peers)
+        self.voter = Voter(self.seat, self.peers)
         self.order = Order(self.peers)
 
 
@@ -159,7 +160,7 @@ class Table:
     ) -> None:
         self.rule, self.links, self.sizes, self.peers = rule, links, sizes, peers
         self.scheduler = Scheduler()
-        self.seats = [_Seat(peers) for _ in range(peers)]
+        self.seats = [_Seat(peers, seat) for seat in range(peers)]
         self.workload = workload
         self.away = away or {}
         """Per seat left out of the table, from when to when (a stall's view change)."""
@@ -173,8 +174,6 @@ class Table:
         self._fifo = rule in ("today", "sender") or links.transport == "tcp"
         """Whether a seat takes a sender's frames other than plays only after the plays
         before them (plays it always takes in their sender's order)."""
-        for seat, me in enumerate(self.seats):
-            me.voter = Voter(seat, peers)
         self._ticker = random.Random(len(workload))
 
     @property
@@ -426,10 +425,9 @@ class Table:
         """Ask the members for their votes on a play this seat has waited on too long."""
         if self.rule not in ("majority", "spot"):
             return
-        order = self.seats[seat].order
         me = self.seats[seat]
-        for play in order.held:
-            if play in order.outcomes or play[0] == seat:
+        for play in me.order.held:
+            if play in me.order.outcomes or play[0] == seat:
                 continue
             first = me.asked.setdefault(play, self.now)
             if first >= 0 and self.now - first >= RECOVER_AFTER:
