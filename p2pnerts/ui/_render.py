@@ -291,10 +291,8 @@ def _team_label(model: TableModel, deck: int, width: int) -> str:
 
 def _short(name: str, width: int) -> str:
     """A name cut to ``width`` columns, keeping a number at its end (``Bot 10``: ``Bot10``)."""
-    if cells(name) <= width:
-        return filled(name, width)
     digits = len(name) - len(name.rstrip("0123456789"))
-    if 0 < digits < width:
+    if cells(name) > width and 0 < digits < width:
         return filled(cut(name, width - digits).rstrip(), width - digits) + name[-digits:]
     return filled(name, width)
 
