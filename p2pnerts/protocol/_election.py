@@ -60,7 +60,7 @@ class Election:
             # Barred in a view change too: one under way when the stall has lasted long
             # enough leaves the seat out all the same (`_maybe_start_view`), and it must
             # not come back in the next.
-            for seat in sorted(self._m.liveness.stalling(now)):
+            for seat in sorted(self._m.liveness.stalling()):
                 self._m.rejoining.bar(seat, now)
         if self._m.status is Status.NORMAL:
             # Silence counts within this view: a member every voter could not hear (one

@@ -8,6 +8,9 @@ some time claimed no other seat's message beyond what its Acks claimed before, a
 first pending message waits for its acknowledgement (SPEC §6.2): a seat that heartbeats
 but never acknowledges can then no longer stop every commit. A member that lacks only
 that message, its link to the sender down, still acknowledges the others' heartbeats.
+A stall is talk: a silence ends one, and a member is *seen* to stall only for as long as
+it was heard stalling (`stalling`), so that a link that goes down, or a burst of what
+waited on it, is told as silence, never as a seat that will not acknowledge.
 """
 
 from __future__ import annotations
@@ -46,6 +49,10 @@ class Liveness:
         sender's last did (`Acks.accept`): the sender may be stalling."""
         seat = message.sender
         last, self.heard[seat] = self.heard[seat], now
+        if now - last >= self._m.timing.suspect_after:
+            # Silent in between: a stall is talk that acknowledges nothing, and this was
+            # none (a link down, and what waited on it all arrives now): count it afresh.
+            self.stale_since[seat] = None
         if isinstance(message, Ack):
             if not stale:
                 self.stale_since[seat] = None
@@ -142,12 +149,16 @@ class Liveness:
         held_up = self.holding_up(now)
         return sorted(s for s in seats - held_up if now - self.heard[s] < fresh)
 
-    def stalling(self, now: float, wait: float | None = None) -> set[int]:
-        """The members holding the table up while they talk on, for ``wait`` seconds
-        (`Timing.exclude_after` unless given): not let back in soon."""
+    def stalling(self, wait: float | None = None) -> set[int]:
+        """The members that held the table up while they talked on, for ``wait`` seconds
+        (`Timing.exclude_after` unless given): not let back in soon. Talked on: heard all
+        that time, the last time no earlier than ``wait`` after their Acks went stale. A
+        member whose one last Ack claimed nothing new and which then fell silent here (it
+        went on to a view this seat has not installed, its links went down) holds the
+        table up too (`live_since`), but as the silent do: it is not said to stall."""
         wait = self._m.timing.exclude_after if wait is None else wait
         stalled = {s: self._stalled_since(s) for s in self._others()}
-        return {s for s, t in stalled.items() if t is not None and now - t >= wait}
+        return {s for s, t in stalled.items() if t is not None and self.heard[s] - t >= wait}
 
     def _others(self) -> frozenset[int]:
         return self._m.members - {self._m.seat}

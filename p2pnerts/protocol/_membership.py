@@ -267,7 +267,7 @@ class Membership:
         # saw it: barred all the same, so that this seat, coordinating a later view, does
         # not let back in at once a seat that another barred. (Asked while they are
         # members still.)
-        for seat in sorted(departed & self.liveness.stalling(now, self.timing.suspect_after)):
+        for seat in sorted(departed & self.liveness.stalling(self.timing.suspect_after)):
             self.rejoining.bar(seat, now)
         self.view, self.members = start.view, frozenset(start.members)
         self.rejoining.forget_starts(self.view)

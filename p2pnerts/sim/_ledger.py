@@ -25,6 +25,7 @@ from p2pnerts.protocol import (
     Event,
     Leave,
     Message,
+    PeerStalled,
     Play,
     PlayCommitted,
     PlayInTheAir,
@@ -189,6 +190,11 @@ class Ledger:
                 raise Violation(
                     f"seat {seat}'s audit of round {event.round} failed seat {event.seat}: "
                     f"{event.reason}"
+                )
+            case PeerStalled():
+                raise Violation(
+                    f"seat {seat} took seat {event.seat} for one that talks on but "
+                    "acknowledges nothing: every bot acknowledges what it holds"
                 )
             case Diverged():
                 raise Violation(

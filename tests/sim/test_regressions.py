@@ -26,6 +26,8 @@ class Case(NamedTuple):
     found with."""
 
 
+STALLS_ONLY_IF_HEARD = "a seat is said to stall only if it talked on, heard, for all of the wait"
+
 CASES = [
     Case("light", 4, 3, 2, "the simulation spun on a timer due at the very step that set it"),
     Case(
@@ -465,6 +467,45 @@ CASES = [
         "seat 1, which does, took it for a cheat and played on blind; the round's audit would "
         "void the deck",
         teams=(2, 2),
+        opening=True,
+    ),
+    Case(
+        "links",
+        4,
+        1,
+        53,
+        "seats 0 and 3 took seat 1, an honest seat, for one that talks on but acknowledges "
+        "nothing, and barred it: its links from them down, it never got view 8's StartView, "
+        "talked on in view 7 for a second, acknowledging nothing, then only asked to rejoin",
+        STALLS_ONLY_IF_HEARD,
+        opening=True,
+    ),
+    *(
+        Case(
+            "heavy",
+            4,
+            1,
+            seed,
+            f"seat 3 took seat {seat}, an honest seat, for one that talks on but acknowledges "
+            f"nothing: its last Ack claimed nothing new, then {why}, and its silence since "
+            "counted as stalling",
+            STALLS_ONLY_IF_HEARD,
+            opening=True,
+        )
+        for seed, seat, why in (
+            (74, 2, "it went on to view 2 without seat 3"),
+            (78, 1, "seat 3's links went down"),
+        )
+    ),
+    Case(
+        "heavy",
+        4,
+        1,
+        275,
+        "seat 2 took seat 1, an honest seat, for one that talks on but acknowledges nothing: "
+        "one Ack claimed nothing new, its link to seat 2 went down for 1.8 s, and what waited "
+        "on it (Acks of a view seat 2 had left) arrived at once, claiming nothing new either",
+        "a silence ends a stall: it is counted afresh from the first Ack after",
         opening=True,
     ),
 ]
