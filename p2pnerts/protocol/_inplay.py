@@ -196,6 +196,8 @@ class InPlay:
                 "stuck: nothing your stock turns up can go anywhere yet; play a card, or wait"
                 " for the others"
             )
+        if isinstance(move, TurnStock):
+            move = replace(move, rotation=display.rotations)  # what it is made after
         _, events = apply(display, move)
         shown = tuple(c for e in events if isinstance(e, CardsRevealed) for c in e.cards)
         if shown:

@@ -288,7 +288,9 @@ def _move_to_wire(move: Move) -> list[Any]:
     head: list[Any] = [_MOVE_KIND[type(move)], move.seat]
     match move:
         case TurnStock():
-            return head + [[card_code(c) for c in move.revealed]]
+            if move.rotation is None:
+                raise ValueError("a stock turn sent names the rotation it was made after")
+            return head + [[card_code(c) for c in move.revealed], move.rotation]
         case ToFoundation():
             declare = None if move.declare is None else [move.declare[0], int(move.declare[1])]
             return head + [
@@ -325,11 +327,11 @@ def _move(value: Any) -> Move:
     kind = _int(items[0], "move kind", 1, 7)
     seat = _int(items[1], "seat", 0, MAX_SEATS - 1)
     rest = items[2:]
-    expected = {1: 1, 2: 5, 3: 4, 4: 4}.get(kind, 0)
+    expected = {1: 2, 2: 5, 3: 4, 4: 4}.get(kind, 0)
     if len(rest) != expected:
         raise RemoteProtocolError(f"move kind {kind}: expected {expected} fields")
     if kind == 1:
-        return TurnStock(seat, _cards(rest[0], 3))
+        return TurnStock(seat, _cards(rest[0], 3), _int(rest[1], "rotation"))
     if kind == 2:
         card, source, foundation, declare, revealed = rest
         return ToFoundation(

@@ -214,6 +214,8 @@ def _build_foundation(
 
 
 def _turn_stock(state: State, move: TurnStock) -> Result:
+    if move.rotation is not None and move.rotation != state.rotations:
+        raise IllegalMove("the stocks were rotated after this turn was made")
     tableau = state.tableau_of(move.seat)
     stock, waste = tableau.stock, tableau.waste
     if not stock:

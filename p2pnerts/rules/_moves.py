@@ -16,10 +16,17 @@ from p2pnerts.rules._state import EndReason
 
 @dataclass(frozen=True, slots=True)
 class TurnStock:
-    """Turn the next cards of the stock onto the waste, or the waste over as a new stock."""
+    """Turn the next cards of the stock onto the waste, or the waste over as a new stock.
+
+    ``rotation`` names how many times the stocks had been rotated when the turn was made
+    (`State.rotations`; None: whenever it is applied, as a plan on one's own table is).
+    A turn sent to the others names it: a rotation ordered between its making and its
+    place leaves other cards on top of the stock than those it shows, so it is refused
+    there, at every seat alike, as a play that lost a race is."""
 
     seat: int
     revealed: tuple[Card, ...] = ()
+    rotation: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -196,7 +196,7 @@ async def _cut_off(conn: Connection) -> int:
     return frames
 
 
-PLAY = Play(1, 0, 5, 1, 1, TurnStock(1, ()))
+PLAY = Play(1, 0, 5, 1, 1, TurnStock(1, (), 0))
 
 
 @pytest.mark.parametrize("says", [PLAY, b"\x00\x00\x00\x05hello"], ids=["a play", "garbage"])

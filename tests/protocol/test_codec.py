@@ -77,7 +77,7 @@ MESSAGES: list[Message] = [
     Play(1, 0, 9, 2, 3, ToFoundation(1, JOKER, WASTE, NEW_FOUNDATION, (1, Suit.SPADES))),
     Play(1, 0, 10, 3, 3, ToWork(1, Card(1, 9, Suit.CLUBS), 2, 0)),
     Play(1, 0, 11, 4, 3, SlideUnder(1, Card(1, 13, Suit.DIAMONDS), WASTE, 4)),
-    Play(3, 0, 12, 6, 2, TurnStock(3, (Card(3, 2, Suit.SPADES), Card(3, 13, Suit.CLUBS)))),
+    Play(3, 0, 12, 6, 2, TurnStock(3, (Card(3, 2, Suit.SPADES), Card(3, 13, Suit.CLUBS)), 2)),
     Play(3, 0, 13, 7, 2, DeclareStuck(3)),
     Play(3, 0, 14, 8, 2, Rotate(3)),
     Play(3, 0, 15, 9, 2, CallNerts(3)),

@@ -116,7 +116,7 @@ def move(m: dict[str, Any]) -> Move:
     kind, seat = m["kind"], m["seat"]
     revealed = tuple(card(c) for c in m.get("revealed", ()))
     if kind == "TurnStock":
-        return TurnStock(seat, revealed)
+        return TurnStock(seat, revealed, m["rotation"])
     if kind == "ToFoundation":
         declare = None
         if m["declare"] is not None:

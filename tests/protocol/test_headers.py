@@ -77,7 +77,9 @@ def test_a_backdated_play_is_refused_by_every_honest_seat() -> None:
     cheat.send_ack(table.now)
     table.flush()
     table.settle()
-    backdated = cheat.signer.sign(Play(0, cheat.view, 1, cheat.have[0] + 1, 1, TurnStock(0)))
+    backdated = cheat.signer.sign(
+        Play(0, cheat.view, 1, cheat.have[0] + 1, 1, TurnStock(0, rotation=0))
+    )
     for dest in (1, 2):
         _refused(table, dest, backdated, "clock went back")
 
@@ -86,7 +88,9 @@ def test_honest_seats_agree_and_go_on_without_a_seat_that_backdates() -> None:
     table = _dealt()
     table.play(1, TurnStock(1))
     cheat = table.replicas[0]
-    backdated = cheat.signer.sign(Play(0, cheat.view, 1, cheat.have[0] + 1, 1, TurnStock(0)))
+    backdated = cheat.signer.sign(
+        Play(0, cheat.view, 1, cheat.have[0] + 1, 1, TurnStock(0, rotation=0))
+    )
     for dest in (1, 2):
         with pytest.raises(RemoteProtocolError):
             table.replicas[dest].receive(backdated, table.now)

@@ -45,7 +45,7 @@ def test_a_seat_past_the_bound_is_refused_and_the_others_play_on() -> None:
     clock, seq = cheat.clock, cheat.have[0]
     with pytest.raises(RemoteProtocolError, match=f"more than {PENDING_LIMIT} messages waiting"):
         for n in range(1, PENDING_LIMIT + 2):
-            play = Play(0, cheat.view, clock + n, seq + n, cheat.playing, TurnStock(0))
+            play = Play(0, cheat.view, clock + n, seq + n, cheat.playing, TurnStock(0, rotation=0))
             play = cheat.signer.sign(play)
             receiver.receive(play, table.now)
     assert n == PENDING_LIMIT + 1  # the first past the bound

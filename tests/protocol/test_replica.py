@@ -199,12 +199,12 @@ def test_a_repeat_is_ignored_and_a_gap_or_a_forged_sender_is_a_remote_error() ->
     assert replica.committed == committed
     assert isinstance(message, Play) and message.move == play
     sign = table.replicas[0].signer.sign
-    skipped = sign(Play(0, 0, message.clock + 5, message.seq + 2, 1, TurnStock(0)))
+    skipped = sign(Play(0, 0, message.clock + 5, message.seq + 2, 1, TurnStock(0, rotation=0)))
     with pytest.raises(RemoteProtocolError, match="skipped"):
         replica.receive(skipped, table.now)
     with pytest.raises(RemoteProtocolError, match="cannot reach"):
-        replica.receive(Play(1, 0, 99, 99, 1, TurnStock(1)), table.now)
-    forged = Play(2, 0, message.clock + 1, 1, 1, TurnStock(0))
+        replica.receive(Play(1, 0, 99, 99, 1, TurnStock(1, rotation=0)), table.now)
+    forged = Play(2, 0, message.clock + 1, 1, 1, TurnStock(0, rotation=0))
     with pytest.raises(RemoteProtocolError, match="move for another seat"):
         replica.receive(forged, table.now)
 

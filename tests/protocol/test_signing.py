@@ -39,7 +39,9 @@ def _recorded(table: Table) -> list[Message]:
 
 def _next_play(table: Table, seat: int) -> Play:
     sender = table.replicas[seat]
-    return Play(seat, sender.view, sender.clock + 1, sender.have[seat] + 1, 1, TurnStock(seat))
+    return Play(
+        seat, sender.view, sender.clock + 1, sender.have[seat] + 1, 1, TurnStock(seat, rotation=0)
+    )
 
 
 def test_a_play_signed_with_another_seats_key_is_refused() -> None:
@@ -207,7 +209,7 @@ def test_the_start_view_letting_a_restarted_seat_back_carries_its_signed_rejoin(
 def test_a_message_signed_at_one_table_is_not_genuine_at_another_with_the_same_keys() -> None:
     # Seat 1 of the table 'here', whose key sits at seat 1 of 'there' too (a key used twice).
     here, there = bytes(range(16)), bytes(range(1, 17))
-    signed = Signer.computed(1, 2, b"k", here).sign(Play(1, 0, 5, 1, 1, TurnStock(1)))
+    signed = Signer.computed(1, 2, b"k", here).sign(Play(1, 0, 5, 1, 1, TurnStock(1, rotation=0)))
     assert Signer.computed(0, 2, b"k", here).genuine(signed)
     assert not Signer.computed(0, 2, b"k", there).genuine(signed)
     assert signed_bytes(signed, here).startswith(b"p2pnerts/3 message\x00" + here)

@@ -56,13 +56,15 @@ def test_a_message_out_of_order_changes_nothing_and_its_sender_is_refused_after(
     table = _dealt()
     replica, sender = table.replicas[1], table.replicas[0]
     seq = sender.have[0]
-    gap = sender.signer.sign(Play(0, 0, sender.clock + 9, seq + 2, 1, TurnStock(0)))
+    gap = sender.signer.sign(Play(0, 0, sender.clock + 9, seq + 2, 1, TurnStock(0, rotation=0)))
     before = _state(replica)
     with pytest.raises(RemoteProtocolError, match="skipped"):
         replica.receive(gap, table.now)
     assert _state(replica) == before
     with pytest.raises(RemoteProtocolError, match="refused"):
-        replica.receive(Play(0, 0, sender.clock + 1, seq + 1, 1, TurnStock(0)), table.now)
+        replica.receive(
+            Play(0, 0, sender.clock + 1, seq + 1, 1, TurnStock(0, rotation=0)), table.now
+        )
     assert _state(replica) == before
 
 

@@ -411,6 +411,20 @@ def test_if_all_are_stuck_everyone_reforms_the_stock_and_moves_its_top_card_to_t
     assert after.rotations == 1
 
 
+def test_a_stock_turn_made_before_a_rotation_is_refused_after_it() -> None:
+    """A turn names the rotation it was made after: the rotation re-forms the stock, so a
+    turn ordered after one it was not made after would show cards no longer on top."""
+    state = stuck_table()
+    made = TurnStock(0, rotation=0)
+    shown = play(state, made).tableaux[0].waste
+    rotated = play(state, DeclareStuck(0), DeclareStuck(1), Rotate(0))
+    assert_illegal(rotated, made, "the stocks were rotated after this turn was made")
+    turned = play(rotated, TurnStock(0, rotation=1))
+    assert turned.tableaux[0].waste != shown  # what the turn made before would have shown
+    # A plan on one's own table names none, and applies whatever the rotations.
+    assert play(rotated, TurnStock(0)) == turned
+
+
 def test_if_all_stay_stuck_through_the_stock_the_round_ends() -> None:
     """“if all stay stuck through the stock, the round ends.”"""
     everyone_stuck = (DeclareStuck(0), DeclareStuck(1))

@@ -119,15 +119,16 @@ FRAMES: list[tuple[str, Message, str]] = [
     ),
     (
         "play-turn-stock",
-        Play(1, 0, 7, 3, 1, TurnStock(1, (Card(1, 5, D), Card(1, 12, S), Card(1, 2, C)))),
+        Play(1, 0, 7, 3, 1, TurnStock(1, (Card(1, 5, D), Card(1, 12, S), Card(1, 2, C)), 0)),
         "Seat 1 turns three cards from its stock; they land on the waste in this order, the"
-        " last one on top.",
+        " last one on top. It turned them with the stocks not yet rotated this round"
+        " (rotation 0): had a rotation come first in the order, the turn would be refused.",
     ),
     (
         "play-turn-waste-over",
-        Play(1, 0, 8, 4, 1, TurnStock(1, ())),
+        Play(1, 0, 8, 4, 1, TurnStock(1, (), 1)),
         "Seat 1's stock is empty: turning it turns the waste over as the new stock, revealing"
-        " nothing.",
+        " nothing; the stocks have been rotated once this round (rotation 1).",
     ),
     (
         "play-to-foundation",

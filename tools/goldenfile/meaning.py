@@ -59,6 +59,7 @@ def move_meaning(move: Move) -> dict[str, Any]:
     match move:
         case TurnStock():
             out["revealed"] = [card_text(c) for c in move.revealed]
+            out["rotation"] = move.rotation
         case ToFoundation():
             declare = move.declare
             out["card"] = card_text(move.card)
