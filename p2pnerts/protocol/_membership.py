@@ -375,7 +375,7 @@ class Membership:
 
     def take_rejoin(self, rejoin: Rejoin, now: float) -> None:
         late = not self._host.acks.this_life(rejoin) and not self.lineage.asks_again(rejoin)
-        if late and rejoin.sender in self.members:
+        if late and rejoin.sender in self.members and not self._refused_its_start(rejoin, now):
             return  # sent before that seat rejoined, arriving late
         # (One that is no member any more may never have got the StartView that let it
         # back in, and still be asking: a StartView built for an older request of its own
@@ -386,6 +386,17 @@ class Membership:
                 # It lost its state: let it go, then back.
                 self.liveness.away(rejoin.sender)
                 self.liveness.heard[rejoin.sender] = 0.0
+
+    def _refused_its_start(self, rejoin: Rejoin, now: float) -> bool:
+        """Whether a member that this view let back in still asks as it did before, long
+        after the view was installed here, without a word in it: it never installed it.
+        (It voted for a later view meanwhile, say, and installs no earlier one after that,
+        `_answers_my_rejoin`.) It asks afresh, and a view above its vote must answer it:
+        else this view, which cannot commit without it, waits for it for ever, and it
+        for a view that lets it in."""
+        if rejoin.sender in self.installed:
+            return False
+        return now - self.installed_at >= self.timing.view_change_timeout
 
     def _install_as_rejoiner(self, start: StartView, now: float) -> None:
         """Come back into a view from nothing but the StartView and this seat's disk
