@@ -25,12 +25,14 @@ class Watch(NamedTuple):
 
 
 def views_now(replicas: Sequence[Replica], up: Sequence[bool]) -> set[frozenset[int]]:
-    """The members of every view a seat that is up is in now."""
-    return {
-        replica.members
-        for replica, alive in zip(replicas, up, strict=True)
-        if alive and replica.status in (Status.NORMAL, Status.CHANGING)
-    }
+    """The members of every view a seat that is up is in now, and of the earlier views
+    whose majorities its next view needs: those behind a view it does not know to be
+    installed by all its members (`Membership.quorums_now`)."""
+    views: set[frozenset[int]] = set()
+    for replica, alive in zip(replicas, up, strict=True):
+        if alive and replica.status in (Status.NORMAL, Status.CHANGING):
+            views.update(members for _, members in replica.membership.quorums_now())
+    return views
 
 
 def without_majority(side: Collection[int], views: Iterable[frozenset[int]]) -> bool:

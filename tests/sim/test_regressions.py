@@ -32,6 +32,12 @@ ASKS_AFRESH = (
     "a member that a view let back in but that still asks as before, the view's change "
     "timeout after it was installed, never installed it: its Rejoin is taken afresh"
 )
+NEEDS_EARLIER = (
+    "not a fault of the table: the watchdog expected a side to go on that held a majority "
+    "of every view a seat was in, where a view not known to be installed by all its members "
+    "needs majorities of the views behind it too (seed 49: a partition cut seat 2 off "
+    "before seats 0 and 1 heard it install view 1); the watchdog now counts those views"
+)
 ASKED = (37, 94, 121, 162)
 """The solo seeds of one round with faults "heavy" that ASKS_AFRESH mended."""
 
@@ -417,7 +423,7 @@ CASES = [
             f"seat {seat}, on the majority side of a partition for "
             f"{held} s, committed nothing new; the steps before: view changes begun again "
             "and again, and a seat asking to rejoin",
-            ASKS_AFRESH if seed == 37 else "",
+            {37: ASKS_AFRESH, 49: NEEDS_EARLIER, 271: NEEDS_EARLIER}.get(seed, ""),
             teams=(2, 2),
             opening=True,
         )
@@ -540,7 +546,7 @@ CASES = [
 STILL_OPEN: dict[tuple[str, int, int, int, tuple[int, ...]], str] = {
     **{
         ("heavy", 4, 1, seed, (2, 2)): "a majority that stopped committing, as seed 514 once did"
-        for seed in (49, 94, 271)
+        for seed in (94,)
     },
     ("heavy", 4, 1, 198, ()): (
         "a view is stillborn when a member of it talks from a later view it came into from "
