@@ -14,6 +14,10 @@ A view is *stillborn* once one of its members is known never to install it:
   lists it as a voter lets it in as a rejoining seat);
 - a voter that is gone (it left the view it voted in for another, and is never in it
   again);
+- a member that talks from a later view whose StartView shows it came into that view
+  from below this one (as a voter, or asking to rejoin): it went past this view without
+  installing it (had it installed it, it would have come on from this view or later, or
+  this view would be stillborn already);
 - a seat let in as rejoining that is gone by a vote for this view or a later one: to
   install this view it would have to ask again from where this view lets it in from,
   further back than the view it voted in (in one life, a seat never asks from an earlier
@@ -72,6 +76,11 @@ class Lineage:
         self.apart: set[tuple[int, int]] = set()
         """The pairs of its voters that could not hear each other: each named the other
         (`Election._parted`)."""
+        self._later: dict[int, dict[int, int]] = {}
+        """Per later view whose StartView reached this seat, where each of its members
+        came into it from."""
+        self._talked: dict[int, set[int]] = {}
+        """Per later view, the members of this one heard talking from it."""
 
     def begin(self, start: StartView, origin: int) -> None:
         """A view is installed: this seat came into it from ``origin``."""
@@ -81,6 +90,7 @@ class Lineage:
         self._came_from.pop(self._seat, None)
         self._voters = frozenset(start.members) - set(start.joined) - {self._seat}
         self.gone, self.origin, self.stillborn = {}, origin, False
+        self._later, self._talked = {}, {}
         cast = [decode_payload(payload) for payload in start.votes]
         votes = {v.sender: v for v in cast if isinstance(v, ViewChange)}
         self.suspected = frozenset(s for v in votes.values() for s in v.suspects)
@@ -96,6 +106,21 @@ class Lineage:
         voted = isinstance(message, ViewChange) and message.new_view >= self._view
         self.stillborn |= sender in self._voters or voted
         return True
+
+    def from_later(self, message: Message) -> None:
+        """A message from a view later than this one (held back until this seat gets
+        there): a member of this view that talks from it having come into it from below
+        this view went past this one, and never installs it. A StartView tells where its
+        members came from; a member's message, which view it talks from."""
+        view = message.view
+        if message.sender in self._came_from:
+            self._talked.setdefault(view, set()).add(message.sender)
+        if isinstance(message, StartView):
+            came = dict.fromkeys(message.members, message.voted_in)
+            came.update(zip(message.joined, message.joined_from, strict=True))
+            self._later[view] = came
+        came, talked = self._later.get(view, {}), self._talked.get(view, ())
+        self.stillborn |= any(came.get(member, self._view) < self._view for member in talked)
 
     def take_vote(self, vote: ViewChange) -> None:
         """A voter of this view that votes, where it voted this view in, for a later view

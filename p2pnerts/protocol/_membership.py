@@ -177,6 +177,7 @@ class Membership:
         if message.view < self._host.acks.lives[sender]:
             return False  # from the sender's earlier life (`Acks.this_life`)
         if message.view > self.view:
+            self.lineage.from_later(message)
             starts = isinstance(message, StartView) and sender in self.members
             if not starts or self.rejoining.holds_from(sender):
                 coordinator = self.election.coordinator(message.view)

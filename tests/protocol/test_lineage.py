@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from p2pnerts.protocol import Ack, Rejoin, StartView, ViewChange
+from dataclasses import replace
+
+from p2pnerts.protocol import Ack, Message, Rejoin, StartView, ViewChange
 from p2pnerts.protocol._lineage import Lineage
 
 
@@ -97,3 +99,44 @@ def test_installing_a_view_starts_afresh() -> None:
     lineage.went_elsewhere(_talk(3, 12))
     lineage.begin(_view_13(), origin=10)
     assert not lineage.stillborn and lineage.gone == {} and lineage.origin == 10
+
+
+def _view_15(voted_in: int, joined_from: int) -> StartView:
+    """A later view, 15, of seats 0, 1 and 2: seats 0 and 2 its voters, from ``voted_in``,
+    seat 1 let back in from ``joined_from``."""
+    return replace(
+        _view_13(),
+        sender=0,
+        view=15,
+        voted_in=voted_in,
+        members=(0, 1, 2),
+        joined=(1,),
+        joined_from=(joined_from,),
+        lives=(0, 15, 0, 0),
+    )
+
+
+def test_a_member_talking_from_a_later_view_it_came_into_from_below_makes_it_stillborn() -> None:
+    """Seat 1 talks from view 15, which let it in from view 12: it went from below view 13
+    to above it, never installing it (the sibling views of heavy-4p-1r-seed198)."""
+    for talk_first in (True, False):
+        lineage = _in_13(3)
+        steps: list[Message] = [_talk(1, 15), _view_15(voted_in=11, joined_from=12)]
+        for message in steps if talk_first else steps[::-1]:
+            lineage.from_later(message)
+        assert lineage.stillborn, talk_first
+        # The coordinator of view 15, seat 0, a member here, came from view 11: likewise.
+        lineage = _in_13(3)
+        lineage.from_later(_view_15(voted_in=11, joined_from=14))
+        assert lineage.stillborn
+
+
+def test_a_member_that_came_into_a_later_view_from_this_one_or_after_proves_nothing() -> None:
+    lineage = _in_13(3)
+    lineage.from_later(_view_15(voted_in=13, joined_from=14))  # built from this view
+    lineage.from_later(_talk(1, 15))
+    lineage.from_later(_talk(0, 15))
+    lineage.from_later(_talk(2, 15))  # no member here
+    assert not lineage.stillborn
+    lineage.from_later(_talk(1, 16))  # a view whose StartView never came
+    assert not lineage.stillborn
