@@ -144,6 +144,19 @@ class InPlay:
             self._held.append(play)
         self._display = None
 
+    def in_the_air(self, play: Play) -> bool:
+        """A play of this seat's is sent (or, back from a crash, carried back to it): in
+        the air until it commits. Returns whether it holds this seat's one hand: on a
+        tableau of its own a player's moves cannot collide, but a foundation play, a
+        stuck declaration or a call can; on a team's, each move may race a teammate's, so
+        every move waits for the last (as two hands on one stock would)."""
+        move = play.move
+        holds_hand = (
+            isinstance(move, ToFoundation | CallNerts | DeclareStuck) or len(self._host.team) > 1
+        )
+        self.throw(play, holds_hand=holds_hand)
+        return holds_hand
+
     def come_down(self, play: Play) -> None:
         """A play of this seat's has committed: it is in the air no more."""
         if play in self._mine:
@@ -208,14 +221,7 @@ class InPlay:
             now, lambda c, s: Play(self._host.seat, self._host.view, c, s, number, move)
         )
         assert isinstance(play, Play)
-        # On a tableau of its own a player's moves cannot collide; on a team's, each may
-        # race a teammate's, so every move waits for the last (as two hands on one stock
-        # would).
-        holds_hand = (
-            isinstance(move, ToFoundation | CallNerts | DeclareStuck) or len(self._host.team) > 1
-        )
-        self.throw(play, holds_hand=holds_hand)
-        if holds_hand:
+        if self.in_the_air(play):
             self._host.events.append(PlayInTheAir(move))
         self.stuck_for_idle = idle and isinstance(move, DeclareStuck)
         return move

@@ -40,6 +40,7 @@ from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._away import Away, Record
 from p2pnerts.protocol._checks import Gate, Line, Seating
+from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._deal import Shuffle
 from p2pnerts.protocol._dealing import Dealing
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
@@ -423,6 +424,13 @@ class Replica(Readings):
             self.witness.forget(seat)
         self.match_scores = list(start.scores)
         self.inplay = InPlay(self, start.round - 1)
+        # This seat's own plays of its earlier life that the view carries back are in the
+        # air again until they commit: else its player, not seeing them, makes them again
+        # (a stock turned twice shows the same cards twice).
+        for payload in start.carried:
+            message = decode_payload(payload)
+            if isinstance(message, Play) and message.sender == self.seat:
+                self.inplay.in_the_air(message)
         # A base at the match's start (no Ready had committed: "round 1") replays round 0's
         # Readies too, and with them the pledges of round 1.
         self.dealing.restart(self.inplay.number, start.round if start.base_committed else 0)
