@@ -576,10 +576,34 @@ CASES = [
             (108, "seat 3's table after 90 commits: deck 1's 3S is in two places"),
         )
     ),
+    *(
+        Case("heavy", 4, 1, seed, found, opening=True)
+        for seed, found in (
+            (
+                320,
+                "seat 2, cut off without a majority since 2.177 s, committed the start of "
+                "round 1 on a Ready sent at 2.343 s",
+            ),
+            (386, "seat 3, on the majority side of a partition for 7.6 s, committed nothing new"),
+            (
+                549,
+                "seat 0, on the majority side of a partition for 9.2 s, committed nothing new: "
+                "two branches of two seats each, views 4 and 10 (0, 2, 3) and views 5 and 7 "
+                "(0, 1, 3), each listing a seat let in that went to the other; seats 1 and 3 "
+                "ask from views 7 and 5, which the views behind view 10 do not include",
+            ),
+        )
+    ),
 ]
 
 
 STILL_OPEN: dict[tuple[str, int, int, int, tuple[int, ...]], str] = {
+    ("heavy", 4, 1, 320, ()): "a seat cut off without a majority commits the start of a round",
+    ("heavy", 4, 1, 386, ()): "a majority that stopped committing (not yet looked into)",
+    ("heavy", 4, 1, 549, ()): (
+        "a majority that stopped committing: it ran clean until a seat let in that never "
+        "installed its view was taken at its word, which changed the views that formed"
+    ),
     **{
         ("heavy", 4, 1, seed, (2, 2)): (
             "seat 3 stays in view 3, which it knows stillborn (seat 0, let in, went to its "
