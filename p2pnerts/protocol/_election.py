@@ -189,7 +189,12 @@ class Election:
         # lists it. (Not from another view: it may have helped a view of another branch
         # on, and the majorities of its two branches would no longer meet.)
         behind = {number for number, _ in quorums}
-        backing = voters | {s for s in rejoining if asking[s][1] in behind}
+        # So does a member of this view that this view let in and that asks still from
+        # where this view let it in from: it installed nothing since, this view included.
+        came_from = self._m.lineage.came_from
+        backing = voters | {
+            s for s in rejoining if asking[s][1] in behind or asking[s][1] == came_from(s)
+        }
         if not all(2 * len(backing & q) > len(q) for _, q in quorums):
             return
         joined = tuple(sorted(rejoining))

@@ -107,6 +107,10 @@ class Lineage:
         self.stillborn |= sender in self._voters or voted
         return True
 
+    def came_from(self, member: int) -> int | None:
+        """The view another member of this view came into it from (None: no member)."""
+        return self._came_from.get(member)
+
     def from_later(self, message: Message) -> None:
         """A message from a view later than this one (held back until this seat gets
         there): a member of this view that talks from it having come into it from below
