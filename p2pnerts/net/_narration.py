@@ -35,6 +35,7 @@ from p2pnerts.protocol import (
     SitOut,
 )
 from p2pnerts.rules import (
+    ROTATED,
     CallNerts,
     Card,
     DeclareStuck,
@@ -212,6 +213,8 @@ class Narrator:
             return f"{self.name(winner)} beat {beaten} to {self.card(move.card)}{back}"
         if not mine and not isinstance(move, ToFoundation):
             return None
+        if isinstance(move, TurnStock) and event.reason == ROTATED:
+            moved_first = ()  # no teammate took it: the stocks rotated under it
         if moved_first is None:
             moved_first = self._mates(seat) if event.raced else ()
         what = self._gone_back(seat, move)

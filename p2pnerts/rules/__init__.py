@@ -8,7 +8,7 @@ It imports nothing of p2pnerts but `errors`: the ground floor, which every other
 layer stands on.
 """
 
-from p2pnerts.rules._apply import apply
+from p2pnerts.rules._apply import ROTATED, apply
 from p2pnerts.rules._cards import (
     ACE,
     JACK,
@@ -88,6 +88,7 @@ __all__ = [
     "NERTS",
     "NEW_FOUNDATION",
     "QUEEN",
+    "ROTATED",
     "WASTE",
     "BadOptions",
     "CallNerts",

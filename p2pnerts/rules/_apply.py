@@ -213,9 +213,14 @@ def _build_foundation(
 # --- stock, stuck, Nerts -------------------------------------------------------------------
 
 
+ROTATED = "the stocks were rotated after this turn was made"
+"""Why a stock turn is refused at a place in the order after a rotation it was not made
+after (`TurnStock.rotation`): no move of anyone's took its cards."""
+
+
 def _turn_stock(state: State, move: TurnStock) -> Result:
     if move.rotation is not None and move.rotation != state.rotations:
-        raise IllegalMove("the stocks were rotated after this turn was made")
+        raise IllegalMove(ROTATED)
     tableau = state.tableau_of(move.seat)
     stock, waste = tableau.stock, tableau.waste
     if not stock:

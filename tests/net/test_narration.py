@@ -24,6 +24,7 @@ from p2pnerts.protocol import (
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
+    ROTATED,
     WASTE,
     CallNerts,
     Card,
@@ -129,6 +130,11 @@ def test_a_play_back_on_a_shared_tableau_blames_the_teammates_who_moved_first() 
         "your stock turn is undone: those cards moved", play=True
     )
     assert headless(seating=TEAMS).tell(turn) is None  # another kind of move: not news
+    # Returned for a rotation its player had not seen: no teammate's doing.
+    rotated = PlayReturned(0, TurnStock(0, rotation=0), 6, None, ROTATED)
+    assert screen(seating=TEAMS).tell(rotated, (1,)) == Told(
+        "your stock turn is undone: the stocks were rotated after this turn was made", play=True
+    )
     alone = PlayReturned(2, ToFoundation(2, ACE, NERTS, NEW_FOUNDATION), 6, None, "over")
     assert headless(seating=TEAMS).tell(alone) is None
 
