@@ -41,6 +41,7 @@ from p2pnerts.protocol._spots import (
     ALL,
     Decision,
     Order,
+    PlayId,
     Spot,
     Spotted,
     Vote,
@@ -51,8 +52,6 @@ from p2pnerts.protocol._spots import (
 from p2pnerts.sim import Links, Scheduler
 
 RULES = ("today", "sender", "majority", "spot")
-PlayId = tuple[int, int]
-"""A play's seat and number."""
 HEARTBEAT = 0.25
 ACK_DELAY = 0.005
 TICK = 0.05
