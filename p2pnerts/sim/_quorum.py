@@ -17,22 +17,56 @@ from p2pnerts.sim._invariants import check_progress
 
 
 class Watch(NamedTuple):
-    """A majority cut off from the others: what it had committed when the fault began."""
+    """A majority cut off from the others: what it had committed when the fault began,
+    and the highest view then installed or voted for by a seat up (`under_way`)."""
 
     counts: dict[int, int]
     since: float
     what: str
+    under_way: int
+
+
+def numbered_views(
+    replicas: Sequence[Replica], up: Sequence[bool]
+) -> set[tuple[int, frozenset[int]]]:
+    """Every view a seat that is up is in now, and the earlier views whose majorities its
+    next view needs: those behind a view it does not know to be installed by all its
+    members (`Membership.quorums_now`); each as its number and members."""
+    views: set[tuple[int, frozenset[int]]] = set()
+    for replica, alive in zip(replicas, up, strict=True):
+        if alive and replica.status in (Status.NORMAL, Status.CHANGING):
+            views.update(replica.membership.quorums_now())
+    return views
 
 
 def views_now(replicas: Sequence[Replica], up: Sequence[bool]) -> set[frozenset[int]]:
-    """The members of every view a seat that is up is in now, and of the earlier views
-    whose majorities its next view needs: those behind a view it does not know to be
-    installed by all its members (`Membership.quorums_now`)."""
-    views: set[frozenset[int]] = set()
-    for replica, alive in zip(replicas, up, strict=True):
-        if alive and replica.status in (Status.NORMAL, Status.CHANGING):
-            views.update(members for _, members in replica.membership.quorums_now())
-    return views
+    """The members of every view of `numbered_views`."""
+    return {members for _, members in numbered_views(replicas, up)}
+
+
+def highest_view(replicas: Sequence[Replica], up: Sequence[bool]) -> int:
+    """The highest view a seat that is up has installed or is changing to."""
+    return max(
+        (
+            max(r.membership.view, r.membership.election.changing_to)
+            for r, alive in zip(replicas, up, strict=True)
+            if alive
+        ),
+        default=0,
+    )
+
+
+def lost_to_a_view_under_way(watch: Watch, replicas: Sequence[Replica], up: Sequence[bool]) -> bool:
+    """Whether the side of ``watch`` holds no majority of some view a seat is in now, and
+    every such view was already under way when the fault struck: formed from votes cast
+    before it, it may have let a seat of the other side back in, and needs that seat's
+    vote to change again. A side that is short only of views it formed itself since is
+    not let off."""
+    side = set(watch.counts)
+    short = [
+        v for v, members in numbered_views(replicas, up) if 2 * len(side & members) <= len(members)
+    ]
+    return bool(short) and max(short) <= watch.under_way
 
 
 def without_majority(side: Collection[int], views: Iterable[frozenset[int]]) -> bool:
@@ -65,14 +99,17 @@ def watch_majority(
     views: set[frozenset[int]],
     finished: bool,
     now: float,
+    under_way: int = 0,
 ) -> Watch | None:
     """Watch a side that holds a majority of the members of every view a seat is in: it
-    must go on by itself (unless its rounds are all played: ``finished``)."""
+    must go on by itself (unless its rounds are all played: ``finished``); ``under_way``
+    is `highest_view` as the fault strikes."""
     if finished or not views:
         return None
     if any(2 * len(set(seats) & members) <= len(members) for members in views):
         return None
-    return Watch({s: replicas[s].committed for s in seats}, now, what)
+    counts = {s: replicas[s].committed for s in seats}
+    return Watch(counts, now, what, under_way)
 
 
 def check_watch(

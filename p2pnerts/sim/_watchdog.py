@@ -13,7 +13,14 @@ from p2pnerts.protocol import Message, Replica
 from p2pnerts.sim._invariants import Violation, check_round_time
 from p2pnerts.sim._ledger import Ledger
 from p2pnerts.sim._network import Link, Network, Scheduler, link
-from p2pnerts.sim._quorum import Watch, check_watch, views_now, watch_majority
+from p2pnerts.sim._quorum import (
+    Watch,
+    check_watch,
+    highest_view,
+    lost_to_a_view_under_way,
+    views_now,
+    watch_majority,
+)
 from p2pnerts.sim._workload import SimConfig
 
 WATCH_EVERY = 5.0
@@ -54,8 +61,11 @@ class Watchdog:
         that must go on without the others."""
         finished = all(self.ledger.seats[s].finished for s in seats)
         replicas = self._replicas()
-        views = views_now(replicas, self._up())
-        return watch_majority(seats, what, replicas, views, finished, self.scheduler.now)
+        up = self._up()
+        views, now = views_now(replicas, up), self.scheduler.now
+        return watch_majority(
+            seats, what, replicas, views, finished, now, highest_view(replicas, up)
+        )
 
     def check_progress(self, watch: Watch | None) -> None:
         """A majority cut off from the rest long enough must have gone on without them.
@@ -65,7 +75,12 @@ class Watchdog:
         messages, heard directly, so it waits for that link, and may meanwhile have been
         left out, which takes as long again to undo (finding itself out, then a view
         change to let it back in). Its catching up afterwards the watchdog checks.
+
+        Nor is a side that holds no majority, as the fault ends, of a view a seat is in
+        that was under way as it struck (`lost_to_a_view_under_way`).
         """
+        if watch is not None and lost_to_a_view_under_way(watch, self._replicas(), self._up()):
+            return
         records = self.ledger.seats
         side = () if watch is None else tuple(watch.counts)
 
