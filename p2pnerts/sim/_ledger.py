@@ -100,7 +100,8 @@ class Ledger:
         self._unit = mean_rtt(links)
         self._slowest = [rtt_to_slowest(links, s) for s in range(config.peers)]
         self._sent: dict[tuple[int, int], float] = {}
-        self._ready_sent: dict[int, float] = {}
+        self._ready_sent: dict[tuple[int, int], float] = {}
+        """When each Ready was first sent, by its sender and clock."""
         self._verdicts: dict[int, Verdict] = {}
         self._dealt: dict[int, tuple[int, ...]] = {}
         """Per round, the decks dealt in (a deck whose Ready came too late sits it out)."""
@@ -130,7 +131,7 @@ class Ledger:
                 record.in_flight[message.clock] = now
                 return "ordered"
             case Ready():
-                self._ready_sent[message.round] = now
+                self._ready_sent.setdefault((seat, message.clock), now)
                 return "ordered"
             case Leave():
                 return "ordered"
@@ -150,7 +151,12 @@ class Ledger:
         record = self.seats[seat]
         match event:
             case RoundStarted():
-                sent = self._ready_sent.get(event.round, 0.0)
+                # The Readies this seat started the round on: a seat let back in during
+                # the round says Ready for it too, later, and the start waits for no such.
+                readies = replica.dealing.rounds[event.round].readies.values()
+                sent = max(
+                    (self._ready_sent.get((r.sender, r.clock), 0.0) for r in readies), default=0.0
+                )
                 what = f"the start of round {event.round} on a Ready"
                 check_cut_off(seat, record.cut_at, sent, what)
                 record.round, record.plays = event.round, []
