@@ -317,11 +317,14 @@ class TableModel:
         card, source = (None, None) if sel is None else (sel.card, sel.source)
         move = _choose.best_move(state, self.seat, card, source)
         if move is None:
-            self.notice = (
-                "that card has no move now"
-                if sel is not None
-                else "no card on your tableau can move now: turn the stock"
-            )
+            if sel is not None:
+                self.notice = "that card has no move now"
+            elif self.stuck and not self.snap.turns_though_stuck:
+                self.notice = (
+                    "no card on your tableau can move now: you are stuck until the stocks rotate"
+                )
+            else:
+                self.notice = "no card on your tableau can move now: turn the stock"
             return
         self._make(move)
 

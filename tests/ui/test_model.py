@@ -28,6 +28,7 @@ from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
     CallNerts,
+    DeclareStuck,
     EndReason,
     Move,
     RoundScore,
@@ -129,6 +130,21 @@ def test_best_move_with_nothing_to_move_says_so_in_a_plain_sentence() -> None:
     model.pick(NERTS)
     model.best()
     assert sent == [] and model.notice == "that card has no move now"
+
+
+def test_best_move_with_nothing_to_move_while_stuck_does_not_send_the_player_to_the_stock() -> None:
+    stuck, _ = apply(dealt(["7H"], ["KS", "KD", "KC", "KH"]), DeclareStuck(0))
+    model, sent = model_on(stuck)
+    model.best()
+    assert sent == []
+    assert (
+        model.notice
+        == "no card on your tableau can move now: you are stuck until the stocks rotate"
+    )
+    # Stuck, yet a turn of the stock is open (its peer declared an idle player stuck).
+    model.refresh(Snapshot(display=stuck, totals=(0, 0), turns_though_stuck=True))
+    model.best()
+    assert model.notice == "no card on your tableau can move now: turn the stock"
 
 
 def test_nerts_is_called_only_with_an_empty_nerts_pile() -> None:
