@@ -61,6 +61,13 @@ def parser() -> argparse.ArgumentParser:
     net.add_argument(
         "--peers", type=int, nargs="+", default=list(NET_PEERS), help="table sizes (2 4 8 14)"
     )
+    net.add_argument(
+        "--thinking",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="the last bot thinks MS ms of CPU before each move; time the other seats",
+    )
     net.set_defaults(run=bench_net)
 
     front = sub.add_parser(
@@ -126,7 +133,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print_json(args.benchmark, report)
     if not args.no_history:
-        keep_history(args.history, args.benchmark, report)
+        # (a table with a thinking bot is another benchmark than one without)
+        thinking = getattr(args, "thinking", 0.0)
+        name = f"{args.benchmark}-thinking-{thinking:g}ms" if thinking else args.benchmark
+        keep_history(args.history, name, report)
     return 0
 
 

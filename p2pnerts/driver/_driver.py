@@ -58,7 +58,11 @@ class Driver(Protocol):
         ...
 
     def choose(self, look: Look) -> Move | None:
-        """The move to make at this look, or None to wait for the next."""
+        """The move to make at this look, or None to wait for the next.
+
+        On the network it is called in a worker thread (one call at a time, with a look
+        of its own), so that the peer answers the table meanwhile: the table may have
+        moved on by the time it returns, and a move it no longer allows is not made."""
         ...
 
 

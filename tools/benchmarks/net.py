@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import statistics
 import subprocess
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import p99
+from .thinking import THINK_MS
 
 NET_PEERS = (2, 4, 8, 14)
 NET_LIMIT = 600.0
@@ -52,9 +54,16 @@ def tcp_round_trip(trips: int = 2000) -> float:
     return statistics.median(times)
 
 
-def net_table(peers: int, rounds: int) -> dict[str, Any]:
-    """One host and peers-1 bot processes at level 10 play ``rounds``; their own figures."""
+THINKING = Path(__file__).with_name("thinking.py")
+
+
+def net_table(peers: int, rounds: int, thinking: float = 0.0) -> dict[str, Any]:
+    """One host and peers-1 bot processes at level 10 play ``rounds``; their own figures.
+
+    ``thinking``: the last bot thinks that many milliseconds of CPU before each move
+    (`thinking.Thinking`), and the latencies are the other seats'."""
     command = [sys.executable, "-m", "p2pnerts"]
+    policy = ["--policy", f"{THINKING}:Thinking"] if thinking else []
     with tempfile.TemporaryDirectory() as tmp:
         stats = [Path(tmp, f"{seat}.json") for seat in range(peers)]
         host = subprocess.Popen(
@@ -91,9 +100,11 @@ def net_table(peers: int, rounds: int) -> dict[str, Any]:
                     "10",
                     "--stats",
                     str(stats[k]),
+                    *(policy if k == peers - 1 else []),
                 ],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
+                env={**os.environ, THINK_MS: str(thinking)},
             )
             for k in range(1, peers)
         ]
@@ -101,7 +112,8 @@ def net_table(peers: int, rounds: int) -> dict[str, Any]:
             proc.wait(timeout=NET_LIMIT)
         host.communicate(timeout=NET_LIMIT)
         figures = [json.loads(path.read_text()) for path in stats]
-    latencies = sorted(x for f in figures for x in f["commit_latencies"])
+    timed = figures[:-1] if thinking else figures
+    latencies = sorted(x for f in timed for x in f["commit_latencies"])
     seconds = statistics.mean(f["seconds"] for f in figures)
     return {
         "peers": peers,
@@ -116,13 +128,15 @@ def net_table(peers: int, rounds: int) -> dict[str, Any]:
 
 def bench_net(args: argparse.Namespace) -> dict[str, Any]:
     rtt = tcp_round_trip()
-    rows = [net_table(p, int(args.rounds)) for p in args.peers]
+    rows = [net_table(p, int(args.rounds), float(args.thinking)) for p in args.peers]
     for row in rows:
         row["p50_over_rtt"] = row["commit_p50_ms"] / 1000 / rtt
         row["p99_over_rtt"] = row["commit_p99_ms"] / 1000 / rtt
     if not args.json:
+        thinks = f"the last thinks {args.thinking:g} ms a move, timed: the others; "
         print(
             f"peers as processes on loopback, bots at level 10, {args.rounds} round(s); "
+            f"{thinks if args.thinking else ''}"
             f"plain TCP round trip {1e6 * rtt:.0f} µs (median)"
         )
         print("peers  plays  commit p50 / p99 ms   ×RTT p50 / p99   frames/s  kB/s  CPU/peer")
