@@ -41,6 +41,10 @@ NOTATION = {
     "carried, votes, messages": "each payload as hex (no length prefix), with its own meaning",
     "heard": "each witness as [seat, seq, hex]",
     "meaning": "kind, then every field in wire order",
+    "options": "by name, in wire order: on the wire an array of the 10 values, and an 11th,"
+    " the teams, only at a table of teams (teams [] is left out)",
+    "foundations, tableaux": "a Scene's: as on the wire, cards as their codes (numbers),"
+    " not shown as cards",
     "invalid": "error is a language-neutral class; message is text that the Python codec's"
     " RemoteProtocolError contains",
 }
