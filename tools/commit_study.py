@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from commit_rules import RULES, Result, Sizes, Table  # beside this script
+from commit_rules import RULES, SAME_FRAMES, Result, Sizes, Table  # beside this script
 
 from p2pnerts.bots import Reaction, SimpleBots
 from p2pnerts.protocol import Ack, Event, Message, Play, PlayCommitted, PlayReturned, encode
@@ -46,6 +46,8 @@ VARIANTS: tuple[tuple[str, Transport], ...] = (
     ("majority", "datagram"),
     ("spot", "tcp"),
     ("spot", "datagram"),
+    ("signed", "tcp"),
+    ("signed", "datagram"),
 )
 PACE = {2: 1.6, 4: 1.6, 6: 1.6, 14: 0.6}
 """Moves a second of the bots: level 6's at small tables, level 3's at 14 (as measured)."""
@@ -159,7 +161,8 @@ def rule_run(
     rule: str, transport: Transport, peers: int, network: str, replayed: Replayed, seed: int
 ) -> dict[str, Any]:
     """One commit rule, evaluated over the Wi-Fi link model on the replica's plays."""
-    links = Links(random.Random(f"wifi:{seed}:{rule}"), transport, shapes(network, peers))
+    timings = SAME_FRAMES.get(rule, rule)
+    links = Links(random.Random(f"wifi:{seed}:{timings}"), transport, shapes(network, peers))
     away = {}
     if network == "stall" and peers > 2:  # (two seats hold no majority to leave one out)
         away[peers - 1] = (STALL_AT + LEFT_OUT_AFTER, float("inf"))
