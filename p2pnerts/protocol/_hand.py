@@ -7,8 +7,12 @@ work pile flies, a card from the Nerts pile to another foundation. One that does
 from or puts on that pile, builds on that foundation (or, while an ace starts a new one,
 on any foundation the table has not agreed on yet), slides a card under (which asks
 that a pile be empty) — waits, as does every move while a stuck declaration or a Nerts
-call is in the air, and every move of a team's tableau while any is (a teammate's move
-may take what the next one builds on).
+call is in the air.
+
+On a team's tableau any move may return (a teammate's, sorting first, took its card or
+turned up its cards), so every move holds the hand there, and a next move waits for one
+that touches a pile it touches: a stock turn for the stock turn before it, a card onto a
+pile for the card flying from it. The rest goes at once, as on a tableau of one's own.
 """
 
 from __future__ import annotations
@@ -34,8 +38,6 @@ class Hand:
     """The moves in the air that hold the hand, in the order sent."""
     agreed: int = 0
     """How many foundations the committed table has: one numbered from here on is new."""
-    team: bool = False
-    """The seat shares its tableau: every move waits for every move in the air."""
 
     @property
     def last(self) -> Move | None:
@@ -45,24 +47,27 @@ class Hand:
     def waits_for(self, move: Move) -> Move | None:
         """The move in the air that ``move`` must wait for, or None: it may go now."""
         for held in reversed(self.held):
-            if self.team or _depends(move, held, self.agreed):
+            if _depends(move, held, self.agreed):
                 return held
         return None
 
 
 def _depends(move: Move, held: Move, agreed: int) -> bool:
     """Whether ``move`` could be changed by the verdict on ``held``, in the air."""
-    if not isinstance(held, ToFoundation) or isinstance(move, SlideUnder):
-        return True  # a stuck declaration, a Nerts call: about the whole tableau
-    if not isinstance(move, TurnStock | ToFoundation | ToWork):
-        return True
-    if held.source in _piles(move):
-        return True  # the card would come back onto that pile
-    if isinstance(move, ToFoundation) and move.foundation != NEW_FOUNDATION:
-        return move.foundation == held.foundation or (
-            held.foundation == NEW_FOUNDATION and move.foundation >= agreed
-        )
-    return False
+    if isinstance(move, SlideUnder) or not isinstance(move, TurnStock | ToFoundation | ToWork):
+        return True  # a slide asks that a pile be empty; a call or a stuck, the tableau
+    match held:
+        case ToFoundation():
+            if held.source in _piles(move):
+                return True  # the card would come back onto that pile
+            if isinstance(move, ToFoundation) and move.foundation != NEW_FOUNDATION:
+                return move.foundation == held.foundation or (
+                    held.foundation == NEW_FOUNDATION and move.foundation >= agreed
+                )
+            return False
+        case ToWork() | TurnStock():  # (held on a team's tableau only)
+            return not set(_piles(held)).isdisjoint(_piles(move))
+    return True  # a stuck declaration, a Nerts call, a slide: about the whole tableau
 
 
 def _piles(move: TurnStock | ToFoundation | ToWork) -> tuple[int, ...]:

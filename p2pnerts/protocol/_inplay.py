@@ -135,7 +135,7 @@ class InPlay:
         on one waits for it."""
         agreed = 0 if self._private is None else len(self._private.foundations)
         held = tuple(play.move for play in self._held)
-        return Hand(held, agreed, team=len(self._host.team) > 1)
+        return Hand(held, agreed)
 
     def throw(self, play: Play, *, holds_hand: bool) -> None:
         """A play of this seat's goes into the air (holding its one hand, if it must)."""
@@ -149,7 +149,7 @@ class InPlay:
         the air until it commits. Returns whether it holds this seat's one hand: on a
         tableau of its own a player's moves cannot collide, but a foundation play, a
         stuck declaration or a call can; on a team's, each move may race a teammate's, so
-        every move waits for the last (as two hands on one stock would)."""
+        every move holds it (`Hand.waits_for` says which next moves wait)."""
         move = play.move
         holds_hand = (
             isinstance(move, ToFoundation | CallNerts | DeclareStuck) or len(self._host.team) > 1

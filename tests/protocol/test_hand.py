@@ -81,9 +81,27 @@ def test_while_a_stuck_declaration_or_a_nerts_call_is_in_the_air_everything_wait
     assert Hand((held,)).waits_for(TurnStock(0)) == held
 
 
-def test_on_a_teams_tableau_every_move_waits_for_every_move_in_the_air() -> None:
-    turned = TurnStock(0)
-    assert Hand((turned,), team=True).waits_for(ToWork(0, SIX, 3, 0)) == turned
+@pytest.mark.parametrize(
+    ("held", "move", "waits"),
+    [
+        pytest.param(TurnStock(0), TurnStock(0), True, id="a turn after a turn"),
+        pytest.param(TurnStock(0), ToWork(0, SIX, WASTE, 0), True, id="the turned card"),
+        pytest.param(TurnStock(0), ToWork(0, SIX, 3, 0), False, id="a pile after a turn"),
+        pytest.param(ToWork(0, SIX, 3, 0), ToFoundation(0, SIX, 0, 1), True, id="its card on"),
+        pytest.param(ToWork(0, SIX, 3, 0), ToWork(0, FIVE, 1, 3), True, id="onto its pile"),
+        pytest.param(ToWork(0, SIX, 3, 0), TurnStock(0), False, id="a turn after a pile"),
+        pytest.param(ToWork(0, SIX, 3, 0), ToFoundation(0, TWO, NERTS, 1), False, id="nerts up"),
+        pytest.param(ToWork(0, SIX, NERTS, 0), ToWork(0, FIVE, NERTS, 2), True, id="nerts next"),
+        pytest.param(ToWork(0, SIX, 3, 0), SlideUnder(0, FIVE, 1, 2), True, id="a slide"),
+        pytest.param(ToWork(0, SIX, 3, 0), CallNerts(0), True, id="a call"),
+    ],
+)
+def test_on_a_teams_tableau_a_move_waits_for_a_move_in_the_air_on_a_pile_it_touches(
+    held: Move, move: Move, waits: bool
+) -> None:
+    """A team's every move holds the hand (a teammate's move may send it back), and a next
+    move waits for one whose return would change it: one on a pile it touches."""
+    assert Hand((held,), agreed=4).waits_for(move) == (held if waits else None)
 
 
 def test_a_move_waits_for_the_last_play_it_depends_on_and_the_last_sent_is_shown() -> None:

@@ -330,12 +330,12 @@ def test_a_key_for_a_move_the_play_in_the_air_cannot_change_goes_at_once() -> No
 
 def test_a_key_while_a_move_is_in_the_air_keeps_the_selection_and_waits() -> None:
     model, sent = model_on(TABLE)
-    air = ToWork(0, SEVEN, NERTS, 0)
-    model.refresh(Snapshot(display=TABLE, hand=Hand((air,), team=True)))
+    air = ToWork(0, SEVEN, NERTS, 3)  # (as on a team's tableau, where any move may return)
+    model.refresh(Snapshot(display=TABLE, hand=Hand((air,))))
     model.pick(3)
-    model.to_foundation()
+    model.to_foundation()  # the ace under the 7♥ in the air
     assert sent == [] and model.selection is not None
-    assert model.notice == "one hand: wait until your 7♥ to pile 1 lands or returns"
+    assert model.notice == "one hand: wait until your 7♥ to pile 4 lands or returns"
     model.refresh(Snapshot(display=TABLE))
     assert model.notice == ""
     model.to_foundation()
