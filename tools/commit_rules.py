@@ -52,7 +52,7 @@ from p2pnerts.protocol._spots import (
     Voter,
     conflict,
     decide,
-    quorum,
+    grounds,
 )
 from p2pnerts.sim import Links, Scheduler
 
@@ -439,16 +439,10 @@ class Table:
         return SIGNATURE if self.rule == "signed" else 0
 
     def _proof(self, seat: int, outcome: Decision) -> int:
-        """The bytes of the votes an outcome carries to prove itself: decided in, the
-        deciding votes for the play, as `decide` counts them (the sender's own is the play,
-        which every seat holds); returned, the votes that leave no quorum possible."""
+        """The bytes of the votes an outcome carries to prove itself (`grounds`)."""
         votes = self.seats[seat].votes.get(outcome.play, {})
-        members, sender = set(self.members()), outcome.play[0]
-        ballots = [v for voter, v in sorted(votes.items()) if voter in members and voter != sender]
-        if outcome.ok:
-            need = quorum(len(members)) - (sender in members)
-            return sum(carried(v) for v in [v for v in ballots if v.ok][:need])
-        return sum(carried(v) for v in ballots if not v.ok)
+        play = self.plays[outcome.play]
+        return sum(carried(v) for v in grounds(play, votes, self.members(), self.peers))
 
     def _on_outcome(self, dst: int, frame: Frame) -> None:
         assert frame.play is not None

@@ -52,6 +52,10 @@ check against each other is the *canonical order*: key order, taken as far as ev
 that sorts before is held and resolved and no play to come can sort before
 (`Order.settled`). Every seat reaches the same sequence, a little later than it commits.
 
+A decision goes out with the votes it rests on (`grounds`), and a seat takes another's
+decision only if those votes decide it so (`proven`): one that claims a quorum it never
+had, counts a late vote as for, or names less below than its votes did, is refused.
+
 A seat may cheat: send two plays under one number to two halves of the table, name less
 than it holds, vote for what it should vote late. A play is decided in only by `quorum`
 votes for that very play (`Spotted.witness`): a majority at an even table, one vote more at
@@ -60,7 +64,8 @@ votes once for one play under a number and names truly. So one cheat can neither
 plays in under one number nor part the order, whatever it votes. A seat that holds one
 play and learns another decided under that number holds the proof (`Order.disputed`).
 What this rule alone cannot stop is a vote that says one thing to one asker and another
-to the next: votes are to be signed, and a decision to carry its votes.
+to the next, nor a vote made up by a decider: votes are to be signed, so that the
+grounds a decision carries are the voters' own, and two votes on one play are proof.
 """
 
 from __future__ import annotations
@@ -192,6 +197,49 @@ def decide(
     if max(map(len, fors.values())) + own + unheard < need:
         return Decision(play.id, False)
     return None
+
+
+def grounds(
+    play: Spotted, votes: Mapping[int, Vote], members: Iterable[int], seats: int
+) -> tuple[Vote, ...]:
+    """The votes the outcome ``votes`` decide rests on, for a decision to carry (`proven`):
+    decided in, the quorum's votes for the play that `decide` counted (the sender's own is
+    the play); returned, every member's vote counted. Empty while nothing is decided."""
+    outcome = decide(play, votes, members, seats)
+    if outcome is None:
+        return ()
+    members = set(members)
+    ballots = [vote for v, vote in sorted(votes.items()) if v in members and v != play.seat]
+    if not outcome.ok:
+        return tuple(ballots)
+    need = quorum(len(members)) - (play.seat in members)
+    return tuple(v for v in ballots if v.ok and v.witness == play.witness)[:need]
+
+
+def proven(
+    play: Spotted,
+    outcome: Decision,
+    votes: Iterable[Vote],
+    members: Iterable[int],
+    seats: int,
+) -> bool:
+    """Whether ``votes``, which a decision carries, decide ``play`` as ``outcome`` says,
+    its `below` and witness included: a seat takes another's decision only so, each vote's
+    signature checked first by the caller. One vote a member, each on this very play (by its
+    number), from a member other than the sender; a decision in on fewer than a quorum, on a
+    vote that was late, or naming less below than its votes did, is not proven."""
+    members = set(members)
+    by_voter: dict[int, Vote] = {}
+    for vote in votes:
+        if (
+            vote.play != play.id
+            or vote.voter not in members
+            or vote.voter == play.seat
+            or vote.voter in by_voter
+        ):
+            return False
+        by_voter[vote.voter] = vote
+    return outcome.play == play.id and decide(play, by_voter, members, seats) == outcome
 
 
 class Voter:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 
@@ -23,6 +23,8 @@ from p2pnerts.protocol._spots import (
     Voter,
     conflict,
     decide,
+    grounds,
+    proven,
     quorum,
     settle,
     spots_of,
@@ -83,7 +85,7 @@ class Run:
             [[] for _ in range(self.seats)] for _ in range(self.seats)
         ]
         """Per receiver and sender, the plays in flight, in the sender's order."""
-        self._bag: list[tuple[int, Vote | tuple[Decision, Spotted, dict[int, Vote]]]] = []
+        self._bag: list[tuple[int, Vote | tuple[Decision, Spotted, tuple[Vote, ...]]]] = []
         """Votes and outcomes (each with the play and the votes) in flight, in any order."""
         self._votes: list[dict[PlayId, dict[int, Vote]]] = [{} for _ in range(self.seats)]
         self._made: list[Spotted] = []
@@ -153,10 +155,17 @@ class Run:
     def _decided(
         self, seat: int, outcome: Decision, version: Spotted, votes: dict[int, Vote]
     ) -> None:
+        """Send the outcome out with the votes it rests on (a rule under test other than
+        `decide`, with every vote counted)."""
         self._learn(seat, outcome)
+        carried = (
+            grounds(version, votes, self.members, self.seats)
+            if self.decide is decide
+            else tuple(votes.values())
+        )
         for other in self.members:
             if other != seat:
-                self._bag.append((other, (outcome, version, votes)))
+                self._bag.append((other, (outcome, version, carried)))
 
     def _learn(self, seat: int, outcome: Decision) -> None:
         if seat != self.cheat:
@@ -168,10 +177,15 @@ class Run:
         order.learn(outcome)
         self.committed[seat].extend(order.held[p] for p, ok in order.ready() if ok)
 
-    def _take(self, seat: int, what: tuple[Decision, Spotted, dict[int, Vote]]) -> None:
-        """An outcome from another seat, taken if its votes decide it so."""
+    def _take(self, seat: int, what: tuple[Decision, Spotted, tuple[Vote, ...]]) -> None:
+        """An outcome from another seat, taken if the votes it carries decide it so."""
         outcome, version, votes = what
-        if seat == self.cheat or self.decide(version, votes, self.members, self.seats) == outcome:
+        if self.decide is decide:
+            taken = proven(version, outcome, votes, self.members, self.seats)
+        else:
+            by_voter = {vote.voter: vote for vote in votes}
+            taken = self.decide(version, by_voter, self.members, self.seats) == outcome
+        if seat == self.cheat or taken:
             self._learn(seat, outcome)
 
     def _ask(self, seat: int) -> None:
@@ -435,6 +449,42 @@ def test_votes_decide_one_way_only_and_the_senders_own_vote_is_its_play() -> Non
     assert decide(play, {1: yes[1], 2: yes[2], 4: no[4]}, range(4), 5) == Decision(
         play.id, True, (1, 2, 0, 0, 0)
     )
+
+
+def test_a_decision_is_taken_only_on_the_votes_that_decide_it_so() -> None:
+    """What a decision carries (`grounds`) proves it (`proven`); a decider that claims a
+    quorum it never had, counts a late vote as for, names less below than its votes did,
+    or brings a vote on another play, a stranger's or one voter twice, proves nothing."""
+    members, seats = range(5), 5  # four votes decide a play in: the sender's and three
+    play = _play(0, 1, 1, onto(0, 1), seats=seats)
+    yes = {v: Vote(play.id, v, True, (1, v, 0, 0, 0)) for v in (1, 2, 3, 4)}
+    late = {v: Vote(play.id, v, False) for v in (1, 2, 3, 4)}
+    decided = decide(play, yes, members, seats)
+    assert decided is not None and decided.ok
+    carried = grounds(play, yes, members, seats)
+    assert [v.voter for v in carried] == [1, 2, 3]  # a quorum, no more
+    assert proven(play, decided, carried, members, seats)
+    assert not proven(play, decided, carried[:2], members, seats)  # short of a quorum
+    # Seat 3's vote late in a quorum's place (that it was for, only its signature, which
+    # the caller checks, could say).
+    assert not proven(play, decided, (*carried[:2], late[3]), members, seats)
+    understated = replace(decided, below=(1, 0, 0, 0, 0))
+    assert not proven(play, understated, carried, members, seats)
+    elsewhere = replace(yes[3], play=(0, 2))
+    assert not proven(play, decided, (*carried[:2], elsewhere), members, seats)
+    assert not proven(play, decided, (*carried[:2], yes[1]), members, seats)  # seat 1 twice
+    of_four = decide(play, yes, range(4), seats)  # seat 4 no member: three votes decide
+    assert of_four is not None and proven(play, of_four, carried[:2], range(4), seats)
+    assert not proven(play, of_four, (*carried[:2], yes[4]), range(4), seats)
+    sender = Vote(play.id, 0, True, play.below)
+    assert not proven(play, decided, (sender, *carried[:2]), members, seats)
+    # Returned: only so many late votes that no quorum can be; for-votes prove no return.
+    returned = decide(play, {1: late[1], 2: late[2]}, members, seats)
+    assert returned == Decision(play.id, False)
+    assert proven(play, returned, grounds(play, late, members, seats), members, seats)
+    assert not proven(play, returned, (late[1],), members, seats)
+    assert not proven(play, returned, carried, members, seats)
+    assert grounds(play, {1: yes[1]}, members, seats) == ()  # nothing decided yet
 
 
 def test_a_vote_counts_only_for_the_play_it_was_cast_on() -> None:
