@@ -14,7 +14,8 @@ from p2pnerts.sim import Links, Transport
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 import commit_study
-from commit_rules import SIGNATURE, Table
+from commit_frames import SIGNATURE
+from commit_rules import Table
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from commit_rules import RULES, SAME_FRAMES, Result, Sizes, Table  # beside this script
+from commit_frames import Result, Sizes  # beside this script
+from commit_rules import RULES, SAME_FRAMES, Table
 
 from p2pnerts.bots import Reaction, SimpleBots
 from p2pnerts.protocol import Ack, Event, Message, Play, PlayCommitted, PlayReturned, encode
