@@ -74,3 +74,15 @@ def test_signed_votes_and_outcomes_that_carry_them_cost_bytes_alone(
     # its play): each a voter, for or late, six numbers and a signature.
     per_outcome = (signed.bytes["outcome"] - spot.bytes["outcome"]) / spot.frames["outcome"]
     assert 3 * (SIGNATURE + 9) <= per_outcome <= 5 * (SIGNATURE + 20)
+
+
+def test_proof_on_demand_is_asked_only_where_an_outcome_goes_against_what_a_seat_knows(
+    bad_laptop: commit_study.Replayed,
+) -> None:
+    """Rule ``asked``: outcomes go bare, and a seat asks for the votes behind one only when
+    it voted late or holds a conflicting play not resolved; the order holds all the same."""
+    row = commit_study.rule_run("asked", "datagram", 6, "bad", bad_laptop, seed=1)
+    spot = commit_study.rule_run("spot", "datagram", 6, "bad", bad_laptop, seed=1)
+    assert (row["misordered"], row["conflicts"], row["unfinished"]) == (0, 0, 0)
+    assert 0 < row["asks"] < 1  # (of the five copies of each outcome, seldom one)
+    assert spot["bytes"] < row["bytes"] < spot["bytes"] + 5 * 66 * 2  # votes signed, no more

@@ -21,6 +21,10 @@ only what its rule needs to decide when each play commits, counting every frame 
   what its voters never said: every vote signed (it may be carried to a third seat), and
   every outcome carrying the votes that decide it, for a receiver to check (`decide`)
   before it takes it. The same frames and latencies as ``spot``: only the bytes differ.
+- ``asked``: ``spot`` with signed votes and bare outcomes; a seat asks the decider for the
+  votes (`grounds`) before it takes an outcome that goes against what it knows (its own
+  vote was late, or it holds a conflicting play of another seat not resolved), and takes
+  it once they come.
 
 Over ``datagram`` links a lost play, vote or outcome is sent again when a later frame of its
 sender shows the gap (the receiver asks at once) or after twice the link's usual round
@@ -55,8 +59,8 @@ from p2pnerts.protocol._spots import (
 )
 from p2pnerts.sim import Links, Scheduler
 
-RULES = ("today", "sender", "majority", "spot", "signed")
-MAJORITY = frozenset({"majority", "spot", "signed"})
+RULES = ("today", "sender", "majority", "spot", "signed", "asked")
+MAJORITY = frozenset({"majority", "spot", "signed", "asked"})
 """The rules that run version 3's rule (`p2pnerts.protocol._spots`)."""
 SAME_FRAMES = {"signed": "spot"}
 """A rule that sends another's frames (with more in them): the study draws its links'
@@ -65,7 +69,7 @@ HEARTBEAT = 0.25
 ACK_DELAY = 0.005
 TICK = 0.05
 RECOVER_AFTER = 0.1
-RELIABLE = frozenset({"play", "vote", "stable", "outcome", "recover", "reply"})
+RELIABLE = frozenset({"play", "vote", "stable", "outcome", "recover", "reply", "ask", "proof"})
 
 
 @dataclass
@@ -89,6 +93,8 @@ class _Seat:
     votes: dict[PlayId, dict[int, Vote]] = field(default_factory=dict)
     """The votes this seat counted, per play."""
     asked: dict[PlayId, float] = field(default_factory=dict)
+    doubted: dict[PlayId, Decision] = field(default_factory=dict)
+    """Rule ``asked``: outcomes held until the votes they rest on come."""
     committed: list[PlayId] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -244,7 +250,7 @@ class Table:
         play = (seat, me.sent_plays)
         frame = self._frame(seat, "play", play=play)
         self.clocks[play] = frame.clock
-        self.spots[play] = spots if self.rule in ("spot", "signed") else (ALL,)
+        self.spots[play] = spots if self.rule != "majority" else (ALL,)
         self.sent_at[play] = self.now
         self.result.plays += 1
         self.result.sent[seat] += 1
@@ -361,24 +367,55 @@ class Table:
         if self.decided.setdefault(outcome.play, outcome.ok) != outcome.ok:
             self.result.conflicts += 1
         self._learn(seat, outcome)
-        proof = self._proof(seat, outcome) if self.rule == "signed" else 0
+        proof = self._proof(seat, outcome.play) if self.rule == "signed" else 0
         self._broadcast(
             self._frame(seat, "outcome", outcome.play, outcome.below, outcome.ok, proof)
         )
 
     def _signed(self) -> int:
         """What a vote carries besides under this rule: a signature, or nothing."""
-        return SIGNATURE if self.rule == "signed" else 0
+        return SIGNATURE if self.rule in ("signed", "asked") else 0
 
-    def _proof(self, seat: int, outcome: Decision) -> int:
+    def _proof(self, seat: int, play: PlayId) -> int:
         """The bytes of the votes an outcome carries to prove itself (`grounds`)."""
-        votes = self.seats[seat].votes.get(outcome.play, {})
-        play = self.plays[outcome.play]
-        return sum(carried(v) for v in grounds(play, votes, self.members(), self.peers))
+        votes = self.seats[seat].votes.get(play, {})
+        spotted = self.plays[play]
+        return sum(carried(v) for v in grounds(spotted, votes, self.members(), self.peers))
 
     def _on_outcome(self, dst: int, frame: Frame) -> None:
         assert frame.play is not None
-        self._learn(dst, Decision(frame.play, frame.ok, frame.have))
+        outcome = Decision(frame.play, frame.ok, frame.have)
+        if self.rule == "asked" and self._contested(dst, frame.play):
+            self.seats[dst].doubted[frame.play] = outcome
+            self._send(self._frame(dst, "ask", frame.play), frame.src)
+            return
+        self._learn(dst, outcome)
+
+    def _contested(self, seat: int, play: PlayId) -> bool:
+        """Whether an outcome for ``play`` goes against what ``seat`` knows: its own vote on
+        it was late, or it holds a play of another seat that conflicts and is not resolved."""
+        me = self.seats[seat]
+        vote = me.voter.votes.get(play)
+        if vote is not None and not vote.ok:
+            return True
+        spots = self.spots[play]
+        return any(
+            other[0] != play[0] and conflict(self.spots[other], spots)
+            for other in me.order.unresolved
+            if other != play
+        )
+
+    def _on_ask(self, dst: int, frame: Frame) -> None:
+        """The decider sends the votes its outcome rests on to a seat that asks."""
+        assert frame.play is not None
+        reply = self._frame(dst, "proof", frame.play, carried=self._proof(dst, frame.play))
+        self._send(reply, frame.src)
+
+    def _on_proof(self, dst: int, frame: Frame) -> None:
+        assert frame.play is not None
+        outcome = self.seats[dst].doubted.pop(frame.play, None)
+        if outcome is not None:
+            self._learn(dst, outcome)
 
     def _learn(self, seat: int, outcome: Decision) -> None:
         order = self.seats[seat].order
@@ -471,4 +508,6 @@ class Table:
         "outcome": _on_outcome,
         "recover": _on_recover,
         "reply": _on_reply,
+        "ask": _on_ask,
+        "proof": _on_proof,
     }

@@ -49,6 +49,8 @@ VARIANTS: tuple[tuple[str, Transport], ...] = (
     ("spot", "datagram"),
     ("signed", "tcp"),
     ("signed", "datagram"),
+    ("asked", "tcp"),
+    ("asked", "datagram"),
 )
 PACE = {2: 1.6, 4: 1.6, 6: 1.6, 14: 0.6}
 """Moves a second of the bots: level 6's at small tables, level 3's at 14 (as measured)."""
@@ -189,6 +191,7 @@ def summary(
         "frames_hb": round(frames / plays, 1),
         "bytes": round((result.bytes.total() - result.bytes["heartbeat"]) / plays),
         "returned": sum(result.returned.values()),
+        "asks": round(result.frames["ask"] / plays, 2),
         "laptop_returned": result.returned[peers - 1],
         "plays": result.plays,
         "conflicts": result.conflicts,

@@ -362,6 +362,11 @@ class Order:
         if play.id not in self.resolved:
             self._unresolved[play.id] = play
 
+    @property
+    def unresolved(self) -> Mapping[PlayId, Spotted]:
+        """The plays held here and not resolved yet."""
+        return self._unresolved
+
     def learn(self, outcome: Decision) -> None:
         known = self.outcomes.setdefault(outcome.play, outcome)
         if known.ok != outcome.ok:
