@@ -86,3 +86,21 @@ def test_proof_on_demand_is_asked_only_where_an_outcome_goes_against_what_a_seat
     assert (row["misordered"], row["conflicts"], row["unfinished"]) == (0, 0, 0)
     assert 0 < row["asks"] < 1  # (of the five copies of each outcome, seldom one)
     assert spot["bytes"] < row["bytes"] < spot["bytes"] + 5 * 66 * 2  # votes signed, no more
+
+
+def test_votes_broadcast_need_no_outcomes_and_cost_the_square_of_the_table(
+    bad_laptop: commit_study.Replayed,
+) -> None:
+    """Rule ``broadcast``: every member's vote goes to every seat, each seat decides alone."""
+    row = commit_study.rule_run("broadcast", "tcp", 6, "bad", bad_laptop, seed=1)
+    assert (row["misordered"], row["conflicts"], row["unfinished"]) == (0, 0, 0)
+    table = Table(
+        "broadcast",
+        Links(random.Random(1), "tcp", commit_study.shapes("good", 6)),
+        bad_laptop.workload,
+        bad_laptop.sizes,
+        6,
+    )
+    result = table.run()
+    assert result.frames["outcome"] == 0
+    assert result.frames["vote"] == result.plays * 5 * 5  # each of 5 voters to 5 seats

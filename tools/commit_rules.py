@@ -25,6 +25,9 @@ only what its rule needs to decide when each play commits, counting every frame 
   votes (`grounds`) before it takes an outcome that goes against what it knows (its own
   vote was late, or it holds a conflicting play of another seat not resolved), and takes
   it once they come.
+- ``broadcast``: ``spot`` with every vote sent to every seat, not to the sender alone, and
+  every seat deciding each play itself from the votes it holds (`decide`): no outcome
+  frames and nothing to prove, the links being authenticated; (N - 1)² votes a play.
 
 Over ``datagram`` links a lost play, vote or outcome is sent again when a later frame of its
 sender shows the gap (the receiver asks at once) or after twice the link's usual round
@@ -59,8 +62,8 @@ from p2pnerts.protocol._spots import (
 )
 from p2pnerts.sim import Links, Scheduler
 
-RULES = ("today", "sender", "majority", "spot", "signed", "asked")
-MAJORITY = frozenset({"majority", "spot", "signed", "asked"})
+RULES = ("today", "sender", "majority", "spot", "signed", "asked", "broadcast")
+MAJORITY = frozenset({"majority", "spot", "signed", "asked", "broadcast"})
 """The rules that run version 3's rule (`p2pnerts.protocol._spots`)."""
 SAME_FRAMES = {"signed": "spot"}
 """A rule that sends another's frames (with more in them): the study draws its links'
@@ -337,6 +340,9 @@ class Table:
         me.order.hold(play)
         if play.seat == seat:
             self._count(seat, vote)
+        elif self.rule == "broadcast":
+            self._broadcast(self._frame(seat, "vote", play.id, vote.below, vote.ok))
+            self._count(seat, vote)
         else:
             vote_frame = self._frame(seat, "vote", play.id, vote.below, vote.ok, self._signed())
             self._send(vote_frame, play.seat)
@@ -367,6 +373,8 @@ class Table:
         if self.decided.setdefault(outcome.play, outcome.ok) != outcome.ok:
             self.result.conflicts += 1
         self._learn(seat, outcome)
+        if self.rule == "broadcast":
+            return  # every seat decides for itself
         proof = self._proof(seat, outcome.play) if self.rule == "signed" else 0
         self._broadcast(
             self._frame(seat, "outcome", outcome.play, outcome.below, outcome.ok, proof)
