@@ -104,3 +104,16 @@ def test_votes_broadcast_need_no_outcomes_and_cost_the_square_of_the_table(
     result = table.run()
     assert result.frames["outcome"] == 0
     assert result.frames["vote"] == result.plays * 5 * 5  # each of 5 voters to 5 seats
+
+
+def test_a_majority_s_order_need_not_leave_a_laptop_out_for_a_hiccup() -> None:
+    """One laptop silent for 2 s and never left out (``hiccup``): today's rule holds every
+    seat's plays until it is back; a majority's order goes on without it, and its own plays
+    land when it returns."""
+    hiccup = commit_study.replica_run(6, commit_study.HICCUP, rounds=1, seed=1)
+    today = commit_study.rule_run("today", "tcp", 6, commit_study.HICCUP, hiccup, seed=1)
+    spot = commit_study.rule_run("spot", "datagram", 6, commit_study.HICCUP, hiccup, seed=1)
+    assert today["healthy"]["max"] > 1500  # it waited for the laptop
+    assert spot["healthy"]["max"] < 100
+    assert spot["laptop"]["max"] > 1500  # a play of its own made as it fell silent
+    assert (spot["misordered"], spot["conflicts"], spot["unfinished"]) == (0, 0, 0)

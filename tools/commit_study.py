@@ -1,7 +1,9 @@
 """Commit rules and transports on simulated Wi-Fi: python tools/commit_study.py [--peers 4]...
 
 Issue 45's study. For each table size and network (all on good Wi-Fi, 3 ± 2 ms; one laptop
-sending at 30 ± 60 ms with 5% lost; one laptop silent for 2 s, 20 s into play), it runs
+sending at 30 ± 60 ms with 5% lost; one laptop silent for 2 s, 20 s into play, and left out
+2 s after it fell silent; with ``--networks hiccup``, the same silence with the laptop never
+left out, the table waiting for it), it runs
 the real replicas of `p2pnerts.sim` on the Wi-Fi link model over TCP (today's protocol),
 and then evaluates the commit rules of `commit_rules` over the same link model and the
 same plays (who played when, from the replica's run). It prints, per rule, the commit
@@ -38,6 +40,8 @@ STALL_AT, STALL_FOR = 20.0, 2.0
 LEFT_OUT_AFTER = 2.0
 """A silent member is left out this long after it went silent (SPEC §6.2)."""
 NETWORKS = ("good", "bad", "stall")
+HICCUP = "hiccup"
+"""The stall, the laptop never left out: what a rule costs the others while it waits."""
 VARIANTS: tuple[tuple[str, Transport], ...] = (
     ("today", "tcp"),
     ("today", "datagram"),
@@ -63,7 +67,7 @@ def shapes(network: str, peers: int) -> dict[tuple[int, int], Wifi]:
     laptop_seat = peers - 1
     if network == "bad":
         return laptop(peers, laptop_seat, BAD, base=GOOD)
-    if network == "stall":
+    if network in ("stall", HICCUP):
         cut = Wifi(GOOD.delay, GOOD.jitter, stalls=(LinkStall(STALL_AT, STALL_FOR),))
         return laptop(peers, laptop_seat, cut, into=cut, base=GOOD)
     return laptop(peers, laptop_seat, GOOD, base=GOOD)
@@ -256,7 +260,9 @@ def show(rows: list[dict[str, Any]]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peers", type=int, nargs="+", default=[2, 4, 6, 14])
-    parser.add_argument("--networks", nargs="+", choices=NETWORKS, default=list(NETWORKS))
+    parser.add_argument(
+        "--networks", nargs="+", choices=(*NETWORKS, HICCUP), default=list(NETWORKS)
+    )
     parser.add_argument("--rounds", type=int, default=1, help="rounds of each replica run")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", nargs="+", choices=RULES, default=list(RULES))
