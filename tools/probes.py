@@ -44,7 +44,8 @@ from collections import Counter, deque
 
 from p2pnerts.arena._fast import FastRound, Seat
 from p2pnerts.arena._report import Tally
-from p2pnerts.bots import BotDriver, ExpertBot, PolicyError, StrongBot, load_policy
+from p2pnerts.bots import BotDriver, ExpertBot, Policy, PolicyError, StrongBot, load_policy
+from p2pnerts.bots._expert import EXPERT
 from p2pnerts.bots._strong import STRONG, _fits_down, _gains, _goes_up, _Table, _worth
 from p2pnerts.commands._options import count
 from p2pnerts.rules import (
@@ -346,9 +347,12 @@ class TableRollouts:
     The other is taken if it comes out half a point better on average."""
 
     GUESSES, HORIZON, OTHERS_PLAY = 6, 1.0, True
+    BOT: type[Policy] = StrongBot
+    """The policy that decides, and plays every seat on (with its `WEIGHTS`)."""
+    WEIGHTS = STRONG
 
     def __init__(self, rng: random.Random) -> None:
-        self.bot, self.rng = StrongBot(), rng
+        self.bot, self.rng = self.BOT(), rng
 
     def choose(self, view: State, seat: int) -> Move | None:
         move = self.bot.choose(view, seat)
@@ -382,7 +386,7 @@ class TableRollouts:
         move onto a work pile for a turn, a turn for such a move; else None."""
         moves = legal_moves(view, seat)
         if isinstance(move, TurnStock):
-            table = _Table(view, seat, STRONG, True)
+            table = _Table(view, seat, self.WEIGHTS, True)
             home = [m for _, m in _gains(view, seat, moves, table) if _kind(m) in ("waste", "work")]
             return home[0] if home else None
         if _kind(move) in ("waste", "work") and TurnStock(seat) in moves:
@@ -391,9 +395,7 @@ class TableRollouts:
 
     def _play_on(self, state: State, seat: int, rng: random.Random) -> float:
         seats = [
-            Seat(
-                BotDriver(StrongBot() if s == seat or self.OTHERS_PLAY else _Still()), str(s), (s,)
-            )
+            Seat(BotDriver(self.BOT() if s == seat or self.OTHERS_PLAY else _Still()), str(s), (s,))
             for s in range(len(state.seats))
         ]
         tallies = {str(s): Tally() for s in range(len(state.seats))}
@@ -404,6 +406,14 @@ class OwnRollouts(TableRollouts):
     """`TableRollouts`, with only the bot's own seat played on (the others still)."""
 
     OTHERS_PLAY = False
+
+
+class ExpertRollouts(TableRollouts):
+    """`TableRollouts` on the expert, within the top level's 50 ms budget: two guesses, half
+    a second of play each (decision p99 49-50 ms in the fast arena)."""
+
+    GUESSES, HORIZON = 2, 0.5
+    BOT, WEIGHTS = ExpertBot, EXPERT
 
 
 class _Still:

@@ -154,7 +154,10 @@ round over the 1,000. It changed one such decision in four, and none of the wast
 rank, the stock's size, the Nerts cards left or the others' nearness to calling told which.
 Played on with the other seats still, the same costs 18 ms a decision: +0.69 ± 1.00 (300
 rounds, seed 1) and -0.06 ± 0.74 (600 rounds, seed 2). Bounds, at several times the time
-allowed, that do not reach the target. Nor did the weights here tuned all at once on the
+allowed, that do not reach the target. Within the top level's 50 ms, on this bot (two
+guesses, half a second of play each, ``tools/probes.py:ExpertRollouts``, decision p99 49.5
+and 50.2 ms): -0.09 ± 0.65 against this bot named first (seed 43) and -0.04 ± 0.77 named
+second (seed 44), 400 rounds each. Nor did the weights here tuned all at once on the
 arena (``tools/tune.py``, 60,000 rounds): -0.38 ± 0.56 against the strong bot, -0.31 ± 0.57
 against this one (1,000 rounds, seed 1). Nor can the rollouts' verdicts be learned
 from what a decision looks like (``tools/verdicts.py``): 5,682 "a move at home, or a turn"

@@ -57,11 +57,11 @@ def test_the_rollouts_play_both_options_on_and_keep_to_the_rules(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Short rollouts (one guess, a fifth of a second), that a round stays quick."""
-    monkeypatch.setattr(probes.TableRollouts, "GUESSES", 1)
-    monkeypatch.setattr(probes.TableRollouts, "HORIZON", 0.2)
-    report = play_arena(
-        ["strong", "probes:TableRollouts", "probes:OwnRollouts"], 1, seed=3, fast=True
-    )
+    for rollouts in (probes.TableRollouts, probes.ExpertRollouts):
+        monkeypatch.setattr(rollouts, "GUESSES", 1)
+        monkeypatch.setattr(rollouts, "HORIZON", 0.2)
+    policies = ["strong", "probes:TableRollouts", "probes:OwnRollouts", "probes:ExpertRollouts"]
+    report = play_arena(policies, 1, seed=3, fast=True)
     assert all(f.seat_rounds >= 1 for f in report.figures)
 
 
