@@ -55,7 +55,7 @@ def test_signed_votes_and_outcomes_that_carry_them_cost_bytes_alone(
 ) -> None:
     """The proof against a seat that claims what its voters never said: the same frames
     as the rule without it, each vote 66 bytes more, each outcome its votes more."""
-    spot, signed = (
+    spot, signed, accountable = (
         Table(
             rule,
             Links(random.Random(1), "datagram", commit_study.shapes("bad", 6)),
@@ -63,7 +63,7 @@ def test_signed_votes_and_outcomes_that_carry_them_cost_bytes_alone(
             bad_laptop.sizes,
             6,
         ).run()
-        for rule in ("spot", "signed")
+        for rule in ("spot", "signed", "accountable")
     )
     assert signed.frames == spot.frames
     assert signed.latencies == spot.latencies
@@ -74,6 +74,10 @@ def test_signed_votes_and_outcomes_that_carry_them_cost_bytes_alone(
     # its play): each a voter, for or late, six numbers and a signature.
     per_outcome = (signed.bytes["outcome"] - spot.bytes["outcome"]) / spot.frames["outcome"]
     assert 3 * (SIGNATURE + 9) <= per_outcome <= 5 * (SIGNATURE + 20)
+    # Accountable outcomes: its decider's signature and a byte for each voter it names.
+    assert accountable.frames == spot.frames
+    named = (accountable.bytes["outcome"] - spot.bytes["outcome"]) / spot.frames["outcome"]
+    assert SIGNATURE + 3 <= named <= SIGNATURE + 5
 
 
 def test_proof_on_demand_is_asked_only_where_an_outcome_goes_against_what_a_seat_knows(

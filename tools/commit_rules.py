@@ -25,6 +25,9 @@ only what its rule needs to decide when each play commits, counting every frame 
   votes (`grounds`) before it takes an outcome that goes against what it knows (its own
   vote was late, or it holds a conflicting play of another seat not resolved), and takes
   it once they come.
+- ``accountable``: ``spot`` with votes signed, and every outcome naming its deciding voters
+  and signed by its decider, so that a lie is caught after the fact, not refused (the
+  same frames and latencies as ``spot``: only the bytes differ).
 - ``broadcast``: ``spot`` with every vote sent to every seat, not to the sender alone, and
   every seat deciding each play itself from the votes it holds (`decide`): no outcome
   frames and nothing to prove, the links being authenticated; (N - 1)² votes a play.
@@ -62,10 +65,10 @@ from p2pnerts.protocol._spots import (
 )
 from p2pnerts.sim import Links, Scheduler
 
-RULES = ("today", "sender", "majority", "spot", "signed", "asked", "broadcast")
-MAJORITY = frozenset({"majority", "spot", "signed", "asked", "broadcast"})
+RULES = ("today", "sender", "majority", "spot", "signed", "asked", "accountable", "broadcast")
+MAJORITY = frozenset({"majority", "spot", "signed", "asked", "accountable", "broadcast"})
 """The rules that run version 3's rule (`p2pnerts.protocol._spots`)."""
-SAME_FRAMES = {"signed": "spot"}
+SAME_FRAMES = {"signed": "spot", "accountable": "spot"}
 """A rule that sends another's frames (with more in them): the study draws its links'
 timings alike, so that the two differ in bytes alone."""
 HEARTBEAT = 0.25
@@ -376,13 +379,17 @@ class Table:
         if self.rule == "broadcast":
             return  # every seat decides for itself
         proof = self._proof(seat, outcome.play) if self.rule == "signed" else 0
+        if self.rule == "accountable":  # its deciders named (a byte each), and signed
+            votes = self.seats[seat].votes.get(outcome.play, {})
+            play = self.plays[outcome.play]
+            proof = SIGNATURE + len(grounds(play, votes, self.members(), self.peers))
         self._broadcast(
             self._frame(seat, "outcome", outcome.play, outcome.below, outcome.ok, proof)
         )
 
     def _signed(self) -> int:
         """What a vote carries besides under this rule: a signature, or nothing."""
-        return SIGNATURE if self.rule in ("signed", "asked") else 0
+        return SIGNATURE if self.rule in ("signed", "asked", "accountable") else 0
 
     def _proof(self, seat: int, play: PlayId) -> int:
         """The bytes of the votes an outcome carries to prove itself (`grounds`)."""

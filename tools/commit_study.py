@@ -55,6 +55,8 @@ VARIANTS: tuple[tuple[str, Transport], ...] = (
     ("signed", "datagram"),
     ("asked", "tcp"),
     ("asked", "datagram"),
+    ("accountable", "tcp"),
+    ("accountable", "datagram"),
     ("broadcast", "tcp"),
     ("broadcast", "datagram"),
 )
