@@ -14,7 +14,7 @@ from p2pnerts.sim import Links, Transport
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 import commit_study
-from commit_frames import SIGNATURE
+from commit_frames import SIGNATURE, airtime
 from commit_rules import Table
 
 
@@ -78,6 +78,13 @@ def test_signed_votes_and_outcomes_that_carry_them_cost_bytes_alone(
     assert accountable.frames == spot.frames
     named = (accountable.bytes["outcome"] - spot.bytes["outcome"]) / spot.frames["outcome"]
     assert SIGNATURE + 3 <= named <= SIGNATURE + 5
+    # On the air a frame's fixed cost outweighs its bytes (SPEC's notes, "The choice of
+    # proof"): the proof more than doubles the rule's bytes and adds a tenth to its air.
+    assert signed.bytes.total() > 2 * spot.bytes.total()
+    assert airtime(spot.frames, spot.bytes) < airtime(signed.frames, signed.bytes)
+    assert airtime(signed.frames, signed.bytes) < 1.1 * airtime(spot.frames, spot.bytes)
+    # Heartbeats are left aside unless asked for.
+    assert airtime(spot.frames, spot.bytes) < airtime(spot.frames, spot.bytes, aside="")
 
 
 def test_proof_on_demand_is_asked_only_where_an_outcome_goes_against_what_a_seat_knows(

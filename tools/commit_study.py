@@ -8,7 +8,9 @@ the real replicas of `p2pnerts.sim` on the Wi-Fi link model over TCP (today's pr
 and then evaluates the commit rules of `commit_rules` over the same link model and the
 same plays (who played when, from the replica's run). It prints, per rule, the commit
 latency of the healthy seats' own plays and of the laptop's (p50/p90/p99/max, ms), frames
-and bytes per play (heartbeats aside, and with them), plays returned, and CPU per play (the
+and bytes per play (heartbeats aside, and with them), the Wi-Fi air they take
+(`commit_frames.airtime`; today's TCP's own ACKs not counted), plays returned, and CPU per
+play (the
 replica's measured; a rule's estimated as the frames it handles at the replica's cost per
 frame). One seed and one round each by default (a few minutes); --rounds for more plays.
 """
@@ -25,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from commit_frames import Result, Sizes  # beside this script
+from commit_frames import Result, Sizes, airtime  # beside this script
 from commit_rules import RULES, SAME_FRAMES, Table
 
 from p2pnerts.bots import Reaction, SimpleBots
@@ -132,6 +134,8 @@ def replica_run(peers: int, network: str, rounds: int, seed: int) -> Replayed:
         "frames": round(per_play, 1),
         "frames_hb": round(frames / done, 1),
         "bytes": round(bytes_per_play),
+        "air_ms": round(airtime(t.messages, t.bytes) / 1000 / done, 1),
+        "air_hb_ms": round(airtime(t.messages, t.bytes, aside="") / 1000 / done, 1),
         "returned": t.returns,
         "plays": done,
         "cpu_ms": round(1000 * cpu / done, 2),
@@ -198,6 +202,8 @@ def summary(
         "frames": round((frames - heartbeats) / plays, 1),
         "frames_hb": round(frames / plays, 1),
         "bytes": round((result.bytes.total() - result.bytes["heartbeat"]) / plays),
+        "air_ms": round(airtime(result.frames, result.bytes) / 1000 / plays, 1),
+        "air_hb_ms": round(airtime(result.frames, result.bytes, aside="") / 1000 / plays, 1),
         "returned": sum(result.returned.values()),
         "asks": round(result.frames["ask"] / plays, 2),
         "laptop_returned": result.returned[peers - 1],
@@ -237,7 +243,7 @@ def study(
 def show(rows: list[dict[str, Any]]) -> None:
     print(
         "peers network  rule              over      healthy p50/p90/p99/max ms"
-        "      laptop p50/p99/max   frames (+hb)  bytes  returned  cpu ms  floor"
+        "      laptop p50/p99/max   frames (+hb)  bytes  air ms (+hb)  returned  cpu ms  floor"
     )
     for r in rows:
         h, b = r["healthy"], r["laptop"]
@@ -246,7 +252,9 @@ def show(rows: list[dict[str, Any]]) -> None:
         print(
             f"{r['peers']:>5} {r['network']:<8} {r['rule']:<17} {r['transport']:<9}"
             f"{hp:>26} {bp:>22} {r['frames']:>7.1f} ({r['frames_hb']:>5.1f})"
-            f" {r['bytes']:>6} {r['returned']:>5}/{r['plays']:<5} {r['cpu_ms']:>6.2f}"
+            f" {r['bytes']:>6} {r['air_ms']:>7.1f} ({r['air_hb_ms']:>5.1f})"
+            f" {r['returned']:>5}/{r['plays']:<5}"
+            f" {r['cpu_ms']:>6.2f}"
             f" {r['floor_ms']:>5}"
         )
         if r.get("violation"):
