@@ -100,6 +100,12 @@ class Result:
     plays: int = 0
     conflicts: int = 0
     misordered: int = 0
+    barriers: int = 0
+    """Plays on the whole table the workload made (a Nerts call, a stuck)."""
+    barriers_late: int = 0
+    """Times such a play came back late, and its sender sent it again."""
+    barrier_waits: list[float] = field(default_factory=list)
+    """From each such play's first sending to its landing, however often it was sent."""
 
     def unfinished(self, seat: int) -> int:
         """``seat``'s plays that neither committed nor returned there by the end."""

@@ -38,6 +38,11 @@ trip; Acks and heartbeats are not sent again (the next one says more). A seat ta
 sender's plays in the sender's order; under ``today`` and ``sender`` it takes the sender's
 other frames only once it holds the plays before them (the FIFO their argument needs);
 over ``tcp`` the link keeps that order itself.
+
+Under the majority rules a play on the whole table (a Nerts call, a stuck) that comes back
+late (a quorum voted first for some play that sorts after it) is sent again by its sender
+at once, with a new clock, until it lands: `Result.barriers_late` counts the returns, and
+`Result.barrier_waits` the time from its first sending to its landing.
 """
 
 from __future__ import annotations
@@ -139,6 +144,8 @@ class Table:
         """Whether a seat takes a sender's frames other than plays only after the plays
         before them (plays it always takes in their sender's order)."""
         self._ticker = random.Random(len(workload))
+        self._barriers: dict[PlayId, float] = {}
+        """Per play on the whole table in the air, when the first of its sendings went."""
 
     @property
     def now(self) -> float:
@@ -248,12 +255,15 @@ class Table:
 
     # --- plays -----------------------------------------------------------------------------
 
-    def _intend(self, seat: int, spots: tuple[Spot, ...]) -> None:
+    def _intend(self, seat: int, spots: tuple[Spot, ...], first: float | None = None) -> None:
         if self._left_out(seat, self.now):
             return
         me = self.seats[seat]
         me.sent_plays += 1
         play = (seat, me.sent_plays)
+        if spots == (ALL,) and self.rule in MAJORITY:
+            self.result.barriers += first is None
+            self._barriers[play] = self.now if first is None else first
         frame = self._frame(seat, "play", play=play)
         self.clocks[play] = frame.clock
         self.spots[play] = spots if self.rule != "majority" else (ALL,)
@@ -483,6 +493,13 @@ class Table:
                 self.result.latencies.setdefault(seat, []).append(latency)
                 if not landed:
                     self.result.returned[seat] += 1
+                first = self._barriers.pop(play, None)
+                if first is not None and landed:
+                    self.result.barrier_waits.append(self.now - first)
+                elif first is not None:  # late: the sender sends it again at once
+                    self.result.barriers_late += 1
+                    again = functools.partial(self._intend, seat, (ALL,), first)
+                    self.scheduler.at(self.now, again)
 
     def _next(self, seat: int, me: _Seat) -> tuple[PlayId, bool] | None:
         """Today's or the sender's rule: the play that commits (or is returned) at ``seat``

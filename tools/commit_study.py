@@ -111,10 +111,13 @@ class Replayed:
     cpu_per_frame: float
 
 
-def replica_run(peers: int, network: str, rounds: int, seed: int) -> Replayed:
-    """Today's protocol: the real replicas on the Wi-Fi links over TCP."""
+def replica_run(
+    peers: int, network: str, rounds: int, seed: int, pace: float | None = None
+) -> Replayed:
+    """Today's protocol: the real replicas on the Wi-Fi links over TCP, the bots making
+    ``pace`` moves a second (`PACE` unless given)."""
     config = SimConfig(peers=peers, rounds=rounds)
-    think = 1 / (1.5 * PACE.get(peers, 1.6))  # as a level of that many moves a second
+    think = 1 / (1.5 * (pace or PACE.get(peers, 1.6)))  # as a level of so many moves a second
     bots = SimpleBots(pace=Reaction(think, think).pace)
     sim = Simulation(config, seed, bots)
     sim.network.wifi = Links(random.Random(f"wifi:{seed}"), "tcp", shapes(network, peers))
@@ -212,6 +215,9 @@ def summary(
         "misordered": result.misordered,
         "unfinished": sum(result.unfinished(seat) for seat in range(peers - 1)),
         "cpu_ms": round(1000 * replayed.cpu_per_frame * result.handled / plays, 2),
+        "barriers": result.barriers,
+        "barriers_late": result.barriers_late,
+        "barrier_wait": percentiles(sorted(result.barrier_waits)),
     }
 
 
@@ -227,9 +233,14 @@ def floor_ms(peers: int, network: str, draws: int = 4000) -> float:
 
 
 def study(
-    peers: int, network: str, rounds: int, seed: int, rules: Sequence[str] = RULES
+    peers: int,
+    network: str,
+    rounds: int,
+    seed: int,
+    rules: Sequence[str] = RULES,
+    pace: float | None = None,
 ) -> list[dict[str, Any]]:
-    replayed = replica_run(peers, network, rounds, seed)
+    replayed = replica_run(peers, network, rounds, seed, pace)
     rows = [replayed.row]
     for rule, transport in VARIANTS:
         if rule in rules:
@@ -263,6 +274,13 @@ def show(rows: list[dict[str, Any]]) -> None:
             print(f"      {r['unfinished']} healthy seats' plays never committed nor returned")
         if r.get("conflicts"):
             print(f"      {r['conflicts']} plays decided two ways by two deciders")
+        if r.get("barriers_late"):
+            w = r["barrier_wait"]
+            print(
+                f"      {r['barriers_late']} returns of {r['barriers']} plays on the whole table,"
+                f" each sent again: landed after p50 {w.get('p50', 0):g},"
+                f" max {w.get('max', 0):g} ms"
+            )
         if r.get("misordered"):
             print(f"      {r['misordered']} pairs of conflicting plays committed out of key order")
 
@@ -275,13 +293,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", type=int, default=1, help="rounds of each replica run")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--pace", type=float, help="the bots' moves a second (level 6's 1.6, level 3's 0.6 at 14)"
+    )
     parser.add_argument("--rules", nargs="+", choices=RULES, default=list(RULES))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rows = []
     for peers in args.peers:
         for network in args.networks:
-            cell = study(peers, network, args.rounds, args.seed, args.rules)
+            cell = study(peers, network, args.rounds, args.seed, args.rules, args.pace)
             rows += cell
             if not args.json:
                 show(cell)
