@@ -330,6 +330,26 @@ class BeamHome(BeamPlan):
         return move
 
 
+class BeamGuess(BeamHome):
+    """`BeamHome` that reads no face-down card: the beam runs on `GUESSES` guesses at the
+    hidden cards (`_guess`: each dealt at random from the cards of its deck not seen), and
+    its move is the first move most of them plan (ties: the expert's move)."""
+
+    GUESSES, WIDTH, DEPTH = 2, 16, 8
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__()
+        self.rng = rng
+
+    def planned(self, view: State, seat: int) -> Move | None:
+        firsts = Counter(
+            super(BeamGuess, self).planned(_guess(view, self.rng), seat)
+            for _ in range(self.GUESSES)
+        )
+        (best, most), *rest = firsts.most_common()
+        return None if rest and rest[0][1] == most else best
+
+
 def _beam_value(state: State, seat: int) -> float:
     worth = _worth(state, seat, _Table(state, seat, STRONG, True), known=True)
     return _score(state, state.seats[seat]).points + worth
