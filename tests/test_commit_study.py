@@ -128,3 +128,14 @@ def test_a_majority_s_order_need_not_leave_a_laptop_out_for_a_hiccup() -> None:
     assert spot["healthy"]["max"] < 100
     assert spot["laptop"]["max"] > 1500  # a play of its own made as it fell silent
     assert (spot["misordered"], spot["conflicts"], spot["unfinished"]) == (0, 0, 0)
+
+
+def test_a_nerts_call_among_many_plays_comes_back_late_and_lands_sent_again(
+    bad_laptop: commit_study.Replayed,
+) -> None:
+    """Under load a call conflicts with plays in the air everywhere: some come back late,
+    and every one lands once sent again, within a few round trips."""
+    load = commit_study.barrier_load(6, 40, 5.0, bad_laptop, seed=1)
+    assert load["calls"] == load["landed"] == commit_study.CALLS
+    assert load["sent_again"] > 0
+    assert load["wait"]["max"] < 50

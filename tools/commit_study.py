@@ -13,6 +13,9 @@ and bytes per play (heartbeats aside, and with them), the Wi-Fi air they take
 play (the
 replica's measured; a rule's estimated as the frames it handles at the replica's cost per
 frame). One seed and one round each by default (a few minutes); --rounds for more plays.
+
+``--load RATE ...`` runs instead `barrier_load`: Nerts calls among plays made at RATE a
+second a seat, by the rule as built, and how soon each call lands.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from commit_rules import RULES, SAME_FRAMES, Table
 from p2pnerts.bots import Reaction, SimpleBots
 from p2pnerts.protocol import Ack, Event, Message, Play, PlayCommitted, PlayReturned, encode
 from p2pnerts.protocol import Replica as _Replica
-from p2pnerts.protocol._spots import Spot, spots_of
+from p2pnerts.protocol._spots import ALL, Spot, spots_of
 from p2pnerts.sim import Links, LinkStall, SimConfig, Simulation, Transport, Wifi, laptop
 
 GOOD = Wifi(0.003, 0.002)
@@ -285,6 +288,43 @@ def show(rows: list[dict[str, Any]]) -> None:
             print(f"      {r['misordered']} pairs of conflicting plays committed out of key order")
 
 
+CALLS = 10
+"""Nerts calls a `barrier_load` run makes, evenly spread, from seat after seat."""
+LOAD_SECONDS = 5.0
+"""How long a `barrier_load` run plays."""
+
+
+def barrier_load(
+    peers: int, rate: float, seconds: float, replayed: Replayed, seed: int
+) -> dict[str, Any]:
+    """How a play on the whole table fares under load, by the rule as built over datagrams
+    on good Wi-Fi: every seat plays ``rate`` times a second (Poisson, on the spots of the
+    replica's plays, each on its own tableau) for ``seconds``, and `CALLS` Nerts calls go
+    out among them, each sent again while it comes back late."""
+    rng = random.Random(f"load:{seed}:{peers}:{rate}")
+    mix = [spots for _, _, spots in replayed.workload if spots != (ALL,)]
+    work = []
+    for seat in range(peers):
+        at = rng.expovariate(rate)
+        while at < seconds:
+            spots = tuple(("deck", seat) if s[:1] == ("deck",) else s for s in rng.choice(mix))
+            work.append((at, seat, spots))
+            at += rng.expovariate(rate)
+    work += [(seconds * (i + 1) / (CALLS + 1), i % peers, (ALL,)) for i in range(CALLS)]
+    links = Links(random.Random(f"wifi:{seed}:load"), "datagram", shapes("good", peers))
+    result = Table("spot", links, sorted(work), replayed.sizes, peers).run()
+    return {
+        "peers": peers,
+        "rate": rate,
+        "plays": len(work),
+        "calls": result.barriers,
+        "sent_again": result.barriers_late,
+        "landed": len(result.barrier_waits),
+        "wait": percentiles(sorted(result.barrier_waits)),
+        "healthy": figures(result.latencies, peers + 1)["healthy"],  # (every seat: no laptop)
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peers", type=int, nargs="+", default=[2, 4, 6, 14])
@@ -297,8 +337,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--pace", type=float, help="the bots' moves a second (level 6's 1.6, level 3's 0.6 at 14)"
     )
     parser.add_argument("--rules", nargs="+", choices=RULES, default=list(RULES))
+    parser.add_argument(
+        "--load",
+        type=float,
+        nargs="+",
+        metavar="RATE",
+        help="instead: Nerts calls among plays at RATE a second a seat (`barrier_load`)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.load:
+        return show_load(args.peers, args.load, args.seed, args.json)
     rows = []
     for peers in args.peers:
         for network in args.networks:
@@ -307,6 +356,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not args.json:
                 show(cell)
     if args.json:
+        print(json.dumps(rows, indent=1))
+    return 0
+
+
+def show_load(peers: Sequence[int], rates: Sequence[float], seed: int, as_json: bool) -> int:
+    rows = []
+    for n in peers:
+        replayed = replica_run(n, "good", 1, seed)
+        for rate in rates:
+            row = barrier_load(n, rate, LOAD_SECONDS, replayed, seed)
+            rows.append(row)
+            if not as_json:
+                w, h = row["wait"], row["healthy"]
+                print(
+                    f"{n:>3} seats, {rate:g} plays a second a seat: {row['plays']} plays;"
+                    f" {row['calls']} calls sent again {row['sent_again']} times, {row['landed']}"
+                    f" landed after p50 {w.get('p50', 0):g}, max {w.get('max', 0):g} ms;"
+                    f" plays p50/p99 {h.get('p50', 0):g}/{h.get('p99', 0):g} ms"
+                )
+    if as_json:
         print(json.dumps(rows, indent=1))
     return 0
 
