@@ -66,6 +66,26 @@ class Sizes:
         return size + frame.carried
 
 
+VOTES_SIGNED = frozenset({"signed", "asked", "accountable"})
+"""The rules whose votes are signed (a vote may then be carried to a third seat)."""
+
+
+def vote_carries(rule: str) -> int:
+    """What a vote carries besides under ``rule``: a signature, or nothing."""
+    return SIGNATURE if rule in VOTES_SIGNED else 0
+
+
+def proof_carries(rule: str, grounds: tuple[Vote, ...]) -> int:
+    """What an outcome resting on ``grounds`` carries besides under ``rule``: the votes
+    themselves (``signed``, and a decider's answer to an ask under ``asked``), or its
+    decider's signature and a byte for each voter it names (``accountable``), or nothing."""
+    if rule in ("signed", "asked"):
+        return sum(carried(v) for v in grounds)
+    if rule == "accountable":
+        return SIGNATURE + len(grounds)
+    return 0
+
+
 def carried(vote: Vote) -> int:
     """A signed vote's bytes as an outcome carries it (its play and witness said once, by
     the outcome): its voter, for or late, what it names and its signature."""

@@ -53,7 +53,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from commit_frames import SIGNATURE, Frame, Result, Sizes, carried  # beside this script
+from commit_frames import Frame, Result, Sizes, proof_carries, vote_carries  # beside this
 
 from p2pnerts.protocol._spots import (
     ALL,
@@ -357,7 +357,8 @@ class Table:
             self._broadcast(self._frame(seat, "vote", play.id, vote.below, vote.ok))
             self._count(seat, vote)
         else:
-            vote_frame = self._frame(seat, "vote", play.id, vote.below, vote.ok, self._signed())
+            signed = vote_carries(self.rule)
+            vote_frame = self._frame(seat, "vote", play.id, vote.below, vote.ok, signed)
             self._send(vote_frame, play.seat)
 
     def _on_vote(self, dst: int, frame: Frame) -> None:
@@ -388,24 +389,16 @@ class Table:
         self._learn(seat, outcome)
         if self.rule == "broadcast":
             return  # every seat decides for itself
-        proof = self._proof(seat, outcome.play) if self.rule == "signed" else 0
-        if self.rule == "accountable":  # its deciders named (a byte each), and signed
-            votes = self.seats[seat].votes.get(outcome.play, {})
-            play = self.plays[outcome.play]
-            proof = SIGNATURE + len(grounds(play, votes, self.members(), self.peers))
+        proof = self._proof(seat, outcome.play) if self.rule != "asked" else 0
         self._broadcast(
             self._frame(seat, "outcome", outcome.play, outcome.below, outcome.ok, proof)
         )
 
-    def _signed(self) -> int:
-        """What a vote carries besides under this rule: a signature, or nothing."""
-        return SIGNATURE if self.rule in ("signed", "asked", "accountable") else 0
-
     def _proof(self, seat: int, play: PlayId) -> int:
-        """The bytes of the votes an outcome carries to prove itself (`grounds`)."""
+        """The bytes an outcome of ``seat``'s carries to prove itself (`proof_carries`)."""
         votes = self.seats[seat].votes.get(play, {})
-        spotted = self.plays[play]
-        return sum(carried(v) for v in grounds(spotted, votes, self.members(), self.peers))
+        on = grounds(self.plays[play], votes, self.members(), self.peers)
+        return proof_carries(self.rule, on)
 
     def _on_outcome(self, dst: int, frame: Frame) -> None:
         assert frame.play is not None
@@ -467,7 +460,7 @@ class Table:
     def _on_recover(self, dst: int, frame: Frame) -> None:
         assert frame.play is not None
         vote = self.seats[dst].voter.unseen(frame.play)
-        reply = self._frame(dst, "reply", frame.play, vote.below, vote.ok, self._signed())
+        reply = self._frame(dst, "reply", frame.play, vote.below, vote.ok, vote_carries(self.rule))
         self._send(reply, frame.src)
 
     def _on_reply(self, dst: int, frame: Frame) -> None:
