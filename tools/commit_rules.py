@@ -50,25 +50,23 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import ClassVar
 
 from commit_frames import Frame, Result, Sizes, proof_carries, vote_carries  # beside this
+from commit_wire import Seat, Wire
 
 from p2pnerts.protocol._spots import (
     ALL,
     Decision,
-    Order,
     PlayId,
     Spot,
     Spotted,
     Vote,
-    Voter,
     conflict,
     decide,
     grounds,
 )
-from p2pnerts.sim import Links, Scheduler
+from p2pnerts.sim import Links
 
 RULES = ("today", "sender", "majority", "spot", "signed", "asked", "accountable", "broadcast")
 MAJORITY = frozenset({"majority", "spot", "signed", "asked", "accountable", "broadcast"})
@@ -80,42 +78,9 @@ HEARTBEAT = 0.25
 ACK_DELAY = 0.005
 TICK = 0.05
 RECOVER_AFTER = 0.1
-RELIABLE = frozenset({"play", "vote", "stable", "outcome", "recover", "reply", "ask", "proof"})
 
 
-@dataclass
-class _Seat:
-    peers: int
-    seat: int
-    clock: int = 0
-    sent_plays: int = 0
-    last_sent: float = 0.0
-    ack_due: bool = False
-    have: list[int] = field(default_factory=list)
-    acked: list[list[int]] = field(default_factory=list)
-    pending: set[PlayId] = field(default_factory=set)
-    """Today's and the sender's rules: plays held, not resolved yet."""
-    waiting: dict[int, list[Frame]] = field(default_factory=dict)
-    stable: dict[PlayId, tuple[int, ...]] = field(default_factory=dict)
-    acks: dict[PlayId, set[int]] = field(default_factory=dict)
-    voter: Voter = field(init=False)
-    """The majority's rules: this seat's votes, and its commits (`order`)."""
-    order: Order = field(init=False)
-    votes: dict[PlayId, dict[int, Vote]] = field(default_factory=dict)
-    """The votes this seat counted, per play."""
-    asked: dict[PlayId, float] = field(default_factory=dict)
-    doubted: dict[PlayId, Decision] = field(default_factory=dict)
-    """Rule ``asked``: outcomes held until the votes they rest on come."""
-    committed: list[PlayId] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.have = [0] * self.peers
-        self.acked = [[0] * self.peers for _ in range(self.peers)]
-        self.voter = Voter(self.seat, self.peers)
-        self.order = Order(self.peers)
-
-
-class Table:
+class Table(Wire):
     """One rule's run of a workload over `Links`; `run` returns its `Result`."""
 
     def __init__(
@@ -127,29 +92,18 @@ class Table:
         peers: int,
         away: dict[int, tuple[float, float]] | None = None,
     ) -> None:
-        self.rule, self.links, self.sizes, self.peers = rule, links, sizes, peers
-        self.scheduler = Scheduler()
-        self.seats = [_Seat(peers, seat) for seat in range(peers)]
+        fifo = rule in ("today", "sender") or links.transport == "tcp"
+        super().__init__(links, sizes, peers, fifo, away)
+        self.rule = rule
         self.workload = workload
-        self.away = away or {}
-        """Per seat left out of the table, from when to when (a stall's view change)."""
-        self.result = Result()
         self.clocks: dict[PlayId, int] = {}
         self.sent_at: dict[PlayId, float] = {}
         self.spots: dict[PlayId, tuple[Spot, ...]] = {}
         self.plays: dict[PlayId, Spotted] = {}
         self.decided: dict[PlayId, bool] = {}
-        self._lost: dict[tuple[int, int], list[Frame]] = {}
-        self._fifo = rule in ("today", "sender") or links.transport == "tcp"
-        """Whether a seat takes a sender's frames other than plays only after the plays
-        before them (plays it always takes in their sender's order)."""
         self._ticker = random.Random(len(workload))
         self._barriers: dict[PlayId, float] = {}
         """Per play on the whole table in the air, when the first of its sendings went."""
-
-    @property
-    def now(self) -> float:
-        return self.scheduler.now
 
     def run(self) -> Result:
         for at, seat, spots in self.workload:
@@ -161,97 +115,6 @@ class Table:
             pass
         self.result.misordered = self.misordered()
         return self.result
-
-    # --- membership ----------------------------------------------------------------------
-
-    def members(self) -> list[int]:
-        now = self.now
-        return [s for s in range(self.peers) if not self._left_out(s, now)]
-
-    def _left_out(self, seat: int, now: float) -> bool:
-        span = self.away.get(seat)
-        return span is not None and span[0] <= now < span[1]
-
-    # --- sending ---------------------------------------------------------------------------
-
-    def _frame(
-        self,
-        seat: int,
-        kind: str,
-        play: PlayId | None = None,
-        have: tuple[int, ...] = (),
-        ok: bool = True,
-        carried: int = 0,
-    ) -> Frame:
-        me = self.seats[seat]
-        me.clock += 1
-        me.last_sent = self.now
-        return Frame(kind, seat, me.clock, me.sent_plays, play, have, ok, carried)
-
-    def _send(self, frame: Frame, dst: int) -> None:
-        src = frame.src
-        self.result.frames[frame.kind] += 1
-        self.result.bytes[frame.kind] += self.sizes.of(frame)
-        arrive = self.links.arrival(src, dst, self.now)
-        if arrive is None:
-            if frame.kind in RELIABLE:
-                self._lost.setdefault((src, dst), []).append(frame)
-                shape, back = self.links.shape(src, dst), self.links.shape(dst, src)
-                wait = max(0.02, 2 * (shape.usual_max + back.usual_max))
-                self.scheduler.at(self.now + wait, functools.partial(self._resend, src, dst, frame))
-            return
-        self.scheduler.at(arrive, functools.partial(self._arrive, dst, frame))
-
-    def _broadcast(self, frame: Frame) -> None:
-        for dst in range(self.peers):
-            if dst != frame.src:
-                self._send(frame, dst)
-
-    def _resend(self, src: int, dst: int, frame: Frame) -> None:
-        lost = self._lost.get((src, dst), [])
-        if frame in lost:
-            lost.remove(frame)
-            self._send(frame, dst)
-
-    def _arrive(self, dst: int, frame: Frame) -> None:
-        src = frame.src
-        if self._left_out(dst, self.now) or self._left_out(src, self.now):
-            return
-        lost = self._lost.get((src, dst))
-        if lost:  # a gap shows: ask at once; the answer is the lost frames sent again
-            self.result.frames["nack"] += 1
-            self.result.bytes["nack"] += self.sizes.small
-            back = self.links.arrival(dst, src, self.now)
-            if back is not None:
-                for old in list(lost):
-                    self.scheduler.at(back, functools.partial(self._resend, src, dst, old))
-        self.result.handled += 1
-        me = self.seats[dst]
-        if self._fifo and frame.kind != "play" and frame.plays_sent > me.have[src]:
-            me.waiting.setdefault(src, []).append(frame)
-            return
-        self._take(dst, frame)
-
-    def _take(self, dst: int, frame: Frame) -> None:
-        me, src = self.seats[dst], frame.src
-        if frame.kind == "play":
-            assert frame.play is not None
-            if frame.play[1] != me.have[src] + 1:
-                if frame.play[1] > me.have[src]:
-                    me.waiting.setdefault(src, []).append(frame)
-                return
-            me.have[src] = frame.play[1]
-        me.clock = max(me.clock, frame.clock)
-        me.acked[src][src] = max(me.acked[src][src], frame.plays_sent)
-        self._HANDLERS[frame.kind](self, dst, frame)
-        if frame.kind == "play" and me.waiting.get(src):
-            ready = sorted(me.waiting.pop(src), key=lambda f: f.clock)
-            for later in ready:
-                if later.kind == "play" or later.plays_sent <= me.have[src]:
-                    self._take(dst, later)
-                else:
-                    me.waiting.setdefault(src, []).append(later)
-        self._commit(dst)
 
     # --- plays -----------------------------------------------------------------------------
 
@@ -494,7 +357,7 @@ class Table:
                     again = functools.partial(self._intend, seat, (ALL,), first)
                     self.scheduler.at(self.now, again)
 
-    def _next(self, seat: int, me: _Seat) -> tuple[PlayId, bool] | None:
+    def _next(self, seat: int, me: Seat) -> tuple[PlayId, bool] | None:
         """Today's or the sender's rule: the play that commits (or is returned) at ``seat``
         now, if any."""
         first = min(me.pending, key=self.key)
@@ -523,6 +386,9 @@ class Table:
                     )
                     count += related and self.key(earlier) < self.key(later)
         return count
+
+    def _handle(self, dst: int, frame: Frame) -> None:
+        self._HANDLERS[frame.kind](self, dst, frame)
 
     _HANDLERS: ClassVar[dict[str, Callable[[Table, int, Frame], None]]] = {
         "play": _on_play,
