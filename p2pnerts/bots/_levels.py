@@ -25,6 +25,7 @@ table's and not a person's, may think for 50 ms too: it still looks twice as oft
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import inspect
@@ -32,7 +33,7 @@ import os
 import random
 import statistics
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -273,7 +274,8 @@ def _import(name: str) -> ModuleType:
         # module up in sys.modules (to resolve `from __future__ import annotations`).
         sys.modules[loader.name] = module
         try:
-            loader.loader.exec_module(module)
+            with _beside(path):
+                loader.loader.exec_module(module)
         except BaseException:
             del sys.modules[loader.name]
             raise
@@ -288,14 +290,29 @@ def _from_here(name: str) -> ModuleType:
     """Import the dotted module ``name``, looking in the working directory first, as
     ``python -m`` does: the ``p2pnerts`` command's own path starts at its script's
     directory, where an author's ``mybots.cautious`` is not."""
-    here = os.getcwd()
-    if here in sys.path or "" in sys.path:
+    if "" in sys.path:
         return importlib.import_module(name)
-    sys.path.insert(0, here)
+    with _looking_in(os.getcwd()):
+        return importlib.import_module(name)
+
+
+def _beside(path: Path) -> contextlib.AbstractContextManager[None]:
+    """While a policy file runs, the modules beside it can be imported, as when ``python
+    file.py`` runs it: a policy may keep its helpers in a module of their own."""
+    return _looking_in(str(path.resolve().parent))
+
+
+@contextlib.contextmanager
+def _looking_in(folder: str) -> Iterator[None]:
+    """Imports look in ``folder`` first for a while; the path is left as it was."""
+    if folder in sys.path:
+        yield
+        return
+    sys.path.insert(0, folder)
     try:
-        return importlib.import_module(name)
+        yield
     finally:
-        sys.path.remove(here)
+        sys.path.remove(folder)
 
 
 def _where(exc: Exception) -> str:

@@ -137,6 +137,25 @@ def test_a_policy_that_cannot_be_loaded_says_why(spec: str, message: str) -> Non
         load_policy(spec)
 
 
+def test_a_policy_file_imports_the_modules_beside_it(tmp_path: Path) -> None:
+    """As when ``python file.py`` runs it: an author's helpers may live in a module of
+    their own next to the policy (before, "No module named 'helpers'")."""
+    (tmp_path / "helpers.py").write_text("from p2pnerts.rules import TurnStock\n")
+    path = tmp_path / "turner.py"
+    path.write_text(
+        "from helpers import TurnStock\n"
+        "class Turner:\n"
+        "    def choose(self, view, seat):\n"
+        "        return TurnStock(seat)\n"
+    )
+    try:
+        policy = load_policy(f"{path}:Turner")(random.Random(0))
+    finally:
+        sys.modules.pop("helpers", None)
+    assert policy.choose(None, 1) == TurnStock(1)  # type: ignore[arg-type]
+    assert str(tmp_path) not in sys.path  # looked in, and left as it was
+
+
 def test_a_policy_file_may_define_a_dataclass_under_postponed_annotations(
     tmp_path: Path,
 ) -> None:
