@@ -22,15 +22,12 @@ but for one change; play it against the strong bot on the fast arena:
 - ``TableRollouts``, ``OwnRollouts``: "a move at home, or a turn" decided by playing on: six
   guesses at every hidden card, a second of play, every seat (or the bot's own only) played
   by the strong bot; slow (54 and 18 ms a decision).
-- ``BeamPlan``: every card play and turn from a beam search over its own tableau (60
-  tableaux kept at each of 14 moves), reading its own face-down cards; it calls at once.
-  ``BeamHome``: the expert bot with the beam's move where it moves at home or turns. A
-  bound, not a bot: 20-35 ms a decision.
+- The beam searches over the bot's own tableau are in ``tools/beams.py``.
 
 How well a policy plays its own tableau alone, with no race and no other player's cards to
 help (`solo`: the same deals for every policy, 56 looks each, the other seat still):
 
-    python tools/probes.py strong expert tools/probes.py:BeamPlan --deals 200
+    python tools/probes.py strong expert tools/beams.py:BeamPlan --deals 200
 
 The quicker hand is the arena's own: ``--policies strong,strong@14.7``.
 """
@@ -46,13 +43,12 @@ from p2pnerts.arena._fast import FastRound, Seat
 from p2pnerts.arena._report import Tally
 from p2pnerts.bots import BotDriver, ExpertBot, Policy, PolicyError, StrongBot, load_policy
 from p2pnerts.bots._expert import EXPERT
-from p2pnerts.bots._strong import STRONG, _fits_down, _gains, _goes_up, _Table, _worth
+from p2pnerts.bots._strong import STRONG, _fits_down, _gains, _goes_up, _Table
 from p2pnerts.commands._options import count
 from p2pnerts.rules import (
     HIDDEN,
     NERTS,
     WASTE,
-    CallNerts,
     CardMove,
     DeclareStuck,
     IllegalMove,
@@ -69,7 +65,6 @@ from p2pnerts.rules import (
     apply,
     deal,
     legal_moves,
-    makes_progress,
     private_view,
     score_round,
     shuffled_deck,
@@ -261,98 +256,6 @@ class ShortestPlan:
                     return m if root is None else root
                 queue.append((after, m if root is None else root, depth + 1))
         return None
-
-
-class BeamPlan:
-    """Every card play and turn the first move of a beam search over the bot's own tableau
-    (`WIDTH` tableaux kept at each of `DEPTH` moves, each valued as the strong bot values a
-    tableau, plus its points: cards up less two a Nerts card left), the foundations as they
-    are; it calls Nerts at once. It reads its own face-down cards, as the view lets it and
-    the expert never does: a bound, not a bot (20-35 ms a decision)."""
-
-    WIDTH, DEPTH = 60, 14
-
-    def __init__(self) -> None:
-        self.strong = StrongBot()
-
-    def choose(self, view: State, seat: int) -> Move | None:
-        moves = legal_moves(view, seat)
-        if CallNerts(seat) in moves:
-            return CallNerts(seat)
-        return self.planned(view, seat) or self.strong.choose(view, seat)
-
-    def planned(self, view: State, seat: int) -> Move | None:
-        """The first move of the best line the beam finds; None if there is none."""
-        beam: list[tuple[float, State, Move | None]] = [(0.0, view, None)]
-        seen = set()
-        for _ in range(self.DEPTH):
-            wider = []
-            for value, state, first in beam:
-                if not state.tableau_of(seat).nerts:
-                    wider.append((value + 1000, state, first))  # (a line that can call)
-                    continue
-                for m in legal_moves(state, seat):
-                    if not isinstance(m, ToFoundation | ToWork | SlideUnder | TurnStock):
-                        continue
-                    try:
-                        after = apply(state, m)[0]
-                    except IllegalMove:
-                        continue
-                    key = (after.tableau_of(seat), after.foundations)
-                    if key not in seen:
-                        seen.add(key)
-                        wider.append((_beam_value(after, seat), after, first or m))
-            if not wider:
-                break
-            wider.sort(key=lambda line: -line[0])
-            beam = wider[: self.WIDTH]
-        return beam[0][2]
-
-
-class BeamHome(BeamPlan):
-    """The expert bot; where it moves a card at home or turns the stock, `BeamPlan`'s move
-    instead, if that is a turn or makes progress (`makes_progress`: else two piles could
-    trade a card back and forth for ever). Its plays up, calls and waits are the expert's."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.expert = ExpertBot()
-
-    def choose(self, view: State, seat: int) -> Move | None:
-        move = self.expert.choose(view, seat)
-        if not isinstance(move, ToWork | SlideUnder | TurnStock):
-            return move
-        planned = self.planned(view, seat)
-        if isinstance(planned, TurnStock) or (
-            planned is not None and makes_progress(view, planned)
-        ):
-            return planned
-        return move
-
-
-class BeamGuess(BeamHome):
-    """`BeamHome` that reads no face-down card: the beam runs on `GUESSES` guesses at the
-    hidden cards (`_guess`: each dealt at random from the cards of its deck not seen), and
-    its move is the first move most of them plan (ties: the expert's move)."""
-
-    GUESSES, WIDTH, DEPTH = 2, 16, 8
-
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__()
-        self.rng = rng
-
-    def planned(self, view: State, seat: int) -> Move | None:
-        firsts = Counter(
-            super(BeamGuess, self).planned(_guess(view, self.rng), seat)
-            for _ in range(self.GUESSES)
-        )
-        (best, most), *rest = firsts.most_common()
-        return None if rest and rest[0][1] == most else best
-
-
-def _beam_value(state: State, seat: int) -> float:
-    worth = _worth(state, seat, _Table(state, seat, STRONG, True), known=True)
-    return _score(state, state.seats[seat]).points + worth
 
 
 def _score(state: State, deck: int) -> RoundScore:

@@ -204,11 +204,11 @@ alone again (2,000 paired rounds in each seating on seed 8, deals no sweep had u
 them and is as flat.
 
 Last, a search that knows every card of its own and takes a hundred times as long
-(``tools/probes.py``). ``BeamPlan`` plays every card and turn by a beam search over its own
+(``tools/beams.py``). ``BeamPlan`` plays every card and turn by a beam search over its own
 tableau (60 tableaux kept at each of 14 moves, valued as the strong bot values a tableau,
 plus its points), reading its own face-down Nerts cards and stock, 20-35 ms a decision.
 Alone at its own tableau (``python tools/probes.py strong expert
-tools/probes.py:BeamPlan``: 200 two-player deals, 56 looks each, the other seat still) it
+tools/beams.py:BeamPlan``: 200 two-player deals, 56 looks each, the other seat still) it
 leaves 8.16 Nerts cards and plays 6.04 cards up, where the strong bot leaves 8.23 and plays
 6.22 up, and this bot 8.06 and 6.16: at its own tableau this bot plays as well as that
 search. At the table it plays no race, and against the strong bot it plays fewer cards up
@@ -221,7 +221,7 @@ time allowed: whatever a table of these bots still leaves to win, little of it s
 bot's own tableau. ``BeamGuess``, the same with no face-down card read (the beam run on two
 guesses at the hidden cards, 16 tableaux kept at each of 8 moves, the move most guesses
 plan taken): +0.31 ± 0.85 against this bot named second (``p2pnerts arena --policies
-expert,tools/probes.py:BeamGuess --rounds 400 --fast --seed 45``) and +0.06 ± 0.79 named
+expert,tools/beams.py:BeamGuess --rounds 400 --fast --seed 45``) and +0.06 ± 0.79 named
 first (seed 46), decision p99 72.4 and 70.7 ms: over the top level's budget, and within
 the intervals."""
 

@@ -1,5 +1,5 @@
 """The strong bot's probes (tools/probes.py): each plays the arena as the strong bot does
-but for the one kind of decision it changes."""
+but for the one kind of decision it changes; and the beam searches (tools/beams.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
+import beams
 import probes
 
 from p2pnerts.arena import play_arena
@@ -119,9 +120,12 @@ def test_any_foundation_play_plays_up_a_card_where_the_strong_bot_plays_one_up()
 
 def test_the_beam_probes_play_the_fast_arena(monkeypatch: pytest.MonkeyPatch) -> None:
     """A narrow, shallow beam, that the rounds stay quick."""
-    monkeypatch.setattr(probes.BeamPlan, "WIDTH", 4)
-    monkeypatch.setattr(probes.BeamPlan, "DEPTH", 3)
-    report = play_arena(["strong", "probes:BeamPlan", "probes:BeamHome"], 1, seed=3, fast=True)
+    monkeypatch.setattr(beams.BeamPlan, "WIDTH", 4)
+    monkeypatch.setattr(beams.BeamPlan, "DEPTH", 3)
+    monkeypatch.setattr(beams.BeamGuess, "WIDTH", 4)
+    monkeypatch.setattr(beams.BeamGuess, "DEPTH", 3)
+    policies = ["strong", "beams:BeamPlan", "beams:BeamHome", "beams:BeamGuess"]
+    report = play_arena(policies, 1, seed=3, fast=True)
     assert all(f.seat_rounds >= 1 for f in report.figures)
 
 
@@ -131,12 +135,12 @@ def test_the_beam_at_home_changes_only_the_expert_s_moves_at_home_and_turns(
     """Along the strong bot's play of a few deals, BeamHome plays as the expert does but
     where the expert moves a card onto a work pile or turns: there, at some looks, a turn
     or a move that makes progress, legal, from the beam."""
-    monkeypatch.setattr(probes.BeamPlan, "WIDTH", 8)
-    monkeypatch.setattr(probes.BeamPlan, "DEPTH", 4)
+    monkeypatch.setattr(beams.BeamPlan, "WIDTH", 8)
+    monkeypatch.setattr(beams.BeamPlan, "DEPTH", 4)
     changed = 0
     for view, _, _ in _strong_play(4, 40):
         expert = ExpertBot().choose(view, 0)
-        chosen = probes.BeamHome().choose(view, 0)
+        chosen = beams.BeamHome().choose(view, 0)
         if chosen != expert:
             assert isinstance(expert, ToWork | SlideUnder | TurnStock)
             assert chosen in legal_moves(view, 0)
