@@ -91,10 +91,13 @@ class Table(Wire):
         sizes: Sizes,
         peers: int,
         away: dict[int, tuple[float, float]] | None = None,
+        heartbeat: float = HEARTBEAT,
     ) -> None:
         fifo = rule in ("today", "sender") or links.transport == "tcp"
         super().__init__(links, sizes, peers, fifo, away)
         self.rule = rule
+        self.heartbeat = heartbeat
+        """A seat that has sent nothing for so long sends a heartbeat."""
         self.workload = workload
         self.clocks: dict[PlayId, int] = {}
         self.sent_at: dict[PlayId, float] = {}
@@ -175,7 +178,7 @@ class Table(Wire):
 
     def _tick(self, seat: int) -> None:
         me = self.seats[seat]
-        if not self._left_out(seat, self.now) and self.now - me.last_sent >= HEARTBEAT:
+        if not self._left_out(seat, self.now) and self.now - me.last_sent >= self.heartbeat:
             self._broadcast(self._frame(seat, "heartbeat", have=tuple(me.have)))
         self._recover(seat)
         if self.rule == "sender":

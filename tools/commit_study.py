@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from commit_frames import Result, Sizes, airtime  # beside this script
-from commit_rules import RULES, SAME_FRAMES, Table
+from commit_rules import HEARTBEAT, RULES, SAME_FRAMES, Table
 
 from p2pnerts.bots import Reaction, SimpleBots
 from p2pnerts.protocol import Ack, Event, Message, Play, PlayCommitted, PlayReturned, encode
@@ -179,15 +179,22 @@ def percentiles(xs: list[float]) -> dict[str, float]:
 
 
 def rule_run(
-    rule: str, transport: Transport, peers: int, network: str, replayed: Replayed, seed: int
+    rule: str,
+    transport: Transport,
+    peers: int,
+    network: str,
+    replayed: Replayed,
+    seed: int,
+    heartbeat: float = HEARTBEAT,
 ) -> dict[str, Any]:
-    """One commit rule, evaluated over the Wi-Fi link model on the replica's plays."""
+    """One commit rule, evaluated over the Wi-Fi link model on the replica's plays (a seat
+    silent for ``heartbeat`` seconds sends a heartbeat)."""
     timings = SAME_FRAMES.get(rule, rule)
     links = Links(random.Random(f"wifi:{seed}:{timings}"), transport, shapes(network, peers))
     away = {}
     if network == "stall" and peers > 2:  # (two seats hold no majority to leave one out)
         away[peers - 1] = (STALL_AT + LEFT_OUT_AFTER, float("inf"))
-    table = Table(rule, links, replayed.workload, replayed.sizes, peers, away)
+    table = Table(rule, links, replayed.workload, replayed.sizes, peers, away, heartbeat)
     start = time.process_time()
     result = table.run()
     cpu = time.process_time() - start
@@ -242,12 +249,14 @@ def study(
     seed: int,
     rules: Sequence[str] = RULES,
     pace: float | None = None,
+    heartbeat: float = HEARTBEAT,
 ) -> list[dict[str, Any]]:
     replayed = replica_run(peers, network, rounds, seed, pace)
     rows = [replayed.row]
     for rule, transport in VARIANTS:
         if rule in rules:
-            rows.append(rule_run(rule, transport, peers, network, replayed, seed))
+            row = rule_run(rule, transport, peers, network, replayed, seed, heartbeat)
+            rows.append(row)
     floor = floor_ms(peers, network)
     for row in rows:
         row |= {"peers": peers, "network": network, "floor_ms": floor}
@@ -338,6 +347,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--rules", nargs="+", choices=RULES, default=list(RULES))
     parser.add_argument(
+        "--heartbeat",
+        type=float,
+        default=HEARTBEAT,
+        metavar="S",
+        help=f"the rules' heartbeat after S seconds of silence ({HEARTBEAT}; the replica's"
+        " own stays)",
+    )
+    parser.add_argument(
         "--load",
         type=float,
         nargs="+",
@@ -351,7 +368,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = []
     for peers in args.peers:
         for network in args.networks:
-            cell = study(peers, network, args.rounds, args.seed, args.rules, args.pace)
+            cell = study(
+                peers, network, args.rounds, args.seed, args.rules, args.pace, args.heartbeat
+            )
             rows += cell
             if not args.json:
                 show(cell)
