@@ -10,9 +10,9 @@ same plays (who played when, from the replica's run). It prints, per rule, the c
 latency of the healthy seats' own plays and of the laptop's (p50/p90/p99/max, ms), frames
 and bytes per play (heartbeats aside, and with them), the Wi-Fi air they take
 (`commit_frames.airtime`; today's TCP's own ACKs not counted), plays returned, and CPU per
-play (the
-replica's measured; a rule's estimated as the frames it handles at the replica's cost per
-frame). One seed and one round each by default (a few minutes); --rounds for more plays.
+play (the replica's measured; a rule's estimated as the frames it handles at the replica's
+cost per frame). One seed and one round each by default (a few minutes); --rounds for more
+plays, --pace for faster bots, --heartbeat for the rules' heartbeats.
 
 ``--load RATE ...`` runs instead `barrier_load`: Nerts calls among plays made at RATE a
 second a seat, by the rule as built, and how soon each call lands.
