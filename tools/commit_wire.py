@@ -1,10 +1,11 @@
 """How the study's commit rules send frames over simulated Wi-Fi (`commit_rules`'s base).
 
-`Wire` carries a rule's frames over `p2pnerts.sim.Links`: each frame is counted and
-priced (`Sizes`) as it goes, delayed or lost by the link model, sent again when lost if
-its kind is `RELIABLE` (when a later frame shows the gap, or after twice the link's usual
-round trip), and taken at its seat in its sender's order where the rule needs that. What
-a seat then does with it is the rule's (`commit_rules.Table`: `_HANDLERS` and `_commit`).
+`Wire` carries a rule's frames over `p2pnerts.sim.Links`: each frame is counted and priced
+(`Sizes`) as it goes, delayed or lost by the link model, sent again when lost if its kind
+is `RELIABLE` (when a later frame shows the gap, or after twice the link's usual round
+trip, each wait twice the last up to `RESEND_MOST`), and taken at its seat in its sender's
+order where the rule needs that. What a seat then does with it is the rule's
+(`commit_rules.Table`: `_HANDLERS` and `_commit`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from p2pnerts.sim import Links, Scheduler
 
 RELIABLE = frozenset({"play", "vote", "stable", "outcome", "recover", "reply", "ask", "proof"})
 """The kinds of frame sent again when lost (Acks and heartbeats: the next says more)."""
+RESEND_MOST = 0.25
+"""The longest wait before a lost frame is sent again: each wait doubles the last, from
+twice the link's usual round trip (a gap a later frame shows asks for it at once)."""
 
 
 @dataclass
@@ -73,6 +77,8 @@ class Wire:
         """Per seat left out of the table, from when to when (a stall's view change)."""
         self.result = Result()
         self._lost: dict[tuple[int, int], list[Frame]] = {}
+        self._tries: dict[tuple[int, Frame], int] = {}
+        """How often each frame lost on its way to a seat was sent: its next wait doubles."""
         self._fifo = fifo
         """Whether a seat takes a sender's frames other than plays only after the plays
         before them (plays it always takes in their sender's order)."""
@@ -124,9 +130,13 @@ class Wire:
             if frame.kind in RELIABLE:
                 self._lost.setdefault((src, dst), []).append(frame)
                 shape, back = self.links.shape(src, dst), self.links.shape(dst, src)
-                wait = max(0.02, 2 * (shape.usual_max + back.usual_max))
+                tries = self._tries.get((dst, frame), 0)
+                self._tries[dst, frame] = tries + 1
+                wait = max(0.02, 2 * (shape.usual_max + back.usual_max)) * 2**tries
+                wait = min(wait, RESEND_MOST)
                 self.scheduler.at(self.now + wait, functools.partial(self._resend, src, dst, frame))
             return
+        self._tries.pop((dst, frame), None)
         self.scheduler.at(arrive, functools.partial(self._arrive, dst, frame))
 
     def _broadcast(self, frame: Frame) -> None:
