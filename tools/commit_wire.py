@@ -5,7 +5,7 @@
 is `RELIABLE` (when a later frame shows the gap, or after twice the link's usual round
 trip, each wait twice the last up to `RESEND_MOST`), and taken at its seat in its sender's
 order where the rule needs that. What a seat then does with it is the rule's
-(`commit_rules.Table`: `_HANDLERS` and `_commit`).
+(`commit_rules.Table`: `_handle` and `_commit`).
 """
 
 from __future__ import annotations
