@@ -25,7 +25,7 @@ import json
 import random
 import statistics
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -140,8 +140,7 @@ def replica_run(
         "frames": round(per_play, 1),
         "frames_hb": round(frames / done, 1),
         "bytes": round(bytes_per_play),
-        "air_ms": round(airtime(t.messages, t.bytes) / 1000 / done, 1),
-        "air_hb_ms": round(airtime(t.messages, t.bytes, aside="") / 1000 / done, 1),
+        **air(t.messages, t.bytes, done),
         "returned": t.returns,
         "plays": done,
         "cpu_ms": round(1000 * cpu / done, 2),
@@ -166,6 +165,14 @@ def figures(latencies: dict[int, list[float]], peers: int) -> dict[str, Any]:
     healthy = sorted(x for seat, xs in latencies.items() if seat != peers - 1 for x in xs)
     bad = sorted(latencies.get(peers - 1, []))
     return {"healthy": percentiles(healthy), "laptop": percentiles(bad)}
+
+
+def air(frames: Counter[str], size: Counter[str], plays: int) -> dict[str, float]:
+    """The Wi-Fi air a play takes (ms, `airtime`), heartbeats aside and with them."""
+    return {
+        "air_ms": round(airtime(frames, size) / 1000 / plays, 1),
+        "air_hb_ms": round(airtime(frames, size, aside="") / 1000 / plays, 1),
+    }
 
 
 def percentiles(xs: list[float]) -> dict[str, float]:
@@ -215,8 +222,7 @@ def summary(
         "frames": round((frames - heartbeats) / plays, 1),
         "frames_hb": round(frames / plays, 1),
         "bytes": round((result.bytes.total() - result.bytes["heartbeat"]) / plays),
-        "air_ms": round(airtime(result.frames, result.bytes) / 1000 / plays, 1),
-        "air_hb_ms": round(airtime(result.frames, result.bytes, aside="") / 1000 / plays, 1),
+        **air(result.frames, result.bytes, plays),
         "returned": sum(result.returned.values()),
         "asks": round(result.frames["ask"] / plays, 2),
         "laptop_returned": result.returned[peers - 1],

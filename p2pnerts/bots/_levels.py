@@ -274,7 +274,9 @@ def _import(name: str) -> ModuleType:
         # module up in sys.modules (to resolve `from __future__ import annotations`).
         sys.modules[loader.name] = module
         try:
-            with _beside(path):
+            # The modules beside it can be imported, as when ``python file.py`` runs it: a
+            # policy may keep its helpers in a module of their own.
+            with _looking_in(str(path.resolve().parent)):
                 loader.loader.exec_module(module)
         except BaseException:
             del sys.modules[loader.name]
@@ -294,12 +296,6 @@ def _from_here(name: str) -> ModuleType:
         return importlib.import_module(name)
     with _looking_in(os.getcwd()):
         return importlib.import_module(name)
-
-
-def _beside(path: Path) -> contextlib.AbstractContextManager[None]:
-    """While a policy file runs, the modules beside it can be imported, as when ``python
-    file.py`` runs it: a policy may keep its helpers in a module of their own."""
-    return _looking_in(str(path.resolve().parent))
 
 
 @contextlib.contextmanager
