@@ -9,11 +9,12 @@ only what its rule needs to decide when each play commits, counting every frame 
   every member's `have` holds it.
 - ``sender``: acknowledgements to the play's sender alone; the sender, holding every
   member's, broadcasts the play's stability once with its `have` (what sorts below it).
-- ``majority``: version 3's rule as built (`p2pnerts.protocol._spots`, whose docstring
-  says it all), with every play conflicting with every other: votes to the sender, which
-  decides on a quorum and broadcasts the outcome once; a seat that waits on an outcome too
-  long asks the members for their votes and decides itself. `Result.conflicts` counts
-  plays decided apart (only a change of the members can make one).
+- ``majority``: version 3's rule as built (`p2pnerts.protocol._spots` and `_order`, whose
+  docstrings say it all), with every play conflicting with every other: votes to the
+  sender, which decides on a quorum and broadcasts the outcome once; a seat that waits on
+  an outcome too long asks the members for their votes and decides itself.
+  `Result.conflicts` counts plays decided apart (only a change of the members can make
+  one).
 - ``spot``: the same rule, with plays ordered only where they conflict (`spots_of`).
   `Result.misordered` counts pairs of conflicting plays (or of one seat's) a seat
   committed out of key order.

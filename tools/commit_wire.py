@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from commit_frames import Frame, Result, Sizes  # beside this script
 
-from p2pnerts.protocol._spots import Decision, Order, PlayId, Vote, Voter
+from p2pnerts.protocol._order import Order
+from p2pnerts.protocol._spots import Decision, PlayId, Vote, Voter
 from p2pnerts.sim import Links, Scheduler
 
 RELIABLE = frozenset({"play", "vote", "stable", "outcome", "recover", "reply", "ask", "proof"})

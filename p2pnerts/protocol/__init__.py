@@ -56,9 +56,10 @@ The parts reach the replica that holds them through `_host.Host`, where every fi
 share is declared once; a part that reads more names only that in a `Host` of its own that
 extends it (the membership's own parts read the membership likewise, `_host.Membership`).
 
-Beside the replica, `_spots` is version 3's commit rule on its own (a majority's order
-per spot: votes, decisions, commits and what a view change settles), which the study's
-model runs (``tools/commit_rules.py``) and the replica is to run next; `_channel` encrypts
+Beside the replica, `_spots` and `_order` are version 3's commit rule on its own (a
+majority's order per spot: `_spots` the votes and what they decide and prove, `_order` one
+seat's commits and what a view change settles), which the study's model runs
+(``tools/commit_rules.py``) and the replica is to run next; `_channel` encrypts
 a link: a Noise handshake (by the `noiseprotocol`
 package) and the records that carry its frames, sealed and opened without IO; `_identity`
 says who a seat is, and what each end of a link signs.

@@ -1,9 +1,11 @@
 """A majority's order per spot: the commit rule issue 45's study chose for version 3.
 
-This module is the rule alone, one seat's part of it, with no frames, clocks or views: the
-study's model (``tools/commit_rules.py``) runs it over simulated links, and the replica is
-to run it next. SPEC's notes on the study ("Since the study") give the argument that this
-docstring sums up, and the figures.
+This module is the rule alone, one seat's part of it, with no frames, clocks or views:
+where plays act, the votes, and what the votes decide and prove. What one seat commits, and
+in which order, is `_order` (`Order`, and `settle` for a view change). The study's model
+(``tools/commit_rules.py``) runs both over simulated links, and the replica is to run them
+next. SPEC's notes on the study ("Since the study") give the argument that these
+docstrings sum up, and the figures.
 
 Theory of operation
 -------------------
@@ -32,25 +34,10 @@ that no quorum can; never both, since that takes more votes than there are membe
 whoever counts enough votes (the sender, or any seat that asks the members while the
 sender is silent) decides the same way, with no ballots; only a change of the members
 can change what the votes decide, and the view change settles every open play first
-(`settle`).
+(`_order.settle`).
 
-Two plays decided in are ordered the same at every seat: their quorums share a member,
-which voted for the one that sorts first before the other (else that one was late there),
-and so held it, and named it, when it voted for the other. The outcome of a play carries
-the union of what its deciding voters named (`Decision.below`), and a seat commits a play
-decided in only once it holds every play up to that and has resolved each one among them
-that conflicts and sorts before (`Order.ready`); a conflicting play that sorts before and
-is held by none of those voters can no longer gather a quorum (they will vote it late).
-What a vote names is what matters, no more: a seat whose links to one laptop lose frames
-does not wait for that laptop's moves on its own tableau. So every seat applies the plays
-of a spot in one order, their key order, and plays of different spots commute. A seat's
-own plays commit in the order it made them, whatever their spots (each may build on the
-one before: a card laid on a work pile, then played up from there).
-
-Seats commit in different sequences (plays of different spots commute), so what they
-check against each other is the *canonical order*: key order, taken as far as every play
-that sorts before is held and resolved and no play to come can sort before
-(`Order.settled`). Every seat reaches the same sequence, a little later than it commits.
+Two plays decided in are ordered the same at every seat, and each seat commits a play only
+once what must come before it is resolved: `_order` tells how.
 
 A decision goes out with the votes it rests on (`grounds`), and a seat takes another's
 decision only if those votes decide it so (`proven`): one that claims a quorum it never
@@ -62,7 +49,7 @@ votes for that very play (`Spotted.witness`): a majority at an even table, one v
 an odd one, so that every two such sets share two members, one of them honest, which
 votes once for one play under a number and names truly. So one cheat can neither get two
 plays in under one number nor part the order, whatever it votes. A seat that holds one
-play and learns another decided under that number holds the proof (`Order.disputed`).
+play and learns another decided under that number holds the proof (`_order.Order.disputed`).
 What this rule alone cannot stop is a vote that says one thing to one asker and another
 to the next, nor a vote made up by a decider: votes are to be signed, so that the
 grounds a decision carries are the voters' own, and two votes on one play are proof.
@@ -71,7 +58,6 @@ grounds a decision carries are the voters' own, and two votes on one play are pr
 from __future__ import annotations
 
 import bisect
-import heapq
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -268,7 +254,7 @@ class Voter:
 
     def hold(self, play: Spotted) -> Vote:
         """This seat's vote on ``play``, which it now holds (a sender's plays in order)."""
-        if not _next_in_line(self.have, play):
+        if not next_in_line(self.have, play):
             return self.votes[play.id]
         below = play.below if play.seat == self.seat else self._before(play)
         self.have[play.seat] = play.seq
@@ -336,122 +322,7 @@ class Voter:
         return vote
 
 
-class Order:
-    """One seat's commits: plays held and outcomes learnt, resolved in an order that every
-    seat agrees with spot by spot."""
-
-    def __init__(self, seats: int) -> None:
-        self.have = [0] * seats
-        self.held: dict[PlayId, Spotted] = {}
-        self.outcomes: dict[PlayId, Decision] = {}
-        self.resolved: dict[PlayId, bool] = {}
-        """Every play resolved here: True committed, False returned."""
-        self._open: dict[PlayId, Decision] = {}
-        """Outcomes learnt of plays not resolved here yet."""
-        self._unresolved: dict[PlayId, Spotted] = {}
-        """The plays held not resolved yet: what a commit may wait for."""
-        self._unsettled: list[tuple[Key, PlayId]] = []
-        """A heap of the plays held whose place in the canonical order is not fixed yet."""
-
-    def hold(self, play: Spotted) -> None:
-        if not _next_in_line(self.have, play):
-            return
-        self.held[play.id] = play
-        self.have[play.seat] = play.seq
-        heapq.heappush(self._unsettled, (play.key, play.id))
-        if play.id not in self.resolved:
-            self._unresolved[play.id] = play
-
-    @property
-    def unresolved(self) -> Mapping[PlayId, Spotted]:
-        """The plays held here and not resolved yet."""
-        return self._unresolved
-
-    def learn(self, outcome: Decision) -> None:
-        known = self.outcomes.setdefault(outcome.play, outcome)
-        if known.ok != outcome.ok:
-            raise ValueError(f"play {outcome.play} decided both ways")
-        if outcome.play not in self.resolved:
-            self._open[outcome.play] = known
-
-    def ready(self) -> list[tuple[PlayId, bool]]:
-        """The plays resolved now, in the order they resolve: (play, committed)."""
-        done: list[tuple[PlayId, bool]] = []
-        progress = True
-        while progress:
-            progress = False
-            for play, outcome in list(self._open.items()):
-                if outcome.ok and not self._can_commit(play, outcome):
-                    continue
-                del self._open[play]
-                self._unresolved.pop(play, None)
-                self.resolved[play] = outcome.ok
-                done.append((play, outcome.ok))
-                progress = True
-        return done
-
-    def settled(self, bounds: Iterable[Key]) -> list[tuple[PlayId, bool]]:
-        """The plays whose place in the canonical order (key order, the same at every
-        seat) is fixed now, in that order, each with whether it committed: every play that
-        sorts before is held and resolved here, and no play still to come sorts before.
-        ``bounds``: per member, a key that its plays still to come sort after (the key of
-        its last play held here, or its last clock heard with its seat)."""
-        frontier = min(bounds)
-        done = []
-        while self._unsettled and self._unsettled[0][0] <= frontier:
-            play = self._unsettled[0][1]
-            if play not in self.resolved:
-                break
-            heapq.heappop(self._unsettled)
-            done.append((play, self.resolved[play]))
-        return done
-
-    @property
-    def disputed(self) -> list[PlayId]:
-        """Plays decided in whose sender sent this seat another play under that number:
-        they cannot commit here, and the two plays prove the sender a cheat."""
-        return [
-            p
-            for p, d in self._open.items()
-            if d.ok and p in self.held and self.held[p].witness != d.witness
-        ]
-
-    def _can_commit(self, play: PlayId, outcome: Decision) -> bool:
-        if any(h < b for h, b in zip(self.have, outcome.below, strict=True)):
-            return False
-        mine = self.held[play]
-        if mine.witness != outcome.witness:
-            return False
-        return not any(
-            other.key < mine.key
-            and other.seq <= outcome.below[other.seat]
-            and (other.seat == mine.seat or conflict(other.spots, mine.spots))
-            for other in self._unresolved.values()
-            if other.id != play
-        )
-
-
-def settle(
-    open_plays: Iterable[Spotted],
-    votes: Mapping[PlayId, Mapping[int, Vote]],
-    known: Mapping[PlayId, Decision],
-    members: Iterable[int],
-    seats: int,
-) -> dict[PlayId, Decision]:
-    """What a view change decides for the plays still open, from what the seats of the new
-    view (a majority of the old one's ``members``) hold: an outcome one of them learnt, or
-    the one their votes decide, or else returned. A seat of the new view never resolved a
-    play this returns: it would have known its outcome. Only a seat left out can have
-    committed one, and it takes the new view's table when it comes back."""
-    members = list(members)
-    settled: dict[PlayId, Decision] = {}
-    for play in open_plays:
-        outcome = known.get(play.id) or decide(play, votes.get(play.id, {}), members, seats)
-        settled[play.id] = outcome if outcome is not None else Decision(play.id, False)
-    return settled
-
-
-def _next_in_line(have: list[int], play: Spotted) -> bool:
+def next_in_line(have: list[int], play: Spotted) -> bool:
     """Whether ``play`` is its sender's next after ``have`` (False: held already); a play
     that leaves a gap is refused."""
     if play.seq <= have[play.seat]:

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field, replace
 
 import pytest
 
+from p2pnerts.protocol._order import Order, settle
 from p2pnerts.protocol._spots import (
     ALL,
     FOUNDATIONS,
     Decision,
-    Order,
     PlayId,
     Spot,
     Spotted,
@@ -26,7 +26,6 @@ from p2pnerts.protocol._spots import (
     grounds,
     proven,
     quorum,
-    settle,
     spots_of,
 )
 from p2pnerts.rules import (

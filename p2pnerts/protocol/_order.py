@@ -1,0 +1,158 @@
+"""One seat's commits under a majority's order per spot: which plays resolve when, and in
+what order every seat agrees on.
+
+`_spots` is the rule (spots, votes, and what the votes decide and prove); this module is
+what one seat does with the plays it holds and the outcomes it learns (`Order`), and what a
+view change decides for the plays still open (`settle`). No frames, clocks or views.
+
+Theory of operation
+-------------------
+Two plays decided in are ordered the same at every seat: their quorums share a member,
+which voted for the one that sorts first before the other (else that one was late there),
+and so held it, and named it, when it voted for the other. The outcome of a play carries
+the union of what its deciding voters named (`Decision.below`), and a seat commits a play
+decided in only once it holds every play up to that and has resolved each one among them
+that conflicts and sorts before (`Order.ready`); a conflicting play that sorts before and
+is held by none of those voters can no longer gather a quorum (they will vote it late).
+What a vote names is what matters, no more: a seat whose links to one laptop lose frames
+does not wait for that laptop's moves on its own tableau. So every seat applies the plays
+of a spot in one order, their key order, and plays of different spots commute. A seat's
+own plays commit in the order it made them, whatever their spots (each may build on the
+one before: a card laid on a work pile, then played up from there).
+
+Seats commit in different sequences (plays of different spots commute), so what they
+check against each other is the *canonical order*: key order, taken as far as every play
+that sorts before is held and resolved and no play to come can sort before
+(`Order.settled`). Every seat reaches the same sequence, a little later than it commits.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Mapping
+
+from p2pnerts.protocol._spots import (
+    Decision,
+    Key,
+    PlayId,
+    Spotted,
+    Vote,
+    conflict,
+    decide,
+    next_in_line,
+)
+
+
+class Order:
+    """One seat's commits: plays held and outcomes learnt, resolved in an order that every
+    seat agrees with spot by spot."""
+
+    def __init__(self, seats: int) -> None:
+        self.have = [0] * seats
+        self.held: dict[PlayId, Spotted] = {}
+        self.outcomes: dict[PlayId, Decision] = {}
+        self.resolved: dict[PlayId, bool] = {}
+        """Every play resolved here: True committed, False returned."""
+        self._open: dict[PlayId, Decision] = {}
+        """Outcomes learnt of plays not resolved here yet."""
+        self._unresolved: dict[PlayId, Spotted] = {}
+        """The plays held not resolved yet: what a commit may wait for."""
+        self._unsettled: list[tuple[Key, PlayId]] = []
+        """A heap of the plays held whose place in the canonical order is not fixed yet."""
+
+    def hold(self, play: Spotted) -> None:
+        if not next_in_line(self.have, play):
+            return
+        self.held[play.id] = play
+        self.have[play.seat] = play.seq
+        heapq.heappush(self._unsettled, (play.key, play.id))
+        if play.id not in self.resolved:
+            self._unresolved[play.id] = play
+
+    @property
+    def unresolved(self) -> Mapping[PlayId, Spotted]:
+        """The plays held here and not resolved yet."""
+        return self._unresolved
+
+    def learn(self, outcome: Decision) -> None:
+        known = self.outcomes.setdefault(outcome.play, outcome)
+        if known.ok != outcome.ok:
+            raise ValueError(f"play {outcome.play} decided both ways")
+        if outcome.play not in self.resolved:
+            self._open[outcome.play] = known
+
+    def ready(self) -> list[tuple[PlayId, bool]]:
+        """The plays resolved now, in the order they resolve: (play, committed)."""
+        done: list[tuple[PlayId, bool]] = []
+        progress = True
+        while progress:
+            progress = False
+            for play, outcome in list(self._open.items()):
+                if outcome.ok and not self._can_commit(play, outcome):
+                    continue
+                del self._open[play]
+                self._unresolved.pop(play, None)
+                self.resolved[play] = outcome.ok
+                done.append((play, outcome.ok))
+                progress = True
+        return done
+
+    def settled(self, bounds: Iterable[Key]) -> list[tuple[PlayId, bool]]:
+        """The plays whose place in the canonical order (key order, the same at every
+        seat) is fixed now, in that order, each with whether it committed: every play that
+        sorts before is held and resolved here, and no play still to come sorts before.
+        ``bounds``: per member, a key that its plays still to come sort after (the key of
+        its last play held here, or its last clock heard with its seat)."""
+        frontier = min(bounds)
+        done = []
+        while self._unsettled and self._unsettled[0][0] <= frontier:
+            play = self._unsettled[0][1]
+            if play not in self.resolved:
+                break
+            heapq.heappop(self._unsettled)
+            done.append((play, self.resolved[play]))
+        return done
+
+    @property
+    def disputed(self) -> list[PlayId]:
+        """Plays decided in whose sender sent this seat another play under that number:
+        they cannot commit here, and the two plays prove the sender a cheat."""
+        return [
+            p
+            for p, d in self._open.items()
+            if d.ok and p in self.held and self.held[p].witness != d.witness
+        ]
+
+    def _can_commit(self, play: PlayId, outcome: Decision) -> bool:
+        if any(h < b for h, b in zip(self.have, outcome.below, strict=True)):
+            return False
+        mine = self.held[play]
+        if mine.witness != outcome.witness:
+            return False
+        return not any(
+            other.key < mine.key
+            and other.seq <= outcome.below[other.seat]
+            and (other.seat == mine.seat or conflict(other.spots, mine.spots))
+            for other in self._unresolved.values()
+            if other.id != play
+        )
+
+
+def settle(
+    open_plays: Iterable[Spotted],
+    votes: Mapping[PlayId, Mapping[int, Vote]],
+    known: Mapping[PlayId, Decision],
+    members: Iterable[int],
+    seats: int,
+) -> dict[PlayId, Decision]:
+    """What a view change decides for the plays still open, from what the seats of the new
+    view (a majority of the old one's ``members``) hold: an outcome one of them learnt, or
+    the one their votes decide, or else returned. A seat of the new view never resolved a
+    play this returns: it would have known its outcome. Only a seat left out can have
+    committed one, and it takes the new view's table when it comes back."""
+    members = list(members)
+    settled: dict[PlayId, Decision] = {}
+    for play in open_plays:
+        outcome = known.get(play.id) or decide(play, votes.get(play.id, {}), members, seats)
+        settled[play.id] = outcome if outcome is not None else Decision(play.id, False)
+    return settled
