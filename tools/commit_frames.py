@@ -8,7 +8,11 @@ from dataclasses import dataclass, field
 
 import msgpack
 
-from p2pnerts.protocol._spots import PlayId, Vote
+from p2pnerts.protocol import Signer, encode
+from p2pnerts.protocol._ballots import BallotBox
+from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.protocol._messages import Tally
+from p2pnerts.protocol._spots import PlayId, Vote, quorum
 
 SIGNATURE = 2 + 64
 """An Ed25519 signature as the codec packs it (a bin of 64 bytes)."""
@@ -130,3 +134,26 @@ class Result:
     def unfinished(self, seat: int) -> int:
         """``seat``'s plays that neither committed nor returned there by the end."""
         return self.sent[seat] - len(self.latencies.get(seat, ()))
+
+
+def laid_out(peers: int, sizes: Sizes) -> dict[str, tuple[int, int]]:
+    """Rule ``signed``'s frames at a table of ``peers`` (numbers as a long match makes
+    them: clock 100,000, play 5,000), each as the model prices it and as version 3 lays it
+    out (`p2pnerts.protocol._ballots`): a vote, and an outcome in on a quorum's votes."""
+    play, witness, below = (0, 5_000), bytes(range(16)), (5_000,) * peers
+    votes = [Vote(play, voter, True, below, witness) for voter in range(1, quorum(peers))]
+    ballots = [
+        BallotBox(v.voter, peers, Signer.computed(v.voter, peers)).cast(v, 0, 1, 100_000)
+        for v in votes
+    ]
+    tally = Tally(
+        0, 1, 100_000, 1, *play, witness, True, below, tuple(map(encode_payload, ballots))
+    )
+    vote = Frame("vote", 1, 100_000, 0, play, below, True, SIGNATURE)
+    outcome = Frame(
+        "outcome", 0, 100_000, 0, play, below, True, proof_carries("signed", tuple(votes))
+    )
+    return {
+        "vote": (sizes.of(vote), len(encode(ballots[0]))),
+        "outcome": (sizes.of(outcome), len(encode(tally))),
+    }

@@ -15,7 +15,9 @@ cost per frame). One seed and one round each by default (a few minutes); --round
 plays, --pace for faster bots, --heartbeat for the rules' heartbeats.
 
 ``--load RATE ...`` runs instead `barrier_load`: Nerts calls among plays made at RATE a
-second a seat, by the rule as built, and how soon each call lands.
+second a seat, by the rule as built, and how soon each call lands. ``--frames`` prints
+instead rule ``signed``'s vote and outcome, in bytes, as priced here and as version 3 lays
+them out (`commit_frames.laid_out`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from commit_frames import Result, Sizes, airtime  # beside this script
+from commit_frames import Result, Sizes, airtime, laid_out  # beside this script
 from commit_rules import HEARTBEAT, RULES, SAME_FRAMES, Table
 
 from p2pnerts.bots import Reaction, SimpleBots
@@ -367,10 +369,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="RATE",
         help="instead: Nerts calls among plays at RATE a second a seat (`barrier_load`)",
     )
+    parser.add_argument(
+        "--frames",
+        action="store_true",
+        help="instead: rule signed's frames as priced here and as version 3 lays them out",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.load:
         return show_load(args.peers, args.load, args.seed, args.json)
+    if args.frames:
+        return show_frames(args.peers, args.seed, args.json)
     rows = []
     for peers in args.peers:
         for network in args.networks:
@@ -381,6 +390,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not args.json:
                 show(cell)
     if args.json:
+        print(json.dumps(rows, indent=1))
+    return 0
+
+
+def show_frames(peers: Sequence[int], seed: int, as_json: bool) -> int:
+    """Rule ``signed``'s vote and outcome, bytes as the model prices them (from a replica
+    run's frames, on good Wi-Fi) and as `p2pnerts.protocol._ballots` lays them out."""
+    rows = []
+    for n in peers:
+        prices = laid_out(n, replica_run(n, "good", 1, seed).sizes)
+        rows.append({"peers": n, **{kind: list(both) for kind, both in prices.items()}})
+        if not as_json:
+            print(
+                f"{n:>3} seats: "
+                + "; ".join(f"{kind} {m} priced, {r} laid out" for kind, (m, r) in prices.items())
+            )
+    if as_json:
         print(json.dumps(rows, indent=1))
     return 0
 

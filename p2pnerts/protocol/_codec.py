@@ -19,6 +19,8 @@ from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
+    Ballot,
+    CommitFrame,
     Evidence,
     Hello,
     Leave,
@@ -26,6 +28,7 @@ from p2pnerts.protocol._messages import (
     Message,
     Noise,
     Play,
+    Poll,
     Proof,
     Ready,
     Refuse,
@@ -33,6 +36,7 @@ from p2pnerts.protocol._messages import (
     Reveal,
     Roster,
     StartView,
+    Tally,
     TeamDeal,
     ViewChange,
     Welcome,
@@ -147,6 +151,38 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
 _BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LAYOUT.items()}
 _HEADER = ("sender", "view", "clock", "seq")
 _MOST_ITEMS = 2 + len(_HEADER) + max(len(layout) for _, layout in _LAYOUT.values())
+
+_VOTE = (
+    ("witness", _empty_or(16)),  # a witness (`_witness`), or none: never held
+    ("ok", _Field(lambda v: v, _flag)),
+    ("below", _numbers(MAX_SEATS)),
+)
+_COMMIT_LAYOUT: dict[type[CommitFrame], tuple[int, tuple[tuple[str, _Field], ...]]] = {
+    Ballot: (
+        11,
+        (
+            ("to", _number(0, MAX_SEATS - 1)),
+            ("seat", _number(0, MAX_SEATS - 1)),
+            ("number", _number(1)),
+            *_VOTE,
+            ("sig", _SIG),
+        ),
+    ),
+    Tally: (
+        12,
+        (
+            ("seat", _number(0, MAX_SEATS - 1)),
+            ("number", _number(1)),
+            *_VOTE,
+            ("ballots", _frames(0, MAX_SEATS)),
+        ),
+    ),
+    Poll: (13, (("seat", _number(0, MAX_SEATS - 1)), ("number", _number(1)))),
+}
+"""Version 3's commit frames (`CommitFrame`), laid out as protocol messages are: encoded
+(and so signed) like them, but read only by `decode_commit_frame`, never from a link, until
+a replica sends them."""
+_COMMIT_BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _COMMIT_LAYOUT.items()}
 """The most items a frame's array can hold: the version, the kind, the header, the
 fields of the largest kind."""
 
@@ -270,20 +306,23 @@ _LINK_BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LINK_LAYOUT.ite
 # --- encoding ------------------------------------------------------------------------------
 
 
-def encode(message: Message | LinkMessage) -> bytes:
+def encode(message: Message | LinkMessage | CommitFrame) -> bytes:
     """One message as a whole frame, length prefix included."""
     payload = encode_payload(message)
     return len(payload).to_bytes(_LENGTH, "big") + payload
 
 
-def encode_payload(message: Message | LinkMessage) -> bytes:
+def encode_payload(message: Message | LinkMessage | CommitFrame) -> bytes:
     """One message's msgpack payload, without the length prefix."""
     wire: list[Any]
     if isinstance(message, LinkMessage):
         kind, layout = _LINK_LAYOUT[type(message)]
         wire = [PROTOCOL_VERSION, kind]
     else:
-        kind, layout = _LAYOUT[type(message)]
+        if isinstance(message, CommitFrame):
+            kind, layout = _COMMIT_LAYOUT[type(message)]
+        else:
+            kind, layout = _LAYOUT[type(message)]
         wire = [PROTOCOL_VERSION, kind]
         wire += [getattr(message, name) for name in _HEADER]
     wire += [field.to_wire(getattr(message, name)) for name, field in layout]
@@ -355,6 +394,30 @@ def decode_payload(payload: bytes) -> Message:
 
 def decode_any(payload: bytes) -> Message | LinkMessage:
     """One frame's msgpack payload as a checked message of any kind."""
+    items = _unpacked(payload)
+    kind = _int(items[1], "kind", 0, 255)
+    if kind in _LINK_BY_KIND:
+        link, fields = _LINK_BY_KIND[kind]
+        return link(**_body(link.__name__, fields, items[2:]))
+    if kind not in _BY_KIND:
+        raise RemoteProtocolError(f"unknown message kind {kind}")
+    cls, layout = _BY_KIND[kind]
+    return cls(*_header(items), **_body(cls.__name__, layout, items[6:]))
+
+
+def decode_commit_frame(payload: bytes) -> CommitFrame:
+    """One payload as a checked commit frame of version 3 (`CommitFrame`): a Ballot, a
+    Tally or a Poll, and nothing else."""
+    items = _unpacked(payload)
+    kind = _int(items[1], "kind", 0, 255)
+    if kind not in _COMMIT_BY_KIND:
+        raise RemoteProtocolError(f"kind {kind} is not a commit frame")
+    cls, layout = _COMMIT_BY_KIND[kind]
+    return cls(*_header(items), **_body(cls.__name__, layout, items[6:]))
+
+
+def _unpacked(payload: bytes) -> list[Any]:
+    """A payload's array, its version checked: at least the version and the kind."""
     try:
         value = msgpack.unpackb(payload, use_list=True, raw=False, strict_map_key=True)
     except (ValueError, msgpack.UnpackException) as exc:
@@ -366,22 +429,18 @@ def decode_any(payload: bytes) -> Message | LinkMessage:
         raise RemoteProtocolError(
             f"protocol version {version}, this peer speaks {PROTOCOL_VERSION}"
         )
-    items = _array(value, "frame", 2, _MOST_ITEMS)
-    kind = _int(items[1], "kind", 0, 255)
-    if kind in _LINK_BY_KIND:
-        link, fields = _LINK_BY_KIND[kind]
-        return link(**_body(link.__name__, fields, items[2:]))
-    if kind not in _BY_KIND:
-        raise RemoteProtocolError(f"unknown message kind {kind}")
-    cls, layout = _BY_KIND[kind]
-    items = _array(value, "frame", 6, _MOST_ITEMS)
-    header = (
+    return _array(value, "frame", 2, _MOST_ITEMS)
+
+
+def _header(items: list[Any]) -> tuple[int, int, int, int]:
+    """A protocol message's header, checked: sender, view, clock and seq."""
+    items = _array(items, "frame", 6, _MOST_ITEMS)
+    return (
         _int(items[2], "sender", 0, MAX_SEATS - 1),
         _int(items[3], "view", 0),
         _int(items[4], "clock", 1),
         _int(items[5], "seq", 1),
     )
-    return cls(*header, **_body(cls.__name__, layout, items[6:]))
 
 
 def _body(name: str, layout: tuple[tuple[str, _Field], ...], items: list[Any]) -> dict[str, Any]:

@@ -179,13 +179,62 @@ class Evidence(Header):
     messages: tuple[bytes, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Ballot(Header):
+    """Version 3's commit: the sender's vote on play ``number`` of seat ``seat`` (`_spots`:
+    a rule's `Vote` as it goes on the wire), to seat ``to`` alone (the play's sender, or a
+    seat that polled). ``witness``: the witness of the play voted on (`_witness.witness`;
+    empty: the voter never held one under that number); ``ok``: for it, naming per seat the
+    last play that must come before it (``below``), or late (``below`` empty). Outside the
+    sequence, like a TeamDeal (``seq`` is 1). Signed: a Tally carries it to third seats."""
+
+    to: int
+    seat: int
+    number: int
+    witness: bytes
+    ok: bool
+    below: tuple[int, ...]
+    sig: bytes = b""
+    """The sender's signature (`_signing`): empty until it is signed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tally(Header):
+    """Version 3's commit: the outcome of play ``number`` of seat ``seat`` (`_spots`: a
+    rule's `Decision` on the wire), from whichever seat counted it, to every seat; with the
+    signed Ballots it rests on (`_spots.grounds`), which every receiver checks decide it so
+    (`_spots.proven`). Outside the sequence (``seq`` is 1); not signed itself."""
+
+    seat: int
+    number: int
+    witness: bytes
+    ok: bool
+    below: tuple[int, ...]
+    ballots: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Poll(Header):
+    """Version 3's commit: the sender waited too long on the outcome of play ``number`` of
+    seat ``seat`` and asks each member for its Ballot on it, to count them itself. Outside
+    the sequence (``seq`` is 1); not signed."""
+
+    seat: int
+    number: int
+
+
+CommitFrame = Ballot | Tally | Poll
+"""Version 3's commit frames: laid out and signed as protocol messages are, but not yet
+sent, nor taken from a link (`_codec.decode_commit_frame` reads them)."""
+
+
 Ordered = Ready | Play | Leave | Reveal
 Message = (
     Ready | Play | Ack | Reveal | Leave | ViewChange | StartView | Rejoin | TeamDeal | Evidence
 )
 
 
-def bare(message: Message) -> Message:
+def bare(message: Message | CommitFrame) -> Message | CommitFrame:
     """A message as it is hashed and carried: a StartView without what it carries (that is
     read once, on arrival, and is not part of the order)."""
     if isinstance(message, StartView) and message.carried:

@@ -24,6 +24,8 @@ from typing import TypeVar
 from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._identity import SeatKey, verify
 from p2pnerts.protocol._messages import (
+    Ballot,
+    CommitFrame,
     Leave,
     Message,
     Play,
@@ -35,8 +37,8 @@ from p2pnerts.protocol._messages import (
     bare,
 )
 
-SIGNED = (Ready, Play, Reveal, Leave, ViewChange, StartView, Rejoin)
-"""The kinds of message a seat signs."""
+SIGNED = (Ready, Play, Reveal, Leave, ViewChange, StartView, Rejoin, Ballot)
+"""The kinds of message a seat signs (a Ballot: version 3's, not yet sent)."""
 MESSAGE_DOMAIN = b"p2pnerts/3 message\x00"
 TABLE_BYTES = 16
 """A table's id, as its signatures name it (SPEC §3.7)."""
@@ -46,11 +48,11 @@ VERIFIED_KEPT = 1 << 16
 """How many verdicts on signatures a process remembers: a message verified once (by
 one replica of a simulated table, or when it comes again carried) is not verified again."""
 
-M = TypeVar("M", bound=Message)
-SignedMessage = Ready | Play | Reveal | Leave | ViewChange | StartView | Rejoin
+M = TypeVar("M", bound=Message | CommitFrame)
+SignedMessage = Ready | Play | Reveal | Leave | ViewChange | StartView | Rejoin | Ballot
 
 
-def signed_bytes(message: Message, table: bytes) -> bytes:
+def signed_bytes(message: Message | CommitFrame, table: bytes) -> bytes:
     """What a signature of ``message`` at the table ``table`` covers."""
     if len(table) != TABLE_BYTES:
         raise ValueError(f"a table id is {TABLE_BYTES} bytes")
@@ -92,7 +94,7 @@ class Signer:
             return message
         return replace(message, sig=self.key.sign(signed_bytes(message, self.table)))
 
-    def genuine(self, message: Message) -> bool:
+    def genuine(self, message: Message | CommitFrame) -> bool:
         """Whether ``message`` carries its sender's signature (True for kinds not signed)."""
         if not isinstance(message, SIGNED):
             return True

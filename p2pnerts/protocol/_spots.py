@@ -31,9 +31,9 @@ sorts above all it has seen, so it is for, and what it named counts as any voter
 A play's *outcome* is a function of the votes (`decide`): in once a quorum of the members
 (a majority, or one more: see below) voted for it, returned once so many voted otherwise
 that no quorum can; never both, since that takes more votes than there are members. So
-whoever counts enough votes (the sender, or any seat that asks the members while the
-sender is silent) decides the same way, with no ballots; only a change of the members
-can change what the votes decide, and the view change settles every open play first
+whoever counts enough votes (the sender, or any seat that asks the members while the sender
+is silent) decides the same way, with no round of voting; only a change of the members can
+change what the votes decide, and the view change settles every open play first
 (`_order.settle`).
 
 Two plays decided in are ordered the same at every seat, and each seat commits a play only
@@ -51,8 +51,9 @@ votes once for one play under a number and names truly. So one cheat can neither
 plays in under one number nor part the order, whatever it votes. A seat that holds one
 play and learns another decided under that number holds the proof (`_order.Order.disputed`).
 What this rule alone cannot stop is a vote that says one thing to one asker and another
-to the next, nor a vote made up by a decider: votes are to be signed, so that the
-grounds a decision carries are the voters' own, and two votes on one play are proof.
+to the next, nor a vote made up by a decider: on the wire votes are signed (`_ballots`:
+a Ballot, and a Tally that carries them), so that the grounds a decision carries are the
+voters' own, and two differing votes on one play are proof.
 """
 
 from __future__ import annotations

@@ -1,0 +1,147 @@
+"""Version 3's commit on the wire at one seat: votes as signed Ballots, outcomes as Tallies
+that carry them, and the checks a seat makes before it counts either.
+
+Theory of operation
+-------------------
+The rule (`_spots`) and one seat's commits (`_order`) know votes and outcomes as values;
+this part is what they become between seats, as SPEC's notes on version 3 lay them out
+("The commit frames"). A member's vote on a play goes to the play's sender, or to a seat
+that polled it, as a `Ballot` signed by the voter (`cast`). The seat that counts enough of
+them (`count`: the sender, or a seat that polled the members) sends the outcome they
+decide to every seat as a `Tally`, carrying the signed Ballots it rests on
+(`tally`, by `_spots.grounds`). A seat takes a Tally only if every Ballot it carries is
+genuine, on that very play, and together they decide it as the Tally says
+(`check`, by `_spots.proven`): a seat that claims a quorum it never had, counts a late
+vote as for, names less below than its voters did, or makes up a vote, is refused.
+
+A voter's Ballot on a play never changes (`_spots.Voter`), so two genuine Ballots of one
+voter on one play that say different things prove it a cheat: one that told one asker one
+thing and the next another. The box keeps every Ballot it counted or checked, and such a
+pair is refused and kept as the proof (`proofs`).
+
+Nothing here sends, keeps time or knows views beyond the one a frame names: the replica
+stamps each frame and says who the members are. No replica sends these frames yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from p2pnerts.protocol._codec import decode_commit_frame, encode_payload
+from p2pnerts.protocol._errors import RemoteProtocolError
+from p2pnerts.protocol._messages import Ballot, Tally
+from p2pnerts.protocol._signing import Signer
+from p2pnerts.protocol._spots import Decision, PlayId, Spotted, Vote, decide, grounds, proven
+
+
+def vote_of(ballot: Ballot) -> Vote:
+    """The rule's vote that ``ballot`` carries."""
+    play = (ballot.seat, ballot.number)
+    return Vote(play, ballot.sender, ballot.ok, ballot.below, ballot.witness)
+
+
+def _says(ballot: Ballot) -> tuple[bytes, bool, tuple[int, ...]]:
+    """What a Ballot says of its play, whoever it is sent to and whenever."""
+    return ballot.witness, ballot.ok, ballot.below
+
+
+class BallotBox:
+    """One seat's Ballots: those it cast, counted and saw carried, per play and voter."""
+
+    def __init__(self, seat: int, players: int, signer: Signer) -> None:
+        self.seat = seat
+        self.players = players
+        self.signer = signer
+        self._ballots: dict[PlayId, dict[int, Ballot]] = {}
+        self.proofs: list[tuple[Ballot, Ballot]] = []
+        """Pairs of genuine Ballots of one voter on one play that say different things."""
+
+    def cast(self, vote: Vote, to: int, view: int, clock: int) -> Ballot:
+        """This seat's ``vote`` as a signed Ballot to seat ``to``, kept (it counts its own
+        vote when it decides a play it polled for)."""
+        seat, number = vote.play
+        ballot = Ballot(
+            self.seat, view, clock, 1, to, seat, number, vote.witness, vote.ok, vote.below
+        )
+        ballot = self.signer.sign(ballot)
+        self._keep(ballot)
+        return ballot
+
+    def count(self, ballot: Ballot) -> Vote:
+        """Take a Ballot sent to this seat; returns the vote it carries, to count. Raises
+        `RemoteProtocolError` for a Ballot sent to another seat, not signed by its voter, of
+        the wrong shape, or that says otherwise than a Ballot of its voter kept here."""
+        if ballot.to != self.seat:
+            raise RemoteProtocolError(f"a Ballot for seat {ballot.to} came to seat {self.seat}")
+        self._check(ballot, f"seat {ballot.sender}'s Ballot")
+        self._keep(ballot)
+        return vote_of(ballot)
+
+    def votes(self, play: PlayId) -> dict[int, Vote]:
+        """The votes on ``play`` this seat holds, by voter."""
+        return {voter: vote_of(b) for voter, b in self._ballots.get(play, {}).items()}
+
+    def tally(self, play: Spotted, members: Iterable[int], view: int, clock: int) -> Tally | None:
+        """The outcome the votes held here decide for ``play``, as a Tally carrying the
+        Ballots it rests on; None while they decide nothing."""
+        members = tuple(members)
+        held = self.votes(play.id)
+        rests_on = grounds(play, held, members, self.players)
+        if not rests_on:
+            return None
+        ballots = self._ballots[play.id]
+        # What a receiver checks: the outcome these Ballots decide by themselves.
+        outcome = decide(play, {v.voter: v for v in rests_on}, members, self.players)
+        assert outcome is not None, "grounds decide what they are the grounds of"
+        carried = tuple(encode_payload(ballots[vote.voter]) for vote in rests_on)
+        seat, number = play.id
+        return Tally(
+            self.seat,
+            view,
+            clock,
+            1,
+            seat,
+            number,
+            outcome.witness,
+            outcome.ok,
+            outcome.below,
+            carried,
+        )
+
+    def check(self, tally: Tally, play: Spotted, members: Iterable[int]) -> Decision:
+        """The outcome ``tally`` proves for ``play`` (which this seat holds). Raises
+        `RemoteProtocolError` unless every Ballot it carries is genuine, of its view, on this
+        very play, and together they decide it as the Tally says."""
+        who = f"seat {tally.sender}'s Tally"
+        if (tally.seat, tally.number) != play.id:
+            raise RemoteProtocolError(f"{who} is not on play {play.id}")
+        votes = []
+        for payload in tally.ballots:
+            ballot = decode_commit_frame(payload)
+            if not isinstance(ballot, Ballot) or ballot.view != tally.view:
+                raise RemoteProtocolError(f"{who} carries a frame that is no Ballot of its view")
+            self._check(ballot, f"a Ballot in {who}")
+            votes.append(vote_of(ballot))
+        outcome = Decision(play.id, tally.ok, tally.below, tally.witness)
+        if not proven(play, outcome, votes, members, self.players):
+            raise RemoteProtocolError(f"{who}: its Ballots do not decide it so")
+        for payload in tally.ballots:
+            ballot = decode_commit_frame(payload)
+            assert isinstance(ballot, Ballot)
+            self._keep(ballot)
+        return outcome
+
+    def _check(self, ballot: Ballot, what: str) -> None:
+        if not self.signer.genuine(ballot):
+            raise RemoteProtocolError(f"{what} is not signed by seat {ballot.sender}'s key")
+        if not 0 <= ballot.seat < self.players:
+            raise RemoteProtocolError(f"{what} is on a play of seat {ballot.seat}, not seated")
+        if len(ballot.below) != (self.players if ballot.ok else 0):
+            raise RemoteProtocolError(f"{what} names {len(ballot.below)} seats below its play")
+        kept = self._ballots.get((ballot.seat, ballot.number), {}).get(ballot.sender)
+        if kept is not None and _says(kept) != _says(ballot):
+            self.proofs.append((kept, ballot))
+            raise RemoteProtocolError(f"{what} says otherwise than its voter said before")
+
+    def _keep(self, ballot: Ballot) -> None:
+        self._ballots.setdefault((ballot.seat, ballot.number), {}).setdefault(ballot.sender, ballot)
