@@ -59,11 +59,11 @@ extends it (the membership's own parts read the membership likewise, `_host.Memb
 Beside the replica, `_spots` and `_order` are version 3's commit rule on its own (a
 majority's order per spot: `_spots` the votes and what they decide and prove, `_order` one
 seat's commits and what a view change settles), which the study's model runs
-(``tools/commit_rules.py``) and the replica is to run next, and `_ballots` its frames
-(signed votes, and outcomes that carry them, checked before they count; sent by no replica
-yet); `_channel` encrypts a link: a Noise handshake (by the `noiseprotocol` package) and
-the records that carry its frames, sealed and opened without IO; `_identity` says who a
-seat is, and what each end of a link signs.
+(``tools/commit_rules.py``) and the replica is to run next; `_ballots` its frames (signed
+votes, and outcomes that carry them, checked before they count) and `_commits` one seat's
+commit over them, which no replica holds yet; `_channel` encrypts a link: a Noise handshake
+(by the `noiseprotocol` package) and the records that carry its frames, sealed and opened
+without IO; `_identity` says who a seat is, and what each end of a link signs.
 
 It imports only `rules` and `errors` (and, for keys and links, `cryptography` and
 `noiseprotocol`): no socket, no clock, no event loop.

@@ -12,12 +12,16 @@ decide to every seat as a `Tally`, carrying the signed Ballots it rests on
 (`tally`, by `_spots.grounds`). A seat takes a Tally only if every Ballot it carries is
 genuine, on that very play, and together they decide it as the Tally says
 (`check`, by `_spots.proven`): a seat that claims a quorum it never had, counts a late
-vote as for, names less below than its voters did, or makes up a vote, is refused.
+vote as for, names less below than its voters did, or makes up a vote, is refused. A
+Tally from a seat other than the play's sender is held to a poller's count (`_spots.decide`,
+``polled``), whatever it claims.
 
 A voter's Ballot on a play never changes (`_spots.Voter`), so two genuine Ballots of one
 voter on one play that say different things prove it a cheat: one that told one asker one
-thing and the next another. The box keeps every Ballot it counted or checked, and such a
-pair is refused and kept as the proof (`proofs`).
+thing and the next another. The box keeps every Ballot it counted or checked, and keeps such
+a pair as the proof (`proofs`): a Ballot sent so is refused, while a Tally that carries one
+still stands on its Ballots, since the rule keeps a sender's outcome and a poller's apart
+from one such voter (`_spots.decide`).
 
 Nothing here sends, keeps time or knows views beyond the one a frame names: the replica
 stamps each frame and says who the members are. No replica sends these frames yet.
@@ -70,10 +74,14 @@ class BallotBox:
     def count(self, ballot: Ballot) -> Vote:
         """Take a Ballot sent to this seat; returns the vote it carries, to count. Raises
         `RemoteProtocolError` for a Ballot sent to another seat, not signed by its voter, of
-        the wrong shape, or that says otherwise than a Ballot of its voter kept here."""
+        the wrong shape, or that says otherwise than a Ballot of its voter kept here (the
+        pair kept as the proof)."""
         if ballot.to != self.seat:
             raise RemoteProtocolError(f"a Ballot for seat {ballot.to} came to seat {self.seat}")
-        self._check(ballot, f"seat {ballot.sender}'s Ballot")
+        what = f"seat {ballot.sender}'s Ballot"
+        self._check(ballot, what)
+        if self._two_faced(ballot):
+            raise RemoteProtocolError(f"{what} says otherwise than its voter said before")
         self._keep(ballot)
         return vote_of(ballot)
 
@@ -86,12 +94,14 @@ class BallotBox:
         Ballots it rests on; None while they decide nothing."""
         members = tuple(members)
         held = self.votes(play.id)
-        rests_on = grounds(play, held, members, self.players)
+        polled = play.seat != self.seat  # (`_spots.decide`: a poller needs more votes)
+        rests_on = grounds(play, held, members, self.players, polled=polled)
         if not rests_on:
             return None
         ballots = self._ballots[play.id]
         # What a receiver checks: the outcome these Ballots decide by themselves.
-        outcome = decide(play, {v.voter: v for v in rests_on}, members, self.players)
+        by_voter = {v.voter: v for v in rests_on}
+        outcome = decide(play, by_voter, members, self.players, polled=polled)
         assert outcome is not None, "grounds decide what they are the grounds of"
         carried = tuple(encode_payload(ballots[vote.voter]) for vote in rests_on)
         seat, number = play.id
@@ -123,12 +133,17 @@ class BallotBox:
             self._check(ballot, f"a Ballot in {who}")
             votes.append(vote_of(ballot))
         outcome = Decision(play.id, tally.ok, tally.below, tally.witness)
-        if not proven(play, outcome, votes, members, self.players):
+        polled = tally.sender != play.seat
+        if not proven(play, outcome, votes, members, self.players, polled=polled):
             raise RemoteProtocolError(f"{who}: its Ballots do not decide it so")
         for payload in tally.ballots:
             ballot = decode_commit_frame(payload)
             assert isinstance(ballot, Ballot)
-            self._keep(ballot)
+            # A voter that told this seat otherwise is proven a cheat; the Tally still
+            # stands on its Ballots (`_spots.decide`: a sender's outcome and a poller's
+            # cannot part on one such voter).
+            if not self._two_faced(ballot):
+                self._keep(ballot)
         return outcome
 
     def _check(self, ballot: Ballot, what: str) -> None:
@@ -138,10 +153,15 @@ class BallotBox:
             raise RemoteProtocolError(f"{what} is on a play of seat {ballot.seat}, not seated")
         if len(ballot.below) != (self.players if ballot.ok else 0):
             raise RemoteProtocolError(f"{what} names {len(ballot.below)} seats below its play")
+
+    def _two_faced(self, ballot: Ballot) -> bool:
+        """Whether a genuine ``ballot`` says otherwise than a Ballot of its voter on its play
+        kept here: if so the pair is kept, the proof that the voter is a cheat."""
         kept = self._ballots.get((ballot.seat, ballot.number), {}).get(ballot.sender)
-        if kept is not None and _says(kept) != _says(ballot):
-            self.proofs.append((kept, ballot))
-            raise RemoteProtocolError(f"{what} says otherwise than its voter said before")
+        if kept is None or _says(kept) == _says(ballot):
+            return False
+        self.proofs.append((kept, ballot))
+        return True
 
     def _keep(self, ballot: Ballot) -> None:
         self._ballots.setdefault((ballot.seat, ballot.number), {}).setdefault(ballot.sender, ballot)

@@ -50,10 +50,18 @@ an odd one, so that every two such sets share two members, one of them honest, w
 votes once for one play under a number and names truly. So one cheat can neither get two
 plays in under one number nor part the order, whatever it votes. A seat that holds one
 play and learns another decided under that number holds the proof (`_order.Order.disputed`).
-What this rule alone cannot stop is a vote that says one thing to one asker and another
-to the next, nor a vote made up by a decider: on the wire votes are signed (`_ballots`:
-a Ballot, and a Tally that carries them), so that the grounds a decision carries are the
-voters' own, and two differing votes on one play are proof.
+A vote made up by a decider is stopped on the wire, where votes are signed (`_ballots`: a
+Ballot, and a Tally that carries them), so that the grounds a decision carries are the
+voters' own. A voter that tells one asker one thing and the next another (the sender
+*for*, a seat that polled *late*) could part two outcomes if every seat counted alike: a
+sender decides a play returned on as few as ``n - quorum + 1`` votes against it, a set that
+may share only the cheat with a poller's quorum for it. So a seat other than the sender
+decides in only on one vote more than a quorum, and returned only on a quorum of late votes
+(`decide`'s ``polled``): any set a sender decides on and any set a poller decides on then
+share two members, one of them honest, which voted once. The cost: at 2 and 3 seats a poll
+never decides, and elsewhere a play whose votes split close to even waits for its sender
+(or a change of the members) instead of a poll. Two genuine Ballots of one voter on one
+play that differ are the proof.
 """
 
 from __future__ import annotations
@@ -156,17 +164,26 @@ def quorum(members: int) -> int:
 
 
 def decide(
-    play: Spotted, votes: Mapping[int, Vote], members: Iterable[int], seats: int
+    play: Spotted,
+    votes: Mapping[int, Vote],
+    members: Iterable[int],
+    seats: int,
+    *,
+    polled: bool = False,
 ) -> Decision | None:
     """The outcome the members' ``votes`` on ``play`` decide, or None while they do not.
 
-    In: `quorum` votes for this very play (its witness). Returned: no play its sender may
-    have sent under that number can gather a quorum any more, whatever the members not yet
-    heard vote. The sender's own vote is the play's `below`, for it (it holds its play
-    before any other seat does, and numbers it above all it has seen), and counts for any
-    play it sent under that number. Votes of seats that are not members do not count."""
+    Counted by the play's sender: in on `quorum` votes for this very play (its witness);
+    returned once no play its sender may have sent under that number can gather a quorum
+    any more, whatever the members not yet heard vote. ``polled``: counted by another seat,
+    one that polled the members: in on one vote more than a quorum, returned on a quorum of
+    late votes (see the theory above: so a voter that tells two askers two things cannot
+    part a sender's outcome from a poller's). The sender's own vote is the play's `below`,
+    for it (it holds its play before any other seat does, and numbers it above all it has
+    seen), and counts for any play it sent under that number. Votes of seats that are not
+    members do not count."""
     members = set(members)
-    need = quorum(len(members))
+    need = quorum(len(members)) + polled
     sender = play.seat
     own = 1 if sender in members else 0
     ballots = {v: vote for v, vote in votes.items() if v in members and v != sender}
@@ -180,6 +197,9 @@ def decide(
             for s, held in enumerate(ballots[voter].below):
                 below[s] = max(below[s], held)
         return Decision(play.id, True, tuple(below), play.witness)
+    if polled:
+        late = sum(not vote.ok for vote in ballots.values())
+        return Decision(play.id, False) if late >= quorum(len(members)) else None
     unheard = len(members) - own - len(ballots)
     if max(map(len, fors.values())) + own + unheard < need:
         return Decision(play.id, False)
@@ -187,19 +207,27 @@ def decide(
 
 
 def grounds(
-    play: Spotted, votes: Mapping[int, Vote], members: Iterable[int], seats: int
+    play: Spotted,
+    votes: Mapping[int, Vote],
+    members: Iterable[int],
+    seats: int,
+    *,
+    polled: bool = False,
 ) -> tuple[Vote, ...]:
     """The votes the outcome ``votes`` decide rests on, for a decision to carry (`proven`):
-    decided in, the quorum's votes for the play that `decide` counted (the sender's own is
-    the play); returned, every member's vote counted. Empty while nothing is decided."""
-    outcome = decide(play, votes, members, seats)
+    decided in, the votes for the play that `decide` counted (the sender's own is the play);
+    returned, every member's vote counted (``polled``: the quorum of late votes). Empty
+    while nothing is decided."""
+    outcome = decide(play, votes, members, seats, polled=polled)
     if outcome is None:
         return ()
     members = set(members)
     ballots = [vote for v, vote in sorted(votes.items()) if v in members and v != play.seat]
     if not outcome.ok:
+        if polled:
+            return tuple(v for v in ballots if not v.ok)[: quorum(len(members))]
         return tuple(ballots)
-    need = quorum(len(members)) - (play.seat in members)
+    need = quorum(len(members)) + polled - (play.seat in members)
     return tuple(v for v in ballots if v.ok and v.witness == play.witness)[:need]
 
 
@@ -209,9 +237,12 @@ def proven(
     votes: Iterable[Vote],
     members: Iterable[int],
     seats: int,
+    *,
+    polled: bool = False,
 ) -> bool:
     """Whether ``votes``, which a decision carries, decide ``play`` as ``outcome`` says,
-    its `below` and witness included: a seat takes another's decision only so, each vote's
+    its `below` and witness included (``polled``: the decision of a seat other than the
+    play's sender, `decide`): a seat takes another's decision only so, each vote's
     signature checked first by the caller. One vote a member, each on this very play (by its
     number), from a member other than the sender; a decision in on fewer than a quorum, on a
     vote that was late, or naming less below than its votes did, is not proven."""
@@ -226,7 +257,8 @@ def proven(
         ):
             return False
         by_voter[vote.voter] = vote
-    return outcome.play == play.id and decide(play, by_voter, members, seats) == outcome
+    decided = decide(play, by_voter, members, seats, polled=polled)
+    return outcome.play == play.id and decided == outcome
 
 
 class Voter:

@@ -94,7 +94,7 @@ class Run:
             [[] for _ in range(self.seats)] for _ in range(self.seats)
         ]
         """Per receiver and sender, the plays in flight, in the sender's order."""
-        self._bag: list[tuple[int, Vote | tuple[Decision, Spotted, tuple[Vote, ...]]]] = []
+        self._bag: list[tuple[int, Vote | tuple[Decision, Spotted, tuple[Vote, ...], int]]] = []
         """Votes and outcomes (each with the play and the votes) in flight, in any order."""
         self._votes: list[dict[PlayId, dict[int, Vote]]] = [{} for _ in range(self.seats)]
         self._made: list[Spotted] = []
@@ -132,7 +132,7 @@ class Run:
         if seat == self.cheat and self.forges and play.id not in self.twins:
             forged = Decision(play.id, True, play.below, play.witness)
             for other in to:
-                self._bag.append((other, (forged, play, ())))
+                self._bag.append((other, (forged, play, (), seat)))
 
     def _hold(self, seat: int, play: Spotted) -> None:
         self._clock[seat] = max(self._clock[seat], play.key[0])
@@ -159,8 +159,9 @@ class Run:
         versions = [held] if held is not None else []
         if seat == self.cheat and vote.play[0] == seat:  # it decides whatever it can
             versions = [p for p in self._made if p.id == vote.play]
+        polled = seat != vote.play[0]  # a seat that asked the members: `decide`'s stricter count
         for version in versions:
-            outcome = self.decide(version, votes, self.members, self.seats)
+            outcome = self.decide(version, votes, self.members, self.seats, polled=polled)
             if outcome is not None:
                 self.decided_by_others += seat != vote.play[0]
                 self._decided(seat, outcome, version, dict(votes))
@@ -171,14 +172,15 @@ class Run:
         """Send the outcome out with the votes it rests on (a rule under test other than
         `decide`, with every vote counted)."""
         self._learn(seat, outcome)
+        polled = seat != version.seat
         carried = (
-            grounds(version, votes, self.members, self.seats)
+            grounds(version, votes, self.members, self.seats, polled=polled)
             if self.decide is decide
             else tuple(votes.values())
         )
         for other in self.members:
             if other != seat:
-                self._bag.append((other, (outcome, version, carried)))
+                self._bag.append((other, (outcome, version, carried, seat)))
 
     def _learn(self, seat: int, outcome: Decision) -> None:
         if seat != self.cheat:
@@ -195,16 +197,19 @@ class Run:
             self.sent_again += 1
             self.play(seat, (ALL,))
 
-    def _take(self, seat: int, what: tuple[Decision, Spotted, tuple[Vote, ...]]) -> None:
-        """An outcome from another seat, taken if the votes it carries decide it so."""
-        outcome, version, votes = what
+    def _take(self, seat: int, what: tuple[Decision, Spotted, tuple[Vote, ...], int]) -> None:
+        """An outcome from another seat, taken if the votes it carries decide it so (as its
+        sender would count them, or a seat that asked, by who decided it)."""
+        outcome, version, votes, decider = what
+        polled = decider != version.seat
         if self.trusts and not self._contested(seat, version):
             taken = True
         elif self.decide is decide:
-            taken = proven(version, outcome, votes, self.members, self.seats)
+            taken = proven(version, outcome, votes, self.members, self.seats, polled=polled)
         else:
             by_voter = {vote.voter: vote for vote in votes}
-            taken = self.decide(version, by_voter, self.members, self.seats) == outcome
+            decided = self.decide(version, by_voter, self.members, self.seats, polled=polled)
+            taken = decided == outcome
         if seat == self.cheat or taken:
             self._learn(seat, outcome)
 
@@ -423,9 +428,9 @@ def test_the_runs_race_return_plays_and_decide_some_by_asking() -> None:
 
 
 def _forgets_what_its_voters_held(
-    play: Spotted, votes: dict[int, Vote], members: range, seats: int
+    play: Spotted, votes: dict[int, Vote], members: range, seats: int, *, polled: bool = False
 ) -> Decision | None:
-    outcome = decide(play, votes, members, seats)
+    outcome = decide(play, votes, members, seats, polled=polled)
     if outcome is None or not outcome.ok:
         return outcome
     return dataclasses.replace(
@@ -514,7 +519,7 @@ def test_votes_decide_one_way_only_and_the_senders_own_vote_is_its_play() -> Non
     )
 
 
-@pytest.mark.parametrize(("seats", "seed"), [(4, 3), (5, 0), (6, 0), (7, 0)])
+@pytest.mark.parametrize(("seats", "seed"), [(4, 2), (5, 0), (6, 2), (7, 0)])
 def test_an_outcome_taken_on_trust_where_nothing_contests_it_lets_a_forger_part_the_table(
     seats: int, seed: int
 ) -> None:
@@ -526,6 +531,31 @@ def test_an_outcome_taken_on_trust_where_nothing_contests_it_lets_a_forger_part_
         played(seed, seats, plays=60, cheat=seats - 1, forges=True, trusts=True)
     run = played(seed, seats, plays=60, cheat=seats - 1, forges=True)
     assert misordered(run) is None
+
+
+def test_a_voter_that_tells_the_sender_and_a_poller_two_things_cannot_part_their_outcomes() -> None:
+    """Seat 3 votes seat 2's play late to its sender and for it to seat 1, which polled
+    (tests/protocol/test_commits.py, seed 11, found it). Counted alike, the sender returns
+    the play on two late votes while the poller puts it in on three for: the table parts. A
+    poller needs one vote more for, or a quorum of late votes: it decides nothing here."""
+    members, seats = range(4), 4
+    play = _play(2, 1, 5, onto(2, 0), seats=seats)
+    held = (0, 0, 1, 0)
+    to_sender = {
+        0: Vote(play.id, 0, False),
+        1: Vote(play.id, 1, True, held),
+        3: Vote(play.id, 3, False),
+    }
+    to_poller = {**to_sender, 3: Vote(play.id, 3, True, held)}
+    assert decide(play, to_sender, members, seats) == Decision(play.id, False)
+    assert decide(play, to_poller, members, seats) == Decision(play.id, True, held)  # alike
+    assert decide(play, to_poller, members, seats, polled=True) is None
+    everyone_for = {v: Vote(play.id, v, True, held) for v in (0, 1, 3)}
+    assert decide(play, everyone_for, members, seats, polled=True) == Decision(play.id, True, held)
+    all_late = {v: Vote(play.id, v, False) for v in (0, 1, 3)}
+    assert decide(play, all_late, members, seats, polled=True) == Decision(play.id, False)
+    claimed = Decision(play.id, True, held)
+    assert not proven(play, claimed, to_poller.values(), members, seats, polled=True)
 
 
 def test_a_decision_is_taken_only_on_the_votes_that_decide_it_so() -> None:

@@ -1,0 +1,174 @@
+"""Version 3's commit at one seat, frames in and frames out: the part a replica is to hold.
+
+Theory of operation
+-------------------
+`Commits` joins the rule's three pieces for one seat: its votes (`_spots.Voter`), its
+commits (`_order.Order`) and its frames (`_ballots.BallotBox`). It is fed the plays this
+seat holds, each sender's in that sender's order (`hold`; this seat's own as it makes them),
+the commit frames that reach it (`take`) and the time (`tick`); it answers with frames to
+send (`take_outgoing`: a Ballot to the seat it names, a Tally or a Poll to every other
+seat) and the plays that resolve, in the order they do (`resolved`).
+
+- A seat that holds another seat's play votes on it at once: a Ballot to the sender.
+- A seat that holds enough Ballots on a play (the sender, on its own plays; a seat that
+  polled, on the play it polled for) decides it, learns the outcome itself and sends it to
+  every seat as a Tally carrying those Ballots.
+- A Tally is taken only once this seat holds its play, and only if its Ballots prove it
+  (`BallotBox.check`); one that comes before the play waits for it. A Tally that fails is
+  refused as a `RemoteProtocolError`, with nothing changed.
+- A seat that has held a play of another seat for `POLL_AFTER` without an outcome polls
+  every member for its Ballot, counts its own and the answers, and decides the play
+  itself when they decide it: the outcome is a function of the votes, so it decides as
+  the sender would have (`_spots`).
+
+Nothing here knows a view change: the members are given, and a change of members is to
+settle every open play first (`_order.settle`). No replica holds this part yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+from p2pnerts.protocol._ballots import BallotBox
+from p2pnerts.protocol._errors import RemoteProtocolError
+from p2pnerts.protocol._messages import Ballot, CommitFrame, Poll, Tally
+from p2pnerts.protocol._order import Order
+from p2pnerts.protocol._signing import Signer
+from p2pnerts.protocol._spots import PlayId, Spot, Spotted, Voter
+
+POLL_AFTER = 0.1
+"""Seconds a seat holds another seat's play without an outcome before it polls the members
+(the study's recovery wait, SPEC's notes: "Since the study")."""
+NEVER = float("inf")
+
+
+class Commits:
+    """One seat's share of version 3's commit: votes, outcomes and commits, as frames."""
+
+    def __init__(
+        self,
+        seat: int,
+        players: int,
+        signer: Signer,
+        members: Iterable[int],
+        stamp: Callable[[], int],
+        *,
+        view: int = 0,
+    ) -> None:
+        self.seat = seat
+        self.players = players
+        self.members = tuple(members)
+        self.view = view
+        self._stamp = stamp
+        """The clock a frame goes out with (the replica's Lamport clock, stepped)."""
+        self.voter = Voter(seat, players)
+        self.order = Order(players)
+        self.box = BallotBox(seat, players, signer)
+        self._outgoing: list[CommitFrame] = []
+        self._early: dict[PlayId, list[Tally]] = {}
+        """Tallies on plays not held here yet, kept until the play comes."""
+        self._since: dict[PlayId, float] = {}
+        """Another seat's plays held without an outcome, and since when."""
+        self._polled: set[PlayId] = set()
+        self.refusals: list[tuple[int, str]] = []
+        """Seats whose Tally, taken once its play came, failed its check, each with why:
+        the replica refuses them as it refuses a frame that fails at once."""
+
+    # --- inputs ---------------------------------------------------------------------------
+
+    def make(
+        self, seq: int, key: tuple[int, ...], spots: tuple[Spot, ...], witness: bytes, now: float
+    ) -> Spotted:
+        """This seat's next play, with its own vote (`Voter.make`), held at once."""
+        play = self.voter.make(seq, key, spots, witness)
+        self.hold(play, now)
+        return play
+
+    def hold(self, play: Spotted, now: float) -> None:
+        """This seat now holds ``play`` (a sender's plays in that sender's order): it votes
+        on it, to the sender, and takes any Tally that came before it."""
+        vote = self.voter.hold(play)
+        self.order.hold(play)
+        if play.seat != self.seat:
+            self._since.setdefault(play.id, now)
+            self._send(self.box.cast(vote, play.seat, self.view, self._stamp()))
+        for tally in self._early.pop(play.id, []):
+            try:
+                self._take_tally(tally)
+            except RemoteProtocolError as exc:
+                self.refusals.append((tally.sender, str(exc)))
+
+    def take(self, frame: CommitFrame, now: float) -> None:
+        """A commit frame from another seat, of this seat's view (a replica admits no other,
+        SPEC §4.2). Raises `RemoteProtocolError` for one that breaks the protocol (a Ballot or
+        Tally that `BallotBox` refuses), changing nothing but the proof it keeps of a voter
+        that said two things."""
+        match frame:
+            case Ballot():
+                self.box.count(frame)
+                self._decide((frame.seat, frame.number))
+            case Tally():
+                play = (frame.seat, frame.number)
+                if play in self.order.outcomes:
+                    return
+                if play in self.order.held:
+                    self._take_tally(frame)
+                else:
+                    early = self._early.setdefault(play, [])
+                    if len(early) < len(self.members):
+                        early.append(frame)
+            case Poll():
+                vote = self.voter.unseen((frame.seat, frame.number))
+                self._send(self.box.cast(vote, frame.sender, self.view, self._stamp()))
+
+    def tick(self, now: float) -> None:
+        """Poll the members on each play held too long without an outcome."""
+        for play, since in list(self._since.items()):
+            if play in self.order.outcomes:
+                del self._since[play]
+            elif now - since >= POLL_AFTER and play not in self._polled:
+                self._polled.add(play)
+                seat, number = play
+                self._send(Poll(self.seat, self.view, self._stamp(), 1, seat, number))
+                self._decide(play)  # its own Ballot, cast when it took the play, counts too
+
+    # --- outputs --------------------------------------------------------------------------
+
+    def deadline(self) -> float:
+        """When `tick` next has something to do."""
+        waiting = [t for p, t in self._since.items() if p not in self._polled]
+        return min(waiting, default=NEVER - POLL_AFTER) + POLL_AFTER
+
+    def take_outgoing(self) -> list[CommitFrame]:
+        """Frames to send, in order: a Ballot to its ``to``, any other to every other seat."""
+        out, self._outgoing = self._outgoing, []
+        return out
+
+    def resolved(self) -> list[tuple[PlayId, bool]]:
+        """The plays that resolved here since the last call, in the order they did: (play,
+        committed)."""
+        return self.order.ready()
+
+    # --- inside ---------------------------------------------------------------------------
+
+    def _send(self, frame: CommitFrame) -> None:
+        self._outgoing.append(frame)
+
+    def _decide(self, play: PlayId) -> None:
+        """Decide ``play`` if the Ballots held here decide it, and tell every seat."""
+        held = self.order.held.get(play)
+        if held is None or play in self.order.outcomes:
+            return
+        tally = self.box.tally(held, self.members, self.view, 1)
+        if tally is not None:
+            self.order.learn(self.box.check(tally, held, self.members))
+            self._since.pop(play, None)
+            self._send(replace(tally, clock=self._stamp()))  # (a Tally is not signed)
+
+    def _take_tally(self, tally: Tally) -> None:
+        play = self.order.held[(tally.seat, tally.number)]
+        if play.id in self.order.outcomes:
+            return
+        self.order.learn(self.box.check(tally, play, self.members))
+        self._since.pop(play.id, None)
