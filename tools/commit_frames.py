@@ -139,15 +139,17 @@ class Result:
 def laid_out(peers: int, sizes: Sizes) -> dict[str, tuple[int, int]]:
     """Rule ``signed``'s frames at a table of ``peers`` (numbers as a long match makes
     them: clock 100,000, play 5,000), each as the model prices it and as version 3 lays it
-    out (`p2pnerts.protocol._ballots`): a vote, and an outcome in on a quorum's votes."""
+    out (`p2pnerts.protocol._ballots`): a vote, and an outcome in on a quorum's votes, each
+    signed."""
     play, witness, below = (0, 5_000), bytes(range(16)), (5_000,) * peers
     votes = [Vote(play, voter, True, below, witness) for voter in range(1, quorum(peers))]
     ballots = [
         BallotBox(v.voter, peers, Signer.computed(v.voter, peers)).cast(v, 0, 1, 100_000)
         for v in votes
     ]
-    tally = Tally(
-        0, 1, 100_000, 1, *play, witness, True, below, tuple(map(encode_payload, ballots))
+    carried = tuple(map(encode_payload, ballots))
+    tally = Signer.computed(0, peers).sign(
+        Tally(0, 1, 100_000, 1, *play, witness, True, below, carried)
     )
     vote = Frame("vote", 1, 100_000, 0, play, below, True, SIGNATURE)
     outcome = Frame(

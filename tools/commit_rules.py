@@ -56,6 +56,7 @@ from typing import ClassVar
 from commit_frames import Frame, Result, Sizes, proof_carries, vote_carries  # beside this
 from commit_wire import Seat, Wire
 
+from p2pnerts.protocol._commits import POLL_AFTER, POLL_MOST
 from p2pnerts.protocol._spots import (
     ALL,
     Decision,
@@ -78,7 +79,6 @@ timings alike, so that the two differ in bytes alone."""
 HEARTBEAT = 0.25
 ACK_DELAY = 0.005
 TICK = 0.05
-RECOVER_AFTER = 0.1
 
 
 class Table(Wire):
@@ -262,6 +262,7 @@ class Table(Wire):
         if self.rule == "broadcast":
             return  # every seat decides for itself
         proof = self._proof(seat, outcome.play) if self.rule != "asked" else 0
+        self.seats[seat].proofs[outcome.play] = proof
         self._broadcast(
             self._frame(seat, "outcome", outcome.play, outcome.below, outcome.ok, proof)
         )
@@ -276,6 +277,7 @@ class Table(Wire):
     def _on_outcome(self, dst: int, frame: Frame) -> None:
         assert frame.play is not None
         outcome = Decision(frame.play, frame.ok, frame.have)
+        self.seats[dst].proofs.setdefault(frame.play, frame.carried)
         if self.rule == "asked" and self._contested(dst, frame.play):
             self.seats[dst].doubted[frame.play] = outcome
             self._send(self._frame(dst, "ask", frame.play), frame.src)
@@ -324,17 +326,26 @@ class Table(Wire):
         for play in me.order.held:
             if play in me.order.outcomes or play[0] == seat:
                 continue
-            first = me.asked.setdefault(play, self.now)
-            if first >= 0 and self.now - first >= RECOVER_AFTER:
-                me.asked[play] = -1.0
+            due = me.asked.setdefault(play, self.now + POLL_AFTER)
+            if self.now >= due:  # again while it waits, each wait twice the last (`_commits`)
+                wait = min(2 * me.poll_wait.get(play, POLL_AFTER / 2), POLL_MOST)
+                me.poll_wait[play], me.asked[play] = wait, self.now + wait
                 self._broadcast(self._frame(seat, "recover", play=play))
                 self._count(seat, me.voter.unseen(play))
 
     def _on_recover(self, dst: int, frame: Frame) -> None:
+        """A member polled answers with its vote, and with the play's outcome if it knows
+        it (handed on as it came, `_commits`)."""
         assert frame.play is not None
-        vote = self.seats[dst].voter.unseen(frame.play)
+        me = self.seats[dst]
+        vote = me.voter.unseen(frame.play)
         reply = self._frame(dst, "reply", frame.play, vote.below, vote.ok, vote_carries(self.rule))
         self._send(reply, frame.src)
+        known = me.order.outcomes.get(frame.play)
+        if known is not None and self.rule != "broadcast":
+            carried = me.proofs.get(frame.play, 0)
+            again = self._frame(dst, "outcome", frame.play, known.below, known.ok, carried)
+            self._send(again, frame.src)
 
     def _on_reply(self, dst: int, frame: Frame) -> None:
         assert frame.play is not None

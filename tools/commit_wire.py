@@ -49,6 +49,10 @@ class Seat:
     votes: dict[PlayId, dict[int, Vote]] = field(default_factory=dict)
     """The votes this seat counted, per play."""
     asked: dict[PlayId, float] = field(default_factory=dict)
+    """When this seat next polls the members on each play it waits on."""
+    poll_wait: dict[PlayId, float] = field(default_factory=dict)
+    proofs: dict[PlayId, int] = field(default_factory=dict)
+    """What each outcome taken carried besides, to hand on as it came."""
     doubted: dict[PlayId, Decision] = field(default_factory=dict)
     """Rule ``asked``: outcomes held until the votes they rest on come."""
     committed: list[PlayId] = field(default_factory=list)

@@ -8,9 +8,10 @@ this part is what they become between seats, as SPEC's notes on version 3 lay th
 ("The commit frames"). A member's vote on a play goes to the play's sender, or to a seat
 that polled it, as a `Ballot` signed by the voter (`cast`). The seat that counts enough of
 them (`count`: the sender, or a seat that polled the members) sends the outcome they
-decide to every seat as a `Tally`, carrying the signed Ballots it rests on
-(`tally`, by `_spots.grounds`). A seat takes a Tally only if every Ballot it carries is
-genuine, on that very play, and together they decide it as the Tally says
+decide to every seat as a `Tally`, signed itself and carrying the signed Ballots it rests
+on (`tally`, by `_spots.grounds`), so that any seat may hand it on. A seat takes a Tally
+only if its sender signed it, every Ballot it carries is genuine, on that very play, and
+together they decide it as the Tally says
 (`check`, by `_spots.proven`): a seat that claims a quorum it never had, counts a late
 vote as for, names less below than its voters did, or makes up a vote, is refused. A
 Tally from a seat other than the play's sender is held to a poller's count (`_spots.decide`,
@@ -29,7 +30,7 @@ stamps each frame and says who the members are. No replica sends these frames ye
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from p2pnerts.protocol._codec import decode_commit_frame, encode_payload
 from p2pnerts.protocol._errors import RemoteProtocolError
@@ -89,9 +90,12 @@ class BallotBox:
         """The votes on ``play`` this seat holds, by voter."""
         return {voter: vote_of(b) for voter, b in self._ballots.get(play, {}).items()}
 
-    def tally(self, play: Spotted, members: Iterable[int], view: int, clock: int) -> Tally | None:
-        """The outcome the votes held here decide for ``play``, as a Tally carrying the
-        Ballots it rests on; None while they decide nothing."""
+    def tally(
+        self, play: Spotted, members: Iterable[int], view: int, stamp: Callable[[], int]
+    ) -> Tally | None:
+        """The outcome the votes held here decide for ``play``, as a signed Tally carrying
+        the Ballots it rests on, sent at the clock ``stamp`` gives; None while they decide
+        nothing (and ``stamp`` is not called)."""
         members = tuple(members)
         held = self.votes(play.id)
         polled = play.seat != self.seat  # (`_spots.decide`: a poller needs more votes)
@@ -105,24 +109,17 @@ class BallotBox:
         assert outcome is not None, "grounds decide what they are the grounds of"
         carried = tuple(encode_payload(ballots[vote.voter]) for vote in rests_on)
         seat, number = play.id
-        return Tally(
-            self.seat,
-            view,
-            clock,
-            1,
-            seat,
-            number,
-            outcome.witness,
-            outcome.ok,
-            outcome.below,
-            carried,
-        )
+        decided = (outcome.witness, outcome.ok, outcome.below, carried)
+        return self.signer.sign(Tally(self.seat, view, stamp(), 1, seat, number, *decided))
 
     def check(self, tally: Tally, play: Spotted, members: Iterable[int]) -> Decision:
-        """The outcome ``tally`` proves for ``play`` (which this seat holds). Raises
-        `RemoteProtocolError` unless every Ballot it carries is genuine, of its view, on this
-        very play, and together they decide it as the Tally says."""
+        """The outcome ``tally`` proves for ``play`` (which this seat holds), whichever seat
+        handed it on. Raises `RemoteProtocolError` unless it is signed by the seat that
+        counted it and every Ballot it carries is genuine, of its view, on this very play,
+        and together they decide it as the Tally says, counted as that seat counts."""
         who = f"seat {tally.sender}'s Tally"
+        if not self.signer.genuine(tally):
+            raise RemoteProtocolError(f"{who} is not signed by its key")
         if (tally.seat, tally.number) != play.id:
             raise RemoteProtocolError(f"{who} is not on play {play.id}")
         votes = []

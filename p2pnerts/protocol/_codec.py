@@ -175,6 +175,7 @@ _COMMIT_LAYOUT: dict[type[CommitFrame], tuple[int, tuple[tuple[str, _Field], ...
             ("number", _number(1)),
             *_VOTE,
             ("ballots", _frames(0, MAX_SEATS)),
+            ("sig", _SIG),
         ),
     ),
     Poll: (13, (("seat", _number(0, MAX_SEATS - 1)), ("number", _number(1)))),

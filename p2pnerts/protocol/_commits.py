@@ -17,9 +17,12 @@ seat) and the plays that resolve, in the order they do (`resolved`).
   (`BallotBox.check`); one that comes before the play waits for it. A Tally that fails is
   refused as a `RemoteProtocolError`, with nothing changed.
 - A seat that has held a play of another seat for `POLL_AFTER` without an outcome polls
-  every member for its Ballot, counts its own and the answers, and decides the play
-  itself when they decide it: the outcome is a function of the votes, so it decides as
-  the sender would have (`_spots`).
+  every member, and again while it waits, each wait twice the last. A member answers with
+  its Ballot, and with the play's Tally if it holds one (signed by the seat that counted
+  it, it is as good handed on). The poller takes such a Tally, or counts its own Ballot and
+  the answers and decides the play itself when they decide it, counting as a poller does
+  (`_spots.decide`, ``polled``: more votes than the sender needs, so that a voter telling
+  the two of them two things parts nothing).
 
 Nothing here knows a view change: the members are given, and a change of members is to
 settle every open play first (`_order.settle`). No replica holds this part yet.
@@ -28,7 +31,6 @@ settle every open play first (`_order.settle`). No replica holds this part yet.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 
 from p2pnerts.protocol._ballots import BallotBox
 from p2pnerts.protocol._errors import RemoteProtocolError
@@ -40,6 +42,8 @@ from p2pnerts.protocol._spots import PlayId, Spot, Spotted, Voter
 POLL_AFTER = 0.1
 """Seconds a seat holds another seat's play without an outcome before it polls the members
 (the study's recovery wait, SPEC's notes: "Since the study")."""
+POLL_MOST = 1.0
+"""The longest wait between two polls on one play: each wait is twice the last."""
 NEVER = float("inf")
 
 
@@ -65,12 +69,15 @@ class Commits:
         self.voter = Voter(seat, players)
         self.order = Order(players)
         self.box = BallotBox(seat, players, signer)
-        self._outgoing: list[CommitFrame] = []
+        self._outgoing: list[tuple[CommitFrame, int | None]] = []
+        self._tallies: dict[PlayId, Tally] = {}
+        """The Tally each outcome learnt here came in (or went out in, decided here)."""
         self._early: dict[PlayId, list[Tally]] = {}
         """Tallies on plays not held here yet, kept until the play comes."""
-        self._since: dict[PlayId, float] = {}
-        """Another seat's plays held without an outcome, and since when."""
-        self._polled: set[PlayId] = set()
+        self._due: dict[PlayId, float] = {}
+        """Another seat's plays held without an outcome, and when to poll on each next."""
+        self._wait: dict[PlayId, float] = {}
+        """How long the last wait before a poll on each play was."""
         self.refusals: list[tuple[int, str]] = []
         """Seats whose Tally, taken once its play came, failed its check, each with why:
         the replica refuses them as it refuses a frame that fails at once."""
@@ -91,7 +98,7 @@ class Commits:
         vote = self.voter.hold(play)
         self.order.hold(play)
         if play.seat != self.seat:
-            self._since.setdefault(play.id, now)
+            self._due.setdefault(play.id, now + POLL_AFTER)
             self._send(self.box.cast(vote, play.seat, self.view, self._stamp()))
         for tally in self._early.pop(play.id, []):
             try:
@@ -119,16 +126,22 @@ class Commits:
                     if len(early) < len(self.members):
                         early.append(frame)
             case Poll():
-                vote = self.voter.unseen((frame.seat, frame.number))
-                self._send(self.box.cast(vote, frame.sender, self.view, self._stamp()))
+                play = (frame.seat, frame.number)
+                vote = self.voter.unseen(play)
+                to = frame.sender
+                self._send(self.box.cast(vote, to, self.view, self._stamp()))
+                tally = self._tallies.get(play)
+                if tally is not None:  # the outcome is known here: hand its proof on
+                    self._send(tally, to)
 
     def tick(self, now: float) -> None:
         """Poll the members on each play held too long without an outcome."""
-        for play, since in list(self._since.items()):
+        for play, due in list(self._due.items()):
             if play in self.order.outcomes:
-                del self._since[play]
-            elif now - since >= POLL_AFTER and play not in self._polled:
-                self._polled.add(play)
+                del self._due[play]
+            elif now >= due:  # again and again, each wait twice the last, up to POLL_MOST
+                wait = self._wait[play] = min(2 * self._wait.get(play, POLL_AFTER / 2), POLL_MOST)
+                self._due[play] = now + wait
                 seat, number = play
                 self._send(Poll(self.seat, self.view, self._stamp(), 1, seat, number))
                 self._decide(play)  # its own Ballot, cast when it took the play, counts too
@@ -137,11 +150,12 @@ class Commits:
 
     def deadline(self) -> float:
         """When `tick` next has something to do."""
-        waiting = [t for p, t in self._since.items() if p not in self._polled]
-        return min(waiting, default=NEVER - POLL_AFTER) + POLL_AFTER
+        return min(self._due.values(), default=NEVER)
 
-    def take_outgoing(self) -> list[CommitFrame]:
-        """Frames to send, in order: a Ballot to its ``to``, any other to every other seat."""
+    def take_outgoing(self) -> list[tuple[CommitFrame, int | None]]:
+        """Frames to send, in order, each with the seat it goes to (None: every other seat):
+        a Ballot to its ``to``, a Tally handed on to the seat that polled, any other to
+        every other seat."""
         out, self._outgoing = self._outgoing, []
         return out
 
@@ -152,23 +166,28 @@ class Commits:
 
     # --- inside ---------------------------------------------------------------------------
 
-    def _send(self, frame: CommitFrame) -> None:
-        self._outgoing.append(frame)
+    def _send(self, frame: CommitFrame, to: int | None = None) -> None:
+        """Send ``frame`` to seat ``to`` (a Ballot: to the seat it names), or to every other."""
+        self._outgoing.append((frame, frame.to if isinstance(frame, Ballot) else to))
 
     def _decide(self, play: PlayId) -> None:
         """Decide ``play`` if the Ballots held here decide it, and tell every seat."""
         held = self.order.held.get(play)
         if held is None or play in self.order.outcomes:
             return
-        tally = self.box.tally(held, self.members, self.view, 1)
+        tally = self.box.tally(held, self.members, self.view, self._stamp)
         if tally is not None:
-            self.order.learn(self.box.check(tally, held, self.members))
-            self._since.pop(play, None)
-            self._send(replace(tally, clock=self._stamp()))  # (a Tally is not signed)
+            self._learn(tally, held)
+            self._send(tally)
 
     def _take_tally(self, tally: Tally) -> None:
         play = self.order.held[(tally.seat, tally.number)]
-        if play.id in self.order.outcomes:
-            return
+        if play.id not in self.order.outcomes:
+            self._learn(tally, play)
+
+    def _learn(self, tally: Tally, play: Spotted) -> None:
+        """Take the outcome ``tally`` proves (raising if it proves none), and keep the Tally
+        to hand on to a seat that polls."""
         self.order.learn(self.box.check(tally, play, self.members))
-        self._since.pop(play.id, None)
+        self._tallies[play.id] = tally
+        self._due.pop(play.id, None)

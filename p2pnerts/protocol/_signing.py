@@ -33,12 +33,13 @@ from p2pnerts.protocol._messages import (
     Rejoin,
     Reveal,
     StartView,
+    Tally,
     ViewChange,
     bare,
 )
 
-SIGNED = (Ready, Play, Reveal, Leave, ViewChange, StartView, Rejoin, Ballot)
-"""The kinds of message a seat signs (a Ballot: version 3's, not yet sent)."""
+SIGNED = (Ready, Play, Reveal, Leave, ViewChange, StartView, Rejoin, Ballot, Tally)
+"""The kinds of message a seat signs (a Ballot and a Tally: version 3's, not yet sent)."""
 MESSAGE_DOMAIN = b"p2pnerts/3 message\x00"
 TABLE_BYTES = 16
 """A table's id, as its signatures name it (SPEC §3.7)."""
@@ -49,7 +50,7 @@ VERIFIED_KEPT = 1 << 16
 one replica of a simulated table, or when it comes again carried) is not verified again."""
 
 M = TypeVar("M", bound=Message | CommitFrame)
-SignedMessage = Ready | Play | Reveal | Leave | ViewChange | StartView | Rejoin | Ballot
+SignedMessage = Ready | Play | Reveal | Leave | ViewChange | StartView | Rejoin | Ballot | Tally
 
 
 def signed_bytes(message: Message | CommitFrame, table: bytes) -> bytes:

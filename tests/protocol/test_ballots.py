@@ -71,7 +71,7 @@ class Table:
         box = self.boxes[play.seat]
         for voter in voters:
             box.count(self.ballot(voter, play))
-        tally = box.tally(play, MEMBERS, VIEW, self.stamp())
+        tally = box.tally(play, MEMBERS, VIEW, self.stamp)
         assert tally is not None
         decoded = wire(tally)
         assert isinstance(decoded, Tally)
@@ -85,7 +85,7 @@ def test_a_play_commits_at_every_seat_on_a_quorum_of_signed_ballots_carried_in_i
     box = table.boxes[0]
     for voter in range(1, need):
         box.count(table.ballot(voter, play))
-        assert box.tally(play, MEMBERS, VIEW, 9) is None  # not yet a quorum
+        assert box.tally(play, MEMBERS, VIEW, table.stamp) is None  # not yet a quorum
     tally = table.decided(play, (need,))
     assert tally.ok and len(tally.ballots) == need
     for seat in MEMBERS:
@@ -109,7 +109,7 @@ def test_a_play_the_members_voted_late_is_returned_by_a_tally_of_their_ballots()
         ballot = table.ballot(voter, earlier)
         assert not ballot.ok and ballot.below == ()
         box.count(ballot)
-    tally = wire(box.tally(earlier, MEMBERS, VIEW, 50) or pytest.fail("undecided"))
+    tally = wire(box.tally(earlier, MEMBERS, VIEW, table.stamp) or pytest.fail("undecided"))
     assert isinstance(tally, Tally) and not tally.ok
     assert table.boxes[4].check(tally, earlier, MEMBERS).ok is False
 
@@ -148,6 +148,9 @@ def test_every_forged_tally_is_refused() -> None:
         "returned on votes for": forged(tally, ok=False, below=(), witness=b""),
         "of another view": forged(tally, view=VIEW + 1),
         "not a ballot": forged(tally, ballots=(encode_payload(Poll(1, VIEW, 3, 1, 0, 1)),)),
+        "its signature broken": forged(tally, clock=tally.clock + 1),
+        # Another seat's count (a poller's) needs a vote more than this Tally carries.
+        "under another seat's name": table.boxes[1].signer.sign(forged(tally, sender=1, sig=b"")),
     }
     for name, tally_forged in forgeries.items():
         with pytest.raises(RemoteProtocolError):

@@ -535,7 +535,7 @@ def test_an_outcome_taken_on_trust_where_nothing_contests_it_lets_a_forger_part_
 
 def test_a_voter_that_tells_the_sender_and_a_poller_two_things_cannot_part_their_outcomes() -> None:
     """Seat 3 votes seat 2's play late to its sender and for it to seat 1, which polled
-    (tests/protocol/test_commits.py, seed 11, found it). Counted alike, the sender returns
+    (tests/protocol/test_commits.py found it). Counted alike, the sender returns
     the play on two late votes while the poller puts it in on three for: the table parts. A
     poller needs one vote more for, or a quorum of late votes: it decides nothing here."""
     members, seats = range(4), 4
