@@ -35,6 +35,21 @@ def test_the_rule_as_built_commits_every_spot_in_key_order_with_a_bad_laptop(
     assert row["healthy"]["p50"] < 10
 
 
+@pytest.mark.parametrize("transport", ["tcp", "datagram"])
+def test_the_part_as_built_commits_over_the_links_with_its_real_frames(
+    bad_laptop: commit_study.Replayed, transport: Transport
+) -> None:
+    """Rule ``built``: each seat runs `p2pnerts.protocol._commits` itself, its Ballots,
+    signed Tallies and Polls carried over the same links and priced as encoded."""
+    row = commit_study.rule_run("built", transport, 6, "bad", bad_laptop, seed=1)
+    assert row["plays"] > 200
+    assert (row["misordered"], row["conflicts"], row["unfinished"]) == (0, 0, 0)
+    assert row["healthy"]["p50"] < 10
+    assert row["frames"] < 1.1 * 3 * (6 - 1)  # 3(N - 1) a play, and some sent again
+    spot = commit_study.rule_run("spot", transport, 6, "bad", bad_laptop, seed=1)
+    assert spot["bytes"] * 2 < row["bytes"] < spot["bytes"] * 4  # the proof's bytes
+
+
 def test_the_order_is_checked_in_the_model(bad_laptop: commit_study.Replayed) -> None:
     """The check can fail: the model's commits, reversed at one seat, are out of order."""
     table = Table(

@@ -65,6 +65,8 @@ class Sizes:
                 size = self.ack
             case "heartbeat" | "stable" | "outcome":
                 size = self.heartbeat
+            case "ballot" | "tally" | "poll":  # the rule as built: priced as encoded
+                size = 0
             case _:
                 size = self.small + (len(msgpack.packb(frame.have)) if frame.have else 0)
         return size + frame.carried
@@ -108,7 +110,10 @@ class Frame:
     """An Ack's or a stability's `have`, a vote's, or an outcome's `below`."""
     ok: bool = True
     carried: int = 0
-    """Bytes it carries besides: a signature, or the signed votes an outcome rests on."""
+    """Bytes it carries besides: a signature, or the signed votes an outcome rests on (the
+    rule as built: the whole frame's, as encoded)."""
+    wire: object = None
+    """The rule as built: the frame itself (`p2pnerts.protocol._commits`)."""
 
 
 @dataclass

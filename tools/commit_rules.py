@@ -32,6 +32,10 @@ only what its rule needs to decide when each play commits, counting every frame 
 - ``broadcast``: ``spot`` with every vote sent to every seat, not to the sender alone, and
   every seat deciding each play itself from the votes it holds (`decide`): no outcome
   frames and nothing to prove, the links being authenticated; (N - 1)² votes a play.
+- ``built``: not a model but the part as built (`p2pnerts.protocol._commits`), one per
+  seat, its real frames (Ballots, signed Tallies, Polls) carried over the same links and
+  priced as encoded. Its members never change: with a seat left out (``stall``) the others
+  go on polling it.
 
 Over ``datagram`` links a lost play, vote or outcome is sent again when a later frame of its
 sender shows the gap (the receiver asks at once) or after twice the link's usual round
@@ -49,14 +53,18 @@ at once, with a new clock, until it lands: `Result.barriers_late` counts the ret
 from __future__ import annotations
 
 import functools
+import hashlib
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from commit_frames import Frame, Result, Sizes, proof_carries, vote_carries  # beside this
 from commit_wire import Seat, Wire
 
-from p2pnerts.protocol._commits import POLL_AFTER, POLL_MOST
+from p2pnerts.protocol import Signer, encode
+from p2pnerts.protocol._commits import POLL_AFTER, POLL_MOST, Commits
+from p2pnerts.protocol._messages import Ballot, Poll, Tally
 from p2pnerts.protocol._spots import (
     ALL,
     Decision,
@@ -70,7 +78,9 @@ from p2pnerts.protocol._spots import (
 )
 from p2pnerts.sim import Links
 
-RULES = ("today", "sender", "majority", "spot", "signed", "asked", "accountable", "broadcast")
+RULES = (
+    "today", "sender", "majority", "spot", "signed", "asked", "accountable", "broadcast", "built"
+)  # fmt: skip
 MAJORITY = frozenset({"majority", "spot", "signed", "asked", "accountable", "broadcast"})
 """The rules that run version 3's rule (`p2pnerts.protocol._spots`)."""
 SAME_FRAMES = {"signed": "spot", "accountable": "spot"}
@@ -128,7 +138,7 @@ class Table(Wire):
         me = self.seats[seat]
         me.sent_plays += 1
         play = (seat, me.sent_plays)
-        if spots == (ALL,) and self.rule in MAJORITY:
+        if spots == (ALL,) and (self.rule in MAJORITY or self.rule == "built"):
             self.result.barriers += first is None
             self._barriers[play] = self.now if first is None else first
         frame = self._frame(seat, "play", play=play)
@@ -139,7 +149,13 @@ class Table(Wire):
         self.result.sent[seat] += 1
         me.have[seat] = me.sent_plays
         me.acked[seat][seat] = me.sent_plays
-        if self.rule in MAJORITY:
+        if self.rule == "built":
+            witness = hashlib.blake2b(b"%d/%d" % play, digest_size=16).digest()
+            self.plays[play] = built(me, self).make(
+                me.sent_plays, self.key(play), self.spots[play], witness, self.now
+            )
+            self._flush(seat)
+        elif self.rule in MAJORITY:
             spotted = me.voter.make(me.sent_plays, self.key(play), self.spots[play])
             self.plays[play] = spotted
             self._hold(seat, spotted)
@@ -154,6 +170,10 @@ class Table(Wire):
     def _on_play(self, dst: int, frame: Frame) -> None:
         me = self.seats[dst]
         assert frame.play is not None
+        if self.rule == "built":
+            built(me, self).hold(self.plays[frame.play], self.now)
+            self._flush(dst)
+            return
         if self.rule in MAJORITY:
             self._hold(dst, self.plays[frame.play])
             return
@@ -182,7 +202,10 @@ class Table(Wire):
         if not self._left_out(seat, self.now) and self.now - me.last_sent >= self.heartbeat:
             self._broadcast(self._frame(seat, "heartbeat", have=tuple(me.have)))
         self._recover(seat)
-        if self.rule == "sender":
+        if self.rule == "built":
+            built(me, self).tick(self.now)
+            self._flush(seat)
+        elif self.rule == "sender":
             for play in [p for p in me.pending if p[0] == seat]:
                 self._check_stable(seat, play)
         elif self.rule in MAJORITY:
@@ -351,11 +374,31 @@ class Table(Wire):
         assert frame.play is not None
         self._count(dst, Vote(frame.play, frame.src, frame.ok, frame.have))
 
+    # --- the rule as built (`p2pnerts.protocol._commits`, real frames) ---------------------
+
+    def _flush(self, seat: int) -> None:
+        """Send what ``seat``'s `Commits` has to send, each frame priced as encoded."""
+        for wire, to in built(self.seats[seat], self).take_outgoing():
+            kind = BUILT_KINDS[type(wire)]
+            frame = self._frame(seat, kind, (wire.seat, wire.number), carried=len(encode(wire)))
+            frame = replace(frame, wire=wire)
+            if to is None:
+                self._broadcast(frame)
+            else:
+                self._send(frame, to)
+
+    def _on_built(self, dst: int, frame: Frame) -> None:
+        assert isinstance(frame.wire, Ballot | Tally | Poll)
+        built(self.seats[dst], self).take(frame.wire, self.now)
+        self._flush(dst)
+
     # --- commits ---------------------------------------------------------------------------
 
     def _commit(self, seat: int) -> None:
         me = self.seats[seat]
-        if self.rule in MAJORITY:
+        if self.rule == "built":
+            done = built(me, self).resolved()
+        elif self.rule in MAJORITY:
             done = me.order.ready()
         else:
             done = []
@@ -422,4 +465,25 @@ class Table(Wire):
         "reply": _on_reply,
         "ask": _on_ask,
         "proof": _on_proof,
+        "ballot": _on_built,
+        "tally": _on_built,
+        "poll": _on_built,
     }
+
+
+BUILT_KINDS: dict[type, str] = {Ballot: "ballot", Tally: "tally", Poll: "poll"}
+"""The frame kinds the study counts the rule as built's frames under."""
+
+
+def built(seat: Seat, table: Table) -> Commits:
+    """``seat``'s share of the rule as built, made when first needed (every seat a member,
+    signing with a key computed for the study)."""
+    if seat.commits is None:
+
+        def stamp() -> int:
+            seat.clock += 1
+            return seat.clock
+
+        signer = Signer.computed(seat.seat, table.peers)
+        seat.commits = Commits(seat.seat, table.peers, signer, range(table.peers), stamp)
+    return seat.commits

@@ -66,6 +66,8 @@ VARIANTS: tuple[tuple[str, Transport], ...] = (
     ("accountable", "datagram"),
     ("broadcast", "tcp"),
     ("broadcast", "datagram"),
+    ("built", "tcp"),
+    ("built", "datagram"),
 )
 PACE = {2: 1.6, 4: 1.6, 6: 1.6, 14: 0.6}
 """Moves a second of the bots: level 6's at small tables, level 3's at 14 (as measured)."""

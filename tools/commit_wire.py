@@ -15,11 +15,26 @@ from dataclasses import dataclass, field
 
 from commit_frames import Frame, Result, Sizes  # beside this script
 
+from p2pnerts.protocol._commits import Commits
 from p2pnerts.protocol._order import Order
 from p2pnerts.protocol._spots import Decision, PlayId, Vote, Voter
 from p2pnerts.sim import Links, Scheduler
 
-RELIABLE = frozenset({"play", "vote", "stable", "outcome", "recover", "reply", "ask", "proof"})
+RELIABLE = frozenset(
+    {
+        "play",
+        "vote",
+        "stable",
+        "outcome",
+        "recover",
+        "reply",
+        "ask",
+        "proof",
+        "ballot",
+        "tally",
+        "poll",
+    }
+)
 """The kinds of frame sent again when lost (Acks and heartbeats: the next says more)."""
 RESEND_MOST = 0.25
 """The longest wait before a lost frame is sent again: each wait doubles the last, from
@@ -56,6 +71,8 @@ class Seat:
     doubted: dict[PlayId, Decision] = field(default_factory=dict)
     """Rule ``asked``: outcomes held until the votes they rest on come."""
     committed: list[PlayId] = field(default_factory=list)
+    commits: Commits | None = None
+    """The rule as built: this seat's share of it (`commit_rules.built`)."""
 
     def __post_init__(self) -> None:
         self.have = [0] * self.peers
