@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable
 
 from p2pnerts.protocol._ballots import BallotBox
 from p2pnerts.protocol._errors import RemoteProtocolError
+from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import Ballot, CommitFrame, Poll, Tally
 from p2pnerts.protocol._order import Order
 from p2pnerts.protocol._signing import Signer
@@ -44,6 +45,9 @@ POLL_AFTER = 0.1
 (the study's recovery wait, SPEC's notes: "Since the study")."""
 POLL_MOST = 1.0
 """The longest wait between two polls on one play: each wait is twice the last."""
+AHEAD = PENDING_LIMIT
+"""How far past a seat's plays held here a Tally or a Poll may name one of its plays: no
+further than its plays may wait to commit (SPEC §4.2)."""
 NEVER = float("inf")
 
 
@@ -110,13 +114,22 @@ class Commits:
         """A commit frame from another seat, of this seat's view (a replica admits no other,
         SPEC §4.2). Raises `RemoteProtocolError` for one that breaks the protocol (a Ballot or
         Tally that `BallotBox` refuses), changing nothing but the proof it keeps of a voter
-        that said two things."""
+        that said two things. A Ballot must be on a play this seat holds and counts (its own,
+        or one it polled on); a Tally or a Poll may run ahead of the plays held here, but
+        not past `AHEAD` of a seat's plays (so a seat cannot fill another's memory)."""
+        play = (frame.seat, frame.number)
+        if not 0 <= frame.seat < self.players:
+            raise RemoteProtocolError(f"a {type(frame).__name__} on seat {frame.seat}'s play")
         match frame:
             case Ballot():
+                asked = frame.seat == self.seat or play in self._wait  # its own, or polled
+                if play not in self.order.held or not asked:
+                    why = f"a Ballot on play {play}, which seat {self.seat} did not ask about"
+                    raise RemoteProtocolError(why)
                 self.box.count(frame)
-                self._decide((frame.seat, frame.number))
+                self._decide(play)
             case Tally():
-                play = (frame.seat, frame.number)
+                self._not_too_far(frame, play)
                 if play in self.order.outcomes:
                     return
                 if play in self.order.held:
@@ -126,7 +139,7 @@ class Commits:
                     if len(early) < len(self.members):
                         early.append(frame)
             case Poll():
-                play = (frame.seat, frame.number)
+                self._not_too_far(frame, play)
                 vote = self.voter.unseen(play)
                 to = frame.sender
                 self._send(self.box.cast(vote, to, self.view, self._stamp()))
@@ -179,6 +192,13 @@ class Commits:
         if tally is not None:
             self._learn(tally, held)
             self._send(tally)
+
+    def _not_too_far(self, frame: Tally | Poll, play: PlayId) -> None:
+        """Refuse a frame on a play further ahead of its sender's plays held here than an
+        honest seat's plays ever run (`AHEAD`)."""
+        if play[1] > self.order.have[play[0]] + AHEAD:
+            name = type(frame).__name__
+            raise RemoteProtocolError(f"a {name} on play {play}, {AHEAD} past what is held")
 
     def _take_tally(self, tally: Tally) -> None:
         play = self.order.held[(tally.seat, tally.number)]

@@ -16,8 +16,8 @@ from test_spots import some_spots
 
 from p2pnerts.protocol import RemoteProtocolError, Signer, encode_payload
 from p2pnerts.protocol._codec import decode_commit_frame
-from p2pnerts.protocol._commits import Commits
-from p2pnerts.protocol._messages import Ballot, CommitFrame, Tally
+from p2pnerts.protocol._commits import AHEAD, Commits
+from p2pnerts.protocol._messages import Ballot, CommitFrame, Poll, Tally
 from p2pnerts.protocol._spots import PlayId, Spotted, conflict, decide
 
 SLOW = 0.05
@@ -251,3 +251,30 @@ def test_a_tally_lost_on_its_way_is_handed_on_to_the_seats_that_poll(seats: int,
     table = run(seed, seats, 60, lossy=0)
     assert_agreed(table)
     assert table.relayed > 0
+
+
+def test_frames_on_plays_not_asked_about_or_far_ahead_are_refused() -> None:
+    """A seated cheat cannot make a seat count a Ballot it never asked for, nor keep Tallies
+    and votes on plays far past any it holds; a Tally a little ahead of its play waits."""
+    table = Table(4, random.Random(0))
+    table.play(0)
+    table.run_until(1.0)
+    me, cheat = table.seats_[1], table.seats_[3]
+    signer = cheat.box.signer
+    held = table.plays[(0, 1)]
+    vote = cheat.voter.votes[held.id]
+    unasked = cheat.box.cast(vote, 1, 0, 99)  # to seat 1, which polled on nothing
+    ahead = me.order.have[0] + AHEAD + 1
+    far = signer.sign(Tally(3, 0, 99, 1, 0, ahead, bytes(16), True, (ahead, 0, 0, 0), ()))
+    for frame in (unasked, far, Poll(3, 0, 99, 1, 0, ahead), Poll(3, 0, 99, 1, 9, 1)):
+        with pytest.raises(RemoteProtocolError):
+            me.take(frame, table.now)
+    assert (0, ahead) not in me.voter.votes and not me._early
+    table.play(0)  # seat 0's next play: its Tally may come to seat 2 before the play does
+    table.run_until(table.now + 1.0)
+    tally = next(t for t in table.seats_[0]._tallies.values() if t.number == 2)
+    early = Commits(2, 4, Signer.computed(2, 4), range(4), lambda: 1)
+    early.hold(held, table.now)
+    early.take(tally, table.now)  # its play not held yet: kept
+    early.hold(table.plays[(0, 2)], table.now)
+    assert (0, 2) in early.order.outcomes
