@@ -27,9 +27,23 @@ LIMIT = 180
 _started: list[subprocess.Popen[str]] = []
 
 
+def _as_at_a_terminal() -> None:
+    """In a child before it runs: Ctrl-C as a terminal leaves it to a command (SIGINT at
+    its default and not blocked), whatever an earlier test left in the process that runs
+    this one (a child inherits both; either way a bot's Ctrl-C went unheard)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if sys.platform != "win32":  # (never run there: Windows has no preexec_fn)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _spawn(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     proc = subprocess.Popen(
-        args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+        args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        preexec_fn=None if WINDOWS else _as_at_a_terminal,
     )
     _started.append(proc)
     return proc
