@@ -122,20 +122,19 @@ class BallotBox:
             raise RemoteProtocolError(f"{who} is not signed by its key")
         if (tally.seat, tally.number) != play.id:
             raise RemoteProtocolError(f"{who} is not on play {play.id}")
-        votes = []
+        ballots = []
         for payload in tally.ballots:
             ballot = decode_commit_frame(payload)
             if not isinstance(ballot, Ballot) or ballot.view != tally.view:
                 raise RemoteProtocolError(f"{who} carries a frame that is no Ballot of its view")
             self._check(ballot, f"a Ballot in {who}")
-            votes.append(vote_of(ballot))
+            ballots.append(ballot)
+        votes = [vote_of(ballot) for ballot in ballots]
         outcome = Decision(play.id, tally.ok, tally.below, tally.witness)
         polled = tally.sender != play.seat
         if not proven(play, outcome, votes, members, self.players, polled=polled):
             raise RemoteProtocolError(f"{who}: its Ballots do not decide it so")
-        for payload in tally.ballots:
-            ballot = decode_commit_frame(payload)
-            assert isinstance(ballot, Ballot)
+        for ballot in ballots:
             # A voter that told this seat otherwise is proven a cheat; the Tally still
             # stands on its Ballots (`_spots.decide`: a sender's outcome and a poller's
             # cannot part on one such voter).

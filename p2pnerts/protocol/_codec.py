@@ -42,7 +42,7 @@ from p2pnerts.protocol._messages import (
     Welcome,
 )
 from p2pnerts.protocol._passphrase import PAKE_BYTES
-from p2pnerts.protocol._spectate import Decided, Scene, Seen, TableauSight, Watch
+from p2pnerts.protocol._spectate import Decided, Scene, Seen, Watch
 from p2pnerts.protocol._wire import (
     _DIGEST,
     _HAVE,
@@ -67,12 +67,15 @@ from p2pnerts.protocol._wire import (
     _int,
     _move,
     _move_to_wire,
+    _names,
     _number,
     _numbers,
     _options_from_wire,
     _options_to_wire,
     _roster_seats,
     _score_rows,
+    _tableaux,
+    _tableaux_to_wire,
     _text,
     _views,
 )
@@ -186,37 +189,6 @@ a replica sends them."""
 _COMMIT_BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _COMMIT_LAYOUT.items()}
 """The most items a frame's array can hold: the version, the kind, the header, the
 fields of the largest kind."""
-
-
-def _names(value: Any, what: str) -> tuple[str, ...]:
-    return tuple(NAME.from_wire(v, what) for v in _array(value, what, 1, MAX_SEATS))
-
-
-def _tableaux_to_wire(tableaux: tuple[TableauSight, ...]) -> list[Any]:
-    return [
-        [t.nerts, list(t.nerts_top), [list(p) for p in t.work], t.stock, t.waste, list(t.waste_top)]
-        for t in tableaux
-    ]
-
-
-def _tableaux(value: Any, what: str) -> tuple[TableauSight, ...]:
-    """Each deck's tableau as a spectator sees it: ``[nerts, nerts_top, work, stock, waste,
-    waste_top]``."""
-    sights = []
-    for item in _array(value, what, 0, MAX_SEATS):
-        nerts, top, work, stock, waste, waste_top = _array(item, what, 6, 6)
-        piles = _array(work, what, 0, 5)
-        sights.append(
-            TableauSight(
-                _int(nerts, what, 0, 52),
-                _card_codes(0, 1).from_wire(top, what),
-                tuple(_card_codes(0, 54).from_wire(p, what) for p in piles),
-                _int(stock, what, 0, 54),
-                _int(waste, what, 0, 54),
-                _card_codes(0, 1).from_wire(waste_top, what),
-            )
-        )
-    return tuple(sights)
 
 
 _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]] = {

@@ -10,6 +10,7 @@ from typing import Any
 
 from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._messages import Seat
+from p2pnerts.protocol._spectate import TableauSight
 from p2pnerts.rules import (
     JOKER,
     KING,
@@ -368,3 +369,37 @@ def _cards(value: Any, most: int) -> tuple[Card, ...]:
 
 def _card(value: Any) -> Card:
     return card_from_code(_card_code(value, "card"))
+
+
+# --- a spectator's frames: names and tableaux ------------------------------------------
+
+
+def _names(value: Any, what: str) -> tuple[str, ...]:
+    return tuple(NAME.from_wire(v, what) for v in _array(value, what, 1, MAX_SEATS))
+
+
+def _tableaux_to_wire(tableaux: tuple[TableauSight, ...]) -> list[Any]:
+    return [
+        [t.nerts, list(t.nerts_top), [list(p) for p in t.work], t.stock, t.waste, list(t.waste_top)]
+        for t in tableaux
+    ]
+
+
+def _tableaux(value: Any, what: str) -> tuple[TableauSight, ...]:
+    """Each deck's tableau as a spectator sees it: ``[nerts, nerts_top, work, stock, waste,
+    waste_top]``."""
+    sights = []
+    for item in _array(value, what, 0, MAX_SEATS):
+        nerts, top, work, stock, waste, waste_top = _array(item, what, 6, 6)
+        piles = _array(work, what, 0, 5)
+        sights.append(
+            TableauSight(
+                _int(nerts, what, 0, 52),
+                _card_codes(0, 1).from_wire(top, what),
+                tuple(_card_codes(0, 54).from_wire(p, what) for p in piles),
+                _int(stock, what, 0, 54),
+                _int(waste, what, 0, 54),
+                _card_codes(0, 1).from_wire(waste_top, what),
+            )
+        )
+    return tuple(sights)
