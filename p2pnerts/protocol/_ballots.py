@@ -142,6 +142,11 @@ class BallotBox:
                 self._keep(ballot)
         return outcome
 
+    def forget(self, plays: Iterable[PlayId]) -> None:
+        """Let go of the Ballots on ``plays``, passed everywhere (the proofs stay)."""
+        for play in plays:
+            self._ballots.pop(play, None)
+
     def _check(self, ballot: Ballot, what: str) -> None:
         if not self.signer.genuine(ballot):
             raise RemoteProtocolError(f"{what} is not signed by seat {ballot.sender}'s key")

@@ -25,6 +25,12 @@ polled, any other to every other seat) and the plays that resolve, in the order 
   (`_spots.decide`, ``polled``: more votes than the sender needs, so that a voter telling
   the two of them two things parts nothing).
 
+What a seat keeps of a play (the play, its votes and Ballots, its outcome and Tally) it
+lets go of once every member has passed the play in the canonical order (`_order`): each
+member tells how far it has got, with its clock, on its ordered link (`hear`: the replica's
+Ack). Frames that come after that on such a play are dropped unread: whoever sent them has
+it resolved already, and a vote asked again could not be given the same.
+
 Nothing here knows a view change: the members are given, and a change of members is to
 settle every open play first (`_order.settle`). No replica holds this part yet.
 """
@@ -39,7 +45,7 @@ from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import Ballot, CommitFrame, Poll, Tally
 from p2pnerts.protocol._order import Order
 from p2pnerts.protocol._signing import Signer
-from p2pnerts.protocol._spots import PlayId, Spot, Spotted, Voter
+from p2pnerts.protocol._spots import Key, PlayId, Spot, Spotted, Voter
 
 POLL_AFTER = 0.1
 """Seconds a seat holds another seat's play without an outcome before it polls the members
@@ -86,6 +92,10 @@ class Commits:
         self.refusals: list[tuple[int, str]] = []
         """Seats whose Tally, taken once its play came, failed its check, each with why:
         the replica refuses them as it refuses a frame that fails at once."""
+        self._bound: list[Key] = [()] * players
+        """Per seat, a key its plays still to come sort above (`canonical`)."""
+        self._passed: list[Key] = [()] * players
+        """Per seat, how far it has told it has passed the canonical order (`hear`)."""
 
     # --- inputs ---------------------------------------------------------------------------
 
@@ -100,6 +110,9 @@ class Commits:
     def hold(self, play: Spotted, now: float) -> None:
         """This seat now holds ``play`` (a sender's plays in that sender's order): it votes
         on it, to the sender, and takes any Tally that came before it."""
+        if play.seq <= self.order.gone[play.seat]:
+            return  # passed everywhere, and let go of
+        self._bound[play.seat] = max(self._bound[play.seat], play.key)
         vote = self.voter.hold(play)
         self.order.hold(play)
         if play.seat != self.seat:
@@ -121,6 +134,8 @@ class Commits:
         play = (frame.seat, frame.number)
         if not 0 <= frame.seat < self.players:
             raise RemoteProtocolError(f"a {type(frame).__name__} on seat {frame.seat}'s play")
+        if frame.number <= self.order.gone[frame.seat]:
+            return  # passed everywhere: its sender has it resolved, this seat let it go
         match frame:
             case Ballot():
                 asked = frame.seat == self.seat or play in self._wait  # its own, or polled
@@ -159,6 +174,39 @@ class Commits:
                 seat, number = play
                 self._send(Poll(self.seat, self.view, self._stamp(), 1, seat, number))
                 self._decide(play)  # its own Ballot, cast when it took the play, counts too
+
+    def hear(self, seat: int, clock: int, passed: Key) -> None:
+        """What ``seat`` says on its ordered link beside its plays (the replica's Ack): its
+        ``clock``, which its plays still to come sort above, and how far it has ``passed``
+        the canonical order. Lets go of every play every member has passed."""
+        self._bound[seat] = max(self._bound[seat], (clock + 1,))
+        self._passed[seat] = max(self._passed[seat], passed)
+        self._forget()
+
+    def canonical(self, clock: int) -> list[tuple[PlayId, bool]]:
+        """The plays whose place in the canonical order is fixed now, in that order, each
+        with whether it committed (`_order.Order.settled`). ``clock``: this seat's own,
+        which its plays to come sort above; of the others, what they were last heard to say
+        (`hear`) or their last play held here bounds theirs."""
+        self._bound[self.seat] = max(self._bound[self.seat], (clock + 1,))
+        done = self.order.settled(self._bound[m] for m in self.members)
+        if done:
+            self._passed[self.seat] = self.order.passed
+            self._forget()
+        return done
+
+    def _forget(self) -> None:
+        """Let go of what is kept of the plays every member has passed."""
+        upto = min(self._passed[m] for m in self.members)
+        gone = self.order.forget(upto)
+        if not gone:
+            return
+        self.voter.forget(gone, upto)
+        ids = [play.id for play in gone]
+        self.box.forget(ids)
+        for play in ids:
+            for kept in (self._tallies, self._due, self._wait, self._early):
+                kept.pop(play, None)
 
     # --- outputs --------------------------------------------------------------------------
 

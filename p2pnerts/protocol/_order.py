@@ -24,11 +24,17 @@ Seats commit in different sequences (plays of different spots commute), so what 
 check against each other is the *canonical order*: key order, taken as far as every play
 that sorts before is held and resolved and no play to come can sort before
 (`Order.settled`). Every seat reaches the same sequence, a little later than it commits.
+
+Once every member has passed a play in the canonical order, no seat will ask about it or
+wait on it again: a seat lets go of what it kept of it (`Order.forget`), so that what it
+keeps follows the plays in the air, not the length of the match. A sender's plays pass in
+its order, so what is let go of a seat is every play up to a number (`Order.gone`).
 """
 
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from collections.abc import Iterable, Mapping
 
 from p2pnerts.protocol._spots import (
@@ -59,6 +65,12 @@ class Order:
         """The plays held not resolved yet: what a commit may wait for."""
         self._unsettled: list[tuple[Key, PlayId]] = []
         """A heap of the plays held whose place in the canonical order is not fixed yet."""
+        self._passed: deque[tuple[Key, PlayId]] = deque()
+        """The plays settled here in the canonical order and not let go of yet, in it."""
+        self.passed: Key = ()
+        """The key of the last play settled here in the canonical order (none yet: ())."""
+        self.gone = [0] * seats
+        """Per seat, the number of its last play let go of (`forget`)."""
 
     def hold(self, play: Spotted) -> None:
         if not next_in_line(self.have, play):
@@ -75,6 +87,9 @@ class Order:
         return self._unresolved
 
     def learn(self, outcome: Decision) -> None:
+        seat, number = outcome.play
+        if number <= self.gone[seat]:
+            return  # passed everywhere: its outcome came late
         known = self.outcomes.setdefault(outcome.play, outcome)
         if known.ok != outcome.ok:
             raise ValueError(f"play {outcome.play} decided both ways")
@@ -109,9 +124,24 @@ class Order:
             play = self._unsettled[0][1]
             if play not in self.resolved:
                 break
-            heapq.heappop(self._unsettled)
+            key, _ = heapq.heappop(self._unsettled)
+            self._passed.append((key, play))
+            self.passed = key
             done.append((play, self.resolved[play]))
         return done
+
+    def forget(self, upto: Key) -> list[Spotted]:
+        """Let go of the plays settled here whose keys are ``upto`` or below: every member
+        has passed them in the canonical order (``upto`` is the least of where each has
+        got to). Returns them, for the parts that kept more of them to let go too."""
+        gone = []
+        while self._passed and self._passed[0][0] <= upto:
+            _, play = self._passed.popleft()
+            gone.append(self.held.pop(play))
+            del self.resolved[play]
+            self.outcomes.pop(play, None)
+            self.gone[play[0]] = play[1]
+        return gone
 
     @property
     def disputed(self) -> list[PlayId]:

@@ -347,6 +347,20 @@ class Voter:
             (at, spot[:n]) for spot in spots for n in range(len(spot))
         ]
 
+    def forget(self, plays: Iterable[Spotted], upto: Key) -> None:
+        """Let go of the votes on ``plays`` and of where they act: every member has passed
+        them, and every play still to come sorts above ``upto`` (`_order.Order.forget`).
+        What a vote names below a play to come then leaves them out (0 where nothing else
+        of that seat is held), which waits for nothing: every seat holds them."""
+        for play in plays:
+            self.votes.pop(play.id, None)
+            for index, spots in ((self._at, play.spots), (self._under, _paths(play.spots))):
+                for spot in spots:
+                    held = index.get((play.seat, spot))
+                    if held is not None:
+                        cut = bisect.bisect_right(held[0], upto)
+                        del held[0][:cut], held[1][:cut]
+
     def unseen(self, play: PlayId) -> Vote:
         """This seat's vote on a play it is asked about: late if it never held it."""
         vote = self.votes.get(play)

@@ -1,7 +1,8 @@
 """Version 3's commit at one seat (`_commits.Commits`), run at tables of 2 to 14 seats over
 real frames (encoded, decoded, signed and checked) delivered in random order: every honest
-seat resolves every play alike, commits the plays that conflict in key order, and refuses
-every forged Tally of a cheat; plays whose sender falls silent are decided by polls."""
+seat resolves every play alike, commits the plays that conflict in key order, reaches one
+canonical order, and refuses every forged Tally of a cheat; plays whose sender falls silent
+are decided by polls; what every seat has passed is let go of everywhere."""
 
 from __future__ import annotations
 
@@ -18,10 +19,13 @@ from p2pnerts.protocol import RemoteProtocolError, Signer, encode_payload
 from p2pnerts.protocol._codec import decode_commit_frame
 from p2pnerts.protocol._commits import AHEAD, Commits
 from p2pnerts.protocol._messages import Ballot, CommitFrame, Poll, Tally
-from p2pnerts.protocol._spots import PlayId, Spotted, conflict, decide
+from p2pnerts.protocol._spots import Key, PlayId, Spotted, Vote, conflict, decide
 
 SLOW = 0.05
 """The share of frames that take a slow way (150 to 400 ms), so that seats poll."""
+REPORT = 0.05
+"""How often each seat tells the others its clock and how far it has passed the canonical
+order (as the replica's Acks will), on the link its plays take, 3 ms behind them."""
 
 
 def delay(rng: random.Random) -> float:
@@ -46,8 +50,11 @@ class Table:
     seats_: list[Commits] = field(init=False)
     clocks: list[int] = field(init=False)
     plays: dict[PlayId, Spotted] = field(default_factory=dict)
-    events: list[tuple[float, int, int, Spotted | bytes]] = field(default_factory=list)
-    """What is in flight, by when it lands: (time, order, to, a play or a frame's payload)."""
+    events: list[tuple[float, int, int, Spotted | bytes | tuple[int, int, Key]]] = field(
+        default_factory=list
+    )
+    """What is in flight, by when it lands: (time, order, to, a play, a frame's payload or a
+    report: its seat, clock and how far it has passed)."""
     last_play: dict[tuple[int, int], float] = field(default_factory=dict)
     """Per sender and receiver, when its last play lands there (plays keep their order)."""
     refused: list[tuple[int, int]] = field(default_factory=list)
@@ -55,6 +62,15 @@ class Table:
     committed: list[list[PlayId]] = field(init=False)
     outcomes: dict[PlayId, bool] = field(default_factory=dict)
     muted: bool = False
+    reports: bool = True
+    """Seats tell one another how far they have passed (`REPORT`), and so let go."""
+    resolutions: list[dict[PlayId, bool]] = field(init=False)
+    """Per seat, every play it resolved, and whether it committed it."""
+    canon: list[list[tuple[PlayId, bool]]] = field(init=False)
+    """Per seat, the canonical order as far as it has settled it."""
+    kept_most: int = 0
+    """The most plays any seat kept at once."""
+    last_report: dict[tuple[int, int], float] = field(default_factory=dict)
     _sent: int = 0
     _ticks: int = 0
 
@@ -66,6 +82,8 @@ class Table:
             for s in range(self.seats)
         ]
         self.committed = [[] for _ in range(self.seats)]
+        self.resolutions = [{} for _ in range(self.seats)]
+        self.canon = [[] for _ in range(self.seats)]
 
     def _stamp(self, seat: int) -> Callable[[], int]:
         def stamp() -> int:
@@ -78,7 +96,7 @@ class Table:
     def honest(self) -> list[int]:
         return [s for s in range(self.seats) if s != self.cheat]
 
-    def _put(self, at: float, to: int, what: Spotted | bytes) -> None:
+    def _put(self, at: float, to: int, what: Spotted | bytes | tuple[int, int, Key]) -> None:
         self._sent += 1
         heapq.heappush(self.events, (at, self._sent, to, what))
 
@@ -125,8 +143,26 @@ class Table:
         for play, ok in self.seats_[seat].resolved():
             if seat in self.honest:
                 assert self.outcomes.setdefault(play, ok) == ok, f"{play} resolved two ways"
+            assert play not in self.resolutions[seat], f"seat {seat} resolved {play} twice"
+            self.resolutions[seat][play] = ok
             if ok:
                 self.committed[seat].append(play)
+
+    def _report(self, seat: int) -> None:
+        """Settle the canonical order as far as ``seat`` can, and tell the others."""
+        me = self.seats_[seat]
+        self.canon[seat] += me.canonical(self.clocks[seat])
+        self.kept_most = max(self.kept_most, len(me.order.held))
+        if seat == self.silent and self.muted:
+            return
+        said = (seat, self.clocks[seat], me.order.passed)
+        for other in range(self.seats):
+            if other != seat:
+                behind = max(self.last_play.get((seat, other), 0.0), self.now + 0.003)
+                at = self.last_report[seat, other] = max(
+                    behind, self.last_report.get((seat, other), 0.0)
+                )
+                self._put(at, other, said)
 
     def run_until(self, end: float) -> None:
         """Land what is in flight, and let the seats' clocks tick every 10 ms, up to ``end``."""
@@ -142,15 +178,23 @@ class Table:
                     self.seats_[seat].tick(self.now)
                     self._flush(seat)
                     self._resolve(seat)
+                    if self.reports and self._ticks % round(REPORT / 0.01) == 0:
+                        self._report(seat)
             else:
                 self.now = end
                 return
 
-    def _land(self, dst: int, what: Spotted | bytes) -> None:
+    def _land(self, dst: int, what: Spotted | bytes | tuple[int, int, Key]) -> None:
+        """Hand ``dst`` what reached it, its clock caught up with the sender's (Lamport)."""
         if isinstance(what, Spotted):
+            self.clocks[dst] = max(self.clocks[dst], what.key[0])
             self.seats_[dst].hold(what, self.now)
+        elif isinstance(what, tuple):
+            self.clocks[dst] = max(self.clocks[dst], what[1])
+            self.seats_[dst].hear(*what)
         else:
             frame: CommitFrame = decode_commit_frame(what)
+            self.clocks[dst] = max(self.clocks[dst], frame.clock)
             try:
                 self.seats_[dst].take(frame, self.now)
             except RemoteProtocolError:
@@ -187,11 +231,13 @@ def assert_agreed(table: Table, *, everywhere: bool = True) -> None:
     """Every honest seat resolved each play as every other did (``everywhere``: every
     play, at every honest seat), and committed the plays that conflict in key order."""
     for seat in table.honest:
-        held = table.seats_[seat].order
         for play in table.plays:
-            resolved = held.resolved.get(play)
+            resolved = table.resolutions[seat].get(play)
             if everywhere or resolved is not None:
                 assert resolved == table.outcomes.get(play), (seat, play)
+        longest = max((table.canon[s] for s in table.honest), key=len)
+        assert table.canon[seat] == longest[: len(table.canon[seat])], seat
+        assert all(table.outcomes[play] == ok for play, ok in table.canon[seat])
         order = table.committed[seat]
         place = {p: i for i, p in enumerate(order)}
         for a in order:
@@ -209,10 +255,11 @@ def test_every_seat_resolves_every_play_alike_in_key_order_where_plays_conflict(
     table = run(seed, seats, 40 if seats > 8 else 60)
     assert_agreed(table)
     assert set(table.outcomes) == set(table.plays)  # every play resolved
+    assert all(len(canon) == len(table.plays) for canon in table.canon)  # and passed
     assert not table.refused
 
 
-@pytest.mark.parametrize(("seats", "seed"), [(4, 3), (5, 0), (6, 4), (7, 5)])
+@pytest.mark.parametrize(("seats", "seed"), [(4, 3), (5, 0), (6, 4), (7, 1)])
 def test_a_cheats_forged_tallies_and_two_faced_ballots_are_refused_and_the_rest_agree(
     seats: int, seed: int
 ) -> None:
@@ -233,15 +280,14 @@ def test_the_plays_of_a_seat_gone_silent_are_decided_by_polls_unless_their_votes
     assert_agreed(table, everywhere=False)
     silent = sorted((p for p in table.plays if p[0] == table.silent), key=lambda p: p[1])
     for seat in range(1, seats):
-        order = table.seats_[seat].order
-        open_plays = [p for p in silent if p not in order.resolved]
+        open_plays = [p for p in silent if p not in table.resolutions[seat]]
         if open_plays:  # the first waits because a poller's count of every vote is a split
             first = open_plays[0]
             votes = {s: me.voter.votes[first] for s, me in enumerate(table.seats_)}
             assert decide(table.plays[first], votes, range(seats), seats, polled=True) is None
     # Its last play, made as it fell silent, which no Tally of its own decided: polls did.
     last = silent[-1]
-    assert all(last in table.seats_[s].order.resolved for s in range(1, seats))
+    assert all(last in table.resolutions[s] for s in range(1, seats))
 
 
 @pytest.mark.parametrize(("seats", "seed"), [(4, 31), (6, 32)])
@@ -256,7 +302,7 @@ def test_a_tally_lost_on_its_way_is_handed_on_to_the_seats_that_poll(seats: int,
 def test_frames_on_plays_not_asked_about_or_far_ahead_are_refused() -> None:
     """A seated cheat cannot make a seat count a Ballot it never asked for, nor keep Tallies
     and votes on plays far past any it holds; a Tally a little ahead of its play waits."""
-    table = Table(4, random.Random(0))
+    table = Table(4, random.Random(0), reports=False)  # (nothing let go of)
     table.play(0)
     table.run_until(1.0)
     me, cheat = table.seats_[1], table.seats_[3]
@@ -278,3 +324,25 @@ def test_frames_on_plays_not_asked_about_or_far_ahead_are_refused() -> None:
     early.take(tally, table.now)  # its play not held yet: kept
     early.hold(table.plays[(0, 2)], table.now)
     assert (0, 2) in early.order.outcomes
+
+
+@pytest.mark.parametrize(("seats", "seed", "plays"), [(4, 41, 400), (14, 42, 150)])
+def test_what_every_seat_has_passed_is_let_go_of_and_frames_on_it_after_are_dropped(
+    seats: int, seed: int, plays: int
+) -> None:
+    """What a seat keeps follows the plays in the air, not the length of the match: at the
+    end every seat has let go of every play, and a frame on one that comes after is dropped
+    unread (asked again, a seat could not give the vote it gave)."""
+    table = run(seed, seats, plays)
+    assert_agreed(table)
+    assert set(table.outcomes) == set(table.plays)
+    assert table.kept_most < plays // 4, table.kept_most  # (kept all: every play)
+    for me in table.seats_:
+        assert not me.order.held and not me.order.resolved and not me.order.outcomes
+        assert not me.voter.votes and not me.box._ballots and not me._tallies
+        assert all(not keys for keys, _ in [*me.voter._at.values(), *me.voter._under.values()])
+    me, other = table.seats_[1], table.seats_[2]
+    vote = Vote((1, 1), 2, True, (0,) * seats, b"w")
+    for late in (Poll(2, 0, 10**6, 1, 0, 1), other.box.cast(vote, 1, 0, 10**6)):
+        me.take(late, table.now)
+        assert not me.take_outgoing() and not me.voter.votes and not me.box._ballots
