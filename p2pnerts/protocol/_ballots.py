@@ -86,6 +86,18 @@ class BallotBox:
         self._keep(ballot)
         return vote_of(ballot)
 
+    def ballots(self, play: PlayId) -> tuple[Ballot, ...]:
+        """The Ballots on ``play`` this seat holds, by voter."""
+        return tuple(b for _, b in sorted(self._ballots.get(play, {}).items()))
+
+    def genuine(self, ballot: Ballot) -> bool:
+        """Whether ``ballot`` is signed by its voter and of a shape this table's can be."""
+        try:
+            self._check(ballot, "a Ballot")
+        except RemoteProtocolError:
+            return False
+        return True
+
     def votes(self, play: PlayId) -> dict[int, Vote]:
         """The votes on ``play`` this seat holds, by voter."""
         return {voter: vote_of(b) for voter, b in self._ballots.get(play, {}).items()}

@@ -31,21 +31,28 @@ member tells how far it has got, with its clock, on its ordered link (`hear`: th
 Ack). Frames that come after that on such a play are dropped unread: whoever sent them has
 it resolved already, and a vote asked again could not be given the same.
 
-Nothing here knows a view change: the members are given, and a change of members is to
-settle every open play first (`_order.settle`). No replica holds this part yet.
+A change of members settles every play still open first. Each seat of the new view brings
+what it holds (`holding`: the plays not passed everywhere, its Ballots on those it has not
+resolved, the Tallies of those it has), and every one of them works out the same outcomes
+from the same holdings on its own (`install`, by `_order.settle`): an outcome a Tally
+proves, else the one the Ballots decide, else returned. Plays none of them holds are
+returned with nothing to carry; a sender's plays go on numbered after the last the change
+settled, whatever view it comes back in. Frames of another view are dropped unread. No
+replica holds this part yet.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
-from p2pnerts.protocol._ballots import BallotBox
+from p2pnerts.protocol._ballots import BallotBox, vote_of
 from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import Ballot, CommitFrame, Poll, Tally
-from p2pnerts.protocol._order import Order
+from p2pnerts.protocol._order import Order, settle
 from p2pnerts.protocol._signing import Signer
-from p2pnerts.protocol._spots import Key, PlayId, Spot, Spotted, Voter
+from p2pnerts.protocol._spots import Decision, Key, PlayId, Spot, Spotted, Vote, Voter
 
 POLL_AFTER = 0.1
 """Seconds a seat holds another seat's play without an outcome before it polls the members
@@ -56,6 +63,20 @@ AHEAD = PENDING_LIMIT
 """How far past a seat's plays held here a Tally or a Poll may name one of its plays: no
 further than its plays may wait to commit (SPEC §4.2)."""
 NEVER = float("inf")
+
+
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """What one seat brings to a change of members (`Commits.holding`), for every seat of
+    the new view to settle the plays still open from (`Commits.install`)."""
+
+    seat: int
+    plays: tuple[Spotted, ...]
+    """The plays it holds that not every member has passed, each seat's in its order."""
+    ballots: tuple[Ballot, ...]
+    """Its Ballots on those it has not resolved: its own, and those it counted."""
+    tallies: tuple[Tally, ...]
+    """The Tallies of those whose outcome it learnt."""
 
 
 class Commits:
@@ -132,6 +153,8 @@ class Commits:
         or one it polled on); a Tally or a Poll may run ahead of the plays held here, but
         not past `AHEAD` of a seat's plays (so a seat cannot fill another's memory)."""
         play = (frame.seat, frame.number)
+        if frame.view != self.view:
+            return  # (a replica holds one of a view to come back until it gets there)
         if not 0 <= frame.seat < self.players:
             raise RemoteProtocolError(f"a {type(frame).__name__} on seat {frame.seat}'s play")
         if frame.number <= self.order.gone[frame.seat]:
@@ -194,6 +217,93 @@ class Commits:
             self._passed[self.seat] = self.order.passed
             self._forget()
         return done
+
+    # --- a change of members ---------------------------------------------------------------
+
+    def holding(self) -> Holding:
+        """What this seat brings to a change of members."""
+        plays = sorted(self.order.held.values(), key=lambda play: play.id)
+        ballots = [self.box.ballots(p.id) for p in plays if p.id not in self.order.outcomes]
+        tallies = tuple(self._tallies[p.id] for p in plays if p.id in self._tallies)
+        return Holding(self.seat, tuple(plays), tuple(b for bs in ballots for b in bs), tallies)
+
+    def install(self, view: int, members: Iterable[int], holdings: Iterable[Holding]) -> None:
+        """Go on in ``view`` with ``members``, every play still open settled from the
+        ``holdings`` of the new view's seats, as every one of them settles it (`settlement`):
+        the plays this seat lacked are held, each outcome learnt, and every seat's plays up
+        to the last settled count as held, those none of them held returned. What a
+        holding carries that fails its check counts for nothing (every seat leaves it out
+        alike): a Ballot not signed by its voter or not of this view, a Tally that does
+        not prove its outcome."""
+        members = tuple(members)
+        plays, outcomes = self.settlement(members, holdings)
+        for play in plays:
+            if play.seq > self.order.have[play.seat] + 1:
+                self.voter.skip(play.seat, play.seq - 1)
+                self.order.skip(play.seat, play.seq - 1)
+            if play.seq > self.order.have[play.seat]:
+                self.voter.hold(play)
+                self.order.hold(play)
+        last = [0] * self.players
+        for play in plays:
+            last[play.seat] = max(last[play.seat], play.seq)
+        for outcome in outcomes.values():
+            last = [max(a, b) for a, b in zip(last, outcome.below or last, strict=True)]
+            if outcome.play not in self.order.resolved:
+                self.order.learn(outcome)
+        for seat, number in enumerate(last):
+            self.voter.skip(seat, number)
+            self.order.skip(seat, number)
+        self.view, self.members = view, members
+        self._due.clear()
+        self._wait.clear()
+        self._early.clear()
+
+    def settlement(
+        self, members: Iterable[int], holdings: Iterable[Holding]
+    ) -> tuple[list[Spotted], dict[PlayId, Decision]]:
+        """The plays the ``holdings`` of the seats among ``members`` carry, each seat's in its
+        order, and the outcome of each (`_order.settle`, counted among this view's members):
+        the same at every seat that works it out from the same holdings."""
+        members = set(members)
+        taken = sorted((h for h in holdings if h.seat in members), key=lambda h: h.seat)
+        copies: dict[PlayId, dict[bytes, Spotted]] = {}
+        for holding in taken:
+            for play in holding.plays:
+                copies.setdefault(play.id, {}).setdefault(play.witness, play)
+        known: dict[PlayId, Decision] = {}
+        for holding in taken:
+            for tally in holding.tallies:
+                play_id = (tally.seat, tally.number)
+                if play_id not in known:
+                    proof = self._proven(tally, copies.get(play_id, {}).values())
+                    if proof is not None:
+                        known[play_id] = proof
+        chosen = {
+            play_id: versions.get(known[play_id].witness) if play_id in known else None
+            for play_id, versions in copies.items()
+        }
+        plays = sorted(
+            (chosen[p] or next(iter(copies[p].values())) for p in copies), key=lambda p: p.id
+        )
+        votes: dict[PlayId, dict[int, Vote]] = {}
+        for holding in taken:
+            for ballot in holding.ballots:
+                play_id = (ballot.seat, ballot.number)
+                if play_id in copies and ballot.view == self.view and self.box.genuine(ballot):
+                    votes.setdefault(play_id, {}).setdefault(ballot.sender, vote_of(ballot))
+        open_plays = [play for play in plays if play.id not in known]
+        outcomes = settle(open_plays, votes, known, self.members, self.players)
+        return plays, {**outcomes, **known}
+
+    def _proven(self, tally: Tally, versions: Iterable[Spotted]) -> Decision | None:
+        """The outcome ``tally`` proves for one of ``versions`` of its play, if any."""
+        for play in versions:
+            try:
+                return self.box.check(tally, play, self.members)
+            except RemoteProtocolError:
+                continue
+        return None
 
     def _forget(self) -> None:
         """Let go of what is kept of the plays every member has passed."""

@@ -86,6 +86,11 @@ class Order:
         """The plays held here and not resolved yet."""
         return self._unresolved
 
+    def skip(self, seat: int, number: int) -> None:
+        """Take ``seat``'s plays up to ``number`` as held, those not held returned by a view
+        change that no seat of the new view held (`settle`)."""
+        self.have[seat] = max(self.have[seat], number)
+
     def learn(self, outcome: Decision) -> None:
         seat, number = outcome.play
         if number <= self.gone[seat]:

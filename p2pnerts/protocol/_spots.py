@@ -347,6 +347,11 @@ class Voter:
             (at, spot[:n]) for spot in spots for n in range(len(spot))
         ]
 
+    def skip(self, seat: int, number: int) -> None:
+        """Take ``seat``'s plays up to ``number`` as held, never voted on: a view change
+        returned them, as no seat of the new view held them (`_order.settle`)."""
+        self.have[seat] = max(self.have[seat], number)
+
     def forget(self, plays: Iterable[Spotted], upto: Key) -> None:
         """Let go of the votes on ``plays`` and of where they act: every member has passed
         them, and every play still to come sorts above ``upto`` (`_order.Order.forget`).

@@ -50,11 +50,15 @@ class Table:
     seats_: list[Commits] = field(init=False)
     clocks: list[int] = field(init=False)
     plays: dict[PlayId, Spotted] = field(default_factory=dict)
-    events: list[tuple[float, int, int, Spotted | bytes | tuple[int, int, Key]]] = field(
+    events: list[tuple[float, int, int, int, Spotted | bytes | tuple[int, int, Key]]] = field(
         default_factory=list
     )
-    """What is in flight, by when it lands: (time, order, to, a play, a frame's payload or a
-    report: its seat, clock and how far it has passed)."""
+    """What is in flight, by when it lands: (time, order, to, the sender's view, and a play,
+    a frame's payload or a report: its seat, clock and how far it has passed)."""
+    views: list[int] = field(init=False)
+    """Per seat, its view: what comes from another is dropped, as a replica drops it."""
+    out: set[int] = field(default_factory=set)
+    """Seats a change of members left out: they send nothing more."""
     last_play: dict[tuple[int, int], float] = field(default_factory=dict)
     """Per sender and receiver, when its last play lands there (plays keep their order)."""
     refused: list[tuple[int, int]] = field(default_factory=list)
@@ -71,6 +75,8 @@ class Table:
     kept_most: int = 0
     """The most plays any seat kept at once."""
     last_report: dict[tuple[int, int], float] = field(default_factory=dict)
+    _from: int = 0
+    """The view of the seat sending now."""
     _sent: int = 0
     _ticks: int = 0
 
@@ -83,6 +89,7 @@ class Table:
         ]
         self.committed = [[] for _ in range(self.seats)]
         self.resolutions = [{} for _ in range(self.seats)]
+        self.views = [0] * self.seats
         self.canon = [[] for _ in range(self.seats)]
 
     def _stamp(self, seat: int) -> Callable[[], int]:
@@ -94,11 +101,32 @@ class Table:
 
     @property
     def honest(self) -> list[int]:
-        return [s for s in range(self.seats) if s != self.cheat]
+        return [s for s in range(self.seats) if s != self.cheat and s not in self.out]
 
     def _put(self, at: float, to: int, what: Spotted | bytes | tuple[int, int, Key]) -> None:
         self._sent += 1
-        heapq.heappush(self.events, (at, self._sent, to, what))
+        heapq.heappush(self.events, (at, self._sent, to, self._from, what))
+
+    def _sending(self, seat: int) -> bool:
+        """Whether ``seat``'s frames go anywhere now (with its view noted), or none do."""
+        self._from = self.views[seat]
+        return seat not in self.out and not (seat == self.silent and self.muted)
+
+    def change(self, out: int) -> None:
+        """Leave ``out`` out: the others bring what they hold and each installs the next
+        view from it, their clocks caught up with all of theirs (the StartView's)."""
+        self.out.add(out)
+        members = [s for s in range(self.seats) if s not in self.out]
+        holdings = [self.seats_[s].holding() for s in members]
+        clock = max(self.clocks[s] for s in members)
+        for seat in members:
+            self.views[seat] += 1
+            self.seats_[seat].install(self.views[seat], members, holdings)
+            self.clocks[seat] = clock
+        # What a seat left out resolved no longer counts: it takes the new view's table.
+        self.outcomes = {p: ok for s in members for p, ok in self.resolutions[s].items()}
+        for seat in members:
+            self._resolve(seat)
 
     def play(self, seat: int) -> None:
         me = self.seats_[seat]
@@ -108,6 +136,7 @@ class Table:
         spots = some_spots(self.rng, seat)
         play = me.make(seq, (self.clocks[seat], seat), spots, witness, self.now)
         self.plays[play.id] = play
+        self._sending(seat)
         for other in range(self.seats):
             if other != seat:
                 at = max(self.now + delay(self.rng), self.last_play.get((seat, other), 0.0))
@@ -123,8 +152,9 @@ class Table:
         self._flush(seat)
 
     def _flush(self, seat: int) -> None:
+        sending = self._sending(seat)
         for frame, to in self.seats_[seat].take_outgoing():
-            if seat == self.silent and self.muted:
+            if not sending:
                 continue
             if seat == self.cheat and isinstance(frame, Ballot) and frame.to != frame.seat:
                 # to a seat that polled: the opposite of its vote (late for for, and back)
@@ -153,7 +183,7 @@ class Table:
         me = self.seats_[seat]
         self.canon[seat] += me.canonical(self.clocks[seat])
         self.kept_most = max(self.kept_most, len(me.order.held))
-        if seat == self.silent and self.muted:
+        if not self._sending(seat):
             return
         said = (seat, self.clocks[seat], me.order.passed)
         for other in range(self.seats):
@@ -169,9 +199,10 @@ class Table:
         while True:
             tick = (self._ticks + 1) * 0.01
             if self.events and self.events[0][0] <= min(tick, end):
-                at, _, dst, what = heapq.heappop(self.events)
+                at, _, dst, view, what = heapq.heappop(self.events)
                 self.now = max(self.now, at)
-                self._land(dst, what)
+                if view == self.views[dst]:
+                    self._land(dst, what)
             elif tick <= end:
                 self.now, self._ticks = tick, self._ticks + 1
                 for seat in range(self.seats):
@@ -211,16 +242,28 @@ def run(
     cheat: int | None = None,
     silent: int | None = None,
     lossy: int | None = None,
+    left_out: float | None = None,
+    cut: int | None = None,
 ) -> Table:
-    """``plays`` plays at random seats, one every 20 ms or so, then 10 s more to settle."""
+    """``plays`` plays at random seats, one every 20 ms or so, then 10 s more to settle.
+    ``left_out``: the others leave the ``silent`` seat out so many seconds after it falls
+    silent; ``cut``: the others leave that seat out halfway, all at once, every frame in
+    flight then of the old view."""
     rng = random.Random(seed)
     table = Table(seats, rng, cheat, silent, lossy)
+    muted_at = 0.0
     for made in range(plays):
         if made == plays // 2 and table.silent is not None:
             table.play(table.silent)  # its last words: its Ballots and Tallies go no further
-            table.muted = True
+            table.muted, muted_at = True, table.now
+        if made == plays // 2 and cut is not None:
+            table.change(cut)
+        if table.muted and left_out is not None and table.now >= muted_at + left_out:
+            assert table.silent is not None
+            if table.silent not in table.out:
+                table.change(table.silent)
         seat = rng.randrange(seats)
-        if not (table.muted and seat == table.silent):
+        if not (table.muted and seat == table.silent) and seat not in table.out:
             table.play(seat)
         table.run_until(table.now + rng.expovariate(1 / 0.02))
     table.run_until(table.now + 10.0)
@@ -346,3 +389,86 @@ def test_what_every_seat_has_passed_is_let_go_of_and_frames_on_it_after_are_drop
     for late in (Poll(2, 0, 10**6, 1, 0, 1), other.box.cast(vote, 1, 0, 10**6)):
         me.take(late, table.now)
         assert not me.take_outgoing() and not me.voter.votes and not me.box._ballots
+
+
+def assert_settled_alike(table: Table) -> None:
+    """After a change of members: the seats of the new view resolved the same plays, alike
+    and in key order where they conflict, every play of theirs among them."""
+    assert_agreed(table, everywhere=False)
+    members = table.honest
+    resolved = [set(table.resolutions[s]) for s in members]
+    assert all(r == resolved[0] for r in resolved)
+    assert {p for p in table.plays if p[0] in members} <= resolved[0]
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(4, 21), (6, 23), (14, 24)])
+def test_a_seat_gone_silent_is_left_out_and_its_open_plays_settle_alike_everywhere(
+    seats: int, seed: int
+) -> None:
+    """The plays a silent seat left open, split votes included, which polls could not
+    decide, are settled by the change of members alike at every seat of the new view, and
+    the others play on: one canonical order, every play resolved."""
+    table = run(seed, seats, 40 if seats > 8 else 60, silent=0, left_out=0.3)
+    assert table.out == {0}
+    assert_settled_alike(table)
+    carried = [p for p in table.plays if p[0] == 0 and p in table.resolutions[1]]
+    assert carried and max(carried) == max(p for p in table.plays if p[0] == 0)
+    assert all(len(table.canon[s]) == len(table.resolutions[1]) for s in table.honest)
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 7])
+def test_a_seat_cut_off_at_a_random_moment_changes_no_outcome_a_seat_of_the_new_view_knew(
+    seats: int,
+) -> None:
+    """A random seat is left out halfway through, at once: every frame then in flight,
+    Ballots and Tallies of the others included, is of the old view and dropped. No seat of
+    the new view ever resolves a play two ways (`Table._resolve`, `_order.Order.learn`),
+    they all resolve the same plays alike, and reach one canonical order."""
+    settled = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        table = run(seed, seats, rng.randrange(20, 60), cut=rng.randrange(seats))
+        assert_settled_alike(table)
+        settled += len(table.resolutions[table.honest[0]])
+    assert settled > 200
+
+
+def test_a_play_that_waits_on_one_none_of_the_new_view_held_commits_once_it_is_returned() -> None:
+    """Three seats, seat 1 cut off: seat 2's play 6 was decided in on seat 1's vote, which
+    named seat 1's play 7 below it, a play no other seat held. The change returns play 7
+    with nothing to carry, so play 6 commits at seats 0 and 2, where it would wait for
+    play 7 for ever."""
+    rng = random.Random(65)
+    table = run(65, 3, rng.randrange(20, 60), cut=rng.randrange(3))
+    assert table.out == {1} and (1, 7) in table.plays
+    assert all((1, 7) not in table.resolutions[s] for s in (0, 2))
+    assert all(table.resolutions[s][2, 6] for s in (0, 2))
+    assert_settled_alike(table)
+
+
+def test_what_a_holding_carries_that_fails_its_check_counts_for_nothing() -> None:
+    """Seat 0 falls silent with its play 6 held and voted for at every other seat, its
+    outcome told nowhere. A holding that carries a Tally returning it on no Ballots, and
+    seats 2's and 3's Ballots turned late (their signatures no longer theirs), settles it as
+    the honest holdings do, in, at every seat; either alone, counted, would return it."""
+    table = Table(5, random.Random(2), silent=0, reports=False)
+    for _ in range(6):
+        table.play(0)
+    table.muted = True  # its outcomes go nowhere
+    table.run_until(0.05)  # (before anyone polls)
+    members = [1, 2, 3, 4]
+    holdings = [table.seats_[s].holding() for s in members]
+    play = table.plays[(0, 6)]
+    mine = {b.sender: b for h in holdings for b in h.ballots if (b.seat, b.number) == play.id}
+    assert sorted(mine) == members and all(b.ok for b in mine.values())
+    signer = table.seats_[1].box.signer
+    forged = signer.sign(Tally(1, 0, 99, 1, 0, 6, b"", False, (), ()))
+    bent = tuple(replace(mine[s], ok=False, below=()) for s in (2, 3))
+    honest = table.seats_[1].settlement(members, holdings)
+    assert honest[1][play.id].ok
+    for bad in (
+        replace(holdings[0], tallies=(forged,)),
+        replace(holdings[0], ballots=(*bent, *holdings[0].ballots)),
+    ):
+        for seat in members:
+            assert table.seats_[seat].settlement(members, [bad, *holdings[1:]]) == honest
