@@ -203,8 +203,9 @@ class Commits:
         ``clock``, which its plays still to come sort above, and how far it has ``passed``
         the canonical order. Lets go of every play every member has passed."""
         self._bound[seat] = max(self._bound[seat], (clock + 1,))
-        self._passed[seat] = max(self._passed[seat], passed)
-        self._forget()
+        if passed > self._passed[seat]:
+            self._passed[seat] = passed
+            self._forget()
 
     def canonical(self, clock: int) -> list[tuple[PlayId, bool]]:
         """The plays whose place in the canonical order is fixed now, in that order, each
