@@ -204,7 +204,8 @@ def _build_foundation(
     if grown.rank == KING:
         events.append(FoundationCompleted(fid))
         active = tuple([g for g in state.foundations if g.id != fid])
-        return state._replace(foundations=active, completed=state.completed + (grown,))
+        completed = tuple(sorted((*state.completed, grown), key=lambda g: g.id))
+        return state._replace(foundations=active, completed=completed)
     return state._replace(
         foundations=tuple([grown if g.id == fid else g for g in state.foundations])
     )

@@ -131,7 +131,9 @@ class State(NamedTuple):
     foundations: tuple[Foundation, ...]
     """Foundations still in the middle, in the order they were started."""
     completed: tuple[Foundation, ...] = ()
-    """Foundations built to the king and set aside; their cards still score."""
+    """Foundations built to the king and set aside, in the order they were started
+    (whichever king came first: two foundations completed by different players end on the
+    same table in either order); their cards still score."""
     next_foundation: int = 0
     rotations: int = 0
     played_since_rotation: bool = False
