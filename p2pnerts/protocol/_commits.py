@@ -71,12 +71,22 @@ class Holding:
     the new view to settle the plays still open from (`Commits.install`)."""
 
     seat: int
+    view: int
+    """The view it was made in: a change of members settles the open plays of one view."""
+    members: tuple[int, ...]
+    """That view's members, whose votes decide its plays."""
+    have: tuple[int, ...]
+    """Per seat, the number of its last play held there (those not carried, every member
+    has passed)."""
     plays: tuple[Spotted, ...]
     """The plays it holds that not every member has passed, each seat's in its order."""
     ballots: tuple[Ballot, ...]
     """Its Ballots on those it has not resolved: its own, and those it counted."""
     tallies: tuple[Tally, ...]
-    """The Tallies of those whose outcome it learnt."""
+    """The Tallies of those whose outcome it learnt from one in this view."""
+    settled: tuple[Decision, ...] = ()
+    """The outcomes of those known when the members last changed, which every seat of
+    this view knew alike from then (the replica's proof: the StartView that began it)."""
 
 
 class Commits:
@@ -104,6 +114,9 @@ class Commits:
         self._outgoing: list[tuple[CommitFrame, int | None]] = []
         self._tallies: dict[PlayId, Tally] = {}
         """The Tally each outcome learnt here came in (or went out in, decided here)."""
+        self._settled: dict[PlayId, Decision] = {}
+        """The outcomes known here when the members last changed: they stand on that
+        change, every seat of the new view knowing them alike."""
         self._early: dict[PlayId, list[Tally]] = {}
         """Tallies on plays not held here yet, kept until the play comes."""
         self._due: dict[PlayId, float] = {}
@@ -226,7 +239,12 @@ class Commits:
         plays = sorted(self.order.held.values(), key=lambda play: play.id)
         ballots = [self.box.ballots(p.id) for p in plays if p.id not in self.order.outcomes]
         tallies = tuple(self._tallies[p.id] for p in plays if p.id in self._tallies)
-        return Holding(self.seat, tuple(plays), tuple(b for bs in ballots for b in bs), tallies)
+        settled = tuple(self._settled[p.id] for p in plays if p.id in self._settled)
+        carried = tuple(b for bs in ballots for b in bs)
+        have = tuple(self.order.have)
+        return Holding(
+            self.seat, self.view, self.members, have, tuple(plays), carried, tallies, settled
+        )
 
     def install(self, view: int, members: Iterable[int], holdings: Iterable[Holding]) -> None:
         """Go on in ``view`` with ``members``, every play still open settled from the
@@ -234,9 +252,12 @@ class Commits:
         the plays this seat lacked are held, each outcome learnt, and every seat's plays up
         to the last settled count as held, those none of them held returned. What a
         holding carries that fails its check counts for nothing (every seat leaves it out
-        alike): a Ballot not signed by its voter or not of this view, a Tally that does
-        not prove its outcome."""
-        members = tuple(members)
+        alike): a Ballot not signed by its voter or not of that view, a Tally that does
+        not prove its outcome. A seat coming back after it was left out installs so too,
+        from a fresh `Commits` (its own holding, of an earlier view, counts for nothing):
+        it goes on numbering its plays after the last one settled, and what it committed
+        that the change returned is the replica's to take back."""
+        members, holdings = tuple(members), list(holdings)
         plays, outcomes = self.settlement(members, holdings)
         for play in plays:
             if play.seq > self.order.have[play.seat] + 1:
@@ -246,12 +267,17 @@ class Commits:
                 self.voter.hold(play)
                 self.order.hold(play)
         last = [0] * self.players
-        for play in plays:
-            last[play.seat] = max(last[play.seat], play.seq)
+        for holding in self._taken(members, holdings):
+            last = [max(a, b) for a, b in zip(last, holding.have, strict=True)]
         for outcome in outcomes.values():
             last = [max(a, b) for a, b in zip(last, outcome.below or last, strict=True)]
-            if outcome.play not in self.order.resolved:
+            if outcome.play not in self.order.outcomes:
                 self.order.learn(outcome)
+        # Every outcome known now stands on this change from here on (a Tally of an
+        # earlier view counts among that view's members, which a later change no longer
+        # knows), and no seat polls on these plays again.
+        self._settled.update(self.order.outcomes)
+        self._tallies.clear()
         for seat, number in enumerate(last):
             self.voter.skip(seat, number)
             self.order.skip(seat, number)
@@ -264,10 +290,13 @@ class Commits:
         self, members: Iterable[int], holdings: Iterable[Holding]
     ) -> tuple[list[Spotted], dict[PlayId, Decision]]:
         """The plays the ``holdings`` of the seats among ``members`` carry, each seat's in its
-        order, and the outcome of each (`_order.settle`, counted among this view's members):
-        the same at every seat that works it out from the same holdings."""
-        members = set(members)
-        taken = sorted((h for h in holdings if h.seat in members), key=lambda h: h.seat)
+        order, and the outcome of each (`_order.settle`, counted among the members of the
+        view they were made in, the latest of theirs): the same at every seat that works it
+        out from the same holdings."""
+        taken = self._taken(members, holdings)
+        if not taken:
+            return [], {}
+        view, old = taken[0].view, taken[0].members
         copies: dict[PlayId, dict[bytes, Spotted]] = {}
         for holding in taken:
             for play in holding.plays:
@@ -277,9 +306,13 @@ class Commits:
             for tally in holding.tallies:
                 play_id = (tally.seat, tally.number)
                 if play_id not in known:
-                    proof = self._proven(tally, copies.get(play_id, {}).values())
+                    proof = self._proven(tally, copies.get(play_id, {}).values(), old)
                     if proof is not None:
                         known[play_id] = proof
+        for holding in taken:
+            for outcome in holding.settled:
+                if outcome.play in copies:
+                    known.setdefault(outcome.play, outcome)
         chosen = {
             play_id: versions.get(known[play_id].witness) if play_id in known else None
             for play_id, versions in copies.items()
@@ -291,17 +324,32 @@ class Commits:
         for holding in taken:
             for ballot in holding.ballots:
                 play_id = (ballot.seat, ballot.number)
-                if play_id in copies and ballot.view == self.view and self.box.genuine(ballot):
+                if play_id in copies and ballot.view == view and self.box.genuine(ballot):
                     votes.setdefault(play_id, {}).setdefault(ballot.sender, vote_of(ballot))
         open_plays = [play for play in plays if play.id not in known]
-        outcomes = settle(open_plays, votes, known, self.members, self.players)
+        outcomes = settle(open_plays, votes, known, old, self.players)
         return plays, {**outcomes, **known}
 
-    def _proven(self, tally: Tally, versions: Iterable[Spotted]) -> Decision | None:
-        """The outcome ``tally`` proves for one of ``versions`` of its play, if any."""
+    def _taken(self, members: Iterable[int], holdings: Iterable[Holding]) -> list[Holding]:
+        """The holdings a change settles from, by seat: of the seats of the new view, made
+        in the latest view among theirs, naming its members as the first of them does, and
+        one number a seat."""
+        members = set(members)
+        taken = [h for h in holdings if h.seat in members and len(h.have) == self.players]
+        if not taken:
+            return []
+        view = max(h.view for h in taken)
+        taken = sorted((h for h in taken if h.view == view), key=lambda h: h.seat)
+        return [h for h in taken if h.members == taken[0].members]
+
+    def _proven(
+        self, tally: Tally, versions: Iterable[Spotted], members: Iterable[int]
+    ) -> Decision | None:
+        """The outcome ``tally`` proves for one of ``versions`` of its play, counted among
+        ``members``, if any."""
         for play in versions:
             try:
-                return self.box.check(tally, play, self.members)
+                return self.box.check(tally, play, members)
             except RemoteProtocolError:
                 continue
         return None
@@ -316,7 +364,7 @@ class Commits:
         ids = [play.id for play in gone]
         self.box.forget(ids)
         for play in ids:
-            for kept in (self._tallies, self._due, self._wait, self._early):
+            for kept in (self._tallies, self._settled, self._due, self._wait, self._early):
                 kept.pop(play, None)
 
     # --- outputs --------------------------------------------------------------------------
