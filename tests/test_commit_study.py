@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from p2pnerts.protocol._spots import ALL, FOUNDATIONS, Spot, conflict
 from p2pnerts.sim import Links, Transport
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 import commit_study
-from commit_frames import SIGNATURE, airtime
+from commit_frames import SIGNATURE, airtime, misordered
 from commit_rules import Table
 
 
@@ -63,6 +64,37 @@ def test_the_order_is_checked_in_the_model(bad_laptop: commit_study.Replayed) ->
     assert table.misordered() == 0
     table.seats[0].committed.reverse()
     assert table.misordered() > 0
+
+
+def test_the_order_check_counts_the_pairs_a_look_at_every_pair_counts() -> None:
+    """`misordered` looks only where a pair could conflict; on random commit sequences
+    of random spots, nearly in key order or shuffled, it counts what comparing every pair
+    of plays counts."""
+    rng = random.Random(3)
+
+    def some_spots(seat: int) -> tuple[Spot, ...]:
+        home: Spot = ("deck", seat)
+        return rng.choice([(ALL,), (home,), (home, FOUNDATIONS), (home, (*FOUNDATIONS, 2))])
+
+    for _ in range(60):
+        seats, keys, spots = rng.randrange(2, 8), {}, {}
+        for n in range(rng.randrange(1, 60)):
+            seat = rng.randrange(seats)
+            play = (seat, n + 1)
+            keys[play], spots[play] = (n + rng.randrange(4), seat), some_spots(seat)
+        committed = sorted(keys, key=keys.__getitem__)
+        if rng.random() < 0.5:
+            rng.shuffle(committed)
+        else:  # a few swapped
+            for _ in range(3):
+                i, j = rng.randrange(len(committed)), rng.randrange(len(committed))
+                committed[i], committed[j] = committed[j], committed[i]
+        every_pair = sum(
+            (a[0] == b[0] or conflict(spots[a], spots[b])) and keys[b] < keys[a]
+            for i, a in enumerate(committed)
+            for b in committed[i + 1 :]
+        )
+        assert misordered(committed, spots, keys.__getitem__) == every_pair
 
 
 def test_signed_votes_and_outcomes_that_carry_them_cost_bytes_alone(

@@ -3,7 +3,9 @@ bytes, and what a rule's run counts of them (`Result`)."""
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import msgpack
@@ -12,7 +14,7 @@ from p2pnerts.protocol import Signer, encode
 from p2pnerts.protocol._ballots import BallotBox
 from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._messages import Tally
-from p2pnerts.protocol._spots import PlayId, Vote, quorum
+from p2pnerts.protocol._spots import PlayId, Spot, Vote, quorum
 
 SIGNATURE = 2 + 64
 """An Ed25519 signature as the codec packs it (a bin of 64 bytes)."""
@@ -164,3 +166,37 @@ def laid_out(peers: int, sizes: Sizes) -> dict[str, tuple[int, int]]:
         "vote": (sizes.of(vote), len(encode(ballots[0]))),
         "outcome": (sizes.of(outcome), len(encode(tally))),
     }
+
+
+def misordered(
+    committed: Sequence[PlayId],
+    spots: Mapping[PlayId, tuple[Spot, ...]],
+    key: Callable[[PlayId], tuple[int, ...]],
+) -> int:
+    """Pairs of plays ``committed`` (one seat's, in the order it committed them) out of key
+    order that conflict (`_spots.conflict`) or are one seat's. Each play is looked up only
+    among the plays committed before it that act where it could conflict: on a spot on the
+    way to one of its spots, or on one of them or further down; those with a later key are
+    the end of a sorted list, which a seat committing in key order leaves empty."""
+    Entries = list[tuple[tuple[int, ...], PlayId]]
+    at: dict[Spot, Entries] = {}
+    under: dict[Spot, Entries] = {}
+    sent: dict[int, Entries] = {}
+    count = 0
+    for play in committed:
+        mine = key(play)
+        lists = [sent.get(play[0], [])]
+        for spot in spots[play]:
+            lists += [at.get(spot[:n], []) for n in range(len(spot))]
+            lists.append(under.get(spot, []))
+        later = {
+            q for held in lists for k, q in held[bisect.bisect_right(held, (mine,)) :] if k > mine
+        }
+        count += len(later)
+        entry = (mine, play)
+        bisect.insort(sent.setdefault(play[0], []), entry)
+        for spot in spots[play]:
+            bisect.insort(at.setdefault(spot, []), entry)
+            for n in range(len(spot) + 1):
+                bisect.insort(under.setdefault(spot[:n], []), entry)
+    return count

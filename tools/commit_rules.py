@@ -59,7 +59,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-from commit_frames import Frame, Result, Sizes, proof_carries, vote_carries  # beside this
+from commit_frames import (  # beside this
+    Frame,
+    Result,
+    Sizes,
+    misordered,
+    proof_carries,
+    vote_carries,
+)
 from commit_wire import Seat, Wire
 
 from p2pnerts.protocol import Signer, encode
@@ -441,15 +448,7 @@ class Table(Wire):
 
     def misordered(self) -> int:
         """Pairs of plays a seat committed out of key order that conflict (or are one seat's)."""
-        count = 0
-        for me in self.seats:
-            for i, later in enumerate(me.committed):
-                for earlier in me.committed[i + 1 :]:
-                    related = earlier[0] == later[0] or conflict(
-                        self.spots[earlier], self.spots[later]
-                    )
-                    count += related and self.key(earlier) < self.key(later)
-        return count
+        return sum(misordered(me.committed, self.spots, self.key) for me in self.seats)
 
     def _handle(self, dst: int, frame: Frame) -> None:
         self._HANDLERS[frame.kind](self, dst, frame)
