@@ -33,11 +33,13 @@ it resolved already, and a vote asked again could not be given the same.
 
 A change of members settles every play still open first. Each seat of the new view brings
 what it holds (`holding`: the plays not passed everywhere, its Ballots on those it has not
-resolved, the Tallies of those it has), and every one of them works out the same outcomes
-from the same holdings on its own (`install`, by `_order.settle`): an outcome a Tally
-proves, else the one the Ballots decide, else returned. Plays none of them holds are
-returned with nothing to carry; a sender's plays go on numbered after the last the change
-settled, whatever view it comes back in. Frames of another view are dropped unread. No
+resolved, the outcomes it knows: by their Tallies if it learnt them in this view, else as
+the last change settled them), and every one of them works out the same outcomes from the
+same holdings on its own (`install`, by `_order.settle`): an outcome a Tally proves or a
+change settled, else the one the Ballots decide, else returned. Plays none of them holds
+are returned with nothing to carry; a sender's plays go on numbered after the last any
+holding reaches, whatever view it comes back in (a seat coming back after it was left out
+starts afresh and installs the same way). Frames of another view are dropped unread. No
 replica holds this part yet.
 """
 
