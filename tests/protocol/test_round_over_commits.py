@@ -1,0 +1,228 @@
+"""A round of Nerts played to its end over version 3's commit (`_commits.Commits`), with
+the real rules: bots at every seat make their moves on the table they see (what committed
+there, their own plays in the air on top), each move a play on its spots
+(`_spots.spots_of`), its frames carried in random order, and every seat applies the plays
+in the order they resolve there, a play the rules refuse on that table returned as a lost
+race. Seats apply plays of different spots in different orders; at every play on the
+whole table (a stuck declaration, a call) and at the end every seat holds the same table,
+and the round's scores are the same everywhere."""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import pytest
+
+from p2pnerts.bots import SimpleBot
+from p2pnerts.protocol import Signer, encode_payload
+from p2pnerts.protocol._codec import decode_commit_frame
+from p2pnerts.protocol._commits import Commits
+from p2pnerts.protocol._spots import ALL, PlayId, Spotted, spots_of
+from p2pnerts.rules import (
+    IllegalMove,
+    Move,
+    Rotate,
+    State,
+    TableOptions,
+    TurnStock,
+    apply,
+    deal,
+    public_digest,
+    score_round,
+)
+
+
+@dataclass
+class Seat:
+    """One seat: its share of the commit, the table committed there, its plays in the air."""
+
+    commits: Commits
+    table: State
+    bot: SimpleBot
+    air: list[PlayId] = field(default_factory=list)
+    barriers: list[bytes] = field(default_factory=list)
+    """The public table's digest after each play on the whole table applied here."""
+    applied: list[PlayId] = field(default_factory=list)
+
+
+class Round:
+    """A round at a table of ``players`` seats, dealt from ``seed``."""
+
+    def __init__(self, options: TableOptions, players: int, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.decks = options.seating(players)
+        start = deal(options, self.decks, rng=self.rng)
+        self.clocks = [0] * players
+        self.seats = [
+            Seat(
+                Commits(s, players, Signer.computed(s, players), range(players), self._stamp(s)),
+                start,
+                SimpleBot(random.Random(seed * 100 + s)),
+            )
+            for s in range(players)
+        ]
+        self.moves: dict[PlayId, Move] = {}
+        self.spotted: dict[PlayId, Spotted] = {}
+        self.events: list[tuple[float, int, int, PlayId | bytes]] = []
+        self.last: dict[tuple[int, int], float] = {}
+        self.now, self._sent = 0.0, 0
+        self.returned_by_rules = 0
+        self.late_barriers = 0
+
+    def _stamp(self, seat: int) -> Callable[[], int]:
+        def stamp() -> int:
+            self.clocks[seat] += 1
+            return self.clocks[seat]
+
+        return stamp
+
+    def _put(self, at: float, to: int, what: PlayId | bytes) -> None:
+        self._sent += 1
+        heapq.heappush(self.events, (at, self._sent, to, what))
+
+    def _delay(self) -> float:
+        """A few milliseconds, or now and then far longer (so that seats poll)."""
+        slow = self.rng.random() < 0.03
+        return self.rng.uniform(0.15, 0.4) if slow else self.rng.uniform(0.0005, 0.006)
+
+    def display(self, seat: int) -> State:
+        """What ``seat``'s player sees: its table, its own plays in the air on top."""
+        me = self.seats[seat]
+        state = me.table
+        for play in me.air:
+            try:
+                state, _ = apply(state, self.moves[play])
+            except IllegalMove:
+                continue
+        return state
+
+    def look(self, seat: int) -> None:
+        """The seat's bot moves, if nothing of its is in the air (one hand, kept simple)."""
+        me = self.seats[seat]
+        view = self.display(seat)
+        if me.air or view.ended is not None:
+            return
+        move = me.bot.choose(view, seat)
+        if move is None:
+            return
+        if isinstance(move, TurnStock):
+            move = replace(move, rotation=view.rotations)
+        self.clocks[seat] += 1
+        number = me.commits.voter.have[seat] + 1
+        witness = hashlib.blake2b(repr((seat, number, move)).encode(), digest_size=16).digest()
+        spots = spots_of(move, self.decks[seat])
+        play = me.commits.make(number, (self.clocks[seat], seat), spots, witness, self.now)
+        self.moves[play.id], self.spotted[play.id] = move, play
+        me.air.append(play.id)
+        for other in range(len(self.seats)):
+            if other != seat:
+                at = max(self.now + self._delay(), self.last.get((seat, other), 0.0))
+                self.last[seat, other] = at
+                self._put(at, other, play.id)
+        self._flush(seat)
+
+    def _flush(self, seat: int) -> None:
+        for frame, to in self.seats[seat].commits.take_outgoing():
+            for dst in [to] if to is not None else range(len(self.seats)):
+                if dst != seat:
+                    self._put(self.now + self._delay(), dst, encode_payload(frame))
+        self._resolve(seat)
+
+    def _resolve(self, seat: int) -> None:
+        """Apply what resolved at ``seat``, in that order; all stuck, the stocks rotate."""
+        me = self.seats[seat]
+        for play, ok in me.commits.resolved():
+            if play in me.air:
+                me.air.remove(play)
+            move = self.moves[play]
+            barrier = ALL in self.spotted[play].spots
+            if not ok:
+                self.late_barriers += barrier and play[0] == seat
+                continue
+            try:
+                me.table, _ = apply(me.table, move)
+            except IllegalMove:
+                self.returned_by_rules += 1
+                continue
+            me.applied.append(play)
+            while me.table.ended is None and all(t.stuck for t in me.table.tableaux):
+                me.table, _ = apply(me.table, Rotate(0))  # what every seat does by itself
+            if barrier:
+                me.barriers.append(public_digest(me.table))
+
+    def _land(self, dst: int, what: PlayId | bytes) -> None:
+        me = self.seats[dst]
+        if isinstance(what, tuple):
+            self.clocks[dst] = max(self.clocks[dst], self.spotted[what].key[0])
+            me.commits.hold(self.spotted[what], self.now)
+        else:
+            frame = decode_commit_frame(what)
+            self.clocks[dst] = max(self.clocks[dst], frame.clock)
+            me.commits.take(frame, self.now)
+        self._flush(dst)
+
+    def play(self, until: float = 120.0) -> None:
+        """Every seat looks every 20 to 120 ms; the commit's clocks tick every 10 ms."""
+        looks = [(self.rng.uniform(0.02, 0.12), s) for s in range(len(self.seats))]
+        heapq.heapify(looks)
+        tick = 0.01
+        while self.now < until and not all(s.table.ended for s in self.seats):
+            soonest = min(looks[0][0], tick, self.events[0][0] if self.events else until)
+            self.now = soonest
+            if self.events and self.events[0][0] == soonest:
+                _, _, dst, what = heapq.heappop(self.events)
+                self._land(dst, what)
+            elif tick == soonest:
+                for seat in range(len(self.seats)):
+                    self.seats[seat].commits.tick(self.now)
+                    self._flush(seat)
+                tick += 0.01
+            else:
+                _, seat = heapq.heappop(looks)
+                self.look(seat)
+                heapq.heappush(looks, (self.now + self.rng.uniform(0.02, 0.12), seat))
+
+
+@pytest.mark.parametrize(
+    ("options", "players", "seed"),
+    [
+        (TableOptions(nerts_pile=6), 4, 1),
+        (TableOptions(nerts_pile=6), 4, 2),
+        (TableOptions(nerts_pile=6, jokers=True), 3, 3),
+        (TableOptions(nerts_pile=6, teams=(2, 2)), 4, 4),
+        (TableOptions(nerts_pile=4), 6, 5),
+    ],
+)
+def test_a_round_over_the_commit_ends_on_one_table_and_one_score_everywhere(
+    options: TableOptions, players: int, seed: int
+) -> None:
+    game = Round(options, players, seed)
+    game.play()
+    tables = [seat.table for seat in game.seats]
+    assert all(t.ended is not None for t in tables)
+    assert len({public_digest(t) for t in tables}) == 1
+    assert len({tuple(score_round(t)) for t in tables}) == 1
+    first = game.seats[0].barriers
+    assert first and all(seat.barriers == first for seat in game.seats)
+    orders = {tuple(seat.applied) for seat in game.seats}
+    assert len(orders) > 1  # the seats applied the plays in different orders
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 24), (3, 16), (3, 21)])
+def test_rotations_and_calls_that_come_back_late_leave_one_table_everywhere(
+    players: int, seed: int
+) -> None:
+    """Full piles: every seat stuck, the stocks rotated at every seat at the same place;
+    a stuck declaration or a call that came back late, and the bot that made it making
+    it again."""
+    game = Round(TableOptions(), players, seed)
+    game.play(until=300)
+    tables = [seat.table for seat in game.seats]
+    assert all(t.ended is not None for t in tables)
+    assert tables[0].rotations + game.late_barriers >= 2
+    assert all(t == tables[0] for t in tables)
+    assert all(seat.barriers == game.seats[0].barriers for seat in game.seats)
