@@ -5,7 +5,8 @@ there, their own plays in the air on top), each move a play on its spots
 in the order they resolve there, a play the rules refuse on that table returned as a lost
 race. Seats apply plays of different spots in different orders; at every play on the
 whole table (a stuck declaration, a call) and at the end every seat holds the same table,
-and the round's scores are the same everywhere."""
+and the round's scores are the same everywhere. A seat left out mid-round changes none of
+that for the others: the change of members is a place where they hold one table too."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from p2pnerts.protocol._codec import decode_commit_frame
 from p2pnerts.protocol._commits import Commits
 from p2pnerts.protocol._spots import ALL, PlayId, Spotted, spots_of
 from p2pnerts.rules import (
+    DeclareStuck,
     IllegalMove,
     Move,
     Rotate,
@@ -67,7 +69,10 @@ class Round:
         ]
         self.moves: dict[PlayId, Move] = {}
         self.spotted: dict[PlayId, Spotted] = {}
-        self.events: list[tuple[float, int, int, PlayId | bytes]] = []
+        self.events: list[tuple[float, int, int, int, PlayId | bytes]] = []
+        self.view = 0
+        self.out: set[int] = set()
+        """Seats a change of members left out: they send and take nothing more."""
         self.last: dict[tuple[int, int], float] = {}
         self.now, self._sent = 0.0, 0
         self.returned_by_rules = 0
@@ -82,7 +87,7 @@ class Round:
 
     def _put(self, at: float, to: int, what: PlayId | bytes) -> None:
         self._sent += 1
-        heapq.heappush(self.events, (at, self._sent, to, what))
+        heapq.heappush(self.events, (at, self._sent, to, self.view, what))
 
     def _delay(self) -> float:
         """A few milliseconds, or now and then far longer (so that seats poll)."""
@@ -104,7 +109,7 @@ class Round:
         """The seat's bot moves, if nothing of its is in the air (one hand, kept simple)."""
         me = self.seats[seat]
         view = self.display(seat)
-        if me.air or view.ended is not None:
+        if me.air or view.ended is not None or seat in self.out:
             return
         move = me.bot.choose(view, seat)
         if move is None:
@@ -127,6 +132,8 @@ class Round:
 
     def _flush(self, seat: int) -> None:
         for frame, to in self.seats[seat].commits.take_outgoing():
+            if seat in self.out:
+                continue
             for dst in [to] if to is not None else range(len(self.seats)):
                 if dst != seat:
                     self._put(self.now + self._delay(), dst, encode_payload(frame))
@@ -149,10 +156,41 @@ class Round:
                 self.returned_by_rules += 1
                 continue
             me.applied.append(play)
-            while me.table.ended is None and all(t.stuck for t in me.table.tableaux):
-                me.table, _ = apply(me.table, Rotate(0))  # what every seat does by itself
+            self._rotate(me)
             if barrier:
                 me.barriers.append(public_digest(me.table))
+
+    def _rotate(self, me: Seat) -> None:
+        """What every seat does by itself after a play (`InPlay.settle`): a deck with no
+        seat left counts as stuck; all stuck, the stocks rotate."""
+        self._away_stuck(me)
+        while me.table.ended is None and all(t.stuck for t in me.table.tableaux):
+            me.table, _ = apply(me.table, Rotate(0))
+            self._away_stuck(me)
+
+    def _away_stuck(self, me: Seat) -> None:
+        for gone in self.out:
+            deck = self.decks[gone]
+            away = all(s in self.out for s, d in enumerate(self.decks) if d == deck)
+            if away and not me.table.tableaux[deck].stuck and me.table.ended is None:
+                me.table, _ = apply(me.table, DeclareStuck(gone))
+
+    def leave_out(self, out: int) -> None:
+        """A change of members leaves ``out`` out: every other seat brings what it holds,
+        installs the next view and applies what it settles; then the decks with no seat
+        left count as stuck, and the table is compared there, a barrier like any other."""
+        self.out.add(out)
+        self.view += 1
+        members = [s for s in range(len(self.seats)) if s not in self.out]
+        holdings = [self.seats[s].commits.holding() for s in members]
+        clock = max(self.clocks[s] for s in members)
+        for seat in members:
+            me = self.seats[seat]
+            me.commits.install(self.view, members, holdings)
+            self.clocks[seat] = clock
+            self._resolve(seat)
+            self._rotate(me)
+            me.barriers.append(public_digest(me.table))
 
     def _land(self, dst: int, what: PlayId | bytes) -> None:
         me = self.seats[dst]
@@ -165,19 +203,27 @@ class Round:
             me.commits.take(frame, self.now)
         self._flush(dst)
 
-    def play(self, until: float = 120.0) -> None:
-        """Every seat looks every 20 to 120 ms; the commit's clocks tick every 10 ms."""
+    def play(self, until: float = 120.0, leave: tuple[float, int] | None = None) -> None:
+        """Every seat looks every 20 to 120 ms; the commit's clocks tick every 10 ms.
+        ``leave``: at that time, that seat is left out."""
         looks = [(self.rng.uniform(0.02, 0.12), s) for s in range(len(self.seats))]
         heapq.heapify(looks)
         tick = 0.01
-        while self.now < until and not all(s.table.ended for s in self.seats):
+        playing = [s for s in self.seats]
+        while self.now < until and not all(s.table.ended for s in playing):
+            if leave is not None and self.now >= leave[0]:
+                self.leave_out(leave[1])
+                playing, leave = [s for i, s in enumerate(self.seats) if i not in self.out], None
             soonest = min(looks[0][0], tick, self.events[0][0] if self.events else until)
             self.now = soonest
             if self.events and self.events[0][0] == soonest:
-                _, _, dst, what = heapq.heappop(self.events)
-                self._land(dst, what)
+                _, _, dst, view, what = heapq.heappop(self.events)
+                if view == self.view and dst not in self.out:
+                    self._land(dst, what)
             elif tick == soonest:
                 for seat in range(len(self.seats)):
+                    if seat in self.out:
+                        continue
                     self.seats[seat].commits.tick(self.now)
                     self._flush(seat)
                 tick += 0.01
@@ -208,6 +254,7 @@ def test_a_round_over_the_commit_ends_on_one_table_and_one_score_everywhere(
     assert len({tuple(score_round(t)) for t in tables}) == 1
     first = game.seats[0].barriers
     assert first and all(seat.barriers == first for seat in game.seats)
+    assert all(not seat.commits.order.unresolved and not seat.air for seat in game.seats)
     orders = {tuple(seat.applied) for seat in game.seats}
     assert len(orders) > 1  # the seats applied the plays in different orders
 
@@ -226,3 +273,33 @@ def test_rotations_and_calls_that_come_back_late_leave_one_table_everywhere(
     assert tables[0].rotations + game.late_barriers >= 2
     assert all(t == tables[0] for t in tables)
     assert all(seat.barriers == game.seats[0].barriers for seat in game.seats)
+
+
+@pytest.mark.parametrize(
+    ("options", "players", "seed", "at"),
+    [
+        (TableOptions(nerts_pile=6), 4, 1, 0.8),
+        (TableOptions(nerts_pile=6), 4, 2, 0.7),
+        (TableOptions(nerts_pile=6), 4, 6, 0.7),
+        (TableOptions(nerts_pile=6), 5, 2, 0.5),
+        (TableOptions(), 3, 21, 4.0),
+        (TableOptions(nerts_pile=6, teams=(1, 1, 2)), 4, 4, 0.8),
+    ],
+)
+def test_a_seat_left_out_mid_round_and_the_rest_end_it_on_one_table(
+    options: TableOptions, players: int, seed: int, at: float
+) -> None:
+    """The last seat is left out mid-round, its frames and the others' then in flight
+    dropped: the change settles every open play alike, each seat of the new view holds the
+    same table once it has applied what the change settled (its deck, with no seat left,
+    counted stuck), and the round ends on one table everywhere."""
+    game = Round(options, players, seed)
+    game.play(leave=(at, players - 1))
+    assert game.out == {players - 1}
+    seats = [seat for i, seat in enumerate(game.seats) if i not in game.out]
+    tables = [seat.table for seat in seats]
+    assert all(t.ended is not None for t in tables)
+    assert all(t == tables[0] for t in tables)
+    assert all(seat.barriers == seats[0].barriers for seat in seats)
+    assert len({tuple(seat.applied) for seat in seats}) > 1
+    assert all(not seat.commits.order.unresolved and not seat.air for seat in seats)
