@@ -268,6 +268,8 @@ class Commits:
             if play.seq > self.order.have[play.seat]:
                 self.voter.hold(play)
                 self.order.hold(play)
+            else:  # (its sender sent this seat another under that number: a cheat)
+                self.order.take_instead(play)
         last = [0] * self.players
         for holding in self._taken(members, holdings):
             last = [max(a, b) for a, b in zip(last, holding.have, strict=True)]

@@ -91,6 +91,17 @@ class Order:
         change that no seat of the new view held (`settle`)."""
         self.have[seat] = max(self.have[seat], number)
 
+    def take_instead(self, play: Spotted) -> None:
+        """Hold ``play`` in place of another its sender sent under its number, not resolved
+        here: the one a change of members settled (`settle`), so that every seat of the new
+        view holds the same."""
+        held = self.held.get(play.id)
+        if held is None or held.witness == play.witness or play.id in self.resolved:
+            return
+        self.held[play.id] = play
+        if play.id in self._unresolved:
+            self._unresolved[play.id] = play
+
     def learn(self, outcome: Decision) -> None:
         seat, number = outcome.play
         if number <= self.gone[seat]:

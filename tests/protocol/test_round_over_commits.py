@@ -19,10 +19,10 @@ from dataclasses import dataclass, field, replace
 import pytest
 
 from p2pnerts.bots import SimpleBot
-from p2pnerts.protocol import Signer, encode_payload
+from p2pnerts.protocol import RemoteProtocolError, Signer, encode_payload
 from p2pnerts.protocol._codec import decode_commit_frame
 from p2pnerts.protocol._commits import Commits
-from p2pnerts.protocol._spots import ALL, PlayId, Spotted, spots_of
+from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, spots_of
 from p2pnerts.rules import (
     DeclareStuck,
     IllegalMove,
@@ -30,12 +30,20 @@ from p2pnerts.rules import (
     Rotate,
     State,
     TableOptions,
+    ToFoundation,
     TurnStock,
     apply,
     deal,
+    legal_moves,
     public_digest,
     score_round,
 )
+
+
+def _witness(seat: int, number: int, move: Move) -> bytes:
+    """What tells two plays a seat sent under one number apart (the replica's: a hash of
+    the message as signed)."""
+    return hashlib.blake2b(repr((seat, number, move)).encode(), digest_size=16).digest()
 
 
 @dataclass
@@ -67,12 +75,23 @@ class Round:
             )
             for s in range(players)
         ]
-        self.moves: dict[PlayId, Move] = {}
-        self.spotted: dict[PlayId, Spotted] = {}
-        self.events: list[tuple[float, int, int, int, PlayId | bytes]] = []
+        self.moves: dict[bytes, Move] = {}
+        """Every play's move, by the play's witness (a cheat's two plays under one number
+        are two)."""
+        self.events: list[tuple[float, int, int, int, Spotted | bytes]] = []
+        self.cheat: int | None = None
+        """A seat that sends its first foundation play as two plays under one number, the
+        one to odd seats, another legal move to even ones."""
+        self.two_faced: Spotted | None = None
+        self.cheated_at = 0.0
+        self.refused: list[tuple[int, int]] = []
+        """(seat, sender) of every frame refused."""
         self.view = 0
         self.out: set[int] = set()
         """Seats a change of members left out: they send and take nothing more."""
+        self.gone: set[int] = set()
+        """Seats whose going every seat counts (`_away_stuck`): those left out, from once
+        every play their change settled is applied."""
         self.last: dict[tuple[int, int], float] = {}
         self.now, self._sent = 0.0, 0
         self.returned_by_rules = 0
@@ -85,7 +104,7 @@ class Round:
 
         return stamp
 
-    def _put(self, at: float, to: int, what: PlayId | bytes) -> None:
+    def _put(self, at: float, to: int, what: Spotted | bytes) -> None:
         self._sent += 1
         heapq.heappush(self.events, (at, self._sent, to, self.view, what))
 
@@ -100,7 +119,7 @@ class Round:
         state = me.table
         for play in me.air:
             try:
-                state, _ = apply(state, self.moves[play])
+                state, _ = apply(state, self.moves[me.commits.order.held[play].witness])
             except IllegalMove:
                 continue
         return state
@@ -118,17 +137,35 @@ class Round:
             move = replace(move, rotation=view.rotations)
         self.clocks[seat] += 1
         number = me.commits.voter.have[seat] + 1
-        witness = hashlib.blake2b(repr((seat, number, move)).encode(), digest_size=16).digest()
-        spots = spots_of(move, self.decks[seat])
-        play = me.commits.make(number, (self.clocks[seat], seat), spots, witness, self.now)
-        self.moves[play.id], self.spotted[play.id] = move, play
+        key, spots = (self.clocks[seat], seat), self._spots(seat, move)
+        play = me.commits.make(number, key, spots, _witness(seat, number, move), self.now)
+        self.moves[play.witness] = move
         me.air.append(play.id)
-        for other in range(len(self.seats)):
-            if other != seat:
-                at = max(self.now + self._delay(), self.last.get((seat, other), 0.0))
-                self.last[seat, other] = at
-                self._put(at, other, play.id)
+        other = self._other_move(seat, view, move) if seat == self.cheat else None
+        if other is not None:
+            witness = _witness(seat, number, other)
+            self.moves[witness] = other
+            self.two_faced = Spotted(
+                seat, number, key, self._spots(seat, other), play.below, witness
+            )
+            self.cheated_at = self.now
+        for dst in range(len(self.seats)):
+            if dst != seat:
+                at = max(self.now + self._delay(), self.last.get((seat, dst), 0.0))
+                self.last[seat, dst] = at
+                two_faced = other is not None and dst % 2 == 0
+                self._put(at, dst, self.two_faced if two_faced and self.two_faced else play)
         self._flush(seat)
+
+    def _spots(self, seat: int, move: Move) -> tuple[Spot, ...]:
+        return spots_of(move, self.decks[seat])
+
+    def _other_move(self, seat: int, view: State, move: Move) -> Move | None:
+        """The cheat's second play under one number: another legal move, once."""
+        if self.two_faced is not None or not isinstance(move, ToFoundation):
+            return None
+        others = [m for m in legal_moves(view, seat) if m != move and not isinstance(m, Rotate)]
+        return others[0] if others else None
 
     def _flush(self, seat: int) -> None:
         for frame, to in self.seats[seat].commits.take_outgoing():
@@ -145,8 +182,8 @@ class Round:
         for play, ok in me.commits.resolved():
             if play in me.air:
                 me.air.remove(play)
-            move = self.moves[play]
-            barrier = ALL in self.spotted[play].spots
+            held = me.commits.order.held[play]
+            move, barrier = self.moves[held.witness], ALL in held.spots
             if not ok:
                 self.late_barriers += barrier and play[0] == seat
                 continue
@@ -169,16 +206,17 @@ class Round:
             self._away_stuck(me)
 
     def _away_stuck(self, me: Seat) -> None:
-        for gone in self.out:
+        for gone in self.gone:
             deck = self.decks[gone]
-            away = all(s in self.out for s, d in enumerate(self.decks) if d == deck)
+            away = all(s in self.gone for s, d in enumerate(self.decks) if d == deck)
             if away and not me.table.tableaux[deck].stuck and me.table.ended is None:
                 me.table, _ = apply(me.table, DeclareStuck(gone))
 
     def leave_out(self, out: int) -> None:
         """A change of members leaves ``out`` out: every other seat brings what it holds,
-        installs the next view and applies what it settles; then the decks with no seat
-        left count as stuck, and the table is compared there, a barrier like any other."""
+        installs the next view and applies what it settles; then, and not among those
+        plays, the decks with no seat left count as stuck, and the table is compared there,
+        a barrier like any other."""
         self.out.add(out)
         self.view += 1
         members = [s for s in range(len(self.seats)) if s not in self.out]
@@ -188,19 +226,24 @@ class Round:
             me = self.seats[seat]
             me.commits.install(self.view, members, holdings)
             self.clocks[seat] = clock
+            self.gone.discard(out)
             self._resolve(seat)
+            self.gone.add(out)
             self._rotate(me)
             me.barriers.append(public_digest(me.table))
 
-    def _land(self, dst: int, what: PlayId | bytes) -> None:
+    def _land(self, dst: int, what: Spotted | bytes) -> None:
         me = self.seats[dst]
-        if isinstance(what, tuple):
-            self.clocks[dst] = max(self.clocks[dst], self.spotted[what].key[0])
-            me.commits.hold(self.spotted[what], self.now)
+        if isinstance(what, Spotted):
+            self.clocks[dst] = max(self.clocks[dst], what.key[0])
+            me.commits.hold(what, self.now)
         else:
             frame = decode_commit_frame(what)
             self.clocks[dst] = max(self.clocks[dst], frame.clock)
-            me.commits.take(frame, self.now)
+            try:
+                me.commits.take(frame, self.now)
+            except RemoteProtocolError:  # (the replica refuses its sender from then on)
+                self.refused.append((dst, frame.sender))
         self._flush(dst)
 
     def play(self, until: float = 120.0, leave: tuple[float, int] | None = None) -> None:
@@ -211,6 +254,8 @@ class Round:
         tick = 0.01
         playing = [s for s in self.seats]
         while self.now < until and not all(s.table.ended for s in playing):
+            if self.two_faced is not None and leave is None and self.cheat not in self.out:
+                leave = (self.cheated_at + 0.5, self.two_faced.seat)  # (its proof told)
             if leave is not None and self.now >= leave[0]:
                 self.leave_out(leave[1])
                 playing, leave = [s for i, s in enumerate(self.seats) if i not in self.out], None
@@ -302,4 +347,29 @@ def test_a_seat_left_out_mid_round_and_the_rest_end_it_on_one_table(
     assert all(t == tables[0] for t in tables)
     assert all(seat.barriers == seats[0].barriers for seat in seats)
     assert len({tuple(seat.applied) for seat in seats}) > 1
+    assert all(not seat.commits.order.unresolved and not seat.air for seat in seats)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 1), (5, 2), (6, 3), (7, 5)])
+def test_a_seat_that_sent_two_plays_under_one_number_is_left_out_and_the_rest_hold_one(
+    players: int, seed: int
+) -> None:
+    """The last seat sends its first foundation play to the odd seats and another legal
+    move under the same number to the even ones. No seat takes a Tally of the one it does
+    not hold (its frames refused); half a second later the cheat is left out, and every
+    other seat resolves the play alike (committed, it holds the same version of it: the
+    one the change settled) and ends the round on one table."""
+    game = Round(TableOptions(nerts_pile=6), players, seed)
+    game.cheat = players - 1
+    game.play()
+    two_faced = game.two_faced
+    assert two_faced is not None and game.out == {game.cheat}
+    seats = [seat for i, seat in enumerate(game.seats) if i != game.cheat]
+    held = {seat.commits.order.held[two_faced.id].witness for seat in seats}
+    resolved = {seat.commits.order.resolved[two_faced.id] for seat in seats}
+    assert len(resolved) == 1 and (len(held) == 1 or resolved == {False})
+    assert {sender for _, sender in game.refused} <= {game.cheat}
+    tables = [seat.table for seat in seats]
+    assert all(t.ended is not None for t in tables) and all(t == tables[0] for t in tables)
+    assert all(seat.barriers == seats[0].barriers for seat in seats)
     assert all(not seat.commits.order.unresolved and not seat.air for seat in seats)
