@@ -12,10 +12,15 @@ which voted for the one that sorts first before the other (else that one was lat
 and so held it, and named it, when it voted for the other. The outcome of a play carries
 the union of what its deciding voters named (`Decision.below`), and a seat commits a play
 decided in only once it holds every play up to that and has resolved each one among them
-that conflicts and sorts before (`Order.ready`); a conflicting play that sorts before and
-is held by none of those voters can no longer gather a quorum (they will vote it late).
-What a vote names is what matters, no more: a seat whose links to one laptop lose frames
-does not wait for that laptop's moves on its own tableau. So every seat applies the plays
+that sorts before (`Order.ready`); a conflicting play that sorts before and is held by
+none of those voters can no longer gather a quorum (they will vote it late). Each one, not
+only those that conflict by the copy this seat holds: a sender that sent this seat
+another play under a number than the one the voters voted on (one acting elsewhere) would
+otherwise have it commit the play before the one the voters named, where every other seat
+commits it after. What costs nothing: of a seat's plays named, the last conflicting one
+waits for all before it, its sender's, anyway. What a vote names is what matters, no
+more: a seat whose links to one laptop lose frames does not wait for that laptop's moves
+on its own tableau. So every seat applies the plays
 of a spot in one order, their key order, and plays of different spots commute. A seat's
 own plays commit in the order it made them, whatever their spots (each may build on the
 one before: a card laid on a work pile, then played up from there).
@@ -43,7 +48,6 @@ from p2pnerts.protocol._spots import (
     PlayId,
     Spotted,
     Vote,
-    conflict,
     decide,
     next_in_line,
 )
@@ -175,10 +179,12 @@ class Order:
         mine = self.held[play]
         if mine.witness != outcome.witness:
             return False
+        # Every play the deciding voters named that sorts before waits, whatever its spots
+        # here: its sender may have sent this seat another play under its number than the
+        # one they voted on (one that acts elsewhere), and a named play that conflicts is
+        # behind its sender's earlier ones anyway.
         return not any(
-            other.key < mine.key
-            and other.seq <= outcome.below[other.seat]
-            and (other.seat == mine.seat or conflict(other.spots, mine.spots))
+            other.key < mine.key and other.seq <= outcome.below[other.seat]
             for other in self._unresolved.values()
             if other.id != play
         )
