@@ -671,3 +671,27 @@ def test_no_seat_of_the_new_view_ever_resolved_a_play_the_view_change_settles_ot
             then[s] = run.committed[s] + sorted(after, key=lambda p: p.key)
         assert misordered(run, then) is None, (seed, misordered(run, then))
     assert checked > 100
+
+
+def test_a_named_play_that_sorts_before_waits_whatever_the_copy_held_here_acts_on() -> None:
+    """Seat 0 sent its ace onto a new foundation to the voters, and to this seat a move on
+    its own tableau under the same number. Seat 1's later ace is decided in, its voters
+    naming seat 0's play below it: this seat waits for seat 0's play, though its copy
+    conflicts with nothing of seat 1's, as every other seat waits for the ace (else its
+    foundations would be numbered otherwise)."""
+    ace = _play(0, 1, 3, onto(0, -1), seats=4, witness=b"ace")
+    other = _play(0, 1, 3, onto(0), seats=4, witness=b"home")
+    later = _play(1, 1, 5, onto(1, -1), seats=4, witness=b"later")
+    voters = [Voter(s, 4) for s in range(4)]
+    votes = {s: (voters[s].hold(ace), voters[s].hold(later))[1] for s in (2, 3)}
+    decided = decide(later, votes, range(4), 4)
+    assert decided is not None and decided.ok and decided.below[0] == 1
+    order = Order(4)
+    order.hold(other)
+    order.hold(later)
+    order.learn(decided)
+    assert order.ready() == []  # waits for seat 0's play 1
+    order.learn(Decision(ace.id, True, ace.below, ace.witness))
+    assert order.ready() == []  # its copy is not the one decided: a change of members settles it
+    order.take_instead(ace)
+    assert order.ready() == [(ace.id, True), (later.id, True)]
