@@ -128,6 +128,12 @@ class Commits:
         self.refusals: list[tuple[int, str]] = []
         """Seats whose Tally, taken once its play came, failed its check, each with why:
         the replica refuses them as it refuses a frame that fails at once."""
+        self.other_copies: dict[PlayId, bytes] = {}
+        """Plays held here that a genuine Ballot or Tally names by another witness, each
+        with the witness it names: the sender sent another play under that number. The
+        replica asks a member for it; the two plays, each signed by their sender, are the
+        proof that refuses it (until a change of members settles the play, this seat waits
+        on it: `_order.Order._can_commit`)."""
         self._bound: list[Key] = [()] * players
         """Per seat, a key its plays still to come sort above (`canonical`)."""
         self._passed: list[Key] = [()] * players
@@ -181,6 +187,7 @@ class Commits:
                     why = f"a Ballot on play {play}, which seat {self.seat} did not ask about"
                     raise RemoteProtocolError(why)
                 self.box.count(frame)
+                self._compare(frame.witness if frame.ok else b"", play)
                 self._decide(play)
             case Tally():
                 self._not_too_far(frame, play)
@@ -286,6 +293,7 @@ class Commits:
             self.voter.skip(seat, number)
             self.order.skip(seat, number)
         self.view, self.members = view, members
+        self.other_copies.clear()  # (settled: every seat of the view holds one copy now)
         self._due.clear()
         self._wait.clear()
         self._early.clear()
@@ -358,6 +366,12 @@ class Commits:
                 continue
         return None
 
+    def _compare(self, witness: bytes, play: PlayId) -> None:
+        """Note a play held here that a genuine frame names by another ``witness``."""
+        held = self.order.held.get(play)
+        if witness and held is not None and held.witness != witness:
+            self.other_copies.setdefault(play, witness)
+
     def _forget(self) -> None:
         """Let go of what is kept of the plays every member has passed."""
         upto = min(self._passed[m] for m in self.members)
@@ -368,7 +382,14 @@ class Commits:
         ids = [play.id for play in gone]
         self.box.forget(ids)
         for play in ids:
-            for kept in (self._tallies, self._settled, self._due, self._wait, self._early):
+            for kept in (
+                self._tallies,
+                self._settled,
+                self._due,
+                self._wait,
+                self._early,
+                self.other_copies,
+            ):
                 kept.pop(play, None)
 
     # --- outputs --------------------------------------------------------------------------
@@ -420,6 +441,8 @@ class Commits:
     def _learn(self, tally: Tally, play: Spotted) -> None:
         """Take the outcome ``tally`` proves (raising if it proves none), and keep the Tally
         to hand on to a seat that polls."""
+        if tally.ok and self.box.signer.genuine(tally):
+            self._compare(tally.witness, play.id)
         self.order.learn(self.box.check(tally, play, self.members))
         self._tallies[play.id] = tally
         self._due.pop(play.id, None)

@@ -10,11 +10,12 @@ import random
 
 import pytest
 from _commit_table import Table, assert_agreed, run
+from test_spots import onto
 
 from p2pnerts.protocol import RemoteProtocolError, Signer
 from p2pnerts.protocol._commits import AHEAD, Commits
 from p2pnerts.protocol._messages import Poll, Tally
-from p2pnerts.protocol._spots import Vote, decide
+from p2pnerts.protocol._spots import Spotted, Vote, decide
 
 
 @pytest.mark.parametrize(("seats", "seed"), [(2, 1), (3, 2), (4, 3), (6, 4), (14, 5)])
@@ -115,3 +116,25 @@ def test_what_every_seat_has_passed_is_let_go_of_and_frames_on_it_after_are_drop
     for late in (Poll(2, 0, 10**6, 1, 0, 1), other.box.cast(vote, 1, 0, 10**6)):
         me.take(late, table.now)
         assert not me.take_outgoing() and not me.voter.votes and not me.box._ballots
+
+
+ACE, HOME = b"ace: a witness..", b"home: another..."
+
+
+def test_a_tally_of_another_play_under_a_number_held_is_refused_and_noted() -> None:
+    """Seat 0 sends seats 2 and 3 an ace onto a new foundation and seat 1 a move on its
+    tableau under the same number; its Tally of the ace, genuine, reaches seat 1: refused,
+    and the ace's witness noted, for the replica to ask for the play (the proof)."""
+    seats = [Commits(s, 4, Signer.computed(s, 4), range(4), lambda: 1) for s in range(4)]
+    ace = seats[0].make(1, (1, 0), onto(0, -1), ACE, 0.0)
+    other = Spotted(0, 1, (1, 0), onto(0), ace.below, HOME)
+    for voter in (2, 3):
+        seats[voter].hold(ace, 0.0)
+        for ballot, _ in seats[voter].take_outgoing():
+            seats[0].take(ballot, 0.0)
+    tally = next(frame for frame, _ in seats[0].take_outgoing() if isinstance(frame, Tally))
+    assert tally.ok and tally.witness == ACE
+    seats[1].hold(other, 0.0)
+    with pytest.raises(RemoteProtocolError):
+        seats[1].take(tally, 0.0)
+    assert seats[1].other_copies == {ace.id: ACE} and ace.id not in seats[1].order.outcomes

@@ -85,6 +85,8 @@ class Round:
         self.fooled: set[int] = set(range(0, players, 2))
         self.two_faced: Spotted | None = None
         self.cheated_at = 0.0
+        self.told: dict[int, dict[PlayId, bytes]] = {}
+        """Per seat, the plays it knew another copy of when the members last changed."""
         self.refused: list[tuple[int, int]] = []
         """(seat, sender) of every frame refused."""
         self.view = 0
@@ -221,6 +223,7 @@ class Round:
         self.out.add(out)
         self.view += 1
         members = [s for s in range(len(self.seats)) if s not in self.out]
+        self.told = {s: dict(self.seats[s].commits.other_copies) for s in members}
         holdings = [self.seats[s].commits.holding() for s in members]
         clock = max(self.clocks[s] for s in members)
         for seat in members:
@@ -375,7 +378,11 @@ def test_a_seat_that_sent_two_plays_under_one_number_is_left_out_and_the_rest_ho
         assert (0, game.cheat) in game.refused
     two_faced = game.two_faced
     assert two_faced is not None and game.out == {game.cheat}
+    # A seat fooled learnt of the other play before the change: what it asks for, the proof.
+    told = [game.told.get(s, {}).get(two_faced.id) for s in game.fooled]
+    assert game.moves.get(next(w for w in told if w)) is not None
     seats = [seat for i, seat in enumerate(game.seats) if i != game.cheat]
+    assert all(not seat.commits.other_copies for seat in seats)  # settled by the change
     held = {seat.commits.order.held[two_faced.id].witness for seat in seats}
     resolved = {seat.commits.order.resolved[two_faced.id] for seat in seats}
     assert len(resolved) == 1 and (len(held) == 1 or resolved == {False})
