@@ -39,8 +39,11 @@ from p2pnerts.rules import (
     score_round,
 )
 
+Mark = tuple[str, int]
+"""A Ready or a Reveal of a round (`Match`): what it is and the round's number."""
 
-def _witness(seat: int, number: int, move: Move) -> bytes:
+
+def _witness(seat: int, number: int, move: Move | Mark) -> bytes:
     """What tells two plays a seat sent under one number apart (the replica's: a hash of
     the message as signed)."""
     return hashlib.blake2b(repr((seat, number, move)).encode(), digest_size=16).digest()
@@ -75,7 +78,7 @@ class Round:
             )
             for s in range(players)
         ]
-        self.moves: dict[bytes, Move] = {}
+        self.moves: dict[bytes, Move | Mark] = {}
         """Every play's move, by the play's witness (a cheat's two plays under one number
         are two)."""
         self.events: list[tuple[float, int, int, int, Spotted | bytes]] = []
@@ -122,7 +125,9 @@ class Round:
         state = me.table
         for play in me.air:
             try:
-                state, _ = apply(state, self.moves[me.commits.order.held[play].witness])
+                move = self.moves[me.commits.order.held[play].witness]
+                if not isinstance(move, tuple):
+                    state, _ = apply(state, move)
             except IllegalMove:
                 continue
         return state
@@ -138,13 +143,24 @@ class Round:
             return
         if isinstance(move, TurnStock):
             move = replace(move, rotation=view.rotations)
+        self.send(seat, move, self._spots(seat, move), view)
+
+    def send(
+        self, seat: int, move: Move | Mark, spots: tuple[Spot, ...], view: State | None = None
+    ) -> Spotted:
+        """``seat`` makes ``move``, a play on ``spots``, and sends it to every other seat
+        (the cheat, once, another move under its number to the seats it fools)."""
+        me = self.seats[seat]
         self.clocks[seat] += 1
         number = me.commits.voter.have[seat] + 1
-        key, spots = (self.clocks[seat], seat), self._spots(seat, move)
+        key = (self.clocks[seat], seat)
         play = me.commits.make(number, key, spots, _witness(seat, number, move), self.now)
         self.moves[play.witness] = move
         me.air.append(play.id)
-        other = self._other_move(seat, view, move) if seat == self.cheat else None
+        cheats = seat == self.cheat and view is not None
+        other = None
+        if cheats and view is not None and not isinstance(move, tuple):
+            other = self._other_move(seat, view, move)
         if other is not None:
             witness = _witness(seat, number, other)
             self.moves[witness] = other
@@ -159,6 +175,11 @@ class Round:
                 two_faced = other is not None and dst in self.fooled
                 self._put(at, dst, self.two_faced if two_faced and self.two_faced else play)
         self._flush(seat)
+        return play
+
+    def over(self, playing: list[Seat]) -> bool:
+        """Whether the play is over at every seat still ``playing``."""
+        return all(seat.table.ended for seat in playing)
 
     def _spots(self, seat: int, move: Move) -> tuple[Spot, ...]:
         return spots_of(move, self.decks[seat])
@@ -185,20 +206,26 @@ class Round:
         for play, ok in me.commits.resolved():
             if play in me.air:
                 me.air.remove(play)
-            held = me.commits.order.held[play]
-            move, barrier = self.moves[held.witness], ALL in held.spots
-            if not ok:
-                self.late_barriers += barrier and play[0] == seat
-                continue
-            try:
-                me.table, _ = apply(me.table, move)
-            except IllegalMove:
-                self.returned_by_rules += 1
-                continue
-            me.applied.append(play)
-            self._rotate(me)
-            if barrier:
-                me.barriers.append(public_digest(me.table))
+            self.take(seat, me.commits.order.held[play], ok)
+
+    def take(self, seat: int, play: Spotted, ok: bool) -> None:
+        """``play`` resolved at ``seat``: applied if it committed and the rules allow it
+        there."""
+        me = self.seats[seat]
+        move, barrier = self.moves[play.witness], ALL in play.spots
+        assert not isinstance(move, tuple)
+        if not ok:
+            self.late_barriers += barrier and play.seat == seat
+            return
+        try:
+            me.table, _ = apply(me.table, move)
+        except IllegalMove:
+            self.returned_by_rules += 1
+            return
+        me.applied.append(play.id)
+        self._rotate(me)
+        if barrier:
+            me.barriers.append(public_digest(me.table))
 
     def _rotate(self, me: Seat) -> None:
         """What every seat does by itself after a play (`InPlay.settle`): a deck with no
@@ -259,7 +286,7 @@ class Round:
         tick = 0.01
         playing, over = [s for s in self.seats], until
         while self.now < min(until, over + 2.0):
-            if over == until and all(s.table.ended for s in playing):
+            if over == until and self.over(playing):
                 over = self.now
             if self.two_faced is not None and leave is None and self.cheat not in self.out:
                 leave = (self.cheated_at + 0.5, self.two_faced.seat)  # (its proof told)
