@@ -134,8 +134,6 @@ class Commits:
         replica asks a member for it; the two plays, each signed by their sender, are the
         proof that refuses it (until a change of members settles the play, this seat waits
         on it: `_order.Order._can_commit`)."""
-        self._bound: list[Key] = [()] * players
-        """Per seat, a key its plays still to come sort above (`canonical`)."""
         self._passed: list[Key] = [()] * players
         """Per seat, how far it has told it has passed the canonical order (`hear`)."""
 
@@ -154,7 +152,6 @@ class Commits:
         on it, to the sender, and takes any Tally that came before it."""
         if play.seq <= self.order.gone[play.seat]:
             return  # passed everywhere, and let go of
-        self._bound[play.seat] = max(self._bound[play.seat], play.key)
         vote = self.voter.hold(play)
         self.order.hold(play)
         if play.seat != self.seat:
@@ -224,7 +221,7 @@ class Commits:
         """What ``seat`` says on its ordered link beside its plays (the replica's Ack): its
         ``clock``, which its plays still to come sort above, and how far it has ``passed``
         the canonical order. Lets go of every play every member has passed."""
-        self._bound[seat] = max(self._bound[seat], (clock + 1,))
+        self.order.bound(seat, (clock + 1,))
         if passed > self._passed[seat]:
             self._passed[seat] = passed
             self._forget()
@@ -234,8 +231,8 @@ class Commits:
         with whether it committed (`_order.Order.settled`). ``clock``: this seat's own,
         which its plays to come sort above; of the others, what they were last heard to say
         (`hear`) or their last play held here bounds theirs."""
-        self._bound[self.seat] = max(self._bound[self.seat], (clock + 1,))
-        done = self.order.settled(self._bound[m] for m in self.members)
+        self.order.bound(self.seat, (clock + 1,))
+        done = self.order.settled(self.order.bounds[m] for m in self.members)
         if done:
             self._passed[self.seat] = self.order.passed
             self._forget()

@@ -75,12 +75,16 @@ class Order:
         """The key of the last play settled here in the canonical order (none yet: ())."""
         self.gone = [0] * seats
         """Per seat, the number of its last play let go of (`forget`)."""
+        self.bounds: list[Key] = [()] * seats
+        """Per seat, a key its plays still to come sort above: the key of its last play
+        held here, or what it was last heard to say of its clock (`bound`)."""
 
     def hold(self, play: Spotted) -> None:
         if not next_in_line(self.have, play):
             return
         self.held[play.id] = play
         self.have[play.seat] = play.seq
+        self.bound(play.seat, play.key)
         heapq.heappush(self._unsettled, (play.key, play.id))
         if play.id not in self.resolved:
             self._unresolved[play.id] = play
@@ -89,6 +93,11 @@ class Order:
     def unresolved(self) -> Mapping[PlayId, Spotted]:
         """The plays held here and not resolved yet."""
         return self._unresolved
+
+    def bound(self, seat: int, key: Key) -> None:
+        """``seat``'s plays still to come sort above ``key`` (its link, in order, brought
+        every play it sent before it said so)."""
+        self.bounds[seat] = max(self.bounds[seat], key)
 
     def skip(self, seat: int, number: int) -> None:
         """Take ``seat``'s plays up to ``number`` as held, those not held returned by a view
@@ -174,9 +183,17 @@ class Order:
         ]
 
     def _can_commit(self, play: PlayId, outcome: Decision) -> bool:
-        if any(h < b for h, b in zip(self.have, outcome.below, strict=True)):
+        mine = self.held.get(play)
+        if mine is None:
+            return False  # (its outcome came first)
+        # A play named and not held here waits, unless its seat's plays still to come all
+        # sort after this one: a sender that named plays nobody sent (a cheat) would else
+        # hold up every play after its own for good.
+        if any(
+            h < b and self.bounds[s] < mine.key
+            for s, (h, b) in enumerate(zip(self.have, outcome.below, strict=True))
+        ):
             return False
-        mine = self.held[play]
         if mine.witness != outcome.witness:
             return False
         # Every play the deciding voters named that sorts before waits, whatever its spots

@@ -22,7 +22,7 @@ from p2pnerts.bots import SimpleBot
 from p2pnerts.protocol import RemoteProtocolError, Signer, encode_payload
 from p2pnerts.protocol._codec import decode_commit_frame
 from p2pnerts.protocol._commits import Commits
-from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, spots_of
+from p2pnerts.protocol._spots import ALL, Key, PlayId, Spot, Spotted, spots_of
 from p2pnerts.rules import (
     DeclareStuck,
     IllegalMove,
@@ -418,3 +418,28 @@ def test_a_seat_that_sent_two_plays_under_one_number_is_left_out_and_the_rest_ho
     assert all(t.ended is not None for t in tables) and all(t == tables[0] for t in tables)
     assert all(seat.barriers == seats[0].barriers for seat in seats)
     assert all(not seat.commits.order.unresolved and not seat.air for seat in seats)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 1), (5, 2), (6, 3)])
+def test_a_seat_that_names_plays_nobody_sent_below_its_own_holds_up_no_one(
+    players: int, seed: int
+) -> None:
+    """The last seat names, below every play it makes, 50 plays more of every other seat
+    than it holds: plays nobody sent, which no seat will ever hold. Its plays are decided in
+    with that in their outcome; a play waits for a named play it does not hold only while
+    that seat's plays still to come could sort before it, so the round ends on one table
+    (it stalled, every seat waiting for ever, when it waited regardless)."""
+    game = Round(TableOptions(nerts_pile=6), players, seed)
+    voter = game.seats[players - 1].commits.voter
+    make = voter.make
+
+    def inflated(seq: int, key: Key, spots: tuple[Spot, ...], witness: bytes = b"") -> Spotted:
+        play = make(seq, key, spots, witness)
+        more = tuple(b if s == play.seat else b + 50 for s, b in enumerate(play.below))
+        return replace(play, below=more)
+
+    voter.make = inflated  # type: ignore[method-assign]
+    game.play(until=60.0)
+    tables = [seat.table for seat in game.seats[:-1]]
+    assert all(t.ended is not None for t in tables) and all(t == tables[0] for t in tables)
+    assert all(not seat.commits.order.unresolved for seat in game.seats[:-1])
