@@ -11,8 +11,9 @@ Two plays decided in are ordered the same at every seat: their quorums share a m
 which voted for the one that sorts first before the other (else that one was late there),
 and so held it, and named it, when it voted for the other. The outcome of a play carries
 the union of what its deciding voters named (`Decision.below`), and a seat commits a play
-decided in only once it holds every play up to that and has resolved each one among them
-that sorts before (`Order.ready`); a conflicting play that sorts before and is held by
+decided in only once it holds every play up to that (or what it does not hold of a seat
+can no longer sort before it: `Order.bound`) and has resolved each one among them that
+sorts before (`Order.ready`); a conflicting play that sorts before and is held by
 none of those voters can no longer gather a quorum (they will vote it late). Each one, not
 only those that conflict by the copy this seat holds: a sender that sent this seat
 another play under a number than the one the voters voted on (one acting elsewhere) would
