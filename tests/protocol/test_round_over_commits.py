@@ -22,6 +22,7 @@ from p2pnerts.bots import SimpleBot
 from p2pnerts.protocol import RemoteProtocolError, Signer, encode_payload
 from p2pnerts.protocol._codec import decode_commit_frame
 from p2pnerts.protocol._commits import Commits
+from p2pnerts.protocol._messages import CommitFrame, Tally
 from p2pnerts.protocol._spots import ALL, Key, PlayId, Spot, Spotted, spots_of
 from p2pnerts.rules import (
     DeclareStuck,
@@ -102,6 +103,12 @@ class Round:
         self.now, self._sent = 0.0, 0
         self.returned_by_rules = 0
         self.late_barriers = 0
+        self.changes = 0
+        self.made: dict[bytes, float] = {}
+        """When each play was made, by its witness."""
+        self.settle_after: float | None = None
+        """How long a play may stay open at a seat before the members change, all of them
+        staying, to settle it (None: never)."""
 
     def _stamp(self, seat: int) -> Callable[[], int]:
         def stamp() -> int:
@@ -156,6 +163,7 @@ class Round:
         key = (self.clocks[seat], seat)
         play = me.commits.make(number, key, spots, _witness(seat, number, move), self.now)
         self.moves[play.witness] = move
+        self.made[play.witness] = self.now
         me.air.append(play.id)
         cheats = seat == self.cheat and view is not None
         other = None
@@ -176,6 +184,18 @@ class Round:
                 self._put(at, dst, self.two_faced if two_faced and self.two_faced else play)
         self._flush(seat)
         return play
+
+    def _waited_too_long(self) -> bool:
+        """Whether a play has stayed open at a seat longer than `settle_after`."""
+        if self.settle_after is None:
+            return False
+        oldest = self.now - self.settle_after
+        return any(
+            self.made[play.witness] < oldest
+            for i, seat in enumerate(self.seats)
+            if i not in self.out
+            for play in seat.commits.order.unresolved.values()
+        )
 
     def over(self, playing: list[Seat]) -> bool:
         """Whether the play is over at every seat still ``playing``."""
@@ -242,13 +262,15 @@ class Round:
             if away and not me.table.tableaux[deck].stuck and me.table.ended is None:
                 me.table, _ = apply(me.table, DeclareStuck(gone))
 
-    def leave_out(self, out: int) -> None:
-        """A change of members leaves ``out`` out: every other seat brings what it holds,
-        installs the next view and applies what it settles; then, and not among those
-        plays, the decks with no seat left count as stuck, and the table is compared there,
-        a barrier like any other."""
-        self.out.add(out)
+    def leave_out(self, out: int | None) -> None:
+        """A change of members leaves ``out`` out (None: nobody, a change that only settles
+        what waits): every other seat brings what it holds, installs the next view and
+        applies what it settles; then, and not among those plays, the decks with no seat
+        left count as stuck, and the table is compared there, a barrier like any other."""
+        if out is not None:
+            self.out.add(out)
         self.view += 1
+        self.changes += 1
         members = [s for s in range(len(self.seats)) if s not in self.out]
         self.told = {s: dict(self.seats[s].commits.other_copies) for s in members}
         holdings = [self.seats[s].commits.holding() for s in members]
@@ -257,9 +279,10 @@ class Round:
             me = self.seats[seat]
             me.commits.install(self.view, members, holdings)
             self.clocks[seat] = clock
-            self.gone.discard(out)
+            gone = set(self.gone)
+            self.gone.discard(out)  # (not yet gone among what the change settles)
             self._resolve(seat)
-            self.gone.add(out)
+            self.gone = gone | ({out} if out is not None else set())
             self._rotate(me)
             me.barriers.append(public_digest(me.table))
 
@@ -306,6 +329,8 @@ class Round:
                     self.seats[seat].commits.tick(self.now)
                     self._flush(seat)
                 tick += 0.01
+                if self._waited_too_long():
+                    self.leave_out(None)
             else:
                 _, seat = heapq.heappop(looks)
                 self.look(seat)
@@ -443,3 +468,27 @@ def test_a_seat_that_names_plays_nobody_sent_below_its_own_holds_up_no_one(
     tables = [seat.table for seat in game.seats[:-1]]
     assert all(t.ended is not None for t in tables) and all(t == tables[0] for t in tables)
     assert all(not seat.commits.order.unresolved for seat in game.seats[:-1])
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 1), (5, 2)])
+def test_a_seat_that_keeps_the_outcomes_of_its_own_plays_to_itself_holds_up_no_one_for_long(
+    players: int, seed: int
+) -> None:
+    """The last seat never sends the Tally of its own plays. A play of its that a seat
+    voted late (polled before the play reached it) splits the votes so that no poll can
+    decide it, and every play after it on its spots waits, the call that ends the round
+    among them: the round never ends. A change of members, every seat staying, once a play
+    has been open a second, settles it from the holdings, and the round ends on one table."""
+    game = Round(TableOptions(nerts_pile=6), players, seed)
+    commits = game.seats[players - 1].commits
+    take = commits.take_outgoing
+
+    def no_tallies() -> list[tuple[CommitFrame, int | None]]:
+        return [(f, to) for f, to in take() if not (isinstance(f, Tally) and f.seat == f.sender)]
+
+    commits.take_outgoing = no_tallies  # type: ignore[method-assign]
+    game.settle_after = 1.0
+    game.play(until=60.0)
+    assert game.changes > 0 and not game.out
+    tables = [seat.table for seat in game.seats[:-1]]
+    assert all(t.ended is not None for t in tables) and all(t == tables[0] for t in tables)
