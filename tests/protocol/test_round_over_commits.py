@@ -23,7 +23,7 @@ from p2pnerts.protocol import RemoteProtocolError, Signer, encode_payload
 from p2pnerts.protocol._codec import decode_commit_frame
 from p2pnerts.protocol._commits import Commits
 from p2pnerts.protocol._messages import CommitFrame, Tally
-from p2pnerts.protocol._spots import ALL, Key, PlayId, Spot, Spotted, spots_of
+from p2pnerts.protocol._spots import ALL, Key, PlayId, Spot, Spotted, Vote, Voter, spots_of
 from p2pnerts.rules import (
     DeclareStuck,
     IllegalMove,
@@ -104,6 +104,9 @@ class Round:
         self.returned_by_rules = 0
         self.late_barriers = 0
         self.changes = 0
+        self.looks = (0.02, 0.12)
+        """How long a seat's player takes between two looks at the table, at least and at
+        most (seconds)."""
         self.made: dict[bytes, float] = {}
         """When each play was made, by its witness."""
         self.settle_after: float | None = None
@@ -304,7 +307,7 @@ class Round:
         """Every seat looks every 20 to 120 ms; the commit's clocks tick every 10 ms; once
         the round is over everywhere, 2 s more for what is still in flight.
         ``leave``: at that time, that seat is left out."""
-        looks = [(self.rng.uniform(0.02, 0.12), s) for s in range(len(self.seats))]
+        looks = [(self.rng.uniform(*self.looks), s) for s in range(len(self.seats))]
         heapq.heapify(looks)
         tick = 0.01
         playing, over = [s for s in self.seats], until
@@ -334,7 +337,7 @@ class Round:
             else:
                 _, seat = heapq.heappop(looks)
                 self.look(seat)
-                heapq.heappush(looks, (self.now + self.rng.uniform(0.02, 0.12), seat))
+                heapq.heappush(looks, (self.now + self.rng.uniform(*self.looks), seat))
 
 
 @pytest.mark.parametrize(
@@ -492,3 +495,55 @@ def test_a_seat_that_keeps_the_outcomes_of_its_own_plays_to_itself_holds_up_no_o
     assert game.changes > 0 and not game.out
     tables = [seat.table for seat in game.seats[:-1]]
     assert all(t.ended is not None for t in tables) and all(t == tables[0] for t in tables)
+
+
+def _votes_bent(voter: Voter, bend: Callable[[Spotted, Vote], Vote]) -> None:
+    """Have ``voter`` vote as ``bend`` says on every play of another seat, and keep that
+    vote, so that it says the same to whoever asks."""
+    hold = voter.hold
+
+    def bent(play: Spotted) -> Vote:
+        vote = hold(play)
+        if play.seat != voter.seat:
+            vote = voter.votes[play.id] = bend(play, vote)
+        return vote
+
+    voter.hold = bent  # type: ignore[method-assign]
+
+
+CHEAT_VOTES: dict[str, Callable[[Spotted, Vote], Vote]] = {
+    "for every play, conflicts or not": lambda play, vote: Vote(
+        play.id, vote.voter, True, vote.below or (0,) * len(play.below), play.witness
+    ),
+    "late on every play": lambda play, vote: Vote(play.id, vote.voter, False),
+    "naming nothing below": lambda play, vote: replace(
+        vote, below=tuple(b if s == play.seat else 0 for s, b in enumerate(vote.below))
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("how", "players", "seed"),
+    [
+        ("for every play, conflicts or not", 5, 1),
+        ("for every play, conflicts or not", 7, 3),
+        ("naming nothing below", 5, 5),
+        ("late on every play", 5, 1),
+        ("late on every play", 7, 3),
+    ],
+)
+def test_a_seat_that_votes_as_it_likes_parts_no_table(how: str, players: int, seed: int) -> None:
+    """The last seat votes for every play whatever it conflicts with, or late on every
+    play, or names nothing below what it votes for, at players looking every 1 to 10 ms (so
+    that plays race): every two quorums share two members, one of them honest, so the
+    others end the round on one table all the same. (With a plain majority for a quorum
+    at these odd tables the first three part the table.)"""
+    game = Round(TableOptions(nerts_pile=6), players, seed)
+    game.looks = (0.001, 0.01)
+    _votes_bent(game.seats[players - 1].commits.voter, CHEAT_VOTES[how])
+    game.play(until=60.0)
+    seats = game.seats[:-1]
+    tables = [seat.table for seat in seats]
+    assert all(t.ended is not None for t in tables) and all(t == tables[0] for t in tables)
+    assert all(seat.barriers == seats[0].barriers for seat in seats)
+    assert {sender for _, sender in game.refused} <= {players - 1}
