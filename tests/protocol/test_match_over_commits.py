@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 
 import pytest
-from test_round_over_commits import Mark, Round, Seat
+from _round_table import Mark, Round, Seat
 
 from p2pnerts.protocol._spots import Spot, Spotted
 from p2pnerts.rules import Move, State, TableOptions, deal, public_digest, score_round
