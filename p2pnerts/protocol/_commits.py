@@ -132,7 +132,10 @@ class Commits:
         the replica refuses them as it refuses a frame that fails at once."""
         self._asked: dict[PlayId, tuple[float, set[int]]] = {}
         """Plays not held here that members polled on, with when first asked and by whom:
-        answered once the play comes, or late after `POLL_MOST` without it."""
+        answered once the play comes, or late after `POLL_MOST` without it once its sender
+        is known to have made it (`hear`)."""
+        self._made = [0] * players
+        """Per seat, how many plays it has told it made (`hear`)."""
         self.other_copies: dict[PlayId, bytes] = {}
         """Plays held here that a genuine Ballot or Tally names by another witness, each
         with the witness it names: the sender sent another play under that number. The
@@ -220,7 +223,7 @@ class Commits:
         """Poll the members on each play held too long without an outcome; vote late on a
         play asked about that has not come in `POLL_MOST`."""
         for play, (since, askers) in list(self._asked.items()):
-            if now >= since + POLL_MOST:
+            if now >= since + POLL_MOST and play[1] <= self._made[play[0]]:
                 del self._asked[play]
                 vote = self.voter.unseen(play)
                 for asker in sorted(askers):
@@ -235,11 +238,15 @@ class Commits:
                 self._send(Poll(self.seat, self.view, self._stamp(), 1, seat, number))
                 self._decide(play)  # its own Ballot, cast when it took the play, counts too
 
-    def hear(self, seat: int, clock: int, passed: Key) -> None:
+    def hear(self, seat: int, clock: int, passed: Key, made: int = 0) -> None:
         """What ``seat`` says on its ordered link beside its plays (the replica's Ack): its
-        ``clock``, which its plays still to come sort above, and how far it has ``passed``
-        the canonical order. Lets go of every play every member has passed."""
+        ``clock``, which its plays still to come sort above, how far it has ``passed`` the
+        canonical order, and how many plays it has ``made`` (a play asked about and not
+        come is voted late only once its sender is known to have made it: a seat polled on
+        a play not made yet, by a cheat, would else vote it late before it is made). Lets
+        go of every play every member has passed."""
         self.order.bound(seat, (clock + 1,))
+        self._made[seat] = max(self._made[seat], made)
         if passed > self._passed[seat]:
             self._passed[seat] = passed
             self._forget()
@@ -413,7 +420,11 @@ class Commits:
 
     def deadline(self) -> float:
         """When `tick` next has something to do."""
-        asked = (since + POLL_MOST for since, _ in self._asked.values())
+        asked = (
+            since + POLL_MOST
+            for (seat, number), (since, _) in self._asked.items()
+            if number <= self._made[seat]
+        )
         return min(min(self._due.values(), default=NEVER), min(asked, default=NEVER))
 
     def take_outgoing(self) -> list[tuple[CommitFrame, int | None]]:

@@ -47,11 +47,12 @@ class Table:
     seats_: list[Commits] = field(init=False)
     clocks: list[int] = field(init=False)
     plays: dict[PlayId, Spotted] = field(default_factory=dict)
-    events: list[tuple[float, int, int, int, Spotted | bytes | tuple[int, int, Key]]] = field(
+    events: list[tuple[float, int, int, int, Spotted | bytes | tuple[int, int, Key, int]]] = field(
         default_factory=list
     )
     """What is in flight, by when it lands: (time, order, to, the sender's view, and a play,
-    a frame's payload or a report: its seat, clock and how far it has passed)."""
+    a frame's payload or a report: its seat, clock, how far it has passed and how many
+    plays it made)."""
     views: list[int] = field(init=False)
     """Per seat, its view: what comes from another is dropped, as a replica drops it."""
     out: set[int] = field(default_factory=set)
@@ -104,7 +105,7 @@ class Table:
     def honest(self) -> list[int]:
         return [s for s in range(self.seats) if s != self.cheat and s not in self.out]
 
-    def _put(self, at: float, to: int, what: Spotted | bytes | tuple[int, int, Key]) -> None:
+    def _put(self, at: float, to: int, what: Spotted | bytes | tuple[int, int, Key, int]) -> None:
         self._sent += 1
         heapq.heappush(self.events, (at, self._sent, to, self._from, what))
 
@@ -205,7 +206,7 @@ class Table:
         self.kept_most = max(self.kept_most, len(me.order.held))
         if not self._sending(seat):
             return
-        said = (seat, self.clocks[seat], me.order.passed)
+        said = (seat, self.clocks[seat], me.order.passed, me.voter.have[seat])
         for other in range(self.seats):
             if other != seat:
                 behind = max(self.last_play.get((seat, other), 0.0), self.now + 0.003)
@@ -235,7 +236,7 @@ class Table:
                 self.now = end
                 return
 
-    def _land(self, dst: int, what: Spotted | bytes | tuple[int, int, Key]) -> None:
+    def _land(self, dst: int, what: Spotted | bytes | tuple[int, int, Key, int]) -> None:
         """Hand ``dst`` what reached it, its clock caught up with the sender's (Lamport)."""
         if isinstance(what, Spotted):
             self.clocks[dst] = max(self.clocks[dst], what.key[0])

@@ -145,15 +145,22 @@ def test_a_poll_that_overtakes_its_play_is_answered_once_the_play_comes_or_late_
 ):
     """Seat 2 polls seat 1 on seat 0's play before the play reaches seat 1: seat 1 answers
     nothing yet, then votes for it when it comes; on a play that never comes, it votes late
-    after `POLL_MOST`. (Voting late at once sent back plays that only came slowly.)"""
+    after `POLL_MOST`, once seat 0 is known to have made it (else a cheat's poll on a play
+    not made yet would have it vote late in advance). (Voting late at once sent back plays
+    that only came slowly.)"""
     seats = [Commits(s, 4, Signer.computed(s, 4), range(4), lambda: 1) for s in range(4)]
     play = seats[0].make(1, (1, 0), onto(0, 1), ACE, 0.0)
     seats[1].take(Poll(2, 0, 1, 1, 0, 1), 0.0)
     seats[1].take(Poll(2, 0, 1, 1, 0, 2), 0.0)  # (its play 2, which never comes)
-    assert seats[1].take_outgoing() == [] and seats[1].deadline() == POLL_MOST
+    assert seats[1].take_outgoing() == [] and seats[1].deadline() == float("inf")
     seats[1].hold(play, 0.05)
     answers = [(f, to) for f, to in seats[1].take_outgoing() if to == 2]
     assert [(f.number, f.ok) for f, _ in answers if isinstance(f, Ballot)] == [(1, True)]
+    seats[1].tick(POLL_MOST)  # (it polls on play 1 itself, held a while with no outcome)
+    answers = [f for f, to in seats[1].take_outgoing() if to == 2 and isinstance(f, Ballot)]
+    assert answers == [] and (0, 2) not in seats[1].voter.votes
+    seats[1].hear(0, 5, (), made=2)  # seat 0 made its play 2: it was kept from seat 1
+    assert seats[1].deadline() == POLL_MOST
     seats[1].tick(POLL_MOST)
     late = [f for f, to in seats[1].take_outgoing() if to == 2 and isinstance(f, Ballot)]
     assert [(f.number, f.ok) for f in late] == [(2, False)]
