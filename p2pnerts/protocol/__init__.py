@@ -61,7 +61,8 @@ majority's order per spot: `_spots` the votes and what they decide and prove, `_
 seat's commits and what a view change settles), which the study's model runs
 (``tools/commit_rules.py``) and the replica is to run next; `_ballots` its frames (signed
 votes, and outcomes that carry them, checked before they count) and `_commits` one seat's
-commit over them, which no replica holds yet; `_channel` encrypts a link: a Noise handshake
+commit over them, with `_changes` what a change of members settles from what each seat
+holds, which no replica holds yet; `_channel` encrypts a link: a Noise handshake
 (by the `noiseprotocol` package) and the records that carry its frames, sealed and opened
 without IO; `_identity` says who a seat is, and what each end of a link signs.
 

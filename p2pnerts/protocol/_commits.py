@@ -33,28 +33,22 @@ member tells how far it has got, with its clock, on its ordered link (`hear`: th
 Ack). Frames that come after that on such a play are dropped unread: whoever sent them has
 it resolved already, and a vote asked again could not be given the same.
 
-A change of members settles every play still open first. Each seat of the new view brings
-what it holds (`holding`: the plays not passed everywhere, its Ballots on those it has not
-resolved, the outcomes it knows: by their Tallies if it learnt them in this view, else as
-the last change settled them), and every one of them works out the same outcomes from the
-same holdings on its own (`install`, by `_order.settle`): an outcome a Tally proves or a
-change settled, else the one the Ballots decide, else returned. Plays none of them holds
-are returned with nothing to carry; a sender's plays go on numbered after the last any
-holding reaches, whatever view it comes back in (a seat coming back after it was left out
-starts afresh and installs the same way). Frames of another view are dropped unread. No
-replica holds this part yet.
+A change of members settles every play still open first, from what each seat of the new
+view holds (`holding`), as every one of them works it out on its own (`_changes`), and
+`install` takes what it settles. Frames of another view are dropped unread. No replica
+holds this part yet.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
-from p2pnerts.protocol._ballots import BallotBox, vote_of
+from p2pnerts.protocol._ballots import BallotBox
+from p2pnerts.protocol._changes import Holding, settlement
 from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import Ballot, CommitFrame, Poll, Tally
-from p2pnerts.protocol._order import Order, settle
+from p2pnerts.protocol._order import Order
 from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._spots import Decision, Key, PlayId, Spot, Spotted, Vote, Voter
 
@@ -67,30 +61,6 @@ AHEAD = PENDING_LIMIT
 """How far past a seat's plays held here a Tally or a Poll may name one of its plays: no
 further than its plays may wait to commit (SPEC §4.2)."""
 NEVER = float("inf")
-
-
-@dataclass(frozen=True, slots=True)
-class Holding:
-    """What one seat brings to a change of members (`Commits.holding`), for every seat of
-    the new view to settle the plays still open from (`Commits.install`)."""
-
-    seat: int
-    view: int
-    """The view it was made in: a change of members settles the open plays of one view."""
-    members: tuple[int, ...]
-    """That view's members, whose votes decide its plays."""
-    have: tuple[int, ...]
-    """Per seat, the number of its last play held there (those not carried, every member
-    has passed)."""
-    plays: tuple[Spotted, ...]
-    """The plays it holds that not every member has passed, each seat's in its order."""
-    ballots: tuple[Ballot, ...]
-    """Its Ballots on those it has not resolved: its own, and those it counted."""
-    tallies: tuple[Tally, ...]
-    """The Tallies of those whose outcome it learnt from one in this view."""
-    settled: tuple[Decision, ...] = ()
-    """The outcomes of those known when the members last changed, which every seat of
-    this view knew alike from then (the replica's proof: the StartView that began it)."""
 
 
 class Commits:
@@ -166,8 +136,7 @@ class Commits:
             self._due.setdefault(play.id, now + POLL_AFTER)
             self._send(self.box.cast(vote, play.seat, self.view, self._stamp()))
         _, askers = self._asked.pop(play.id, (now, set()))
-        for asker in sorted(askers):  # (polled before it came: answered now it has)
-            self._send(self.box.cast(vote, asker, self.view, self._stamp()))
+        self._answer(vote, askers)  # (polled before it came: answered now it has)
         for tally in self._early.pop(play.id, []):
             try:
                 self._take_tally(tally)
@@ -213,8 +182,7 @@ class Commits:
                 if play not in self.voter.votes:  # not held yet: it may be on its way
                     self._asked.setdefault(play, (now, set()))[1].add(to)
                     return
-                vote = self.voter.votes[play]
-                self._send(self.box.cast(vote, to, self.view, self._stamp()))
+                self._answer(self.voter.votes[play], {to})
                 tally = self._tallies.get(play)
                 if tally is not None:  # the outcome is known here: hand its proof on
                     self._send(tally, to)
@@ -225,9 +193,7 @@ class Commits:
         for play, (since, askers) in list(self._asked.items()):
             if now >= since + POLL_MOST and play[1] <= self._made[play[0]]:
                 del self._asked[play]
-                vote = self.voter.unseen(play)
-                for asker in sorted(askers):
-                    self._send(self.box.cast(vote, asker, self.view, self._stamp()))
+                self._answer(self.voter.unseen(play), askers)
         for play, due in list(self._due.items()):
             if play in self.order.outcomes:
                 del self._due[play]
@@ -288,22 +254,17 @@ class Commits:
         from a fresh `Commits` (its own holding, of an earlier view, counts for nothing):
         it goes on numbering its plays after the last one settled, and what it committed
         that the change returned is the replica's to take back."""
-        members, holdings = tuple(members), list(holdings)
-        plays, outcomes = self.settlement(members, holdings)
-        for play in plays:
+        members = tuple(members)
+        settled = settlement(self.box, members, holdings)
+        for play in settled.plays:
             if play.seq > self.order.have[play.seat] + 1:
-                self.voter.skip(play.seat, play.seq - 1)
-                self.order.skip(play.seat, play.seq - 1)
+                self._skip(play.seat, play.seq - 1)
             if play.seq > self.order.have[play.seat]:
                 self.voter.hold(play)
                 self.order.hold(play)
             else:  # (its sender sent this seat another under that number: a cheat)
                 self.order.take_instead(play)
-        last = [0] * self.players
-        for holding in self._taken(members, holdings):
-            last = [max(a, b) for a, b in zip(last, holding.have, strict=True)]
-        for outcome in outcomes.values():
-            last = [max(a, b) for a, b in zip(last, outcome.below or last, strict=True)]
+        for outcome in settled.outcomes.values():
             if outcome.play not in self.order.outcomes:
                 self.order.learn(outcome)
         # Every outcome known now stands on this change from here on (a Tally of an
@@ -311,9 +272,8 @@ class Commits:
         # knows), and no seat polls on these plays again.
         self._settled.update(self.order.outcomes)
         self._tallies.clear()
-        for seat, number in enumerate(last):
-            self.voter.skip(seat, number)
-            self.order.skip(seat, number)
+        for seat, number in enumerate(settled.last):
+            self._skip(seat, number)
         self.view, self.members = view, members
         self.other_copies.clear()  # (settled: every seat of the view holds one copy now)
         self._asked.clear()
@@ -324,70 +284,15 @@ class Commits:
     def settlement(
         self, members: Iterable[int], holdings: Iterable[Holding]
     ) -> tuple[list[Spotted], dict[PlayId, Decision]]:
-        """The plays the ``holdings`` of the seats among ``members`` carry, each seat's in its
-        order, and the outcome of each (`_order.settle`, counted among the members of the
-        view they were made in, the latest of theirs): the same at every seat that works it
-        out from the same holdings."""
-        taken = self._taken(members, holdings)
-        if not taken:
-            return [], {}
-        view, old = taken[0].view, taken[0].members
-        copies: dict[PlayId, dict[bytes, Spotted]] = {}
-        for holding in taken:
-            for play in holding.plays:
-                copies.setdefault(play.id, {}).setdefault(play.witness, play)
-        known: dict[PlayId, Decision] = {}
-        for holding in taken:
-            for tally in holding.tallies:
-                play_id = (tally.seat, tally.number)
-                if play_id not in known:
-                    proof = self._proven(tally, copies.get(play_id, {}).values(), old)
-                    if proof is not None:
-                        known[play_id] = proof
-        for holding in taken:
-            for outcome in holding.settled:
-                if outcome.play in copies:
-                    known.setdefault(outcome.play, outcome)
-        chosen = {
-            play_id: versions.get(known[play_id].witness) if play_id in known else None
-            for play_id, versions in copies.items()
-        }
-        plays = sorted(
-            (chosen[p] or next(iter(copies[p].values())) for p in copies), key=lambda p: p.id
-        )
-        votes: dict[PlayId, dict[int, Vote]] = {}
-        for holding in taken:
-            for ballot in holding.ballots:
-                play_id = (ballot.seat, ballot.number)
-                if play_id in copies and ballot.view == view and self.box.genuine(ballot):
-                    votes.setdefault(play_id, {}).setdefault(ballot.sender, vote_of(ballot))
-        open_plays = [play for play in plays if play.id not in known]
-        outcomes = settle(open_plays, votes, known, old, self.players)
-        return plays, {**outcomes, **known}
+        """The plays the ``holdings`` of the seats among ``members`` carry and the outcome of
+        each, as every seat of the new view works them out (`_changes.settlement`)."""
+        settled = settlement(self.box, members, holdings)
+        return settled.plays, settled.outcomes
 
-    def _taken(self, members: Iterable[int], holdings: Iterable[Holding]) -> list[Holding]:
-        """The holdings a change settles from, by seat: of the seats of the new view, made
-        in the latest view among theirs, naming its members as the first of them does, and
-        one number a seat."""
-        members = set(members)
-        taken = [h for h in holdings if h.seat in members and len(h.have) == self.players]
-        if not taken:
-            return []
-        view = max(h.view for h in taken)
-        taken = sorted((h for h in taken if h.view == view), key=lambda h: h.seat)
-        return [h for h in taken if h.members == taken[0].members]
-
-    def _proven(
-        self, tally: Tally, versions: Iterable[Spotted], members: Iterable[int]
-    ) -> Decision | None:
-        """The outcome ``tally`` proves for one of ``versions`` of its play, counted among
-        ``members``, if any."""
-        for play in versions:
-            try:
-                return self.box.check(tally, play, members)
-            except RemoteProtocolError:
-                continue
-        return None
+    def _skip(self, seat: int, number: int) -> None:
+        """Take ``seat``'s plays up to ``number`` as held (`_order.Order.skip`)."""
+        self.voter.skip(seat, number)
+        self.order.skip(seat, number)
 
     def _compare(self, witness: bytes, play: PlayId) -> None:
         """Note a play held here that a genuine frame names by another ``witness``."""
@@ -444,6 +349,11 @@ class Commits:
     def _send(self, frame: CommitFrame, to: int | None = None) -> None:
         """Send ``frame`` to seat ``to`` (a Ballot: to the seat it names), or to every other."""
         self._outgoing.append((frame, frame.to if isinstance(frame, Ballot) else to))
+
+    def _answer(self, vote: Vote, askers: Iterable[int]) -> None:
+        """Send this seat's ``vote`` to each seat that polled on its play."""
+        for asker in sorted(askers):
+            self._send(self.box.cast(vote, asker, self.view, self._stamp()))
 
     def _decide(self, play: PlayId) -> None:
         """Decide ``play`` if the Ballots held here decide it, and tell every seat."""
