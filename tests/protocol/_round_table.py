@@ -95,7 +95,6 @@ class Round:
         every play their change settled is applied."""
         self.last: dict[tuple[int, int], float] = {}
         self.now, self._sent = 0.0, 0
-        self.returned_by_rules = 0
         self.late_barriers = 0
         self.changes = 0
         self.looks = (0.02, 0.12)
@@ -236,8 +235,7 @@ class Round:
             return
         try:
             me.table, _ = apply(me.table, move)
-        except IllegalMove:
-            self.returned_by_rules += 1
+        except IllegalMove:  # (returned by the rules, as a lost race)
             return
         me.applied.append(play.id)
         self._rotate(me)

@@ -47,8 +47,6 @@ class Match(Round):
         """Each move's round, by the play's witness."""
         self.waited = 0
         """Plays that resolved at a seat before their round started there."""
-        self.said_again = 0
-        """Readies and Reveals that came back and were sent again."""
         for seat in range(players):
             self._say(seat, ("ready", 1))
 
@@ -78,8 +76,7 @@ class Match(Round):
         at, act = self.at[seat], self.moves[play.witness]
         if isinstance(act, tuple):
             kind, number = act
-            if not ok:  # a member polled before it held it (it voted late): said again
-                self.said_again += play.seat == seat
+            if not ok:  # a member voted it late: said again
                 if play.seat == seat:
                     self._say(seat, act)
                 return
