@@ -180,9 +180,9 @@ class _Replaying(Replica):
             logged = self.logged = self.ahead.take()
             self.send(now, lambda _clock, _seq: logged)
 
-    def _commit(self, message: Ordered | StartView, now: float) -> int:
+    def apply(self, message: Ordered | StartView, now: float) -> int:
         told = len(self.events)
-        outcome = super()._commit(message, now)
+        outcome = super().apply(message, now)
         if self.scores != (scores := tuple(self.match_scores)):
             self.scores = scores
         number = self.inplay.number

@@ -56,15 +56,16 @@ The parts reach the replica that holds them through `_host.Host`, where every fi
 share is declared once; a part that reads more names only that in a `Host` of its own that
 extends it (the membership's own parts read the membership likewise, `_host.Membership`).
 
-Beside the replica, `_spots` and `_order` are version 3's commit rule on its own (a
-majority's order per spot: `_spots` the votes and what they decide and prove, `_order` one
-seat's commits and what a view change settles), which the study's model runs
-(``tools/commit_rules.py``) and the replica is to run next; `_ballots` its frames (signed
+Version 3's commit rule (a majority's order per spot) is `_spots` (the votes and what they
+decide and prove) and `_order` (one seat's commits and what a view change settles), which
+the study's model runs too (``tools/commit_rules.py``); `_ballots` its frames (signed
 votes, and outcomes that carry them, checked before they count) and `_commits` one seat's
 commit over them, with `_changes` what a change of members settles from what each seat
-holds, which no replica holds yet; `_channel` encrypts a link: a Noise handshake
-(by the `noiseprotocol` package) and the records that carry its frames, sealed and opened
-without IO; `_identity` says who a seat is, and what each end of a link signs.
+holds. A replica made with ``majority=True`` holds it (`Majority`, `_majority.py`: its
+ordered messages numbered, held, applied as they resolve and folded in the canonical
+order) in place of the log; it does not change members yet. `_channel` encrypts a link:
+a Noise handshake (by the `noiseprotocol` package) and the records that carry its frames,
+sealed and opened without IO; `_identity` says who a seat is, and what each end of a link signs.
 
 It imports only `rules` and `errors` (and, for keys and links, `cryptography` and
 `noiseprotocol`): no socket, no clock, no event loop.
@@ -144,6 +145,7 @@ from p2pnerts.protocol._log import PENDING_LIMIT, Pending, key_for, order_key, o
 from p2pnerts.protocol._messages import (
     PROTOCOL_VERSION,
     Ack,
+    CommitFrame,
     Evidence,
     Hello,
     Leave,
@@ -219,6 +221,7 @@ __all__ = [
     "AuditPassed",
     "AutoApplied",
     "Channel",
+    "CommitFrame",
     "Decided",
     "Disk",
     "Diverged",

@@ -20,6 +20,7 @@ from p2pnerts.protocol._events import PeerRefused
 from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import (
     Ack,
+    CommitFrame,
     Evidence,
     Leave,
     Message,
@@ -256,7 +257,7 @@ def check_message(message: Message, seating: Seating) -> None:
             _check_team_deal(message, seating)
 
 
-def check_header(message: Message, clock: int, view: int) -> None:
+def check_header(message: Message | CommitFrame, clock: int, view: int) -> None:
     """Refuse a clock or view beyond the stated bounds (SPEC §4.2 step 1)."""
     sender = message.sender
     if message.clock > min(CLOCK_LIMIT, clock + CLOCK_JUMP):

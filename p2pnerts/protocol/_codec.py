@@ -81,6 +81,8 @@ from p2pnerts.protocol._wire import (
 )
 
 _SECRET = _bytes(32, 32)
+_BELOW = _numbers(MAX_SEATS - 1)
+"""An ordered message's own vote (version 3): a number per other seat, or none."""
 _SIG = _bytes(0, 64)
 """A signature (`_signing`): 64 bytes when signed; the receiver refuses any other."""
 
@@ -91,6 +93,7 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
             ("round", _number()),
             ("pledge", _SECRET),
             ("face_up", _card_codes(0, 6)),
+            ("below", _BELOW),
             ("sig", _SIG),
         ),
     ),
@@ -99,15 +102,23 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
         (
             ("round", _number(1)),
             ("move", _Field(lambda m: _move_to_wire(m), lambda v, _: _move(v))),
+            ("below", _BELOW),
             ("sig", _SIG),
         ),
     ),
     Ack: (
         3,
-        (("have", _HAVE), ("committed", _number()), ("digest", _DIGEST), ("heard", _heard())),
+        (
+            ("have", _HAVE),
+            ("committed", _number()),
+            ("digest", _DIGEST),
+            ("heard", _heard()),
+            ("passed", _numbers(3)),
+            ("made", _number()),
+        ),
     ),
-    Reveal: (4, (("round", _number()), ("secret", _SECRET), ("sig", _SIG))),
-    Leave: (5, (("sig", _SIG),)),
+    Reveal: (4, (("round", _number()), ("secret", _SECRET), ("below", _BELOW), ("sig", _SIG))),
+    Leave: (5, (("below", _BELOW), ("sig", _SIG))),
     ViewChange: (
         6,
         (

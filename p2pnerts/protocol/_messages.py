@@ -37,6 +37,10 @@ class Ready(Header):
     round: int
     pledge: bytes
     face_up: tuple[int, ...]
+    below: tuple[int, ...] = ()
+    """Version 3: the sender's own vote on it, per other seat the number of the last play
+    of that seat the sender held that must come before this one (`_spots.Spotted.below`,
+    its own seat's entry left out); empty at a table that commits by acknowledgement."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 
@@ -47,6 +51,10 @@ class Play(Header):
 
     round: int
     move: Move
+    below: tuple[int, ...] = ()
+    """Version 3: the sender's own vote on it, per other seat the number of the last play
+    of that seat the sender held that must come before this one (`_spots.Spotted.below`,
+    its own seat's entry left out); empty at a table that commits by acknowledgement."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 
@@ -65,6 +73,12 @@ class Ack(Header):
     """What it took since its previous Ack: per signed ordered message of another seat,
     ``(seat, seq, witness)``, the witness being a hash of that message as signed
     (`_witness.witness`). A peer told other words under one number finds out here."""
+    passed: tuple[int, ...] = ()
+    """Version 3: how far the sender has passed the canonical order (the key of the last
+    play settled there, `_commits.Commits.canonical`); empty before any."""
+    made: int = 0
+    """Version 3: how many ordered messages the sender has made in all (its plays' last
+    number)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +89,10 @@ class Reveal(Header):
 
     round: int
     secret: bytes
+    below: tuple[int, ...] = ()
+    """Version 3: the sender's own vote on it, per other seat the number of the last play
+    of that seat the sender held that must come before this one (`_spots.Spotted.below`,
+    its own seat's entry left out); empty at a table that commits by acknowledgement."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 
@@ -83,6 +101,10 @@ class Reveal(Header):
 class Leave(Header):
     """The sender leaves the table cleanly, at this place in the order."""
 
+    below: tuple[int, ...] = ()
+    """Version 3: the sender's own vote on it, per other seat the number of the last play
+    of that seat the sender held that must come before this one (`_spots.Spotted.below`,
+    its own seat's entry left out); empty at a table that commits by acknowledgement."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 

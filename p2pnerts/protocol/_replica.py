@@ -39,7 +39,7 @@ from p2pnerts.protocol import _deal
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._away import Away, Record
-from p2pnerts.protocol._checks import Gate, Line, Seating
+from p2pnerts.protocol._checks import Gate, Line, Seating, check_header
 from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._deal import Shuffle
 from p2pnerts.protocol._dealing import Dealing
@@ -47,18 +47,23 @@ from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import Event, PeerLeft, Returned
 from p2pnerts.protocol._inplay import InPlay
 from p2pnerts.protocol._log import Log, Pending
+from p2pnerts.protocol._majority import Majority
 from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import (
     Ack,
+    Ballot,
+    CommitFrame,
     Evidence,
     Leave,
     Message,
     Ordered,
     Play,
+    Poll,
     Ready,
     Rejoin,
     Reveal,
     StartView,
+    Tally,
     TeamDeal,
     ViewChange,
 )
@@ -88,6 +93,7 @@ class Replica(Readings):
         auto_stuck: bool = True,
         shuffle: Shuffle | None = None,
         signer: Signer | None = None,
+        majority: bool = False,
     ) -> None:
         if not 0 <= seat < players:
             raise LocalProtocolError(f"seat {seat} is not at a table of {players}")
@@ -132,6 +138,10 @@ class Replica(Readings):
         self.dealing = Dealing(self)
         self.record = Record(self.deck)
         """The rounds told so far: a replica rebuilt on coming back tells none twice."""
+        self.majority = Majority(self) if majority else None
+        """Version 3's commit (`_majority`), at a table that commits by a majority; else
+        every member's acknowledgement commits (`_log`)."""
+        self._frames: list[tuple[CommitFrame, int | None]] = []
 
     @classmethod
     def restart(
@@ -192,7 +202,7 @@ class Replica(Readings):
         self.gate.refuse(seat, why)
         self.events += self.gate.news()
 
-    def receive(self, message: Message, now: float) -> None:
+    def receive(self, message: Message | CommitFrame, now: float) -> None:
         """Take one message from another seat, in the order its link delivered it.
 
         Raises `RemoteProtocolError`, changing nothing, if the message breaks the protocol;
@@ -201,7 +211,10 @@ class Replica(Readings):
         """
         self._wake(now)
         try:
-            self._receive(message, now)
+            if isinstance(message, Ballot | Tally | Poll):
+                self._take_frame(message, now)
+            else:
+                self._receive(message, now)
         except RemoteProtocolError:
             self.events += self.gate.news()
             raise
@@ -211,6 +224,10 @@ class Replica(Readings):
         view = self.membership.view
         # 1. Checked completely, before anything changes (a refusal raises).
         self.gate.check(message, self.acks.clock, view)
+        if self.majority is not None and isinstance(message, Ready | Play | Leave | Reveal):
+            why = self.majority.fault(message)
+            if why is not None:
+                raise self.gate.refuse(message.sender, why)
         # 2. Outside the sequence.
         match message:
             case Rejoin():
@@ -242,6 +259,8 @@ class Replica(Readings):
         match message:
             case Ack():
                 self._take_ack(message)
+            case Ready() | Play() | Leave() | Reveal() if self.majority is not None:
+                self.majority.hold(message, now)
             case Ready() | Play() | Leave() | Reveal():
                 self.log.add(message, None)
                 self.witness.took(message)
@@ -270,6 +289,9 @@ class Replica(Readings):
         self.membership.liveness.watch_reveals(self.dealing.closing.withholding(), now)
         self.membership.tick_views(now)
         self.inplay.maybe_stuck(now)
+        if self.majority is not None:
+            self.majority.tick(now)
+            self.commit_ready(now)
 
     def _wake(self, now: float) -> None:
         """Count no time this replica was not run against the others (`_away.py`)."""
@@ -283,6 +305,14 @@ class Replica(Readings):
     def take_outgoing(self) -> list[Message]:
         """The messages to broadcast to every other seat, in order; clears the queue."""
         return self.outbox.take()
+
+    def take_frames(self) -> list[tuple[CommitFrame, int | None]]:
+        """Version 3's commit frames to send, in order, each with the seat it goes to (None:
+        every other seat); clears the queue."""
+        if self.majority is not None:
+            self._frames += self.majority.commits.take_outgoing()
+        frames, self._frames = self._frames, []
+        return frames
 
     def take_events(self) -> list[Event]:
         """What happened since the last call; clears the queue."""
@@ -310,6 +340,8 @@ class Replica(Readings):
             return heartbeat
         ack_due = self.outbox.ack_due
         soonest = min(heartbeat, self.membership.deadline())
+        if self.majority is not None:
+            soonest = min(soonest, self.majority.deadline())
         return soonest if ack_due is None else min(soonest, ack_due)
 
     # --- dealing ---------------------------------------------------------------------------
@@ -324,10 +356,16 @@ class Replica(Readings):
     def send(self, now: float, build: _Builder) -> Message:
         """Number, queue and keep a message of this seat's (holding it if it is ordered)."""
         seq = self.acks.next_seq()
-        message = self.signer.sign(build(self.acks.clock, seq))
+        message = build(self.acks.clock, seq)
+        if self.majority is not None and isinstance(message, Ready | Play | Leave | Reveal):
+            message = self.majority.own(message)
+        message = self.signer.sign(message)
         self.outbox.push(message, now)
         if isinstance(message, Ready | Play | Leave | Reveal):
-            self.log.add(message, None)
+            if self.majority is not None:
+                self.majority.sent(message, now)
+            else:
+                self.log.add(message, None)
             self.commit_ready(now)
         return message
 
@@ -336,7 +374,16 @@ class Replica(Readings):
         self.outbox.ack_due, self.outbox.last_ack = None, now
         have, committed, digest = tuple(self.acks.have), self.log.committed, self.log.digest
         heard = self.witness.take_heard()
-        self.send(now, lambda c, s: Ack(self.seat, self.view, c, s, have, committed, digest, heard))
+        passed: tuple[int, ...] = ()
+        made = 0
+        if self.majority is not None:
+            passed, made = self.majority.commits.order.passed, self.majority.made
+        self.send(
+            now,
+            lambda c, s: Ack(
+                self.seat, self.view, c, s, have, committed, digest, heard, passed, made
+            ),
+        )
         if self.witness.heard:
             self.outbox.ack_soon(now, self.timing.ack_delay)
 
@@ -351,6 +398,8 @@ class Replica(Readings):
         the others kept this seat in through its own stall, and its digest. What every
         member now holds of this seat's need not be kept to send again."""
         self.witness.take_ack(ack, self.acks.lives, self.acks.have)
+        if self.majority is not None and ack.view == self.membership.view:
+            self.majority.hear(ack)
         back = self.away.kept_in(ack, self.seat, self.membership.view)
         if back is not None:
             self.events.append(Returned(back))
@@ -367,7 +416,10 @@ class Replica(Readings):
             return  # (a message sent while committing waits for the loop below)
         self._committing = True
         try:
-            self._commit_held(now)
+            if self.majority is not None:
+                self.majority.apply(now)
+            else:
+                self._commit_held(now)
         finally:
             self._committing = False
         if len(self.team) > 1:
@@ -385,12 +437,38 @@ class Replica(Readings):
             if not isinstance(message, StartView) and not self.witness.release(message):
                 return
             log.pop_head()
-            outcome = self._commit(message, now)
-            self.events += log.fold(message, outcome)
-            for hear in self.on_commit:
-                hear(head, outcome)
+            self.tell_commit(head, self.apply(message, now))
 
-    def _commit(self, message: Ordered | StartView, now: float) -> int:
+    def tell_commit(self, entry: Pending, outcome: int) -> None:
+        """Fold a committed message into the running digest, at its place in the order, and
+        tell those who listen for commits."""
+        self.events += self.log.fold(entry.message, outcome)
+        for hear in self.on_commit:
+            hear(entry, outcome)
+
+    def _take_frame(self, frame: CommitFrame, now: float) -> None:
+        """A commit frame of version 3 (`_majority`): from a seat not refused, at a table
+        that commits by a majority, of this view; a frame that breaks the rule refuses its
+        sender, as a message does."""
+        sender, kind = frame.sender, type(frame).__name__
+        if self.majority is None:
+            raise RemoteProtocolError(f"a {kind} at a table that commits by acknowledgement")
+        if self.gate.refuses(sender):
+            raise RemoteProtocolError(f"seat {sender} broke the protocol: refused from then on")
+        if not 0 <= sender < self.players or sender == self.seat:
+            raise RemoteProtocolError(f"a {kind} from seat {sender}")
+        try:
+            check_header(frame, self.acks.clock, self.membership.view)
+            self.majority.take(frame, now)
+        except RemoteProtocolError as exc:
+            raise self.gate.refuse(sender, str(exc)) from None
+        self.acks.clock = max(self.acks.clock, frame.clock)
+        for seat, why in self.majority.commits.refusals:
+            self.gate.refuse(seat, why)
+        self.majority.commits.refusals.clear()
+        self.commit_ready(now)
+
+    def apply(self, message: Ordered | StartView, now: float) -> int:
         """Apply one committed message; returns its outcome for the digest."""
         self.membership.note_committed(message)
         match message:

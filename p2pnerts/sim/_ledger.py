@@ -84,7 +84,7 @@ class Ledger:
         self.config = config
         self.peers = config.peers
         self.tally = Tally()
-        self.invariants = Invariants()
+        self.invariants = Invariants(tables=not config.majority)
         self.seats = [_Seat() for _ in range(config.peers)]
         self.decks: dict[tuple[int, int], tuple[Card, ...]] = {}
         """Every deck order handed out, by (seat, round): a shuffle of the seat's deck."""

@@ -27,6 +27,7 @@ from typing import Any
 from p2pnerts.driver import Driver, Drivers, Look
 from p2pnerts.protocol import (
     SECRET_BYTES,
+    CommitFrame,
     Disk,
     Event,
     LocalProtocolError,
@@ -99,7 +100,7 @@ class Simulation:
         self.peers = config.peers
         fixed = setting(config, seed)
         self.scheduler = Scheduler()
-        self.network: Network[Message] = Network(
+        self.network: Network[Message | CommitFrame] = Network(
             self.scheduler, random.Random(fixed.network), fixed.links, self._arrive
         )
         self.ledger = Ledger(config, fixed.links)
@@ -107,7 +108,12 @@ class Simulation:
         self.seats = [
             _Peer(
                 Replica(
-                    seat, config.options, self.peers, timing=config.timing, shuffle=self._shuffle
+                    seat,
+                    config.options,
+                    self.peers,
+                    timing=config.timing,
+                    shuffle=self._shuffle,
+                    majority=config.majority,
                 ),
                 bots(seat, random.Random(fixed.bots[seat])),
             )
@@ -209,13 +215,19 @@ class Simulation:
 
     # --- replicas' inputs and outputs -------------------------------------------------------
 
-    def _arrive(self, src: int, dst: int, message: Message) -> None:
+    def _arrive(self, src: int, dst: int, message: Message | CommitFrame) -> None:
         self.trace.add(self.now, "deliver", dst, message)
+        if isinstance(message, CommitFrame):
+            self._deliver(src, dst, message)
+            return
         if self.config.faults.duplicate:
             self._delivered.setdefault((src, dst), deque(maxlen=REDELIVERED)).append(message)
         self.ledger.arrived(dst, message)
         for watcher in self.watchers:
             watcher.arrived(src, dst, message, self.now)
+        self._deliver(src, dst, message)
+
+    def _deliver(self, src: int, dst: int, message: Message | CommitFrame) -> None:
         try:
             self.seats[dst].replica.receive(message, self.now)
         except ProtocolError as exc:
@@ -242,6 +254,11 @@ class Simulation:
             for dst in range(self.peers):
                 if addressed_to(message, dst):
                     self._send(seat, dst, message, kind, size)
+        for frame, to in replica.take_frames():
+            size = self._size(seat, frame)
+            for dst in range(self.peers) if to is None else (to,):
+                if dst != seat:
+                    self._send(seat, dst, frame, "commit", size)
         events = replica.take_events()
         if events:
             self._take_events(seat, replica, events)
@@ -271,12 +288,14 @@ class Simulation:
             ]
             ledger.invariants.forget_before(min(up))
 
-    def _send(self, src: int, dst: int, message: Message, kind: str, size: int) -> None:
+    def _send(
+        self, src: int, dst: int, message: Message | CommitFrame, kind: str, size: int
+    ) -> None:
         self.ledger.tally.messages[kind] += 1
         self.ledger.tally.bytes[kind] += size
         self.network.send(src, dst, message)
 
-    def _size(self, seat: int, message: Message) -> int:
+    def _size(self, seat: int, message: Message | CommitFrame) -> int:
         try:
             return len(encode(message))
         except ValueError as exc:  # the codec refuses it: no peer could send it either

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from p2pnerts.protocol import Message, Replica
+from p2pnerts.protocol import CommitFrame, Message, Replica
 from p2pnerts.sim._invariants import Violation, check_round_time
 from p2pnerts.sim._ledger import Ledger
 from p2pnerts.sim._network import Link, Network, Scheduler, link
@@ -38,7 +38,7 @@ class Watchdog:
         self,
         config: SimConfig,
         ledger: Ledger,
-        network: Network[Message],
+        network: Network[Message | CommitFrame],
         scheduler: Scheduler,
         replicas: Callable[[], list[Replica]],
         up: Callable[[], list[bool]],

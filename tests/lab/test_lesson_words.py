@@ -218,5 +218,5 @@ def test_a_text_that_runs_ahead_of_its_columns_fails() -> None:
     assert back.check(lab) == [
         "seat 4: status 'rejoining', not 'playing'",
         "seat 4: view 0, not 2",
-        "seat 4: committed (45, '4f1d13'), seat 1 another",
+        "seat 4: committed (45, 'e4b298'), seat 1 another",
     ]

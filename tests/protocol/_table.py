@@ -13,6 +13,7 @@ from typing import TypeVar
 from _cards import order as order
 
 from p2pnerts.protocol import (
+    CommitFrame,
     Disk,
     Event,
     Message,
@@ -45,6 +46,8 @@ class Table:
         options: TableOptions,
         timing: Timing | None = None,
         auto_stuck: bool = False,
+        *,
+        majority: bool = False,
     ) -> None:
         self.options = options
         self.timing = timing or Timing()
@@ -53,11 +56,17 @@ class Table:
         """The orders the test deals, by (deck, round): the same at every replica."""
         self.replicas = [
             Replica(
-                s, options, players, timing=self.timing, auto_stuck=auto_stuck, shuffle=self.shuffle
+                s,
+                options,
+                players,
+                timing=self.timing,
+                auto_stuck=auto_stuck,
+                shuffle=self.shuffle,
+                majority=majority,
             )
             for s in range(players)
         ]
-        self.links: dict[tuple[int, int], deque[Message]] = {
+        self.links: dict[tuple[int, int], deque[Message | CommitFrame]] = {
             (a, b): deque() for a in range(players) for b in range(players) if a != b
         }
         self.events: list[list[Event]] = [[] for _ in range(players)]
@@ -148,6 +157,12 @@ class Table:
                 for dest in dests if to is None else [to]:
                     if frozenset((seat, dest)) not in self.cut:
                         self.links[seat, dest].append(message)
+            for frame, only in replica.take_frames():  # (version 3's commit, `_majority`)
+                if seat in self.down:
+                    continue
+                for dest in range(self.players) if only is None else (only,):
+                    if dest != seat and frozenset((seat, dest)) not in self.cut:
+                        self.links[seat, dest].append(frame)
             self.events[seat] += replica.take_events()
 
     def deliver(self, src: int, dest: int, count: int | None = None) -> int:

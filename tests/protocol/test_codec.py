@@ -124,15 +124,15 @@ def _frame(value: object) -> bytes:
         (_frame([V, 5, 64, 0, 1, 1]), "sender"),
         (_frame([V, 5, 0, 0, 0, 1]), "clock"),
         (_frame([V, 5, 0, 0, "1", 1]), "clock"),
-        (_frame([V, 5, 0, 0, 1, 1, b"", "extra"]), "Leave: expected 1 fields"),
+        (_frame([V, 5, 0, 0, 1, 1, [], b"", "extra"]), "Leave: expected 2 fields"),
         (_frame({"kind": 5}), "frame: expected an array"),
-        (_frame([V, 2, 0, 0, 1, 1, 1, [2, 0, 9999, -1, 0, None, []], b""]), "card"),
-        (_frame([V, 2, 0, 0, 1, 1, 1, [2, 0, 5, -3, 0, None, []], b""]), "source"),
-        (_frame([V, 3, 0, 0, 1, 1, [1, 2], 3, b"short", []]), "digest"),
-        (_frame([V, 3, 0, 0, 1, 1, [1, 2], 3, b"d" * 16, [[0, 1, b"short"]]]), "heard"),
+        (_frame([V, 2, 0, 0, 1, 1, 1, [2, 0, 9999, -1, 0, None, []], [], b""]), "card"),
+        (_frame([V, 2, 0, 0, 1, 1, 1, [2, 0, 5, -3, 0, None, []], [], b""]), "source"),
+        (_frame([V, 3, 0, 0, 1, 1, [1, 2], 3, b"short", [], [], 0]), "digest"),
+        (_frame([V, 3, 0, 0, 1, 1, [1, 2], 3, b"d" * 16, [[0, 1, b"short"]], [], 0]), "heard"),
         (_frame([V, 10, 0, 0, 1, 1, []]), "Evidence.messages"),
-        (_frame([V, 1, 0, 0, 1, 1, 1, b"x" * 32, [1, 2, 3, 4, 5, 6, 7, 8], b""]), "face_up"),
-        (_frame([V, 4, 0, 0, 1, 1, 1, b"x" * 16, b""]), "secret"),
+        (_frame([V, 1, 0, 0, 1, 1, 1, b"x" * 32, [1, 2, 3, 4, 5, 6, 7, 8], [], b""]), "face_up"),
+        (_frame([V, 4, 0, 0, 1, 1, 1, b"x" * 16, [], b""]), "secret"),
     ],
 )
 def test_malformed_frames_raise_a_clear_remote_error(frame: bytes, message: str) -> None:
@@ -188,7 +188,7 @@ def test_an_oversized_message_is_refused_before_it_is_sent() -> None:
     huge = Ack(0, 0, 1, 1, tuple(range(64)), 0, bytes(16))
     assert decode(encode(huge)) == huge
     with pytest.raises(RemoteProtocolError, match="have: expected an array"):
-        decode(_frame([V, 3, 0, 0, 1, 1, list(range(65)), 0, bytes(16), []]))
+        decode(_frame([V, 3, 0, 0, 1, 1, list(range(65)), 0, bytes(16), [], [], 0]))
 
 
 def test_a_rosters_address_is_the_hosts_own_or_an_ip_address() -> None:

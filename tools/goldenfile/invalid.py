@@ -95,9 +95,9 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     (
         "extra-field",
         "A Leave with one field too many.",
-        _raw([PROTOCOL_VERSION, 5, 2, 0, 99, 42, bytes(64), 0]),
+        _raw([PROTOCOL_VERSION, 5, 2, 0, 99, 42, [], bytes(64), 0]),
         "field-count",
-        "Leave: expected 1 fields, got 2",
+        "Leave: expected 2 fields, got 3",
     ),
     (
         "boolean-as-integer",
@@ -109,14 +109,14 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     (
         "string-as-bytes",
         "An Ack whose digest is a msgpack str, not bin.",
-        _raw([PROTOCOL_VERSION, 3, 1, 0, 9, 3, [4, 5, 6], 12, "0123456789abcdef", []]),
+        _raw([PROTOCOL_VERSION, 3, 1, 0, 9, 3, [4, 5, 6], 12, "0123456789abcdef", [], [], 0]),
         "field-type",
         "Ack.digest: expected 16..16 bytes",
     ),
     (
         "bad-card-code",
         "A Ready whose last face-up code, 60, has rank bits 15: no card.",
-        _raw([PROTOCOL_VERSION, 1, 0, 0, 1, 1, 1, bytes(32), [4, 5, 6, 7, 60], bytes(64)]),
+        _raw([PROTOCOL_VERSION, 1, 0, 0, 1, 1, 1, bytes(32), [4, 5, 6, 7, 60], [], bytes(64)]),
         "bad-card",
         "Ready.face_up: 60 is no card",
     ),
@@ -124,14 +124,14 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
         "bad-joker-code",
         "A ToWork move of code 66: deck 1, rank 0 (a joker) with suit bits 2; a joker's suit"
         " bits are 0 or 1.",
-        _raw([PROTOCOL_VERSION, 2, 1, 0, 10, 5, 1, [3, 1, 66, 2, 0, []], bytes(64)]),
+        _raw([PROTOCOL_VERSION, 2, 1, 0, 10, 5, 1, [3, 1, 66, 2, 0, []], [], bytes(64)]),
         "bad-card",
         "card: 66 is no card",
     ),
     (
         "move-field-count",
         "A ToFoundation move with four fields instead of five.",
-        _raw([PROTOCOL_VERSION, 2, 2, 0, 17, 5, 1, [2, 2, 156, -1, 3, None], bytes(64)]),
+        _raw([PROTOCOL_VERSION, 2, 2, 0, 17, 5, 1, [2, 2, 156, -1, 3, None], [], bytes(64)]),
         "field-count",
         "move kind 2: expected 5 fields",
     ),

@@ -1,0 +1,132 @@
+"""Replicas that commit by version 3's majority rule (`_majority`), driven against each other
+directly: a play lands once a quorum holds it, a race is decided alike everywhere, and a
+frame or a message that breaks the rule is refused."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from _table import Table, order
+
+from p2pnerts.protocol import (
+    PeerRefused,
+    Play,
+    PlayCommitted,
+    PlayReturned,
+    RemoteProtocolError,
+)
+from p2pnerts.protocol._messages import Ballot, Tally
+from p2pnerts.rules import NERTS, NEW_FOUNDATION, Card, Suit, TableOptions, ToFoundation
+
+AH0 = Card(0, 1, Suit.HEARTS)
+
+
+def _table(players: int, *, majority: bool = True) -> Table:
+    """Seat 0 shows the ace of hearts on its Nerts pile; every seat has the two of hearts
+    on its first work pile."""
+    opts = TableOptions()
+    table = Table(players, opts, majority=majority)
+    orders = [order(0, ["AH"], ["2H", "9C", "9S", "KD"], opts)]
+    orders += [order(s, ["QS"], ["2H", "9C", "9S", "KD"], opts) for s in range(1, players)]
+    table.start(orders)
+    return table
+
+
+def _two_of_hearts(seat: int) -> ToFoundation:
+    return ToFoundation(seat, Card(seat, 2, Suit.HEARTS), 0, 0)
+
+
+def test_a_play_lands_at_its_sender_once_a_quorum_holds_it_however_slow_the_rest() -> None:
+    table = _table(4)
+    assert all(r.public is not None for r in table.replicas), "the round never started"
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    table.deliver(0, 1)
+    table.deliver(0, 2)  # seat 3's laptop is slow: the play has not reached it yet
+    assert table.of(0, PlayCommitted) == []
+    table.deliver(1, 0)  # one Ballot: two votes of the three a quorum of four needs
+    assert table.of(0, PlayCommitted) == []
+    table.deliver(2, 0)
+    assert [e.move for e in table.of(0, PlayCommitted)] == [ace]
+    public = table.replicas[0].public
+    assert public is not None and [f.rank for f in public.foundations] == [1]
+    assert table.replicas[3].public is not None and table.replicas[3].public.foundations == ()
+    table.settle()
+    for seat in range(4):
+        assert [e.move for e in table.of(seat, PlayCommitted)] == [ace]
+    table.agree()
+
+
+def test_an_acknowledged_table_commits_nothing_before_every_member_holds_it() -> None:
+    table = _table(4, majority=False)
+    table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    for seat in (1, 2):
+        table.deliver(0, seat)
+    table.advance(table.timing.ack_delay)
+    for seat in (1, 2):
+        table.deliver(seat, 0)
+    assert table.of(0, PlayCommitted) == []  # seat 3 has not said it holds the play
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_race_onto_one_foundation_is_decided_alike_at_every_seat(players: int) -> None:
+    table = _table(players)
+    table.play(0, ToFoundation(0, AH0, NERTS, NEW_FOUNDATION))
+    table.level_clocks([0, 1])
+    plays = [table.replicas[s].intend(_two_of_hearts(s), table.now) for s in (0, 1)]
+    table.flush()
+    table.settle()
+    verdicts = set()
+    for seat in range(players):
+        landed = [e.seat for e in table.of(seat, PlayCommitted) if e.move in plays]
+        back = [e.seat for e in table.of(seat, PlayReturned) if e.move in plays]
+        assert sorted(landed + back) == [0, 1], (seat, landed, back)
+        verdicts.add((tuple(landed), tuple(back)))
+    # Equal clocks: both stay by the tie rule, or one came back late (a quorum voted for
+    # the other first); whichever, every seat alike.
+    assert len(verdicts) == 1, verdicts
+    table.run_for(0.5)  # heartbeats carry how far each seat passed the canonical order
+    table.agree()
+    assert min(r.committed for r in table.replicas) >= players + 3  # Readies and the plays
+
+
+def test_an_ordered_message_without_its_senders_vote_is_refused() -> None:
+    table = _table(3)
+    sender = table.replicas[0]
+    sender.intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    sent = table.links[0, 1].pop()
+    assert isinstance(sent, Play) and len(sent.below) == 2
+    bare = sender.signer.sign(replace(sent, below=(), sig=b""))
+    with pytest.raises(RemoteProtocolError, match=r"Play\.below: expected 2 numbers, got 0"):
+        table.replicas[1].receive(bare, table.now)
+    assert [e.seat for e in table.replicas[1].take_events() if isinstance(e, PeerRefused)] == [0]
+
+
+def test_a_commit_frame_at_a_table_that_commits_by_acknowledgement_is_refused() -> None:
+    table = _table(3, majority=False)
+    ballot = Ballot(1, 0, 5, 1, 0, 0, 1, bytes(16), True, (1, 0, 0))
+    with pytest.raises(RemoteProtocolError, match="Ballot at a table that commits by ack"):
+        table.replicas[0].receive(table.replicas[1].signer.sign(ballot), table.now)
+
+
+def test_a_tally_that_claims_a_quorum_it_never_had_refuses_its_sender() -> None:
+    table = _table(5)
+    ace = ToFoundation(0, AH0, NERTS, NEW_FOUNDATION)
+    table.replicas[0].intend(ace, table.now)
+    table.flush()
+    table.deliver(0, 1)
+    table.deliver(0, 2)
+    cheat = table.replicas[1]
+    held = table.replicas[2].majority
+    assert held is not None
+    number = held.commits.voter.have[0]  # the ace: seat 0's last ordered message
+    witness = held.commits.order.held[(0, number)].witness
+    below = (number, *held.commits.voter.have[1:])
+    forged = Tally(1, 0, cheat.clock + 1, 1, 0, number, witness, True, below, ())
+    with pytest.raises(RemoteProtocolError):
+        table.replicas[2].receive(cheat.signer.sign(forged), table.now)
+    assert [e.seat for e in table.replicas[2].take_events() if isinstance(e, PeerRefused)] == [1]
+    assert table.of(2, PlayCommitted) == []
