@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from p2pnerts.protocol import (
+    CommitFrame,
     FrameDecoder,
     LinkMessage,
     Message,
@@ -36,7 +37,7 @@ from p2pnerts.protocol import (
 from p2pnerts.rules import TableOptions
 
 
-def _decoded(data: bytes) -> list[Message | LinkMessage]:
+def _decoded(data: bytes) -> list[Message | LinkMessage | CommitFrame]:
     try:
         return list(FrameDecoder().feed(data))
     except RemoteProtocolError:

@@ -58,6 +58,8 @@ class SeatConfig:
     """``--log DIR``: where this peer writes its game log (None: ``--no-log``)."""
     watchers: bool = True
     """The table this seat hosts lets spectators watch (``--no-watchers``: it does not)."""
+    majority: bool = False
+    """``--majority``: commit by version 3's majority rule (every seat given it)."""
 
     def shaper(self) -> Shaper | None:
         """What shapes this seat's links, if anything does (its jitter and losses drawn
@@ -117,6 +119,7 @@ def seat_from(args: argparse.Namespace, *, bot: bool = False) -> SeatConfig:
         shape=shape_from(args),
         log=log_from(args),
         watchers=not getattr(args, "no_watchers", False),
+        majority=args.majority,
     )
 
 

@@ -221,6 +221,12 @@ def link_options(parser: argparse.ArgumentParser) -> None:
         help="cut every link AT seconds after play begins, for S seconds (hold: freeze it "
         "instead, delivering what waited at the end); may be given again",
     )
+    parser.add_argument_group("commit (experimental)").add_argument(
+        "--majority",
+        action="store_true",
+        help="commit by protocol version 3's majority rule, one round trip to a quorum: "
+        "every seat of the table must be given it, and no seat may be left out or come back",
+    )
 
 
 def default_log_dir() -> Path:

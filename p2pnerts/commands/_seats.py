@@ -96,6 +96,7 @@ def fit_out(player: Player, seat: SeatConfig) -> Player:
     player.seat_file = seat.state
     player.passphrase = seat.passphrase
     player.shaper = seat.shaper()
+    player.majority = seat.majority
     player.log_dir = seat.log
     player.spectators = seat.watchers
     player.gone_after = seat.gone_after
@@ -246,6 +247,7 @@ async def run_host(
             # Every peer of the table logs, the bots beside the host, under the table's
             # name: `trace` merges the logs of a table played on one machine.
             bot.log_dir, bot.table_name = config.seat.log, spec.name
+            bot.majority = config.seat.majority
         nursery.start_soon(seat_in_turn, nursery, port, bots, report)
     return result[0]
 

@@ -59,6 +59,7 @@ def play_command(args: argparse.Namespace) -> int:
         idle=args.idle,
         shape=shape_from(args),
         log=log_from(args),
+        majority=args.majority,
     )
     spec = TableSpec("this machine", players, options)
     config = HostConfig(seat, spec, bots=players - 1, advertise=False, bind="127.0.0.1")

@@ -23,6 +23,7 @@ from p2pnerts.net._shaper import LinkShaper, hold_until
 from p2pnerts.protocol import (
     MAX_FRAME,
     Channel,
+    CommitFrame,
     FrameDecoder,
     LinkMessage,
     Message,
@@ -43,7 +44,7 @@ HANDSHAKE_FRAME = 4096
 """The largest frame a connection takes before its handshake is done (a Hello, a
 Welcome or a Refuse is far smaller)."""
 
-Received = Message | LinkMessage
+Received = Message | LinkMessage | CommitFrame
 
 
 class Closed(Exception):

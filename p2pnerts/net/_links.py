@@ -22,6 +22,7 @@ from p2pnerts.net._result import PeerStats
 from p2pnerts.net._shaper import LinkShaper, Shaper
 from p2pnerts.protocol import (
     Ack,
+    CommitFrame,
     Hello,
     Leave,
     Message,
@@ -148,6 +149,13 @@ class Links(Mapping[int, Connection]):
         frame = encode(message)
         for seat, conn in list(self._conns.items()):
             if addressed_to(message, seat):
+                conn.send_encoded(frame)
+
+    def send_to(self, message: CommitFrame, seat: int | None) -> None:
+        """Queue a commit frame on the connection of ``seat`` (None: of every seat)."""
+        frame = encode(message)
+        for to, conn in list(self._conns.items()):
+            if seat is None or to == seat:
                 conn.send_encoded(frame)
 
     def send_frame(self, frame: bytes) -> None:

@@ -12,7 +12,6 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import get_args
 
 import trio
 
@@ -30,11 +29,12 @@ from p2pnerts.net._seatfile import Keeper, SeatFile
 from p2pnerts.net._seatreplica import seat_replica
 from p2pnerts.net._shaper import Shaper
 from p2pnerts.protocol import (
+    CommitFrame,
     Disk,
     Event,
     Hello,
+    LinkMessage,
     LocalProtocolError,
-    Message,
     PlayCommitted,
     PlayReturned,
     Ready,
@@ -49,13 +49,16 @@ from p2pnerts.protocol import (
 from p2pnerts.rules import Match, Move, TableOptions, ToFoundation
 from p2pnerts.words import apart, marked
 
-PROTOCOL_MESSAGES = get_args(Message)
 FAREWELL = 1.0
 """Seconds a headless peer stopped by Ctrl-C gives the table to hear that it left."""
 
 
 Watcher = Callable[[Sequence[Event]], None]
 """Hears the events of every change to the replica (after the change is made)."""
+
+
+MAJORITY_SAID = "commits by a majority (protocol version 3's rule, experimental)"
+"""What a seat that commits by version 3's majority rule says as play begins."""
 
 
 class TablePeer:
@@ -104,6 +107,7 @@ class TablePeer:
         key: SeatKey | None = None,
         seeded: bool = False,
         shaper: Shaper | None = None,
+        majority: bool = False,
     ) -> None:
         self.table = table
         self.seat = seat
@@ -128,6 +132,7 @@ class TablePeer:
             timing=timing,
             disk=disk,
             tamper=tamper,
+            majority=majority,
         )
         self.resumed = disk is not None
         names = apart(s.name for s in self.roster)  # two seats of one name told apart
@@ -192,6 +197,8 @@ class TablePeer:
             if self._shaper is not None:
                 self._report(self._shaper.shape.describe())
                 nursery.start_soon(self._shaper.tell, self._report)
+            if self.replica.majority is not None:
+                self._report(MAJORITY_SAID)
             if self._driver is not None:
                 nursery.start_soon(play_seat, self, self._driver, self._rng, self._report)
             for other in self.roster:
@@ -358,12 +365,13 @@ class TablePeer:
     # --- messages and events -----------------------------------------------------------------
 
     def _on_message(self, seat: int, message: Received) -> None:
-        if not isinstance(message, PROTOCOL_MESSAGES):
+        if isinstance(message, LinkMessage):
             return  # lobby news after play began: nothing to do
         if message.sender != seat:
             raise RemoteProtocolError(f"seat {seat}'s connection carried seat {message.sender}")
-        for hear in self.traffic:
-            hear(False, seat, message)
+        if not isinstance(message, CommitFrame):
+            for hear in self.traffic:
+                hear(False, seat, message)
         self._quiet.heard(trio.current_time())
         try:
             self.replica.receive(message, trio.current_time())
@@ -382,6 +390,8 @@ class TablePeer:
     def _flush(self) -> None:
         replica = self.replica
         ship(replica.take_outgoing(), self.links, replica.signer, self._tamper, self.traffic)
+        for frame, to in replica.take_frames():
+            self.links.send_to(frame, to)
         events = self.replica.take_events()
         for event in events:
             self._on_event(event)

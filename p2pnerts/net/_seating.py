@@ -110,6 +110,9 @@ class Player:
     round's public pledges, lets them know the deck)."""
     shaper: Shaper | None = None
     """How this seat's links are slowed, made lossy or cut (slow motion, a Wi-Fi test)."""
+    majority: bool = False
+    """Commit by version 3's majority rule (`protocol._majority`): every seat of the table
+    must, and none may be left out or come back (a change of members is not built for it)."""
     log_dir: Path | None = None
     """Where to write this seat's game log (`net._gamelog`); None: nowhere."""
     spectators: bool = True
@@ -251,6 +254,7 @@ class Seating:
             gone_after=p.gone_after,
             seeded=p.seeded,
             shaper=p.shaper,
+            majority=p.majority,
         )
         self.peer.name = p.table_name or ""
         self.peer.private = self.private

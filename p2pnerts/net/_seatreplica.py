@@ -21,6 +21,7 @@ def seat_replica(
     timing: Timing | None,
     disk: Disk | None,
     tamper: Callable[..., Any] | None,
+    majority: bool = False,
 ) -> Replica:
     """``seat``'s replica at the table ``table`` (its id): a new one, or (given its
     ``disk``) one that asks to rejoin. A cheat that stacks its own deck
@@ -31,7 +32,14 @@ def seat_replica(
     signer = Signer(key, [s.key for s in roster], table)
     if disk is None:
         return Replica(
-            seat, options, players, timing=timing, now=now, shuffle=shuffle, signer=signer
+            seat,
+            options,
+            players,
+            timing=timing,
+            now=now,
+            shuffle=shuffle,
+            signer=signer,
+            majority=majority,
         )
     return Replica.restart(
         seat,

@@ -25,7 +25,7 @@ still stands on its Ballots, since the rule keeps a sender's outcome and a polle
 from one such voter (`_spots.decide`).
 
 Nothing here sends, keeps time or knows views beyond the one a frame names: the replica
-stamps each frame and says who the members are. No replica sends these frames yet.
+stamps each frame and says who the members are.
 """
 
 from __future__ import annotations

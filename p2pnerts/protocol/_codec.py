@@ -194,9 +194,8 @@ _COMMIT_LAYOUT: dict[type[CommitFrame], tuple[int, tuple[tuple[str, _Field], ...
     ),
     Poll: (13, (("seat", _number(0, MAX_SEATS - 1)), ("number", _number(1)))),
 }
-"""Version 3's commit frames (`CommitFrame`), laid out as protocol messages are: encoded
-(and so signed) like them, but read only by `decode_commit_frame`, never from a link, until
-a replica sends them."""
+"""Version 3's commit frames (`CommitFrame`), laid out, encoded and signed as protocol
+messages are; a replica that commits by acknowledgement refuses them."""
 _COMMIT_BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _COMMIT_LAYOUT.items()}
 """The most items a frame's array can hold: the version, the kind, the header, the
 fields of the largest kind."""
@@ -329,7 +328,7 @@ class FrameDecoder:
         self._buffer = bytearray()
         self._max_frame = max_frame
 
-    def feed(self, data: bytes) -> Iterator[Message | LinkMessage]:
+    def feed(self, data: bytes) -> Iterator[Message | LinkMessage | CommitFrame]:
         """Add received bytes; yield every message now complete."""
         self._buffer += data
         while len(self._buffer) >= _LENGTH:
@@ -359,7 +358,7 @@ class FrameDecoder:
         return len(self._buffer)
 
 
-def decode(frame: bytes) -> Message | LinkMessage:
+def decode(frame: bytes) -> Message | LinkMessage | CommitFrame:
     """Exactly one whole frame, length prefix included."""
     decoder = FrameDecoder()
     messages = list(decoder.feed(frame))
@@ -369,20 +368,23 @@ def decode(frame: bytes) -> Message | LinkMessage:
 
 
 def decode_payload(payload: bytes) -> Message:
-    """One frame's msgpack payload as a checked protocol message (not a link message)."""
+    """One frame's msgpack payload as a checked protocol message (not a link message, nor
+    a commit frame)."""
     message = decode_any(payload)
-    if isinstance(message, LinkMessage):
+    if isinstance(message, LinkMessage | CommitFrame):
         raise RemoteProtocolError(f"a {type(message).__name__} where a protocol message belongs")
     return message
 
 
-def decode_any(payload: bytes) -> Message | LinkMessage:
+def decode_any(payload: bytes) -> Message | LinkMessage | CommitFrame:
     """One frame's msgpack payload as a checked message of any kind."""
     items = _unpacked(payload)
     kind = _int(items[1], "kind", 0, 255)
     if kind in _LINK_BY_KIND:
         link, fields = _LINK_BY_KIND[kind]
         return link(**_body(link.__name__, fields, items[2:]))
+    if kind in _COMMIT_BY_KIND:
+        return decode_commit_frame(payload)
     if kind not in _BY_KIND:
         raise RemoteProtocolError(f"unknown message kind {kind}")
     cls, layout = _BY_KIND[kind]

@@ -125,15 +125,6 @@ class Majority:
 
     # --- receiving -------------------------------------------------------------------------
 
-    def fault(self, message: Ordered) -> str | None:
-        """Why an ordered message breaks the rule before anything changes for it: its own
-        vote is not one number per other seat; None if it does not."""
-        seats = self._host.players - 1
-        if len(message.below) != seats:
-            kind = type(message).__name__
-            return f"{kind}.below: expected {seats} numbers, got {len(message.below)}"
-        return None
-
     def hold(self, message: Ordered, now: float) -> None:
         """Another seat's ordered message, accepted in order on its link: held and voted on."""
         sender = message.sender

@@ -250,8 +250,8 @@ class Poll(Header):
 
 
 CommitFrame = Ballot | Tally | Poll
-"""Version 3's commit frames: laid out and signed as protocol messages are, but not yet
-sent, nor taken from a link (`_codec.decode_commit_frame` reads them)."""
+"""Version 3's commit frames: laid out and signed as protocol messages are, sent and taken
+by a replica that commits by a majority (`_majority`), refused by one that does not."""
 
 
 Ordered = Ready | Play | Leave | Reveal

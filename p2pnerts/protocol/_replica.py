@@ -224,10 +224,8 @@ class Replica(Readings):
         view = self.membership.view
         # 1. Checked completely, before anything changes (a refusal raises).
         self.gate.check(message, self.acks.clock, view)
-        if self.majority is not None and isinstance(message, Ready | Play | Leave | Reveal):
-            why = self.majority.fault(message)
-            if why is not None:
-                raise self.gate.refuse(message.sender, why)
+        if isinstance(message, Ready | Play | Leave | Reveal):
+            self._check_vote(message)
         # 2. Outside the sequence.
         match message:
             case Rejoin():
@@ -271,6 +269,17 @@ class Replica(Readings):
                 self.membership.take_start_view(message, now)
         # 11. Commit what now can.
         self.commit_ready(now)
+
+    def _check_vote(self, message: Ordered) -> None:
+        """Refuse an ordered message whose own vote (`below`) does not fit the table's rule:
+        one number per other seat where a majority commits, none where every member's
+        acknowledgement does (a seat of the one kind at a table of the other)."""
+        seats = 0 if self.majority is None else self.players - 1
+        if len(message.below) != seats:
+            rule = "by acknowledgement" if seats == 0 else "by a majority"
+            why = f"{type(message).__name__}.below: expected {seats} numbers"
+            why += f" at a table that commits {rule}"
+            raise self.gate.refuse(message.sender, f"{why}, got {len(message.below)}")
 
     def tick(self, now: float) -> None:
         """Let time pass: send due acknowledgements and heartbeats, suspect silent seats,

@@ -28,6 +28,7 @@ from p2pnerts.net import (
 from p2pnerts.net._seating import PER_ADDRESS
 from p2pnerts.protocol import (
     PROTOCOL_VERSION,
+    CommitFrame,
     Hello,
     LinkMessage,
     Message,
@@ -472,7 +473,7 @@ async def _impersonate(port: int, hello: Hello, proof: bytes) -> Refuse:
     assert conn is not None
     conn.send_nowait(hello)
     await conn.write_queued()
-    said: list[Message | LinkMessage] = [await conn.receive()]
+    said: list[Message | LinkMessage | CommitFrame] = [await conn.receive()]
     if isinstance(said[0], Hello):  # it proved itself: now this end must
         conn.send_nowait(Proof(proof))
         await conn.write_queued()

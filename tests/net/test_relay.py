@@ -21,6 +21,7 @@ from p2pnerts.net._handshake import answer_channel, new_nonce, prove_to
 from p2pnerts.net._link import Closed, Connection, Received
 from p2pnerts.protocol import (
     MAX_FRAME,
+    CommitFrame,
     Hello,
     LinkMessage,
     Message,
@@ -78,7 +79,7 @@ async def _copy(
     done.cancel()
 
 
-def _frames_in(recording: bytes) -> list[tuple[int, Message | LinkMessage]]:
+def _frames_in(recording: bytes) -> list[tuple[int, Message | LinkMessage | CommitFrame]]:
     """Every frame that parses anywhere in ``recording``, starting at any byte, with where."""
     found = []
     for at in range(len(recording) - 4):

@@ -100,13 +100,24 @@ def test_an_ordered_message_without_its_senders_vote_is_refused() -> None:
     sent = table.links[0, 1].pop()
     assert isinstance(sent, Play) and len(sent.below) == 2
     bare = sender.signer.sign(replace(sent, below=(), sig=b""))
-    with pytest.raises(RemoteProtocolError, match=r"Play\.below: expected 2 numbers, got 0"):
+    with pytest.raises(
+        RemoteProtocolError,
+        match=r"Play\.below: expected 2 numbers at a table that commits by a majority, got 0",
+    ):
         table.replicas[1].receive(bare, table.now)
     assert [e.seat for e in table.replicas[1].take_events() if isinstance(e, PeerRefused)] == [0]
 
 
-def test_a_commit_frame_at_a_table_that_commits_by_acknowledgement_is_refused() -> None:
-    table = _table(3, majority=False)
+def test_a_seat_committing_by_a_majority_at_an_acknowledged_table_is_refused() -> None:
+    majority, acknowledged = _table(3), _table(3, majority=False)
+    majority.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), majority.now)
+    majority.flush()
+    sent = majority.links[0, 1].pop()
+    assert isinstance(sent, Play)
+    why = r"Play\.below: expected 0 numbers at a table that commits by acknowledgement, got 2"
+    with pytest.raises(RemoteProtocolError, match=why):
+        acknowledged.replicas[1].receive(sent, acknowledged.now)
+    table = acknowledged
     ballot = Ballot(1, 0, 5, 1, 0, 0, 1, bytes(16), True, (1, 0, 0))
     with pytest.raises(RemoteProtocolError, match="Ballot at a table that commits by ack"):
         table.replicas[0].receive(table.replicas[1].signer.sign(ballot), table.now)

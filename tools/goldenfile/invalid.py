@@ -87,10 +87,10 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
     ),
     (
         "unknown-kind",
-        f"Message kind 11 does not exist in version {PROTOCOL_VERSION}.",
-        _raw([PROTOCOL_VERSION, 11, 0, 0, 1, 1]),
+        f"Message kind 14 does not exist in version {PROTOCOL_VERSION}.",
+        _raw([PROTOCOL_VERSION, 14, 0, 0, 1, 1]),
         "unknown-kind",
-        "unknown message kind 11",
+        "unknown message kind 14",
     ),
     (
         "extra-field",
