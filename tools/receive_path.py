@@ -91,11 +91,11 @@ class Follower:
         elif event == "return" and self._stack:
             self._stack.pop()
 
-    def receive(self, replica: Replica, message: object, now: float) -> None:
+    def receive(self, replica: Replica, message: object, now: float, via: int | None) -> None:
         self._now, self._stack = Route(type(message).__name__), []
         sys.setprofile(self.profile)
         try:
-            ORIGINAL(replica, message, now)  # type: ignore[arg-type]
+            ORIGINAL(replica, message, now, via=via)  # type: ignore[arg-type]
         finally:
             sys.setprofile(None)
             self.routes.append(self._now)
@@ -105,7 +105,11 @@ class Follower:
 def follow(peers: int, rounds: int, seed: int) -> list[Route]:
     """The route of every message received in a simulated run on a quiet network."""
     follower = Follower()
-    Replica.receive = lambda self, message, now: follower.receive(self, message, now)  # type: ignore[method-assign]
+
+    def receive(replica: Replica, message: object, now: float, *, via: int | None = None) -> None:
+        follower.receive(replica, message, now, via)
+
+    Replica.receive = receive  # type: ignore[method-assign,assignment]
     try:
         Simulation(SimConfig(peers, rounds, MIXES["none"]), seed, SimpleBots()).run()
     finally:

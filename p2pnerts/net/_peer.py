@@ -43,6 +43,7 @@ from p2pnerts.protocol import (
     Seat,
     SeatKey,
     Status,
+    Tally,
     Timing,
     table_terms,
 )
@@ -367,14 +368,14 @@ class TablePeer:
     def _on_message(self, seat: int, message: Received) -> None:
         if isinstance(message, LinkMessage):
             return  # lobby news after play began: nothing to do
-        if message.sender != seat:
+        if message.sender != seat and not isinstance(message, Tally):  # (one handed on)
             raise RemoteProtocolError(f"seat {seat}'s connection carried seat {message.sender}")
         if not isinstance(message, CommitFrame):
             for hear in self.traffic:
                 hear(False, seat, message)
         self._quiet.heard(trio.current_time())
         try:
-            self.replica.receive(message, trio.current_time())
+            self.replica.receive(message, trio.current_time(), via=seat)
             if isinstance(message, Ready):  # (its Ready of round 0 says it is ready for 1)
                 self.pacing.said_ready_for(message.sender, max(message.round, 1))
         finally:

@@ -106,6 +106,9 @@ class Replica(Readings):
         self.players = players
         self.timing = timing
         self.options = options
+        self.any_may_return = majority
+        """Any play of this seat's may come back late (a majority's commit), so each holds
+        its one hand for the moves that depend on it (`InPlay.in_the_air`)."""
         self.inplay = InPlay(self)
         self.outbox = Outbox(now)
         """What this seat sends, and keeps until every member holds it."""
@@ -202,17 +205,20 @@ class Replica(Readings):
         self.gate.refuse(seat, why)
         self.events += self.gate.news()
 
-    def receive(self, message: Message | CommitFrame, now: float) -> None:
+    def receive(
+        self, message: Message | CommitFrame, now: float, *, via: int | None = None
+    ) -> None:
         """Take one message from another seat, in the order its link delivered it.
 
         Raises `RemoteProtocolError`, changing nothing, if the message breaks the protocol;
         from then on every message of that seat is refused the same way (told once, as a
-        `PeerRefused` event).
+        `PeerRefused` event). ``via``: the seat whose link carried it, where that may not
+        be its sender (a Tally handed on to a seat that polled); None: its sender's.
         """
         self._wake(now)
         try:
             if isinstance(message, Ballot | Tally | Poll):
-                self._take_frame(message, now)
+                self._take_frame(message, now, message.sender if via is None else via)
             else:
                 self._receive(message, now)
         except RemoteProtocolError:
@@ -455,17 +461,26 @@ class Replica(Readings):
         for hear in self.on_commit:
             hear(entry, outcome)
 
-    def _take_frame(self, frame: CommitFrame, now: float) -> None:
+    def _take_frame(self, frame: CommitFrame, now: float, via: int) -> None:
         """A commit frame of version 3 (`_majority`): from a seat not refused, at a table
         that commits by a majority, of this view; a frame that breaks the rule refuses its
-        sender, as a message does."""
+        sender, as a message does. Only a Tally, signed by its sender, may come on another
+        seat's link (``via``: handed on to this seat, which polled); one that is not refuses
+        the seat whose link carried it."""
         sender, kind = frame.sender, type(frame).__name__
         if self.majority is None:
             raise RemoteProtocolError(f"a {kind} at a table that commits by acknowledgement")
-        if self.gate.refuses(sender):
-            raise RemoteProtocolError(f"seat {sender} broke the protocol: refused from then on")
-        if not 0 <= sender < self.players or sender == self.seat:
-            raise RemoteProtocolError(f"a {kind} from seat {sender}")
+        for seat in {sender, via}:
+            if self.gate.refuses(seat):
+                raise RemoteProtocolError(f"seat {seat} broke the protocol: refused from then on")
+        if not 0 <= sender < self.players:
+            raise self.gate.refuse(via, f"a {kind} from seat {sender}")
+        if via != sender:
+            if not isinstance(frame, Tally) or not self.signer.genuine(frame):
+                why = f"seat {via}'s link carried a {kind} of seat {sender} it did not sign"
+                raise self.gate.refuse(via, why)
+        elif sender == self.seat:
+            raise self.gate.refuse(via, f"seat {via}'s link carried a {kind} of this seat")
         try:
             check_header(frame, self.acks.clock, self.membership.view)
             self.majority.take(frame, now)

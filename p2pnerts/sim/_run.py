@@ -229,7 +229,7 @@ class Simulation:
 
     def _deliver(self, src: int, dst: int, message: Message | CommitFrame) -> None:
         try:
-            self.seats[dst].replica.receive(message, self.now)
+            self.seats[dst].replica.receive(message, self.now, via=src)
         except ProtocolError as exc:
             raise Violation(f"seat {dst} rejected a message from seat {src}: {exc}") from exc
         self._after(dst)

@@ -172,7 +172,7 @@ class Table:
         while not held and queue and (count is None or done < count):
             message = queue.popleft()
             if dest not in self.down:
-                self.replicas[dest].receive(message, self.now)
+                self.replicas[dest].receive(message, self.now, via=src)
             done += 1
         self.flush()
         return done

@@ -141,3 +141,22 @@ def test_a_tally_that_claims_a_quorum_it_never_had_refuses_its_sender() -> None:
         table.replicas[2].receive(cheat.signer.sign(forged), table.now)
     assert [e.seat for e in table.replicas[2].take_events() if isinstance(e, PeerRefused)] == [1]
     assert table.of(2, PlayCommitted) == []
+
+
+def test_a_tally_handed_on_by_another_seat_counts_and_a_forged_one_refuses_its_carrier() -> None:
+    table = _table(4)
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    for seat in (1, 2, 3):
+        table.deliver(0, seat)
+    for seat in (1, 2):
+        table.deliver(seat, 0)
+    tally = next(m for m in table.links[0, 3] if isinstance(m, Tally))
+    table.links[0, 3].clear()  # seat 3 never hears seat 0's outcome: it polls, and is answered
+    forged = replace(tally, ok=False, witness=b"", below=())
+    with pytest.raises(RemoteProtocolError, match="seat 2's link carried a Tally of seat 0"):
+        table.replicas[3].receive(forged, table.now, via=2)
+    assert [e.seat for e in table.replicas[3].take_events() if isinstance(e, PeerRefused)] == [2]
+    table.replicas[3].receive(tally, table.now, via=1)
+    table.flush()
+    assert [e.move for e in table.of(3, PlayCommitted)] == [ace]

@@ -8,7 +8,7 @@ import pytest
 
 from p2pnerts.bots import SimpleBots
 from p2pnerts.rules import TableOptions, TieRule
-from p2pnerts.sim import SimConfig, run
+from p2pnerts.sim import MIXES, SimConfig, run
 
 
 @pytest.mark.parametrize("tie_rule", list(TieRule))
@@ -40,3 +40,14 @@ def test_a_play_commits_in_about_one_round_trip_where_acknowledgement_took_two()
 
     acked, majority = p50(False), p50(True)
     assert acked > 2.0 and majority < 1.2, (acked, majority)
+
+
+def test_a_move_that_comes_back_late_holds_the_moves_built_on_it() -> None:
+    # Seed 1 of the slow mix: a stock turn on seat 3's own tableau came back late (a
+    # quorum had voted first for another seat's play on the whole table, sorting after
+    # it) while the next turn, built on it, was in the air; the audit then found the
+    # honest seat's deck contradicting what it showed. Every move now holds the one hand
+    # for the moves that depend on it at a majority's table.
+    report = run(SimConfig(4, 1, faults=MIXES["slow"], majority=True), [1], SimpleBots())
+    assert not report.violations, report.text()
+    assert report.tally.rounds == report.tally.replayed == 1
