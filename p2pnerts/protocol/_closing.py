@@ -25,6 +25,7 @@ from __future__ import annotations
 from p2pnerts.protocol import _deal
 from p2pnerts.protocol._events import AuditFailed, AuditPassed
 from p2pnerts.protocol._host import Host
+from p2pnerts.protocol._log import order_key
 from p2pnerts.protocol._messages import Reveal
 from p2pnerts.protocol._rounds import Round
 from p2pnerts.rules import Card, void_points
@@ -59,7 +60,11 @@ class Closing:
         """A Reveal at its place in the order: the first of each deck counts, until the
         round closes (one for a round this replica does not keep is nothing to it)."""
         this = self._rounds.get(reveal.round)
-        if this is not None and not this.closed:
+        if this is None:
+            return
+        key = order_key(reveal, self._host.players, self._host.options.tie_rule)
+        this.first_reveal = key if this.first_reveal is None else min(this.first_reveal, key)
+        if not this.closed:
             deck = self._host.seats[reveal.sender]
             this.shares.setdefault(deck, (reveal.sender, reveal.secret))
 

@@ -34,6 +34,7 @@ from p2pnerts.protocol._closing import Closing
 from p2pnerts.protocol._errors import LocalProtocolError
 from p2pnerts.protocol._events import AuditFailed, RoundStarted
 from p2pnerts.protocol._inplay import Holder
+from p2pnerts.protocol._log import order_key
 from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import Ready, Reveal, TeamDeal
 from p2pnerts.protocol._rounds import Disk, Round
@@ -281,11 +282,12 @@ class Dealing:
     # --- at commits -----------------------------------------------------------------------
 
     def commit_ready(self, ready: Ready) -> None:
-        """A Ready at its place in the order: a deck's first one before the round's first
-        Reveal pledges for the deck."""
+        """A Ready at its place in the order: a deck's first one sorting before every
+        Reveal of the round pledges for the deck (`Round.first_reveal`)."""
         this = self.round_data(ready.round)
         this.readies[ready.sender] = ready
-        if not this.shares:
+        key = order_key(ready, self._host.players, self._host.options.tie_rule)
+        if this.first_reveal is None or key < this.first_reveal:
             this.pledges.setdefault(self._host.seats[ready.sender], ready.pledge)
 
     def commit_reveal(self, reveal: Reveal) -> None:

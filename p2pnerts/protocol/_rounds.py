@@ -49,9 +49,14 @@ class Round:
     each of them still seated has its Ready committed."""
     pledges: dict[int, bytes] = field(default_factory=dict)
     """Per deck, the pledge for the round after: from its first Ready of this round
-    committed before any Reveal of this round."""
+    committed whose order key sorts before every Reveal of this round (SPEC §5.1)."""
     shares: dict[int, tuple[int, bytes]] = field(default_factory=dict)
     """Per deck, the seat that revealed its secret of this round first, and the secret."""
+    first_reveal: tuple[int, ...] | None = None
+    """The lowest order key of the Reveals of this round committed here: a Ready sorting
+    after it pledges nothing. (Where every member's acknowledgement commits, the Reveals
+    committed so far are those sorting before a Ready committed now; where a majority
+    commits, a Reveal of another deck may commit before a Ready that sorts before it.)"""
     seed: bytes | None = None
     """The round's common seed, once known (None: not yet, or not knowable here)."""
     closed: bool = False

@@ -15,6 +15,7 @@ from p2pnerts.protocol import (
     PlayCommitted,
     PlayReturned,
     RemoteProtocolError,
+    RoundStarted,
 )
 from p2pnerts.protocol._messages import Ballot, Tally
 from p2pnerts.rules import NERTS, NEW_FOUNDATION, Card, Suit, TableOptions, ToFoundation
@@ -160,3 +161,25 @@ def test_a_tally_handed_on_by_another_seat_counts_and_a_forged_one_refuses_its_c
     table.replicas[3].receive(tally, table.now, via=1)
     table.flush()
     assert [e.move for e in table.of(3, PlayCommitted)] == [ace]
+
+
+def test_a_deck_pledges_though_another_decks_reveal_commits_before_its_ready() -> None:
+    # At a majority's table a Reveal and another deck's Ready commute, so one seat may
+    # commit the Reveal first; the Ready still sorts before it, and pledges there too.
+    opts = TableOptions()
+    table = Table(5, opts, majority=True)
+    table.choose(1, [order(s, ["QS"], ["2H", "9C", "9S", "KD"], opts) for s in range(5)])
+    slow = frozenset((1, 2))
+    table.held.add(slow)  # seat 2's Ready of round 0 reaches seat 1 last (a quorum is 4)
+    for seat in range(5):
+        table.deal(seat)
+    table.flush()
+    table.settle()
+    zero = table.replicas[1].dealing.rounds[0]
+    assert zero.shares and 2 not in zero.pledges  # a Reveal committed there before it
+    table.held.discard(slow)
+    table.settle()
+    table.run_for(1.0)
+    assert 2 in zero.pledges
+    assert all(table.of(s, RoundStarted) for s in range(5))
+    table.agree()
