@@ -278,6 +278,11 @@ class Driver:
         except (ProtocolError, IndexError, TypeError, ValueError) as exc:
             self.notes.append(f"record {index + 1}: a frame that does not decode ({exc})")
             return None
+        if isinstance(message, Ready | Play | Reveal | Leave) and message.below:
+            raise LogError(
+                f"record {index + 1}: this match was played committing by a majority"
+                " (--majority), and replaying such a match is not built yet"
+            )
         return message if isinstance(message, Message) else None
 
     def _pass_time(self, index: int, receiving: bool) -> None:
