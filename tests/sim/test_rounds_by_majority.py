@@ -51,3 +51,13 @@ def test_a_move_that_comes_back_late_holds_the_moves_built_on_it() -> None:
     report = run(SimConfig(4, 1, faults=MIXES["slow"], majority=True), [1], SimpleBots())
     assert not report.violations, report.text()
     assert report.tally.rounds == report.tally.replayed == 1
+
+
+def test_a_majority_table_plays_through_dropped_links_spikes_and_slow_peers() -> None:
+    # A link that drops loses the commit frames on it (they are not kept to send again):
+    # the seats that waited on them poll, and the round goes on to one order.
+    report = run(SimConfig(4, 1, faults=MIXES["light"], majority=True), range(4), SimpleBots())
+    assert not report.violations, report.text()
+    assert report.tally.faults["link-drop"] and report.tally.faults["slow-peer"]
+    assert report.tally.rounds == report.tally.replayed == 4
+    assert not report.tally.membership["PeerExcluded"]  # (a change of members is not built)
