@@ -51,6 +51,12 @@ def parser() -> argparse.ArgumentParser:
         help="the costs with Acks sent at once unless one went out within the coalescing "
         "delay (Timing.ack_at_once), for the trade-off in SPEC Appendix B",
     )
+    simulated.add_argument(
+        "--majority",
+        action="store_true",
+        help="replicas commit by version 3's majority rule (SPEC's notes: \"The replica on "
+        "the majority's commit\"), not every member's acknowledgement",
+    )
     simulated.set_defaults(run=bench_sim)
 
     net = sub.add_parser(

@@ -23,9 +23,11 @@ SIM_SPEED_PEERS = (4, 14)
 SIM_COST_PEERS = (2, 3, 4, 6, 8, 10, 14)
 
 
-def sim_speed(peers: int, rounds: int, seeds: Sequence[int]) -> dict[str, Any]:
+def sim_speed(
+    peers: int, rounds: int, seeds: Sequence[int], *, majority: bool = False
+) -> dict[str, Any]:
     """Simulated rounds per second of one core, invariant checks on, no faults."""
-    config = SimConfig(peers=peers, rounds=rounds)
+    config = SimConfig(peers=peers, rounds=rounds, majority=majority)
     start = time.perf_counter()
     report = sim.run(config, seeds, SimpleBots())
     elapsed = time.perf_counter() - start
@@ -40,10 +42,15 @@ def sim_speed(peers: int, rounds: int, seeds: Sequence[int]) -> dict[str, Any]:
 
 
 def sim_cost(
-    peers: int, rounds: int, seeds: Sequence[int], timing: Timing | None = None
+    peers: int,
+    rounds: int,
+    seeds: Sequence[int],
+    timing: Timing | None = None,
+    *,
+    majority: bool = False,
 ) -> dict[str, Any]:
     """Messages and bytes per committed play, and commit latency against the baseline."""
-    config = SimConfig(peers=peers, rounds=rounds, timing=timing or Timing())
+    config = SimConfig(peers=peers, rounds=rounds, timing=timing or Timing(), majority=majority)
     report = sim.run(config, seeds, SimpleBots(), sequencer=True)
     figures = report.to_json()
     t = report.tally
@@ -55,6 +62,7 @@ def sim_cost(
         "messages_per_play": figures["messages_per_play"],
         "ordered_per_play": round(t.messages["ordered"] / plays, 2),
         "acks_per_play": round(t.messages["ack"] / plays, 2),
+        "commit_frames_per_play": round(t.messages["commit"] / plays, 2),
         "heartbeats_per_play": round(t.messages["heartbeat"] / plays, 2),
         "aim_per_play": 2 * (peers - 1),
         "bytes_per_play": figures["bytes_per_play"],
@@ -71,12 +79,15 @@ def sim_cost(
 
 def bench_sim(args: argparse.Namespace) -> dict[str, Any]:
     seeds = range(int(args.seed), int(args.seed) + int(args.seeds))
-    speed = [sim_speed(p, int(args.rounds), seeds) for p in SIM_SPEED_PEERS]
+    majority = bool(args.majority)
+    speed = [sim_speed(p, int(args.rounds), seeds, majority=majority) for p in SIM_SPEED_PEERS]
     timing = Timing(ack_at_once=bool(args.ack_at_once))
-    cost = [sim_cost(p, int(args.rounds), seeds, timing) for p in SIM_COST_PEERS]
+    cost = [sim_cost(p, int(args.rounds), seeds, timing, majority=majority) for p in SIM_COST_PEERS]
     if not args.json:
         acks = "at once unless one went out within" if args.ack_at_once else "after"
         print(f"simulator, one core, Python {platform.python_version()}, faults none")
+        if majority:
+            print("commits by a majority: Ballots and Tallies count among the acks below")
         print(f"Acks {acks} {1000 * timing.ack_delay:g} ms (the costs below)")
         for row in speed:
             print(f"{row['peers']:>5} peers: {row['rounds_per_s']:6.2f} rounds/s")
@@ -88,7 +99,8 @@ def bench_sim(args: argparse.Namespace) -> dict[str, Any]:
         for r in cost:
             print(
                 f"{r['peers']:>5} {r['messages_per_play']:5.1f} {r['ordered_per_play']:8.1f} "
-                f"{r['acks_per_play']:6.1f} {r['aim_per_play']:11} {r['bytes_per_play']:6.0f} "
+                f"{r['acks_per_play'] + r['commit_frames_per_play']:6.1f} {r['aim_per_play']:11} "
+                f"{r['bytes_per_play']:6.0f} "
                 f"{r['p2p_p50_rtt']:6.2f}/{r['p2p_p95_rtt']:4.2f} "
                 f"{100 * r['p2p_within_target']:9.0f}% "
                 f"{r['floor_p50_rtt']:10.2f} "
