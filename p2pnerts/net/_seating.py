@@ -112,7 +112,8 @@ class Player:
     """How this seat's links are slowed, made lossy or cut (slow motion, a Wi-Fi test)."""
     majority: bool = False
     """Commit by version 3's majority rule (`protocol._majority`): every seat of the table
-    must, and none may be left out or come back (a change of members is not built for it)."""
+    must. A silent seat is waited for, never left out, and a seat that restarts cannot come
+    back (a change of members is not built for it yet)."""
     log_dir: Path | None = None
     """Where to write this seat's game log (`net._gamelog`); None: nowhere."""
     spectators: bool = True

@@ -41,6 +41,9 @@ class Host(Protocol):
     outbox: Outbox
     gate: Gate
     signer: Signer
+    changes_members: bool
+    """Whether this table leaves a seat out and lets one back in (a majority's does not
+    yet: `_majority`)."""
 
     @property
     def status(self) -> Status: ...

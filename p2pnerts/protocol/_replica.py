@@ -106,6 +106,9 @@ class Replica(Readings):
         self.players = players
         self.timing = timing
         self.options = options
+        self.changes_members = not majority
+        """Whether this table leaves a silent seat out and lets one back in: a majority's
+        does not yet (`_majority`: a quorum plays on without the silent seat meanwhile)."""
         self.any_may_return = majority
         """Any play of this seat's may come back late (a majority's commit), so each holds
         its one hand for the moves that depend on it (`InPlay.in_the_air`)."""

@@ -10,6 +10,7 @@ import pytest
 from _table import Table, order
 
 from p2pnerts.protocol import (
+    PeerExcluded,
     PeerRefused,
     Play,
     PlayCommitted,
@@ -182,4 +183,22 @@ def test_a_deck_pledges_though_another_decks_reveal_commits_before_its_ready() -
     table.run_for(1.0)
     assert 2 in zero.pledges
     assert all(table.of(s, RoundStarted) for s in range(5))
+    table.agree()
+
+
+def test_a_seat_silent_for_three_seconds_is_not_left_out_and_the_others_commit_meanwhile() -> None:
+    table = _table(4)
+    cut = {frozenset((3, other)) for other in range(3)}
+    table.held |= cut  # seat 3's laptop hangs: nothing reaches it, nothing leaves it
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    table.settle()
+    assert [e.move for e in table.of(0, PlayCommitted)] == [ace]  # a quorum of three
+    table.run_for(3.0)
+    assert all(table.of(s, PeerExcluded) == [] for s in range(4))
+    assert all(r.next_deadline() > table.now for r in table.replicas)  # nothing spins
+    table.held -= cut
+    table.settle()
+    assert [e.move for e in table.of(3, PlayCommitted)] == [ace]
+    table.run_for(0.5)
     table.agree()
