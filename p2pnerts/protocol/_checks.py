@@ -24,6 +24,7 @@ from p2pnerts.protocol._messages import (
     Evidence,
     Leave,
     Message,
+    Ordered,
     Play,
     Ready,
     Rejoin,
@@ -57,6 +58,9 @@ class Seating:
     seats: tuple[int, ...]
     """The deck each seat plays: teammates share one."""
     options: TableOptions
+    by_majority: bool = False
+    """The table commits by a majority (`_majority`): an ordered message carries its
+    sender's vote, one number per other seat; else none."""
 
     players: int = field(init=False)
     """How many seats there are (read on every message: computed once)."""
@@ -235,11 +239,24 @@ def late_claim(
     return None
 
 
+def _check_vote(message: Ordered, seating: Seating) -> None:
+    """Refuse an ordered message whose own vote (`below`) does not fit the table's rule:
+    one number per other seat where a majority commits, none where every member's
+    acknowledgement does (a seat of the one kind at a table of the other)."""
+    seats = seating.players - 1 if seating.by_majority else 0
+    if len(message.below) != seats:
+        rule = "by a majority" if seating.by_majority else "by acknowledgement"
+        why = f"{type(message).__name__}.below: expected {seats} numbers"
+        raise RemoteProtocolError(f"{why} at a table that commits {rule}, got {len(message.below)}")
+
+
 def check_message(message: Message, seating: Seating) -> None:
     """Raise `RemoteProtocolError` if ``message`` cannot come from its sender to this seat."""
     sender = message.sender
     if not 0 <= sender < seating.players or sender == seating.seat:
         raise RemoteProtocolError(f"a message from seat {sender} cannot reach seat {seating.seat}")
+    if isinstance(message, Ready | Play | Leave | Reveal):
+        _check_vote(message, seating)
     match message:
         case Play() if message.move.seat != sender:
             raise RemoteProtocolError(f"seat {sender} sent a move for another seat")

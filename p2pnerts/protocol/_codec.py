@@ -44,6 +44,7 @@ from p2pnerts.protocol._messages import (
 from p2pnerts.protocol._passphrase import PAKE_BYTES
 from p2pnerts.protocol._spectate import Decided, Scene, Seen, Watch
 from p2pnerts.protocol._wire import (
+    _BELOW,
     _DIGEST,
     _HAVE,
     _LENGTH,
@@ -81,8 +82,6 @@ from p2pnerts.protocol._wire import (
 )
 
 _SECRET = _bytes(32, 32)
-_BELOW = _numbers(MAX_SEATS - 1)
-"""An ordered message's own vote (version 3): a number per other seat, or none."""
 _SIG = _bytes(0, 64)
 """A signature (`_signing`): 64 bytes when signed; the receiver refuses any other."""
 

@@ -62,7 +62,7 @@ class Election:
             # not come back in the next.
             for seat in sorted(self._m.liveness.stalling()):
                 self._m.rejoining.bar(seat, now)
-        if self._m.status is Status.NORMAL and self._m.host.changes_members:
+        if self._m.status is Status.NORMAL and not self._m.host.by_majority:
             # Silence counts within this view: a member every voter could not hear (one
             # link down) would otherwise start the next view change at once, and views
             # would follow each other as fast as they can be installed.
@@ -89,7 +89,7 @@ class Election:
     def deadline(self) -> float:
         """When `tick` next has something to do (`NEVER`: nothing it waits for)."""
         m = self._m
-        if m.status is Status.NORMAL and m.host.changes_members:
+        if m.status is Status.NORMAL and not m.host.by_majority:
             # The earliest of every other member's max(live_since, installed_at) + wait:
             # both steps keep the order, so it follows from the earliest live_since.
             earliest = m.liveness.earliest_live_since()

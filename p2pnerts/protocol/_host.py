@@ -41,9 +41,9 @@ class Host(Protocol):
     outbox: Outbox
     gate: Gate
     signer: Signer
-    changes_members: bool
-    """Whether this table leaves a seat out and lets one back in (a majority's does not
-    yet: `_majority`)."""
+    by_majority: bool
+    """Whether this table commits by a majority (`_majority`): it leaves no seat out, nor
+    lets one back in, yet."""
 
     @property
     def status(self) -> Status: ...

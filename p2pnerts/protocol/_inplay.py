@@ -73,7 +73,7 @@ class Host(_host.Host, Protocol):
 
     auto_stuck: bool
     leaving: bool
-    any_may_return: bool
+    by_majority: bool
 
     @property
     def dealing(self) -> _Dealt: ...
@@ -151,14 +151,14 @@ class InPlay:
         tableau of its own a player's moves cannot collide, but a foundation play, a
         stuck declaration or a call can; on a team's, each move may race a teammate's, so
         every move holds it (`Hand.waits_for` says which next moves wait). So does every
-        move where any play may come back late (`any_may_return`: a majority's commit,
+        move where any play may come back late (`by_majority`: a majority's commit,
         where a move on this seat's own tableau comes back when a quorum voted first for
         another seat's call, stuck declaration or rotation that sorts after it)."""
         move = play.move
         holds_hand = (
             isinstance(move, ToFoundation | CallNerts | DeclareStuck)
             or len(self._host.team) > 1
-            or self._host.any_may_return
+            or self._host.by_majority
         )
         self.throw(play, holds_hand=holds_hand)
         return holds_hand

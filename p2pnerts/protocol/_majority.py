@@ -38,7 +38,9 @@ from collections import deque
 from dataclasses import replace
 from typing import Protocol
 
+from p2pnerts.protocol._checks import check_header
 from p2pnerts.protocol._commits import Commits
+from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._events import PlayReturned
 from p2pnerts.protocol._host import Host as _Host
 from p2pnerts.protocol._inplay import InPlay
@@ -50,6 +52,7 @@ from p2pnerts.protocol._messages import (
     Play,
     Ready,
     Reveal,
+    Tally,
 )
 from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, conflict, spots_of
 from p2pnerts.protocol._witness import witness
@@ -135,9 +138,38 @@ class Majority:
         self._messages[play.id] = (message, spots)
         self.commits.hold(play, now)
 
-    def take(self, frame: CommitFrame, now: float) -> None:
-        """A Ballot, Tally or Poll (`Commits.take`; raises for one that breaks the rule)."""
-        self.commits.take(frame, now)
+    def take(self, frame: CommitFrame, now: float, via: int) -> None:
+        """A Ballot, Tally or Poll from a seat not refused, of this view (`Commits.take`); a
+        frame that breaks the rule refuses its sender, as a message does. Only a Tally,
+        signed by its sender, may come on another seat's link (``via``: handed on to this
+        seat, which polled); one that is not refuses the seat whose link carried it."""
+        host, sender, kind = self._host, frame.sender, type(frame).__name__
+        gate = host.gate
+        for seat in {sender, via}:
+            if gate.refuses(seat):
+                raise RemoteProtocolError(f"seat {seat} broke the protocol: refused from then on")
+        if not 0 <= sender < host.players:
+            raise gate.refuse(via, f"a {kind} from seat {sender}")
+        if via != sender:
+            if not isinstance(frame, Tally) or not host.signer.genuine(frame):
+                why = f"seat {via}'s link carried a {kind} of seat {sender} it did not sign"
+                raise gate.refuse(via, why)
+        elif sender == host.seat:
+            raise gate.refuse(via, f"seat {via}'s link carried a {kind} of this seat")
+        try:
+            check_header(frame, host.acks.clock, host.view)
+            self.commits.take(frame, now)
+        except RemoteProtocolError as exc:
+            raise gate.refuse(sender, str(exc)) from None
+        host.acks.clock = max(host.acks.clock, frame.clock)
+        for seat, why in self.commits.refusals:
+            gate.refuse(seat, why)
+        self.commits.refusals.clear()
+
+    def said(self) -> tuple[tuple[int, ...], int]:
+        """What this seat's Ack says beside what it holds: how far it has passed the
+        canonical order, and how many plays it has made."""
+        return self.commits.order.passed, self.made
 
     def hear(self, ack: Ack) -> None:
         """What an Ack says of its sender's clock, its canonical order and its plays."""

@@ -39,7 +39,7 @@ from p2pnerts.protocol import _deal
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._away import Away, Record
-from p2pnerts.protocol._checks import Gate, Line, Seating, check_header
+from p2pnerts.protocol._checks import Gate, Line, Seating
 from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._deal import Shuffle
 from p2pnerts.protocol._dealing import Dealing
@@ -51,19 +51,16 @@ from p2pnerts.protocol._majority import Majority
 from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import (
     Ack,
-    Ballot,
     CommitFrame,
     Evidence,
     Leave,
     Message,
     Ordered,
     Play,
-    Poll,
     Ready,
     Rejoin,
     Reveal,
     StartView,
-    Tally,
     TeamDeal,
     ViewChange,
 )
@@ -106,12 +103,10 @@ class Replica(Readings):
         self.players = players
         self.timing = timing
         self.options = options
-        self.changes_members = not majority
-        """Whether this table leaves a silent seat out and lets one back in: a majority's
-        does not yet (`_majority`: a quorum plays on without the silent seat meanwhile)."""
-        self.any_may_return = majority
-        """Any play of this seat's may come back late (a majority's commit), so each holds
-        its one hand for the moves that depend on it (`InPlay.in_the_air`)."""
+        self.by_majority = majority
+        """This table commits by a majority (`_majority`): any play may come back late, so
+        each holds its one hand for the moves built on it (`InPlay.in_the_air`), and the
+        table leaves no silent seat out, nor lets one back in, yet (`Election.tick`)."""
         self.inplay = InPlay(self)
         self.outbox = Outbox(now)
         """What this seat sends, and keeps until every member holds it."""
@@ -137,7 +132,7 @@ class Replica(Readings):
         self._committing = False
         self.signer = signer or Signer.computed(seat, players)
         """Signs this seat's messages and checks the others' (`_signing`)."""
-        self.gate = Gate(Seating(seat, seats, options), self.signer)
+        self.gate = Gate(Seating(seat, seats, options, majority), self.signer)
         """The checks a message passes first, and the seats refused for breaking the protocol."""
         self.witness = Witness(self, players)
         """What other seats witnessed of the messages held, and proofs of equivocation."""
@@ -147,7 +142,6 @@ class Replica(Readings):
         self.majority = Majority(self) if majority else None
         """Version 3's commit (`_majority`), at a table that commits by a majority; else
         every member's acknowledgement commits (`_log`)."""
-        self._frames: list[tuple[CommitFrame, int | None]] = []
 
     @classmethod
     def restart(
@@ -220,7 +214,7 @@ class Replica(Readings):
         """
         self._wake(now)
         try:
-            if isinstance(message, Ballot | Tally | Poll):
+            if isinstance(message, CommitFrame):
                 self._take_frame(message, now, message.sender if via is None else via)
             else:
                 self._receive(message, now)
@@ -233,8 +227,6 @@ class Replica(Readings):
         view = self.membership.view
         # 1. Checked completely, before anything changes (a refusal raises).
         self.gate.check(message, self.acks.clock, view)
-        if isinstance(message, Ready | Play | Leave | Reveal):
-            self._check_vote(message)
         # 2. Outside the sequence.
         match message:
             case Rejoin():
@@ -279,17 +271,6 @@ class Replica(Readings):
         # 11. Commit what now can.
         self.commit_ready(now)
 
-    def _check_vote(self, message: Ordered) -> None:
-        """Refuse an ordered message whose own vote (`below`) does not fit the table's rule:
-        one number per other seat where a majority commits, none where every member's
-        acknowledgement does (a seat of the one kind at a table of the other)."""
-        seats = 0 if self.majority is None else self.players - 1
-        if len(message.below) != seats:
-            rule = "by acknowledgement" if seats == 0 else "by a majority"
-            why = f"{type(message).__name__}.below: expected {seats} numbers"
-            why += f" at a table that commits {rule}"
-            raise self.gate.refuse(message.sender, f"{why}, got {len(message.below)}")
-
     def tick(self, now: float) -> None:
         """Let time pass: send due acknowledgements and heartbeats, suspect silent seats,
         and start or push on a view change."""
@@ -327,10 +308,7 @@ class Replica(Readings):
     def take_frames(self) -> list[tuple[CommitFrame, int | None]]:
         """Version 3's commit frames to send, in order, each with the seat it goes to (None:
         every other seat); clears the queue."""
-        if self.majority is not None:
-            self._frames += self.majority.commits.take_outgoing()
-        frames, self._frames = self._frames, []
-        return frames
+        return [] if self.majority is None else self.majority.commits.take_outgoing()
 
     def take_events(self) -> list[Event]:
         """What happened since the last call; clears the queue."""
@@ -392,10 +370,7 @@ class Replica(Readings):
         self.outbox.ack_due, self.outbox.last_ack = None, now
         have, committed, digest = tuple(self.acks.have), self.log.committed, self.log.digest
         heard = self.witness.take_heard()
-        passed: tuple[int, ...] = ()
-        made = 0
-        if self.majority is not None:
-            passed, made = self.majority.commits.order.passed, self.majority.made
+        passed, made = ((), 0) if self.majority is None else self.majority.said()
         self.send(
             now,
             lambda c, s: Ack(
@@ -465,34 +440,12 @@ class Replica(Readings):
             hear(entry, outcome)
 
     def _take_frame(self, frame: CommitFrame, now: float, via: int) -> None:
-        """A commit frame of version 3 (`_majority`): from a seat not refused, at a table
-        that commits by a majority, of this view; a frame that breaks the rule refuses its
-        sender, as a message does. Only a Tally, signed by its sender, may come on another
-        seat's link (``via``: handed on to this seat, which polled); one that is not refuses
-        the seat whose link carried it."""
-        sender, kind = frame.sender, type(frame).__name__
+        """A commit frame of version 3, refused at a table that commits by acknowledgement
+        (`Majority.take` checks the rest)."""
         if self.majority is None:
-            raise RemoteProtocolError(f"a {kind} at a table that commits by acknowledgement")
-        for seat in {sender, via}:
-            if self.gate.refuses(seat):
-                raise RemoteProtocolError(f"seat {seat} broke the protocol: refused from then on")
-        if not 0 <= sender < self.players:
-            raise self.gate.refuse(via, f"a {kind} from seat {sender}")
-        if via != sender:
-            if not isinstance(frame, Tally) or not self.signer.genuine(frame):
-                why = f"seat {via}'s link carried a {kind} of seat {sender} it did not sign"
-                raise self.gate.refuse(via, why)
-        elif sender == self.seat:
-            raise self.gate.refuse(via, f"seat {via}'s link carried a {kind} of this seat")
-        try:
-            check_header(frame, self.acks.clock, self.membership.view)
-            self.majority.take(frame, now)
-        except RemoteProtocolError as exc:
-            raise self.gate.refuse(sender, str(exc)) from None
-        self.acks.clock = max(self.acks.clock, frame.clock)
-        for seat, why in self.majority.commits.refusals:
-            self.gate.refuse(seat, why)
-        self.majority.commits.refusals.clear()
+            why = f"a {type(frame).__name__} at a table that commits by acknowledgement"
+            raise RemoteProtocolError(why)
+        self.majority.take(frame, now, via)
         self.commit_ready(now)
 
     def apply(self, message: Ordered | StartView, now: float) -> int:
