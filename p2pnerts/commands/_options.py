@@ -225,8 +225,8 @@ def link_options(parser: argparse.ArgumentParser) -> None:
         "--majority",
         action="store_true",
         help="commit by protocol version 3's majority rule, one round trip to a quorum: "
-        "every seat of the table must be given it; a silent seat is waited for, never left "
-        "out, and a seat that restarts cannot come back yet",
+        "every seat of the table must be given it; a seat silent for 10 s is left out (the "
+        "others play on meanwhile), and a seat left out or restarted cannot come back yet",
     )
 
 

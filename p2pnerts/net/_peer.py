@@ -42,6 +42,7 @@ from p2pnerts.protocol import (
     RoundStarted,
     Seat,
     SeatKey,
+    ShutOut,
     Status,
     Tally,
     Timing,
@@ -50,6 +51,9 @@ from p2pnerts.protocol import (
 from p2pnerts.rules import Match, Move, TableOptions, ToFoundation
 from p2pnerts.words import apart, marked
 
+LEFT_OUT = (
+    "the others left this seat out, and a table that commits by a majority cannot take it back yet"
+)
 FAREWELL = 1.0
 """Seconds a headless peer stopped by Ctrl-C gives the table to hear that it left."""
 
@@ -271,8 +275,9 @@ class TablePeer:
     def leave(self) -> bool:
         """Leave the table now (the player quits): every other seat hears it and plays on
         without this one at once, instead of after the silence that leaves it out. False
-        if this seat cannot say so now (it is not a member of a settled view)."""
-        if self.replica.status is not Status.NORMAL:
+        if this seat cannot say so now (it is not a member of a settled view), or has
+        said so already."""
+        if self.replica.status is not Status.NORMAL or self.replica.leaving:
             return False
         self.replica.leave(trio.current_time())
         self._flush()
@@ -430,6 +435,8 @@ class TablePeer:
         if self._rounds.heard(event, trio.current_time()):
             assert self._nursery is not None
             self._nursery.start_soon(self._finish)
+        elif isinstance(event, ShutOut) and self.replica.by_majority:
+            self.end_match(LEFT_OUT, linger=False)
 
     # --- rounds -------------------------------------------------------------------------------
 

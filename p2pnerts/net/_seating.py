@@ -112,8 +112,9 @@ class Player:
     """How this seat's links are slowed, made lossy or cut (slow motion, a Wi-Fi test)."""
     majority: bool = False
     """Commit by version 3's majority rule (`protocol._majority`): every seat of the table
-    must. A silent seat is waited for, never left out, and a seat that restarts cannot come
-    back (a change of members is not built for it yet)."""
+    must. A seat that leaves is left out at once, a silent one only after
+    `Timing.depart_after` (a quorum plays on meanwhile); a seat left out, or that
+    restarts, cannot come back yet."""
     log_dir: Path | None = None
     """Where to write this seat's game log (`net._gamelog`); None: nowhere."""
     spectators: bool = True

@@ -63,7 +63,8 @@ votes, and outcomes that carry them, checked before they count) and `_commits` o
 commit over them, with `_changes` what a change of members settles from what each seat
 holds. A replica made with ``majority=True`` holds it (`Majority`, `_majority.py`: its
 ordered messages numbered, held, applied as they resolve and folded in the canonical
-order) in place of the log; it does not change members yet. `_channel` encrypts a link:
+order) in place of the log, and changes members from what each seat brings in its
+ViewChange (`_handover`), but lets no seat back in yet. `_channel` encrypts a link:
 a Noise handshake (by the `noiseprotocol` package) and the records that carry its frames,
 sealed and opened without IO; `_identity` says who a seat is, and what each end of a link signs.
 

@@ -241,9 +241,9 @@ def late_claim(
 
 def _check_vote(message: Ordered, seating: Seating) -> None:
     """Refuse an ordered message whose own vote (`below`) does not fit the table's rule:
-    one number per other seat where a majority commits, none where every member's
+    one number per seat where a majority commits, none where every member's
     acknowledgement does (a seat of the one kind at a table of the other)."""
-    seats = seating.players - 1 if seating.by_majority else 0
+    seats = seating.players if seating.by_majority else 0
     if len(message.below) != seats:
         rule = "by a majority" if seating.by_majority else "by acknowledgement"
         why = f"{type(message).__name__}.below: expected {seats} numbers"

@@ -36,7 +36,8 @@ it resolved already, and a vote asked again could not be given the same.
 A change of members settles every play still open first, from what each seat of the new
 view holds (`holding`), as every one of them works it out on its own (`_changes`), and
 `install` takes what it settles. Frames of another view are dropped unread. A replica that
-commits by a majority holds this part (`_majority`), and does not change members yet.
+commits by a majority holds this part (`_majority`), whose holdings travel in the
+ViewChanges (`_handover`).
 """
 
 from __future__ import annotations

@@ -13,9 +13,10 @@ from typing import Protocol
 from p2pnerts.protocol import _host
 from p2pnerts.protocol._base import Base
 from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.protocol._handover import pooled
 from p2pnerts.protocol._lineage import Lineage, apart
 from p2pnerts.protocol._liveness import Liveness
-from p2pnerts.protocol._messages import StartView, ViewChange
+from p2pnerts.protocol._messages import StartView, ViewChange, bare
 from p2pnerts.protocol._rejoining import Rejoining
 from p2pnerts.protocol._status import NEVER, Status
 
@@ -25,6 +26,7 @@ class Membership(_host.Membership, Protocol):
 
     players: int
     installed_at: float
+    view_members: frozenset[int]
     rejoining: Rejoining
     liveness: Liveness
     lineage: Lineage
@@ -80,16 +82,39 @@ class Election:
                 asking = self._m.rejoining.asking
                 above = max([self._m.view, *(asking[s][1] for s in fresh)])
                 self._start_view_change(self._next_view(above, now), now)
+        elif self._m.status is Status.NORMAL and self._departed(now):
+            self._start_view_change(self._next_view(self._m.view, now), now)
         elif self._m.status is Status.CHANGING:
             if now - self._change_started >= self._m.timing.view_change_timeout:
                 self._start_view_change(self._next_view(self.changing_to, now), now)
             else:
                 self._maybe_start_view(now)
 
+    def _departed(self, now: float) -> bool:
+        """At a table that commits by a majority: whether a member has gone, so that the
+        members must change: its Leave committed here (the quorum counts it until they
+        change), or it has held the table up for `Timing.depart_after` (a quorum plays on
+        meanwhile: a hiccup is not a departure), or for less while what each seat would
+        bring to the change grows too large for it (`Replica.overfull`)."""
+        m = self._m
+        if not m.host.by_majority:
+            return False
+        silent = [
+            now - max(m.liveness.live_since(s), m.installed_at) for s in m.members if s != m.seat
+        ]
+        if bool(m.view_members - m.members) or max(silent, default=0) >= m.timing.depart_after:
+            return True
+        return max(silent, default=0) >= m.timing.suspect_after and m.host.overfull(now)
+
     def deadline(self) -> float:
         """When `tick` next has something to do (`NEVER`: nothing it waits for)."""
         m = self._m
-        if m.status is Status.NORMAL and not m.host.by_majority:
+        if m.status is Status.NORMAL and m.host.by_majority:
+            if m.view_members - m.members:
+                return m.installed_at  # (at once)
+            earliest = m.liveness.earliest_live_since()
+            return max(earliest, m.installed_at) + m.timing.depart_after
+        if m.status is Status.NORMAL:
             # The earliest of every other member's max(live_since, installed_at) + wait:
             # both steps keep the order, so it follows from the earliest live_since.
             earliest = m.liveness.earliest_live_since()
@@ -120,6 +145,7 @@ class Election:
         self._change_started = now
         suspects = tuple(sorted(self._m.liveness.suspected & self._m.members))
         have, committed = tuple(self._m.host.acks.have), self._m.host.log.committed
+        holding, pool = self._m.host.holding()  # (changing now: it decides nothing more)
         vote = self._m.host.send(
             now,
             lambda c, s: ViewChange(
@@ -131,6 +157,8 @@ class Election:
                 suspects=suspects,
                 have=have,
                 committed=committed,
+                holding=holding,
+                pool=tuple(pool),
             ),
         )
         assert isinstance(vote, ViewChange)
@@ -183,6 +211,8 @@ class Election:
         voters -= self._parted(votes, voters)
         asking = self._m.rejoining.asking
         rejoining = {s for s in self._m.rejoining.fresh(now) - voters if asking[s][1] < new_view}
+        if self._m.host.by_majority:
+            rejoining = set()  # (a majority's table lets no seat back in yet)
         quorums = self._m.quorums_now()
         # A seat asking to rejoin from one of those views counts like a voter: it has
         # installed no view since, and will install one at most, the first StartView that
@@ -209,7 +239,8 @@ class Election:
         cuts, seated = tuple(self._m.host.acks.have), tuple(sorted(base.seated))
         number = max(base.round, 1)
         voted_in = self._m.view
-        signed = tuple(encode_payload(votes[s]) for s in sorted(voters))
+        signed = tuple(encode_payload(bare(votes[s])) for s in sorted(voters))
+        pool = tuple(pooled(votes[s].pool for s in sorted(voters)))
         start = self._m.host.send(
             now,
             lambda c, s: StartView(
@@ -231,6 +262,7 @@ class Election:
                 carried=carried,
                 scores=base.scores,
                 votes=signed,
+                pool=pool,
             ),
         )
         assert isinstance(start, StartView)

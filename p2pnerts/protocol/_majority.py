@@ -11,8 +11,9 @@ all-members log (`_log`):
   Ready's and a Reveal's its deck's, a Leave's the whole table. Its number is its place
   among its sender's ordered messages, counted as they come in on the sender's link
   (which delivers them in order, none missing); its key is §4.3's order key; its
-  ``below`` is its sender's own vote, which the message carries, signed, without its own
-  entry (`send`: the vote is worked out before the message is signed).
+  ``below`` is its sender's own vote, which the message carries, signed, its own entry
+  the message's number (`own`: the vote is worked out before the message is signed), so
+  that a copy carried to a change of members names its place itself.
 - What resolves is applied at once, in the order it resolves here (`apply`), by the
   replica's own step (`Replica.apply`: the rules' verdict, the deal, the round's end). A
   Play of a round that has not started here waits for the start, and so does every play
@@ -28,8 +29,16 @@ all-members log (`_log`):
   in different sequences.
 
 Acks carry the clock, how far the seat has passed the canonical order and how many plays
-it has made (`Commits.hear`). A change of members is not built here yet: a majority
-table runs with the members it started with.
+it has made (`Commits.hear`).
+
+The members change when a seat's Leave has committed, or a seat has been silent for
+`Timing.depart_after` (`_election.Election`): a seat that votes for the change brings its
+holding (`holding`: the plays it holds as their signed messages, its Ballots and Tallies)
+and from then on decides nothing more in the old view; a message that reaches it
+meanwhile is kept. Every seat of the new view settles the plays still open from the same
+holdings, which the StartView carries as the votes (`install`): those settled in are
+applied, the others returned ("the table changed members"), then the seats at the table
+change, then what was kept is held in the new view. A seat left out cannot come back yet.
 """
 
 from __future__ import annotations
@@ -38,7 +47,9 @@ from collections import deque
 from dataclasses import replace
 from typing import Protocol
 
+from p2pnerts.protocol import _handover
 from p2pnerts.protocol._checks import check_header
+from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._commits import Commits
 from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._events import PlayReturned
@@ -52,20 +63,28 @@ from p2pnerts.protocol._messages import (
     Play,
     Ready,
     Reveal,
+    StartView,
     Tally,
+    ViewChange,
 )
 from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, conflict, spots_of
+from p2pnerts.protocol._status import NEVER, Status
+from p2pnerts.protocol._wire import MAX_FRAME
 from p2pnerts.protocol._witness import witness
 from p2pnerts.rules import CallNerts, DeclareStuck
 
 LATE = 3
 """The outcome the digest records for a play that came back late."""
+SIZE_EVERY = 0.5
+"""Seconds between two sizings of the holdings while a member is silent (`overfull`)."""
+LATE_WHY = "late: a majority held a later play on its spot first"
+CHANGED_WHY = "the table changed members before enough seats held it"
 
 
 class Host(_Host, Protocol):
     inplay: InPlay
 
-    def apply(self, message: Ordered, now: float) -> int: ...
+    def apply(self, message: Ordered | StartView, now: float) -> int: ...
     def tell_commit(self, entry: Pending, outcome: int) -> None: ...
 
 
@@ -88,6 +107,17 @@ class Majority:
         """Plays settled in the canonical order, not folded yet (an outcome not known)."""
         self.made = 0
         """How many ordered messages this seat has made."""
+        self._arrived = [0] * host.players
+        """Per seat, how many of its ordered messages were accepted here (this seat's own:
+        made): the next one's number, which its ``below`` must name."""
+        self._queued: list[Ordered] = []
+        """Ordered messages accepted (or made) while the members change: held once the new
+        view is installed, unless the change settled them."""
+        self._sized = (-NEVER, False)
+        """When the holdings were last sized (`overfull`), and what that found."""
+        self._copies: dict[PlayId, Ordered] = {}
+        """Each play held (`Commits`' order), as its signed message: what a holding carries
+        (`_handover`)."""
 
     def _stamp(self) -> int:
         """The clock a commit frame goes out with: the replica's, stepped."""
@@ -113,30 +143,50 @@ class Majority:
 
     def own(self, message: Ordered) -> Ordered:
         """This seat's next ordered message with its own vote in ``below``, to be signed."""
-        number = self.commits.voter.have[self._host.seat] + 1
+        number = self.made + 1
         below = self.commits.voter.make(number, self._key(message), self.spots(message)).below
-        seat = self._host.seat
-        return replace(message, below=below[:seat] + below[seat + 1 :])
+        return replace(message, below=below)
 
     def sent(self, message: Ordered, now: float) -> None:
         """This seat's ordered message, signed and sent: held at once."""
-        number = self.commits.voter.have[self._host.seat] + 1
-        spots = self.spots(message)
-        play = self.commits.make(number, self._key(message), spots, witness(message), now)
-        self.made = number
-        self._messages[play.id] = (message, spots)
+        self.made = self._arrived[self._host.seat] = message.below[self._host.seat]
+        self._take(message, now)
 
     # --- receiving -------------------------------------------------------------------------
 
-    def hold(self, message: Ordered, now: float) -> None:
-        """Another seat's ordered message, accepted in order on its link: held and voted on."""
+    def check(self, message: Ordered) -> None:
+        """Refuse an ordered message that does not name, in its ``below``, its place among
+        its sender's (it comes next on the sender's link, in order)."""
         sender = message.sender
-        number = self.commits.voter.have[sender] + 1
-        below = (*message.below[:sender], number, *message.below[sender:])
-        spots = self.spots(message)
-        play = Spotted(sender, number, self._key(message), spots, below, witness(message))
-        self._messages[play.id] = (message, spots)
+        number = self._arrived[sender] + 1
+        if message.below[sender] != number:
+            why = f"its {type(message).__name__} names itself {message.below[sender]}, not {number}"
+            raise self._host.gate.refuse(sender, why)
+
+    def hold(self, message: Ordered, now: float) -> None:
+        """Another seat's ordered message, accepted in order on its link (`check`): held
+        and voted on."""
+        self._arrived[message.sender] = message.below[message.sender]
+        self._take(message, now)
+
+    def _take(self, message: Ordered, now: float) -> None:
+        """Hold a play, voting on it; while the members change, keep it for the new view."""
+        if self._host.status is not Status.NORMAL:
+            self._queued.append(message)
+            return
+        play = self._spotted(message)
+        if play.seq <= self.commits.voter.have[play.seat]:
+            return  # settled by a change of members, from a holding that carried it
+        self._messages[play.id] = (message, play.spots)
+        self._copies[play.id] = message
         self.commits.hold(play, now)
+
+    def _spotted(self, message: Ordered) -> Spotted:
+        """``message`` as the rule sees it: its number is the one its ``below`` names."""
+        sender, below = message.sender, message.below
+        return Spotted(
+            sender, below[sender], self._key(message), self.spots(message), below, witness(message)
+        )
 
     def take(self, frame: CommitFrame, now: float, via: int) -> None:
         """A Ballot, Tally or Poll from a seat not refused, of this view (`Commits.take`); a
@@ -145,6 +195,8 @@ class Majority:
         seat, which polled); one that is not refuses the seat whose link carried it."""
         host, sender, kind = self._host, frame.sender, type(frame).__name__
         gate = host.gate
+        if host.status is not Status.NORMAL:
+            return  # (a seat that voted for a change of members decides nothing more)
         for seat in {sender, via}:
             if gate.refuses(seat):
                 raise RemoteProtocolError(f"seat {seat} broke the protocol: refused from then on")
@@ -177,13 +229,14 @@ class Majority:
 
     # --- resolving ----------------------------------------------------------------------
 
-    def apply(self, now: float) -> None:
-        """Apply what resolved, in order, and fold what the canonical order settled."""
+    def apply(self, now: float, *, why: str = LATE_WHY) -> None:
+        """Apply what resolved, in order, and fold what the canonical order settled; a play
+        that came back is returned saying ``why``."""
         for play, ok in self.commits.resolved():
             if ok:
                 self._waiting.append(play)
             else:
-                self._late(play, now)
+                self._late(play, now, why)
         self._apply_waiting(now)
         self._settled.extend(self.commits.canonical(self._host.acks.clock))
         self._fold()
@@ -207,7 +260,7 @@ class Majority:
         """A Play of a round not started here yet waits for the start."""
         return isinstance(message, Play) and message.round > self._host.inplay.number
 
-    def _late(self, play: PlayId, now: float) -> None:
+    def _late(self, play: PlayId, now: float, why: str) -> None:
         """A play that came back late: returned like a lost race; this seat's own Ready,
         Reveal, Leave, call or stuck declaration is sent again."""
         message, _ = self._messages[play]
@@ -216,7 +269,6 @@ class Majority:
         if isinstance(message, Play):
             if message.sender == host.seat:
                 host.inplay.come_down(message)
-            why = "late: a majority held a later play on its spot first"
             host.events.append(PlayReturned(message.sender, message.move, message.clock, None, why))
             if not isinstance(message.move, CallNerts | DeclareStuck):
                 return
@@ -237,11 +289,72 @@ class Majority:
             message, _ = self._messages.pop(play)
             key = self._key(message)
             self._host.tell_commit(Pending((key[0], key[1], key[2]), message, None), outcome)
+        held = self.commits.order.held
+        if len(self._copies) > 2 * len(held) + 64:  # let go of the copies of plays let go of
+            self._copies = {play: m for play, m in self._copies.items() if play in held}
+
+    # --- a change of members ------------------------------------------------------------
+
+    def holding(self) -> tuple[bytes, list[bytes]]:
+        """What this seat brings to a change of members, on the wire, and the payloads it
+        names (`_handover`): from here until it installs the new view it decides nothing
+        more (`_take`, `take`)."""
+        return _handover.write(self.commits.holding(), self._copies)
+
+    def overfull(self, now: float) -> bool:
+        """Whether a StartView carrying the members' holdings, each the size of this seat's,
+        and a pool a quarter larger than its own (the others' hold the same plays and
+        Tallies, mostly: 124 KB for 82 plays held at 14 seats, this seat's pool 83 KB),
+        would fill half a frame, so that the table must change
+        members before the change cannot be said: a silent member holds up letting go of
+        every play since it fell silent (sized at most every `SIZE_EVERY` seconds: it
+        encodes the holding)."""
+        at, full = self._sized
+        if now - at >= SIZE_EVERY:
+            held, pool = self.holding()
+            size = len(self.commits.members) * len(held) + 5 * sum(map(len, pool)) // 4
+            full = size > MAX_FRAME // 2
+            self._sized = (now, full)
+        return full
+
+    def install(self, start: StartView, now: float) -> None:
+        """Go on in the view ``start`` begins: every play still open settled from the
+        holdings its votes carry, as every seat of the new view settles them
+        (`Commits.install`), those it settles in applied and the others returned; then the
+        seats at the table change (the StartView applied, after the plays it settles);
+        then the plays kept while the members changed are held, in the new view, those of
+        its members the change did not settle."""
+        host, before = self._host, dict(self.commits.order.held)
+        holdings, carried = [], dict[tuple[PlayId, bytes], Ordered]()
+        pool = {_handover.name(payload): payload for payload in start.pool}
+        for payload in start.votes:
+            vote = decode_payload(payload)
+            assert isinstance(vote, ViewChange)  # (checked at the gate: `_check_votes`)
+            got = _handover.read(vote, pool, host.signer, self._spotted)
+            if got is not None:
+                holdings.append(got[0])
+                for play, message in got[1]:
+                    carried.setdefault((play.id, play.witness), message)
+        self.commits.install(start.view, start.members, holdings)
+        for play in self.commits.order.held.values():
+            was = before.get(play.id)
+            if was is None or (was.witness != play.witness and play.id in self._messages):
+                message = carried[(play.id, play.witness)]
+                self._messages[play.id] = (message, play.spots)
+                self._copies[play.id] = message
+        self.apply(now, why=CHANGED_WHY)
+        host.apply(start, now)
+        queued, self._queued = self._queued, []
+        for message in queued:
+            if message.sender in start.members:
+                self._take(message, now)
+        self.apply(now)
 
     # --- time ------------------------------------------------------------------------------
 
     def tick(self, now: float) -> None:
-        self.commits.tick(now)
+        if self._host.status is Status.NORMAL:
+            self.commits.tick(now)
 
     def deadline(self) -> float:
         return self.commits.deadline()

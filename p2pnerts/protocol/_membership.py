@@ -55,7 +55,7 @@ from typing import Protocol
 
 from p2pnerts.protocol import _host
 from p2pnerts.protocol._away import Away, Record
-from p2pnerts.protocol._base import Base, check_kept, take_carried, take_view
+from p2pnerts.protocol._base import Base, check_kept, take_carried
 from p2pnerts.protocol._election import Election
 from p2pnerts.protocol._events import (
     PeerExcluded,
@@ -85,6 +85,7 @@ class Host(_host.Host, Holder, Protocol):
     def commit_ready(self, now: float) -> None: ...
     def round_data(self, number: int) -> Round: ...
     def rebuild(self, start: StartView) -> None: ...
+    def take_view(self, start: StartView, changed: set[int], now: float) -> None: ...
 
 
 class Membership:
@@ -101,6 +102,10 @@ class Membership:
         self.view = 0
         self.members: frozenset[int] = frozenset(range(players))
         """The seats of this view: every commit waits for each of them."""
+        self.view_members = self.members
+        """The members this view was installed with: at a table that commits by a
+        majority, a seat whose Leave has committed stays among them, counted by the
+        quorum, until the members change."""
         self.installed: set[int] = set(range(players))
         """The members known to have installed this view: each sent something in it."""
         self.seated: frozenset[int] = frozenset(range(players))
@@ -271,6 +276,7 @@ class Membership:
         for seat in sorted(departed & self.liveness.stalling(self.timing.suspect_after)):
             self.rejoining.bar(seat, now)
         self.view, self.members = start.view, frozenset(start.members)
+        self.view_members = self.members
         self.rejoining.forget_starts(self.view)
         self.enter(Status.NORMAL)
         self.installed_at = now
@@ -284,7 +290,7 @@ class Membership:
             self._host.witness.forget(seat)  # what is kept of it, the StartView says
             self.liveness.away(seat)
             self._host.acks.have[seat] = min(self._host.acks.have[seat], start.cuts[seat])
-        take_view(start, self._host.acks, self._host.log, set(departed) | set(start.joined))
+        self._host.take_view(start, set(departed) | set(start.joined), now)
         back = [PeerRejoined(s, self.liveness.back(s, now)) for s in start.joined]
         for seat in start.joined:
             self._reset_seat(seat, start.view)
@@ -405,6 +411,8 @@ class Membership:
         host = self._host
         check_kept(host.disk, start, self.seat, host.seats[self.seat], host.options)
         self.view, self.members = start.view, frozenset(start.members)
+        self.view_members = self.members
+        self.view_members = self.members
         self.enter(Status.NORMAL)
         self.installed_at = now
         self.election.clear()

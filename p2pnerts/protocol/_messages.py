@@ -39,8 +39,9 @@ class Ready(Header):
     face_up: tuple[int, ...]
     below: tuple[int, ...] = ()
     """Version 3: the sender's own vote on it, per other seat the number of the last play
-    of that seat the sender held that must come before this one (`_spots.Spotted.below`,
-    its own seat's entry left out); empty at a table that commits by acknowledgement."""
+    of that seat the sender held that must come before this one, and of its own seat this
+    message's own number, its place among the sender's ordered messages
+    (`_spots.Spotted.below`); empty at a table that commits by acknowledgement."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 
@@ -53,8 +54,9 @@ class Play(Header):
     move: Move
     below: tuple[int, ...] = ()
     """Version 3: the sender's own vote on it, per other seat the number of the last play
-    of that seat the sender held that must come before this one (`_spots.Spotted.below`,
-    its own seat's entry left out); empty at a table that commits by acknowledgement."""
+    of that seat the sender held that must come before this one, and of its own seat this
+    message's own number, its place among the sender's ordered messages
+    (`_spots.Spotted.below`); empty at a table that commits by acknowledgement."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 
@@ -91,8 +93,9 @@ class Reveal(Header):
     secret: bytes
     below: tuple[int, ...] = ()
     """Version 3: the sender's own vote on it, per other seat the number of the last play
-    of that seat the sender held that must come before this one (`_spots.Spotted.below`,
-    its own seat's entry left out); empty at a table that commits by acknowledgement."""
+    of that seat the sender held that must come before this one, and of its own seat this
+    message's own number, its place among the sender's ordered messages
+    (`_spots.Spotted.below`); empty at a table that commits by acknowledgement."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 
@@ -103,8 +106,9 @@ class Leave(Header):
 
     below: tuple[int, ...] = ()
     """Version 3: the sender's own vote on it, per other seat the number of the last play
-    of that seat the sender held that must come before this one (`_spots.Spotted.below`,
-    its own seat's entry left out); empty at a table that commits by acknowledgement."""
+    of that seat the sender held that must come before this one, and of its own seat this
+    message's own number, its place among the sender's ordered messages
+    (`_spots.Spotted.below`); empty at a table that commits by acknowledgement."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 
@@ -119,6 +123,13 @@ class ViewChange(Header):
     suspects: tuple[int, ...]
     have: tuple[int, ...]
     committed: int
+    holding: bytes = b""
+    """At a table that commits by a majority, what the sender brings to the change of
+    members (`_handover`): empty at one that commits by acknowledgement."""
+    pool: tuple[bytes, ...] = ()
+    """The payloads ``holding`` names by hash (its plays, Ballots and Tallies, each signed
+    by its author): outside the signature (`bare`), as a StartView carries them once for
+    all its votes."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 
@@ -159,6 +170,9 @@ class StartView(Header):
     votes: tuple[bytes, ...] = ()
     """The encoded, signed ViewChange of every member that voted for this view in
     ``voted_in``: every member but the ``joined`` seats (SPEC §6.5)."""
+    pool: tuple[bytes, ...] = ()
+    """At a table that commits by a majority, the payloads the ``votes``' holdings name, each
+    once (`_handover`), the votes carried without their own."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 
@@ -262,9 +276,13 @@ Message = (
 
 def bare(message: Message | CommitFrame) -> Message | CommitFrame:
     """A message as it is hashed and carried: a StartView without what it carries (that is
-    read once, on arrival, and is not part of the order)."""
-    if isinstance(message, StartView) and message.carried:
-        return replace(message, carried=())
+    read once, on arrival, and is not part of the order), a StartView or a ViewChange
+    without its pool (each payload in it is signed by its author, and named by hash in
+    what the signature covers)."""
+    if isinstance(message, StartView) and (message.carried or message.pool):
+        return replace(message, carried=(), pool=())
+    if isinstance(message, ViewChange) and message.pool:
+        return replace(message, pool=())
     return message
 
 

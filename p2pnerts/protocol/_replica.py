@@ -39,6 +39,7 @@ from p2pnerts.protocol import _deal
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._away import Away, Record
+from p2pnerts.protocol._base import take_view
 from p2pnerts.protocol._checks import Gate, Line, Seating
 from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._deal import Shuffle
@@ -192,7 +193,10 @@ class Replica(Readings):
     def leave(self, now: float) -> None:
         """Leave the table cleanly: the others go on without this seat from here (and
         this seat makes no move after it). The deck's secret for the round in play goes
-        first, so that the round is audited and scored as played (`reveal_on_leaving`)."""
+        first, so that the round is audited and scored as played (`reveal_on_leaving`).
+        Once said, it is not said again."""
+        if self.leaving:
+            return
         self.leaving = True
         self.dealing.reveal_on_leaving(now)
         self.send(now, lambda c, s: Leave(self.seat, self.view, c, s))
@@ -249,6 +253,8 @@ class Replica(Readings):
                 return
             case Line.DROP:
                 return
+        if self.majority is not None and isinstance(message, Ready | Play | Leave | Reveal):
+            self.majority.check(message)  # (its number, which only its place here tells)
         # 9. Accepted: held, the clock caught up, what an Ack says its sender holds noted;
         # the sender is heard (one that sent in this view installed it, and vouches for
         # commits in it).
@@ -431,6 +437,30 @@ class Replica(Readings):
                 return
             log.pop_head()
             self.tell_commit(head, self.apply(message, now))
+
+    def holding(self) -> tuple[bytes, list[bytes]]:
+        """What this seat brings to a change of members in its ViewChange: at a table that
+        commits by a majority, the plays it holds and what it knows of them (`_handover`);
+        nothing where every member's acknowledgement commits (the StartView carries the
+        round instead)."""
+        return (b"", []) if self.majority is None else self.majority.holding()
+
+    def overfull(self, now: float) -> bool:
+        """Whether the table must change members before what each seat would bring to the
+        change fills a StartView (`Majority.overfull`); never where every member's
+        acknowledgement commits."""
+        return self.majority is not None and self.majority.overfull(now)
+
+    def take_view(self, start: StartView, changed: set[int], now: float) -> None:
+        """Take what a StartView hands over on installing it (SPEC §6.5): where every
+        member's acknowledgement commits, the log's messages of the seats that left or
+        come back (``changed``) cut, and what it carries held; at a table that commits by
+        a majority, the plays still open settled from the votes' holdings
+        (`Majority.install`)."""
+        if self.majority is None:
+            take_view(start, self.acks, self.log, changed)
+        else:
+            self.majority.install(start, now)
 
     def tell_commit(self, entry: Pending, outcome: int) -> None:
         """Fold a committed message into the running digest, at its place in the order, and

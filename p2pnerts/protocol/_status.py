@@ -28,6 +28,11 @@ class Timing:
     heartbeat: float = 0.25
     suspect_after: float = 1.0
     exclude_after: float = 2.0
+    depart_after: float = 10.0
+    """How long a member of a table that commits by a majority may be silent before it is
+    left out: a quorum plays on meanwhile, and only what needs every seat (the rotation
+    when every tableau is stuck, the next deal) waits for it (SPEC's notes, "A hiccup is
+    not a departure")."""
     view_change_timeout: float = 2.0
     readmit_after: float = 30.0
     """How long a seat left out for holding the table up (talking, but acknowledging

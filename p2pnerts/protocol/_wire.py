@@ -142,7 +142,7 @@ def _score_rows() -> _Field:
 
 _SEATS = _numbers(MAX_SEATS, 0, MAX_SEATS - 1)
 _HAVE = _numbers(MAX_SEATS, least=1)
-_BELOW = _numbers(MAX_SEATS - 1)
+_BELOW = _numbers(MAX_SEATS)
 """An ordered message's own vote (version 3): a number per other seat, or none."""
 _DIGEST = _bytes(16, 16)
 

@@ -13,7 +13,7 @@ from _hosting import hosted
 from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
 from p2pnerts.logs import ReplayError, replay
-from p2pnerts.net import MatchResult, Player, TableSpec, join_table
+from p2pnerts.net import MatchResult, Player, TablePeer, TableSpec, join_table
 from p2pnerts.net._peer import MAJORITY_SAID
 from p2pnerts.rules import TableOptions
 
@@ -56,3 +56,39 @@ def _replaying_says_it_is_not_built(logs: Path) -> None:
     (log,) = logs.glob("*.p2plog")
     with pytest.raises(ReplayError, match="played committing by a majority"):
         replay(log)
+
+
+async def test_a_seat_that_leaves_a_majoritys_table_is_left_out_and_the_others_finish() -> None:
+    results: dict[int, MatchResult] = {}
+    lines: list[list[str]] = [[] for _ in range(4)]
+    spec = TableSpec("goodbye", 4, TableOptions(rounds=2))
+    left = trio.Event()
+
+    def watch(peer: TablePeer) -> None:
+        def changed(_: object) -> None:
+            if peer.replica.display is not None and not peer.replica.leaving:
+                assert peer.leave()  # as soon as play begins
+            if peer.left:
+                left.set()
+
+        peer.watchers.append(changed)
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await hosted(nursery, spec, _player("Ann", 1, lines[0]), results)
+            for k in (1, 2):
+
+                async def bot(k: int = k) -> None:
+                    player = _player(f"Bot{k}", k, lines[k])
+                    results[k] = await join_table("127.0.0.1", port, player)
+
+                nursery.start_soon(bot)
+            leaver = _player("Bot3", 3, lines[3])
+            leaver.seated = watch
+            async with trio.open_nursery() as gone:
+                gone.start_soon(join_table, "127.0.0.1", port, leaver)
+                await left.wait()
+                gone.cancel_scope.cancel()  # (its command ends once the others heard it)
+    assert sorted(results) == [0, 1, 2]
+    assert results[0] == results[1] == results[2] and results[0].rounds == 2
+    assert any("Bot3 left the table; the others play on" in line for line in lines[0])

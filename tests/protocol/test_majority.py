@@ -100,11 +100,11 @@ def test_an_ordered_message_without_its_senders_vote_is_refused() -> None:
     sender.intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
     table.flush()
     sent = table.links[0, 1].pop()
-    assert isinstance(sent, Play) and len(sent.below) == 2
+    assert isinstance(sent, Play) and len(sent.below) == 3
     bare = sender.signer.sign(replace(sent, below=(), sig=b""))
     with pytest.raises(
         RemoteProtocolError,
-        match=r"Play\.below: expected 2 numbers at a table that commits by a majority, got 0",
+        match=r"Play\.below: expected 3 numbers at a table that commits by a majority, got 0",
     ):
         table.replicas[1].receive(bare, table.now)
     assert [e.seat for e in table.replicas[1].take_events() if isinstance(e, PeerRefused)] == [0]
@@ -116,7 +116,7 @@ def test_a_seat_committing_by_a_majority_at_an_acknowledged_table_is_refused() -
     majority.flush()
     sent = majority.links[0, 1].pop()
     assert isinstance(sent, Play)
-    why = r"Play\.below: expected 0 numbers at a table that commits by acknowledgement, got 2"
+    why = r"Play\.below: expected 0 numbers at a table that commits by acknowledgement, got 3"
     with pytest.raises(RemoteProtocolError, match=why):
         acknowledged.replicas[1].receive(sent, acknowledged.now)
     table = acknowledged

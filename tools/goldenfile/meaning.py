@@ -25,7 +25,7 @@ from p2pnerts.rules import (
 )
 
 _RANKS = ("Jk", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_BYTES = {"pledge", "secret", "next", "seed", "digest", "base_digest", "sig"}
+_BYTES = {"pledge", "secret", "next", "seed", "digest", "base_digest", "sig", "holding"}
 _CODES = {"face_up", "order"}
 
 NOTATION = {
@@ -37,8 +37,9 @@ NOTATION = {
     "pile": "nerts (-1 on the wire), waste (-2), work N (N, counting from 0)",
     "foundation": "new (-1 on the wire) or the foundation's number",
     "declare": "null (nil), or what a joker stands for: AS is [1, 0] on the wire",
-    "bytes": "pledge, secret, next, seed, digest, base_digest: hex",
+    "bytes": "pledge, secret, next, seed, digest, base_digest, holding: hex",
     "carried, votes, messages": "each payload as hex (no length prefix), with its own meaning",
+    "pool": "each payload as hex (no length prefix)",
     "heard": "each witness as [seat, seq, hex]",
     "meaning": "kind, then every field in wire order",
     "options": "by name, in wire order: on the wire an array of the 10 values, and an 11th,"
@@ -96,6 +97,8 @@ def _value(name: str, value: Any) -> Any:
         return [card_text(card_from_code(code)) for code in value]
     if name == "heard":
         return [[seat, seq, mark.hex()] for seat, seq, mark in value]
+    if name == "pool":
+        return [p.hex() for p in value]
     if name in ("carried", "votes", "messages"):
         return [{"hex": p.hex(), "meaning": meaning(decode_payload(p))} for p in value]
     if name == "scores":

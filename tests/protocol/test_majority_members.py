@@ -1,0 +1,155 @@
+"""A table that commits by a majority changes members (`_majority`, `_handover`): a seat
+whose Leave commits is left out at once, one silent for `Timing.depart_after` too, and
+what was still open is settled alike at every seat of the new view; a hiccup shorter
+than that leaves nobody out."""
+
+from __future__ import annotations
+
+from _table import Table, order
+
+from p2pnerts.protocol import (
+    PeerExcluded,
+    PeerLeft,
+    PlayCommitted,
+    PlayReturned,
+    Status,
+    ViewInstalled,
+)
+from p2pnerts.rules import NERTS, NEW_FOUNDATION, Card, Suit, TableOptions, ToFoundation, TurnStock
+
+AH0 = Card(0, 1, Suit.HEARTS)
+
+
+def _table(players: int) -> Table:
+    """Seat 0 shows the ace of hearts on its Nerts pile."""
+    opts = TableOptions(rounds=50)
+    table = Table(players, opts, majority=True)
+    orders = [order(0, ["AH"], ["2H", "9C", "9S", "KD"], opts)]
+    orders += [order(s, ["QS"], ["2H", "9C", "9S", "KD"], opts) for s in range(1, players)]
+    table.start(orders)
+    assert all(r.public is not None for r in table.replicas), "the round never started"
+    return table
+
+
+def _members(table: Table, seat: int) -> tuple[int, ...]:
+    """The members seat's commits count votes among."""
+    majority = table.replicas[seat].majority
+    assert majority is not None
+    return majority.commits.members
+
+
+def test_seats_that_leave_are_left_out_and_the_rest_commit_among_themselves() -> None:
+    table = _table(4)
+    table.replicas[3].leave(table.now)
+    table.flush()
+    table.settle()
+    for seat in range(3):
+        assert [e.seat for e in table.of(seat, PeerLeft)] == [3]
+        assert [e.view for e in table.of(seat, ViewInstalled)] == [1]
+        assert _members(table, seat) == (0, 1, 2)
+    table.agree()
+    table.replicas[2].leave(table.now)
+    table.flush()
+    table.settle()
+    assert table.replicas[2].status is Status.LEFT
+    for seat in range(2):
+        assert [e.seat for e in table.of(seat, PeerLeft)] == [3, 2]
+        assert _members(table, seat) == (0, 1)
+    # Two seats of four: a quorum of the table as it started could never be had again.
+    turn = table.replicas[0].intend(TurnStock(0), table.now)
+    table.flush()
+    table.settle()
+    for seat in range(2):
+        assert [e.move for e in table.of(seat, PlayCommitted)][-1] == turn
+    table.run_for(0.5)  # (the canonical order passes a play once each member's clock has)
+    live = table.replicas[:2]
+    assert live[0].committed == live[1].committed
+    assert live[0].digest_at(live[0].committed) == live[1].digest_at(live[1].committed)
+
+
+def test_a_hiccup_leaves_nobody_out_and_a_seat_silent_past_the_wait_is_left_out() -> None:
+    table = _table(4)
+    wait = table.timing.depart_after
+    table.paused.add(3)
+    table.run_for(wait / 2)
+    table.paused.discard(3)
+    table.settle()
+    assert all(r.view == 0 and r.members == frozenset(range(4)) for r in table.replicas)
+    table.paused.add(3)
+    table.run_for(wait + 1)
+    for seat in range(3):
+        assert [e.seat for e in table.of(seat, PeerExcluded)] == [3]
+        assert _members(table, seat) == (0, 1, 2)
+        assert 3 not in table.replicas[seat].seated
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    table.settle()
+    for seat in range(3):
+        assert [e.move for e in table.of(seat, PlayCommitted)] == [ace]
+    table.paused.discard(3)
+    table.settle()
+    assert table.replicas[3].status is Status.OUT  # (it cannot come back yet)
+
+
+def test_a_play_open_as_the_members_change_is_settled_alike_at_every_seat() -> None:
+    table = _table(5)
+    table.paused |= {3, 4}
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    table.settle()
+    for seat in range(3):  # three votes of the four a quorum of five needs
+        assert not table.of(seat, PlayCommitted) and not table.of(seat, PlayReturned)
+    table.run_for(table.timing.depart_after + 1)
+    for seat in range(3):
+        assert _members(table, seat) == (0, 1, 2)
+    landed = [[e.move for e in table.of(seat, PlayCommitted)] for seat in range(3)]
+    returned = [[e.move for e in table.of(seat, PlayReturned)] for seat in range(3)]
+    assert landed in ([[ace]] * 3, [[]] * 3)
+    assert returned == [[ace] if not landed[0] else []] * 3
+    why = {e.reason for seat in range(3) for e in table.of(seat, PlayReturned)}
+    assert why <= {"the table changed members before enough seats held it"}
+    foundations = {tuple(table.replicas[s].public.foundations) for s in range(3)}  # type: ignore[union-attr]
+    assert len(foundations) == 1
+    table.run_for(0.5)
+    live = table.replicas[:3]
+    assert len({r.committed for r in live}) == 1
+    assert len({r.digest_at(r.committed) for r in live}) == 1
+
+
+def test_what_a_seat_committed_before_it_was_left_out_stands_at_the_others() -> None:
+    table = _table(5)
+    table.paused.add(4)
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    for seat in (1, 2, 3):
+        table.deliver(0, seat)
+    table.cut |= {frozenset((0, seat)) for seat in range(1, 5)}  # its outcome goes nowhere
+    for seat in (1, 2, 3):
+        table.deliver(seat, 0)
+    assert [e.move for e in table.of(0, PlayCommitted)] == [ace]
+    table.down.add(0)
+    table.run_for(table.timing.depart_after + 1)
+    for seat in (1, 2, 3):
+        assert _members(table, seat) == (1, 2, 3)
+        assert [e.move for e in table.of(seat, PlayCommitted)] == [ace]
+
+
+def test_a_play_settled_in_that_a_seat_never_held_reaches_it_with_the_change() -> None:
+    table = _table(5)
+    table.held.add(frozenset((0, 3)))  # seat 3 never hears seat 0's ace
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    for seat in (1, 2, 4):
+        table.deliver(0, seat)
+        table.deliver(seat, 0)
+    assert [e.move for e in table.of(0, PlayCommitted)] == [ace]
+    table.deliver(0, 1)  # the outcome reaches seat 1 alone: then seats 0 and 4 are gone
+    table.down |= {0, 4}
+    table.held.clear()
+    table.links[0, 3].clear()
+    table.run_for(table.timing.depart_after + 1)
+    for seat in (1, 2, 3):
+        assert _members(table, seat) == (1, 2, 3)
+        assert [e.move for e in table.of(seat, PlayCommitted)] == [ace]
+    public = table.replicas[3].public
+    assert public is not None and [f.rank for f in public.foundations] == [1]
