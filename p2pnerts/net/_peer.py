@@ -301,8 +301,10 @@ class TablePeer:
             await gone.wait()
         finally:
             self.watchers.remove(heard)
-        if kept:
-            name = self.roster[self.seat].name
+        name = self.roster[self.seat].name
+        if self.replica.by_majority:
+            self._report(f"{name} left the table, which commits by a majority: no seat comes back")
+        elif kept:
             self._report(f"{name} left the table: join it again to come back")
 
     async def part(self) -> None:
