@@ -431,7 +431,9 @@ class TablePeer:
         elif isinstance(event, RoundStarted):
             self.moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
             self.pacing.round_started(len(self.roster), trio.current_time())
-        told = None if self._on_screen else self.narrator.tell(event)
+        # (Left out at a majority's table, it asks to come back in vain: `end_match` says so.)
+        out = isinstance(event, ShutOut) and self.replica.by_majority
+        told = None if self._on_screen or out else self.narrator.tell(event)
         if told is not None:
             (self._tell if told.play else self._report)(told.text)
         if self._rounds.heard(event, trio.current_time()):
