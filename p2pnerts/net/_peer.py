@@ -54,6 +54,7 @@ from p2pnerts.words import apart, marked
 LEFT_OUT = (
     "the others left this seat out, and a table that commits by a majority cannot take it back yet"
 )
+RESTARTED = "a table that commits by a majority cannot take a restarted seat back yet"
 FAREWELL = 1.0
 """Seconds a headless peer stopped by Ctrl-C gives the table to hear that it left."""
 
@@ -212,7 +213,9 @@ class TablePeer:
                     nursery.start_soon(dialled, other, self.hello, self.key, nursery, self.adopt)
             if self.options.teams:  # which team this seat plays in, and with whom
                 self._report(self.narrator.team(len(self.options.teams)))
-            if self.resumed:
+            if self.resumed and self.replica.by_majority:
+                self.end_match(RESTARTED, linger=False)
+            elif self.resumed:
                 self._flush()  # the request to rejoin
             elif self.pacing.said_ready:
                 self._start_round()

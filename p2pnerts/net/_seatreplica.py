@@ -50,4 +50,5 @@ def seat_replica(
         timing=timing,
         shuffle=shuffle,
         signer=signer,
+        majority=majority,
     )

@@ -157,9 +157,11 @@ class Replica(Readings):
         auto_stuck: bool = True,
         shuffle: Shuffle | None = None,
         signer: Signer | None = None,
+        majority: bool = False,
     ) -> Replica:
         """A replica coming back after a crash with only what it persisted: it asks to
-        rejoin, and rebuilds the table from what the others send it."""
+        rejoin, and rebuilds the table from what the others send it (at a table that
+        commits by a majority, ``majority``, none answers yet)."""
         replica = cls(
             seat,
             options,
@@ -169,6 +171,7 @@ class Replica(Readings):
             auto_stuck=auto_stuck,
             shuffle=shuffle,
             signer=signer,
+            majority=majority,
         )
         replica.dealing.saved = disk
         replica.membership.restart_out(disk.view, now)

@@ -428,6 +428,7 @@ class Simulation:
                 now=self.now,
                 timing=c.timing,
                 shuffle=self._shuffle,
+                majority=c.majority,
             )
             self.ledger.restarted(seat)
             for key in [k for k in self._delivered if seat in k]:

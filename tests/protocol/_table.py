@@ -50,6 +50,7 @@ class Table:
         majority: bool = False,
     ) -> None:
         self.options = options
+        self.majority = majority
         self.timing = timing or Timing()
         self.now = 0.0
         self.decks: dict[tuple[int, int], tuple[Card, ...]] = {}
@@ -257,6 +258,7 @@ class Table:
             now=self.now,
             timing=self.timing,
             shuffle=self.shuffle,
+            majority=self.majority,
         )
         self.flush()
 

@@ -10,6 +10,7 @@ from _table import Table, order
 from p2pnerts.protocol import (
     PeerExcluded,
     PeerLeft,
+    PeerRefused,
     PlayCommitted,
     PlayReturned,
     Status,
@@ -153,3 +154,15 @@ def test_a_play_settled_in_that_a_seat_never_held_reaches_it_with_the_change() -
         assert [e.move for e in table.of(seat, PlayCommitted)] == [ace]
     public = table.replicas[3].public
     assert public is not None and [f.rank for f in public.foundations] == [1]
+
+
+def test_a_seat_restarted_after_it_was_left_out_is_of_the_tables_kind_and_stays_out() -> None:
+    table = _table(4)
+    disk = table.crash(3)
+    table.run_for(table.timing.depart_after + 1)
+    assert all(_members(table, seat) == (0, 1, 2) for seat in range(3))
+    table.restart(3, disk)
+    table.run_for(3.0)
+    assert table.replicas[3].by_majority and table.replicas[3].status is Status.OUT
+    assert not any(table.of(seat, PeerRefused) for seat in range(3))  # asks, is not refused
+    assert all(3 not in table.replicas[seat].members for seat in range(3))
