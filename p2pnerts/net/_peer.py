@@ -442,7 +442,7 @@ class TablePeer:
         if self._rounds.heard(event, trio.current_time()):
             assert self._nursery is not None
             self._nursery.start_soon(self._finish)
-        elif isinstance(event, ShutOut) and self.replica.by_majority:
+        elif out:
             self.end_match(LEFT_OUT, linger=False)
 
     # --- rounds -------------------------------------------------------------------------------

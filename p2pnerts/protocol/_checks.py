@@ -60,7 +60,7 @@ class Seating:
     options: TableOptions
     by_majority: bool = False
     """The table commits by a majority (`_majority`): an ordered message carries its
-    sender's vote, one number per other seat; else none."""
+    sender's vote, one number per seat; else none."""
 
     players: int = field(init=False)
     """How many seats there are (read on every message: computed once)."""

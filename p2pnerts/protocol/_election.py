@@ -91,14 +91,13 @@ class Election:
                 self._maybe_start_view(now)
 
     def _departed(self, now: float) -> bool:
-        """At a table that commits by a majority: whether a member has gone, so that the
-        members must change: its Leave committed here (the quorum counts it until they
-        change), or it has held the table up for `Timing.depart_after` (a quorum plays on
-        meanwhile: a hiccup is not a departure), or for less while what each seat would
-        bring to the change grows too large for it (`Replica.overfull`)."""
+        """At a table that commits by a majority (`tick` asks nowhere else): whether a
+        member has gone, so that the members must change: its Leave committed here (the
+        quorum counts it until they change), or it has held the table up for
+        `Timing.depart_after` (a quorum plays on meanwhile: a hiccup is not a departure),
+        or for less while what each seat would bring to the change grows too large for it
+        (`Replica.overfull`)."""
         m = self._m
-        if not m.host.by_majority:
-            return False
         silent = [
             now - max(m.liveness.live_since(s), m.installed_at) for s in m.members if s != m.seat
         ]

@@ -33,21 +33,11 @@ import msgpack
 from p2pnerts.protocol._changes import Holding
 from p2pnerts.protocol._codec import decode_any, encode_payload
 from p2pnerts.protocol._errors import RemoteProtocolError
-from p2pnerts.protocol._messages import (
-    Ballot,
-    Leave,
-    Ordered,
-    Play,
-    Ready,
-    Reveal,
-    Tally,
-    ViewChange,
-)
+from p2pnerts.protocol._messages import Ballot, Ordered, Tally, ViewChange
 from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._spots import Decision, PlayId, Spotted
 from p2pnerts.protocol._wire import MAX_SEATS, _array, _int
 
-ORDERED = (Ready, Play, Reveal, Leave)
 MOST = 100_000
 """The most plays, Ballots, Tallies or settled outcomes one holding names."""
 _F = TypeVar("_F", Ballot, Tally)
@@ -119,7 +109,7 @@ def _read(
     plays: list[tuple[Spotted, Ordered]] = []
     for payload in payloads(items[2]):
         message = decode_any(payload)
-        if not isinstance(message, ORDERED) or not 0 <= message.sender < players:
+        if not isinstance(message, Ordered) or not 0 <= message.sender < players:
             raise RemoteProtocolError("a holding names what is no ordered message")
         if len(message.below) != players or not signer.genuine(message):
             raise RemoteProtocolError("a holding names a play not signed by its sender")

@@ -42,8 +42,8 @@ class Host(Protocol):
     gate: Gate
     signer: Signer
     by_majority: bool
-    """Whether this table commits by a majority (`_majority`): it leaves no seat out, nor
-    lets one back in, yet."""
+    """Whether this table commits by a majority (`_majority`): it changes members from
+    what each seat holds (`_handover`), and lets no seat back in yet."""
 
     @property
     def status(self) -> Status: ...

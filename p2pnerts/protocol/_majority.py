@@ -305,10 +305,9 @@ class Majority:
         """Whether a StartView carrying the members' holdings, each the size of this seat's,
         and a pool a quarter larger than its own (the others' hold the same plays and
         Tallies, mostly: 124 KB for 82 plays held at 14 seats, this seat's pool 83 KB),
-        would fill half a frame, so that the table must change
-        members before the change cannot be said: a silent member holds up letting go of
-        every play since it fell silent (sized at most every `SIZE_EVERY` seconds: it
-        encodes the holding)."""
+        would fill half a frame: a silent member holds up letting go of every play since
+        it fell silent, and the members must change before the change cannot be said
+        (sized at most every `SIZE_EVERY` seconds: it encodes the holding)."""
         at, full = self._sized
         if now - at >= SIZE_EVERY:
             held, pool = self.holding()

@@ -412,7 +412,6 @@ class Membership:
         check_kept(host.disk, start, self.seat, host.seats[self.seat], host.options)
         self.view, self.members = start.view, frozenset(start.members)
         self.view_members = self.members
-        self.view_members = self.members
         self.enter(Status.NORMAL)
         self.installed_at = now
         self.election.clear()

@@ -106,8 +106,9 @@ class Replica(Readings):
         self.options = options
         self.by_majority = majority
         """This table commits by a majority (`_majority`): any play may come back late, so
-        each holds its one hand for the moves built on it (`InPlay.in_the_air`), and the
-        table leaves no silent seat out, nor lets one back in, yet (`Election.tick`)."""
+        each holds its one hand for the moves built on it (`InPlay.in_the_air`); a seat
+        leaves out a member that left or fell silent for long (`Election.tick`), and lets
+        none back in yet."""
         self.inplay = InPlay(self)
         self.outbox = Outbox(now)
         """What this seat sends, and keeps until every member holds it."""

@@ -106,17 +106,7 @@ class Simulation:
         self.ledger = Ledger(config, fixed.links)
         self.trace = Trace(config.trace)
         self.seats = [
-            _Peer(
-                Replica(
-                    seat,
-                    config.options,
-                    self.peers,
-                    timing=config.timing,
-                    shuffle=self._shuffle,
-                    majority=config.majority,
-                ),
-                bots(seat, random.Random(fixed.bots[seat])),
-            )
+            _Peer(self._replica(seat), bots(seat, random.Random(fixed.bots[seat])))
             for seat in range(self.peers)
         ]
         self._faults = fixed.faults
@@ -412,24 +402,38 @@ class Simulation:
             self.ledger.cut(survivors, self.now)
         return functools.partial(self._restart, fault.seats, watch)
 
-    def _restart(self, seats: tuple[int, ...], watch: Watch | None) -> None:
-        self.watchdog.check_progress(watch)
-        self.ledger.healed()
+    def _replica(self, seat: int, disk: Disk | None = None) -> Replica:
+        """``seat``'s replica as the table is set up: new, or (given its ``disk``) one
+        coming back after a crash, asking to rejoin."""
         c = self.config
-        for seat in seats:
-            peer = self.seats[seat]
-            assert peer.disk is not None
-            self.trace.add(self.now, "restart", seat, None)
-            peer.replica = Replica.restart(
+        if disk is None:
+            return Replica(
                 seat,
                 c.options,
                 c.peers,
-                disk=peer.disk,
-                now=self.now,
                 timing=c.timing,
                 shuffle=self._shuffle,
                 majority=c.majority,
             )
+        return Replica.restart(
+            seat,
+            c.options,
+            c.peers,
+            disk=disk,
+            now=self.now,
+            timing=c.timing,
+            shuffle=self._shuffle,
+            majority=c.majority,
+        )
+
+    def _restart(self, seats: tuple[int, ...], watch: Watch | None) -> None:
+        self.watchdog.check_progress(watch)
+        self.ledger.healed()
+        for seat in seats:
+            peer = self.seats[seat]
+            assert peer.disk is not None
+            self.trace.add(self.now, "restart", seat, None)
+            peer.replica = self._replica(seat, peer.disk)
             self.ledger.restarted(seat)
             for key in [k for k in self._delivered if seat in k]:
                 del self._delivered[key]
