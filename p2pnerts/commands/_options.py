@@ -226,7 +226,7 @@ def link_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="commit by protocol version 3's majority rule, one round trip to a quorum: "
         "every seat of the table must be given it; a seat silent for 10 s is left out (the "
-        "others play on meanwhile), and a seat left out or restarted cannot come back yet",
+        "others play on meanwhile) and comes back in when it is heard again",
     )
 
 

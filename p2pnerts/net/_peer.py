@@ -42,7 +42,6 @@ from p2pnerts.protocol import (
     RoundStarted,
     Seat,
     SeatKey,
-    ShutOut,
     Status,
     Tally,
     Timing,
@@ -51,10 +50,6 @@ from p2pnerts.protocol import (
 from p2pnerts.rules import Match, Move, TableOptions, ToFoundation
 from p2pnerts.words import apart, marked
 
-LEFT_OUT = (
-    "the others left this seat out, and a table that commits by a majority cannot take it back yet"
-)
-RESTARTED = "a table that commits by a majority cannot take a restarted seat back yet"
 FAREWELL = 1.0
 """Seconds a headless peer stopped by Ctrl-C gives the table to hear that it left."""
 
@@ -213,9 +208,7 @@ class TablePeer:
                     nursery.start_soon(dialled, other, self.hello, self.key, nursery, self.adopt)
             if self.options.teams:  # which team this seat plays in, and with whom
                 self._report(self.narrator.team(len(self.options.teams)))
-            if self.resumed and self.replica.by_majority:
-                self.end_match(RESTARTED, linger=False)
-            elif self.resumed:
+            if self.resumed:
                 self._flush()  # the request to rejoin
             elif self.pacing.said_ready:
                 self._start_round()
@@ -304,10 +297,8 @@ class TablePeer:
             await gone.wait()
         finally:
             self.watchers.remove(heard)
-        name = self.roster[self.seat].name
-        if self.replica.by_majority:
-            self._report(f"{name} left the table, which commits by a majority: no seat comes back")
-        elif kept:
+        if kept:
+            name = self.roster[self.seat].name
             self._report(f"{name} left the table: join it again to come back")
 
     async def part(self) -> None:
@@ -434,16 +425,12 @@ class TablePeer:
         elif isinstance(event, RoundStarted):
             self.moved = dict.fromkeys(range(len(self.roster)), trio.current_time())
             self.pacing.round_started(len(self.roster), trio.current_time())
-        # (Left out at a majority's table, it asks to come back in vain: `end_match` says so.)
-        out = isinstance(event, ShutOut) and self.replica.by_majority
-        told = None if self._on_screen or out else self.narrator.tell(event)
+        told = None if self._on_screen else self.narrator.tell(event)
         if told is not None:
             (self._tell if told.play else self._report)(told.text)
         if self._rounds.heard(event, trio.current_time()):
             assert self._nursery is not None
             self._nursery.start_soon(self._finish)
-        elif out:
-            self.end_match(LEFT_OUT, linger=False)
 
     # --- rounds -------------------------------------------------------------------------------
 

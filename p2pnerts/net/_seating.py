@@ -114,7 +114,7 @@ class Player:
     """Commit by version 3's majority rule (`protocol._majority`): every seat of the table
     must. A seat that leaves is left out at once, a silent one only after
     `Timing.depart_after` (a quorum plays on meanwhile); a seat left out, or that
-    restarts, cannot come back yet."""
+    restarts, asks to come back and is let back in, as at any table."""
     log_dir: Path | None = None
     """Where to write this seat's game log (`net._gamelog`); None: nowhere."""
     spectators: bool = True

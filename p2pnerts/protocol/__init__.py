@@ -64,7 +64,8 @@ commit over them, with `_changes` what a change of members settles from what eac
 holds. A replica made with ``majority=True`` holds it (`Majority`, `_majority.py`: its
 ordered messages numbered, held, applied as they resolve and folded in the canonical
 order) in place of the log, and changes members from what each seat brings in its
-ViewChange (`_handover`), but lets no seat back in yet. `_channel` encrypts a link:
+ViewChange (`_handover`), a seat coming back replaying the round as the coordinator
+applied it (`Majority.rejoin`). `_channel` encrypts a link:
 a Noise handshake (by the `noiseprotocol` package) and the records that carry its frames,
 sealed and opened without IO; `_identity` says who a seat is, and what each end of a link signs.
 

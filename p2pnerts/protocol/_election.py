@@ -82,8 +82,12 @@ class Election:
                 asking = self._m.rejoining.asking
                 above = max([self._m.view, *(asking[s][1] for s in fresh)])
                 self._start_view_change(self._next_view(above, now), now)
-        elif self._m.status is Status.NORMAL and self._departed(now):
-            self._start_view_change(self._next_view(self._m.view, now), now)
+        elif self._m.status is Status.NORMAL and (
+            self._departed(now) or self._m.rejoining.fresh(now)
+        ):
+            fresh, asking = self._m.rejoining.fresh(now), self._m.rejoining.asking
+            above = max([self._m.view, *(asking[s][1] for s in fresh)])
+            self._start_view_change(self._next_view(above, now), now)
         elif self._m.status is Status.CHANGING:
             if now - self._change_started >= self._m.timing.view_change_timeout:
                 self._start_view_change(self._next_view(self.changing_to, now), now)
@@ -210,8 +214,6 @@ class Election:
         voters -= self._parted(votes, voters)
         asking = self._m.rejoining.asking
         rejoining = {s for s in self._m.rejoining.fresh(now) - voters if asking[s][1] < new_view}
-        if self._m.host.by_majority:
-            rejoining = set()  # (a majority's table lets no seat back in yet)
         quorums = self._m.quorums_now()
         # A seat asking to rejoin from one of those views counts like a voter: it has
         # installed no view since, and will install one at most, the first StartView that
@@ -231,10 +233,21 @@ class Election:
         members = tuple(sorted(voters | set(joined)))
         lives = tuple(new_view if s in joined else v for s, v in enumerate(self._m.host.acks.lives))
         earlier = tuple((number, tuple(sorted(q))) for number, q in quorums)
-        carried = self._m.base.to_carry(self._m.host.log.pending, self._m.members - voters, joined)
+        base = self._m.base
+        voting = [votes[s] for s in sorted(voters)]
+        handover = self._m.host.handover(voting, members, joining=bool(joined))
+        if handover is None:
+            carried = base.to_carry(self._m.host.log.pending, self._m.members - voters, joined)
+            committed = base.committed
+        else:
+            # A majority's table: the holdings settle what the departed seats sent; a seat
+            # coming back replays the round as applied here, with what was kept here
+            # while the members changed; every seat's digest starts again at `committed`.
+            committed, kept = handover
+            carried = base.to_carry([], frozenset(), joined) if joined else ()
+            carried += tuple(encode_payload(bare(m)) for m in kept)
         requests = self._m.rejoining.requests
         carried += tuple(encode_payload(requests[s]) for s in joined)  # they asked: signed
-        base = self._m.base
         cuts, seated = tuple(self._m.host.acks.have), tuple(sorted(base.seated))
         number = max(base.round, 1)
         voted_in = self._m.view
@@ -256,7 +269,7 @@ class Election:
                 lives=lives,
                 seated=seated,
                 round=number,
-                base_committed=base.committed,
+                base_committed=committed,
                 base_digest=base.digest,
                 carried=carried,
                 scores=base.scores,

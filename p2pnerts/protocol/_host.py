@@ -5,7 +5,7 @@ reads, so that a field the parts share is declared here and nowhere else."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from p2pnerts.protocol import _deal
@@ -13,7 +13,7 @@ from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._checks import Gate
 from p2pnerts.protocol._events import Event
 from p2pnerts.protocol._log import Log
-from p2pnerts.protocol._messages import Message
+from p2pnerts.protocol._messages import Message, Ordered, ViewChange
 from p2pnerts.protocol._outbox import Outbox
 from p2pnerts.protocol._rounds import Disk
 from p2pnerts.protocol._signing import Signer
@@ -43,7 +43,7 @@ class Host(Protocol):
     signer: Signer
     by_majority: bool
     """Whether this table commits by a majority (`_majority`): it changes members from
-    what each seat holds (`_handover`), and lets no seat back in yet."""
+    what each seat holds (`_handover`), and starts its digest again in each view."""
 
     @property
     def status(self) -> Status: ...
@@ -59,6 +59,9 @@ class Host(Protocol):
     def receive(self, message: Message, now: float) -> None: ...
     def holding(self) -> tuple[bytes, list[bytes]]: ...
     def overfull(self, now: float) -> bool: ...
+    def handover(
+        self, votes: Sequence[ViewChange], members: Sequence[int], *, joining: bool
+    ) -> tuple[int, list[Ordered]] | None: ...
 
 
 class Membership(Protocol):

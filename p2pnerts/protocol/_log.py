@@ -135,6 +135,16 @@ class Log:
                 self.add(message, carrier)
                 return
 
+    def rebase(self, committed: int, digest: bytes) -> None:
+        """Go on from ``committed`` messages and ``digest`` (a table that commits by a
+        majority starts each view so: `_majority.Majority.install`), folding the next
+        message into it; what others reported no longer compares, and no digest is kept
+        for ``committed`` itself (the view may never take hold: a sibling of it, built
+        from the same votes, may go on instead, from the same count)."""
+        self.committed, self.digest = committed, digest
+        self.digests = {}
+        self._awaited.clear()
+
     def holds(self, message: Message) -> bool:
         return any(p.message == message for p in self.pending)
 

@@ -38,27 +38,34 @@ and from then on decides nothing more in the old view; a message that reaches it
 meanwhile is kept. Every seat of the new view settles the plays still open from the same
 holdings, which the StartView carries as the votes (`install`): those settled in are
 applied, the others returned ("the table changed members"), then the seats at the table
-change, then what was kept is held in the new view. A seat left out cannot come back yet.
+change, then what was kept is held in the new view; each seat's digest starts again from
+the StartView. A seat left out, or restarted, asks to come back, and a change of members
+lets it in: it replays the round as the coordinator applied it, then settles the plays
+still open from the same holdings as the others (`rejoin`).
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Protocol
 
 from p2pnerts.protocol import _handover
+from p2pnerts.protocol._changes import Holding, settlement
 from p2pnerts.protocol._checks import check_header
-from p2pnerts.protocol._codec import decode_payload
+from p2pnerts.protocol._codec import decode_payload, encode_payload
 from p2pnerts.protocol._commits import Commits
 from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._events import PlayReturned
+from p2pnerts.protocol._handover import pooled
 from p2pnerts.protocol._host import Host as _Host
 from p2pnerts.protocol._inplay import InPlay
 from p2pnerts.protocol._log import Pending, order_key
 from p2pnerts.protocol._messages import (
     Ack,
     CommitFrame,
+    Leave,
     Ordered,
     Play,
     Ready,
@@ -66,6 +73,7 @@ from p2pnerts.protocol._messages import (
     StartView,
     Tally,
     ViewChange,
+    bare,
 )
 from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, conflict, spots_of
 from p2pnerts.protocol._status import NEVER, Status
@@ -110,11 +118,18 @@ class Majority:
         self._arrived = [0] * host.players
         """Per seat, how many of its ordered messages were accepted here (this seat's own:
         made): the next one's number, which its ``below`` must name."""
-        self._queued: list[Ordered] = []
+        self.queued: list[Ordered] = []
         """Ordered messages accepted (or made) while the members change: held once the new
         view is installed, unless the change settled them."""
         self._sized = (-NEVER, False)
         """When the holdings were last sized (`overfull`), and what that found."""
+        self._applying = self._again = False
+        """Within `apply`, and whether it must look again before it returns."""
+        self._loose: dict[int, int] = {}
+        """Back in by a change of members (`rejoin`): per seat, the last of its plays the
+        change settled, where this seat cannot tell which of its messages its link will
+        bring next (those after the StartView's cut, resent: settled ones among them). Its
+        next message may name any number up to one past it; strictly in line after that."""
         self._copies: dict[PlayId, Ordered] = {}
         """Each play held (`Commits`' order), as its signed message: what a holding carries
         (`_handover`)."""
@@ -159,6 +174,9 @@ class Majority:
         its sender's (it comes next on the sender's link, in order)."""
         sender = message.sender
         number = self._arrived[sender] + 1
+        loose = self._loose.get(sender)
+        if loose is not None and message.below[sender] <= loose + 1:
+            return  # (back in, this seat cannot tell where the link stood: `rejoin`)
         if message.below[sender] != number:
             why = f"its {type(message).__name__} names itself {message.below[sender]}, not {number}"
             raise self._host.gate.refuse(sender, why)
@@ -167,12 +185,13 @@ class Majority:
         """Another seat's ordered message, accepted in order on its link (`check`): held
         and voted on."""
         self._arrived[message.sender] = message.below[message.sender]
+        self._loose.pop(message.sender, None)
         self._take(message, now)
 
     def _take(self, message: Ordered, now: float) -> None:
         """Hold a play, voting on it; while the members change, keep it for the new view."""
         if self._host.status is not Status.NORMAL:
-            self._queued.append(message)
+            self.queued.append(message)
             return
         play = self._spotted(message)
         if play.seq <= self.commits.voter.have[play.seat]:
@@ -231,15 +250,26 @@ class Majority:
 
     def apply(self, now: float, *, why: str = LATE_WHY) -> None:
         """Apply what resolved, in order, and fold what the canonical order settled; a play
-        that came back is returned saying ``why``."""
-        for play, ok in self.commits.resolved():
-            if ok:
-                self._waiting.append(play)
-            else:
-                self._late(play, now, why)
-        self._apply_waiting(now)
-        self._settled.extend(self.commits.canonical(self._host.acks.clock))
-        self._fold()
+        that came back is returned saying ``why``. Applying a play may send a message
+        (a Ready as a round ends, say), which may resolve more: called so from within,
+        it leaves them to the call under way, which takes them before it returns."""
+        if self._applying:
+            self._again = True
+            return
+        self._applying = self._again = True
+        try:
+            while self._again:
+                self._again = False
+                for play, ok in self.commits.resolved():
+                    if ok:
+                        self._waiting.append(play)
+                    else:
+                        self._late(play, now, why)
+                self._apply_waiting(now)
+                self._settled.extend(self.commits.canonical(self._host.acks.clock))
+                self._fold()
+        finally:
+            self._applying = False
 
     def _apply_waiting(self, now: float) -> None:
         """Apply every waiting play that waits no more, again until none does."""
@@ -274,7 +304,10 @@ class Majority:
                 return
         if message.sender != host.seat:
             return
-        again = host.send(now, lambda c, s: replace(message, clock=c, seq=s, below=(), sig=b""))
+        view = host.view  # (returned by a change of members: sent again in the new view)
+        again = host.send(
+            now, lambda c, s: replace(message, view=view, clock=c, seq=s, below=(), sig=b"")
+        )
         if isinstance(again, Play):
             host.inplay.throw(again, holds_hand=True)
 
@@ -316,24 +349,30 @@ class Majority:
             self._sized = (now, full)
         return full
 
-    def install(self, start: StartView, now: float) -> None:
-        """Go on in the view ``start`` begins: every play still open settled from the
-        holdings its votes carry, as every seat of the new view settles them
-        (`Commits.install`), those it settles in applied and the others returned; then the
-        seats at the table change (the StartView applied, after the plays it settles);
-        then the plays kept while the members changed are held, in the new view, those of
-        its members the change did not settle."""
-        host, before = self._host, dict(self.commits.order.held)
-        holdings, carried = [], dict[tuple[PlayId, bytes], Ordered]()
-        pool = {_handover.name(payload): payload for payload in start.pool}
-        for payload in start.votes:
-            vote = decode_payload(payload)
-            assert isinstance(vote, ViewChange)  # (checked at the gate: `_check_votes`)
-            got = _handover.read(vote, pool, host.signer, self._spotted)
+    def _holdings(
+        self, votes: Iterable[ViewChange], pool: Iterable[bytes]
+    ) -> tuple[list[Holding], dict[tuple[PlayId, bytes], Ordered]]:
+        """The holdings ``votes`` carry, their payloads looked up in ``pool``, read alike at
+        every seat (`_handover.read`), and each play they carry as its signed message."""
+        host, holdings = self._host, list[Holding]()
+        carried: dict[tuple[PlayId, bytes], Ordered] = {}
+        named = {_handover.name(payload): payload for payload in pool}
+        for vote in votes:
+            got = _handover.read(vote, named, host.signer, self._spotted)
             if got is not None:
                 holdings.append(got[0])
                 for play, message in got[1]:
                     carried.setdefault((play.id, play.witness), message)
+        return holdings, carried
+
+    def _settle(self, start: StartView) -> None:
+        """Settle every play still open from the holdings ``start``'s votes carry, as every
+        seat of the new view settles them (`Commits.install`), and keep the message of each
+        play held now that this seat lacked (or held another copy of)."""
+        votes = [decode_payload(payload) for payload in start.votes]
+        assert all(isinstance(v, ViewChange) for v in votes)  # (checked: `_check_votes`)
+        holdings, carried = self._holdings(votes, start.pool)  # type: ignore[arg-type]
+        before = dict(self.commits.order.held)
         self.commits.install(start.view, start.members, holdings)
         for play in self.commits.order.held.values():
             was = before.get(play.id)
@@ -341,13 +380,130 @@ class Majority:
                 message = carried[(play.id, play.witness)]
                 self._messages[play.id] = (message, play.spots)
                 self._copies[play.id] = message
+        for seat in start.joined:  # (numbered on after the last of theirs settled)
+            self._arrived[seat] = self.commits.order.have[seat]
+
+    def handover(
+        self, votes: Iterable[ViewChange], members: Iterable[int], *, joining: bool
+    ) -> tuple[int, list[Ordered]]:
+        """What a StartView that ``votes`` begin, with ``members``, says beyond them: how
+        many messages every seat of the new view will have folded into its digest once it
+        has folded every play of this view (`_close`), those folded here, and the plays the
+        change settles not folded here yet (the StartView's ``base_committed``); and, for
+        a seat coming back (``joining``), the messages kept here while the members changed
+        that the change does not settle, which the members hold in the new view."""
+        votes = list(votes)
+        holdings, _ = self._holdings(votes, pooled(vote.pool for vote in votes))
+        settled = settlement(self.commits.box, members, holdings)
+        order = self.commits.order
+        folded = [
+            play.seq <= order.gone[play.seat]
+            or (play.id in order.held and play.id not in self._messages)
+            for play in settled.plays
+        ]
+        count = self._host.log.committed + folded.count(False)
+        if not joining:
+            return count, []
+        last = settled.last
+        return count, [m for m in self.queued if m.below[m.sender] > last[m.sender]]
+
+    def install(self, start: StartView, now: float) -> None:
+        """Go on in the view ``start`` begins: every play still open settled from the
+        holdings its votes carry, as every seat of the new view settles them
+        (`Commits.install`), those it settles in applied and the others returned; then the
+        seats at the table change (the StartView applied, after the plays it settles);
+        then every play of the view left is folded into the digest, which starts again
+        from the StartView (`_close`); then the plays kept while the members changed are
+        held, in the new view, those of its members the change did not settle (not those
+        of a seat coming back: of its earlier life)."""
+        self._settle(start)
         self.apply(now, why=CHANGED_WHY)
-        host.apply(start, now)
-        queued, self._queued = self._queued, []
+        self._host.apply(start, now)
+        self._close(start, fold=True)
+        queued, self.queued = self.queued, []
         for message in queued:
-            if message.sender in start.members:
+            if message.sender in start.members and message.sender not in start.joined:
                 self._take(message, now)
         self.apply(now)
+
+    def rejoin(self, start: StartView, now: float) -> None:
+        """Come back into the view ``start`` begins, a fresh replica: the round replayed as
+        its coordinator applied it (the messages it carries, in that order, each applied
+        as it was there), then every play still open settled from the votes' holdings as
+        every seat of the view settles them, those settled in that its coordinator had
+        not applied applied here, this seat's own that came back returned; then the
+        StartView applied, and the digest starts again from it (`_close`: what the view
+        left folded into it this seat never held, and folds nothing of it); then the
+        messages of the members its coordinator kept while the members changed held,
+        as the members hold theirs."""
+        self._applying = True  # (what applying sends is taken once the view is in)
+        try:
+            kept = self._rejoin(start, now)
+        finally:
+            self._applying = False
+        self._loose = {s: self.commits.order.have[s] for s in start.members if s != self._host.seat}
+        for message in kept:
+            self._arrived[message.sender] = message.below[message.sender]
+            self._loose.pop(message.sender, None)
+            self._take(message, now)
+        self.apply(now)
+
+    def _rejoin(self, start: StartView, now: float) -> list[Ordered]:
+        """`rejoin` up to the messages kept: returns them."""
+        host, applied, kept = self._host, set[PlayId](), list[Ordered]()
+        self._settle(start)
+        have = self.commits.order.have
+        self.made = self._arrived[host.seat] = have[host.seat]
+        for payload in start.carried:
+            message = decode_payload(payload)
+            match message:
+                case StartView():
+                    host.apply(message, now)
+                case Ready() | Play() | Leave() | Reveal() if (
+                    message.below[message.sender] <= have[message.sender]
+                ):
+                    host.apply(message, now)
+                    applied.add((message.sender, message.below[message.sender]))
+                case Ready() | Play() | Leave() | Reveal():
+                    kept.append(message)  # (kept by the coordinator while members changed)
+        for play, ok in self.commits.resolved():
+            message, _ = self._messages[play]
+            if play in applied:
+                self._outcomes[play] = 0
+                continue
+            if message.sender == host.seat and isinstance(message, Play):
+                host.inplay.in_the_air(message)  # (its own, made before it was left out)
+            if ok:
+                self._waiting.append(play)
+            elif message.sender == host.seat:
+                self._late(play, now, CHANGED_WHY)
+            else:
+                self._outcomes[play] = LATE
+        self._apply_waiting(now)
+        host.apply(start, now)
+        self._close(start, fold=False)
+        return kept
+
+    def _close(self, start: StartView, *, fold: bool) -> None:
+        """Pass every play of the view ``start`` ends in the canonical order (every play of
+        it sorts below the StartView's clock, every play of the new view above), folding
+        each into the digest (``fold``; a seat coming back folds none: it never held the
+        view's order), then start the digest again from ``start``: every seat of the new
+        view, the one coming back too, goes on from the same count and digest: the count
+        of the plays the view ended folded (the StartView's ``base_committed``), and the
+        hash of the StartView's payload."""
+        order = self.commits.order
+        for seat in range(self._host.players):
+            order.bound(seat, (start.clock,))
+        self._settled.extend(self.commits.canonical(self._host.acks.clock))
+        if fold:
+            self._fold()
+        for play, _ in self._settled:
+            self._messages.pop(play, None)
+            self._outcomes.pop(play, None)
+        self._settled.clear()
+        digest = _handover.name(encode_payload(bare(start)))
+        self._host.log.rebase(start.base_committed, digest)
 
     # --- time ------------------------------------------------------------------------------
 
@@ -356,4 +512,7 @@ class Majority:
             self.commits.tick(now)
 
     def deadline(self) -> float:
+        """When `tick` next has something to do: nothing while the members change."""
+        if self._host.status is not Status.NORMAL:
+            return NEVER
         return self.commits.deadline()

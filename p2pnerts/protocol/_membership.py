@@ -74,12 +74,21 @@ from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._witness import Witness
 
 
+class Rejoins(Protocol):
+    """Version 3's commit, as a seat coming back drives it (`_majority.Majority`)."""
+
+    def rejoin(self, start: StartView, now: float) -> None: ...
+
+
 class Host(_host.Host, Holder, Protocol):
     """What membership reads and drives of the replica that holds it."""
 
     away: Away
     record: Record
     witness: Witness
+
+    @property
+    def majority(self) -> Rejoins | None: ...
 
     def send_ack(self, now: float) -> None: ...
     def commit_ready(self, now: float) -> None: ...
@@ -423,13 +432,17 @@ class Membership:
         self.base = Base.of(start)
         self._host.rebuild(start)
         self.seated = self.base.seated
-        carrier = (start.sender, start.seq)
-        take_carried(start, self._host.acks, self._host.log, None)
+        majority = self._host.majority
+        if majority is None:
+            take_carried(start, self._host.acks, self._host.log, None)
         for seat in range(self.players):
             # Joined seats (this one too) number their messages afresh from 1.
             self._host.acks.have[seat] = 0 if seat in start.joined else start.cuts[seat]
         self._host.acks.have[start.sender] = start.seq
-        self._host.log.add(start, carrier)
+        if majority is None:
+            self._host.log.add(start, (start.sender, start.seq))
+        else:
+            majority.rejoin(start, now)
         self.liveness.restart(now)
         self._host.events.append(ViewInstalled(start.view, start.members))
         if self.from_disk:

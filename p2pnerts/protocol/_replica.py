@@ -32,7 +32,7 @@ A message is checked completely (`_checks.py`) before any part changes for it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from p2pnerts.protocol import _deal
@@ -108,7 +108,7 @@ class Replica(Readings):
         """This table commits by a majority (`_majority`): any play may come back late, so
         each holds its one hand for the moves built on it (`InPlay.in_the_air`); a seat
         leaves out a member that left or fell silent for long (`Election.tick`), and lets
-        none back in yet."""
+        one back in that asks (`Majority.rejoin`)."""
         self.inplay = InPlay(self)
         self.outbox = Outbox(now)
         """What this seat sends, and keeps until every member holds it."""
@@ -161,8 +161,8 @@ class Replica(Readings):
         majority: bool = False,
     ) -> Replica:
         """A replica coming back after a crash with only what it persisted: it asks to
-        rejoin, and rebuilds the table from what the others send it (at a table that
-        commits by a majority, ``majority``, none answers yet)."""
+        rejoin, and rebuilds the table from what the others send it (``majority``: the
+        table commits by a majority)."""
         replica = cls(
             seat,
             options,
@@ -406,7 +406,9 @@ class Replica(Readings):
         back = self.away.kept_in(ack, self.seat, self.membership.view)
         if back is not None:
             self.events.append(Returned(back))
-        diverged = self.log.compare(ack)
+        # (At a majority's table the digest starts again in each view: `Majority._close`.)
+        same = self.majority is None or ack.view == self.membership.view
+        diverged = self.log.compare(ack) if same else None
         if diverged is not None:
             self.events.append(diverged)
         self.outbox.trim(self.acks.lowest_vouched(self.membership.members))
@@ -454,6 +456,18 @@ class Replica(Readings):
         change fills a StartView (`Majority.overfull`); never where every member's
         acknowledgement commits."""
         return self.majority is not None and self.majority.overfull(now)
+
+    def handover(
+        self, votes: Sequence[ViewChange], members: Sequence[int], *, joining: bool
+    ) -> tuple[int, list[Ordered]] | None:
+        """What a StartView built here from ``votes``, for ``members``, says beyond them at
+        a table that commits by a majority: the count every seat of the new view starts its
+        digest from (`Majority.handover`), and, for a seat coming back (``joining``), the
+        messages kept here while the members change; None where every member's
+        acknowledgement commits."""
+        if self.majority is None:
+            return None
+        return self.majority.handover(votes, members, joining=joining)
 
     def take_view(self, start: StartView, changed: set[int], now: float) -> None:
         """Take what a StartView hands over on installing it (SPEC §6.5): where every
@@ -516,6 +530,8 @@ class Replica(Readings):
             self.witness.forget(seat)
         self.match_scores = list(start.scores)
         self.inplay = InPlay(self, start.round - 1)
+        if self.majority is not None:
+            self.majority = Majority(self)  # (of the view it comes back into)
         # This seat's own plays of its earlier life that the view carries back are in the
         # air again until they commit: else its player, not seeing them, makes them again
         # (a stock turned twice shows the same cards twice).

@@ -89,6 +89,11 @@ class Watchdog:
             return records[s].up and not records[s].finished and steady
 
         now, after = self.scheduler.now, self.config.progress_after
+        if self.config.majority:
+            # A quorum plays on through a silence, but what needs every seat (the rotation,
+            # the next deal) waits until the silent seat is left out.
+            t = self.config.timing
+            after = max(after, t.depart_after + 2 * t.view_change_timeout)
         check_watch(watch, now, after, self._replicas(), going)
 
     def _steady(self, a: int, b: int) -> bool:

@@ -60,7 +60,7 @@ class SimConfig:
     """A directory where each seed's peers write their game logs (`sim --log DIR`)."""
     majority: bool = False
     """Replicas commit by version 3's majority rule (`_majority`), not every member's
-    acknowledgement; no change of members yet, so only with no faults."""
+    acknowledgement."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.peers <= MAX_PEERS:

@@ -14,7 +14,7 @@ from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
 from p2pnerts.logs import ReplayError, replay
 from p2pnerts.net import MatchResult, Player, TablePeer, TableSpec, join_table
-from p2pnerts.net._peer import LEFT_OUT, MAJORITY_SAID
+from p2pnerts.net._peer import MAJORITY_SAID
 from p2pnerts.net._shaper import Shape, Shaper, Stall
 from p2pnerts.rules import TableOptions
 
@@ -95,7 +95,7 @@ async def test_a_seat_that_leaves_a_majoritys_table_is_left_out_and_the_others_f
     assert any("Bot3 left the table; the others play on" in line for line in lines[0])
 
 
-async def test_a_seat_cut_off_past_the_wait_is_left_out_and_told_it_cannot_come_back() -> None:
+async def test_a_seat_cut_off_past_the_wait_is_left_out_and_comes_back() -> None:
     results: dict[int, MatchResult] = {}
     lines: list[list[str]] = [[] for _ in range(4)]
     spec = TableSpec("cut off", 4, TableOptions(rounds=1))
@@ -111,7 +111,7 @@ async def test_a_seat_cut_off_past_the_wait_is_left_out_and_told_it_cannot_come_
                     results[k] = await join_table("127.0.0.1", port, player)
 
                 nursery.start_soon(bot)
-    assert results[0] == results[1] == results[2] and results[0].rounds == 1
+    assert results[0] == results[1] == results[2] == results[3] and results[0].rounds == 1
     assert any("Bot3 is left out" in line for line in lines[0]), lines[0]
-    assert f"match ended: {LEFT_OUT}" in lines[3], lines[3]
-    assert not any("rejoining" in line for line in lines[3]), lines[3]
+    assert any("Bot3 is back" in line for line in lines[0]), lines[0]
+    assert any("rejoining" in line for line in lines[3]), lines[3]

@@ -65,7 +65,7 @@ def test_seats_that_leave_are_left_out_and_the_rest_commit_among_themselves() ->
     table.run_for(0.5)  # (the canonical order passes a play once each member's clock has)
     live = table.replicas[:2]
     assert live[0].committed == live[1].committed
-    assert live[0].digest_at(live[0].committed) == live[1].digest_at(live[1].committed)
+    assert live[0].digest == live[1].digest
 
 
 def test_a_hiccup_leaves_nobody_out_and_a_seat_silent_past_the_wait_is_left_out() -> None:
@@ -89,7 +89,30 @@ def test_a_hiccup_leaves_nobody_out_and_a_seat_silent_past_the_wait_is_left_out(
         assert [e.move for e in table.of(seat, PlayCommitted)] == [ace]
     table.paused.discard(3)
     table.settle()
-    assert table.replicas[3].status is Status.OUT  # (it cannot come back yet)
+    _back(table, 3, [ace])
+
+
+def _back(table: Table, seat: int, landed: list[object]) -> None:
+    """``seat`` is let back in: a member again at every seat, seated, its table the
+    others' (``landed``: the plays that landed since it was left out, which it sees), and
+    its next play commits everywhere on one digest."""
+    back = table.replicas[seat]
+    assert back.status is Status.NORMAL
+    players = len(table.replicas)
+    for other in range(players):
+        assert _members(table, other) == tuple(range(players))
+        assert seat in table.replicas[other].seated
+    assert back.public == table.replicas[(seat + 1) % players].public
+    foundations = back.public.foundations  # type: ignore[union-attr]
+    assert [f.rank for f in foundations] == [1] * len([m for m in landed if m is not None])
+    turn = back.intend(TurnStock(seat), table.now)
+    table.flush()
+    table.settle()
+    for other in range(players):
+        assert [e.move for e in table.of(other, PlayCommitted)][-1] == turn
+    table.run_for(0.5)
+    table.agree()
+    assert len({r.committed for r in table.replicas}) == 1
 
 
 def test_a_play_open_as_the_members_change_is_settled_alike_at_every_seat() -> None:
@@ -114,7 +137,7 @@ def test_a_play_open_as_the_members_change_is_settled_alike_at_every_seat() -> N
     table.run_for(0.5)
     live = table.replicas[:3]
     assert len({r.committed for r in live}) == 1
-    assert len({r.digest_at(r.committed) for r in live}) == 1
+    assert len({r.digest for r in live}) == 1
 
 
 def test_what_a_seat_committed_before_it_was_left_out_stands_at_the_others() -> None:
@@ -156,13 +179,32 @@ def test_a_play_settled_in_that_a_seat_never_held_reaches_it_with_the_change() -
     assert public is not None and [f.rank for f in public.foundations] == [1]
 
 
-def test_a_seat_restarted_after_it_was_left_out_is_of_the_tables_kind_and_stays_out() -> None:
+def test_a_seat_restarted_after_it_was_left_out_comes_back_into_the_table() -> None:
     table = _table(4)
     disk = table.crash(3)
     table.run_for(table.timing.depart_after + 1)
     assert all(_members(table, seat) == (0, 1, 2) for seat in range(3))
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    table.settle()
     table.restart(3, disk)
     table.run_for(3.0)
-    assert table.replicas[3].by_majority and table.replicas[3].status is Status.OUT
-    assert not any(table.of(seat, PeerRefused) for seat in range(3))  # asks, is not refused
-    assert all(3 not in table.replicas[seat].members for seat in range(3))
+    assert table.replicas[3].by_majority
+    assert not any(table.of(seat, PeerRefused) for seat in range(3))
+    _back(table, 3, [ace])
+
+
+def test_a_seat_cut_off_with_a_play_nobody_held_comes_back_without_it() -> None:
+    table = _table(4)
+    table.cut |= {frozenset((3, other)) for other in range(3)}  # what it sends is lost
+    turn = table.replicas[3].intend(TurnStock(3), table.now)
+    table.run_for(table.timing.depart_after + 1)
+    for seat in range(3):
+        assert _members(table, seat) == (0, 1, 2)
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    table.settle()
+    table.cut.clear()
+    table.run_for(3.0)
+    assert not any(e.move == turn for s in range(4) for e in table.of(s, PlayCommitted))
+    _back(table, 3, [ace])

@@ -70,3 +70,29 @@ def test_a_majority_table_waits_for_a_slow_seat_instead_of_leaving_it_out() -> N
     assert not report.violations, report.text()
     assert report.tally.rounds == 2
     assert not report.tally.membership["ViewInstalled"]
+
+
+@pytest.mark.parametrize(
+    ("mix", "peers", "seed"),
+    [
+        # A seat applying a play sent a Ready, which resolved more while the outer loop
+        # still held its list: a play applied twice over (KeyError in `_apply_waiting`).
+        ("crash", 4, 7),
+        # The commit part's poll fell due while the members changed, and was never taken.
+        ("churn", 4, 11),
+        # A seat back in counted its digest from the count the members stood at before
+        # they folded the view's last plays (and sibling views from the same count).
+        ("crash", 4, 6),
+        # Two sibling views let the same two restarted seats back in; a play returned by
+        # the change went again stamped with the view it was first sent in.
+        ("heavy", 5, 105),
+    ],
+)
+def test_a_seat_left_out_of_a_majoritys_table_comes_back_and_agrees(
+    mix: str, peers: int, seed: int
+) -> None:
+    report = run(SimConfig(peers, 2, faults=MIXES[mix], majority=True), [seed], SimpleBots())
+    assert not report.violations, report.text()
+    t = report.tally
+    assert t.rounds == t.replayed == 2
+    assert t.membership["PeerRejoined"] >= 1, report.text()  # (a seat did come back)
