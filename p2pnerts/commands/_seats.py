@@ -397,7 +397,7 @@ def _saved_seat(seat: SeatConfig, table: str | None) -> SeatFile | None:
 def _resume(saved: SeatFile, seat: SeatConfig, screen: Screen | None) -> int:
     """Take back the seat of a started table that a state file keeps."""
     me = saved.roster[saved.seat]
-    say(f"{me.name} coming back to seat {saved.seat} (state from {seat.state})")
+    say(f"{me.name} coming back to seat {saved.seat + 1} (state from {seat.state})")
     result: MatchResult | None
     try:
         if screen is None:

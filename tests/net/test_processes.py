@@ -147,7 +147,7 @@ def test_a_killed_peer_started_again_with_its_state_file_comes_back(tmp_path: Pa
         outs = [_finish(b) for b in [*bots[:2], again]]
         rest = host.stdout.read()
         host.wait(timeout=LIMIT)
-    assert f"B3 coming back to seat {kept['seat']}" in outs[2]
+    assert f"B3 coming back to seat {kept['seat'] + 1}" in outs[2]  # (as it was told it sat)
     assert "B3 is back" in rest
     summaries = {_summary(o) for o in [*outs, rest]}
     assert len(summaries) == 1, summaries
@@ -229,7 +229,7 @@ def test_the_host_killed_and_started_again_with_its_state_file_comes_back(
     told = []
     for line in again.stdout:
         told.append(line)
-        if "coming back to seat 0" in line:
+        if "coming back to seat 1" in line:
             break
     # Back, the host is still where a spectator watches the table.
     watch = _spawn([*COMMAND, "watch", f"127.0.0.1:{port}", "--headless"])
@@ -275,7 +275,7 @@ def test_a_killed_teammate_started_again_with_its_state_file_plays_its_team_deck
         outs = {name: _finish(proc) for name, proc in bots.items()}
         rest = host.stdout.read()
         host.wait(timeout=LIMIT)
-    assert f"{mate} coming back to seat 1" in outs[mate]
+    assert f"{mate} coming back to seat 2" in outs[mate]
     assert f"{mate} is in team 1 of 2, with Player" in outs[mate]
     assert f"{mate} is back" in rest
     summaries = {_summary(o) for o in [*outs.values(), rest]}
