@@ -18,7 +18,7 @@ import trio
 from p2pnerts import ui
 from p2pnerts.commands._config import HostConfig, JoinConfig, SeatConfig
 from p2pnerts.commands._locate import join_or_come_back, know, locate_and_join
-from p2pnerts.commands._seats import bot_player, fit_out, local_bot, run_host
+from p2pnerts.commands._seats import beside_host, bot_player, fit_out, local_bot, run_host
 from p2pnerts.commands._telling import say
 from p2pnerts.net import (
     DiscoveryError,
@@ -122,7 +122,7 @@ async def host_in_lobby(config: HostConfig, session: ui.Session) -> MatchResult:
                 name = f"Bot {len(lobby.roster) + 1} L{level}"
                 rng_bot, secret = random.Random(rng.getrandbits(64)), config.seat.passphrase
                 bot = bot_player(name, level, rng_bot, lambda _: None, passphrase=secret)
-                bot.log_dir, bot.table_name = config.seat.log, spec.name  # (as `run_host`'s)
+                beside_host(bot, config.seat, spec.name)  # (as `run_host`'s)
                 await nursery.start(local_bot, port, bot, session.report)
                 lobby.bots_added -= 1
 

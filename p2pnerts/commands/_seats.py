@@ -89,6 +89,14 @@ def bot_player(
     return Player(name, rng, driver, report, tell, passphrase=passphrase)
 
 
+def beside_host(bot: Player, seat: SeatConfig, table: str) -> Player:
+    """A bot the host seats from its own machine, as the host's ``seat`` options say: it
+    commits by the rule the host's seat commits by, and logs beside the host under the
+    ``table``'s name (`trace` merges the logs of a table played on one machine)."""
+    bot.log_dir, bot.table_name, bot.majority = seat.log, table, seat.majority
+    return bot
+
+
 def fit_out(player: Player, seat: SeatConfig) -> Player:
     """Give ``player`` what the seat's options say, whoever plays it (a bot or a person):
     its state file, the passphrase, its links' shape, its game log, whether it serves
@@ -234,20 +242,19 @@ async def run_host(
             nursery.start_soon(_announce, announced, config.seat.interface, report)
             updates.send_nowait(_info(spec, where, 1, player))
         bots = [
-            bot_player(
-                f"Bot {k + 2}",  # the seat it takes, counted from the host's 1
-                levels[k % len(levels)],
-                random.Random(rng.getrandbits(64)),
-                lambda _: None,
-                passphrase=config.seat.passphrase,
+            beside_host(
+                bot_player(
+                    f"Bot {k + 2}",  # the seat it takes, counted from the host's 1
+                    levels[k % len(levels)],
+                    random.Random(rng.getrandbits(64)),
+                    lambda _: None,
+                    passphrase=config.seat.passphrase,
+                ),
+                config.seat,
+                spec.name,
             )
             for k in range(config.bots)
         ]
-        for bot in bots:
-            # Every peer of the table logs, the bots beside the host, under the table's
-            # name: `trace` merges the logs of a table played on one machine.
-            bot.log_dir, bot.table_name = config.seat.log, spec.name
-            bot.majority = config.seat.majority
         nursery.start_soon(seat_in_turn, nursery, port, bots, report)
     return result[0]
 

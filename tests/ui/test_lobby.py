@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+import trio
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from p2pnerts.commands import _screen
 from p2pnerts.commands._config import HostConfig, SeatConfig
 from p2pnerts.commands._screen import waiting_room
-from p2pnerts.net import TableInfo, TableSpec
+from p2pnerts.net import MatchResult, Player, TableInfo, TableSpec
 from p2pnerts.rules import TableOptions, TieRule
-from p2pnerts.ui import LobbyModel, TableModel, create_application, teams_of
+from p2pnerts.ui import LobbyModel, Session, TableModel, create_application, teams_of
 from p2pnerts.ui._lobby import TEAMS_ROW
 from p2pnerts.ui._lobbyview import render_lobby
 
@@ -230,3 +235,55 @@ def test_a_long_line_from_the_table_is_shown_whole_and_the_newest_lines_kept() -
         lobby.tell(f"line {k}")
     small = render_lobby(lobby, 80, 12).text()
     assert "line 7" in small and "line 0" not in small
+
+
+def _seated_by_the_waiting_room(
+    config: HostConfig, monkeypatch: pytest.MonkeyPatch
+) -> list[Player]:
+    """The bots the table screen's host seats for ``config``'s ``--bots``, as it seats
+    them (the table itself not opened)."""
+    seated: list[Player] = []
+    all_seated = trio.Event()
+
+    async def run_host(
+        config: HostConfig, *, task_status: trio.TaskStatus[int], **_: object
+    ) -> MatchResult:
+        task_status.started(4000)
+        await trio.sleep_forever()
+        raise AssertionError
+
+    async def local_bot(
+        port: int, bot: Player, report: object, task_status: trio.TaskStatus[None]
+    ) -> None:
+        seated.append(bot)
+        if len(seated) == config.bots:
+            all_seated.set()
+        task_status.started()
+
+    monkeypatch.setattr(_screen, "run_host", run_host)
+    monkeypatch.setattr(_screen, "local_bot", local_bot)
+    model = TableModel(0, ("Ann",), TableOptions(), send=lambda _: None)
+    session = Session(model, lambda: None, "Ann", random.Random(1), waiting_room(config))
+
+    async def seat_them() -> None:
+        with trio.fail_after(5):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_screen.host_in_lobby, config, session)
+                await all_seated.wait()
+                nursery.cancel_scope.cancel()
+
+    trio.run(seat_them)
+    return seated
+
+
+@pytest.mark.parametrize("majority", [True, False])
+def test_the_bots_the_waiting_room_seats_commit_as_the_hosts_seat_does(
+    majority: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `host --majority --bots 2` (and `play --majority`) on the table screen: each local
+    # bot must commit by the host's rule, or the table refuses it for its first Ready.
+    spec = TableSpec("Attic", 3, TableOptions())
+    config = HostConfig(SeatConfig("Ann", majority=majority), spec, bots=2)
+    seated = _seated_by_the_waiting_room(config, monkeypatch)
+    assert [bot.majority for bot in seated] == [majority, majority]
+    assert {bot.table_name for bot in seated} == {"Attic"}
