@@ -380,8 +380,11 @@ class Majority:
                 message = carried[(play.id, play.witness)]
                 self._messages[play.id] = (message, play.spots)
                 self._copies[play.id] = message
+        have = self.commits.order.have
         for seat in start.joined:  # (numbered on after the last of theirs settled)
-            self._arrived[seat] = self.commits.order.have[seat]
+            self._arrived[seat] = have[seat]
+        for seat in self._loose:  # (what this change settled its link need not bring)
+            self._loose[seat] = max(self._loose[seat], have[seat])
 
     def handover(
         self, votes: Iterable[ViewChange], members: Iterable[int], *, joining: bool

@@ -266,6 +266,13 @@ class Membership:
             # rejoin at once instead of waiting out the votes of a view it cannot form.
             self.shut_out(now)
             return
+        if self.seat in start.joined and self._host.by_majority:
+            # Let back in by a request of its own it has since gone on from (a Rejoin that
+            # came late): the others take its plays as of an earlier life and number its
+            # next after the last the change settled, which this seat, going on as it was,
+            # cannot do. It asks again, and comes back as a seat coming back does.
+            self.shut_out(now)
+            return
         if self.status is Status.CHANGING and start.view < self.election.changing_to:
             # This replica has since voted for a later view, which may form from those
             # votes: it installs at most one of the two (see `install_acks`).
