@@ -7,7 +7,8 @@ A change meant to keep behaviour (a refactoring) must leave every digest as it w
     python tools/digests.py --record tools/digests.json   # before the change
     python tools/digests.py --check tools/digests.json    # after it: exit 1 on any difference
 
-The list covers every fault mix, 2-14 peers, teams, every tie rule, and the arena's
+The list covers every fault mix, 2-14 peers, teams, every tie rule, tables that commit by
+a majority, and the arena's
 seat rotation (one digest of its JSON report, measured times left out). A case whose
 digest changes on purpose is recorded again, and the commit says what behaviour changed.
 """
@@ -37,16 +38,20 @@ class Case:
     rounds: int = 2
     teams: tuple[int, ...] = ()
     tie_rule: str = "both-stay"
+    majority: bool = False
 
     @property
     def name(self) -> str:
         layout = "+".join(map(str, self.teams)) if self.teams else f"{self.peers}p"
         seeds = f"{self.seeds.start}-{self.seeds.stop - 1}"
-        return f"{layout} {self.faults} {self.tie_rule} r{self.rounds} s{seeds}"
+        rule = " majority" if self.majority else ""
+        return f"{layout} {self.faults} {self.tie_rule} r{self.rounds} s{seeds}{rule}"
 
     def digest(self) -> str:
         options = TableOptions(tie_rule=TieRule(self.tie_rule), teams=self.teams)
-        config = SimConfig(self.peers, self.rounds, MIXES[self.faults], options)
+        config = SimConfig(
+            self.peers, self.rounds, MIXES[self.faults], options, majority=self.majority
+        )
         return run(config, self.seeds, SimpleBots()).digest
 
 
@@ -67,6 +72,10 @@ def _cases() -> list[Case]:
     # A run that once broke compiled code alone (tools/native.py): a set where a frozenset
     # was declared, seen only as a seat was shut out.
     cases.append(Case(4, "heavy", range(300001, 300002), teams=(2, 2)))
+    # Tables that commit by a majority, seats left out and coming back among them.
+    cases += [Case(4, f, range(1, 3), majority=True) for f in ("none", "heavy", "crash", "churn")]
+    cases += [Case(5, "partition", range(1, 3), majority=True)]
+    cases += [Case(4, "heavy", range(1, 3), teams=(2, 2), majority=True)]
     return cases
 
 
