@@ -22,6 +22,8 @@ but for one change; play it against the strong bot on the fast arena:
 - ``TableRollouts``, ``OwnRollouts``: "a move at home, or a turn" decided by playing on: six
   guesses at every hidden card, a second of play, every seat (or the bot's own only) played
   by the strong bot; slow (54 and 18 ms a decision).
+  The guesses keep the seat's own face-down cards as the view holds them: these probes read
+  them (a bound, not play a seat may make; ``tools/sampled.py`` guesses them too).
 - The beam searches over the bot's own tableau are in ``tools/beams.py``.
 
 How well a policy plays its own tableau alone, with no race and no other player's cards to
