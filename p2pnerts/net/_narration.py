@@ -152,7 +152,11 @@ class Narrator:
             case RejoinedTable():
                 return "you are back in"
             case SitOut():
-                return "you sit out this round (it began while you were away); you deal in the next"
+                # (The next round's deck was to be pledged in a Ready of this one, §5.1.)
+                return (
+                    "you sit out this round (it began while you were away) and the next;"
+                    " you deal in the one after"
+                )
         return None
 
     def _round_over(self, over: RoundOver) -> str:

@@ -162,7 +162,8 @@ def test_a_seat_back_from_its_own_stall_is_told_about_itself_in_both() -> None:
     said = [
         "you were away for 5.2 s; the others left you out and played on",
         "you are back in",
-        "you sit out this round (it began while you were away); you deal in the next",
+        "you sit out this round (it began while you were away) and the next;"
+        " you deal in the one after",
     ]
     for narrator in (headless(2), screen(2)):
         assert [narrator.tell(e) for e in events] == [Told(line) for line in said]

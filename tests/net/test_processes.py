@@ -312,12 +312,14 @@ def test_a_peer_stopped_for_5_s_is_told_it_was_away_sits_out_and_its_record_is_w
         outs = [out, _finish(other), host.communicate(timeout=LIMIT)[0]]
     assert "the others left you out and played on" in out and "you were away for " in out
     assert "you are back in" in out
-    assert "you sit out this round (it began while you were away); you deal in the next" in out
+    sits = "you sit out this round (it began while you were away) and the next; you deal in"
+    assert sits + " the one after" in out
     assert not re.search(r"is silent$", out, re.MULTILINE), "its own stall is nobody's silence"
     for seen in outs:
         over = [int(n) for n in re.findall(r"^round (\d+) over", seen, re.MULTILINE)]
         assert over == [1, 2, 3], seen
     assert re.search(r"^round 2 over \(you sat out; ", out, re.MULTILINE)
+    assert re.search(r"^round 3 over \(you sat out; ", out, re.MULTILINE)  # (as it was told)
     assert all(re.search(r"^B2 is back after \d+\.\d s away$", o, re.MULTILINE) for o in outs[1:])
     assert len({_summary(o) for o in outs}) == 1
     assert re.search(r"^membership: .*left out, .*back, .*; away \d+\.\d s$", out, re.MULTILINE)

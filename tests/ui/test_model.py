@@ -226,7 +226,8 @@ def test_a_player_back_from_a_stall_is_told_and_a_round_replayed_is_not_kept_twi
         "you were away for 5.0 s; the others left you out and played on",
         "you are back in",
         "round 2 starts",
-        "you sit out this round (it began while you were away); you deal in the next",
+        "you sit out this round (it began while you were away) and the next;"
+        " you deal in the one after",
     ]
     assert model.history == [over]
     assert model.news_now().startswith("you sit out this round"), "kept, where plays are not"
