@@ -151,6 +151,8 @@ class Narrator:
                 )
             case RejoinedTable():
                 return "you are back in"
+            case SitOut(deals_next=True):
+                return "you sit out this round (it began while you were away); you deal in the next"
             case SitOut():
                 # (The next round's deck was to be pledged in a Ready of this one, §5.1.)
                 return (

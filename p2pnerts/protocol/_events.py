@@ -209,10 +209,13 @@ class RejoinedTable:
 
 @dataclass(frozen=True, slots=True)
 class SitOut:
-    """This seat, back in, sits round ``round`` out: the round was dealt while it was away
-    (it deals in the next)."""
+    """This seat, back in, sits round ``round`` out: the round was dealt while it was away.
+    It deals in the next if its deck pledged for it (a Ready of this round committed before
+    it was left out, ``deals_next``); else it sits the next out too, and deals in the one
+    after (SPEC §5.1)."""
 
     round: int
+    deals_next: bool = False
 
 
 Event = (

@@ -33,6 +33,7 @@ A message is checked completely (`_checks.py`) before any part changes for it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 
 from p2pnerts.protocol import _deal
@@ -45,7 +46,7 @@ from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._deal import Shuffle
 from p2pnerts.protocol._dealing import Dealing
 from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
-from p2pnerts.protocol._events import Event, PeerLeft, Returned
+from p2pnerts.protocol._events import Event, PeerLeft, Returned, SitOut
 from p2pnerts.protocol._inplay import InPlay
 from p2pnerts.protocol._log import Log, Pending
 from p2pnerts.protocol._majority import Majority
@@ -325,7 +326,14 @@ class Replica(Readings):
         if not self.events:
             return []  # (the usual answer: most steps tell nothing)
         events, self.events = self.events, []
-        return self.record.tell(events)
+        told = self.record.tell(events)
+        return [self._sitting_out(e) if isinstance(e, SitOut) else e for e in told]
+
+    def _sitting_out(self, event: SitOut) -> SitOut:
+        """Whether this seat, sitting a round out, deals in the next: its deck pledged for
+        it in a Ready of this round (`Round.pledges`)."""
+        pledged = self.deck in self.dealing.round_data(event.round).pledges
+        return replace(event, deals_next=pledged)
 
     def resend_to(self, seat: int) -> list[Message]:
         """What to send again to ``seat`` on a new connection: everything it may lack

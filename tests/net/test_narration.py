@@ -167,6 +167,10 @@ def test_a_seat_back_from_its_own_stall_is_told_about_itself_in_both() -> None:
     ]
     for narrator in (headless(2), screen(2)):
         assert [narrator.tell(e) for e in events] == [Told(line) for line in said]
+        # (Its deck pledged for the next round before it was left out: it deals in it.)
+        assert narrator.tell(SitOut(7, deals_next=True)) == Told(
+            "you sit out this round (it began while you were away); you deal in the next"
+        )
         assert narrator.tell(Returned(1.5)) == Told(
             "you were away for 1.5 s; the table waited for you"
         )
