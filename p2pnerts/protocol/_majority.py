@@ -472,8 +472,7 @@ class Majority:
         for play, ok in self.commits.resolved():
             message, _ = self._messages[play]
             if play in applied:
-                self._outcomes[play] = 0
-                continue
+                continue  # (and folds nothing of the view left: `_close`)
             if message.sender == host.seat and isinstance(message, Play):
                 host.inplay.in_the_air(message)  # (its own, made before it was left out)
             if ok:
