@@ -273,7 +273,12 @@ class Dealing:
         public = self._host.inplay.public
         fresh = self.round == 0 and public is None
         between = public is not None and public.ended is not None
-        return (fresh or between) and self.round <= self._host.inplay.number
+        # Back in with no table, the next round being dealt (a deck's Ready for it held):
+        # the round before ended while it was away, and it deals on with the others.
+        dealt = public is None and any(
+            this.readies for number, this in self.rounds.items() if number > self.round
+        )
+        return (fresh or between or dealt) and self.round <= self._host.inplay.number
 
     def round_data(self, number: int) -> Round:
         """What this replica keeps of round ``number`` (kept from now on)."""
