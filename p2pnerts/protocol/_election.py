@@ -244,7 +244,7 @@ class Election:
             # coming back replays the round as applied here, with what was kept here
             # while the members changed; every seat's digest starts again at `committed`.
             committed, kept = handover
-            carried = base.to_carry([], frozenset(), joined) if joined else ()
+            carried = base.to_carry([], frozenset(), joined)  # (nothing, with none joined)
             carried += tuple(encode_payload(bare(m)) for m in kept)
         requests = self._m.rejoining.requests
         carried += tuple(encode_payload(requests[s]) for s in joined)  # they asked: signed

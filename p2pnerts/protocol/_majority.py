@@ -118,7 +118,7 @@ class Majority:
         self._arrived = [0] * host.players
         """Per seat, how many of its ordered messages were accepted here (this seat's own:
         made): the next one's number, which its ``below`` must name."""
-        self.queued: list[Ordered] = []
+        self._queued: list[Ordered] = []
         """Ordered messages accepted (or made) while the members change: held once the new
         view is installed, unless the change settled them."""
         self._sized = (-NEVER, False)
@@ -191,7 +191,7 @@ class Majority:
     def _take(self, message: Ordered, now: float) -> None:
         """Hold a play, voting on it; while the members change, keep it for the new view."""
         if self._host.status is not Status.NORMAL:
-            self.queued.append(message)
+            self._queued.append(message)
             return
         play = self._spotted(message)
         if play.seq <= self.commits.voter.have[play.seat]:
@@ -408,7 +408,7 @@ class Majority:
         if not joining:
             return count, []
         last = settled.last
-        return count, [m for m in self.queued if m.below[m.sender] > last[m.sender]]
+        return count, [m for m in self._queued if m.below[m.sender] > last[m.sender]]
 
     def install(self, start: StartView, now: float) -> None:
         """Go on in the view ``start`` begins: every play still open settled from the
@@ -423,7 +423,7 @@ class Majority:
         self.apply(now, why=CHANGED_WHY)
         self._host.apply(start, now)
         self._close(start, fold=True)
-        queued, self.queued = self.queued, []
+        queued, self._queued = self._queued, []
         for message in queued:
             if message.sender in start.members and message.sender not in start.joined:
                 self._take(message, now)
