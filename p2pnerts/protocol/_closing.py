@@ -166,9 +166,8 @@ class Closing:
             else:
                 decks[deck] = order
         public = _deal.public_deal(host.options, host.seats, this.shown)
-        flagged = _deal.replay(public, decks, this.log)
-        if flagged is not None and flagged[0] >= 0:
-            failures.setdefault(host.seats[flagged[0]], flagged)
+        for deck, flagged in _deal.replay(public, decks, this.log).items():
+            failures.setdefault(deck, flagged)
         self._void(number, failures)
 
     def _check(self, this: Round, before: Round, deck: int) -> tuple[int, str, tuple[Card, ...]]:

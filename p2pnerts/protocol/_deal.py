@@ -175,10 +175,23 @@ def check_deck(
 
 def replay(
     public: State, decks: Mapping[int, Sequence[Card]], log: Sequence[tuple[Move, bool]]
-) -> tuple[int, str] | None:
-    """Replay a round with the checked decks known: the first seat whose move the decks
-    contradict, and why (§5.5 step 3); None if every move fits."""
-    return _replay(public, tuple(sorted((d, tuple(o)) for d, o in decks.items())), tuple(log))
+) -> dict[int, tuple[int, str]]:
+    """Replay a round with the checked decks known (§5.5 step 2): per deck whose order
+    contradicts a move, the seat that made the first such move and why; empty if every
+    move fits.
+
+    A deck found contradicted is dealt unknown and the round replayed again, until every
+    move fits. So each deck's verdict rests on its own moves and the public table alone,
+    never on which contradicted deck a replay met first: seats that committed plays of
+    different spots in different sequences (they commute) fail the same decks, each
+    naming the same seat."""
+    known = {deck: tuple(order) for deck, order in decks.items()}
+    failed: dict[int, tuple[int, str]] = {}
+    while (found := _replay(public, tuple(sorted(known.items())), tuple(log))) is not None:
+        deck, seat, why = found
+        failed[deck] = (seat, why)
+        del known[deck]
+    return failed
 
 
 @functools.lru_cache(maxsize=REPLAYS_KEPT)
@@ -186,20 +199,32 @@ def _replay(
     public: State,
     decks: tuple[tuple[int, tuple[Card, ...]], ...],
     log: tuple[tuple[Move, bool], ...],
-) -> tuple[int, str] | None:
+) -> tuple[int, int, str] | None:
+    """The first move of the log that the known decks contradict: its deck, its seat and
+    why; None if every move fits."""
     # Keyed by every input, by value: an equal replay has the same verdict.
     known = dict(decks)
-    try:
-        tableaux = tuple(
-            deal_tableau(t.deck, known[t.deck], public.options) if t.deck in known else t
-            for t in public.tableaux
-        )
-    except RulesError as exc:
-        return -1, f"revealed decks cannot be dealt: {exc}"
-    state = public._replace(tableaux=tableaux)
+    state = public._replace(
+        tableaux=tuple(_dealt(t, known, public.options) for t in public.tableaux)
+    )
     for move, tie in log:
         try:
             state, _ = apply(state, move, tie=tie)
         except IllegalMove as exc:
-            return move.seat, f"a card it showed contradicts its deck: {exc}"
+            why = f"a card it showed contradicts its deck: {exc}"
+            return state.tableau_of(move.seat).deck, move.seat, why
     return None
+
+
+def _dealt(
+    public: Tableau, known: Mapping[int, tuple[Card, ...]], options: TableOptions
+) -> Tableau:
+    """A deck's tableau as the replay deals it: from its order where that is known and
+    deals (an order checked against its shuffle always does), else as the table saw it."""
+    order = known.get(public.deck)
+    if order is None:
+        return public
+    try:
+        return deal_tableau(public.deck, order, options)
+    except RulesError:
+        return public

@@ -21,17 +21,21 @@ from p2pnerts.protocol import (
     pledge,
     shuffle,
 )
+from p2pnerts.protocol._deal import public_deal, replay, with_own_deck
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
     CallNerts,
     Card,
+    CardsRevealed,
     DeclareStuck,
     EndReason,
     Match,
     Suit,
     TableOptions,
     ToFoundation,
+    TurnStock,
+    apply,
     new_deck,
     void_points,
 )
@@ -130,6 +134,29 @@ def _left_out_and_voided(table: Table) -> None:
         assert [(e.seat, e.reason, e.points) for e in failed] == [(2, NEVER_REVEALED, -2)]
         assert table.replicas[seat].match_scores == [(1, -2, -2)]
     table.agree()
+
+
+def test_the_audit_fails_every_deck_a_move_contradicts_whichever_it_replays_first() -> None:
+    """Two seats each turn their stock showing cards their decks hold in another order. At
+    a majority's table seats commit plays of different decks in different sequences (they
+    commute), so the audit's replay meets the two lies in either order; each seat fails
+    both decks, each naming its own seat. Before, the replay stopped at the first lie it
+    met, and two seats failed two different decks."""
+    orders = {d: shuffle(d, 1, bytes([d]) * 32, A, options=OPTIONS) for d in range(3)}
+    public = public_deal(OPTIONS, (0, 1, 2), {d: face_up(o, OPTIONS) for d, o in orders.items()})
+
+    def turn(seat: int, lie: bool) -> TurnStock:
+        _, (shown,) = apply(with_own_deck(public, seat, orders[seat]), TurnStock(seat))
+        assert isinstance(shown, CardsRevealed)
+        return TurnStock(seat, shown.cards[::-1] if lie else shown.cards, rotation=0)
+
+    lies, honest = [(turn(0, True), False), (turn(1, True), False)], (turn(2, False), False)
+    one_way = replay(public, orders, [lies[0], honest, lies[1]])
+    other_way = replay(public, orders, [lies[1], honest, lies[0]])
+    assert one_way == other_way
+    assert {deck: seat for deck, (seat, _) in one_way.items()} == {0: 0, 1: 1}
+    assert all("contradicts its deck" in why for _, why in one_way.values())
+    assert replay(public, orders, [honest]) == {}
 
 
 def test_a_seat_withholding_its_secret_but_staying_is_left_out_in_time_and_voided_alike() -> None:
