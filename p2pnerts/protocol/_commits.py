@@ -18,14 +18,17 @@ polled, any other to every other seat) and the plays that resolve, in the order 
   (`BallotBox.check`); one that comes before the play waits for it. A Tally that fails is
   refused as a `RemoteProtocolError`, with nothing changed.
 - A seat that has held a play of another seat for `POLL_AFTER` without an outcome polls
-  every member, and again while it waits, each wait twice the last. A member answers with
-  its Ballot (one that does not hold the play yet waits for it, up to `POLL_MOST`, before it
-  votes it late: on a slow link the poll may overtake the play, and a late vote then would
-  send back a play that only came slowly), and with the play's Tally if it holds one
-  (signed by the seat that counted it, it is as good handed on). The poller takes such a
-  Tally, or counts its own Ballot and the answers and decides the play itself when they
-  decide it, counting as a poller does (`_spots.decide`, ``polled``: more votes than the
-  sender needs, so that a voter telling the two of them two things parts nothing).
+  every member, and again while it waits, each wait twice the last. A sender polls on its
+  own play so too once it has waited `POLL_MOST` (a Ballot lost on a link that broke is
+  asked for again; it counts the answers as it counts every Ballot on its plays). A
+  member answers with its Ballot (one that does not hold the play yet waits for it, up to
+  `POLL_MOST`, before it votes it late: on a slow link the poll may overtake the play, and
+  a late vote then would send back a play that only came slowly), and with the play's
+  Tally if it holds one (signed by the seat that counted it, it is as good handed on).
+  The poller takes such a Tally, or counts its own Ballot and the answers and decides the
+  play itself when they decide it, counting as a poller does (`_spots.decide`,
+  ``polled``: more votes than the sender needs, so that a voter telling the two of them
+  two things parts nothing).
 
 What a seat keeps of a play (the play, its votes and Ballots, its outcome and Tally) it
 lets go of once every member has passed the play in the canonical order (`_order`): each
@@ -98,6 +101,8 @@ class Commits:
         """Another seat's plays held without an outcome, and when to poll on each next."""
         self._wait: dict[PlayId, float] = {}
         """How long the last wait before a poll on each play was."""
+        self._held_at: dict[PlayId, float] = {}
+        """When this seat first held each play of another seat (`open_since`)."""
         self.refusals: list[tuple[int, str]] = []
         """Seats whose Tally, taken once its play came, failed its check, each with why:
         the replica refuses them as it refuses a frame that fails at once."""
@@ -133,8 +138,10 @@ class Commits:
             return  # passed everywhere, and let go of
         vote = self.voter.hold(play)
         self.order.hold(play)
+        # Its own too, later: a Ballot lost on a link that broke is asked for again.
+        self._due.setdefault(play.id, now + (POLL_MOST if play.seat == self.seat else POLL_AFTER))
         if play.seat != self.seat:
-            self._due.setdefault(play.id, now + POLL_AFTER)
+            self._held_at.setdefault(play.id, now)
             self._send(self.box.cast(vote, play.seat, self.view, self._stamp()))
         _, askers = self._asked.pop(play.id, (now, set()))
         self._answer(vote, askers)  # (polled before it came: answered now it has)
@@ -280,6 +287,7 @@ class Commits:
         self._asked.clear()
         self._due.clear()
         self._wait.clear()
+        self._held_at.clear()
         self._early.clear()
 
     def settlement(
@@ -316,6 +324,7 @@ class Commits:
                 self._settled,
                 self._due,
                 self._wait,
+                self._held_at,
                 self._early,
                 self.other_copies,
                 self._asked,
@@ -332,6 +341,14 @@ class Commits:
             if number <= self._made[seat]
         )
         return min(min(self._due.values(), default=NEVER), min(asked, default=NEVER))
+
+    def open_since(self) -> float:
+        """Since when this seat holds the oldest play of another seat that has no outcome
+        here (`NEVER`: none)."""
+        held, known = self._held_at, self.order.outcomes
+        return min(
+            (held[p] for p in self.order.unresolved if p in held and p not in known), default=NEVER
+        )
 
     def take_outgoing(self) -> list[tuple[CommitFrame, int | None]]:
         """Frames to send, in order, each with the seat it goes to (None: every other seat):

@@ -83,7 +83,7 @@ class Election:
                 above = max([self._m.view, *(asking[s][1] for s in fresh)])
                 self._start_view_change(self._next_view(above, now), now)
         elif self._m.status is Status.NORMAL and (
-            self._departed(now) or self._m.rejoining.fresh(now)
+            self._departed(now) or self._m.rejoining.fresh(now) or self._settle_due() <= now
         ):
             fresh, asking = self._m.rejoining.fresh(now), self._m.rejoining.asking
             above = max([self._m.view, *(asking[s][1] for s in fresh)])
@@ -109,6 +109,21 @@ class Election:
             return True
         return max(silent, default=0) >= m.timing.suspect_after and m.host.overfull(now)
 
+    def _settle_due(self) -> float:
+        """At a table that commits by a majority: when the members must change, all of
+        them staying, to settle a play of another seat held open here (`NEVER`: none
+        must): `Timing.settle_after` from when this seat held it, or from when a member
+        was last heard again after a silence, whichever is later, and only while no
+        member is silent. A sender that keeps the outcome of its own play to itself, once
+        the votes on it split, holds that play and every play after it on its spots no
+        longer than that; a play whose votes wait on a silent member (a hiccup) is waited
+        for, as the member is, and decided by its vote when it is back."""
+        m = self._m
+        if m.liveness.suspected & m.members:
+            return NEVER
+        back = max(m.liveness.back_at[s] for s in m.members)
+        return max(m.host.open_since(), back) + m.timing.settle_after
+
     def deadline(self) -> float:
         """When `tick` next has something to do (`NEVER`: nothing it waits for)."""
         m = self._m
@@ -116,7 +131,7 @@ class Election:
             if m.view_members - m.members:
                 return m.installed_at  # (at once)
             earliest = m.liveness.earliest_live_since()
-            return max(earliest, m.installed_at) + m.timing.depart_after
+            return min(max(earliest, m.installed_at) + m.timing.depart_after, self._settle_due())
         if m.status is Status.NORMAL:
             # The earliest of every other member's max(live_since, installed_at) + wait:
             # both steps keep the order, so it follows from the earliest live_since.

@@ -34,6 +34,9 @@ class Liveness:
         self.since: dict[int, float] = {}
         """Per seat away (suspected, left out, or asking to rejoin having lost its state),
         when it was last heard before: how long it was away is told when it is back."""
+        self.back_at = [now] * players
+        """Per seat, when this replica last heard from it after a silence of at least
+        `Timing.suspect_after` (or began to listen)."""
         self.stale_since: list[float | None] = [None] * players
         """Per seat, since when its Acks have claimed nothing new, if they have not."""
         self._head: Pending | None = None
@@ -53,6 +56,7 @@ class Liveness:
             # Silent in between: a stall is talk that acknowledges nothing, and this was
             # none (a link down, and what waited on it all arrives now): count it afresh.
             self.stale_since[seat] = None
+            self.back_at[seat] = now
         if isinstance(message, Ack):
             if not stale:
                 self.stale_since[seat] = None
@@ -65,13 +69,14 @@ class Liveness:
 
     def forget(self, seat: int) -> None:
         """A seat (re)joins: heard as lately as anyone, its Acks fresh, not suspected."""
-        self.heard[seat] = max(self.heard)
+        self.heard[seat] = self.back_at[seat] = max(self.heard)
         self.stale_since[seat] = None
         self.suspected.discard(seat)
 
     def restart(self, now: float) -> None:
         """This replica comes back into a view: every seat heard now."""
         self.heard = [now] * len(self.heard)
+        self.back_at = [now] * len(self.heard)
         self.stale_since = [None] * len(self.heard)
         self.suspected.clear()
         self.since.clear()
@@ -81,6 +86,7 @@ class Liveness:
         others (their silence in it, their Acks that claimed nothing new, the first
         message's wait), as if it had not passed."""
         self.heard = [t + seconds for t in self.heard]
+        self.back_at = [t + seconds for t in self.back_at]
         self.stale_since = [None if t is None else t + seconds for t in self.stale_since]
         self._head_since += seconds
         self.withheld = {s: t + seconds for s, t in self.withheld.items()}

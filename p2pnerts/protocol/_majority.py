@@ -334,6 +334,11 @@ class Majority:
         more (`_take`, `take`)."""
         return _handover.write(self.commits.holding(), self._copies)
 
+    def open_since(self) -> float:
+        """Since when the oldest play of another seat held here has had no outcome
+        (`Commits.open_since`)."""
+        return self.commits.open_since()
+
     def overfull(self, now: float) -> bool:
         """Whether a StartView carrying the members' holdings, each the size of this seat's,
         and a pool a quarter larger than its own (the others' hold the same plays and

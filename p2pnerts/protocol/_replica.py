@@ -465,6 +465,11 @@ class Replica(Readings):
         acknowledgement commits."""
         return self.majority is not None and self.majority.overfull(now)
 
+    def open_since(self) -> float:
+        """Since when the oldest play of another seat held here has had no outcome
+        (`Majority.open_since`); `NEVER` where every member's acknowledgement commits."""
+        return NEVER if self.majority is None else self.majority.open_since()
+
     def handover(
         self, votes: Sequence[ViewChange], members: Sequence[int], *, joining: bool
     ) -> tuple[int, list[Ordered]] | None:

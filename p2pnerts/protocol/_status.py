@@ -41,3 +41,10 @@ class Timing:
     """How long after a round ended here a member may go without its deck's Reveal held
     here (the next deal waits for it) before it counts as holding the table up: it is left
     out, and its deck voided where the view that leaves it out commits."""
+    settle_after: float = 3.0
+    """How long a play of another seat may stay open at a seat of a table that commits by a
+    majority, every member heard meanwhile, before the members change, all of them
+    staying, to settle it: a sender that keeps the outcome of its own play to itself,
+    once the votes on it split, holds that play and every play after it on its spots no
+    longer than this. Three times a poll's longest wait, so that an honest sender's Tally
+    lost on the way has come again by then (SPEC's notes, "A play held open")."""

@@ -5,6 +5,7 @@ than that leaves nobody out."""
 
 from __future__ import annotations
 
+import pytest
 from _table import Table, order
 
 from p2pnerts.protocol import (
@@ -16,6 +17,7 @@ from p2pnerts.protocol import (
     Status,
     ViewInstalled,
 )
+from p2pnerts.protocol._messages import Ballot, CommitFrame, Tally
 from p2pnerts.rules import NERTS, NEW_FOUNDATION, Card, Suit, TableOptions, ToFoundation, TurnStock
 
 AH0 = Card(0, 1, Suit.HEARTS)
@@ -208,3 +210,76 @@ def test_a_seat_cut_off_with_a_play_nobody_held_comes_back_without_it() -> None:
     table.run_for(3.0)
     assert not any(e.move == turn for s in range(4) for e in table.of(s, PlayCommitted))
     _back(table, 3, [ace])
+
+
+@pytest.mark.parametrize("withheld", [False, True])
+def test_a_play_its_sender_keeps_open_is_settled_by_a_change_that_leaves_nobody_out(
+    withheld: bool,
+) -> None:
+    """Seat 3 and seat 0 race their twos of hearts onto the ace; seats 1 and 3 hold seat
+    3's first, seats 0 and 2 seat 0's (a later clock), so the votes on seat 3's split two
+    to two and only its sender's Tally decides it. Honest, it sends one; withheld, seat
+    3's play stays open, and seat 0's waits behind it on the foundation, until a change
+    of members every seat stays in settles both, `Timing.settle_after` on."""
+    table = _table(4)
+    if withheld:
+        cheat = table.replicas[3]
+        take = cheat.take_frames
+
+        def no_own_tallies() -> list[tuple[CommitFrame, int | None]]:
+            return [(f, to) for f, to in take() if not (isinstance(f, Tally) and f.seat == 3)]
+
+        cheat.take_frames = no_own_tallies  # type: ignore[method-assign]
+    table.play(0, ToFoundation(0, AH0, NERTS, NEW_FOUNDATION))
+    late = table.replicas[3].intend(ToFoundation(3, Card(3, 2, Suit.HEARTS), 0, 0), table.now)
+    table.flush()
+    for _ in range(2):
+        table.replicas[0].send_ack(table.now)  # (seat 0's play sorts after seat 3's)
+    landed = table.replicas[0].intend(ToFoundation(0, Card(0, 2, Suit.HEARTS), 0, 0), table.now)
+    table.flush()
+    for src, dest in ((3, 1), (0, 2), (0, 1), (3, 2), (3, 0), (0, 3)):
+        table.deliver(src, dest)
+    table.run_for(table.timing.settle_after - 0.5)
+    committed = [[e.move for e in table.of(s, PlayCommitted)][1:] for s in range(4)]
+    assert committed == [[] if withheld and s < 3 else [landed] for s in range(4)]
+    table.run_for(1.0)
+    for seat in range(4):
+        assert [e.move for e in table.of(seat, PlayCommitted)][1:] == [landed]
+        assert [e.move for e in table.of(seat, PlayReturned)] == [late]
+        assert [e.view for e in table.of(seat, ViewInstalled)] == ([1] if withheld else [])
+        assert table.of(seat, PeerExcluded) == [] and _members(table, seat) == (0, 1, 2, 3)
+    table.agree()
+
+
+def test_a_ballot_lost_on_the_way_to_the_sender_is_asked_for_again() -> None:
+    """Seat 3's two of hearts reaches seats 1 and 2 before seat 0's (a later clock), seat 0
+    holding its own first: two votes for it besides its sender's, one late. Seat 2's Ballot
+    is lost on the way to seat 3 (a link that broke), so the sender counts two for and one
+    late, and a poller needs all four for: no seat can decide it. The sender polls on its
+    own play too, a second on; seat 2 answers with its Ballot again, and the play lands
+    with no change of members."""
+    table = _table(4)
+    table.play(0, ToFoundation(0, AH0, NERTS, NEW_FOUNDATION))
+    landed = table.replicas[3].intend(ToFoundation(3, Card(3, 2, Suit.HEARTS), 0, 0), table.now)
+    table.flush()
+    for _ in range(2):
+        table.replicas[0].send_ack(table.now)  # (seat 0's play sorts after seat 3's)
+    late = table.replicas[0].intend(ToFoundation(0, Card(0, 2, Suit.HEARTS), 0, 0), table.now)
+    table.flush()
+    table.deliver(3, 1)
+    table.deliver(3, 2)
+    lost = table.links[2, 3]
+    kept = [m for m in lost if not (isinstance(m, Ballot) and m.to == 3)]
+    assert len(kept) < len(lost)
+    lost.clear()
+    lost.extend(kept)
+    for src, dest in ((3, 0), (0, 1), (0, 2), (0, 3)):
+        table.deliver(src, dest)
+    table.run_for(0.75)
+    assert [e.move for e in table.of(3, PlayCommitted)][1:] == []  # (no seat decides it)
+    table.run_for(1.0)
+    for seat in range(4):
+        assert [e.move for e in table.of(seat, PlayCommitted)][1:] == [landed]
+        assert [e.move for e in table.of(seat, PlayReturned)] == [late]
+        assert table.of(seat, ViewInstalled) == []
+    table.agree()
