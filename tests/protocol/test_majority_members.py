@@ -230,13 +230,7 @@ def test_a_play_its_sender_keeps_open_is_settled_by_a_change_that_leaves_nobody_
             return [(f, to) for f, to in take() if not (isinstance(f, Tally) and f.seat == 3)]
 
         cheat.take_frames = no_own_tallies  # type: ignore[method-assign]
-    table.play(0, ToFoundation(0, AH0, NERTS, NEW_FOUNDATION))
-    late = table.replicas[3].intend(ToFoundation(3, Card(3, 2, Suit.HEARTS), 0, 0), table.now)
-    table.flush()
-    for _ in range(2):
-        table.replicas[0].send_ack(table.now)  # (seat 0's play sorts after seat 3's)
-    landed = table.replicas[0].intend(ToFoundation(0, Card(0, 2, Suit.HEARTS), 0, 0), table.now)
-    table.flush()
+    late, landed = _twos_of_hearts(table)
     for src, dest in ((3, 1), (0, 2), (0, 1), (3, 2), (3, 0), (0, 3)):
         table.deliver(src, dest)
     table.run_for(table.timing.settle_after - 0.5)
@@ -259,13 +253,7 @@ def test_a_ballot_lost_on_the_way_to_the_sender_is_asked_for_again() -> None:
     own play too, a second on; seat 2 answers with its Ballot again, and the play lands
     with no change of members."""
     table = _table(4)
-    table.play(0, ToFoundation(0, AH0, NERTS, NEW_FOUNDATION))
-    landed = table.replicas[3].intend(ToFoundation(3, Card(3, 2, Suit.HEARTS), 0, 0), table.now)
-    table.flush()
-    for _ in range(2):
-        table.replicas[0].send_ack(table.now)  # (seat 0's play sorts after seat 3's)
-    late = table.replicas[0].intend(ToFoundation(0, Card(0, 2, Suit.HEARTS), 0, 0), table.now)
-    table.flush()
+    landed, late = _twos_of_hearts(table)
     table.deliver(3, 1)
     table.deliver(3, 2)
     lost = table.links[2, 3]
@@ -283,3 +271,17 @@ def test_a_ballot_lost_on_the_way_to_the_sender_is_asked_for_again() -> None:
         assert [e.move for e in table.of(seat, PlayReturned)] == [late]
         assert table.of(seat, ViewInstalled) == []
     table.agree()
+
+
+def _twos_of_hearts(table: Table) -> tuple[ToFoundation, ToFoundation]:
+    """Seat 0 starts hearts; then seats 3 and 0 play their twos of hearts on it, seat 0's
+    at a later clock, both on their links yet: (seat 3's, seat 0's)."""
+    table.play(0, ToFoundation(0, AH0, NERTS, NEW_FOUNDATION))
+    three = table.replicas[3].intend(ToFoundation(3, Card(3, 2, Suit.HEARTS), 0, 0), table.now)
+    table.flush()
+    for _ in range(2):
+        table.replicas[0].send_ack(table.now)  # (seat 0's play sorts after seat 3's)
+    zero = table.replicas[0].intend(ToFoundation(0, Card(0, 2, Suit.HEARTS), 0, 0), table.now)
+    table.flush()
+    assert isinstance(three, ToFoundation) and isinstance(zero, ToFoundation)
+    return three, zero
