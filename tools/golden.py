@@ -27,6 +27,7 @@ from typing import Any
 from goldenfile.frames import FRAMES  # beside this script
 from goldenfile.invalid import INVALID
 from goldenfile.links import link_frames, spectator_frames
+from goldenfile.majority import COMMIT_FRAMES
 from goldenfile.meaning import NOTATION, link_meaning, meaning
 from goldenfile.vectors import vectors
 
@@ -52,7 +53,7 @@ def document() -> dict[str, Any]:
         "notation": NOTATION,
         "frames": [
             {"name": name, "note": note, "hex": encode(m).hex(), "meaning": meaning(m)}
-            for name, m, note in FRAMES
+            for name, m, note in FRAMES + COMMIT_FRAMES
         ],
         "link_frames": [
             {"name": name, "note": note, "hex": encode(m).hex(), "meaning": link_meaning(m)}
@@ -90,7 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     GOLDEN.parent.mkdir(exist_ok=True)
     GOLDEN.write_text(text, encoding="utf-8")
-    print(f"wrote {len(FRAMES)} frames and {len(INVALID)} invalid frames to {GOLDEN}")
+    frames = len(FRAMES) + len(COMMIT_FRAMES)
+    print(f"wrote {frames} frames and {len(INVALID)} invalid frames to {GOLDEN}")
     return 0
 
 

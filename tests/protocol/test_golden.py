@@ -57,11 +57,17 @@ from p2pnerts.protocol import (
     derived,
     encode,
     link_statement,
+    order_key,
     pledge,
     table_terms,
     verify,
+    witness,
 )
+from p2pnerts.protocol._ballots import BallotBox
 from p2pnerts.protocol._checks import Gate, Seating
+from p2pnerts.protocol._codec import decode_commit_frame
+from p2pnerts.protocol._messages import Ballot, CommitFrame, Poll, Tally
+from p2pnerts.protocol._spots import Spotted, spots_of
 from p2pnerts.rules import (
     CallNerts,
     Card,
@@ -147,6 +153,11 @@ _KINDS: dict[str, Callable[..., Message]] = {
     "TeamDeal": TeamDeal,
     "Evidence": Evidence,
 }
+_COMMIT_KINDS: dict[str, Callable[..., CommitFrame]] = {
+    "Ballot": Ballot,
+    "Tally": Tally,
+    "Poll": Poll,
+}
 _FIELDS: dict[str, Callable[[Any], Any]] = {
     "move": move,
     "pledge": bytes.fromhex,
@@ -157,6 +168,8 @@ _FIELDS: dict[str, Callable[[Any], Any]] = {
     "base_digest": bytes.fromhex,
     "sig": bytes.fromhex,
     "holding": bytes.fromhex,
+    "witness": bytes.fromhex,
+    "ballots": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
     "face_up": lambda cards: tuple(code(c) for c in cards),
     "carried": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
     "votes": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
@@ -172,12 +185,12 @@ def _plain(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-def message(meaning: dict[str, Any]) -> Message:
+def message(meaning: dict[str, Any]) -> Message | CommitFrame:
     """The message a meaning states, every field converted as the notation says."""
     values = {
         name: _FIELDS.get(name, _plain)(value) for name, value in meaning.items() if name != "kind"
     }
-    return _KINDS[meaning["kind"]](**values)
+    return {**_KINDS, **_COMMIT_KINDS}[meaning["kind"]](**values)
 
 
 def _name(entry: dict[str, Any]) -> str:
@@ -219,8 +232,9 @@ def test_every_golden_start_view_passes_the_checks_of_a_seat_of_its_view() -> No
         start = decode(bytes.fromhex(frame["hex"]))
         if isinstance(start, StartView):
             seat = receivers[start.sender]
+            majority = bool(start.pool)  # (a majority's table: its votes bring holdings)
             gate = Gate(
-                Seating(seat, (0, 1, 2, 3), TableOptions()),
+                Seating(seat, (0, 1, 2, 3), TableOptions(), majority),
                 Signer.computed(
                     seat, 4, b"golden", bytes.fromhex(GOLDEN["vectors"]["keys"]["table"])
                 ),
@@ -240,7 +254,7 @@ def test_a_stream_of_every_golden_frame_decodes_in_order_whatever_the_chunks() -
 
 def test_the_golden_frames_cover_every_kind_and_every_case_the_spec_names() -> None:
     kinds = {f["meaning"]["kind"] for f in FRAMES}
-    assert kinds == set(_KINDS)
+    assert kinds == set(_KINDS) | set(_COMMIT_KINDS)
     moves = [f["meaning"]["move"] for f in FRAMES if f["meaning"]["kind"] == "Play"]
     assert {m["kind"] for m in moves} == {
         "TurnStock",
@@ -253,6 +267,53 @@ def test_the_golden_frames_cover_every_kind_and_every_case_the_spec_names() -> N
     }
     assert any(m.get("declare") and m["card"].startswith("Jk") for m in moves)
     assert any(f["meaning"]["kind"] == "StartView" and f["meaning"]["carried"] for f in FRAMES)
+    meanings = [f["meaning"] for f in FRAMES]
+    assert {"Ready", "Play"} <= {m["kind"] for m in meanings if m.get("below")}
+    ballots = [m for m in meanings if m["kind"] == "Ballot"]
+    assert {(b["ok"], bool(b["witness"])) for b in ballots} == {
+        (True, True),
+        (False, True),
+        (False, False),
+    }
+    assert any(m["kind"] == "Tally" and m["ballots"] for m in meanings)
+    assert any(m["kind"] == "ViewChange" and m["holding"] for m in meanings)
+    assert any(m["kind"] == "StartView" and m["carried"] and m["pool"] for m in meanings)
+
+
+# --- version 3's majority commit -------------------------------------------------------------
+
+
+def test_every_ballot_a_tally_carries_decodes_to_its_own_stated_meaning() -> None:
+    items = [i for f in FRAMES if f["meaning"]["kind"] == "Tally" for i in f["meaning"]["ballots"]]
+    assert items
+    for item in items:
+        assert decode_commit_frame(bytes.fromhex(item["hex"])) == message(item["meaning"])
+
+
+def _golden_signer(seat: int) -> Signer:
+    return Signer.computed(seat, 4, b"golden", bytes.fromhex(GOLDEN["vectors"]["keys"]["table"]))
+
+
+def test_the_golden_ballots_and_tally_are_signed_and_every_seat_takes_the_tally() -> None:
+    frames = {f["name"]: decode(bytes.fromhex(f["hex"])) for f in FRAMES}
+    play, tally = frames["play-majority"], frames["tally-in"]
+    assert isinstance(play, Play) and isinstance(tally, Tally)
+    for name in ("ballot-for", "ballot-late", "ballot-unseen", "tally-in", "play-majority"):
+        assert _golden_signer(0).genuine(frames[name]), name  # type: ignore[arg-type]
+    # Each Ballot names a witness of 16 bytes and a number per seat when for, else none.
+    for name in ("ballot-for", "ballot-late", "ballot-unseen"):
+        ballot = frames[name]
+        assert isinstance(ballot, Ballot)
+        assert len(ballot.below) == (4 if ballot.ok else 0)
+        assert ballot.below[ballot.seat] == ballot.number if ballot.ok else True
+    assert play.below[play.sender] == tally.number
+    spotted = Spotted(
+        2, tally.number, order_key(play, 4, TableOptions().tie_rule),
+        spots_of(play.move, 2), play.below, witness(play),
+    )  # fmt: skip
+    assert tally.witness == witness(play)
+    for seat in range(4):
+        BallotBox(seat, 4, _golden_signer(seat)).check(tally, spotted, (0, 1, 2, 3))
 
 
 # --- the frames every peer refuses -----------------------------------------------------------
@@ -282,6 +343,9 @@ def test_a_stream_decoder_refuses_it_too_or_waits_for_a_truncated_one(
 
 def test_the_invalid_frames_cover_the_cases_the_spec_names() -> None:
     assert {"version", "truncated", "frame-length", "bad-card"} <= {f["error"] for f in INVALID}
+    refused = " ".join(f["message"] for f in INVALID)
+    assert all(f"{kind}." in refused or f"{kind}:" in refused for kind in _COMMIT_KINDS)
+    assert "below:" in refused and "ViewChange.holding:" in refused
 
 
 # --- the vectors ----------------------------------------------------------------------------

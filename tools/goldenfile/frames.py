@@ -26,6 +26,7 @@ from p2pnerts.protocol import (
     witness,
 )
 from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.protocol._messages import CommitFrame
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
@@ -44,12 +45,20 @@ from p2pnerts.rules import (
 
 from .values import DIGEST, KEY_SEED, NEXT, ORDER, SECRET, SEED, SHARES, TABLE, ZERO, C, D, H, S
 
-M = TypeVar("M", bound=Message)
+M = TypeVar("M", bound=Message | CommitFrame)
 
 
-def _signed(message: M) -> M:
+def signer(seat: int) -> Signer:
+    """Seat ``seat``'s signer at the golden table of 4 seats."""
+    return Signer.computed(seat, 4, KEY_SEED, TABLE)
+
+
+def signed(message: M) -> M:
     """``message`` as its sender signs it (kinds that are not signed stay as they are)."""
-    return Signer.computed(message.sender, 4, KEY_SEED, TABLE).sign(message)
+    return signer(message.sender).sign(message)
+
+
+_signed = signed
 
 
 SHOWN = tuple(map(card_code, face_up(ORDER, TableOptions())))

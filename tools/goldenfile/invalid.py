@@ -22,6 +22,13 @@ def _raw(value: Any) -> bytes:
 
 
 _TRAILING = encode_payload(LEAVE) + b"\xc0"
+_V = PROTOCOL_VERSION
+_W = bytes(16)
+"""A witness's 16 bytes."""
+_BALLOT = [_V, 11, 1, 0, 19, 1]
+"""A Ballot's header (kind 11): seat 1's, as the ballot-for frame's."""
+_TALLY = [_V, 12, 2, 0, 22, 1]
+_POLL = [_V, 13, 0, 0, 25, 1]
 _OTHER = PROTOCOL_VERSION + 1
 """A version this peer does not speak."""
 
@@ -134,5 +141,103 @@ INVALID: list[tuple[str, str, bytes, str, str]] = [
         _raw([PROTOCOL_VERSION, 2, 2, 0, 17, 5, 1, [2, 2, 156, -1, 3, None], [], bytes(64)]),
         "field-count",
         "move kind 2: expected 5 fields",
+    ),
+    (
+        "ballot-field-count",
+        "A Ballot (kind 11) without its signature: six fields after the header, not seven.",
+        _raw([*_BALLOT, 2, 2, 4, _W, True, [3, 0, 4, 2]]),
+        "field-count",
+        "Ballot: expected 7 fields, got 6",
+    ),
+    (
+        "ballot-witness-length",
+        "A Ballot whose witness has 8 bytes: a witness is 16 bytes, or none (never held).",
+        _raw([*_BALLOT, 2, 2, 4, bytes(8), True, [3, 0, 4, 2], bytes(64)]),
+        "field-type",
+        "Ballot.witness: expected 0 or 16 bytes",
+    ),
+    (
+        "ballot-ok-as-integer",
+        "A Ballot whose ok is the integer 1: ok is a msgpack boolean.",
+        _raw([*_BALLOT, 2, 2, 4, _W, 1, [3, 0, 4, 2], bytes(64)]),
+        "field-type",
+        "Ballot.ok: expected true or false",
+    ),
+    (
+        "ballot-to-out-of-range",
+        "A Ballot to seat 64: a seat is 0 … 63.",
+        _raw([*_BALLOT, 64, 2, 4, _W, True, [3, 0, 4, 2], bytes(64)]),
+        "field-type",
+        "Ballot.to: expected an integer 0..63, got 64",
+    ),
+    (
+        "ballot-number-zero",
+        "A Ballot on play 0 of seat 2: a play's number counts from 1.",
+        _raw([*_BALLOT, 2, 2, 0, _W, False, [], bytes(64)]),
+        "field-type",
+        "Ballot.number: expected an integer 1..9223372036854775807, got 0",
+    ),
+    (
+        "ballot-below-negative",
+        "A Ballot whose below names -1: each number is 0 … BIG.",
+        _raw([*_BALLOT, 2, 2, 4, _W, True, [3, -1, 4, 2], bytes(64)]),
+        "field-type",
+        "Ballot.below: expected an integer 0..9223372036854775807, got -1",
+    ),
+    (
+        "tally-ballot-empty",
+        "A Tally (kind 12) carrying an empty payload as a Ballot: each is 1 … 262144 bytes.",
+        _raw([*_TALLY, 2, 4, _W, True, [3, 0, 4, 3], [b""], bytes(64)]),
+        "field-type",
+        "Tally.ballots: expected 1..262144 bytes",
+    ),
+    (
+        "tally-too-many-ballots",
+        "A Tally carrying 65 Ballots: at most one from each of 64 seats.",
+        _raw([*_TALLY, 2, 4, _W, True, [3, 0, 4, 3], [b"\x90"] * 65, bytes(64)]),
+        "field-type",
+        "Tally.ballots: expected an array of 0..64 items",
+    ),
+    (
+        "tally-seat-out-of-range",
+        "A Tally on a play of seat 64.",
+        _raw([*_TALLY, 64, 4, b"", False, [], [], bytes(64)]),
+        "field-type",
+        "Tally.seat: expected an integer 0..63, got 64",
+    ),
+    (
+        "poll-extra-field",
+        "A Poll (kind 13) with a signature: it has two fields after the header, not three.",
+        _raw([*_POLL, 1, 9, bytes(64)]),
+        "field-count",
+        "Poll: expected 2 fields, got 3",
+    ),
+    (
+        "poll-number-as-bytes",
+        "A Poll whose number is bin, not an int.",
+        _raw([*_POLL, 1, b"\x09"]),
+        "field-type",
+        "Poll.number: expected an integer 1..9223372036854775807, got b'\\t'",
+    ),
+    (
+        "below-too-long",
+        "A Play whose below has 65 numbers: at most one per seat of 64.",
+        _raw([_V, 2, 2, 0, 17, 9, 1, [5, 2], [1] * 65, bytes(64)]),
+        "field-type",
+        "Play.below: expected an array of 0..64 items",
+    ),
+    (
+        "below-negative",
+        "A Ready whose below names -3: each number is 0 … BIG.",
+        _raw([_V, 1, 0, 0, 3, 7, 1, bytes(32), [], [-3, 0, 0, 0], bytes(64)]),
+        "field-type",
+        "Ready.below: expected an integer 0..9223372036854775807, got -3",
+    ),
+    (
+        "holding-as-text",
+        "A ViewChange whose holding is a msgpack str, not bin.",
+        _raw([_V, 6, 0, 0, 30, 12, 1, [], [12, 20, 11, 14], 9, "holding", [], bytes(64)]),
+        "field-type",
+        "ViewChange.holding: expected 0..262144 bytes",
     ),
 ]

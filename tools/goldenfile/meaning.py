@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from p2pnerts.protocol import LinkMessage, Message, decode_payload
+from p2pnerts.protocol import CommitFrame, LinkMessage, Message, decode_payload
+from p2pnerts.protocol._codec import decode_commit_frame
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
@@ -25,7 +26,7 @@ from p2pnerts.rules import (
 )
 
 _RANKS = ("Jk", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_BYTES = {"pledge", "secret", "next", "seed", "digest", "base_digest", "sig", "holding"}
+_BYTES = {"pledge", "secret", "next", "seed", "digest", "base_digest", "sig", "holding", "witness"}
 _CODES = {"face_up", "order"}
 
 NOTATION = {
@@ -37,8 +38,10 @@ NOTATION = {
     "pile": "nerts (-1 on the wire), waste (-2), work N (N, counting from 0)",
     "foundation": "new (-1 on the wire) or the foundation's number",
     "declare": "null (nil), or what a joker stands for: AS is [1, 0] on the wire",
-    "bytes": "pledge, secret, next, seed, digest, base_digest, holding: hex",
-    "carried, votes, messages": "each payload as hex (no length prefix), with its own meaning",
+    "bytes": "pledge, secret, next, seed, digest, base_digest, holding, witness: hex",
+    "carried, votes, messages, ballots": "each payload as hex (no length prefix), with its"
+    " own meaning",
+    "ok": "true or false (msgpack true, false)",
     "pool": "each payload as hex (no length prefix)",
     "heard": "each witness as [seat, seq, hex]",
     "meaning": "kind, then every field in wire order",
@@ -80,7 +83,7 @@ def move_meaning(move: Move) -> dict[str, Any]:
     return out
 
 
-def meaning(message: Message) -> dict[str, Any]:
+def meaning(message: Message | CommitFrame) -> dict[str, Any]:
     """A message's kind and every field, in declaration (and so wire) order, readably."""
     out: dict[str, Any] = {"kind": type(message).__name__}
     for field in fields(message):
@@ -101,6 +104,8 @@ def _value(name: str, value: Any) -> Any:
         return [p.hex() for p in value]
     if name in ("carried", "votes", "messages"):
         return [{"hex": p.hex(), "meaning": meaning(decode_payload(p))} for p in value]
+    if name == "ballots":
+        return [{"hex": p.hex(), "meaning": meaning(decode_commit_frame(p))} for p in value]
     if name == "scores":
         return [list(row) for row in value]
     return list(value) if isinstance(value, tuple) else value
