@@ -5,6 +5,14 @@ atheris is coverage-guided (libFuzzer):
     pip install atheris
     python tools/fuzz.py codec -max_total_time=600     # the frame decoder
     python tools/fuzz.py replica -runs=1000000         # a replica fed what it decodes
+    python tools/fuzz.py majority-frames -max_total_time=600
+    python tools/fuzz.py majority-below -max_total_time=600
+
+The last two run the properties of a table that commits by a majority from
+``tests/protocol/test_fuzz.py`` themselves (hypothesis's ``fuzz_one_input``, libFuzzer's
+input as hypothesis's choices; they need the test extra): Ballots, Tallies and Polls bent
+from those of a real play, offered to any seat on any link, and an ordered message with
+any ``below``. A failing input raises with the frame it made.
 
 Arguments after the target go to libFuzzer (``-help=1`` lists them). The properties are
 those of ``tests/protocol/test_fuzz.py``, which CI runs for a few hundred cases each:
@@ -17,6 +25,7 @@ frames seed the corpus.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import sys
@@ -75,7 +84,32 @@ def _golden_corpus() -> str:
     return str(corpus)
 
 
-TARGETS: dict[str, Callable[[bytes], None]] = {"codec": codec, "replica": replica}
+@functools.cache
+def _property(name: str) -> Callable[[bytes], None]:
+    """A property of tests/protocol/test_fuzz.py as a function of libFuzzer's bytes (read
+    as hypothesis's choices)."""
+    tests = Path(__file__).parents[1] / "tests"
+    sys.path[:0] = [str(tests / "protocol"), str(tests)]
+    prop: Callable[[bytes], None] = getattr(
+        importlib.import_module("test_fuzz"), name
+    ).hypothesis.fuzz_one_input
+    return prop
+
+
+def _majority(name: str) -> Callable[[bytes], None]:
+    return lambda data: _property(name)(data)
+
+
+TARGETS: dict[str, Callable[[bytes], None]] = {
+    "codec": codec,
+    "replica": replica,
+    "majority-frames": _majority(
+        "test_a_majority_seat_takes_or_refuses_any_commit_frame_and_learns_no_false_outcome"
+    ),
+    "majority-below": _majority(
+        "test_a_majority_seat_takes_or_refuses_an_ordered_message_with_any_below"
+    ),
+}
 
 
 def main() -> int:
