@@ -9,6 +9,7 @@ imports `rules` and `protocol` only.
 from p2pnerts.cheats._cheats import (
     CHEATS,
     DEAL_CHEATS,
+    FRAME_CHEATS,
     LINK_CHEATS,
     Cheat,
     stacked,
@@ -17,6 +18,7 @@ from p2pnerts.cheats._cheats import (
 __all__ = [
     "CHEATS",
     "DEAL_CHEATS",
+    "FRAME_CHEATS",
     "LINK_CHEATS",
     "Cheat",
     "stacked",

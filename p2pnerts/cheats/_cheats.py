@@ -12,6 +12,13 @@ every other seat's connection; the others cannot hear it, and leave it out.
 Two kinds lie about the deal (`DEAL_CHEATS`): ``stack-deck`` deals its own deck stacked
 (its replica shuffles with `stacked`, `Cheat.shuffle`), ``lie-about-deck`` reveals a secret
 it never pledged. Every honest peer's audit fails the seat's deck and voids its round, alike.
+
+Four kinds lie in version 3's commit frames (`FRAME_CHEATS`), at a table that commits by a
+majority (``--majority``; elsewhere there are none, and they play honestly): ``vote-late``
+and ``vote-at-random`` bend every Ballot they cast on another seat's play (the same on a
+play whoever asks: never two things), ``forge-tally`` sends Tallies of its own plays short
+of a quorum, ``keep-tallies`` keeps the outcomes of its own plays to itself
+(`Cheat.frames`).
 """
 
 from __future__ import annotations
@@ -19,7 +26,19 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 
-from p2pnerts.protocol import Ack, Message, Play, Ready, Reveal, Shuffle, StartView, shuffle
+from p2pnerts.protocol import (
+    Ack,
+    Ballot,
+    CommitFrame,
+    Message,
+    Play,
+    Ready,
+    Reveal,
+    Shuffle,
+    StartView,
+    Tally,
+    shuffle,
+)
 from p2pnerts.rules import Card, DeclareStuck, TableOptions, new_deck
 
 CHEATS: dict[str, str] = {
@@ -37,6 +56,13 @@ CHEATS: dict[str, str] = {
     "lie-about-deck": "reveals another secret than the one it pledged for its deck",
     "equivocate": "signs a play and another move under one number: each seat is told one",
     "cut-links": "keeps its link to the host but refuses every other seat's, and dials none",
+    "vote-late": "votes every other seat's play late, whatever it holds (--majority)",
+    "vote-at-random": "votes for or late on each play as a coin falls, each asker told alike "
+    "(--majority)",
+    "forge-tally": "sends the Tally of each of its plays with one Ballot fewer than it rests "
+    "on (--majority)",
+    "keep-tallies": "keeps the outcomes of its own plays to itself: sends no Tally of them "
+    "(--majority)",
 }
 """Every kind of cheat, with what it does."""
 DEAL_CHEATS = frozenset({"stack-deck", "lie-about-deck"})
@@ -45,6 +71,9 @@ LINK_CHEATS = frozenset({"cut-links"})
 """The kinds that lie in whom they link to, not in what they send: no peer can name the
 seat that cut a link, but the view change leaves out the seat that more seats cannot hear
 (SPEC §6.4)."""
+FRAME_CHEATS = frozenset({"vote-late", "vote-at-random", "forge-tally", "keep-tallies"})
+"""The kinds that lie in version 3's commit frames: at a table that commits by a majority
+only (a table that commits by acknowledgement sends none, and they play it honestly)."""
 
 HONEST_FIRST = 12
 """How many messages a cheat sends honestly first (its Ready, and play under way)."""
@@ -71,6 +100,9 @@ class Cheat:
         self._frozen: tuple[int, ...] | None = None
         self._first: Ready | None = None
         self._players = 0
+        self._votes: dict[tuple[int, int], tuple[bool, tuple[int, ...]]] = {}
+        """Per play (seat, number), what this cheat's Ballots say of it: said once, the
+        same to whoever asks (two things would prove it a cheat at once)."""
 
     def shuns(self, seat: int) -> bool:
         """Whether this cheat refuses a link with ``seat`` (``cut-links``: all but the host)."""
@@ -115,6 +147,41 @@ class Cheat:
         if forged is not message:
             self.lies += 1
         return [forged]
+
+    def frames(self, frame: CommitFrame, to: int | None) -> list[tuple[CommitFrame, int | None]]:
+        """What goes on the wire in place of commit ``frame`` to seat ``to`` (None: to every
+        other seat): honest until the cheat has sent its first messages honestly."""
+        if self._honest > 0 or self.kind not in FRAME_CHEATS:
+            return [(frame, to)]
+        match self.kind, frame:
+            case "vote-late" | "vote-at-random", Ballot() if frame.seat != frame.sender:
+                frame = self._vote(frame)
+            case "forge-tally", Tally() if frame.seat == frame.sender and frame.ballots:
+                frame = replace(frame, ballots=frame.ballots[:-1])
+            case "keep-tallies", Tally() if frame.seat == frame.sender:
+                self.lies += 1
+                return []
+            case _:
+                return [(frame, to)]
+        self.lies += 1
+        return [(frame, to)]
+
+    def _vote(self, ballot: Ballot) -> Ballot:
+        """``ballot`` as this cheat votes: late (``vote-late``), or for or late as a coin
+        falls (``vote-at-random``: a hash of the play), each play voted once for all."""
+        play = (ballot.seat, ballot.number)
+        if play not in self._votes:
+            if self.kind == "vote-late":
+                ok = False
+            else:
+                coin = hashlib.sha256(repr(play).encode()).digest()[0]
+                ok = coin % 2 == 0
+            below = ballot.below if ballot.ok else (0,) * self._players
+            if ok and ballot.seat < len(below):  # (of the sender: the play itself)
+                below = tuple(ballot.number if s == ballot.seat else b for s, b in enumerate(below))
+            self._votes[play] = (ok, below if ok else ())
+        ok, below = self._votes[play]
+        return replace(ballot, ok=ok, below=below)
 
     def _forge(self, message: Message) -> Message:
         match self.kind, message:

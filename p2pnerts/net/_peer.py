@@ -20,7 +20,7 @@ from p2pnerts.net import _waits
 from p2pnerts.net._link import Connection, Received
 from p2pnerts.net._links import Links
 from p2pnerts.net._narration import Narrator
-from p2pnerts.net._outgoing import Tamper, Traffic, ship
+from p2pnerts.net._outgoing import Tamper, Traffic, ship, ship_frames
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, Pacing
 from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._rounds import Rounds
@@ -392,8 +392,7 @@ class TablePeer:
     def _flush(self) -> None:
         replica = self.replica
         ship(replica.take_outgoing(), self.links, replica.signer, self._tamper, self.traffic)
-        for frame, to in replica.take_frames():
-            self.links.send_to(frame, to)
+        ship_frames(replica.take_frames(), self.links, replica.signer, self._tamper)
         events = self.replica.take_events()
         for event in events:
             self._on_event(event)
