@@ -148,9 +148,15 @@ class Rounds:
         await trio.sleep(max(2.0, 4 * timing.heartbeat) if linger is None else linger)
         if self.result is not None and not self.result.ended:
             # The last round's audit closes after it ends, once every deck's secret is in
-            # or its seat left out: a deck voided there counts, so wait for it a while.
+            # or its seat left out: a deck voided there counts, so wait for it a while. At
+            # a majority's table a seat withholding its Reveal is left out only once it has
+            # held the table up for depart_after, not exclude_after (`_liveness.live_since`):
+            # a seat whose Reveal stayed open escaped the audit, 4 s after the wait ended.
             last = len(self._replica.match_scores)
-            with trio.move_on_after(timing.reveal_within + timing.view_change_timeout):
+            wait = timing.reveal_within + timing.view_change_timeout
+            if self._replica.by_majority:
+                wait += max(0.0, timing.depart_after - timing.exclude_after)
+            with trio.move_on_after(wait):
                 while self._audited < last:
                     self._audit_news = trio.Event()
                     await self._audit_news.wait()

@@ -58,7 +58,7 @@ def test_a_seat_whose_tally_claims_a_quorum_it_never_had_is_refused_alike(tmp_pa
     assert len(json.loads(stats.read_text())["refused"]) == 1
 
 
-@pytest.mark.parametrize("kind", ["stack-deck"])
+@pytest.mark.parametrize("kind", ["stack-deck", "lie-about-deck"])
 def test_a_seat_cheating_on_its_deal_at_a_majoritys_table_is_voided_alike(
     kind: str, tmp_path: Path
 ) -> None:
