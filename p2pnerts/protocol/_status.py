@@ -48,3 +48,7 @@ class Timing:
     once the votes on it split, holds that play and every play after it on its spots no
     longer than this. Three times a poll's longest wait, so that an honest sender's Tally
     lost on the way has come again by then (SPEC's notes, "A play held open")."""
+    tell_passed: float = 1.0
+    """At a table that commits by a majority, the longest a seat goes between two Acks,
+    however busy: each tells how far it has passed the canonical order, so that the
+    others let go of what every member has passed."""

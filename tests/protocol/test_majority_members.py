@@ -17,6 +17,7 @@ from p2pnerts.protocol import (
     Status,
     ViewInstalled,
 )
+from p2pnerts.protocol._commits import Commits
 from p2pnerts.protocol._messages import Ballot, CommitFrame, Tally
 from p2pnerts.rules import NERTS, NEW_FOUNDATION, Card, Suit, TableOptions, ToFoundation, TurnStock
 
@@ -32,6 +33,12 @@ def _table(players: int) -> Table:
     table.start(orders)
     assert all(r.public is not None for r in table.replicas), "the round never started"
     return table
+
+
+def _commits(table: Table, seat: int) -> Commits:
+    majority = table.replicas[seat].majority
+    assert majority is not None
+    return majority.commits
 
 
 def _members(table: Table, seat: int) -> tuple[int, ...]:
@@ -285,3 +292,22 @@ def _twos_of_hearts(table: Table) -> tuple[ToFoundation, ToFoundation]:
     table.flush()
     assert isinstance(three, ToFoundation) and isinstance(zero, ToFoundation)
     return three, zero
+
+
+def test_seats_busy_playing_still_let_go_of_what_every_seat_has_passed() -> None:
+    """Every seat turns its stock ten times a second, so none is ever quiet for a
+    heartbeat; each still sends an Ack a second (`Timing.tell_passed`), telling how far it
+    has passed the canonical order, and every seat lets go of the plays all have passed.
+    Before, a busy seat sent none, and each seat held every play of the round."""
+    table = _table(3)
+    for _ in range(40):
+        for seat in range(3):
+            table.replicas[seat].intend(TurnStock(seat), table.now)
+        table.flush()
+        table.settle()
+        table.advance(0.1)
+    held = [len(_commits(table, seat).order.held) for seat in range(3)]
+    assert all(r.committed >= 3 * 40 for r in table.replicas)
+    assert max(held) <= 3 * 15, held  # (what was made in the last second or so)
+    table.settle()
+    table.agree()
