@@ -148,13 +148,16 @@ class Log:
     def holds(self, message: Message) -> bool:
         return any(p.message == message for p in self.pending)
 
-    def fold(self, message: Ordered | StartView, outcome: int) -> list[Diverged]:
-        """Count a committed message into the running digest; returns the divergences the
-        new digest shows against what others reported for it."""
+    def fold(
+        self, message: Ordered | StartView, outcome: int, *, content: bytes | None = None
+    ) -> list[Diverged]:
+        """Count a committed message into the running digest (as ``content``, if given: what
+        of it every seat folds alike); returns the divergences the new digest shows against
+        what others reported for it."""
         self.committed += 1
+        folded = encode_payload(bare(message)) if content is None else content
         self.digest = hashlib.blake2b(
-            self.digest + encode_payload(bare(message)) + bytes((outcome,)),
-            digest_size=16,
+            self.digest + folded + bytes((outcome,)), digest_size=16
         ).digest()
         self.digests[self.committed] = self.digest
         self.digests.pop(self.committed - DIGESTS_KEPT, None)

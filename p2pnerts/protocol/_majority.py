@@ -93,7 +93,9 @@ class Host(_Host, Protocol):
     inplay: InPlay
 
     def apply(self, message: Ordered | StartView, now: float) -> int: ...
-    def tell_commit(self, entry: Pending, outcome: int) -> None: ...
+    def tell_commit(
+        self, entry: Pending, outcome: int, *, content: bytes | None = None
+    ) -> None: ...
 
 
 class Majority:
@@ -321,7 +323,12 @@ class Majority:
             self._settled.popleft()
             message, _ = self._messages.pop(play)
             key = self._key(message)
-            self._host.tell_commit(Pending((key[0], key[1], key[2]), message, None), outcome)
+            # A play that came back is folded as its place alone: seats may hold two copies
+            # of it (a sender that signed two messages under one number, neither settled in).
+            seat, number = play
+            content = bytes((seat,)) + number.to_bytes(8, "big") if outcome == LATE else None
+            entry = Pending((key[0], key[1], key[2]), message, None)
+            self._host.tell_commit(entry, outcome, content=content)
         held = self.commits.order.held
         if len(self._copies) > 2 * len(held) + 64:  # let go of the copies of plays let go of
             self._copies = {play: m for play, m in self._copies.items() if play in held}

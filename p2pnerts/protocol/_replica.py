@@ -504,10 +504,10 @@ class Replica(Readings):
         else:
             self.majority.install(start, now)
 
-    def tell_commit(self, entry: Pending, outcome: int) -> None:
-        """Fold a committed message into the running digest, at its place in the order, and
-        tell those who listen for commits."""
-        self.events += self.log.fold(entry.message, outcome)
+    def tell_commit(self, entry: Pending, outcome: int, *, content: bytes | None = None) -> None:
+        """Fold a committed message into the running digest, at its place in the order (as
+        ``content``, if given: `Log.fold`), and tell those who listen for commits."""
+        self.events += self.log.fold(entry.message, outcome, content=content)
         for hear in self.on_commit:
             hear(entry, outcome)
 
