@@ -213,20 +213,22 @@ class Majority:
         """A Ballot, Tally or Poll from a seat not refused, of this view (`Commits.take`); a
         frame that breaks the rule refuses its sender, as a message does. Only a Tally,
         signed by its sender, may come on another seat's link (``via``: handed on to this
-        seat, which polled); one that is not refuses the seat whose link carried it."""
+        seat, which polled); one that is not refuses the seat whose link carried it. One
+        handed on from a seat refused here is dropped: its carrier may not know yet."""
         host, sender, kind = self._host, frame.sender, type(frame).__name__
         gate = host.gate
         if host.status is not Status.NORMAL:
             return  # (a seat that voted for a change of members decides nothing more)
-        for seat in {sender, via}:
-            if gate.refuses(seat):
-                raise RemoteProtocolError(f"seat {seat} broke the protocol: refused from then on")
+        if gate.refuses(via):
+            raise RemoteProtocolError(f"seat {via} broke the protocol: refused from then on")
         if not 0 <= sender < host.players:
             raise gate.refuse(via, f"a {kind} from seat {sender}")
         if via != sender:
             if not isinstance(frame, Tally) or not host.signer.genuine(frame):
                 why = f"seat {via}'s link carried a {kind} of seat {sender} it did not sign"
                 raise gate.refuse(via, why)
+            if gate.refuses(sender):
+                return  # (a refused seat's Tally, handed on by a seat not told so yet)
         elif sender == host.seat:
             raise gate.refuse(via, f"seat {via}'s link carried a {kind} of this seat")
         try:

@@ -164,6 +164,27 @@ def test_a_tally_handed_on_by_another_seat_counts_and_a_forged_one_refuses_its_c
     assert [e.move for e in table.of(3, PlayCommitted)] == [ace]
 
 
+def test_a_refused_seats_tally_handed_on_by_an_honest_seat_is_dropped() -> None:
+    """Seat 3 has refused seat 0; seat 1, not told so yet, answers seat 3's poll with seat
+    0's Tally: seat 3 drops it and refuses no one else. Before, it refused seat 1 for
+    carrying a refused seat's frame: at the red team's table of three, once both honest
+    peers had refused a cheat, the bot refused the host so and the two parted."""
+    table = _table(4)
+    table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    for seat in (1, 2, 3):
+        table.deliver(0, seat)
+    for seat in (1, 2):
+        table.deliver(seat, 0)
+    tally = next(m for m in table.links[0, 3] if isinstance(m, Tally))
+    table.replicas[3].refuse(0, "it broke the protocol")
+    table.replicas[3].take_events()
+    table.replicas[3].receive(tally, table.now, via=1)
+    assert not table.replicas[3].take_events() and not table.replicas[3].gate.refuses(1)
+    with pytest.raises(RemoteProtocolError, match="seat 0 broke the protocol"):
+        table.replicas[3].receive(tally, table.now)  # (on its own link: refused, as before)
+
+
 def test_a_deck_pledges_though_another_decks_reveal_commits_before_its_ready() -> None:
     # At a majority's table a Reveal and another deck's Ready commute, so one seat may
     # commit the Reveal first; the Ready still sorts before it, and pledges there too.
