@@ -115,9 +115,12 @@ class Commits:
         self.other_copies: dict[PlayId, bytes] = {}
         """Plays held here that a genuine Ballot or Tally names by another witness, each
         with the witness it names: the sender sent another play under that number. The
-        replica asks a member for it; the two plays, each signed by their sender, are the
-        proof that refuses it (until a change of members settles the play, this seat waits
-        on it: `_order.Order._can_commit`)."""
+        replica shows its copy to every seat (`noticed`), and a seat holding the other one
+        then holds the two plays, each signed by their sender: the proof that refuses it
+        (until a change of members settles the play, this seat waits on it:
+        `_order.Order._can_commit`)."""
+        self._noticed: list[PlayId] = []
+        """Plays of other seats added to `other_copies` since the last `noticed`."""
         self._passed: list[Key] = [()] * players
         """Per seat, how far it has told it has passed the canonical order (`hear`)."""
 
@@ -172,7 +175,7 @@ class Commits:
                     why = f"a Ballot on play {play}, which seat {self.seat} did not ask about"
                     raise RemoteProtocolError(why)
                 self.box.count(frame)
-                self._compare(frame.witness if frame.ok else b"", play)
+                self._compare(frame.witness, play)  # (late too: it names the copy it held)
                 self._decide(play)
             case Tally():
                 self._not_too_far(frame, play)
@@ -307,6 +310,8 @@ class Commits:
         """Note a play held here that a genuine frame names by another ``witness``."""
         held = self.order.held.get(play)
         if witness and held is not None and held.witness != witness:
+            if play not in self.other_copies and play[0] != self.seat:
+                self._noticed.append(play)
             self.other_copies.setdefault(play, witness)
 
     def _forget(self) -> None:
@@ -349,6 +354,13 @@ class Commits:
         return min(
             (held[p] for p in self.order.unresolved if p in held and p not in known), default=NEVER
         )
+
+    def noticed(self) -> list[PlayId]:
+        """The plays of other seats that a genuine Ballot or Tally named by another witness
+        than the copy held here, since the last call (`other_copies`): the replica shows
+        its copy of each to every seat (`_witness.Witness.show`)."""
+        out, self._noticed = self._noticed, []
+        return out
 
     def take_outgoing(self) -> list[tuple[CommitFrame, int | None]]:
         """Frames to send, in order, each with the seat it goes to (None: every other seat):
@@ -397,9 +409,14 @@ class Commits:
 
     def _learn(self, tally: Tally, play: Spotted) -> None:
         """Take the outcome ``tally`` proves (raising if it proves none), and keep the Tally
-        to hand on to a seat that polls."""
+        to hand on to a seat that polls. Each Ballot it carries, checked, names the copy
+        its voter held, whichever way the Tally went: each is compared with the copy held
+        here (a play sent two ways under one number is returned at a table of three)."""
         if tally.ok and self.box.signer.genuine(tally):
             self._compare(tally.witness, play.id)
-        self.order.learn(self.box.check(tally, play, self.members))
+        outcome = self.box.check(tally, play, self.members)
+        for vote in self.box.votes(play.id).values():
+            self._compare(vote.witness, play.id)
+        self.order.learn(outcome)
         self._tallies[play.id] = tally
         self._due.pop(play.id, None)

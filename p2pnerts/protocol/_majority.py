@@ -31,6 +31,12 @@ all-members log (`_log`):
 Acks carry the clock, how far the seat has passed the canonical order and how many plays
 it has made (`Commits.hear`).
 
+A play of another seat that a genuine Ballot or Tally names by another witness than the
+copy held here (its sender signed two under one number) is shown to every seat, its
+signed message in an Evidence (`_witness.Witness.show`): a seat holding the other copy then
+holds the proof that refuses the sender (SPEC §4.10), found by the copy it holds of the
+play a shown message names (`held_copy`).
+
 The members change when a seat's Leave has committed, or a seat has been silent for
 `Timing.depart_after` (`_election.Election`): a seat that votes for the change brings its
 holding (`holding`: the plays it holds as their signed messages, its Ballots and Tallies)
@@ -78,7 +84,7 @@ from p2pnerts.protocol._messages import (
 from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, conflict, spots_of
 from p2pnerts.protocol._status import NEVER, Status
 from p2pnerts.protocol._wire import MAX_FRAME
-from p2pnerts.protocol._witness import witness
+from p2pnerts.protocol._witness import Witness, play_number, witness
 from p2pnerts.rules import CallNerts, DeclareStuck
 
 LATE = 3
@@ -91,6 +97,7 @@ CHANGED_WHY = "the table changed members before enough seats held it"
 
 class Host(_Host, Protocol):
     inplay: InPlay
+    witness: Witness
 
     def apply(self, message: Ordered | StartView, now: float) -> int: ...
     def tell_commit(
@@ -201,6 +208,7 @@ class Majority:
         self._messages[play.id] = (message, play.spots)
         self._copies[play.id] = message
         self.commits.hold(play, now)
+        self._show_copies()
 
     def _spotted(self, message: Ordered) -> Spotted:
         """``message`` as the rule sees it: its number is the one its ``below`` names."""
@@ -236,10 +244,26 @@ class Majority:
             self.commits.take(frame, now)
         except RemoteProtocolError as exc:
             raise gate.refuse(sender, str(exc)) from None
+        finally:
+            self._show_copies()
         host.acks.clock = max(host.acks.clock, frame.clock)
         for seat, why in self.commits.refusals:
             gate.refuse(seat, why)
         self.commits.refusals.clear()
+
+    def _show_copies(self) -> None:
+        """Show every seat this seat's copy of each play of another seat that a genuine
+        Ballot or Tally named by another witness (`Commits.noticed`): its sender signed
+        two plays under one number, and a seat that holds the other copy holds the proof
+        that refuses it (`_witness.Witness.take_evidence`, by `held_copy`)."""
+        for play in self.commits.noticed():
+            message = self._copies.get(play)
+            if message is not None:
+                self._host.witness.show(message)
+
+    def held_copy(self, message: Ordered) -> Ordered | None:
+        """The copy held here of the play ``message`` names (`_witness.play_number`)."""
+        return self._copies.get((message.sender, play_number(message)))
 
     def said(self) -> tuple[tuple[int, ...], int]:
         """What this seat's Ack says beside what it holds: how far it has passed the

@@ -511,6 +511,11 @@ class Replica(Readings):
         for hear in self.on_commit:
             hear(entry, outcome)
 
+    def held_copy(self, message: Ordered) -> Ordered | None:
+        """At a table that commits by a majority, the copy held here of the play that
+        ``message`` names (`Majority.held_copy`): what an Evidence is compared with."""
+        return None if self.majority is None else self.majority.held_copy(message)
+
     def _take_frame(self, frame: CommitFrame, now: float, via: int) -> None:
         """A commit frame of version 3, refused at a table that commits by acknowledgement
         (`Majority.take` checks the rest)."""

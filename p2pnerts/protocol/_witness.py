@@ -21,6 +21,13 @@ different words: the *proof*. It keeps it, refuses that seat, and shows both mes
 every seat, each of which checks both signatures itself and refuses the seat alike. The
 seat is left out as any refused seat is, and the view change hands every member the
 coordinator's copy (`_base.take_carried`), so the table goes on as one.
+
+At a table that commits by a majority (`_majority`) no Ack witnesses a play: a Ballot or a
+Tally names the copy each voter held (`_commits.Commits.other_copies`). A seat that learns
+so that another copy of a play it holds exists shows its own copy (`show`), and compares
+what others show with the copy it holds of the play the shown message names
+(`Host.held_copy`); there the number that places a message is also its play's number, its
+own entry in its ``below`` (`conflict`).
 """
 
 from __future__ import annotations
@@ -48,9 +55,20 @@ def witness(message: Ordered) -> bytes:
 def conflict(a: Ordered, b: Ordered) -> bool:
     """Whether two messages, each signed by its sender, prove that sender equivocated: one
     seat, one view, one number, different bytes (an honest seat numbers every message
-    afresh, and its deterministic signature makes a message sent again the same bytes)."""
-    same_place = (a.sender, a.view, a.seq) == (b.sender, b.view, b.seq)
-    return same_place and witness(a) != witness(b)
+    afresh, and its deterministic signature makes a message sent again the same bytes).
+    The number is its ``seq``, or the play's number its ``below`` names (`play_number`):
+    an honest seat at a majority's table numbers its plays afresh in each view too, and a
+    cheat could else send one copy after a message more on one link than on another."""
+    if (a.sender, a.view) != (b.sender, b.view) or witness(a) == witness(b):
+        return False
+    return a.seq == b.seq or play_number(a) == play_number(b) != 0
+
+
+def play_number(message: Ordered) -> int:
+    """The number ``message`` names itself in its ``below`` at a table that commits by a
+    majority: its place among its sender's plays (0: it names none)."""
+    below = message.below
+    return below[message.sender] if message.sender < len(below) else 0
 
 
 def shown(evidence: Evidence) -> list[Ordered]:
@@ -64,6 +82,10 @@ class Host(_host.Host, Protocol):
 
     @property
     def clock(self) -> int: ...
+    def held_copy(self, message: Ordered) -> Ordered | None:
+        """At a table that commits by a majority, the copy held here of the play that
+        ``message`` names (`play_number`), if any."""
+        ...
 
 
 class Witness:
@@ -109,10 +131,19 @@ class Witness:
         """Look for a proof in what another seat shows, against itself and what is held."""
         messages = [m for m in shown(evidence) if m.sender != self._host.seat]
         for i, message in enumerate(messages):
-            held = self._held[message.sender].get(message.seq)
-            for other in [*messages[:i], *([held] if held is not None else [])]:
+            held = [self._held[message.sender].get(message.seq), self._host.held_copy(message)]
+            for other in [*messages[:i], *(h for h in held if h is not None)]:
                 if conflict(message, other):
                     self._convict(other, message)
+
+    def show(self, message: Ordered) -> None:
+        """Show this seat's copy of another seat's ``message`` to every seat, once: at a
+        majority's table a genuine Ballot or Tally named another copy of its play (the
+        seat that holds that one then holds the proof)."""
+        place = (message.sender, message.seq)
+        if place not in self._shown:
+            self._shown.add(place)
+            self._show(message)
 
     def again(self) -> list[Evidence]:
         """The proofs kept, shown again (stamped now) on a new connection: a seat whose
@@ -151,8 +182,9 @@ class Witness:
             return
         self.proofs[seat] = (first, second)
         host = self._host
+        number = f"message {first.seq}" if first.seq == second.seq else f"play {play_number(first)}"
         why = (
-            f"seat {seat} signed two different messages as its message {first.seq} of view"
+            f"seat {seat} signed two different messages as its {number} of view"
             f" {first.view} (equivocation: both kept as proof and shown to every seat)"
         )
         host.gate.refuse(seat, why)

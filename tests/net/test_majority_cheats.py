@@ -1,8 +1,8 @@
 """The red team at a table that commits by a majority (``--majority``): a seated cheat as a
 real process, against a headless host and one honest bot, as `test_processes` runs them at
 a table that commits by acknowledgement. One case per mechanism: a commit frame that fails
-its check, a deal that fails its audit (on arrival, and at the match's end), and what the
-majority's rule does not catch yet."""
+its check, a deal that fails its audit (on arrival, and at the match's end), and two plays
+signed under one number."""
 
 from __future__ import annotations
 
@@ -101,15 +101,15 @@ def test_a_play_sent_two_ways_under_one_number_parts_no_digests(
     assert _summary(said[0]) == _summary(said[1])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a play sent two ways under one number is returned at a table of three, and no "
-    "seat asks for the other copy, which with the one it holds would prove the cheat "
-    "(SPEC's notes: the proof is sought only for a play decided in)",
-)
 def test_a_seat_that_signs_two_plays_under_one_number_is_named(
     equivocated: tuple[list[str], list[int], str],
 ) -> None:
-    said, status, _ = equivocated
-    _alike(said, r"signed two different messages")
-    assert status == [3, 3]
+    """The sender's Tally returning the play carries both honest seats' Ballots, each naming
+    the copy its voter held: each honest seat shows the copy it holds to every seat, and the
+    other, holding both, each signed by C under one number, refuses C with the same words,
+    shows both, and leaves it out; both exit 3. Before, nobody named it (a strict xfail)."""
+    said, status, cheat = equivocated
+    _alike(said, r"signed two different messages as its message \d+ of view \d+")
+    for seen in said:
+        assert "C is left out; the table plays on" in seen, f"{seen}{cheat}"
+    assert status == [3, 3], f"{said}{cheat}"

@@ -37,7 +37,7 @@ def test_a_seat_that_sent_two_plays_under_one_number_is_left_out_and_the_rest_ho
         assert (0, game.cheat) in game.refused
     two_faced = game.two_faced
     assert two_faced is not None and game.out == {game.cheat}
-    # A seat fooled learnt of the other play before the change: what it asks for, the proof.
+    # A seat fooled learnt of the other play before the change: it shows its own copy.
     told = [game.told.get(s, {}).get(two_faced.id) for s in game.fooled]
     assert game.moves.get(next(w for w in told if w)) is not None
     seats = [seat for i, seat in enumerate(game.seats) if i != game.cheat]
