@@ -14,10 +14,11 @@ from p2pnerts.protocol import Message
 
 def keep_log(
     peer: TablePeer, directory: Path, options: str, report: Callable[[str], None]
-) -> GameLog | None:
+) -> Callable[[], None] | None:
     """Log ``peer``'s match in ``directory`` from now on (every frame it sends and
-    receives, every commit), at ``peer.log_path``; None, said in one line, if the log
-    cannot be written (the match is played all the same)."""
+    receives, every commit), at ``peer.log_path``, until the returned function is called;
+    None, said in one line, if the log cannot be written (the match is played all the
+    same)."""
     try:
         log = GameLog.start(
             directory,
@@ -39,7 +40,14 @@ def keep_log(
     def commits(_: object) -> None:
         log.commits(replica.committed, replica.log.digests.get, trio.current_time())
 
+    def stop() -> None:
+        # Unhooked before the file closes: a link may still hand the peer a message as
+        # the match winds down (a peer died on "write to closed file" after its match).
+        peer.traffic.remove(frame)
+        peer.watchers.remove(commits)
+        log.close()
+
     peer.traffic.append(frame)
     peer.watchers.append(commits)
     peer.log_path = log.path
-    return log
+    return stop

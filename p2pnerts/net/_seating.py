@@ -260,9 +260,9 @@ class Seating:
         )
         self.peer.name = p.table_name or ""
         self.peer.private = self.private
-        log = None
+        stop_log = None
         if p.log_dir is not None:
-            log = keep_log(self.peer, p.log_dir, options.summary(), p.report)
+            stop_log = keep_log(self.peer, p.log_dir, options.summary(), p.report)
         if p.seated is not None:
             p.seated(self.peer)
         for other, conn in links.items():
@@ -271,8 +271,8 @@ class Seating:
         try:
             await self.peer.run()
         finally:
-            if log is not None:
-                log.close()
+            if stop_log is not None:
+                stop_log()
             stats = self.peer.stats
             stats.finished = stats.finished or trio.current_time()  # (left before the end)
         return self.peer.standing()

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import trio
@@ -33,7 +34,8 @@ from p2pnerts.logs import (
     trace,
 )
 from p2pnerts.net import MatchResult, Player, TableSpec, join_table
-from p2pnerts.protocol import Message, Seat, decode
+from p2pnerts.net._gamelog import keep_log
+from p2pnerts.protocol import Ack, Message, Seat, decode
 from p2pnerts.rules import TableOptions
 from p2pnerts.sim import MIXES, SimConfig
 
@@ -376,3 +378,19 @@ def test_a_window_of_the_match_is_drawn_as_a_mermaid_sequence_diagram(
     assert "the whole match, every frame" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["trace", str(played[0][0]), "--window", "5:1"])
+
+
+async def test_a_stopped_log_hears_nothing_more_of_its_peer(tmp_path: Path) -> None:
+    """As a match winds down a link may still hand the peer a message: the log, stopped,
+    must no longer be hooked to hear it (a peer died on "write to closed file" so)."""
+    peer = SimpleNamespace(
+        table=bytes(16), name="Ann", seat=0, roster=(), replica=None, traffic=[], watchers=[]
+    )
+    stop = keep_log(peer, tmp_path, "", print)  # type: ignore[arg-type]
+    assert stop is not None and len(peer.traffic) == len(peer.watchers) == 1
+    hear = peer.traffic[0]
+    stop()
+    assert peer.traffic == [] and peer.watchers == []
+    assert peer.log_path.stat().st_size > 0  # (its header, written as it began)
+    with pytest.raises(ValueError, match="closed file"):
+        hear(False, 1, Ack(1, 0, 1, 1, (), 0, bytes(16)))  # (what a hook left behind met)
