@@ -36,7 +36,16 @@ from commit_frames import Result, Sizes, airtime, laid_out  # beside this script
 from commit_rules import HEARTBEAT, RULES, SAME_FRAMES, Table
 
 from p2pnerts.bots import Reaction, SimpleBots
-from p2pnerts.protocol import Ack, Event, Message, Play, PlayCommitted, PlayReturned, encode
+from p2pnerts.protocol import (
+    Ack,
+    CommitFrame,
+    Event,
+    Message,
+    Play,
+    PlayCommitted,
+    PlayReturned,
+    encode,
+)
 from p2pnerts.protocol import Replica as _Replica
 from p2pnerts.protocol._spots import ALL, Spot, spots_of
 from p2pnerts.sim import Links, LinkStall, SimConfig, Simulation, Transport, Wifi, laptop
@@ -98,6 +107,12 @@ class _Plays:
             self.workload.append((now, seat, spots_of(message.move, deck=seat)))  # no teams
 
     def arrived(self, src: int, dst: int, message: Message, now: float) -> None:
+        pass
+
+    def framed(self, seat: int, frame: CommitFrame, to: int | None, now: float) -> None:
+        pass
+
+    def frame_arrived(self, src: int, dst: int, frame: CommitFrame, now: float) -> None:
         pass
 
     def stepped(self, seat: int, replica: _Replica, events: Sequence[Event], now: float) -> None:

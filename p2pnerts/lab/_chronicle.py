@@ -2,9 +2,16 @@
 a teacher points at (races, ties, a Nerts call with plays in the air, suspicions, views).
 
 The `Chronicle` watches a `Simulation` (it is one of its watchers): every message sent and
-received, and every replica after each step with the events it told. A verdict is told by
-every replica alike; the chronicle notes it once, from the first replica to reach it, with
-the reason the agreed order gives — the two plays' ordering keys side by side.
+received, every commit frame of a majority's table, and every replica after each step with
+the events it told. A verdict is told by every replica alike; the chronicle notes it once,
+from the first replica to reach it, with the reason the agreed order gives — the two
+plays' ordering keys side by side.
+
+At a majority's table (protocol version 3) each play is voted on by a Ballot from each
+other member to its sender, and decided by the Tally its sender counts: the Tally carries
+the Ballots of a quorum and goes to every seat. The chronicle draws each frame, keeps each
+play's first Tally (`Count`: who voted for it, who late, who was not waited for) and tells
+it in the notes on that play: a race's, and a play's that came back late.
 """
 
 from __future__ import annotations
@@ -16,9 +23,12 @@ from enum import Enum
 
 from p2pnerts.protocol import (
     Ack,
+    Ballot,
+    CommitFrame,
     Event,
     Message,
     PeerExcluded,
+    PeerRecovered,
     PeerRejoined,
     PeerSuspected,
     Play,
@@ -28,11 +38,13 @@ from p2pnerts.protocol import (
     RoundOver,
     RoundStarted,
     Status,
+    Tally,
     ViewInstalled,
+    decode_any,
     order_key,
     order_reason,
 )
-from p2pnerts.rules import CallNerts, TieRule, ToFoundation
+from p2pnerts.rules import NEW_FOUNDATION, CallNerts, TieRule, ToFoundation
 
 Key = tuple[int, int, int]
 _UNSEEN = (-1, -1, b"")
@@ -83,6 +95,10 @@ class Kind(Enum):
     REJOIN = "rejoin"
     ROUND = "round"
     FAULT = "fault"
+    LATE = "late"
+    """A play a quorum voted late at a majority's table: it comes back."""
+    HICCUP = "hiccup"
+    """A silent member heard again before it was left out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,11 +115,70 @@ class Note:
     """The ordering keys of the plays it is about."""
 
 
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A play's first Tally at a majority's table: its counter's word on the play."""
+
+    seat: int
+    """The play's sender."""
+    clock: int
+    ok: bool
+    """Decided in; else returned (voted late)."""
+    votes: tuple[tuple[int, bool], ...]
+    """The votes it rests on, each a voter and for (True) or late; in, the sender's own
+    (the play itself) among them."""
+    members: tuple[int, ...]
+    """The members of the view it was counted in."""
+    counter: int
+    step: int
+
+    @property
+    def voters(self) -> tuple[int, ...]:
+        return tuple(sorted(voter for voter, _ in self.votes))
+
+    @property
+    def quorum(self) -> int:
+        """The votes for a play that decide it in (`SPEC.md`, "The commit frames"): more
+        than half the members, one more at an odd table; all of them below three."""
+        members = len(self.members)
+        return members if members < 3 else (members + 3) // 2
+
+    def words(self) -> str:
+        """The Tally in a few words: 'seat 2's L=503 in: for 1 2 3 (quorum 3 of 4),
+        without seat 4'."""
+        what = f"seat {self.seat + 1}'s L={self.clock}"
+        backed = sorted(v for v, ok in self.votes if ok)
+        late = sorted(v for v, ok in self.votes if not ok)
+        quorum = f"quorum {self.quorum} of {len(self.members)}"
+        if self.ok:
+            told = f"{what} in: for {_seats(backed)} ({quorum})"
+        else:
+            told = f"{what} back: late {_seats(late)}" + (
+                f", for {_seats(backed)}" if backed else ""
+            )
+            told += f" (no quorum of {self.quorum} can vote for it now)"
+        without = [m for m in self.members if m not in self.voters and m != self.seat]
+        return told + (f", without seat {_seats(without)}" if without else "")
+
+
 class Chronicle:
     """The diagram's lines and the notes of one run, as a `Watcher` of its `Simulation`."""
 
-    def __init__(self, peers: int, tie_rule: TieRule) -> None:
+    def __init__(
+        self,
+        peers: int,
+        tie_rule: TieRule,
+        *,
+        majority: bool = False,
+        depart_after: float = 10.0,
+        exclude_after: float = 2.0,
+    ) -> None:
         self.peers, self.tie_rule = peers, tie_rule
+        self.majority = majority
+        """A majority's table: its plays are decided by Ballots and Tallies."""
+        self.depart_after, self.exclude_after = depart_after, exclude_after
+        """How long a silent member is waited for before a view leaves it out: at a
+        majority's table, and at a table that commits by acknowledgement."""
         self.step = 0
         """The step being taken (set by the lab before each)."""
         self.count = 0
@@ -126,10 +201,27 @@ class Chronicle:
         """Each replica as last stepped playing in a view: (view, committed, digest)."""
         self._back: set[int] = set()
         """Seats let back into a view and still rebuilding the table."""
+        self._numbered: dict[tuple[int, int], Message] = {}
+        """At a majority's table, each ordered message by its sender and number (the
+        Ballots, Tallies and Polls name a play so)."""
+        self.counts: dict[tuple[int, int], Count] = {}
+        """At a majority's table, each play's first Tally, by its (seat, clock)."""
+        self._member_lists = [tuple(range(peers))] * peers
+        """Each replica's members, as last stepped."""
+        self._suspecting: dict[int, set[int]] = {}
+        """Per seat suspected, the seats that suspect it now."""
+        self._noted_back: set[int] = set()
+        """Seats noted heard again after the silence they are (or were last) in."""
+        self._gains: list[list[tuple[float, int]]] = [[] for _ in range(peers)]
+        """Per seat, when it applied another play (a commit's time at a majority's table,
+        where plays apply as they are decided), and how many it had then."""
 
     # --- the Watcher's three calls -----------------------------------------------------
 
     def sent(self, seat: int, message: Message, now: float) -> None:
+        below: tuple[int, ...] = getattr(message, "below", ())
+        if len(below) > seat:  # an ordered message at a majority's table: it names its number
+            self._numbered[seat, below[seat]] = message
         if isinstance(message, Play):
             self._sent_play(seat, message)
         text = f"{_kind(message)} L={message.clock} {_gist(message)}".rstrip()
@@ -139,14 +231,50 @@ class Chronicle:
         text = f"{_kind(message)} L={message.clock}"
         self._line(now, Mark.ARRIVE, dst, text, src=src, quiet=isinstance(message, Ack))
 
+    def framed(self, seat: int, frame: CommitFrame, to: int | None, now: float) -> None:
+        """A commit frame sent: a Ballot to a play's sender (or a poller), a Tally to every
+        seat (or handed on to a poller), a Poll to every seat."""
+        play = self._named(frame.seat, frame.number)
+        match frame:
+            case Ballot(ok=ok):
+                text = f"Ballot L={frame.clock} {'for' if ok else 'late'} {play}"
+            case Tally(ok=ok):
+                count = self._count(seat, frame)
+                who = "" if frame.sender == seat else f"{frame.sender + 1}'s "
+                if count is not None and frame.sender == seat and to is None:
+                    votes = [v for v, vote in count.votes if vote == ok]
+                    said = "in: for" if ok else "back: late"
+                    text = f"Tally L={frame.clock} {play} {said} {_seats(sorted(votes))}"
+                else:
+                    text = f"hands on {who}Tally L={frame.clock} {play}"
+            case _:
+                text = f"Poll L={frame.clock} on {play}"
+        self._line(now, Mark.SEND, seat, text)
+
+    def frame_arrived(self, src: int, dst: int, frame: CommitFrame, now: float) -> None:
+        text = f"{_kind(frame)} L={frame.clock}"
+        match frame:
+            case Ballot(ok=ok) | Tally(ok=ok):
+                text += (" for" if ok else " late") if isinstance(frame, Ballot) else ""
+                text += "" if isinstance(frame, Ballot) else (" in" if ok else " back")
+        self._line(now, Mark.ARRIVE, dst, text, src=src)
+
     def stepped(self, seat: int, replica: Replica, events: Sequence[Event], now: float) -> None:
         gained = replica.committed - self._committed[seat]
         self._committed[seat] = replica.committed
+        self._member_lists[seat] = tuple(sorted(replica.members))
         if gained > 0:
             self._line(now, Mark.COMMIT, seat, f"commits {gained} (now {replica.committed})")
         for event in events:
-            self._event(seat, event, now)
+            self._event(seat, event, now, replica)
         self._caught_up(seat, replica, now)
+
+    def applied(self, seat: int, since: float) -> int:
+        """How many plays ``seat`` applied (committed, where every member acknowledges)
+        since simulated time ``since``."""
+        gains = self._gains[seat]
+        before = next((n for t, n in reversed(gains) if t < since), 0)
+        return (gains[-1][1] if gains else 0) - before
 
     def restarted(self, seat: int) -> None:
         """A crashed seat's replica starts again from its disk: it has committed nothing."""
@@ -168,11 +296,19 @@ class Chronicle:
                 if key[0] != seat:
                     self._at_call[key] = (seat, play.clock)
 
-    def _event(self, seat: int, event: Event, now: float) -> None:
+    def _event(self, seat: int, event: Event, now: float, replica: Replica) -> None:
         match event:
             case PlayCommitted() | PlayReturned():
-                self._verdict(seat, event, now)
+                if isinstance(event, PlayCommitted):
+                    self._gain(seat, now)
+                self._verdict(seat, event, now, replica)
+            case PeerRecovered(seat=back, silent_for=silent) if back in replica.members:
+                self._heard_again_note(seat, back, silent or 0.0, now, len(replica.members))
             case PeerSuspected(seat=silent):
+                suspecting = self._suspecting.setdefault(silent, set())
+                if not suspecting:  # a new silence
+                    self._noted_back.discard(silent)
+                suspecting.add(seat)
                 self._line(now, Mark.NEWS, seat, f"suspects {silent + 1}", alert=True)
                 self._note(
                     now,
@@ -184,6 +320,7 @@ class Chronicle:
             case ViewInstalled(view=view, members=members):
                 self._view(seat, view, members, now)
             case PeerExcluded(seat=out):
+                self._suspecting.pop(out, None)
                 self._line(now, Mark.NEWS, seat, f"leaves {out + 1} out", alert=True)
             case PeerRejoined(seat=back):
                 self._line(now, Mark.NEWS, seat, f"lets {back + 1} back in", alert=True)
@@ -195,6 +332,66 @@ class Chronicle:
             case RoundOver(round=number, caller=caller) if not event.again:
                 who = "everyone stuck" if caller is None else f"seat {caller + 1} called Nerts"
                 self._line(now, Mark.NEWS, seat, f"round {number} over ({who})")
+
+    def _gain(self, seat: int, now: float) -> None:
+        gains = self._gains[seat]
+        gains.append((now, (gains[-1][1] if gains else 0) + 1))
+
+    def _heard_again_note(
+        self, seat: int, back: int, silent: float, now: float, members: int
+    ) -> None:
+        """A silent member heard again, still a member: noted once a silence, from the
+        first seat to hear it of those that suspected it, if most members did (cut off
+        alone, it suspected each of the others too: those are not noted)."""
+        self._line(now, Mark.NEWS, seat, f"hears {back + 1} again", alert=True)
+        suspecting = self._suspecting.get(back, set())
+        most = len(suspecting) > members // 2
+        suspecting.discard(seat)
+        if back in self._noted_back or not most:
+            return
+        self._noted_back.add(back)
+        applied = self.applied(seat, now - silent)
+        text = f"seat {seat + 1} hears seat {back + 1} again after {silent:.1f} s: still a member"
+        if self.majority:
+            why = (
+                f"the others played on, {applied} plays applied at seat {seat + 1}; a seat is "
+                f"left out only after {self.depart_after:g} s"
+            )
+        else:
+            why = (
+                f"every commit waited for it, {applied} plays committed at seat {seat + 1}; a "
+                f"seat is left out after {self.exclude_after:g} s"
+            )
+        self._note(now, Kind.HICCUP, text, why, (back,))
+
+    def _named(self, seat: int, number: int) -> str:
+        """A play named by a commit frame, as the diagram names it: 2's L=92."""
+        message = self._numbered.get((seat, number))
+        if message is None:
+            return f"{seat + 1}'s #{number}"
+        if isinstance(message, Play):
+            return f"{seat + 1}'s L={message.clock}"
+        return f"{seat + 1}'s {_kind(message)}"
+
+    def _count(self, seat: int, tally: Tally) -> Count | None:
+        """A play's Tally as a `Count`, kept the first time one is sent (None if the play
+        is none the chronicle saw sent)."""
+        message = self._numbered.get((tally.seat, tally.number))
+        if message is None:
+            return None
+        key = (message.sender, message.clock)
+        count = self.counts.get(key)
+        if count is not None:
+            return count
+        votes: list[tuple[int, bool]] = [(message.sender, True)] if tally.ok else []
+        for payload in tally.ballots:
+            ballot = decode_any(payload)
+            if isinstance(ballot, Ballot):
+                votes.append((ballot.sender, ballot.ok))
+        members = self._member_lists[seat]
+        count = Count(*key, tally.ok, tuple(votes), members, seat, self.step)
+        self.counts[key] = count
+        return count
 
     def _new_round(self, seat: int, number: int, now: float) -> None:
         self._line(now, Mark.NEWS, seat, f"round {number} starts")
@@ -234,7 +431,9 @@ class Chronicle:
             )
             self._note(now, Kind.REJOIN, text, reason, (back,))
 
-    def _verdict(self, seat: int, event: PlayCommitted | PlayReturned, now: float) -> None:
+    def _verdict(
+        self, seat: int, event: PlayCommitted | PlayReturned, now: float, replica: Replica
+    ) -> None:
         key = (event.seat, event.clock)
         play = self._plays.get(key)
         if key in self._decided or play is None:
@@ -245,7 +444,7 @@ class Chronicle:
         if isinstance(event, PlayCommitted):
             self._stays(seat, play, event, now)
         else:
-            self._returned(seat, play, event, now)
+            self._returned(seat, play, event, now, replica)
         call = self._at_call.pop(key, None)
         if call is not None:
             self._at_the_call(play, self._plays[call], event, now)
@@ -272,9 +471,15 @@ class Chronicle:
             self._line(now, Mark.TIE, seat, f"tie: both stay L={play.clock}", alert=True)
         placed.append(play)
 
-    def _returned(self, seat: int, play: Play, event: PlayReturned, now: float) -> None:
+    def _returned(
+        self, seat: int, play: Play, event: PlayReturned, now: float, replica: Replica
+    ) -> None:
         move = play.move
         self._line(now, Mark.BACK, seat, f"{play.sender + 1}'s L={play.clock} back", alert=True)
+        count = self.counts.get((play.sender, play.clock))
+        if count is not None and not count.ok:
+            self._late(play, count, now, replica)
+            return
         if not isinstance(move, ToFoundation) or not event.raced:
             return
         winner = next(
@@ -288,7 +493,54 @@ class Chronicle:
         )
         kind = Kind.TIE if winner.clock == play.clock else Kind.RACE
         seats = (winner.sender, play.sender)
-        self._note(now, kind, text, self.reason(winner, play), seats, (winner, play))
+        reason = self.reason(winner, play) + self._counted(winner, play)
+        self._note(now, kind, text, reason, seats, (winner, play))
+
+    def _counted(self, *plays: Play) -> str:
+        """At a majority's table, the Tallies that decided ``plays`` in: '; both voted in
+        by a quorum, 3 of 4: seat 2's by 1 2 3, seat 4's by 2 3 4' (the seats a Tally
+        leaves out were not waited for)."""
+        counts = [self.counts.get((p.sender, p.clock)) for p in plays]
+        known = [c for c in counts if c is not None and c.ok]
+        if not known:
+            return ""
+        both = "both" if len(known) == 2 else "voted"
+        quorum = f"a quorum, {known[0].quorum} of {len(known[0].members)}"
+        each = ", ".join(f"seat {c.seat + 1}'s by {_seats(c.voters)}" for c in known)
+        return f"; {both} voted in by {quorum}: {each}".replace("voted voted", "voted")
+
+    def _late(self, play: Play, count: Count, now: float, replica: Replica) -> None:
+        """A play a quorum voted late: each of them had held a later play on its spot."""
+        move = play.move
+        what = str(move.card) if isinstance(move, ToFoundation) else _kind(play)
+        text = f"LATE: seat {play.sender + 1}'s {what} L={play.clock} came back"
+        later = self._later_on_spot(play, replica)
+        late = _seats(sorted(v for v, ok in count.votes if not ok))
+        held = "a later play on its spot"
+        if later is not None:
+            held = f"seat {later.sender + 1}'s {_gist(later) or type(later.move).__name__}"
+            held += f" L={later.clock}"
+        reason = f"voted late by {late} (no quorum of {count.quorum} left): they held {held} first"
+        plays = (play,) if later is None else (play, later)
+        self._note(now, Kind.LATE, text, reason, tuple(p.sender for p in plays), plays)
+
+    def _later_on_spot(self, play: Play, replica: Replica) -> Play | None:
+        """The play of this round sorting soonest after ``play`` on a spot of its (the
+        replica's spots: a foundation, the row of them, a deck, the whole table)."""
+        majority = replica.majority
+        if majority is None:
+            return None
+        key, spots = self.key(play), majority.spots(play)
+        later = [
+            other
+            for other in self._plays.values()
+            if self.key(other) > key and _on_path(spots, majority.spots(other))
+        ]
+        return min(later, key=self.key, default=None)
+
+    def numbered(self, seat: int, number: int) -> Message | None:
+        """At a majority's table, ``seat``'s ordered message of that number, if seen sent."""
+        return self._numbered.get((seat, number))
 
     def reason(self, first: Play, later: Play) -> str:
         """Why ``first`` comes before ``later`` in the agreed order, in the order's words."""
@@ -359,6 +611,16 @@ def key_words(key: Key) -> str:
     return f"({key[0]},{key[1]},{key[2]})"
 
 
+def _on_path(a: Sequence[tuple[object, ...]], b: Sequence[tuple[object, ...]]) -> bool:
+    """Whether a spot of ``a`` lies on the path of a spot of ``b`` (the two plays must be
+    ordered: the majority's rule, `SPEC.md` "The commit frames")."""
+    return any(x[: len(y)] == y[: len(x)] for x in a for y in b)
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return " ".join(str(s + 1) for s in seats)
+
+
 def _rank(play: Play) -> int:
     move = play.move
     return move.card.rank if isinstance(move, ToFoundation) else -1
@@ -369,7 +631,7 @@ def _card(play: Play) -> str:
     return str(move.card) if isinstance(move, ToFoundation) else "card"
 
 
-def _kind(message: Message) -> str:
+def _kind(message: Message | CommitFrame) -> str:
     return type(message).__name__
 
 
@@ -377,6 +639,7 @@ def _gist(message: Message) -> str:
     if isinstance(message, Play):
         move = message.move
         if isinstance(move, ToFoundation):
-            return f"{move.card}→f{move.foundation + 1}"
+            where = "new f" if move.foundation == NEW_FOUNDATION else f"f{move.foundation + 1}"
+            return f"{move.card}→{where}"
         return "Nerts!" if isinstance(move, CallNerts) else ""
     return ""

@@ -16,7 +16,16 @@ from p2pnerts.ui import Leave, unknown_key
 
 STEPS_PER_TICK = 400
 """The most steps one screen refresh takes while playing (the screen stays responsive)."""
-SHOWN = (Kind.RACE, Kind.TIE, Kind.NERTS, Kind.VIEW, Kind.REJOIN, Kind.SUSPECT)
+SHOWN = (
+    Kind.RACE,
+    Kind.TIE,
+    Kind.NERTS,
+    Kind.VIEW,
+    Kind.REJOIN,
+    Kind.SUSPECT,
+    Kind.LATE,
+    Kind.HICCUP,
+)
 """The notes the verdict panel shows."""
 
 

@@ -135,18 +135,77 @@ WORDS = (
 )
 """Every word the screen shows, explained."""
 
+AT_A_MAJORITY = (
+    (
+        "pending",
+        "at a majority's table: the ordered messages this replica holds that are not "
+        "decided yet (no Tally here), in key order",
+    ),
+    (
+        "Ballot",
+        "a member's vote on one play, to the play's sender: 'for' (it had held no "
+        "later play on that spot), or 'late' (it had: a play sorting after this one "
+        "reached it first)",
+    ),
+    (
+        "quorum",
+        "the votes that decide a play in: more than half the members, one more at an "
+        "odd table (3 of 4, 4 of 5 or of 6); the sender's own play counts as its vote",
+    ),
+    (
+        "Tally",
+        "the sender's count, sent to every seat as soon as a quorum voted for its play "
+        "(in), or so many late that no quorum can (back); it carries the Ballots it "
+        "rests on, so the others need not wait for a slow member's vote",
+    ),
+    (
+        "Poll",
+        "a seat that waited too long for a play's Tally asks every member for its Ballot, "
+        "and counts them itself",
+    ),
+    (
+        "late",
+        "a play a quorum voted late comes back, like a lost race; a race where both plays "
+        "are voted in is still decided by their keys: the lower clock stays",
+    ),
+    (
+        "applied",
+        "plays this replica applied as their Tallies decided them in: the cards moved",
+    ),
+    (
+        "committed",
+        "the plays folded into the running digest (#) in key order, once every member's "
+        "clock has passed them: the same order at every seat, a little later; a silent "
+        "member holds this back, not the plays",
+    ),
+    (
+        "liveness",
+        "the other members as this replica hears them; 4? means seat 4 is suspected: "
+        "silent for a second; a quorum plays on, and a view leaves it out only after 10 s",
+    ),
+)
+"""At a majority's table (protocol version 3): the words it adds, and those it changes."""
+
 MARKS = (
     ("│", "a seat's lane"),
     ("●", "a message sent, on its sender's lane"),
     ("·─▶ ◀─·", "a message received: from the sender's lane (·) to the receiver's (▶ ◀)"),
     ("✓", "the replica commits: messages put in the agreed order for good"),
-    ("✗", "a card sent back where it came from (a race lost, or played after a Nerts call)"),
+    (
+        "✗",
+        "a card sent back where it came from (a race lost, played after a Nerts call, or "
+        "voted late at a majority's table)",
+    ),
     (
         "=",
         "a tie under both-stay: equal clocks, both cards stay (the table screen marks "
         "such a foundation with both seats, as 2♦1=2)",
     ),
-    ("◆", "news: a suspicion, a view, a seat let back in, a Nerts call, a round begun or over"),
+    (
+        "◆",
+        "news: a suspicion, a silent seat heard again, a view, a seat let back in, a Nerts "
+        "call, a round begun or over",
+    ),
     (
         "↯",
         "a fault struck or lifted: 'lesson:' by the lesson itself, 'teacher:' by a "
@@ -164,12 +223,29 @@ def legend_rows(desk: Desk, width: int) -> list[Row]:
         rows.append(Row().add(f" lesson {desk.lesson.name}", "class:title"))
         rows += [Row().add(f"  {line}") for line in textwrap.wrap(desk.lesson.about, width - 3)]
     rows.append(Row().add(" words", "class:title"))
-    rows += _pairs(WORDS, width, 22)
+    rows += _pairs(words(majority=desk.lab.table.majority), width, 22)
     rows.append(Row().add(" marks", "class:title"))
     rows += _pairs(MARKS, width, 10)
     rows.append(Row().add(" keys", "class:title"))
     rows += _pairs(KEYS_IN_FULL, width, 10)
     return rows
+
+
+def words(*, majority: bool) -> tuple[tuple[str, str], ...]:
+    """The words of a table's screen: a majority's table's own in place of those it
+    changes, and after ``pending`` the words it adds."""
+    if not majority:
+        return WORDS
+    changed = dict(AT_A_MAJORITY)
+    said: list[tuple[str, str]] = []
+    for term, text in WORDS:
+        if term == "commit":
+            continue  # (the Ballot, the quorum and the Tally say it)
+        said.append((term, changed.pop(term, text)))
+        if term == "pending":
+            said += [(t, changed.pop(t)) for t in ("Ballot", "quorum", "Tally", "Poll", "late")]
+            said.append(("applied", changed.pop("applied")))
+    return tuple(said)
 
 
 def _pairs(pairs: tuple[tuple[str, str], ...], width: int, name: int) -> list[Row]:

@@ -47,11 +47,14 @@ DEFAULT_SPEED = 0.01
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """The run a lab steps through: its seed, peers and tie rule."""
+    """The run a lab steps through: its seed, peers, tie rule and commit rule."""
 
     seed: int = 1
     peers: int = 4
     tie_rule: TieRule = TieRule.BOTH_STAY
+    majority: bool = False
+    """Commit by protocol version 3's majority (Ballots to a play's sender, its Tally to
+    every seat), not by every member's acknowledgement."""
     log: str | None = None
     """A directory where every seat writes its game log as the run goes (as ``sim --log``
     does): the messages a lesson's claim is checked from (`p2pnerts.lab.exported`)."""
@@ -62,7 +65,7 @@ class Table:
 
     def config(self) -> SimConfig:
         options = TableOptions(tie_rule=self.tie_rule)
-        return SimConfig(self.peers, ROUNDS, options=options, log=self.log)
+        return SimConfig(self.peers, ROUNDS, options=options, log=self.log, majority=self.majority)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +126,10 @@ class SeatView:
     kept: int | None = None
     """Back from its disk and not yet sent the table: the round whose deck it kept (with
     the view it was last in, ``view``; it kept no commits: the others send it the table)."""
+    applied: int | None = None
+    """At a majority's table, the plays this replica applied as their Tallies decided them
+    in; ``committed`` then counts what it folded into the digest in the canonical order,
+    which waits for every member's clock (a silent member holds it back, not the plays)."""
 
 
 class Lab:
@@ -153,6 +160,10 @@ class Lab:
         up = self.sim.ledger.seats[seat].up
         now = self.sim.now
         pending = tuple((p.key, _pending_words(p.message)) for p in replica.pending)
+        if replica.majority is not None:  # held by the majority's rule until decided
+            held = replica.majority.commits.order.unresolved.values()
+            keys = sorted(((p.key[0], p.key[1], p.key[2]), p.seat, p.seq) for p in held)
+            pending = tuple((key, self._held_words(seat, number)) for key, seat, number in keys)
         return SeatView(
             seat=seat,
             up=up,
@@ -167,6 +178,7 @@ class Lab:
             pending=pending,
             slow=seat in self.sim.network.slow,
             kept=replica.disk.round if replica.membership.from_disk else None,
+            applied=self.chronicle.applied(seat, 0.0) if self.table.majority else None,
         )
 
     def state(self) -> tuple[object, ...]:
@@ -298,7 +310,14 @@ class Lab:
     def _build(self) -> None:
         table = self.table
         self.sim = Simulation(table.config(), table.seed, SimpleBots())
-        self.chronicle = Chronicle(table.peers, table.tie_rule)
+        timing = self.sim.config.timing
+        self.chronicle = Chronicle(
+            table.peers,
+            table.tie_rule,
+            majority=table.majority,
+            depart_after=timing.depart_after,
+            exclude_after=timing.exclude_after,
+        )
         self.sim.watchers.append(self.chronicle)
         self.sim.begin()
         self.step = 0
@@ -311,6 +330,10 @@ class Lab:
         for step, action in self.script:
             if step == self.step:
                 self._apply(action)
+
+    def _held_words(self, seat: int, number: int) -> str:
+        message = self.chronicle.numbered(seat, number)
+        return f"#{number} of {seat + 1}" if message is None else _pending_words(message)
 
 
 def _pending_words(message: object) -> str:

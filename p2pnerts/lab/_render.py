@@ -21,7 +21,7 @@ REPLICA_ROWS = 8
 """Rows of the replicas' panel above their pending keys."""
 DIAGRAM_ROWS = 6
 """Rows the diagram keeps before the pending keys give way: its title and five lines."""
-LOUD = (Kind.RACE, Kind.TIE, Kind.NERTS)
+LOUD = (Kind.RACE, Kind.TIE, Kind.NERTS, Kind.LATE)
 """Notes drawn in the alert style."""
 GLYPH = {
     Mark.SEND: "●",
@@ -53,7 +53,8 @@ def render(desk: Desk, width: int, height: int) -> Frame:
     else:
         verdicts = _verdicts(desk, width, notes)
         # The pending keys give way to the diagram's lines, down to two rows of keys.
-        pending = min(pending, max(2, room - len(verdicts) - REPLICA_ROWS - DIAGRAM_ROWS))
+        panel = REPLICA_ROWS + desk.lab.table.majority  # (and a row of plays applied)
+        pending = min(pending, max(2, room - len(verdicts) - panel - DIAGRAM_ROWS))
         body = _replicas(desk, width, pending) + verdicts
         body += _diagram(desk, width, room - len(body))
     rows += body
@@ -112,13 +113,16 @@ def _replicas(desk: Desk, width: int, pending: int) -> list[Row]:
     views = [lab.seat_view(s) for s in range(lab.table.peers)]
     column = (width - MARGIN) // len(views)
     loud = _loud_keys(desk)
-    rows = [rule("replicas: each one's own state", width)]
+    title = "replicas: each one's own state"
+    title += " · commit by a majority (protocol v3)" if lab.table.majority else ""
+    rows = [rule(title, width)]
     cells = [
         ("", [_head(desk, v) for v in views]),
         ("Lamport L", [Row().add(f"L={v.clock}") for v in views]),
         ("view:members", [_members(v) for v in views]),
         ("status", [_status(v) for v in views]),
         ("liveness", [_liveness(v) for v in views]),
+        *([("applied", [_applied(v) for v in views])] if lab.table.majority else []),
         ("committed", [_committed(v) for v in views]),
         ("pending", [Row().add(f"{len(v.pending)} in key order") for v in views]),
     ]
@@ -155,6 +159,10 @@ def _members(view: SeatView) -> Row:
     if view.kept is not None:  # a fresh replica's members, until the table is sent to it
         return Row().add(f"v{view.view} kept on disk", "class:alert")
     return Row().add(f"v{view.view}: " + " ".join(str(m + 1) for m in view.members))
+
+
+def _applied(view: SeatView) -> Row:
+    return Row().add(f"{view.applied} plays")
 
 
 def _committed(view: SeatView) -> Row:

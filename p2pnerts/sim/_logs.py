@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from p2pnerts.logs import GameLog
-from p2pnerts.protocol import Event, Message, Replica, Seat
+from p2pnerts.protocol import CommitFrame, Event, Message, Replica, Seat
 from p2pnerts.sim._workload import SimConfig
 
 
@@ -45,6 +45,12 @@ class SimLogs:
 
     def arrived(self, src: int, dst: int, message: Message, now: float) -> None:
         self._logs[dst].frame(False, src, message, now)
+
+    def framed(self, seat: int, frame: CommitFrame, to: int | None, now: float) -> None:
+        """A commit frame: a live peer's game log keeps none (`net._gamelog`), nor this."""
+
+    def frame_arrived(self, src: int, dst: int, frame: CommitFrame, now: float) -> None:
+        """A commit frame received: not logged, as `framed`."""
 
     def stepped(self, seat: int, replica: Replica, events: Sequence[Event], now: float) -> None:
         self._logs[seat].commits(replica.committed, replica.log.digests.get, now)

@@ -208,6 +208,8 @@ class Simulation:
     def _arrive(self, src: int, dst: int, message: Message | CommitFrame) -> None:
         self.trace.add(self.now, "deliver", dst, message)
         if isinstance(message, CommitFrame):
+            for watcher in self.watchers:
+                watcher.frame_arrived(src, dst, message, self.now)
             self._deliver(src, dst, message)
             return
         if self.config.faults.duplicate:
@@ -246,6 +248,8 @@ class Simulation:
                     self._send(seat, dst, message, kind, size)
         for frame, to in replica.take_frames():
             size = self._size(seat, frame)
+            for watcher in self.watchers:
+                watcher.framed(seat, frame, to, self.now)
             for dst in range(self.peers) if to is None else (to,):
                 if dst != seat:
                     self._send(seat, dst, frame, "commit", size)

@@ -8,8 +8,10 @@ import re
 import pytest
 
 from p2pnerts.lab import LESSONS, Action, Desk, Lab, Mark, Table, render
-from p2pnerts.lab._legend import KEYS_IN_FULL, MARKS, WORDS
+from p2pnerts.lab._chronicle import Count
+from p2pnerts.lab._legend import AT_A_MAJORITY, KEYS_IN_FULL, MARKS, WORDS
 from p2pnerts.lab._render import GLYPH, budget
+from p2pnerts.protocol._spots import quorum
 
 
 def desk_at_point(name: str) -> Desk:
@@ -168,3 +170,20 @@ def test_an_action_uses_up_the_selection() -> None:
     desk.act("crash")
     assert desk.said.startswith("select a seat first")
     assert all(desk.lab.seat_view(seat).up for seat in range(4))
+
+
+def test_a_majoritys_table_says_so_and_its_legend_tells_its_words() -> None:
+    desk = Desk(Lab(Table(seed=2, peers=4, majority=True)))
+    text = render(desk, 100, 32).text()
+    assert "commit by a majority (protocol v3)" in text and " applied " in text
+    desk.toggle_legend()
+    seen = render(desk, 100, 200).text()
+    for term, _ in AT_A_MAJORITY:
+        assert f"  {term} " in seen
+    assert "commits the head of its pending list once every member" not in seen
+
+
+def test_the_quorum_the_lab_names_is_the_protocols() -> None:
+    for members in range(2, 7):
+        count = Count(0, 1, True, (), tuple(range(members)), 0, 0)
+        assert count.quorum == quorum(members)
