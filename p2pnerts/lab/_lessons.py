@@ -1,6 +1,7 @@
 """The lab's lessons: seeded runs certain to show their point by a known step, as data.
 
-Each lesson is a table (seed, peers, tie rule), the teacher's faults at given steps, the
+Each lesson is a table (seed, peers, tie rule, commit rule), the teacher's faults at given
+steps, the
 step the lab opens at, the kind of note that is the lesson's point and the step by which
 it shows, and a paragraph the screen shows. The steps were found by running the lessons'
 tables (``python tools/lab_lessons.py`` finds them again, should the protocol change);
@@ -116,6 +117,40 @@ LESSONS = {
             "from its disk: it kept its deck and its view, v0, but no commits. It asks to "
             "rejoin, view 2 lets it back in at step 893, and by step 913 it has rebuilt "
             "the table from what the others sent it.",
+        ),
+        Lesson(
+            "majority-race",
+            Table(2, 4, majority=True),
+            Kind.RACE,
+            by=2451,
+            start=2246,
+            script=((0, _struck("slow", 3)),),
+            about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
+            "step 2249 seat 2 plays a 9♥ onto foundation 6, "
+            "L=503; seats 1 and 3 vote for it, and at step 2259 its Tally goes out: in, by "
+            "a quorum of 3 of 4 without seat 4, which has not heard of it yet. At "
+            "step 2325 seat 4, not having heard of it, plays its own 9♥ there, L=506: "
+            "concurrent. Seats 3 and 2 vote for it, naming L=503 below it; seat 1, holding "
+            "seat 2's 10♥ on that 9♥ by then, votes it late. At step 2451 seat 4's Tally "
+            "says in too, and the keys put L=503 first: seat 4's card goes back; the others "
+            "follow by step 2520.",
+        ),
+        Lesson(
+            "majority-hiccup",
+            Table(1, 4, majority=True),
+            Kind.HICCUP,
+            by=2769,
+            start=1997,
+            script=((2000, _struck("partition", 3)), (2747, _struck("join"))),
+            about="Commit by a majority (protocol v3). At step 2000 the network cuts seat 4 "
+            "off for 2.5 s. The three play on, each play voted in by a quorum, 3 of 4, "
+            "without seat 4: their applied row goes from 173 to "
+            "271, seat 4's stays at 174; their committed row, the digest's order, waits at "
+            "194 for seat 4's clock. Each side suspects the other after a second, no more. "
+            "At step 2747 the network heals; at step 2769 seat 1 hears "
+            "seat 4 again, still in view 0: nobody was left out. Seat 4's 2♠ L=524, played "
+            "into the silence at step 2022, comes back late at step 2962. In the partition "
+            "lesson nothing commits until seat 4 is left out, after 2 s.",
         ),
         Lesson(
             "partition",

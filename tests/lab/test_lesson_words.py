@@ -29,6 +29,9 @@ class Shows:
     lacks: tuple[Key, ...] = ()
     """Plays not in its pending list (not heard of yet, or committed)."""
     kept: int | None = None
+    applied: int | None = None
+    """At a majority's table, the plays it applied."""
+    suspected: tuple[int, ...] | None = None
     like: int | None = None
     """A seat whose committed count and digest this seat's equal."""
     unlike: tuple[int, ...] = ()
@@ -42,6 +45,8 @@ class Shows:
             "members": self.members,
             "committed": self.committed,
             "kept": self.kept,
+            "applied": self.applied,
+            "suspected": self.suspected,
         }
         wrong = [
             f"{name} {getattr(seen, name)!r}, not {want!r}"
@@ -89,6 +94,11 @@ def _tie(holder: int) -> tuple[Claim, ...]:
         Claim("the very same Lamport clock L=59", 131, (Shows(1, lacks=keys),)),
     )
 
+
+NINES = ((503, 0, 1), (506, 0, 3))
+"""The majority's race: seat 2's 9♥ and seat 4's."""
+SPADE = ((524, 0, 3),)
+"""The hiccup: seat 4's 2♠, played into its silence."""
 
 CLAIMS: dict[str, tuple[Claim, ...]] = {
     "race": (
@@ -153,6 +163,79 @@ CLAIMS: dict[str, tuple[Claim, ...]] = {
             913,
             (Shows(3, status="playing", view=2, members=(0, 1, 2, 3), like=0, kept=None),),
         ),
+    ),
+    "majority-race": (
+        Claim("At step 2249 seat 2 plays a 9♥", 2248, (Shows(1, lacks=NINES),)),
+        Claim(
+            "At step 2249 seat 2 plays a 9♥ onto foundation 6, L=503",
+            2249,
+            (Shows(1, holds=NINES[:1]), Shows(3, lacks=NINES)),
+        ),
+        Claim("at step 2259 its Tally goes out", 2258, (Shows(1, holds=NINES[:1]),)),
+        Claim(
+            "at step 2259 its Tally goes out ... which has not heard of it yet",
+            2259,
+            (Shows(1, lacks=NINES[:1]), Shows(3, lacks=NINES)),
+        ),
+        Claim("At step 2325 seat 4, not having heard", 2324, (Shows(3, lacks=NINES),)),
+        Claim(
+            "At step 2325 seat 4, not having heard of it, plays its own 9♥ there, L=506",
+            2325,
+            (Shows(3, holds=NINES[1:], lacks=NINES[:1]),),
+        ),
+        Claim("At step 2451 seat 4's Tally says in too", 2450, _all(range(4), holds=NINES[1:])),
+        Claim(
+            "At step 2451 seat 4's Tally says in too",
+            2451,
+            (Shows(3, lacks=NINES), *_all(range(3), holds=NINES[1:])),
+        ),
+        Claim("the others follow by step 2520", 2519, (Shows(2, holds=NINES[1:]),)),
+        Claim("the others follow by step 2520", 2520, _all(range(4), lacks=NINES)),
+    ),
+    "majority-hiccup": (
+        Claim(
+            "At step 2000 the network cuts seat 4 off ... their applied row goes from 173",
+            2000,
+            (*_all(range(3), applied=173), Shows(3, applied=174)),
+        ),
+        Claim(
+            "Seat 4's 2♠ L=524, played into the silence at step 2022",
+            2021,
+            (Shows(3, lacks=SPADE),),
+        ),
+        Claim(
+            "Seat 4's 2♠ L=524, played into the silence at step 2022",
+            2022,
+            (Shows(3, holds=SPADE),),
+        ),
+        Claim("Each side suspects the other after a second", 2289, _all(range(4), suspected=())),
+        Claim(
+            "Each side suspects the other after a second",
+            2290,
+            (Shows(3, suspected=(1,)), Shows(0, suspected=())),
+        ),
+        Claim(
+            "Each side suspects the other after a second",
+            2316,
+            (*_all(range(3), suspected=(3,)), Shows(3, suspected=(0, 1, 2))),
+        ),
+        Claim(
+            "to 271, seat 4's stays at 174; their committed row, the digest's order, waits at 194",
+            2746,
+            (*_all(range(3), applied=271, committed=194), Shows(3, applied=174)),
+        ),
+        Claim("At step 2747 the network heals", 2747, (Shows(0, suspected=(3,)),)),
+        Claim("at step 2769 seat 1 hears seat 4 again", 2768, (Shows(0, suspected=(3,)),)),
+        Claim(
+            "at step 2769 seat 1 hears seat 4 again, still in view 0: nobody was left out",
+            2769,
+            (
+                Shows(0, suspected=(), holds=SPADE),
+                *_all(range(4), status="playing", view=0, members=(0, 1, 2, 3)),
+            ),
+        ),
+        Claim("comes back late at step 2962", 2961, (Shows(3, holds=SPADE),)),
+        Claim("comes back late at step 2962", 2962, (Shows(3, lacks=SPADE),)),
     ),
     "partition": (
         Claim("At step 600 the network splits seat 4", 600, (Shows(3, committed=45),)),

@@ -124,10 +124,44 @@ def test_a_play_made_after_the_nerts_call_goes_back_with_its_reason() -> None:
 
 
 def test_the_faults_a_lesson_strikes_are_the_lessons() -> None:
-    for name in ("race", "crash", "partition"):
+    for name in ("race", "crash", "partition", "majority-race", "majority-hiccup"):
         lesson = LESSONS[name]
         assert lesson.script and all(action.lesson for _, action in lesson.script)
         lab = Lab(lesson.table, lesson.script)
         lab.goto(lesson.script[-1][0])
         faults = [line.text for line in lab.chronicle.lines if line.mark is Mark.FAULT]
         assert faults and all(text.startswith("lesson: ") for text in faults), faults
+
+
+def test_at_a_majoritys_table_a_quorum_decides_the_race_and_the_clocks_order_it() -> None:
+    lab, note = shown(LESSONS["majority-race"])
+    assert note.text == "RACE: seat 2's 9♥ beat seat 4's 9♥ to foundation 6"
+    assert note.keys == ((503, 0, 1), (506, 0, 3))
+    assert note.reason.startswith("L=503 < L=506")
+    assert note.reason.endswith(
+        "both voted in by a quorum, 3 of 4: seat 2's by 1 2 3, seat 4's by 2 3 4"
+    )
+    first, second = (lab.chronicle.counts[seat, clock] for seat, clock in ((1, 503), (3, 506)))
+    assert first.ok and first.voters == (0, 1, 2) and first.step == 2259  # not waiting for 4
+    assert second.ok and second.voters == (1, 2, 3)
+    sent = [(line.step, line.seat, line.text) for line in lab.chronicle.lines]
+    assert (2259, 1, "Tally L=505 2's L=503 in: for 1 2 3") in sent
+    assert (2417, 0, "Ballot L=547 late 4's L=506") in sent  # seat 1 held the 10♥ first
+
+
+def test_at_a_majoritys_table_a_hiccup_leaves_nobody_out() -> None:
+    lesson = LESSONS["majority-hiccup"]
+    lab, note = shown(lesson)
+    assert note.text == "seat 1 hears seat 4 again after 2.5 s: still a member"
+    assert note.reason == (
+        "the others played on, 98 plays applied at seat 1; a seat is left out only after 10 s"
+    )
+    lab.goto(2962)
+    assert not [n for n in lab.notes if n.kind is Kind.VIEW]
+    late = [n for n in lab.notes if n.kind is Kind.LATE]
+    assert [(n.step, n.text) for n in late] == [(2962, "LATE: seat 4's 2♠ L=524 came back")]
+    assert late[0].reason == (
+        "voted late by 1 2 (no quorum of 3 left): they held seat 3's 2♠→f1 L=539 first"
+    )
+    race = next(n for n in lab.notes if n.kind is Kind.RACE)  # decided without seat 4
+    assert race.step == 2163 and race.reason.endswith("seat 2's by 1 2 3, seat 3's by 1 2 3")
