@@ -43,6 +43,12 @@ def lab_options(parser: argparse.ArgumentParser) -> None:
         help=f"simulated seconds per real second when playing ({DEFAULT_SPEED:g}; + and -)",
     )
     tie_rule_option(parser, None, " (both-stay, or the lesson's)")
+    parser.add_argument(
+        "--majority",
+        action="store_true",
+        help="commit by protocol version 3's majority (Ballots and Tallies), not by every "
+        "member's acknowledgement (the majority- lessons do)",
+    )
     parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
 
 
@@ -57,6 +63,7 @@ def lab_command(args: argparse.Namespace) -> int:
         base.seed if args.seed is None else args.seed,
         base.peers if args.peers is None else args.peers,
         base.tie_rule if rule is None else rule,
+        majority=base.majority or args.majority,
     )
     lab = Lab(table, () if lesson is None else lesson.script)
     if lesson is not None:

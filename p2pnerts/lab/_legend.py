@@ -174,9 +174,10 @@ AT_A_MAJORITY = (
     ),
     (
         "committed",
-        "the plays folded into the running digest (#) in key order, once every member's "
-        "clock has passed them: the same order at every seat, a little later; a silent "
-        "member holds this back, not the plays",
+        "the ordered messages (plays, those that came back too, Readys and Reveals) "
+        "folded into the running digest (#) in key order once every member's clock has "
+        "passed them: the same order at every seat, a little later; a silent member holds "
+        "this back, not the plays",
     ),
     (
         "liveness",

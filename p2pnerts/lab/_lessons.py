@@ -119,6 +119,21 @@ LESSONS = {
             "the table from what the others sent it.",
         ),
         Lesson(
+            "partition",
+            Table(1, 4),
+            Kind.REJOIN,
+            by=1165,
+            start=590,
+            script=((600, _struck("partition", 3)), (1079, _struck("join"))),
+            about="At step 600 the network splits seat 4 from the rest. The three (a "
+            "majority) suspect seat 4, leave it out (view 1, from step 779) and go on. "
+            "Seat 4 alone is a minority: it can form no view and commits nothing (its "
+            "column stays at v0, committed 45) - it waits, it does not fork the table. At "
+            "step 1079 the network heals; seat 4 learns it was left out and asks to "
+            "rejoin; at step 1148 view 2 lets it back in, and by step 1165 it has rebuilt "
+            "the table from the others and committed what they have.",
+        ),
+        Lesson(
             "majority-race",
             Table(2, 4, majority=True),
             Kind.RACE,
@@ -151,21 +166,6 @@ LESSONS = {
             "seat 4 again, still in view 0: nobody was left out. Seat 4's 2♠ L=524, played "
             "into the silence at step 2022, comes back late at step 2962. In the partition "
             "lesson nothing commits until seat 4 is left out, after 2 s.",
-        ),
-        Lesson(
-            "partition",
-            Table(1, 4),
-            Kind.REJOIN,
-            by=1165,
-            start=590,
-            script=((600, _struck("partition", 3)), (1079, _struck("join"))),
-            about="At step 600 the network splits seat 4 from the rest. The three (a "
-            "majority) suspect seat 4, leave it out (view 1, from step 779) and go on. "
-            "Seat 4 alone is a minority: it can form no view and commits nothing (its "
-            "column stays at v0, committed 45) - it waits, it does not fork the table. At "
-            "step 1079 the network heals; seat 4 learns it was left out and asks to "
-            "rejoin; at step 1148 view 2 lets it back in, and by step 1165 it has rebuilt "
-            "the table from the others and committed what they have.",
         ),
     )
 }
