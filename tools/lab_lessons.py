@@ -90,14 +90,12 @@ def _nobody_left_out(lab: Lab, note: Note) -> Note | None:
 def hiccup(table: Table, seat: int, at: int, seconds: float) -> Script:
     """A script partitioning ``seat`` from the rest at step ``at`` and joining it again
     the first step ``seconds`` later."""
-    lab = Lab(table)
+    cut = (at, Action("partition", (seat,), lesson=True))
+    lab = Lab(table, (cut,))
     lab.goto(at)
     struck = lab.now
     lab.forward_to(lambda lab: lab.now >= struck + seconds)
-    return (
-        (at, Action("partition", (seat,), lesson=True)),
-        (lab.step, Action("join", (), lesson=True)),
-    )
+    return (cut, (lab.step, Action("join", (), lesson=True)))
 
 
 def opening(table: Table, script: Script, note: Note) -> int:
