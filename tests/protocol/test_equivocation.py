@@ -26,16 +26,23 @@ from p2pnerts.protocol import (
 from p2pnerts.rules import DeclareStuck, TurnStock
 
 
-def _told_two_ways(table: Table) -> tuple[Play, Play]:
-    """Seat 0 (`Cheat` ``equivocate``) turns its stock and tells seat 1 so, but tells seat 2
-    it declared itself stuck, under the same view, number and clock, signed; then it is cut
-    off. Returns (seat 1's copy, seat 2's)."""
+def sent_two_ways(table: Table) -> tuple[Play, Play]:
+    """Seat 0 (`Cheat` ``equivocate``) turns its stock and tells seat 1 so, but tells the
+    other seats it declared itself stuck, under the same view, number and clock, each
+    signed, both on their links yet. Returns (seat 1's copy, seat 2's)."""
     cheat = table.tamper[0] = Cheat("equivocate", honest_first=0)
     table.replicas[0].send_ack(table.now)  # the cheat counts the seats from its Acks
     table.replicas[0].intend(TurnStock(0), table.now)
     table.flush()
     assert cheat.lies == 1
     told, other = (next(m for m in table.links[0, s] if isinstance(m, Play)) for s in (1, 2))
+    return told, other
+
+
+def _told_two_ways(table: Table) -> tuple[Play, Play]:
+    """`sent_two_ways`, delivered to seats 1 and 2; then seat 0 is cut off. Returns (seat
+    1's copy, seat 2's)."""
+    told, other = sent_two_ways(table)
     table.deliver(0, 1)
     table.deliver(0, 2)
     table.cut |= {frozenset((0, 1)), frozenset((0, 2))}

@@ -145,7 +145,9 @@ def test_a_tally_that_claims_a_quorum_it_never_had_refuses_its_sender() -> None:
     assert table.of(2, PlayCommitted) == []
 
 
-def test_a_tally_handed_on_by_another_seat_counts_and_a_forged_one_refuses_its_carrier() -> None:
+def _ace_decided_but_at_seat_3() -> tuple[Table, object, Tally]:
+    """Seat 0 starts hearts, held by seats 1 to 3 and decided in on seats 1's and 2's
+    Ballots: the table, the move, and seat 0's Tally, still on its way to seat 3."""
     table = _table(4)
     ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
     table.flush()
@@ -154,6 +156,11 @@ def test_a_tally_handed_on_by_another_seat_counts_and_a_forged_one_refuses_its_c
     for seat in (1, 2):
         table.deliver(seat, 0)
     tally = next(m for m in table.links[0, 3] if isinstance(m, Tally))
+    return table, ace, tally
+
+
+def test_a_tally_handed_on_by_another_seat_counts_and_a_forged_one_refuses_its_carrier() -> None:
+    table, ace, tally = _ace_decided_but_at_seat_3()
     table.links[0, 3].clear()  # seat 3 never hears seat 0's outcome: it polls, and is answered
     forged = replace(tally, ok=False, witness=b"", below=())
     with pytest.raises(RemoteProtocolError, match="seat 2's link carried a Tally of seat 0"):
@@ -169,14 +176,7 @@ def test_a_refused_seats_tally_handed_on_by_an_honest_seat_is_dropped() -> None:
     0's Tally: seat 3 drops it and refuses no one else. Before, it refused seat 1 for
     carrying a refused seat's frame: at the red team's table of three, once both honest
     peers had refused a cheat, the bot refused the host so and the two parted."""
-    table = _table(4)
-    table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
-    table.flush()
-    for seat in (1, 2, 3):
-        table.deliver(0, seat)
-    for seat in (1, 2):
-        table.deliver(seat, 0)
-    tally = next(m for m in table.links[0, 3] if isinstance(m, Tally))
+    table, _, tally = _ace_decided_but_at_seat_3()
     table.replicas[3].refuse(0, "it broke the protocol")
     table.replicas[3].take_events()
     table.replicas[3].receive(tally, table.now, via=1)

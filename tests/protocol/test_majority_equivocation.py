@@ -11,9 +11,9 @@ from dataclasses import replace
 
 import pytest
 from _table import Table, order
+from test_equivocation import sent_two_ways
 from test_spots import onto
 
-from p2pnerts.cheats import Cheat
 from p2pnerts.protocol import (
     Evidence,
     PeerRefused,
@@ -55,12 +55,7 @@ def _told_two_ways(table: Table) -> tuple[Play, Play]:
     """Seat 0 (`Cheat` ``equivocate``) turns its stock and tells seat 1 so, but tells every
     other seat it declared itself stuck, under the same view, number and clock, each
     signed. Returns (seat 1's copy, the others')."""
-    cheat = table.tamper[0] = Cheat("equivocate", honest_first=0)
-    table.replicas[0].send_ack(table.now)  # the cheat counts the seats from its Acks
-    table.replicas[0].intend(TurnStock(0), table.now)
-    table.flush()
-    assert cheat.lies == 1
-    told, other = (next(m for m in table.links[0, s] if isinstance(m, Play)) for s in (1, 2))
+    told, other = sent_two_ways(table)
     assert (told.seq, told.below) == (other.seq, other.below) and told.move != other.move
     return told, other
 
