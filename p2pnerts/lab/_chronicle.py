@@ -43,6 +43,8 @@ from p2pnerts.protocol import (
     decode_any,
     order_key,
     order_reason,
+    quorum,
+    spots_conflict,
 )
 from p2pnerts.rules import NEW_FOUNDATION, CallNerts, TieRule, ToFoundation
 
@@ -140,8 +142,7 @@ class Count:
     def quorum(self) -> int:
         """The votes for a play that decide it in (`SPEC.md`, "The commit frames"): more
         than half the members, one more at an odd table; all of them below three."""
-        members = len(self.members)
-        return members if members < 3 else (members + 3) // 2
+        return quorum(len(self.members))
 
     def words(self) -> str:
         """The Tally in a few words: 'seat 2's L=503 in: for 1 2 3 (quorum 3 of 4),
@@ -534,7 +535,7 @@ class Chronicle:
         later = [
             other
             for other in self._plays.values()
-            if self.key(other) > key and _on_path(spots, majority.spots(other))
+            if self.key(other) > key and spots_conflict(spots, majority.spots(other))
         ]
         return min(later, key=self.key, default=None)
 
@@ -609,12 +610,6 @@ class Chronicle:
 def key_words(key: Key) -> str:
     """An ordering key as the screen writes it: (421,0,0)."""
     return f"({key[0]},{key[1]},{key[2]})"
-
-
-def _on_path(a: Sequence[tuple[object, ...]], b: Sequence[tuple[object, ...]]) -> bool:
-    """Whether a spot of ``a`` lies on the path of a spot of ``b`` (the two plays must be
-    ordered: the majority's rule, `SPEC.md` "The commit frames")."""
-    return any(x[: len(y)] == y[: len(x)] for x in a for y in b)
 
 
 def _seats(seats: Sequence[int]) -> str:

@@ -192,6 +192,8 @@ from p2pnerts.protocol._spectate import (
     foundation_tops,
     tableaux_of,
 )
+from p2pnerts.protocol._spots import conflict as spots_conflict
+from p2pnerts.protocol._spots import quorum
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._wire import (
     MAX_FRAME,
@@ -317,10 +319,12 @@ __all__ = [
     "passphrase_bytes",
     "pledge",
     "public_deal",
+    "quorum",
     "shown_to_spectators",
     "shuffle",
     "signed_bytes",
     "spectator_opener",
+    "spots_conflict",
     "table_name_fault",
     "table_terms",
     "tableaux_of",
