@@ -218,17 +218,12 @@ class Connection:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._write)
                     try:
-                        while True:
-                            message = await self.receive()
-                            # Look the handler up only now: it may have changed meanwhile.
-                            self.on_message(message)
+                        while self._deliver(await self.receive()):
+                            pass
                     except Closed:
                         pass
                     except RemoteProtocolError as exc:
-                        log.warning(
-                            "%s broke the protocol, dropping the connection: %s", self.peer, exc
-                        )
-                        self.on_broken(str(exc))
+                        self._refuse(exc)
                     finally:
                         self.close()
         finally:
@@ -238,6 +233,33 @@ class Connection:
             with trio.move_on_after(1) as cleanup:
                 cleanup.shield = True
                 await self.stream.aclose()
+
+    def hand_over(
+        self, on_message: Callable[[Received], None], on_broken: Callable[[str], None]
+    ) -> None:
+        """From now on ``on_message`` takes what arrives, beginning with what arrived
+        before (`early`), and ``on_broken`` hears why if any of it breaks the protocol: then
+        the connection closes, as it does when what `serve` hands over breaks it."""
+        self.on_message, self.on_broken = on_message, on_broken
+        early, self.early = self.early, []
+        for message in early:
+            if not self._deliver(message):
+                break
+
+    def _deliver(self, message: Received) -> bool:
+        """Hand ``message`` to whoever takes what arrives (looked up only now: it may have
+        changed meanwhile); False, the connection closed, if it broke the protocol."""
+        try:
+            self.on_message(message)
+        except RemoteProtocolError as exc:
+            self._refuse(exc)
+            self.close()
+            return False
+        return True
+
+    def _refuse(self, exc: RemoteProtocolError) -> None:
+        log.warning("%s broke the protocol, dropping the connection: %s", self.peer, exc)
+        self.on_broken(str(exc))
 
     async def _write(self) -> None:
         try:

@@ -102,7 +102,8 @@ class Links(Mapping[int, Connection]):
 
     def adopt(self, seat: int, conn: Connection) -> bool:
         """Use ``conn`` (already being served) for ``seat``, closing any other, and hear
-        what arrived on it so far; False (and ``conn`` closed) for a seat refused."""
+        what arrived on it so far; False (and ``conn`` closed) for a seat refused, or
+        refused now for what arrived."""
         if self._refuses(seat):
             conn.close()
             return False
@@ -130,12 +131,8 @@ class Links(Mapping[int, Connection]):
                 self._broken(seat, why)
                 conn.close()
 
-        conn.on_message = hear
-        conn.on_broken = lambda why: self._broken(seat, why)
-        early, conn.early = conn.early, []
-        for received in early:
-            hear(received)
-        return True
+        conn.hand_over(hear, lambda why: self._broken(seat, why))
+        return not conn.closed  # (closed: what arrived first broke the protocol)
 
     def lost(self, seat: int, conn: Connection) -> None:
         """A connection ended (whoever served it): count it, and forget it if in use."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import select
+from collections.abc import Callable
 
 import pytest
 import trio
@@ -18,6 +19,7 @@ from p2pnerts.protocol import (
     Ack,
     FrameDecoder,
     Hello,
+    Ready,
     Refuse,
     Seat,
     decode,
@@ -87,17 +89,16 @@ async def test_frames_queued_together_go_out_in_one_write_in_their_order() -> No
     assert [m for w in out.writes for m in decoder.feed(w)] == [_ack(s) for s in (1, 2, 3, 4)]
 
 
-async def test_a_second_connection_to_a_seat_replaces_the_first() -> None:
+def _seat_of_two(report: Callable[[str], None] = lambda _: None) -> TablePeer:
+    """Seat 0 of a table of two, played by a person, its links not yet adopted."""
     roster = [Seat(0, "Ann", "127.0.0.1", 1), Seat(1, "Bea", "127.0.0.1", 2)]
-    peer = TablePeer(
-        bytes(16),
-        0,
-        roster,
-        TableOptions(),
-        rng=random.Random(1),
-        driver=None,
-        report=lambda _: None,
+    return TablePeer(
+        bytes(16), 0, roster, TableOptions(), rng=random.Random(1), driver=None, report=report
     )
+
+
+async def test_a_second_connection_to_a_seat_replaces_the_first() -> None:
+    peer = _seat_of_two()
     first = Connection(trio.testing.memory_stream_pair()[0], "first")
     second = Connection(trio.testing.memory_stream_pair()[0], "second")
     peer.adopt(1, first)
@@ -106,6 +107,21 @@ async def test_a_second_connection_to_a_seat_replaces_the_first() -> None:
     assert first.closed and not second.closed
     peer.lost(1, first)  # the old one's end, reported late, leaves the new one alone
     assert peer.links == {1: second}
+
+
+async def test_a_frame_that_came_early_and_breaks_the_protocol_refuses_its_seat() -> None:
+    # What a seat sent before the table took its connection over (play may begin at the
+    # host before it does here) is heard when it is: one that breaks the protocol refuses
+    # the seat and drops the connection, as it would have on arrival, where it used to be
+    # raised out of the process (a seat committing by a majority at a table that does not).
+    told: list[str] = []
+    peer = _seat_of_two(told.append)
+    conn = Connection(trio.testing.memory_stream_pair()[0], "Bea")
+    conn.early.append(Ready(1, 0, 1, 1, 0, bytes(32), (), below=(1, 1)))
+    peer.adopt(1, conn)
+    assert conn.closed  # (its server, when it ends, reports it lost)
+    assert peer.replica.gate.refuses(1)
+    assert any("below" in line for line in told), told
 
 
 async def _refusing_seat(nursery: trio.Nursery, asked: list[int]) -> int:
