@@ -59,7 +59,8 @@ class SeatConfig:
     watchers: bool = True
     """The table this seat hosts lets spectators watch (``--no-watchers``: it does not)."""
     majority: bool = False
-    """``--majority``: commit by version 3's majority rule (every seat given it)."""
+    """``--majority``: host a table that commits by version 3's majority rule (a seat that
+    joins commits as its host's table does, given it or not)."""
 
     def shaper(self) -> Shaper | None:
         """What shapes this seat's links, if anything does (its jitter and losses drawn

@@ -35,6 +35,11 @@ PORT_TRIES = 20
 """How many ports the kernel may pick before one is free in both families."""
 REBIND_WAIT = 10.0
 """How long a seat coming back waits for its old port to be free again."""
+ACKS_CHOSEN = (
+    "the table's host chose to commit by every seat's acknowledgement, not by a majority: "
+    "this seat commits so too"
+)
+"""What a seat told to commit by a majority says when the table it joins does not."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +116,10 @@ async def host_table(
             name, host = hello.name[:32], address[0]
             roster[seat] = Seat(seat, name, host, hello.port, hello.key)
             links[seat] = conn
-            conn.send_nowait(Welcome(seating.table, seat, spec.seats, spec.options, spec.name))
+            welcome = Welcome(
+                seating.table, seat, spec.seats, spec.options, spec.name, player.majority
+            )
+            conn.send_nowait(welcome)
             broadcast(started=len(roster) == spec.seats)
             if len(roster) == spec.seats:
                 full.set()
@@ -152,6 +160,9 @@ async def join_table(host: str, port: int, player: Player) -> MatchResult:
         for listener in listeners:
             await listener.aclose()
         raise
+    if player.majority and not answer.majority:
+        player.report(ACKS_CHOSEN)
+    player.majority = answer.majority  # the host's choice, whatever this seat was told
     seating.table = answer.table
     if player.seat_file is None and player.kept_seats is not None:
         player.seat_file = player.kept_seats.path(answer.table, answer.seat)
@@ -214,6 +225,7 @@ async def resume_table(saved: SeatFile, player: Player) -> MatchResult:
     listen where the seat listened, dial the others, rebuild the table from them."""
     player.key = SeatKey.from_secret(saved.key)  # the seat the others know
     player.table_name = saved.name
+    player.majority = saved.majority  # as the table commits, whatever this seat was told
     seating = Seating(player)
     seating.table = saved.table
     me = saved.roster[saved.seat]

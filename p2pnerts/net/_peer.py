@@ -240,7 +240,7 @@ class TablePeer:
 
     def hello(self) -> Hello:
         me = self.roster[self.seat]
-        terms = table_terms(self.table, self.options, len(self.roster))
+        terms = table_terms(self.table, self.options, len(self.roster), self.replica.by_majority)
         return Hello(self.table, self.seat, me.name, me.port, self.key.public, terms=terms)
 
     async def _drive(self) -> None:
@@ -407,7 +407,15 @@ class TablePeer:
             return
         disk, key = self.replica.disk, self.key.secret
         kept = SeatFile(
-            self.table, self.seat, self.roster, self.options, disk, key, self.name, self.private
+            self.table,
+            self.seat,
+            self.roster,
+            self.options,
+            disk,
+            key,
+            self.name,
+            self.private,
+            self.replica.by_majority,
         )
         self._kept.keep(kept)
         if self.left:

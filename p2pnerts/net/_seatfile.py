@@ -45,6 +45,9 @@ class SeatFile:
     private: bool = True
     """Whether the table asks a passphrase: a host back from the file lets spectators watch
     only as it did (a file that does not say counts as private)."""
+    majority: bool = False
+    """Whether the table commits by version 3's majority (a file that does not say: it
+    commits by acknowledgement). A seat back from the file commits so again."""
 
     def check_table(self, path: Path, name: str) -> None:
         """Raise `SeatFileError` unless this seat is one of the table named ``name``."""
@@ -61,6 +64,7 @@ class SeatFile:
             "table": self.table.hex(),
             "name": self.name,
             "private": self.private,
+            "majority": self.majority,
             "seat": self.seat,
             "roster": [[s.seat, s.name, s.host, s.port, s.key.hex()] for s in self.roster],
             "key": self.key.hex(),
@@ -153,6 +157,7 @@ def _parse(document: Any) -> SeatFile:
         _own_key(document["key"], roster[seat]),
         _str(document.get("name", "")),
         _bool(document.get("private", True), "private"),
+        _bool(document.get("majority", False), "majority"),
     )
 
 

@@ -111,10 +111,11 @@ class Player:
     shaper: Shaper | None = None
     """How this seat's links are slowed, made lossy or cut (slow motion, a Wi-Fi test)."""
     majority: bool = False
-    """Commit by version 3's majority rule (`protocol._majority`): every seat of the table
-    must. A seat that leaves is left out at once, a silent one only after
-    `Timing.depart_after` (a quorum plays on meanwhile); a seat left out, or that
-    restarts, asks to come back and is let back in, as at any table."""
+    """Commit by version 3's majority rule (`protocol._majority`): the host's choice, which
+    its Welcome tells and every seat follows (`join_table` and `resume_table` set this
+    from the table, whatever the seat was told). A seat that leaves is left out at once,
+    a silent one only after `Timing.depart_after` (a quorum plays on meanwhile); a seat
+    left out, or that restarts, asks to come back and is let back in, as at any table."""
     log_dir: Path | None = None
     """Where to write this seat's game log (`net._gamelog`); None: nowhere."""
     spectators: bool = True

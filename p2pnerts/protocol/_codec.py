@@ -227,6 +227,7 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
             ("players", _number(2, MAX_SEATS)),
             ("options", _Field(_options_to_wire, _options_from_wire)),
             ("name", TABLE_NAME),
+            ("majority", _Field(lambda v: v, _flag)),
         ),
     ),
     Refuse: (18, (("reason", _text(200)),)),

@@ -109,9 +109,10 @@ def ticket_statement(table: bytes, spectator: bytes) -> bytes:
     return TICKET_DOMAIN + table + spectator
 
 
-def table_terms(table: bytes, options: TableOptions, players: int) -> bytes:
-    """What a seat's Hello says the table is (SPEC §2.8): a hash of its id, its size and
-    its options as Welcome carries them. A seat coming back from a state file whose terms
-    are not the table's is refused, before it can diverge."""
-    wire = msgpack.packb([players, _options_to_wire(options)], use_bin_type=True)
+def table_terms(table: bytes, options: TableOptions, players: int, majority: bool = False) -> bytes:
+    """What a seat's Hello says the table is (SPEC §2.8): a hash of its id, its size, its
+    options as Welcome carries them and whether it commits by a majority. A seat coming
+    back from a state file whose terms are not the table's is refused, before it can
+    diverge."""
+    wire = msgpack.packb([players, _options_to_wire(options), majority], use_bin_type=True)
     return hashlib.sha256(TERMS_DOMAIN + table + wire).digest()

@@ -332,14 +332,16 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class Welcome:
-    """The host gives a newcomer its seat, the table's size and options, and its name
-    (which a newcomer that dialled an address knew only as that address)."""
+    """The host gives a newcomer its seat, the table's size and options, its name (which a
+    newcomer that dialled an address knew only as that address), and whether the table
+    commits by version 3's majority (`_majority`): the host chose, and every seat follows."""
 
     table: bytes
     seat: int
     players: int
     options: TableOptions
     name: str
+    majority: bool = False
 
 
 @dataclass(frozen=True, slots=True)

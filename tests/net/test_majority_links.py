@@ -14,22 +14,24 @@ from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
 from p2pnerts.logs import ReplayError, replay
 from p2pnerts.net import MatchResult, Player, TablePeer, TableSpec, join_table
+from p2pnerts.net._lobby import ACKS_CHOSEN
 from p2pnerts.net._peer import MAJORITY_SAID
 from p2pnerts.net._shaper import Shape, Shaper, Stall
 from p2pnerts.rules import TableOptions
 
 
-def _player(name: str, seed: int, lines: list[str]) -> Player:
+def _player(name: str, seed: int, lines: list[str], majority: bool = True) -> Player:
     rng = random.Random(seed)
     bot = BotDriver(SimpleBot(random.Random(rng.getrandbits(64))), Pace(0.005, 0.005))
     player = Player(name, rng, bot, lines.append)
-    player.majority = True
+    player.majority = majority
     return player
 
 
 async def test_four_peers_committing_by_a_majority_play_a_whole_match_and_agree(
     tmp_path: Path,
 ) -> None:
+    # Only the host is told: its Welcome tells the others how the table commits.
     results: dict[int, MatchResult] = {}
     lines: list[list[str]] = [[] for _ in range(4)]
     spec = TableSpec("majority", 4, TableOptions(rounds=2))
@@ -41,7 +43,7 @@ async def test_four_peers_committing_by_a_majority_play_a_whole_match_and_agree(
             for k in range(1, 4):
 
                 async def bot(k: int = k) -> None:
-                    player = _player(f"Bot{k}", k, lines[k])
+                    player = _player(f"Bot{k}", k, lines[k], majority=False)
                     results[k] = await join_table("127.0.0.1", port, player)
 
                 nursery.start_soon(bot)
@@ -50,6 +52,20 @@ async def test_four_peers_committing_by_a_majority_play_a_whole_match_and_agree(
     assert len(set(results.values())) == 1
     assert results[0].rounds == 2
     _replaying_says_it_is_not_built(tmp_path)
+
+
+async def test_a_seat_told_to_commit_by_a_majority_commits_as_its_hosts_table_does() -> None:
+    results: dict[int, MatchResult] = {}
+    lines: list[list[str]] = [[], []]
+    spec = TableSpec("acks", 2, TableOptions(rounds=1))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await hosted(nursery, spec, _player("Ann", 1, lines[0], False), results)
+            joiner = _player("Bea", 2, lines[1])
+            results[1] = await join_table("127.0.0.1", port, joiner)
+    assert ACKS_CHOSEN in lines[1] and not joiner.majority
+    assert not any(MAJORITY_SAID in said for said in lines), lines
+    assert results[0] == results[1] and results[0].rounds == 1
 
 
 def _replaying_says_it_is_not_built(logs: Path) -> None:

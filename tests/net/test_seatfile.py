@@ -78,6 +78,7 @@ def test_a_joiner_finds_its_seat_kept_by_the_table_or_by_where_its_host_is(
         (lambda d: d["roster"][1].__setitem__(3, 70000), "port must be"),
         (lambda d: d.pop("table"), "'table'"),
         (lambda d: d.update(private="no"), "private must be true or false"),
+        (lambda d: d.update(majority=1), "majority must be true or false"),
         (lambda d: d["disk"].update(pledges=[[3, "00" * 32]]), "a pledge's deck must be"),
         (lambda d: d["disk"].update(pledges=[[0, "00"]]), "pledge must be 32 bytes"),
     ],
@@ -158,6 +159,18 @@ def test_whether_the_table_is_private_is_kept_and_a_file_that_does_not_say_is_pr
     del document["private"]
     path.write_text(json.dumps(document))
     assert SeatFile.load(path).private  # (spectators then need the passphrase given again)
+
+
+def test_how_the_table_commits_is_kept_and_a_file_that_does_not_say_commits_by_acks(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "seat.json"
+    replace(_saved(), majority=True).save(path)
+    assert SeatFile.load(path).majority  # (a seat back from it commits so again)
+    document = json.loads(path.read_text())
+    del document["majority"]
+    path.write_text(json.dumps(document))
+    assert not SeatFile.load(path).majority
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows keeps no POSIX file modes")

@@ -456,13 +456,18 @@ def test_the_passphrase_vector_is_spake2_then_hmac_over_the_signed_statements() 
     assert verify(host.key, host.proof, answerer) and verify(newcomer.key, proof.proof, opener)
 
 
-def test_the_terms_vector_is_sha256_over_the_table_and_its_options() -> None:
+def test_the_terms_vector_is_sha256_over_the_table_its_options_and_its_commit_rule() -> None:
     vector = GOLDEN["vectors"]["terms"]
     table, options = bytes.fromhex(vector["table"]), bytes.fromhex(vector["options"])
-    players = bytes((0x90 | 2, vector["players"]))  # a fixarray of 2: the seats, then options
-    by_hand = hashlib.sha256(b"p2pnerts/2 table terms\x00" + table + players + options)
+    # A fixarray of 3: the seats, the options, then whether the table commits by a majority.
+    players = bytes((0x90 | 3, vector["players"]))
+    rule = b"\xc3" if vector["majority"] else b"\xc2"
+    by_hand = hashlib.sha256(b"p2pnerts/2 table terms\x00" + table + players + options + rule)
     assert by_hand.hexdigest() == vector["sha256"]
-    assert table_terms(table, TableOptions(rounds=3), vector["players"]).hex() == vector["sha256"]
+    terms = table_terms(table, TableOptions(rounds=3), vector["players"], vector["majority"])
+    assert terms.hex() == vector["sha256"]
+    other = table_terms(table, TableOptions(rounds=3), vector["players"], not vector["majority"])
+    assert other != terms  # a seat kept at the other rule is refused (SPEC 2.8)
 
 
 LINK_FRAMES: list[dict[str, Any]] = GOLDEN["link_frames"]

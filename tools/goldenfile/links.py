@@ -69,7 +69,10 @@ def link_frames() -> list[tuple[str, LinkMessage, str]]:
          " passphrase, over the opener's statement."),
         ("welcome", Welcome(TABLE, 1, 2, options, "Kitchen table"), "The host gives the"
          " newcomer seat 1 at a table of 2 playing 3 rounds (the options as the terms vector"
-         " lays them out), and the table's name."),
+         " lays them out), the table's name, and that it commits by acknowledgement."),
+        ("welcome-majority", Welcome(TABLE, 1, 2, options, "Kitchen table", True), "The"
+         " same at a table whose host chose to commit by a majority: the newcomer commits"
+         " so too."),
         ("roster", Roster(seats, True), "Who sits where, with their keys: the table is full"
          " and play begins."),
         ("hello-seat", Hello(TABLE, 1, "Bea", 4001, NEWCOMER_KEY.public, bytes(range(32, 48)),

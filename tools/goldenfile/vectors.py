@@ -164,9 +164,10 @@ def terms_vector() -> dict[str, Any]:
     options = TableOptions(rounds=3)
     return {
         "note": "SHA-256 of 'p2pnerts/2 table terms' 0x00, the table id, then the msgpack array"
-        " [seats, options as Welcome carries them] (SPEC 2.8)",
+        " [seats, options as Welcome carries them, whether it commits by a majority] (SPEC 2.8)",
         "table": TABLE.hex(),
         "players": 4,
         "options": msgpack.packb(_options_to_wire(options)).hex(),
-        "sha256": table_terms(TABLE, options, 4).hex(),
+        "majority": True,
+        "sha256": table_terms(TABLE, options, 4, majority=True).hex(),
     }
