@@ -224,10 +224,10 @@ def link_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument_group("commit (experimental)").add_argument(
         "--majority",
         action="store_true",
-        help="host a table that commits by protocol version 3's majority rule, one round "
-        "trip to a quorum: a seat silent for 10 s is left out (the others play on "
-        "meanwhile) and comes back in when it is heard again. The host chooses: a seat "
-        "that joins commits as the table does, given this or not",
+        help="host a table of 4 seats or more that commits by protocol version 3's majority "
+        "rule, one round trip to a quorum: a seat silent for 10 s is left out (the others "
+        "play on meanwhile) and comes back in when it is heard again. The host chooses: a "
+        "seat that joins commits as the table does, given this or not",
     )
 
 

@@ -11,6 +11,7 @@ connecting to another (see `TablePeer`).
 from __future__ import annotations
 
 import errno
+import itertools
 import logging
 import secrets
 from collections.abc import Callable
@@ -26,7 +27,16 @@ from p2pnerts.net._result import MatchResult
 from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.net._seating import Player, Seating, peer_address
 from p2pnerts.net._spectators import Spectators
-from p2pnerts.protocol import Hello, Refuse, Roster, Seat, SeatKey, TableSecret, Welcome
+from p2pnerts.protocol import (
+    Hello,
+    Refuse,
+    Roster,
+    Seat,
+    SeatKey,
+    TableSecret,
+    Welcome,
+    quorum,
+)
 from p2pnerts.rules import TableOptions
 from p2pnerts.words import shown
 
@@ -40,6 +50,16 @@ ACKS_CHOSEN = (
     "this seat commits so too"
 )
 """What a seat told to commit by a majority says when the table it joins does not."""
+
+
+def small_table(seats: int) -> str:
+    """What a host told to commit by a majority says at a table too small for one: where
+    the quorum is every seat, a majority gains nothing on waiting for the slowest, waits
+    `Timing.depart_after` (10 s) where acknowledgement waits 2 s on a silent seat before
+    the others play on, and one seat voting every other seat's play late would return
+    them all (SPEC's notes: "The red team at a majority's table")."""
+    least = next(n for n in itertools.count(seats) if quorum(n) < n)
+    return f"--majority takes {least} seats or more: a table of {seats} commits by acknowledgement"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +91,9 @@ async def host_table(
     `OSError` opening the listener is raised there); ``on_roster`` hears how many seats
     are taken each time that changes."""
     player.table_name = spec.name
+    if player.majority and quorum(spec.seats) == spec.seats:
+        player.report(small_table(spec.seats))
+        player.majority = False
     seating = Seating(player)
     seating.table = secrets.token_bytes(16)
     listeners = await listen(port, bind)

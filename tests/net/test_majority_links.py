@@ -14,7 +14,7 @@ from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
 from p2pnerts.logs import ReplayError, replay
 from p2pnerts.net import MatchResult, Player, TablePeer, TableSpec, join_table
-from p2pnerts.net._lobby import ACKS_CHOSEN
+from p2pnerts.net._lobby import ACKS_CHOSEN, small_table
 from p2pnerts.net._peer import MAJORITY_SAID
 from p2pnerts.net._shaper import Shape, Shaper, Stall
 from p2pnerts.rules import TableOptions
@@ -66,6 +66,27 @@ async def test_a_seat_told_to_commit_by_a_majority_commits_as_its_hosts_table_do
     assert ACKS_CHOSEN in lines[1] and not joiner.majority
     assert not any(MAJORITY_SAID in said for said in lines), lines
     assert results[0] == results[1] and results[0].rounds == 1
+
+
+async def test_a_host_told_to_commit_by_a_majority_of_two_commits_by_acknowledgement() -> None:
+    # At two or three seats a quorum is every seat: the host says so and its table, the
+    # seat that joins too, commits by acknowledgement.
+    results: dict[int, MatchResult] = {}
+    lines: list[list[str]] = [[], []]
+    spec = TableSpec("two", 2, TableOptions(rounds=1))
+    host = _player("Ann", 1, lines[0])
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await hosted(nursery, spec, host, results)
+            joiner = _player("Bea", 2, lines[1], majority=False)
+            results[1] = await join_table("127.0.0.1", port, joiner)
+    assert small_table(2) in lines[0] and not host.majority
+    assert (
+        small_table(3)
+        == "--majority takes 4 seats or more: a table of 3 commits by acknowledgement"
+    )
+    assert not any(MAJORITY_SAID in said for said in lines), lines
+    assert results[0] == results[1]
 
 
 def _replaying_says_it_is_not_built(logs: Path) -> None:
