@@ -23,6 +23,7 @@ from p2pnerts.commands._seats import fit_out, run_headless
 from p2pnerts.errors import UsageError
 from p2pnerts.logs import SENT, read_log
 from p2pnerts.net import GONE_AFTER, JoinError, Player
+from p2pnerts.net._peer import MAJORITY_SAID
 from p2pnerts.protocol import PROTOCOL_VERSION, Ready, decode
 
 
@@ -117,6 +118,18 @@ def test_play_with_teams_names_each_team_by_its_players(
     assert f"): {team} " in over and over.count(",") == 1, over
     summary = lines[-1]
     assert summary.startswith(f"match over after 1 round: {team} ") and summary.count(",") == 1
+
+
+def test_play_at_a_majoritys_table_says_so_where_it_opens_and_as_play_begins(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["play", "--headless", "--bots", "3", "--seed", "3", "--rounds", "1", "--level", "10"]
+    assert main([*args, "--majority", "--no-log"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # The line the host opens with is the rules it announces (`p2pnerts tables` lists them).
+    assert lines[2].endswith(": 4 seats, rounds=1, commits by a majority"), lines[:3]
+    assert MAJORITY_SAID in lines
+    assert lines[-1].startswith("match over after 1 round: ")
 
 
 def test_host_with_teams_and_no_seats_seats_the_teams() -> None:

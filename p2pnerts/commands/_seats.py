@@ -235,9 +235,8 @@ async def run_host(
             raise HostError(f"cannot listen on {asked}: {exc.strerror or exc}") from None
         port = where.port
         task_status.started(port)
-        report(
-            f"table {spec.name!r} open on port {port}: {spec.seats} seats, {spec.options.summary()}"
-        )
+        rules = _rules(spec, player)
+        report(f"table {spec.name!r} open on port {port}: {spec.seats} seats, {rules}")
         if config.advertise:
             nursery.start_soon(_announce, announced, config.seat.interface, report)
             updates.send_nowait(_info(spec, where, 1, player))
@@ -259,6 +258,13 @@ async def run_host(
     return result[0]
 
 
+def _rules(spec: TableSpec, host: Player) -> str:
+    """The table's rules as its host tells them and announces them: its options, and how it
+    commits where that is by a majority (the host's choice, `host_table`)."""
+    summary = spec.options.summary()
+    return f"{summary}, commits by a majority" if host.majority else summary
+
+
 def _info(spec: TableSpec, where: Listening, taken: int, me: Player) -> TableInfo:
     state: TableState = "playing" if taken >= spec.seats else "lobby"
     return TableInfo(
@@ -267,7 +273,7 @@ def _info(spec: TableSpec, where: Listening, taken: int, me: Player) -> TableInf
         PROTOCOL_VERSION,
         taken,
         spec.seats,
-        spec.options.summary(),
+        _rules(spec, me),
         state,
         "0.0.0.0",
         where.port,
