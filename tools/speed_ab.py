@@ -3,7 +3,7 @@
 Simulated rounds per CPU second of two checkouts, their runs interleaved so that the
 machine's moods fall on both alike.
 
-    python tools/speed_ab.py BEFORE_DIR AFTER_DIR [--peers 4] [--seeds 30] [--runs 5]
+    python tools/speed_ab.py BEFORE_DIR AFTER_DIR [--peers 4] [--seeds 30] [--runs 5] [--majority]
     python tools/speed_ab.py BEFORE_DIR AFTER_DIR --instructions [--seeds 4]
 
 Each run is a fresh process with the checkout first on its path, timing `sim.run` over the
@@ -32,7 +32,7 @@ import sys
 PROBE = """
 import inspect, sys, time
 from p2pnerts.sim import MIXES, SimConfig, run
-config = SimConfig({peers}, 1, MIXES["none"])
+config = SimConfig({peers}, 1, MIXES["none"]{majority})
 args = [config, range({seeds})]
 try:
     takes_bots = "bots" in inspect.signature(run).parameters  # after the bots were handed in
@@ -62,17 +62,22 @@ def in_tree(tree: str, code: str, *under: str, **env: str) -> subprocess.Complet
     )
 
 
-def one_run(tree: str, peers: int, seeds: int) -> tuple[float, str]:
-    out = in_tree(tree, PROBE.format(peers=peers, seeds=seeds)).stdout.split()
+def probe(peers: int, seeds: int, majority: bool) -> str:
+    """The code one run runs: ``seeds`` one-round seeds at a table of ``peers``."""
+    return PROBE.format(peers=peers, seeds=seeds, majority=", majority=True" if majority else "")
+
+
+def one_run(tree: str, peers: int, seeds: int, majority: bool) -> tuple[float, str]:
+    out = in_tree(tree, probe(peers, seeds, majority)).stdout.split()
     return float(out[0]), out[1]
 
 
-def instructions(tree: str, peers: int, seeds: int) -> int:
+def instructions(tree: str, peers: int, seeds: int, majority: bool) -> int:
     """The instructions `sim.run` takes over ``seeds`` seeds in ``tree`` (importing not
     counted: a run of no seeds is taken away)."""
 
     def counted(n: int) -> int:
-        code = PROBE.format(peers=peers, seeds=n).rsplit("print(", 1)[0]  # (no rate: no clock)
+        code = probe(peers, n, majority).rsplit("print(", 1)[0]  # (no rate: no clock)
         callgrind = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
         run = in_tree(tree, code, *callgrind, PYTHONHASHSEED="0")
         found = re.search(r"Collected : (\d+)", run.stderr)
@@ -82,11 +87,11 @@ def instructions(tree: str, peers: int, seeds: int) -> int:
     return counted(seeds) - counted(0)
 
 
-def count_instructions(before: str, after: str, peers: int, seeds: int) -> int:
+def count_instructions(before: str, after: str, peers: int, seeds: int, majority: bool) -> int:
     if shutil.which("valgrind") is None:
         print("--instructions needs valgrind (its callgrind tool)", file=sys.stderr)
         return 2
-    counts = {tree: instructions(tree, peers, seeds) for tree in (before, after)}
+    counts = {tree: instructions(tree, peers, seeds, majority) for tree in (before, after)}
     for tree, count in counts.items():
         print(f"{tree}: {count / seeds / 1e6:.0f} million instructions a round")
     ratio = counts[before] / counts[after]
@@ -119,9 +124,12 @@ def main() -> int:
     parser.add_argument(
         "--instructions", action="store_true", help="count instructions (callgrind), not time"
     )
+    parser.add_argument(
+        "--majority", action="store_true", help="tables that commit by version 3's majority"
+    )
     args = parser.parse_args()
     if args.instructions:
-        return count_instructions(args.before, args.after, args.peers, args.seeds)
+        return count_instructions(args.before, args.after, args.peers, args.seeds, args.majority)
     rates: dict[str, list[float]] = {args.before: [], args.after: []}
     digests = set()
     for run in range(args.runs):
@@ -129,7 +137,7 @@ def main() -> int:
         # machine does to a first or a second run falls on both alike.
         pair = (args.before, args.after) if run % 2 == 0 else (args.after, args.before)
         for tree in pair:
-            rate, digest = one_run(tree, args.peers, args.seeds)
+            rate, digest = one_run(tree, args.peers, args.seeds, args.majority)
             rates[tree].append(rate)
             digests.add(digest)
             print(f"{tree}: {rate:.3f} rounds/s")

@@ -30,13 +30,22 @@ stamps each frame and says who the members are.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 
 from p2pnerts.protocol._codec import decode_commit_frame, encode_payload
 from p2pnerts.protocol._errors import RemoteProtocolError
-from p2pnerts.protocol._messages import Ballot, Tally
-from p2pnerts.protocol._signing import Signer
+from p2pnerts.protocol._messages import Ballot, CommitFrame, Tally
+from p2pnerts.protocol._signing import VERIFIED_KEPT, Signer
 from p2pnerts.protocol._spots import Decision, PlayId, Spotted, Vote, decide, grounds, proven
+
+
+@functools.lru_cache(maxsize=VERIFIED_KEPT)
+def _carried(payload: bytes) -> CommitFrame:
+    """A frame a Tally carries, decoded once per process: each seat a Tally reaches reads the
+    same Ballots (in a simulated table, every seat in the one process). A frame is a frozen
+    value, so one decoding serves every reader; one that does not decode raises each time."""
+    return decode_commit_frame(payload)
 
 
 def vote_of(ballot: Ballot) -> Vote:
@@ -136,7 +145,7 @@ class BallotBox:
             raise RemoteProtocolError(f"{who} is not on play {play.id}")
         ballots = []
         for payload in tally.ballots:
-            ballot = decode_commit_frame(payload)
+            ballot = _carried(payload)
             if not isinstance(ballot, Ballot) or ballot.view != tally.view:
                 raise RemoteProtocolError(f"{who} carries a frame that is no Ballot of its view")
             self._check(ballot, f"a Ballot in {who}")

@@ -192,10 +192,9 @@ def decide(
         if vote.ok:
             fors.setdefault(vote.witness, []).append(voter)
     if len(fors[play.witness]) + own >= need:
-        below = list(play.below) if own else [0] * seats
-        for voter in fors[play.witness][: need - own]:
-            for s, held in enumerate(ballots[voter].below):
-                below[s] = max(below[s], held)
+        below: Iterable[int] = play.below if own else (0,) * seats
+        for voter in fors[play.witness][: need - own]:  # (a vote for names every seat)
+            below = map(max, below, ballots[voter].below)
         return Decision(play.id, True, tuple(below), play.witness)
     if polled:
         late = sum(not vote.ok for vote in ballots.values())
@@ -317,14 +316,12 @@ class Voter:
     def _before(self, play: Spotted) -> tuple[int, ...]:
         """Per seat, the number of the last play held here that must come before ``play``
         (conflicts with it and sorts before it; of its sender, ``play`` itself)."""
+        where = self._conflicting(play.spots, self._at, self._under)
         return tuple(
             play.seq
             if seat == play.seat
             else max(
-                (
-                    _last_before(index.get((seat, spot)), play.key)
-                    for index, spot in self._conflicting(play.spots, self._at, self._under)
-                ),
+                (_last_before(index.get((seat, spot)), play.key) for index, spot in where),
                 default=0,
             )
             for seat in range(self.seats)
