@@ -12,7 +12,7 @@ import msgpack
 
 from p2pnerts.protocol import Signer, encode
 from p2pnerts.protocol._ballots import BallotBox
-from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.protocol._codec import encode_carried
 from p2pnerts.protocol._messages import Tally
 from p2pnerts.protocol._spots import PlayId, Spot, Vote, quorum
 
@@ -154,7 +154,7 @@ def laid_out(peers: int, sizes: Sizes) -> dict[str, tuple[int, int]]:
         BallotBox(v.voter, peers, Signer.computed(v.voter, peers)).cast(v, 0, 1, 100_000)
         for v in votes
     ]
-    carried = tuple(map(encode_payload, ballots))
+    carried = tuple(encode_carried(ballot, witness) for ballot in ballots)
     tally = Signer.computed(0, peers).sign(
         Tally(0, 1, 100_000, 1, *play, witness, True, below, carried)
     )

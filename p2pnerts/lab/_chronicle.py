@@ -34,13 +34,14 @@ from p2pnerts.protocol import (
     Play,
     PlayCommitted,
     PlayReturned,
+    RemoteProtocolError,
     Replica,
     RoundOver,
     RoundStarted,
     Status,
     Tally,
     ViewInstalled,
-    decode_any,
+    decode_carried,
     order_key,
     order_reason,
     quorum,
@@ -386,9 +387,11 @@ class Chronicle:
             return count
         votes: list[tuple[int, bool]] = [(message.sender, True)] if tally.ok else []
         for payload in tally.ballots:
-            ballot = decode_any(payload)
-            if isinstance(ballot, Ballot):
-                votes.append((ballot.sender, ballot.ok))
+            try:
+                ballot = decode_carried(payload, tally)
+            except RemoteProtocolError:
+                continue  # (a Tally its receivers refuse: nothing to count)
+            votes.append((ballot.sender, ballot.ok))
         members = self._member_lists[seat]
         count = Count(*key, tally.ok, tuple(votes), members, seat, self.step)
         self.counts[key] = count

@@ -79,8 +79,10 @@ from p2pnerts.protocol._codec import (
     FrameDecoder,
     decode,
     decode_any,
+    decode_carried,
     decode_payload,
     encode,
+    encode_carried,
     encode_payload,
 )
 from p2pnerts.protocol._deal import (
@@ -304,9 +306,11 @@ __all__ = [
     "decide",
     "decode",
     "decode_any",
+    "decode_carried",
     "decode_payload",
     "derived",
     "encode",
+    "encode_carried",
     "encode_payload",
     "face_up",
     "fingerprint",

@@ -33,19 +33,20 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable
 
-from p2pnerts.protocol._codec import decode_commit_frame, encode_payload
+from p2pnerts.protocol._codec import decode_carried, encode_carried
 from p2pnerts.protocol._errors import RemoteProtocolError
-from p2pnerts.protocol._messages import Ballot, CommitFrame, Tally
+from p2pnerts.protocol._messages import Ballot, Tally
 from p2pnerts.protocol._signing import VERIFIED_KEPT, Signer
 from p2pnerts.protocol._spots import Decision, PlayId, Spotted, Vote, decide, grounds, proven
 
 
 @functools.lru_cache(maxsize=VERIFIED_KEPT)
-def _carried(payload: bytes) -> CommitFrame:
-    """A frame a Tally carries, decoded once per process: each seat a Tally reaches reads the
-    same Ballots (in a simulated table, every seat in the one process). A frame is a frozen
-    value, so one decoding serves every reader; one that does not decode raises each time."""
-    return decode_commit_frame(payload)
+def _carried(payload: bytes, tally: Tally) -> Ballot:
+    """A Ballot ``tally`` carries, decoded once per process: each seat a Tally reaches reads
+    the same Ballots (in a simulated table, every seat in the one process). A Ballot is a
+    frozen value, so one decoding serves every reader; one that does not decode raises
+    each time."""
+    return decode_carried(payload, tally)
 
 
 def vote_of(ballot: Ballot) -> Vote:
@@ -128,7 +129,7 @@ class BallotBox:
         by_voter = {v.voter: v for v in rests_on}
         outcome = decide(play, by_voter, members, self.players, polled=polled)
         assert outcome is not None, "grounds decide what they are the grounds of"
-        carried = tuple(encode_payload(ballots[vote.voter]) for vote in rests_on)
+        carried = tuple(encode_carried(ballots[vote.voter], outcome.witness) for vote in rests_on)
         seat, number = play.id
         decided = (outcome.witness, outcome.ok, outcome.below, carried)
         return self.signer.sign(Tally(self.seat, view, stamp(), 1, seat, number, *decided))
@@ -145,9 +146,7 @@ class BallotBox:
             raise RemoteProtocolError(f"{who} is not on play {play.id}")
         ballots = []
         for payload in tally.ballots:
-            ballot = _carried(payload)
-            if not isinstance(ballot, Ballot) or ballot.view != tally.view:
-                raise RemoteProtocolError(f"{who} carries a frame that is no Ballot of its view")
+            ballot = _carried(payload, tally)  # (of the Tally's view and play: it says them)
             self._check(ballot, f"a Ballot in {who}")
             ballots.append(ballot)
         votes = [vote_of(ballot) for ballot in ballots]

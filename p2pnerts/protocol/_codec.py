@@ -168,11 +168,20 @@ _BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LAYOUT.items()}
 _HEADER = ("sender", "view", "clock", "seq")
 _MOST_ITEMS = 2 + len(_HEADER) + max(len(layout) for _, layout in _LAYOUT.values())
 
-_VOTE = (
-    ("witness", _empty_or(16)),  # a witness (`_witness`), or none: never held
-    ("ok", _Field(lambda v: v, _flag)),
+_WITNESS = _empty_or(16)
+"""A witness (`_witness`), or none: never held."""
+_OK = _Field(lambda v: v, _flag)
+_VOTE = (("witness", _WITNESS), ("ok", _OK), ("below", _numbers(MAX_SEATS)))
+_CARRIED = (
+    ("sender", _number(0, MAX_SEATS - 1)),
+    ("clock", _number(1)),
+    ("to", _number(0, MAX_SEATS - 1)),
+    ("ok", _OK),
     ("below", _numbers(MAX_SEATS)),
+    ("sig", _SIG),
 )
+"""A Ballot as a Tally carries it (`encode_carried`): without what the Tally says once, its
+view, its play and, unless the Ballot names another, its witness."""
 _COMMIT_LAYOUT: dict[type[CommitFrame], tuple[int, tuple[tuple[str, _Field], ...]]] = {
     Ballot: (
         11,
@@ -318,6 +327,18 @@ def encode_payload(message: Message | LinkMessage | CommitFrame) -> bytes:
     return payload
 
 
+def encode_carried(ballot: Ballot, witness: bytes) -> bytes:
+    """``ballot`` as a Tally whose witness is ``witness`` carries it: the msgpack array of
+    its sender, clock, to, ok, below and sig, then its witness only where it differs from
+    the Tally's (SPEC's notes, "The commit frames"). Its view and play are the Tally's, its
+    seq 1: every field it was signed with comes back (`decode_carried`)."""
+    wire = [field.to_wire(getattr(ballot, name)) for name, field in _CARRIED]
+    if ballot.witness != witness:
+        wire.append(ballot.witness)
+    payload: bytes = msgpack.packb(wire, use_bin_type=True)
+    return payload
+
+
 # --- decoding ------------------------------------------------------------------------------
 
 
@@ -403,6 +424,40 @@ def decode_commit_frame(payload: bytes) -> CommitFrame:
         raise RemoteProtocolError(f"kind {kind} is not a commit frame")
     cls, layout = _COMMIT_BY_KIND[kind]
     return cls(*_header(items), **_body(cls.__name__, layout, items[6:]))
+
+
+def decode_carried(payload: bytes, tally: Tally) -> Ballot:
+    """A Ballot that ``tally`` carries (`encode_carried`), whole again: checked as a Ballot's
+    fields are, its view, play and seq the Tally's, its witness the Tally's unless it
+    names another (naming the Tally's again is refused: one Ballot, one layout). Its
+    signature is the caller's to check."""
+    what = f"a Ballot in seat {tally.sender}'s Tally"
+    try:
+        value = msgpack.unpackb(payload, use_list=True, raw=False, strict_map_key=True)
+    except (ValueError, msgpack.UnpackException) as exc:
+        raise RemoteProtocolError(f"{what}: undecodable: {exc}") from None
+    items = _array(value, what, len(_CARRIED), len(_CARRIED) + 1)
+    fields = _body(what, _CARRIED, items[: len(_CARRIED)])
+    witness = tally.witness
+    if len(items) > len(_CARRIED):
+        witness = _WITNESS.from_wire(items[-1], f"{what}: witness")
+        if witness == tally.witness:
+            raise RemoteProtocolError(f"{what} names the Tally's own witness again")
+    seat, number, view = tally.seat, tally.number, tally.view
+    ok, below, sig = fields["ok"], fields["below"], fields["sig"]
+    return Ballot(
+        fields["sender"],
+        view,
+        fields["clock"],
+        1,
+        fields["to"],
+        seat,
+        number,
+        witness,
+        ok,
+        below,
+        sig,
+    )
 
 
 def _unpacked(payload: bytes) -> list[Any]:

@@ -238,10 +238,12 @@ class Ballot(Header):
 class Tally(Header):
     """Version 3's commit: the outcome of play ``number`` of seat ``seat`` (`_spots`: a
     rule's `Decision` on the wire), from whichever seat counted it, to every seat; with the
-    signed Ballots it rests on (`_spots.grounds`), which every receiver checks decide it so
-    (`_spots.proven`). Outside the sequence (``seq`` is 1). Signed by the seat that counted
-    it, whose count it is (the play's sender's, or a poller's, which needs more votes), so
-    that another seat may hand it on to one that polled."""
+    signed Ballots it rests on (`_spots.grounds`), each as a Tally carries it
+    (`_codec.encode_carried`: without the view, play and witness the Tally says once),
+    which every receiver checks decide it so (`_spots.proven`). Outside the sequence
+    (``seq`` is 1). Signed by the seat that counted it, whose count it is (the play's
+    sender's, or a poller's, which needs more votes), so that another seat may hand it on
+    to one that polled."""
 
     seat: int
     number: int

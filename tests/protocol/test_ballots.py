@@ -16,7 +16,9 @@ from p2pnerts.protocol import (
     RemoteProtocolError,
     Signer,
     decode_any,
+    decode_carried,
     decode_payload,
+    encode_carried,
     encode_payload,
 )
 from p2pnerts.protocol._ballots import BallotBox, vote_of
@@ -126,23 +128,25 @@ def test_every_forged_tally_is_refused() -> None:
     tally = table.decided(play, range(1, need + 1))
     checker = table.boxes[SEATS - 1]
     signer0 = table.boxes[0].signer
-    first = decode_commit_frame(tally.ballots[0])
-    assert isinstance(first, Ballot)
+    first = decode_carried(tally.ballots[0], tally)
     made_up = signer0.sign(replace(first, sig=b""))  # the decider signs a voter's ballot
     late = table.boxes[1].signer.sign(replace(first, ok=False, below=(), sig=b""))
     other_play = table.boxes[1].signer.sign(replace(first, number=2, sig=b""))
+
+    def carrying(ballot: Ballot | bytes) -> Tally:
+        """The Tally with its first Ballot replaced (a Ballot as the Tally carries it)."""
+        payload = ballot if isinstance(ballot, bytes) else encode_carried(ballot, tally.witness)
+        return forged(tally, ballots=(payload, *tally.ballots[1:]))
+
+    again = msgpack.packb([*msgpack.unpackb(tally.ballots[0]), tally.witness])
     forgeries = {
         "short of a quorum": forged(tally, ballots=tally.ballots[1:]),
-        "a ballot changed": forged(
-            tally, ballots=(encode_payload(replace(first, ok=False, below=())), *tally.ballots[1:])
-        ),
-        "a ballot made up": forged(tally, ballots=(encode_payload(made_up), *tally.ballots[1:])),
-        "a late vote counted for": forged(
-            tally, ballots=(encode_payload(late), *tally.ballots[1:])
-        ),
-        "a ballot on another play": forged(
-            tally, ballots=(encode_payload(other_play), *tally.ballots[1:])
-        ),
+        "a ballot changed": carrying(replace(first, ok=False, below=())),
+        "a ballot made up": carrying(made_up),
+        "a late vote counted for": carrying(late),
+        "a ballot on another play": carrying(other_play),  # (it carries the Tally's number)
+        "a ballot whole, as sent": carrying(encode_payload(first)),
+        "naming the Tally's witness again": carrying(again),
         "one voter twice": forged(tally, ballots=(tally.ballots[0], *tally.ballots[:-1])),
         "naming less below": forged(tally, below=tuple(0 for _ in tally.below)),
         "another witness": forged(tally, witness=witness("another")),
@@ -202,11 +206,9 @@ def test_commit_frames_round_trip_off_a_link_and_nowhere_a_protocol_message_belo
     table = Table()
     play = table.play(0)
     tally = table.decided(play, (1, 2, 3))
-    for frame in (
-        decode_commit_frame(tally.ballots[0]),
-        tally,
-        Poll(1, VIEW, 7, 1, 0, 1),
-    ):
+    first = decode_carried(tally.ballots[0], tally)
+    assert encode_carried(first, tally.witness) == tally.ballots[0]  # (as carried, again)
+    for frame in (first, tally, Poll(1, VIEW, 7, 1, 0, 1)):
         payload = encode_payload(frame)
         assert decode_commit_frame(payload) == frame == decode_any(payload)
         with pytest.raises(RemoteProtocolError, match="where a protocol message belongs"):
@@ -214,12 +216,43 @@ def test_commit_frames_round_trip_off_a_link_and_nowhere_a_protocol_message_belo
     ack_like = msgpack.packb([3, 3, 0, 0, 1, 1, [1], 0, bytes(16), []])
     with pytest.raises(RemoteProtocolError, match="not a commit frame"):
         decode_commit_frame(ack_like)
-    ballot = msgpack.unpackb(tally.ballots[0])
+    ballot = msgpack.unpackb(encode_payload(first))
     for index, bad in ((9, b"12345"), (10, 1), (11, [1] * 65)):  # witness, ok, below
         broken = list(ballot)
         broken[index] = bad
         with pytest.raises(RemoteProtocolError):
             decode_commit_frame(msgpack.packb(broken))
+
+
+def test_a_ballot_as_a_tally_carries_it_comes_back_whole_or_is_refused() -> None:
+    # Carried, a Ballot leaves out what its Tally says once (its view, its play, and its
+    # witness where it is the Tally's): a late vote in a returned Tally keeps its witness.
+    table = Table()
+    later = table.play(1)
+    earlier = Spotted(2, 1, (0, 2), (FOUNDATIONS,), (0, 0, 1, 0, 0), witness("2/1"))
+    table.voters[2].hold(earlier)
+    box = table.boxes[2]
+    for voter in (0, 3, 4):
+        table.voters[voter].hold(later)
+        box.count(table.ballot(voter, earlier))
+    returned = wire(box.tally(earlier, MEMBERS, VIEW, table.stamp) or pytest.fail("undecided"))
+    assert isinstance(returned, Tally) and returned.witness == b""
+    for payload in returned.ballots:  # late votes naming the play they held: a witness each
+        ballot = decode_carried(payload, returned)
+        assert not ballot.ok and ballot.witness == earlier.witness and ballot.view == VIEW
+        assert (ballot.seat, ballot.number, ballot.seq) == (2, earlier.seq, 1)
+        assert len(msgpack.unpackb(payload)) == 7
+        assert encode_carried(ballot, returned.witness) == payload
+        assert len(payload) < len(encode_payload(ballot))
+    items = msgpack.unpackb(returned.ballots[0])
+    for index, bad in ((0, 64), (1, 0), (3, 1), (4, [1] * 65), (5, b"x" * 65), (6, b"123")):
+        broken = list(items)
+        broken[index] = bad
+        with pytest.raises(RemoteProtocolError):
+            decode_carried(msgpack.packb(broken), returned)
+    for short_or_long in (items[:5], [*items, b""]):
+        with pytest.raises(RemoteProtocolError, match=r"expected an array of 6\.\.7"):
+            decode_carried(msgpack.packb(short_or_long), returned)
 
 
 def _items() -> st.SearchStrategy[object]:

@@ -37,7 +37,7 @@ from p2pnerts.protocol import (
     decode,
     encode,
 )
-from p2pnerts.protocol._codec import encode_payload
+from p2pnerts.protocol._codec import decode_carried, encode_carried, encode_payload
 from p2pnerts.protocol._messages import Ballot, Ordered, Poll, Tally
 from p2pnerts.rules import NERTS, NEW_FOUNDATION, Card, Suit, TableOptions, ToFoundation
 
@@ -259,6 +259,14 @@ _FIELDS = {
 }
 
 
+def _on_honest_ballots(tally: Tally, honest: list[Ballot]) -> bool:
+    """Whether every Ballot ``tally`` carries is one of the ``honest`` ones, whole again."""
+    try:
+        return all(decode_carried(payload, tally) in honest for payload in tally.ballots)
+    except RemoteProtocolError:
+        return False
+
+
 @st.composite
 def bent_frames(draw: st.DrawFn) -> tuple[CommitFrame, int, int]:
     """A Ballot, Tally or Poll of seat 0's play with up to three fields changed, signed
@@ -268,8 +276,11 @@ def bent_frames(draw: st.DrawFn) -> tuple[CommitFrame, int, int]:
     frame = draw(st.sampled_from(frames))
     names = [n for n in (*_FIELDS, "witness", "ballots") if hasattr(frame, n)]
     witnesses = st.sampled_from([b"", bytes(16), voted.tally.witness])
-    carried: list[CommitFrame] = [*voted.ballots, *voted.bent_ballots, voted.tally]
-    payloads = [encode_payload(b) for b in carried]
+    carried: list[Ballot] = [*voted.ballots, *voted.bent_ballots]
+    # Each as a Tally carries it, beside their whole payloads and the Tally's (not Ballots
+    # as carried: refused).
+    payloads = [encode_carried(b, w) for b in carried for w in (b"", voted.tally.witness)]
+    payloads += [encode_payload(b) for b in carried] + [encode_payload(voted.tally)]
     ballots = st.lists(st.sampled_from(payloads), max_size=4).map(tuple)
     changes: dict[str, Any] = {}
     for name in draw(st.sets(st.sampled_from(names), max_size=3)):
@@ -296,7 +307,7 @@ def test_a_majority_seat_takes_or_refuses_any_commit_frame_and_learns_no_false_o
         assert isinstance(arrived, CommitFrame)
         _offered(replica, arrived, table.now, via)
     honest = voted.tally
-    if isinstance(frame, Tally) and set(frame.ballots) <= set(map(encode_payload, voted.ballots)):
+    if isinstance(frame, Tally) and _on_honest_ballots(frame, voted.ballots):
         # On the play's honest Ballots alone, only the honest outcome can be proven.
         assert replica.majority is not None
         learnt = replica.majority.commits.order.outcomes.get((honest.seat, honest.number))

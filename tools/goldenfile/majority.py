@@ -5,7 +5,8 @@ One story at a table of 4 seats that commits by a majority (every process given
 dealt round 1 and seat 2 plays onto a foundation, each ordered message carrying its
 sender's own vote in ``below``; seats 1 and 3 vote for the play in signed Ballots, seat 0
 votes it late; seat 2 counts a quorum (3 of 4: its own vote and two Ballots) and sends
-the outcome as a Tally carrying the two Ballots whole; seat 0 polls on a play of seat 1
+the outcome as a Tally carrying the two Ballots (each without what the Tally says once:
+its view, its play and its witness); seat 0 polls on a play of seat 1
 that seat 3 never held, which seat 3 votes late with no witness. Then seat 2 restarts
 and asks back in: seats 0, 1 and 3 vote for view 1, each bringing its holding (the play
 and its Tally, named by hash in the signed ``holding``, the payloads in ``pool``), and
@@ -147,8 +148,9 @@ COMMIT_FRAMES: list[tuple[str, Message | CommitFrame, str]] = [
         "tally-in",
         TALLY,
         "Seat 2 counted play-majority in, on a quorum of 3 of 4: its own vote (the play's"
-        " below) and seats 1's and 3's Ballots, which the Tally carries whole, each as its"
-        " voter signed it (the ballot-for frame first); seat 0's late vote is not among the"
+        " below) and seats 1's and 3's Ballots, which the Tally carries without what it says"
+        " once (their view, play and witness: the ballot-for frame first, each whole again"
+        " as its voter signed it); seat 0's late vote is not among the"
         " grounds. below is per seat the most any of the three named. Sent to every seat,"
         " signed by seat 2, the seat that counted it.",
     ),

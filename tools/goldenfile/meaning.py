@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from p2pnerts.protocol import CommitFrame, LinkMessage, Message, decode_payload
-from p2pnerts.protocol._codec import decode_commit_frame
+from p2pnerts.protocol import CommitFrame, LinkMessage, Message, decode_carried, decode_payload
+from p2pnerts.protocol._messages import Tally
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
@@ -39,8 +39,10 @@ NOTATION = {
     "foundation": "new (-1 on the wire) or the foundation's number",
     "declare": "null (nil), or what a joker stands for: AS is [1, 0] on the wire",
     "bytes": "pledge, secret, next, seed, digest, base_digest, holding, witness: hex",
-    "carried, votes, messages, ballots": "each payload as hex (no length prefix), with its"
-    " own meaning",
+    "carried, votes, messages": "each payload as hex (no length prefix), with its own meaning",
+    "ballots": "each as the Tally carries it, hex (the msgpack array [sender, clock, to, ok,"
+    " below, sig], then the Ballot's witness where it is not the Tally's), with the meaning"
+    " of the whole Ballot it stands for (its view, play and seq 1 the Tally's)",
     "ok": "true or false (msgpack true, false)",
     "pool": "each payload as hex (no length prefix)",
     "heard": "each witness as [seat, seq, hex]",
@@ -88,6 +90,11 @@ def meaning(message: Message | CommitFrame) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": type(message).__name__}
     for field in fields(message):
         out[field.name] = _value(field.name, getattr(message, field.name))
+    if isinstance(message, Tally):  # each Ballot as the Tally carries it, and whole
+        out["ballots"] = [
+            {"hex": p.hex(), "meaning": meaning(decode_carried(p, message))}
+            for p in message.ballots
+        ]
     return out
 
 
@@ -104,8 +111,6 @@ def _value(name: str, value: Any) -> Any:
         return [p.hex() for p in value]
     if name in ("carried", "votes", "messages"):
         return [{"hex": p.hex(), "meaning": meaning(decode_payload(p))} for p in value]
-    if name == "ballots":
-        return [{"hex": p.hex(), "meaning": meaning(decode_commit_frame(p))} for p in value]
     if name == "scores":
         return [list(row) for row in value]
     return list(value) if isinstance(value, tuple) else value
