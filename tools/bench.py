@@ -74,6 +74,11 @@ def parser() -> argparse.ArgumentParser:
         metavar="MS",
         help="the last bot thinks MS ms of CPU before each move; time the other seats",
     )
+    net.add_argument(
+        "--majority",
+        action="store_true",
+        help="each host commits by version 3's majority rule (tables of 4 seats or more)",
+    )
     net.set_defaults(run=bench_net)
 
     front = sub.add_parser(
@@ -139,9 +144,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print_json(args.benchmark, report)
     if not args.no_history:
-        # (a table with a thinking bot is another benchmark than one without)
+        # (a table with a thinking bot, or one that commits by a majority, is another
+        # benchmark than one without)
         thinking = getattr(args, "thinking", 0.0)
-        name = f"{args.benchmark}-thinking-{thinking:g}ms" if thinking else args.benchmark
+        name = args.benchmark + ("-majority" if getattr(args, "majority", False) else "")
+        name = f"{name}-thinking-{thinking:g}ms" if thinking else name
         keep_history(args.history, name, report)
     return 0
 

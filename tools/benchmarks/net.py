@@ -57,11 +57,14 @@ def tcp_round_trip(trips: int = 2000) -> float:
 THINKING = Path(__file__).with_name("thinking.py")
 
 
-def net_table(peers: int, rounds: int, thinking: float = 0.0) -> dict[str, Any]:
+def net_table(
+    peers: int, rounds: int, thinking: float = 0.0, majority: bool = False
+) -> dict[str, Any]:
     """One host and peers-1 bot processes at level 10 play ``rounds``; their own figures.
 
     ``thinking``: the last bot thinks that many milliseconds of CPU before each move
-    (`thinking.Thinking`), and the latencies are the other seats'."""
+    (`thinking.Thinking`), and the latencies are the other seats'. ``majority``: the host
+    commits by version 3's majority (from 4 seats; the bots follow its Welcome)."""
     command = [sys.executable, "-m", "p2pnerts"]
     policy = ["--policy", f"{THINKING}:Thinking"] if thinking else []
     with tempfile.TemporaryDirectory() as tmp:
@@ -82,6 +85,7 @@ def net_table(peers: int, rounds: int, thinking: float = 0.0) -> dict[str, Any]:
                 "--headless",
                 "--stats",
                 str(stats[0]),
+                *(["--majority"] if majority else []),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -128,15 +132,16 @@ def net_table(peers: int, rounds: int, thinking: float = 0.0) -> dict[str, Any]:
 
 def bench_net(args: argparse.Namespace) -> dict[str, Any]:
     rtt = tcp_round_trip()
-    rows = [net_table(p, int(args.rounds), float(args.thinking)) for p in args.peers]
+    rows = [net_table(p, int(args.rounds), float(args.thinking), args.majority) for p in args.peers]
     for row in rows:
         row["p50_over_rtt"] = row["commit_p50_ms"] / 1000 / rtt
         row["p99_over_rtt"] = row["commit_p99_ms"] / 1000 / rtt
     if not args.json:
         thinks = f"the last thinks {args.thinking:g} ms a move, timed: the others; "
+        rule = "committing by a majority (from 4 seats); " if args.majority else ""
         print(
             f"peers as processes on loopback, bots at level 10, {args.rounds} round(s); "
-            f"{thinks if args.thinking else ''}"
+            f"{rule}{thinks if args.thinking else ''}"
             f"plain TCP round trip {1e6 * rtt:.0f} µs (median)"
         )
         print("peers  plays  commit p50 / p99 ms   ×RTT p50 / p99   frames/s  kB/s  CPU/peer")
