@@ -170,13 +170,14 @@ _MOST_ITEMS = 2 + len(_HEADER) + max(len(layout) for _, layout in _LAYOUT.values
 
 _WITNESS = _empty_or(16)
 """A witness (`_witness`), or none: never held."""
-_OK = _Field(lambda v: v, _flag)
-_VOTE = (("witness", _WITNESS), ("ok", _OK), ("below", _numbers(MAX_SEATS)))
+_FLAG = _Field(lambda v: v, _flag)
+"""A msgpack boolean (an integer is refused)."""
+_VOTE = (("witness", _WITNESS), ("ok", _FLAG), ("below", _numbers(MAX_SEATS)))
 _CARRIED = (
     ("sender", _number(0, MAX_SEATS - 1)),
     ("clock", _number(1)),
     ("to", _number(0, MAX_SEATS - 1)),
-    ("ok", _OK),
+    ("ok", _FLAG),
     ("below", _numbers(MAX_SEATS)),
     ("sig", _SIG),
 )
@@ -236,11 +237,11 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
             ("players", _number(2, MAX_SEATS)),
             ("options", _Field(_options_to_wire, _options_from_wire)),
             ("name", TABLE_NAME),
-            ("majority", _Field(lambda v: v, _flag)),
+            ("majority", _FLAG),
         ),
     ),
     Refuse: (18, (("reason", _text(200)),)),
-    Roster: (19, (("seats", _roster_seats()), ("started", _Field(lambda v: v, _flag)))),
+    Roster: (19, (("seats", _roster_seats()), ("started", _FLAG))),
     Proof: (20, (("proof", _bytes(64, 64)), ("mac", _NONE_OR_32))),
     Watch: (
         21,
@@ -275,7 +276,7 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
         23,
         (
             ("at", _number()),
-            ("out", _Field(lambda v: v, _flag)),
+            ("out", _FLAG),
             ("other", _number(-1, MAX_SEATS - 1)),
             ("frame", _bytes(1, MAX_FRAME)),
         ),
@@ -334,7 +335,7 @@ def encode_carried(ballot: Ballot, witness: bytes) -> bytes:
     seq 1: every field it was signed with comes back (`decode_carried`)."""
     wire = [field.to_wire(getattr(ballot, name)) for name, field in _CARRIED]
     if ballot.witness != witness:
-        wire.append(ballot.witness)
+        wire.append(_WITNESS.to_wire(ballot.witness))
     payload: bytes = msgpack.packb(wire, use_bin_type=True)
     return payload
 
@@ -432,10 +433,7 @@ def decode_carried(payload: bytes, tally: Tally) -> Ballot:
     names another (naming the Tally's again is refused: one Ballot, one layout). Its
     signature is the caller's to check."""
     what = f"a Ballot in seat {tally.sender}'s Tally"
-    try:
-        value = msgpack.unpackb(payload, use_list=True, raw=False, strict_map_key=True)
-    except (ValueError, msgpack.UnpackException) as exc:
-        raise RemoteProtocolError(f"{what}: undecodable: {exc}") from None
+    value = _loaded(payload, f"{what}: undecodable")
     items = _array(value, what, len(_CARRIED), len(_CARRIED) + 1)
     fields = _body(what, _CARRIED, items[: len(_CARRIED)])
     witness = tally.witness
@@ -443,30 +441,13 @@ def decode_carried(payload: bytes, tally: Tally) -> Ballot:
         witness = _WITNESS.from_wire(items[-1], f"{what}: witness")
         if witness == tally.witness:
             raise RemoteProtocolError(f"{what} names the Tally's own witness again")
-    seat, number, view = tally.seat, tally.number, tally.view
-    ok, below, sig = fields["ok"], fields["below"], fields["sig"]
-    return Ballot(
-        fields["sender"],
-        view,
-        fields["clock"],
-        1,
-        fields["to"],
-        seat,
-        number,
-        witness,
-        ok,
-        below,
-        sig,
-    )
+    view, seat, number = tally.view, tally.seat, tally.number
+    return Ballot(view=view, seq=1, seat=seat, number=number, witness=witness, **fields)
 
 
 def _unpacked(payload: bytes) -> list[Any]:
     """A payload's array, its version checked: at least the version and the kind."""
-    try:
-        value = msgpack.unpackb(payload, use_list=True, raw=False, strict_map_key=True)
-    except (ValueError, msgpack.UnpackException) as exc:
-        # msgpack raises both families for malformed or truncated input.
-        raise RemoteProtocolError(f"undecodable frame: {exc}") from None
+    value = _loaded(payload, "undecodable frame")
     # The version first: another version may lay out everything after it differently.
     version = _int(_array(value, "frame", 1, MAX_FRAME)[0], "version")
     if version != PROTOCOL_VERSION:
@@ -474,6 +455,16 @@ def _unpacked(payload: bytes) -> list[Any]:
             f"protocol version {version}, this peer speaks {PROTOCOL_VERSION}"
         )
     return _array(value, "frame", 2, _MOST_ITEMS)
+
+
+def _loaded(payload: bytes, undecodable: str) -> Any:
+    """``payload`` unpacked; `RemoteProtocolError` saying ``undecodable`` if it is not
+    msgpack."""
+    try:
+        return msgpack.unpackb(payload, use_list=True, raw=False, strict_map_key=True)
+    except (ValueError, msgpack.UnpackException) as exc:
+        # msgpack raises both families for malformed or truncated input.
+        raise RemoteProtocolError(f"{undecodable}: {exc}") from None
 
 
 def _header(items: list[Any]) -> tuple[int, int, int, int]:

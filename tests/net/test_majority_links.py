@@ -54,15 +54,24 @@ async def test_four_peers_committing_by_a_majority_play_a_whole_match_and_agree(
     _replaying_says_it_is_not_built(tmp_path)
 
 
-async def test_a_seat_told_to_commit_by_a_majority_commits_as_its_hosts_table_does() -> None:
+async def _table_of_two(
+    host: bool, joiner: bool
+) -> tuple[dict[int, MatchResult], list[list[str]], Player, Player]:
+    """A one-round table of two whose host and joiner are told ``--majority`` or not, played
+    out: its results, what each seat said, and the two players as they ended."""
     results: dict[int, MatchResult] = {}
     lines: list[list[str]] = [[], []]
-    spec = TableSpec("acks", 2, TableOptions(rounds=1))
+    players = (_player("Ann", 1, lines[0], host), _player("Bea", 2, lines[1], joiner))
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            port = await hosted(nursery, spec, _player("Ann", 1, lines[0], False), results)
-            joiner = _player("Bea", 2, lines[1])
-            results[1] = await join_table("127.0.0.1", port, joiner)
+            spec = TableSpec("two", 2, TableOptions(rounds=1))
+            port = await hosted(nursery, spec, players[0], results)
+            results[1] = await join_table("127.0.0.1", port, players[1])
+    return results, lines, *players
+
+
+async def test_a_seat_told_to_commit_by_a_majority_commits_as_its_hosts_table_does() -> None:
+    results, lines, _, joiner = await _table_of_two(host=False, joiner=True)
     assert ACKS_CHOSEN in lines[1] and not joiner.majority
     assert not any(MAJORITY_SAID in said for said in lines), lines
     assert results[0] == results[1] and results[0].rounds == 1
@@ -71,15 +80,7 @@ async def test_a_seat_told_to_commit_by_a_majority_commits_as_its_hosts_table_do
 async def test_a_host_told_to_commit_by_a_majority_of_two_commits_by_acknowledgement() -> None:
     # At two or three seats a quorum is every seat: the host says so and its table, the
     # seat that joins too, commits by acknowledgement.
-    results: dict[int, MatchResult] = {}
-    lines: list[list[str]] = [[], []]
-    spec = TableSpec("two", 2, TableOptions(rounds=1))
-    host = _player("Ann", 1, lines[0])
-    with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            port = await hosted(nursery, spec, host, results)
-            joiner = _player("Bea", 2, lines[1], majority=False)
-            results[1] = await join_table("127.0.0.1", port, joiner)
+    results, lines, host, _ = await _table_of_two(host=True, joiner=False)
     assert small_table(2) in lines[0] and not host.majority
     assert (
         small_table(3)

@@ -100,16 +100,22 @@ def test_a_play_commits_at_every_seat_on_a_quorum_of_signed_ballots_carried_in_i
         assert table.orders[seat].ready() == [(play.id, True)]
 
 
-def test_a_play_the_members_voted_late_is_returned_by_a_tally_of_their_ballots() -> None:
-    table = Table()
+def _voted_late(table: Table) -> tuple[Spotted, list[Ballot]]:
+    """Seat 2's play onto a foundation and seats 0's, 3's and 4's Ballots on it, each late:
+    each held seat 1's play there first, which sorts after it."""
     later = table.play(1)  # one foundation's spot: the two plays conflict
     earlier = Spotted(2, 1, (0, 2), (FOUNDATIONS,), (0, 0, 1, 0, 0), witness("2/1"))
     table.voters[2].hold(earlier)
     for voter in (0, 3, 4):
         table.voters[voter].hold(later)  # voted for the later play first: late on earlier
+    return earlier, [table.ballot(voter, earlier) for voter in (0, 3, 4)]
+
+
+def test_a_play_the_members_voted_late_is_returned_by_a_tally_of_their_ballots() -> None:
+    table = Table()
+    earlier, ballots = _voted_late(table)
     box = table.boxes[2]
-    for voter in (0, 3, 4):
-        ballot = table.ballot(voter, earlier)
+    for ballot in ballots:
         assert not ballot.ok and ballot.below == ()
         box.count(ballot)
     tally = wire(box.tally(earlier, MEMBERS, VIEW, table.stamp) or pytest.fail("undecided"))
@@ -228,13 +234,10 @@ def test_a_ballot_as_a_tally_carries_it_comes_back_whole_or_is_refused() -> None
     # Carried, a Ballot leaves out what its Tally says once (its view, its play, and its
     # witness where it is the Tally's): a late vote in a returned Tally keeps its witness.
     table = Table()
-    later = table.play(1)
-    earlier = Spotted(2, 1, (0, 2), (FOUNDATIONS,), (0, 0, 1, 0, 0), witness("2/1"))
-    table.voters[2].hold(earlier)
+    earlier, ballots = _voted_late(table)
     box = table.boxes[2]
-    for voter in (0, 3, 4):
-        table.voters[voter].hold(later)
-        box.count(table.ballot(voter, earlier))
+    for ballot in ballots:
+        box.count(ballot)
     returned = wire(box.tally(earlier, MEMBERS, VIEW, table.stamp) or pytest.fail("undecided"))
     assert isinstance(returned, Tally) and returned.witness == b""
     for payload in returned.ballots:  # late votes naming the play they held: a witness each

@@ -89,12 +89,13 @@ def meaning(message: Message | CommitFrame) -> dict[str, Any]:
     """A message's kind and every field, in declaration (and so wire) order, readably."""
     out: dict[str, Any] = {"kind": type(message).__name__}
     for field in fields(message):
-        out[field.name] = _value(field.name, getattr(message, field.name))
-    if isinstance(message, Tally):  # each Ballot as the Tally carries it, and whole
-        out["ballots"] = [
-            {"hex": p.hex(), "meaning": meaning(decode_carried(p, message))}
-            for p in message.ballots
-        ]
+        if isinstance(message, Tally) and field.name == "ballots":  # as carried, and whole
+            out["ballots"] = [
+                {"hex": p.hex(), "meaning": meaning(decode_carried(p, message))}
+                for p in message.ballots
+            ]
+        else:
+            out[field.name] = _value(field.name, getattr(message, field.name))
     return out
 
 
