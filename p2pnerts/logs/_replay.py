@@ -52,12 +52,9 @@ from p2pnerts.rules import (
     apply,
     options_from_summary,
 )
-from p2pnerts.words import move_words
+from p2pnerts.words import OUTCOMES, move_words
 
-__all__ = ["OUTCOMES", "Dealt", "Replay", "ReplayError", "Step", "describe", "replay"]
-
-OUTCOMES = ("landed", "tied", "returned")
-"""A committed play's outcome in words, by its value (`Outcome`)."""
+__all__ = ["Dealt", "Replay", "ReplayError", "Step", "describe", "replay"]
 
 
 class ReplayError(UsageError):

@@ -289,7 +289,7 @@ _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, tuple[tuple[str, _Field], ...]]
             ("call", _number(0, 1)),
             ("rank", _number(0, MAX_SEATS - 1)),
             ("frame", _bytes(1, MAX_FRAME)),
-            ("outcome", _number(0, 2)),
+            ("outcome", _number(0, 3)),
             ("winner", _number(-1, MAX_SEATS - 1)),
             ("reason", _text(200, least=0)),
         ),

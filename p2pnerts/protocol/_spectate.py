@@ -92,8 +92,9 @@ class Seen:
 @dataclass(frozen=True, slots=True)
 class Decided:
     """The watched seat committed a message: the ``index``-th, at ordering key
-    ``(clock, call, rank)`` (SPEC §4.3), with its outcome (0 landed, 1 tied, 2 returned)
-    and, for a returned play, the seat that took the spot (−1: none) and the reason."""
+    ``(clock, call, rank)`` (SPEC §4.3), with its outcome (0 landed, 1 tied, 2 returned,
+    3 came back late at a majority's table) and, for a returned play, the seat that took
+    the spot (−1: none) and the reason."""
 
     index: int
     clock: int

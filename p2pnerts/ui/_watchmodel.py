@@ -28,12 +28,14 @@ from p2pnerts.rules import NEW_FOUNDATION, TieRule, ToFoundation
 from p2pnerts.ui._leave import Leave
 from p2pnerts.ui._snapshot import Look
 from p2pnerts.ui._words import message_gist
+from p2pnerts.words import OUTCOMES
 
 KEPT = 400
 """Commits and diagram arrows kept (the screen shows the latest)."""
-OUTCOMES = ("landed", "tied", "returned")
 
 Key = tuple[int, int, int]
+RETURNED = 2
+"""A Decided's outcome for a play returned (`OUTCOMES`): above it, one that came back late."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,20 +157,28 @@ class WatchModel:
         if not isinstance(move, ToFoundation):
             return ""
         foundation = move.foundation
-        if foundation == NEW_FOUNDATION and decided.outcome != 2:
+        if decided.outcome >= RETURNED:  # (returned, or came back late: off the table)
+            return self._lost(play, key, decided, self._placed.get(foundation))
+        if foundation == NEW_FOUNDATION:
             foundation, self._started = self._started, self._started + 1
         earlier = self._placed.get(foundation)
-        if decided.outcome != 2:
-            self._placed[foundation] = (key, play.sender)
+        self._placed[foundation] = (key, play.sender)
         if decided.outcome == 1:
             other = f" with {self.name(earlier[1])}" if earlier else ""
             return f"tie{other}: equal clocks L={key[0]}, both stay"
-        if decided.outcome == 2 and decided.winner >= 0:
-            lost = f"race lost to {self.name(decided.winner)}"
-            beaten = earlier is not None and earlier[1] == decided.winner
-            why = self._why(earlier, key, play.sender) if earlier and beaten else ""
-            return f"{lost}: {why or decided.reason}"
         return ""
+
+    def _lost(self, play: Play, key: Key, decided: Decided, earlier: tuple[Key, int] | None) -> str:
+        """What a foundation play that did not stay comes to: a race lost, or (at a
+        majority's table) a play that came back late."""
+        if decided.outcome > RETURNED:
+            return decided.reason  # (its outcome says it came back late)
+        if decided.winner < 0:
+            return ""
+        lost = f"race lost to {self.name(decided.winner)}"
+        beaten = earlier is not None and earlier[1] == decided.winner
+        why = self._why(earlier, key, play.sender) if earlier and beaten else ""
+        return f"{lost}: {why or decided.reason}"
 
     def _why(self, earlier: tuple[Key, int], key: Key, seat: int) -> str:
         """The reason the order gives one play before the other (`order_reason`)."""

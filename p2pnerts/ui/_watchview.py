@@ -25,7 +25,8 @@ from p2pnerts.rules import card_from_code
 from p2pnerts.ui._frame import Frame, Row, cells, cut, filled, fit, rule
 from p2pnerts.ui._leave import with_leave
 from p2pnerts.ui._style import STYLE, card_style, seat_tag
-from p2pnerts.ui._watchmodel import OUTCOMES, Arrow, Commit, WatchModel
+from p2pnerts.ui._watchmodel import Arrow, Commit, WatchModel
+from p2pnerts.words import OUTCOMES
 
 MIN_SIZE = (100, 32)
 STATES = ("alive", "silent", "out")

@@ -17,6 +17,10 @@ from p2pnerts.rules import (
     TurnStock,
 )
 
+OUTCOMES = ("landed", "tied", "returned", "came back late")
+"""A committed message's outcome in words, by the value the running digest folds in (SPEC
+§4.6; the last, at a table that commits by a majority alone)."""
+
 
 def move_words(move: Move, card: Callable[[Card], str] = str) -> str:
     """A move in a few words (``7♥ to pile 2``), its cards written by ``card``."""

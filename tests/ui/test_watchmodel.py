@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from p2pnerts.lab import Mark
 from p2pnerts.lab._render import GLYPH
-from p2pnerts.protocol import Ack, Decided, Play, Scene, Seen, encode_payload
+from p2pnerts.protocol import Ack, Decided, Play, Scene, Seen, decode, encode, encode_payload
 from p2pnerts.rules import NEW_FOUNDATION, WASTE, Card, Suit, TableOptions, TieRule, ToFoundation
 from p2pnerts.ui._watchmodel import WatchModel, commit_line
 from p2pnerts.ui._watchview import render_watch
@@ -52,6 +52,20 @@ def test_a_race_lost_to_an_earlier_clock_says_which_clocks() -> None:
     assert race.race == "race lost to Bea: L=5 < L=7"
     assert commit_line(race, model) == (
         "#3 (7,0,2) Cy Play 2♥ from waste up: returned — race lost to Bea: L=5 < L=7"
+    )
+
+
+def test_a_play_that_came_back_late_at_a_majoritys_table_is_told_so() -> None:
+    # Outcome 3 was out of a Decided's range: the spectator dropped its host with "speaks
+    # differently" at the first play of a majority's table that came back late.
+    why = "late: a majority held a later play on its spot first"
+    late = replace(_decided(3, _play(2, 7, 2, 0), 3), reason=why)
+    assert decode(encode(late)) == late
+    model = _fed(TieRule.SEAT, RACE[:2])
+    model.hear(late)
+    [back] = model.races
+    assert (
+        commit_line(back, model) == f"#3 (7,0,2) Cy Play 2♥ from waste up: came back late — {why}"
     )
 
 
