@@ -18,10 +18,16 @@ from p2pnerts.sim import MIXES, SimConfig
 
 
 def sim_logs(
-    directory: Path, *, seed: int = 7, rounds: int = 3, faults: str = "none"
+    directory: Path,
+    *,
+    seed: int = 7,
+    rounds: int = 3,
+    faults: str = "none",
+    peers: int = 3,
+    majority: bool = False,
 ) -> list[Path]:
-    """The logs of a simulated match of three seats, seat by seat."""
-    config = SimConfig(3, rounds, MIXES[faults], log=str(directory))
+    """The logs of a simulated match (of three seats, by default), seat by seat."""
+    config = SimConfig(peers, rounds, MIXES[faults], log=str(directory), majority=majority)
     report = sim.run(config, [seed], SimpleBots())
     assert not report.violations
     return sorted(directory.glob("*.p2plog"))

@@ -168,6 +168,25 @@ def test_a_run_with_dropped_links_and_view_changes_replays_every_digest(tmp_path
         assert all(step.matches for step in replayed.steps)
 
 
+def test_a_majoritys_match_with_seats_left_out_and_back_replays_every_digest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Its logs hold the commit frames. Seats crash and come back, one left out in round 0
+    # (its deck's secret not yet in its log: the replay takes the table's word that it came
+    # back with its own), and plays come back late.
+    paths = sim_logs(tmp_path, seed=11, rounds=2, faults="churn", peers=4, majority=True)
+    late = []
+    for path in paths:
+        replayed = replay(path)
+        assert replayed.differing == [] and not replayed.notes and len(replayed.steps) > 300
+        assert all(step.matches for step in replayed.steps)
+        late += [step for step in replayed.steps if step.outcome == 3]
+    assert len(late) >= 4
+    out = replayed_json(paths[-1], capsys)
+    told = [c["message"] for c in out["commits"] if c["message"].endswith("(came back late)")]
+    assert len(told) == sum(step.outcome == 3 for step in replay(paths[-1]).steps) > 0
+
+
 def test_table_options_read_back_from_their_summary() -> None:
     for options in (
         TableOptions(),
@@ -186,4 +205,7 @@ def test_a_log_whose_header_this_version_cannot_read_is_refused(
     odd = tmp_path / "odd.p2plog"
     write_log(odd, [["header", 0.0, {**header, "options": "colour=blue"}], *records])
     with pytest.raises(ReplayError, match="a header this version cannot read"):
+        replay(odd)
+    write_log(odd, [["header", 0.0, {**header, "majority": "yes"}], *records])
+    with pytest.raises(ReplayError, match="'majority' is not true or false"):
         replay(odd)

@@ -35,7 +35,10 @@ from p2pnerts.protocol import (
     MAX_SEATS,
     NAME_MOST,
     PROTOCOL_VERSION,
+    CommitFrame,
     Message,
+    Pending,
+    Replica,
     Seat,
     encode,
 )
@@ -65,6 +68,8 @@ class GameLog:
         self.path = path
         self._committed = 0
         """The commits written so far (the replica's count at the last look)."""
+        self._made: dict[int, bytes] = {}
+        """The digests of the commits `follow` saw made since the last look."""
         self._flushed = -math.inf
 
     @classmethod
@@ -78,6 +83,7 @@ class GameLog:
         roster: Sequence[Seat],
         options: str,
         now: float,
+        majority: bool = False,
         kept: int = LOGS_KEPT,
         wall: datetime.datetime | None = None,
     ) -> GameLog:
@@ -106,23 +112,41 @@ class GameLog:
             "options": options,
             "started": wall.isoformat(),
             "clock": now,
+            "majority": majority,
         }
         log._write(["header", now, header])
         return log
 
-    def frame(self, outgoing: bool, seat: int | None, message: Message, now: float) -> None:
-        """A protocol message this seat sent (to every seat: ``seat`` None) or received
-        from ``seat``, at ``now``."""
+    def frame(
+        self, outgoing: bool, seat: int | None, message: Message | CommitFrame, now: float
+    ) -> None:
+        """A protocol message or commit frame this seat sent (to every seat: ``seat``
+        None) or received from ``seat``, at ``now``."""
         kind = SENT if outgoing else RECEIVED
         self._write([kind, now, seat, encode(message)])
 
+    def follow(self, replica: Replica) -> Callable[[], None]:
+        """Take each commit's running digest from ``replica`` as it is made, until the
+        returned function is called: a change of members at a majority's table folds
+        the plays of the view it ends and lets go of their digests in one step, before
+        `commits` looks."""
+
+        def made(_: Pending, __: int) -> None:
+            self._made[replica.log.committed] = replica.log.digest
+
+        replica.on_commit.append(made)
+        return lambda: replica.on_commit.remove(made)
+
     def commits(self, committed: int, digest_at: Callable[[int], bytes | None], now: float) -> None:
         """Write every commit since the last look: its number and the running digest
-        after it (``digest_at(n)``, None if no longer known); write what waits to disk
-        at most every `FLUSH_EVERY` seconds. A count below the last (a peer restarted from
-        what it kept) writes nothing until it passes the last."""
+        after it (as `follow` took it, else ``digest_at(n)``; None if no longer known);
+        write what waits to disk at most every `FLUSH_EVERY` seconds. A count below the
+        last (a peer restarted from what it kept) writes nothing until it passes the
+        last."""
+        made = self._made
         for number in range(self._committed + 1, committed + 1):
-            self._write([COMMIT, now, number, digest_at(number)])
+            self._write([COMMIT, now, number, made.pop(number, None) or digest_at(number)])
+        made.clear()  # (a count below the last: made again)
         self._committed = max(self._committed, committed)
         if now - self._flushed >= FLUSH_EVERY:
             self.flush(now)
@@ -329,6 +353,8 @@ def _header(record: list[Any]) -> dict[str, Any]:
             raise _Malformed(f"its header's roster row {seat + 1} is not a seat")
     if not 0 <= header["seat"] < len(roster):
         raise _Malformed(f"its header's seat {header['seat']} is not in its roster")
+    if not isinstance(header.setdefault("majority", False), bool):
+        raise _Malformed("its header's 'majority' is not true or false")
     return header
 
 

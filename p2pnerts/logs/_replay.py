@@ -74,7 +74,9 @@ class Replay:
     options: TableOptions
     steps: tuple[Step, ...]
     unreplayed: tuple[int, ...]
-    """Commits the log records that the replay never reached (each a difference)."""
+    """Commits the log records with a digest that the replay never made (each a
+    difference; a commit recorded with none, the seat did not know either: it came back
+    past it)."""
     torn: int
     """Bytes of a torn tail dropped from the log (0: it ends whole)."""
     notes: tuple[str, ...]
@@ -244,7 +246,7 @@ def replay(path: Path) -> Replay:
         names=names,
         options=options,
         steps=tuple(driver.steps),
-        unreplayed=tuple(sorted(set(driver.recorded) - {s.number for s in driver.steps})),
+        unreplayed=driver.unreplayed(),
         torn=log.torn,
         notes=tuple(driver.notes),
         deals=driver.deals,

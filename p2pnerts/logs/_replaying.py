@@ -14,9 +14,16 @@ in its stead (`_Replaying.send`). The replica then commits what the seat committ
 same order, judges every race with the same arbiter and folds every commit into the
 running digest with the same code.
 
+At a table that commits by a majority the log holds the commit frames too. The replica
+makes the seat's own Ballots and Tallies again from what it received (not signed: a seat
+trusts its own), counts the others' as the seat did, and a commit is made where the seat
+folded it, in the canonical order (`_Replaying.tell_commit`), with the events since the
+last one (the plays that came back late among them).
+
 A log that shows its seat asking to rejoin from scratch (a Rejoin its replica did not
 ask) is of a seat that crashed and came back: a replica coming back takes over, as the
-seat's did, and the commits go on from there.
+seat's did, and the commits go on from there. A seat let back in is taken to hold its
+own deck, as the table checked then (`_Replaying.check_kept`: the log holds no secret).
 
 The log is read a record at a time: what a record's turn needs from the records after it
 (the seat's next message, where the next frame received is) is read ahead by readers of
@@ -33,17 +40,21 @@ from typing import Any
 from p2pnerts.logs._format import COMMIT, RECEIVED, SENT, LogError, LogReader, frame_id
 from p2pnerts.protocol import (
     Ack,
+    CommitFrame,
     Disk,
     Event,
     Leave,
+    LinkMessage,
     Message,
     Ordered,
+    Pending,
     Play,
     ProtocolError,
     Ready,
     Rejoin,
     Replica,
     Reveal,
+    SeatKey,
     Signer,
     StartView,
     Status,
@@ -100,8 +111,17 @@ class _Plain(Signer):
     """Checks the seats' signatures, and signs nothing: the seat's own messages come from
     its log, signed as they were sent."""
 
+    def __init__(self, seat: int, key: SeatKey, keys: list[bytes], table: bytes) -> None:
+        super().__init__(key, keys, table)
+        self.seat = seat
+
     def sign(self, message: Any) -> Any:
         return message
+
+    def genuine(self, message: Message | CommitFrame) -> bool:
+        # The seat's own words: from its log, or made here as it made them (a Ballot or a
+        # Tally of its own, not signed again: its log does not hold its key).
+        return message.sender == self.seat or super().genuine(message)
 
 
 @dataclass(slots=True)
@@ -116,6 +136,9 @@ class _Made:
     moves: int
     scores: tuple[tuple[int, ...], ...]
     events: tuple[Event, ...]
+    digest: bytes | None
+    """The running digest after it, where it was folded at a majority's table (else: the
+    log's, read once the frame's commits are gathered)."""
 
 
 class _Ahead:
@@ -159,6 +182,10 @@ class _Replaying(Replica):
     is one it sent before that."""
     logged: Message | None = None
     made: list[_Made]
+    told = 0
+    """At a majority's table, how many of the replica's events the commits made so far
+    took (a commit takes the events since the one before it: the plays returned late
+    too)."""
     scores: tuple[tuple[int, ...], ...] = ()
     """The match's points per round at the last commit, one tuple shared by the commits
     until a round's end changes them (a copy per commit grows with the match's length)."""
@@ -174,6 +201,10 @@ class _Replaying(Replica):
         self.acks.clock = logged.clock - 1  # the clock it went out with
         return super().send(now, lambda _clock, _seq: logged)
 
+    def check_kept(self, start: StartView) -> None:
+        """Nothing to check: the seat's disk is not in its log (it deals nothing here), and
+        the log shows the table let the seat back in."""
+
     def send_logged(self, index: int, now: float) -> None:
         """The seat's message at record ``index`` goes out, unless it went out already."""
         if self.ahead.own is not None and self.ahead.own[0] == index:
@@ -183,23 +214,43 @@ class _Replaying(Replica):
     def apply(self, message: Ordered | StartView, now: float) -> int:
         told = len(self.events)
         outcome = super().apply(message, now)
+        if self.majority is None:
+            self._made(self.log.committed + 1, message, outcome, told, None)
+        return outcome
+
+    def tell_commit(self, entry: Pending, outcome: int, *, content: bytes | None = None) -> None:
+        super().tell_commit(entry, outcome, content=content)
+        if self.majority is not None:  # folded in the canonical order, applied before it
+            self._made(self.log.committed, entry.message, outcome, self.told, self.log.digest)
+            self.told = len(self.events)
+
+    def _made(
+        self,
+        number: int,
+        message: Ordered | StartView,
+        outcome: int,
+        told: int,
+        digest: bytes | None,
+    ) -> None:
         if self.scores != (scores := tuple(self.match_scores)):
             self.scores = scores
-        number = self.inplay.number
-        this = self.dealing.rounds.get(number)
+        round_number = self.inplay.number
+        this = self.dealing.rounds.get(round_number)
+        moves = 0 if this is None else len(this.log)
+        events = tuple(self.events[told:])
         self.made.append(
             _Made(
-                self.log.committed + 1,
+                number,
                 message,
                 outcome,
-                number,
+                round_number,
                 self.inplay.public,
-                0 if this is None else len(this.log),
+                moves,
                 self.scores,
-                tuple(self.events[told:]),
+                events,
+                digest,
             )
         )
-        return outcome
 
 
 class Driver:
@@ -210,10 +261,11 @@ class Driver:
         self.seat, self.options = seat, options
         computed = Signer.computed(seat, len(keys))  # a simulated table's keys
         if any(map(any, keys)):  # a table on the network: its keys, and its id
-            self.signer = _Plain(computed.key, keys, bytes.fromhex(log.header["table"]))
+            self.signer = _Plain(seat, computed.key, keys, bytes.fromhex(log.header["table"]))
         else:
-            self.signer = _Plain(computed.key, computed.keys)
+            self.signer = _Plain(seat, computed.key, list(computed.keys), computed.table)
         self.now = float(log.header["clock"])
+        self.majority: bool = log.header["majority"]
         self.ahead = _Ahead(seat, log)
         self.replica = self._replica(None)
         self.rounds: dict[int, Any] = {}
@@ -226,7 +278,14 @@ class Driver:
         """A new replica of the seat, or (``back_from`` a view) one coming back."""
         players = len(self.signer.keys)
         if back_from is None:
-            replica = _Replaying(self.seat, self.options, players, now=self.now, signer=self.signer)
+            replica = _Replaying(
+                self.seat,
+                self.options,
+                players,
+                now=self.now,
+                signer=self.signer,
+                majority=self.majority,
+            )
         else:  # it knows no deck: the disk it came back with is not in the log
             restarted = _Replaying.restart(
                 self.seat,
@@ -235,6 +294,7 @@ class Driver:
                 disk=Disk(view=back_from),
                 now=self.now,
                 signer=self.signer,
+                majority=self.majority,
             )
             assert isinstance(restarted, _Replaying)
             replica = restarted
@@ -263,7 +323,9 @@ class Driver:
             self.now = max(self.now, float(record[1]))
             self._pass_time(index, kind == RECEIVED)
             if kind == RECEIVED:
-                self._receive(index, message)
+                self._receive(index, message, record[2])
+            elif isinstance(message, CommitFrame):
+                pass  # (the replica makes its own Ballots and Tallies again, as the seat did)
             elif isinstance(message, Rejoin):
                 self._rejoin(message)
             else:
@@ -271,29 +333,24 @@ class Driver:
                 self.replica.send_logged(index, self.now)
             self._gather()
 
-    def _message(self, index: int, record: list[Any]) -> Message | None:
+    def _message(self, index: int, record: list[Any]) -> Message | CommitFrame | None:
         try:
             float(record[1])
             message = decode(record[3])
         except (ProtocolError, IndexError, TypeError, ValueError) as exc:
             self.notes.append(f"record {index + 1}: a frame that does not decode ({exc})")
             return None
-        if isinstance(message, Ready | Play | Reveal | Leave) and message.below:
-            raise LogError(
-                f"record {index + 1}: this match was played committing by a majority"
-                " (--majority), and replaying such a match is not built yet"
-            )
-        return message if isinstance(message, Message) else None
+        return None if isinstance(message, LinkMessage) else message
 
     def _pass_time(self, index: int, receiving: bool) -> None:
         if self.now >= self.replica.next_deadline():
             self.replica.horizon = index if receiving else self.ahead.heard_after(index)
             self.replica.tick(self.now)
 
-    def _receive(self, index: int, message: Message) -> None:
+    def _receive(self, index: int, message: Message | CommitFrame, via: Any) -> None:
         self.replica.horizon = self.ahead.heard_after(index)
         try:
-            self.replica.receive(message, self.now)
+            self.replica.receive(message, self.now, via=via if isinstance(via, int) else None)
         except ProtocolError as exc:
             kind, who = type(message).__name__, message.sender + 1
             self.notes.append(f"record {index + 1}: seat {who}'s {kind} was refused: {exc}")
@@ -314,14 +371,20 @@ class Driver:
             return
         self.recorded[number] = digest if isinstance(digest, bytes) else None
 
+    def unreplayed(self) -> tuple[int, ...]:
+        """The commits the log records with a digest that the replay did not make."""
+        made = {step.number for step in self.steps}
+        return tuple(sorted(n for n, d in self.recorded.items() if d is not None and n not in made))
+
     def _gather(self) -> None:
         """Take the commits the last frame made, each with its digest."""
         replica, last = self.replica, self.steps[-1].number if self.steps else 0
         for made in replica.made:
             if made.number <= last:
                 continue  # made again by a replica coming back: the log counts it once
-            digest = replica.log.digests[made.number]
-            self.steps.append(Step(digest=digest, recorded=None, **_fields(made)))
+            fields = _fields(made)
+            digest = fields.pop("digest") or replica.log.digests[made.number]
+            self.steps.append(Step(digest=digest, recorded=None, **fields))
             last = made.number
         replica.made.clear()
 

@@ -38,7 +38,16 @@ from typing import Any, TextIO
 
 from p2pnerts.errors import Error
 from p2pnerts.logs._format import COMMIT, RECEIVED, SENT, LogError, LogReader, frame_id
-from p2pnerts.protocol import Message, Play, RemoteProtocolError, decode
+from p2pnerts.protocol import (
+    Ballot,
+    CommitFrame,
+    Message,
+    Play,
+    Poll,
+    RemoteProtocolError,
+    Tally,
+    decode,
+)
 from p2pnerts.words import move_words
 
 SHIVIZ_REGEX = r"(?<event>.*)\n(?<host>\S*) (?<clock>{.*})"
@@ -369,10 +378,28 @@ def _gist(frame: bytes) -> tuple[str, str, str]:
     except RemoteProtocolError:
         return "", "a frame that does not decode", ""
     kind = type(message).__name__
+    if isinstance(message, Ballot | Tally | Poll):
+        return kind, f"{kind} L={message.clock}", f" {_commit_gist(message)} view {message.view}"
     if not isinstance(message, Message):
         return kind, kind, ""
     move = f" ({move_words(message.move)})" if isinstance(message, Play) else ""
     return kind, f"{kind} L={message.clock}", f"{move} seq {message.seq} view {message.view}"
+
+
+def _commit_gist(frame: CommitFrame) -> str:
+    """What a commit frame (at a majority's table) says of which play: a vote, an outcome,
+    or a question."""
+    play = f"s{frame.seat + 1}'s #{frame.number}"
+    match frame:
+        case Ballot(ok=False):
+            return f"on {play}: late"
+        case Ballot():
+            return f"on {play}: for, after {list(frame.below)}"
+        case Tally(ok=False):
+            return f"of {play}: late, {len(frame.ballots)} Ballots"
+        case Tally():
+            return f"of {play}: in, {len(frame.ballots)} Ballots"
+    return f"for {play}"
 
 
 def _id(host: str) -> str:

@@ -11,6 +11,10 @@ from p2pnerts.protocol import CommitFrame, Message, Signer
 Traffic = Callable[[bool, int | None, Message], None]
 """Hears every protocol message: outgoing or not, the other seat (None: to all), it."""
 
+FrameTraffic = Callable[[bool, int | None, CommitFrame], None]
+"""Hears every commit frame (version 3's), as `Traffic` hears messages: the game log keeps
+them (a table's screens show its messages alone)."""
+
 Tamper = Callable[[Message], Sequence[Message | bytes | tuple[int, Message]]]
 """Rewrites one message a seat sends into what it puts on the wire (`p2pnerts.cheats`):
 messages, frames as they are, or (seat, message) for one seat alone."""
@@ -51,12 +55,16 @@ def ship_frames(
     links: Links,
     signer: Signer,
     tamper: Tamper | None,
+    traffic: Iterable[FrameTraffic],
 ) -> None:
     """Send version 3's commit ``frames`` on ``links``, each to the seat it names (None:
-    every other), rewritten first by ``tamper``'s ``frames`` if it has one."""
+    every other), rewritten first by ``tamper``'s ``frames`` if it has one, telling every
+    one of ``traffic`` what goes out."""
     rewrite: Frames | None = getattr(tamper, "frames", None)
     for frame, to in frames:
         for lie, seat in [(frame, to)] if rewrite is None else rewrite(frame, to):
             if lie is not frame:  # (signed with its own key: a Tally it hands on is not its)
                 lie = signer.sign(lie)
+            for hear in traffic:
+                hear(True, seat, lie)
             links.send_to(lie, seat)

@@ -20,7 +20,7 @@ from p2pnerts.net import _waits
 from p2pnerts.net._link import Connection, Received
 from p2pnerts.net._links import Links
 from p2pnerts.net._narration import Narrator
-from p2pnerts.net._outgoing import Tamper, Traffic, ship, ship_frames
+from p2pnerts.net._outgoing import FrameTraffic, Tamper, Traffic, ship, ship_frames
 from p2pnerts.net._pace import COUNTDOWN, IDLE_AFTER, Pacing
 from p2pnerts.net._result import MatchResult, PeerStats
 from p2pnerts.net._rounds import Rounds
@@ -185,6 +185,7 @@ class TablePeer:
         self._shuns = shuns or (lambda _: False)
         """The seats this seat never dials (a cheat that cuts its links)."""
         self.traffic: list[Traffic] = []
+        self.frame_traffic: list[FrameTraffic] = []
 
     # --- running --------------------------------------------------------------------------
 
@@ -371,7 +372,10 @@ class TablePeer:
             return  # lobby news after play began: nothing to do
         if message.sender != seat and not isinstance(message, Tally):  # (one handed on)
             raise RemoteProtocolError(f"seat {seat}'s connection carried seat {message.sender}")
-        if not isinstance(message, CommitFrame):
+        if isinstance(message, CommitFrame):
+            for hear_frame in self.frame_traffic:
+                hear_frame(False, seat, message)
+        else:
             for hear in self.traffic:
                 hear(False, seat, message)
         self._quiet.heard(trio.current_time())
@@ -392,7 +396,8 @@ class TablePeer:
     def _flush(self) -> None:
         replica = self.replica
         ship(replica.take_outgoing(), self.links, replica.signer, self._tamper, self.traffic)
-        ship_frames(replica.take_frames(), self.links, replica.signer, self._tamper)
+        frames, traffic = replica.take_frames(), self.frame_traffic
+        ship_frames(frames, self.links, replica.signer, self._tamper, traffic)
         events = self.replica.take_events()
         for event in events:
             self._on_event(event)

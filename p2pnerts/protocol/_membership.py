@@ -55,7 +55,7 @@ from typing import Protocol
 
 from p2pnerts.protocol import _host
 from p2pnerts.protocol._away import Away, Record
-from p2pnerts.protocol._base import Base, check_kept, take_carried
+from p2pnerts.protocol._base import Base, take_carried
 from p2pnerts.protocol._election import Election
 from p2pnerts.protocol._events import (
     PeerExcluded,
@@ -93,6 +93,7 @@ class Host(_host.Host, Holder, Protocol):
     def send_ack(self, now: float) -> None: ...
     def commit_ready(self, now: float) -> None: ...
     def round_data(self, number: int) -> Round: ...
+    def check_kept(self, start: StartView) -> None: ...
     def rebuild(self, start: StartView) -> None: ...
     def take_view(self, start: StartView, changed: set[int], now: float) -> None: ...
 
@@ -425,7 +426,7 @@ class Membership:
         """Come back into a view from nothing but the StartView and this seat's disk
         (`KeptStateError`, changing nothing, if the disk is not what the table dealt it)."""
         host = self._host
-        check_kept(host.disk, start, self.seat, host.seats[self.seat], host.options)
+        host.check_kept(start)
         self.view, self.members = start.view, frozenset(start.members)
         self.view_members = self.members
         self.enter(Status.NORMAL)

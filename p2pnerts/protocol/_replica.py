@@ -40,7 +40,7 @@ from p2pnerts.protocol import _deal
 from p2pnerts.protocol._acks import Acks
 from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._away import Away, Record
-from p2pnerts.protocol._base import take_view
+from p2pnerts.protocol._base import check_kept, take_view
 from p2pnerts.protocol._checks import Gate, Line, Seating
 from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._deal import Shuffle
@@ -548,6 +548,11 @@ class Replica(Readings):
         self.inplay.settle(now)
         self.dealing.settle(now)
         return Outcome.LANDED
+
+    def check_kept(self, start: StartView) -> None:
+        """Raise `KeptStateError` unless what this seat kept to come back (its disk) fits
+        the StartView that lets it back in (`_base.check_kept`)."""
+        check_kept(self.disk, start, self.seat, self.seats[self.seat], self.options)
 
     def rebuild(self, start: StartView) -> None:
         """Come back with fresh parts from a StartView that lets this seat rejoin: the

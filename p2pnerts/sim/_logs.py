@@ -34,11 +34,13 @@ class SimLogs:
                 roster=roster,
                 options=config.options.summary(),
                 now=0.0,
+                majority=config.majority,
                 kept=sys.maxsize,  # a run's logs are never pruned
                 wall=wall,
             )
             for seat in range(config.peers)
         ]
+        self._followed: list[Replica | None] = [None] * config.peers
 
     def sent(self, seat: int, message: Message, now: float) -> None:
         self._logs[seat].frame(True, None, message, now)
@@ -47,13 +49,17 @@ class SimLogs:
         self._logs[dst].frame(False, src, message, now)
 
     def framed(self, seat: int, frame: CommitFrame, to: int | None, now: float) -> None:
-        """A commit frame: a live peer's game log keeps none (`net._gamelog`), nor this."""
+        self._logs[seat].frame(True, to, frame, now)
 
     def frame_arrived(self, src: int, dst: int, frame: CommitFrame, now: float) -> None:
-        """A commit frame received: not logged, as `framed`."""
+        self._logs[dst].frame(False, src, frame, now)
 
     def stepped(self, seat: int, replica: Replica, events: Sequence[Event], now: float) -> None:
-        self._logs[seat].commits(replica.committed, replica.log.digests.get, now)
+        log = self._logs[seat]
+        if self._followed[seat] is not replica:  # (new, or back after a crash)
+            self._followed[seat] = replica
+            log.follow(replica)
+        log.commits(replica.committed, replica.log.digests.get, now)
 
     def close(self) -> None:
         for log in self._logs:

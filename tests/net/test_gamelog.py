@@ -289,6 +289,20 @@ def test_a_simulated_run_with_faults_logs_every_peer_and_traces_for_shiviz(tmp_p
         assert (" Ack L=" in text) is acks
 
 
+def test_a_majoritys_run_traces_its_ballots_and_tallies_each_to_its_send(tmp_path: Path) -> None:
+    config = SimConfig(4, 1, MIXES["light"], majority=True)
+    assert not sim.run(replace(config, log=str(tmp_path)), [2], SimpleBots()).violations
+    merged = trace(sorted(tmp_path.glob("*.p2plog"))).part(end=3.0)
+    votes = [e for e in merged.events if e.message in ("Ballot", "Tally")]
+    assert {e.kind for e in votes} == {"send", "receive"}
+    assert all(e.matched is not None for e in votes if e.kind == "receive")
+    text = merged.shiviz()
+    assert shiviz_problems(text) == []
+    assert re.search(r"send Ballot L=\d+ on s\d's #\d+: for, after \[", text)
+    assert re.search(r"send Tally L=\d+ of s\d's #\d+: in, \d Ballots view 0", text)
+    assert re.search(r"receive Tally L=\d+ from s\d", text)
+
+
 @pytest.fixture(scope="module")
 def one_round(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """The logs of one round of four simulated peers, 344 plays: its whole trace for ShiViz,
@@ -384,13 +398,21 @@ async def test_a_stopped_log_hears_nothing_more_of_its_peer(tmp_path: Path) -> N
     """As a match winds down a link may still hand the peer a message: the log, stopped,
     must no longer be hooked to hear it (a peer died on "write to closed file" so)."""
     peer = SimpleNamespace(
-        table=bytes(16), name="Ann", seat=0, roster=(), replica=None, traffic=[], watchers=[]
+        table=bytes(16),
+        name="Ann",
+        seat=0,
+        roster=(),
+        replica=SimpleNamespace(by_majority=False, on_commit=[]),
+        traffic=[],
+        frame_traffic=[],
+        watchers=[],
     )
     stop = keep_log(peer, tmp_path, "", print)  # type: ignore[arg-type]
-    assert stop is not None and len(peer.traffic) == len(peer.watchers) == 1
+    assert stop is not None and len(peer.traffic) == len(peer.frame_traffic) == 1
+    assert len(peer.watchers) == 1
     hear = peer.traffic[0]
     stop()
-    assert peer.traffic == [] and peer.watchers == []
+    assert peer.traffic == peer.frame_traffic == peer.watchers == peer.replica.on_commit == []
     assert peer.log_path.stat().st_size > 0  # (its header, written as it began)
     with pytest.raises(ValueError, match="closed file"):
         hear(False, 1, Ack(1, 0, 1, 1, (), 0, bytes(16)))  # (what a hook left behind met)

@@ -6,17 +6,17 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
 import trio
 from _hosting import hosted
 
 from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
-from p2pnerts.logs import ReplayError, replay
+from p2pnerts.logs import read_log, replay
 from p2pnerts.net import MatchResult, Player, TablePeer, TableSpec, join_table
 from p2pnerts.net._lobby import ACKS_CHOSEN, small_table
 from p2pnerts.net._peer import MAJORITY_SAID
 from p2pnerts.net._shaper import Shape, Shaper, Stall
+from p2pnerts.protocol import decode
 from p2pnerts.rules import TableOptions
 
 
@@ -44,6 +44,7 @@ async def test_four_peers_committing_by_a_majority_play_a_whole_match_and_agree(
 
                 async def bot(k: int = k) -> None:
                     player = _player(f"Bot{k}", k, lines[k], majority=False)
+                    player.log_dir = tmp_path
                     results[k] = await join_table("127.0.0.1", port, player)
 
                 nursery.start_soon(bot)
@@ -51,7 +52,7 @@ async def test_four_peers_committing_by_a_majority_play_a_whole_match_and_agree(
     assert sorted(results) == [0, 1, 2, 3]
     assert len(set(results.values())) == 1
     assert results[0].rounds == 2
-    _replaying_says_it_is_not_built(tmp_path)
+    _every_log_replays(tmp_path, 4)
 
 
 async def _table_of_two(
@@ -90,11 +91,20 @@ async def test_a_host_told_to_commit_by_a_majority_of_two_commits_by_acknowledge
     assert results[0] == results[1]
 
 
-def _replaying_says_it_is_not_built(logs: Path) -> None:
-    """The host's game log is written; replaying it is not built yet, and says so."""
-    (log,) = logs.glob("*.p2plog")
-    with pytest.raises(ReplayError, match="played committing by a majority"):
-        replay(log)
+def _every_log_replays(logs: Path, seats: int) -> None:
+    """Each seat's game log says the table commits by a majority and holds the commit
+    frames the seat sent and received; replayed, it makes every commit it recorded, each
+    with the digest recorded."""
+    paths = sorted(logs.glob("*.p2plog"))
+    assert len(paths) == seats
+    for path in paths:
+        header, records = read_log(path)
+        framed = [(r[0], type(decode(r[3])).__name__) for r in records if r[0] != "commit"]
+        assert header["majority"]
+        assert {("sent", "Ballot"), ("received", "Ballot"), ("received", "Tally")} <= set(framed)
+        replayed = replay(path)
+        assert len(replayed.steps) > 100 and not replayed.notes
+        assert replayed.differing == [] and all(s.matches for s in replayed.steps)
 
 
 async def test_a_seat_that_leaves_a_majoritys_table_is_left_out_and_the_others_finish() -> None:
