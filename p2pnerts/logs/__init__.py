@@ -32,7 +32,7 @@ from p2pnerts.logs._format import (
     read_log,
 )
 from p2pnerts.logs._replay import Replay, ReplayError, replay
-from p2pnerts.logs._trace import SHIVIZ_REGEX, Trace, TraceError, trace
+from p2pnerts.logs._trace import SHIVIZ_REGEX, Trace, TraceError, commit_gist, trace
 from p2pnerts.logs._trace import Event as TraceEvent
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "Trace",
     "TraceError",
     "TraceEvent",
+    "commit_gist",
     "load_log",
     "prune",
     "read_log",

@@ -379,16 +379,16 @@ def _gist(frame: bytes) -> tuple[str, str, str]:
         return "", "a frame that does not decode", ""
     kind = type(message).__name__
     if isinstance(message, Ballot | Tally | Poll):
-        return kind, f"{kind} L={message.clock}", f" {_commit_gist(message)} view {message.view}"
+        return kind, f"{kind} L={message.clock}", f" {commit_gist(message)} view {message.view}"
     if not isinstance(message, Message):
         return kind, kind, ""
     move = f" ({move_words(message.move)})" if isinstance(message, Play) else ""
     return kind, f"{kind} L={message.clock}", f"{move} seq {message.seq} view {message.view}"
 
 
-def _commit_gist(frame: CommitFrame) -> str:
-    """What a commit frame (at a majority's table) says of which play: a vote, an outcome,
-    or a question."""
+def commit_gist(frame: CommitFrame) -> str:
+    """What a commit frame (at a majority's table) says of which play, in a few words: a
+    vote, an outcome, or a question (the trace's and the spectator's)."""
     play = f"s{frame.seat + 1}'s #{frame.number}"
     match frame:
         case Ballot(ok=False):

@@ -23,6 +23,7 @@ from p2pnerts.net._handshake import answer_link
 from p2pnerts.net._link import Closed, Connection
 from p2pnerts.net._peer import TablePeer
 from p2pnerts.protocol import (
+    CommitFrame,
     Decided,
     Event,
     Hello,
@@ -61,6 +62,9 @@ BACKLOG = 8192
 make way, the traffic's before the commits' (`Feed.put`)."""
 SCENE_EVERY = 1.0
 """Seconds between two Scenes while nothing commits (health and clocks move on)."""
+VERDICTS_KEPT = 256
+"""Why plays came back or tied, kept until their commits are told (a play a change of
+members never folds is let go of once this many are newer)."""
 NO_SPECTATORS = "this table takes no spectators"
 AT_THE_HOST = "watch this table at its host"
 DRAIN = 5.0
@@ -242,11 +246,15 @@ class Feed:
         self.dropped = 0
         self.clocks = [0] * len(peer.roster)
         self._decided: list[tuple[Pending, int]] = []
+        self._verdicts: dict[tuple[int, int], tuple[int, str]] = {}
+        """Why a play came back (the seat whose play took its spot, or −1) or tied, by its
+        seat and clock, until its commit is told (`_note_verdicts`)."""
         self._more = trio.Event()
         self._cut = False
         """A frame's writing was begun and not finished."""
         self._scene_at = trio.current_time()
         peer.traffic.append(self.traffic)
+        peer.frame_traffic.append(self.traffic)
         peer.replica.on_commit.append(self.committed)
         peer.watchers.append(self.changed)
         self.put(encode(self.scene()))
@@ -254,6 +262,7 @@ class Feed:
     def stop(self) -> None:
         """Hear the peer no more."""
         self.peer.traffic.remove(self.traffic)
+        self.peer.frame_traffic.remove(self.traffic)
         self.peer.replica.on_commit.remove(self.committed)
         self.peer.watchers.remove(self.changed)
 
@@ -286,7 +295,8 @@ class Feed:
 
     # --- what the peer says ----------------------------------------------------------------
 
-    def traffic(self, outgoing: bool, seat: int | None, message: Message) -> None:
+    def traffic(self, outgoing: bool, seat: int | None, message: Message | CommitFrame) -> None:
+        """A message, or (at a majority's table) a commit frame, the seat sent or received."""
         if not outgoing and message.clock > self.clocks[message.sender]:
             self.clocks[message.sender] = message.clock
         if shown_to_spectators(message):
@@ -299,24 +309,33 @@ class Feed:
 
     def changed(self, events: Sequence[Event]) -> None:
         """After each change: the commits it made, told with their verdicts, then the table."""
+        self._note_verdicts(events)
         if not self._decided and trio.current_time() - self._scene_at < SCENE_EVERY:
             return
-        returned = {(e.seat, e.clock): e for e in events if isinstance(e, PlayReturned)}
-        ties = {(e.seat, e.clock) for e in events if isinstance(e, PlayCommitted) and e.tie}
         index = self.peer.replica.committed - len(self._decided)
         for head, outcome in self._decided:
             index += 1
             message = head.message
-            back = returned.get((message.sender, message.clock))
-            winner = -1 if back is None or back.winner is None else back.winner
-            reason = back.reason if back is not None else ""
-            if (message.sender, message.clock) in ties:
-                reason = "equal clocks: both stay"
+            winner, reason = self._verdicts.pop((message.sender, message.clock), (-1, ""))
             clock, call, rank = head.key
             frame = encode_payload(bare(message))
             self.put_item(Decided(index, clock, call, rank, frame, outcome, winner, reason[:200]))
         self._decided.clear()
         self.put(encode(self.scene()))
+
+    def _note_verdicts(self, events: Sequence[Event]) -> None:
+        """Keep why each play came back or tied, by its (seat, clock), until its commit is
+        told: at a majority's table a play is applied or returned a step or more before it
+        is folded into the order."""
+        verdicts = self._verdicts
+        for event in events:
+            if isinstance(event, PlayReturned):
+                winner = -1 if event.winner is None else event.winner
+                verdicts[event.seat, event.clock] = (winner, event.reason)
+            elif isinstance(event, PlayCommitted) and event.tie:
+                verdicts[event.seat, event.clock] = (-1, "equal clocks: both stay")
+        while len(verdicts) > VERDICTS_KEPT:  # (of plays a change of members never folds)
+            del verdicts[next(iter(verdicts))]
 
     def scene(self) -> Scene:
         """The table as this seat's peer shows it now."""

@@ -383,9 +383,9 @@ class Noise:
 LinkMessage = Hello | Welcome | Refuse | Roster | Proof | Watch | Scene | Seen | Decided | Noise
 
 
-def shown_to_spectators(message: Message) -> bool:
+def shown_to_spectators(message: Message | CommitFrame) -> bool:
     """Whether a spectator may see ``message``: every kind but a TeamDeal, which gives a
     teammate the deck's face-down order. (A Reveal is sent only once its round is over,
     for the audit, or as its seat leaves, whose cards nobody plays meanwhile; a Ready or a
-    Play names only cards that are or turn face up.)"""
+    Play names only cards that are or turn face up; a commit frame names plays by number.)"""
     return not isinstance(message, TeamDeal)

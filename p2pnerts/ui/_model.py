@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from p2pnerts.net import Narrator
 from p2pnerts.protocol import (
     Ack,
+    CommitFrame,
     Event,
     Message,
     PlayCommitted,
@@ -222,14 +223,16 @@ class TableModel:
         """Put a line on the ticker."""
         self.ticker.append(Line(self.clock(), text))
 
-    def note_message(self, outgoing: bool, seat: int | None, message: Message) -> None:
-        """A protocol message went out or came in (the classroom pane lists them)."""
+    def note_message(
+        self, outgoing: bool, seat: int | None, message: Message | CommitFrame
+    ) -> None:
+        """A protocol message or (at a majority's table) a commit frame went out or came
+        in (the classroom pane lists them)."""
+        to = message.to if isinstance(message, TeamDeal) else seat  # (a Ballot: one seat)
         if not outgoing:
             arrow = f"← {cut(self.name(seat), 8)}"
-        elif isinstance(message, TeamDeal):  # the one message not sent to every seat
-            arrow = f"→ {cut(self.name(message.to), 8)}"
         else:
-            arrow = "→ all"
+            arrow = "→ all" if to is None else f"→ {cut(self.name(to), 8)}"
         text = f"{filled(arrow, 10)} {type(message).__name__:<5} L={message.clock:<4} "
         quiet = isinstance(message, Ack)
         self.messages.append(Line(self.clock(), text + message_gist(message, self.look), quiet))

@@ -16,7 +16,7 @@ from typing import TypeVar
 import trio
 
 from p2pnerts.net import IDLE_AFTER, MatchResult, Player, TablePeer
-from p2pnerts.protocol import Event, LocalProtocolError, Message, Seat, Welcome
+from p2pnerts.protocol import CommitFrame, Event, LocalProtocolError, Message, Seat, Welcome
 from p2pnerts.rules import IllegalMove, Move
 from p2pnerts.ui._lobby import LobbyModel
 from p2pnerts.ui._model import TableModel
@@ -139,6 +139,7 @@ class Session:
         model.end_match = self.soon(self._end_match)
         peer.watchers.append(self._changed)
         peer.traffic.append(self._traffic)
+        peer.frame_traffic.append(self._traffic)
         if model.ready:  # Enter came while the screen showed the table still filling up
             peer.ready()
         self._changed(())
@@ -150,7 +151,7 @@ class Session:
         if events or self.model.classroom or waiting(self.model) != before:
             self.invalidate()
 
-    def _traffic(self, outgoing: bool, seat: int | None, message: Message) -> None:
+    def _traffic(self, outgoing: bool, seat: int | None, message: Message | CommitFrame) -> None:
         self.model.note_message(outgoing, seat, message)
 
     def _intend(self, move: Move) -> None:

@@ -15,12 +15,15 @@ from dataclasses import dataclass
 from p2pnerts.net import SeenAt, Sight
 from p2pnerts.protocol import (
     Ack,
+    CommitFrame,
     Decided,
+    LinkMessage,
     Message,
     Play,
     RemoteProtocolError,
     Scene,
     Seen,
+    decode_any,
     decode_payload,
     order_reason,
 )
@@ -118,7 +121,7 @@ class WatchModel:
     def _seen(self, seen: Seen, at: int) -> None:
         """A message seat ``at`` sent or received. A receipt is drawn only when its sender's
         own stream does not come in (that stream draws the send, with every receiver)."""
-        message = _message(seen.frame)
+        message = _said(seen.frame)
         if message is None:
             return
         sender, to = (at, seen.other) if seen.out else (message.sender, at)
@@ -209,6 +212,16 @@ def _message(frame: bytes) -> Message | None:
         return decode_payload(frame)
     except RemoteProtocolError:
         return None
+
+
+def _said(frame: bytes) -> Message | CommitFrame | None:
+    """A message a seat sent or received, or (at a majority's table) a commit frame; None
+    if it is neither or does not decode."""
+    try:
+        said = decode_any(frame)
+    except RemoteProtocolError:
+        return None
+    return None if isinstance(said, LinkMessage) else said
 
 
 def commit_line(commit: Commit, model: WatchModel) -> str:

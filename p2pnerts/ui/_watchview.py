@@ -37,6 +37,12 @@ LEGEND = (
     ("#7", "the 7th message the watched seat committed: every seat commits the same order"),
     ("landed", "the play stayed; returned: it went back; tied: equal clocks, both stay"),
     ("race lost", "an earlier key took the spot: the reason compares the two keys"),
+    (
+        "Ballot",
+        "at a table that commits by a majority: a seat's vote on seat s's play #n, to its"
+        " sender (for, after the plays named, or late); a Tally, the votes that decide it,"
+        " to every seat; a play a quorum voted late came back late",
+    ),
     ("heard", "seconds since the watched seat last heard that seat (every 0.25 s at rest)"),
     ("silent/out", "suspected after a silence / left out of the view (or left)"),
     (

@@ -3,7 +3,20 @@ the gist of a protocol message in the classroom pane's list."""
 
 from __future__ import annotations
 
-from p2pnerts.protocol import Ack, Evidence, Message, Play, Ready, TeamDeal, ViewChange
+from p2pnerts.logs import commit_gist
+from p2pnerts.protocol import (
+    Ack,
+    Ballot,
+    CommitFrame,
+    Evidence,
+    Message,
+    Play,
+    Poll,
+    Ready,
+    Tally,
+    TeamDeal,
+    ViewChange,
+)
 from p2pnerts.rules import CallNerts, DeclareStuck, Move, ToFoundation, TurnStock
 from p2pnerts.ui._snapshot import Look
 from p2pnerts.words import move_words
@@ -29,9 +42,12 @@ def air_words(move: Move, look: Look) -> str:
     return move_words(move, look.card)
 
 
-def message_gist(message: Message, look: Look) -> str:
-    """What a protocol message says, in a few words: ``have [3, 2, 0, 0] committed 4``."""
+def message_gist(message: Message | CommitFrame, look: Look) -> str:
+    """What a protocol message or commit frame says, in a few words: ``have [3, 2, 0, 0]
+    committed 4``, ``on s2's #5: for, after [0, 5, 1, 0]``."""
     match message:
+        case Ballot() | Tally() | Poll():
+            return commit_gist(message)
         case TeamDeal(to=to, round=number):
             return f"round {number} deck → seat {to + 1} only"
         case Play(move=move):

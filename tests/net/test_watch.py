@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 from collections.abc import Callable
 from functools import partial
 
@@ -28,18 +29,24 @@ from p2pnerts.net._link import Closed, Connection
 from p2pnerts.net._spectating import _admitted
 from p2pnerts.net._spectators import PER_ADDRESS, Feed
 from p2pnerts.protocol import (
+    Ballot,
     Decided,
     Pending,
     Play,
+    PlayReturned,
     Scene,
     Seat,
     SeatKey,
     Seen,
+    Tally,
     TeamDeal,
     Watch,
+    decode,
+    decode_any,
     decode_payload,
 )
 from p2pnerts.rules import TableOptions, TurnStock
+from p2pnerts.ui._watchmodel import WatchModel
 
 FAST = Pace(0.005, 0.005)
 SECRET = "correct horse battery staple"
@@ -120,6 +127,24 @@ async def test_a_spectator_sees_every_commit_in_order_and_the_results_are_the_se
     # With the host's ticket, every other seat streamed its own traffic too.
     sent = {(s.seat, s.seen.other) for s in seen if isinstance(s, SeenAt) and s.seen.out}
     assert {seat for seat, _ in sent} == {1, 2, 3}
+
+
+async def test_a_spectator_at_a_majoritys_table_sees_its_ballots_and_tallies_too() -> None:
+    table = Table(4, TableOptions(rounds=1))
+    table.host.majority = True  # (its Welcome tells the bots)
+    seen = await table.watched()
+    assert len(table.results) == 4 and len(set(table.results.values())) == 1
+    decided = [s for s in seen if isinstance(s, Decided)]
+    assert [(d.index, (d.clock, d.call, d.rank), d.outcome) for d in decided] == table.commits
+    said = [decode_any(s.frame) for s in seen if isinstance(s, Seen)]
+    assert any(isinstance(m, Ballot) for m in said) and any(isinstance(m, Tally) for m in said)
+    # The spectator's diagram draws them with what they say of which play.
+    model = WatchModel("127.0.0.1:4000")
+    for sight in seen:
+        model.hear(sight)
+    labels = [arrow.label for arrow in model.arrows]
+    assert any(re.fullmatch(r"Ballot L=\d+ on s\d's #\d+: for, after \[.*\]", t) for t in labels)
+    assert any(re.fullmatch(r"Tally L=\d+ of s\d's #\d+: (in|late), \d Ballots", t) for t in labels)
 
 
 async def _watch_refused(port: int, match: str, **kw: object) -> None:
@@ -232,6 +257,26 @@ async def test_spectators_are_capped_per_address_and_the_others_are_told_why() -
                 nursery.start_soon(_cut_off, conn)
             table.seat_bots(nursery)
     assert len(set(table.results.values())) == 1
+
+
+async def test_a_play_folded_steps_after_it_came_back_is_told_with_why() -> None:
+    # At a majority's table a play comes back (its event) a step or more before it is
+    # folded into the order (its commit): the spectator was told no reason.
+    roster = [Seat(0, "Ann", "127.0.0.1", 1), Seat(1, "Bea", "127.0.0.1", 2)]
+    peer = TablePeer(
+        bytes(16), 0, roster, TableOptions(), rng=random.Random(1), driver=None, report=print
+    )
+    feed = Feed(peer)
+    play = Play(1, 0, 7, 3, 1, TurnStock(1, rotation=0))
+    why = "late: a majority held a later play on its spot first"
+    feed.changed([PlayReturned(1, play.move, play.clock, None, why)])
+    feed.changed(())
+    feed.committed(Pending((7, 0, 1), play, None), 3)
+    peer.replica.log.committed = 1  # (as the fold made it)
+    feed.changed(())
+    [told] = [d for d in map(decode, feed.queue) if isinstance(d, Decided)]
+    assert (told.outcome, told.winner, told.reason) == (3, -1, why)
+    feed.stop()
 
 
 async def test_a_slow_spectator_loses_its_oldest_frames_and_is_told_how_many() -> None:

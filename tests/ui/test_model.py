@@ -8,6 +8,7 @@ from _tables import card, dealt, played
 
 from p2pnerts.protocol import (
     Ack,
+    Ballot,
     Event,
     Hand,
     PeerRejoined,
@@ -21,6 +22,7 @@ from p2pnerts.protocol import (
     RoundStarted,
     ShutOut,
     SitOut,
+    Tally,
     TeamDeal,
     ViewInstalled,
 )
@@ -316,6 +318,16 @@ def test_the_team_deck_is_listed_as_going_to_one_seat_only() -> None:
     assert texts[0].startswith("← Bea") and texts[0].endswith("round 1 deck → seat 2 only")
     assert texts[1].startswith("→ Cy ") and texts[1].endswith("→ seat 3 only")
     assert texts[2].startswith("→ all")
+
+
+def test_a_majoritys_commit_frames_are_listed_each_to_where_it_went() -> None:
+    model = team_model()
+    ballot = Ballot(0, 0, 5, 1, 2, 2, 4, bytes(16), True, (0, 0, 4, 0))
+    model.note_message(True, 2, ballot)  # a vote goes to the play's sender alone
+    model.note_message(False, 2, Tally(2, 0, 6, 1, 2, 4, bytes(16), True, (4, 0, 0, 0), ()))
+    texts = [line.text for line in model.messages]
+    assert texts[0].startswith("→ Cy ") and texts[0].endswith("on s3's #4: for, after [0, 0, 4, 0]")
+    assert texts[1].startswith("← Cy ") and texts[1].endswith("of s3's #4: in, 0 Ballots")
 
 
 def test_a_key_for_a_move_the_play_in_the_air_cannot_change_goes_at_once() -> None:
