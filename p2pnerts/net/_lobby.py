@@ -54,10 +54,9 @@ ACKS_CHOSEN = (
 
 def small_table(seats: int) -> str:
     """What a host told to commit by a majority says at a table too small for one: where
-    the quorum is every seat, a majority gains nothing on waiting for the slowest, waits
-    `Timing.depart_after` (10 s) where acknowledgement waits 2 s on a silent seat before
-    the others play on, and one seat voting every other seat's play late would return
-    them all (SPEC's notes: "The red team at a majority's table")."""
+    the quorum is every seat, a majority gains nothing on waiting for the slowest, and
+    one seat voting every other seat's play late would return them all (SPEC's notes:
+    "The red team at a majority's table")."""
     least = next(n for n in itertools.count(seats) if quorum(n) < n)
     return f"--majority takes {least} seats or more: a table of {seats} commits by acknowledgement"
 

@@ -114,7 +114,8 @@ class Player:
     """Commit by version 3's majority rule (`protocol._majority`): the host's choice, which
     its Welcome tells and every seat follows (`join_table` and `resume_table` set this
     from the table, whatever the seat was told). A seat that leaves is left out at once,
-    a silent one only after `Timing.depart_after` (a quorum plays on meanwhile); a seat
+    a silent one only after `Timing.depart_after` (a quorum plays on meanwhile), or
+    `Timing.exclude_after` where the silent seats leave the others no quorum; a seat
     left out, or that restarts, asks to come back and is let back in, as at any table."""
     log_dir: Path | None = None
     """Where to write this seat's game log (`net._gamelog`); None: nowhere."""

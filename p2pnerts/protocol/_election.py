@@ -18,6 +18,7 @@ from p2pnerts.protocol._lineage import Lineage, apart
 from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._messages import StartView, ViewChange, bare
 from p2pnerts.protocol._rejoining import Rejoining
+from p2pnerts.protocol._spots import quorum
 from p2pnerts.protocol._status import NEVER, Status
 
 
@@ -99,15 +100,36 @@ class Election:
         member has gone, so that the members must change: its Leave committed here (the
         quorum counts it until they change), or it has held the table up for
         `Timing.depart_after` (a quorum plays on meanwhile: a hiccup is not a departure),
-        or for less while what each seat would bring to the change grows too large for it
-        (`Replica.overfull`)."""
+        or for `Timing.exclude_after` where those silent leave the others no quorum
+        (`_blocked_at`), or for less while what each seat would bring to the change grows
+        too large for it (`Replica.overfull`)."""
         m = self._m
         silent = [
             now - max(m.liveness.live_since(s), m.installed_at) for s in m.members if s != m.seat
         ]
         if bool(m.view_members - m.members) or max(silent, default=0) >= m.timing.depart_after:
             return True
+        if self._blocked_at() <= now:
+            return True
         return max(silent, default=0) >= m.timing.suspect_after and m.host.overfull(now)
+
+    def _blocked_at(self) -> float:
+        """At a table that commits by a majority: from when the members silent for
+        `Timing.exclude_after` are too many for the others to decide a play (`quorum`),
+        yet few enough for them to change the members (`NEVER`: no count of silent
+        members is both). Nothing commits while the table waits for those, so they are
+        left out then, as at a table that commits by acknowledgement: one silent seat of
+        three members, two of five, the third of seven."""
+        m = self._m
+        members = len(m.members)
+        blocking = members - quorum(members) + 1
+        if members - blocking <= members // 2:
+            return NEVER  # (the others are no majority to change the members either)
+        others = (s for s in m.members if s != m.seat)
+        silent = sorted(max(m.liveness.live_since(s), m.installed_at) for s in others)
+        if len(silent) < blocking:
+            return NEVER
+        return silent[blocking - 1] + m.timing.exclude_after
 
     def _settle_due(self) -> float:
         """At a table that commits by a majority: when the members must change, all of
@@ -131,7 +153,8 @@ class Election:
             if m.view_members - m.members:
                 return m.installed_at  # (at once)
             earliest = m.liveness.earliest_live_since()
-            return min(max(earliest, m.installed_at) + m.timing.depart_after, self._settle_due())
+            departs = max(earliest, m.installed_at) + m.timing.depart_after
+            return min(departs, self._settle_due(), self._blocked_at())
         if m.status is Status.NORMAL:
             # The earliest of every other member's max(live_since, installed_at) + wait:
             # both steps keep the order, so it follows from the earliest live_since.

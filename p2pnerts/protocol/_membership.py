@@ -434,6 +434,8 @@ class Membership:
         self.election.clear()
         self.installed = {self.seat, start.sender}
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
+        for seat in start.joined:  # (let in with this seat: what they asked is answered)
+            self.rejoining.asking.pop(seat, None)
         self.lineage.begin(start, self.asks_from)
         # Until it replays the round's first Ready, its base is the StartView's: were it to
         # coordinate a view before then, its StartView must rebuild the same table.

@@ -32,7 +32,8 @@ class Timing:
     """How long a member of a table that commits by a majority may be silent before it is
     left out: a quorum plays on meanwhile, and only what needs every seat (the rotation
     when every tableau is stuck, the next deal) waits for it (SPEC's notes, "A hiccup is
-    not a departure")."""
+    not a departure"). Where the silent members leave the others no quorum, nothing
+    commits meanwhile: they are left out after ``exclude_after`` (`_election`)."""
     view_change_timeout: float = 2.0
     readmit_after: float = 30.0
     """How long a seat left out for holding the table up (talking, but acknowledging

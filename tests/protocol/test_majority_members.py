@@ -101,6 +101,42 @@ def test_a_hiccup_leaves_nobody_out_and_a_seat_silent_past_the_wait_is_left_out(
     _back(table, 3, [ace])
 
 
+def test_silent_seats_that_leave_no_quorum_are_left_out_as_at_a_table_of_acks() -> None:
+    # Five members: one silent seat leaves a quorum of four playing on, and is waited for;
+    # two leave three, no quorum, so that nothing commits: they are left out once silent
+    # for `exclude_after` (the table of acknowledgement's wait), not `depart_after`.
+    table = _table(5)
+    short = table.timing.exclude_after
+    assert 4 * short < table.timing.depart_after
+    table.paused.add(4)
+    table.run_for(2 * short)
+    assert not any(table.of(seat, PeerExcluded) for seat in range(4))
+    table.paused.add(3)
+    table.run_for(1.5 * short)
+    for seat in range(3):
+        assert sorted(e.seat for e in table.of(seat, PeerExcluded)) == [3, 4]
+        assert _members(table, seat) == (0, 1, 2)
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    table.settle()
+    for seat in range(3):
+        assert [e.move for e in table.of(seat, PlayCommitted)] == [ace]
+
+
+def test_a_silent_seat_of_three_members_is_left_out_as_at_a_table_of_acks() -> None:
+    # Four seats, one gone: at three members the quorum is all three.
+    table = _table(4)
+    table.replicas[3].leave(table.now)
+    table.flush()
+    table.settle()
+    assert _members(table, 0) == (0, 1, 2)
+    table.paused.add(2)
+    table.run_for(1.5 * table.timing.exclude_after)
+    for seat in range(2):
+        assert [e.seat for e in table.of(seat, PeerExcluded)] == [2]
+        assert _members(table, seat) == (0, 1)
+
+
 def _back(table: Table, seat: int, landed: list[object]) -> None:
     """``seat`` is let back in: a member again at every seat, seated, its table the
     others' (``landed``: the plays that landed since it was left out, which it sees), and

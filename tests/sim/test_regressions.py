@@ -677,3 +677,14 @@ def test_a_seed_that_once_failed_runs_clean(case: Case) -> None:
     result = Simulation(config, case.seed, SimpleBots()).run()
     assert result.violation is None, f"once found: {case.found}\n{result.violation.text()}"
     assert result.tally.rounds == case.rounds
+
+
+def test_seats_let_back_in_together_forget_each_others_asks() -> None:
+    """A majority's table of seven, three cut off by a partition and let back in together
+    by one view: each had heard the others ask to rejoin while they were out, and kept
+    the ask, so it started a change to let them in again at every heartbeat for the two
+    seconds an ask lasts (53 views installed in all; 11 once it forgets them)."""
+    config = SimConfig(7, 2, MIXES["partition"], majority=True)
+    result = Simulation(config, 3, SimpleBots()).run()
+    assert result.violation is None and result.tally.rounds == 2
+    assert result.tally.membership["ViewInstalled"] <= 12
