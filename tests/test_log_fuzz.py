@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from p2pnerts import sim
 from p2pnerts.bots import SimpleBots
 from p2pnerts.logs import LARGEST, MAGIC, ReplayError, TraceError, read_log, replay, trace
+from p2pnerts.protocol import Ballot, Poll, Tally, decode
 from p2pnerts.rules import TableOptions
 
 _HEAD = struct.Struct(">II")
@@ -147,6 +148,43 @@ def test_a_frame_that_is_not_one_is_read_or_refused_in_one_line(
     header, records = real
     crafted = [*records[:10], [kind, 1.0, 1, frame], *records[10:20]]
     path = tmp_path_factory.mktemp("frames") / "crafted.p2plog"
+    refused_or_read(write(path, [["header", 0.0, header], *crafted]))
+
+
+@pytest.fixture(scope="module")
+def majority(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], list[list[Any]]]:
+    """One seat's log of a four-seat simulated round at a table that commits by a majority
+    (its commit frames in it): its header and its first 300 records."""
+    where = tmp_path_factory.mktemp("majority")
+    options = TableOptions(rounds=1)
+    config = sim.SimConfig(4, 1, sim.MIXES["none"], options, log=str(where), majority=True)
+    sim.run(config, range(1, 2), SimpleBots())
+    header, records = read_log(sorted(where.rglob("*.p2plog"))[0])
+    return header, records[:300]
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(which=st.integers(0, 10_000), at=st.integers(0, 10_000), byte=st.integers(0, 255))
+def test_a_commit_frame_changed_anywhere_is_read_or_refused_in_one_line(
+    majority: tuple[dict[str, Any], list[list[Any]]],
+    tmp_path_factory: pytest.TempPathFactory,
+    which: int,
+    at: int,
+    byte: int,
+) -> None:
+    header, records = majority
+    framed = [
+        i
+        for i, r in enumerate(records)
+        if r[0] == "received" and isinstance(decode(r[3]), Ballot | Tally | Poll)
+    ]
+    index = framed[which % len(framed)]
+    frame = bytearray(records[index][3])
+    frame[at % len(frame)] = byte
+    crafted = [*records[:index], [*records[index][:3], bytes(frame)], *records[index + 1 :]]
+    path = tmp_path_factory.mktemp("commits") / "crafted.p2plog"
     refused_or_read(write(path, [["header", 0.0, header], *crafted]))
 
 
