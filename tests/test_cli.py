@@ -167,6 +167,7 @@ def test_host_with_teams_and_no_seats_seats_the_teams() -> None:
         (["bot"], "the following arguments are required: --join"),
         (["bot", "--join", "Den", "--gone-after", "5"], "must be 10 to 86,400, not 5"),
         (["sim", "--faults", "storm"], "'storm' is not one of"),
+        (["sim", "--majority", "--peers", "3"], "--majority takes 4 peers or more (at 3 the"),
         (["host", "--name", " "], "--name: a table's name cannot be empty or blank"),
         (["host", "--name", "a\tb"], "--name: a table's name cannot hold control characters"),
         (["host", "--name", "x" * 201], "--name: a table's name is at most 200 bytes in UTF-8"),

@@ -226,8 +226,9 @@ def link_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="host a table of 4 seats or more that commits by protocol version 3's majority "
         "rule, one round trip to a quorum: a seat silent for 10 s is left out (the others "
-        "play on meanwhile) and comes back in when it is heard again. The host chooses: a "
-        "seat that joins commits as the table does, given this or not",
+        "play on meanwhile; 2 s where those silent leave too few to play on) and comes back "
+        "in when it is heard again. The host chooses: a seat that joins commits as the "
+        "table does, given this or not",
     )
 
 

@@ -18,7 +18,8 @@ from p2pnerts.commands._options import (
     tie_rule_option,
     where_from,
 )
-from p2pnerts.rules import TableOptions, TieRule
+from p2pnerts.protocol import quorum
+from p2pnerts.rules import BadOptions, TableOptions, TieRule
 from p2pnerts.sim import MIXES, SimConfig
 
 SIM_DESCRIPTION = (
@@ -55,6 +56,12 @@ def sim_options(simulate: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also run a central-sequencer baseline on the same workload",
     )
+    simulate.add_argument(
+        "--majority",
+        action="store_true",
+        help="the peers commit by protocol version 3's majority rule (experimental), as at a "
+        "table whose host was given --majority: 4 peers or more",
+    )
     simulate.add_argument("--json", action="store_true", help="print the report as JSON")
     simulate.add_argument(
         "--log", metavar="DIR", help="each seed's peers write their game logs in DIR"
@@ -65,7 +72,10 @@ def sim_options(simulate: argparse.ArgumentParser) -> None:
 def sim_command(args: argparse.Namespace) -> int:
     options = TableOptions(tie_rule=TieRule(args.tie_rule), teams=args.teams)
     peers = table_size(options, args.peers, "--peers")
-    config = SimConfig(peers, args.rounds, MIXES[args.faults], options, log=args.log)
+    if args.majority and quorum(peers) == peers:
+        raise BadOptions(f"--majority takes 4 peers or more (at {peers} the quorum is every peer)")
+    faults = MIXES[args.faults]
+    config = SimConfig(peers, args.rounds, faults, options, log=args.log, majority=args.majority)
     first = seed_from(args)
     seeds = range(first, first + args.seeds)
     report = sim.run(config, seeds, SimpleBots(), sequencer=args.sequencer, where=where_from(args))

@@ -151,6 +151,7 @@ class Report:
         out: dict[str, Any] = {
             "peers": self.config.peers,
             "teams": self.config.options.teams_text() or None,
+            "majority": self.config.majority,
             "faults": self.config.faults.name,
             "tie_rule": self.config.options.tie_rule.value,
             "rounds_per_seed": self.config.rounds,
@@ -202,7 +203,8 @@ class Report:
         between = f", between teammates {t.team_races}" if c.options.teams else ""
         lines = [
             f"p2pnerts sim — {c.peers} peers{teams}, faults {c.faults.name}, {which}, "
-            f"{c.rounds} round{'s' if c.rounds > 1 else ''} each",
+            f"{c.rounds} round{'s' if c.rounds > 1 else ''} each"
+            + (", commits by a majority" if c.majority else ""),
             f"  rounds completed   {t.rounds} ({t.replayed} replayed on the real decks)",
             f"  plays committed    {t.plays} (returned {t.returns}, races {t.races}{between}, "
             f"ties {t.ties})",

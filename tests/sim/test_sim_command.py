@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -78,6 +79,23 @@ def test_a_table_of_teams_seats_the_teams_and_reports_their_races(
     out = capsys.readouterr().out
     assert out.startswith("p2pnerts sim — 4 peers in teams 2+2, faults light, seed 1")
     assert ", between teammates " in out
+
+
+def test_a_majoritys_table_is_simulated_and_its_logs_replay(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    args = ["--majority", "--peers", "4", "--rounds", "1", "--seed", "1", "--faults", "crash"]
+    assert main(["sim", *args, "--log", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("p2pnerts sim — 4 peers, faults crash, seed 1, 1 round each, commits")
+    assert "  invariants         all held" in out
+    status, report = _json(capsys, *args)
+    assert status == 0 and report["majority"] is True
+    logs = sorted(tmp_path.glob("*.p2plog"))
+    assert len(logs) == 4
+    for log in logs:
+        assert main(["replay", str(log), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["differing"] == 0
 
 
 def test_json_reports_what_the_run_found_and_repeats_itself(
