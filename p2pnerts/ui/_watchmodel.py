@@ -157,10 +157,12 @@ class WatchModel:
         if play.round != self._round:
             self._round, self._placed, self._started = play.round, {}, 0
         move = play.move
+        if decided.outcome > RETURNED:  # (any play that a quorum held a later one before)
+            return decided.reason
         if not isinstance(move, ToFoundation):
             return ""
         foundation = move.foundation
-        if decided.outcome >= RETURNED:  # (returned, or came back late: off the table)
+        if decided.outcome == RETURNED:
             return self._lost(play, key, decided, self._placed.get(foundation))
         if foundation == NEW_FOUNDATION:
             foundation, self._started = self._started, self._started + 1
@@ -172,10 +174,7 @@ class WatchModel:
         return ""
 
     def _lost(self, play: Play, key: Key, decided: Decided, earlier: tuple[Key, int] | None) -> str:
-        """What a foundation play that did not stay comes to: a race lost, or (at a
-        majority's table) a play that came back late."""
-        if decided.outcome > RETURNED:
-            return decided.reason  # (its outcome says it came back late)
+        """What a foundation play returned comes to: a race lost to an earlier key."""
         if decided.winner < 0:
             return ""
         lost = f"race lost to {self.name(decided.winner)}"

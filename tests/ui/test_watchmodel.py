@@ -8,7 +8,16 @@ from dataclasses import replace
 from p2pnerts.lab import Mark
 from p2pnerts.lab._render import GLYPH
 from p2pnerts.protocol import Ack, Decided, Play, Scene, Seen, decode, encode, encode_payload
-from p2pnerts.rules import NEW_FOUNDATION, WASTE, Card, Suit, TableOptions, TieRule, ToFoundation
+from p2pnerts.rules import (
+    NEW_FOUNDATION,
+    WASTE,
+    Card,
+    Suit,
+    TableOptions,
+    TieRule,
+    ToFoundation,
+    TurnStock,
+)
 from p2pnerts.ui._watchmodel import WatchModel, commit_line
 from p2pnerts.ui._watchview import render_watch
 
@@ -67,6 +76,10 @@ def test_a_play_that_came_back_late_at_a_majoritys_table_is_told_so() -> None:
     assert (
         commit_line(back, model) == f"#3 (7,0,2) Cy Play 2♥ from waste up: came back late — {why}"
     )
+    # Any play, not only one to a foundation: a stock turn's spot is its own tableau.
+    turn = Play(2, 0, 9, 2, 1, TurnStock(2, rotation=0))
+    model.hear(replace(_decided(4, turn, 3), reason=why))
+    assert model.races[-1].race == why and model.races[-1].what == "turn stock"
 
 
 def test_equal_clocks_say_the_tie_rule_decides_or_both_stay() -> None:
