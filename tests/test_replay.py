@@ -15,7 +15,7 @@ from _replaylogs import rewritten, sim_logs, write_log
 
 from p2pnerts.cli import main
 from p2pnerts.logs import COMMIT, RECEIVED, ReplayError, load_log, read_log, replay
-from p2pnerts.protocol import Play, decode, encode
+from p2pnerts.protocol import CommitFrame, Play, decode, encode
 from p2pnerts.rules import TableOptions, TieRule, options_from_summary
 
 
@@ -185,6 +185,18 @@ def test_a_majoritys_match_with_seats_left_out_and_back_replays_every_digest(
     out = replayed_json(paths[-1], capsys)
     told = [c["message"] for c in out["commits"] if c["message"].endswith("(came back late)")]
     assert len(told) == sum(step.outcome == 3 for step in replay(paths[-1]).steps) > 0
+
+
+def test_a_majoritys_log_without_its_votes_is_refused_in_one_line(tmp_path: Path) -> None:
+    # As an earlier p2pnerts wrote it: no commit frames, and no word of the rule in its head.
+    path = sim_logs(tmp_path, rounds=1, peers=4, majority=True)[0]
+    header, records = read_log(path)
+    header.pop("majority")
+    kept = [r for r in records if r[0] == COMMIT or not isinstance(decode(r[3]), CommitFrame)]
+    old = tmp_path / "old.p2plog"
+    write_log(old, [["header", header["clock"], header], *kept])
+    with pytest.raises(ReplayError, match="committing by a majority, and its log holds none"):
+        replay(old)
 
 
 def test_table_options_read_back_from_their_summary() -> None:

@@ -340,6 +340,11 @@ class Driver:
         except (ProtocolError, IndexError, TypeError, ValueError) as exc:
             self.notes.append(f"record {index + 1}: a frame that does not decode ({exc})")
             return None
+        if not self.majority and isinstance(message, Ordered) and message.below:
+            raise LogError(  # (its header does not say so: an earlier p2pnerts wrote it)
+                f"record {index + 1}: this match was played committing by a majority, and its"
+                " log holds none of the votes that commit it: it cannot be replayed"
+            )
         return None if isinstance(message, LinkMessage) else message
 
     def _pass_time(self, index: int, receiving: bool) -> None:
