@@ -18,7 +18,7 @@ from p2pnerts.commands._options import (
     tie_rule_option,
     where_from,
 )
-from p2pnerts.protocol import quorum
+from p2pnerts.protocol import LEAST_FOR_MAJORITY
 from p2pnerts.rules import BadOptions, TableOptions, TieRule
 from p2pnerts.sim import MIXES, SimConfig
 
@@ -72,8 +72,9 @@ def sim_options(simulate: argparse.ArgumentParser) -> None:
 def sim_command(args: argparse.Namespace) -> int:
     options = TableOptions(tie_rule=TieRule(args.tie_rule), teams=args.teams)
     peers = table_size(options, args.peers, "--peers")
-    if args.majority and quorum(peers) == peers:
-        raise BadOptions(f"--majority takes 4 peers or more (at {peers} the quorum is every peer)")
+    if args.majority and peers < LEAST_FOR_MAJORITY:
+        least, quorum_of = LEAST_FOR_MAJORITY, f"at {peers} the quorum is every peer"
+        raise BadOptions(f"--majority takes {least} peers or more ({quorum_of})")
     faults = MIXES[args.faults]
     config = SimConfig(peers, args.rounds, faults, options, log=args.log, majority=args.majority)
     first = seed_from(args)

@@ -11,7 +11,6 @@ connecting to another (see `TablePeer`).
 from __future__ import annotations
 
 import errno
-import itertools
 import logging
 import secrets
 from collections.abc import Callable
@@ -28,6 +27,7 @@ from p2pnerts.net._seatfile import SeatFile
 from p2pnerts.net._seating import Player, Seating, peer_address
 from p2pnerts.net._spectators import Spectators
 from p2pnerts.protocol import (
+    LEAST_FOR_MAJORITY,
     Hello,
     Refuse,
     Roster,
@@ -35,7 +35,6 @@ from p2pnerts.protocol import (
     SeatKey,
     TableSecret,
     Welcome,
-    quorum,
 )
 from p2pnerts.rules import TableOptions
 from p2pnerts.words import shown
@@ -57,8 +56,8 @@ def small_table(seats: int) -> str:
     the quorum is every seat, a majority gains nothing on waiting for the slowest, and
     one seat voting every other seat's play late would return them all (SPEC's notes:
     "The red team at a majority's table")."""
-    least = next(n for n in itertools.count(seats) if quorum(n) < n)
-    return f"--majority takes {least} seats or more: a table of {seats} commits by acknowledgement"
+    least, acks = LEAST_FOR_MAJORITY, f"a table of {seats} commits by acknowledgement"
+    return f"--majority takes {least} seats or more: {acks}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +89,7 @@ async def host_table(
     `OSError` opening the listener is raised there); ``on_roster`` hears how many seats
     are taken each time that changes."""
     player.table_name = spec.name
-    if player.majority and quorum(spec.seats) == spec.seats:
+    if player.majority and spec.seats < LEAST_FOR_MAJORITY:
         player.report(small_table(spec.seats))
         player.majority = False
     seating = Seating(player)

@@ -396,8 +396,8 @@ class TablePeer:
     def _flush(self) -> None:
         replica = self.replica
         ship(replica.take_outgoing(), self.links, replica.signer, self._tamper, self.traffic)
-        frames, traffic = replica.take_frames(), self.frame_traffic
-        ship_frames(frames, self.links, replica.signer, self._tamper, traffic)
+        frames = replica.take_frames()
+        ship_frames(frames, self.links, replica.signer, self._tamper, self.frame_traffic)
         events = self.replica.take_events()
         for event in events:
             self._on_event(event)

@@ -195,8 +195,8 @@ from p2pnerts.protocol._spectate import (
     foundation_tops,
     tableaux_of,
 )
+from p2pnerts.protocol._spots import LEAST_FOR_MAJORITY, quorum
 from p2pnerts.protocol._spots import conflict as spots_conflict
-from p2pnerts.protocol._spots import quorum
 from p2pnerts.protocol._status import Status, Timing
 from p2pnerts.protocol._wire import (
     MAX_FRAME,
@@ -210,6 +210,7 @@ from p2pnerts.protocol._witness import conflict, witness
 
 __all__ = [
     "ANSWERER",
+    "LEAST_FOR_MAJORITY",
     "MAX_FRAME",
     "MAX_SEATS",
     "NAME_MOST",

@@ -50,6 +50,9 @@ class Outcome(IntEnum):
     LANDED = 0
     TIED = 1
     RETURNED = 2
+    LATE = 3
+    """At a table that commits by a majority: it came back late, a quorum having held a
+    later play on one of its spots first (`_majority`; the arbiter never decides it)."""
 
 
 @dataclass(frozen=True, slots=True)

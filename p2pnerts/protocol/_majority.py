@@ -58,6 +58,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from p2pnerts.protocol import _handover
+from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._changes import Holding, settlement
 from p2pnerts.protocol._checks import check_header
 from p2pnerts.protocol._codec import decode_payload, encode_payload
@@ -87,8 +88,6 @@ from p2pnerts.protocol._wire import MAX_FRAME
 from p2pnerts.protocol._witness import Witness, play_number, witness
 from p2pnerts.rules import CallNerts, DeclareStuck
 
-LATE = 3
-"""The outcome the digest records for a play that came back late."""
 SIZE_EVERY = 0.5
 """Seconds between two sizings of the holdings while a member is silent (`overfull`)."""
 LATE_WHY = "late: a majority held a later play on its spot first"
@@ -322,7 +321,7 @@ class Majority:
         """A play that came back late: returned like a lost race; this seat's own Ready,
         Reveal, Leave, call or stuck declaration is sent again."""
         message, _ = self._messages[play]
-        self._outcomes[play] = LATE
+        self._outcomes[play] = Outcome.LATE
         host = self._host
         if isinstance(message, Play):
             if message.sender == host.seat:
@@ -352,7 +351,9 @@ class Majority:
             # A play that came back is folded as its place alone: seats may hold two copies
             # of it (a sender that signed two messages under one number, neither settled in).
             seat, number = play
-            content = bytes((seat,)) + number.to_bytes(8, "big") if outcome == LATE else None
+            content = (
+                bytes((seat,)) + number.to_bytes(8, "big") if outcome == Outcome.LATE else None
+            )
             entry = Pending((key[0], key[1], key[2]), message, None)
             self._host.tell_commit(entry, outcome, content=content)
         held = self.commits.order.held
@@ -518,7 +519,7 @@ class Majority:
             elif message.sender == host.seat:
                 self._late(play, now, CHANGED_WHY)
             else:
-                self._outcomes[play] = LATE
+                self._outcomes[play] = Outcome.LATE
         self._apply_waiting(now)
         host.apply(start, now)
         self._close(start, fold=False)

@@ -67,6 +67,7 @@ play that differ are the proof.
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -161,6 +162,11 @@ def quorum(members: int) -> int:
     """The votes for one play that decide it in: a majority at an even table, one more at an
     odd one (every two such sets share two members, so an honest one, were one a cheat)."""
     return members if members < 3 else (members + 3) // 2
+
+
+LEAST_FOR_MAJORITY = next(n for n in itertools.count(1) if quorum(n) < n)
+"""The fewest seats whose quorum is not every seat (4): at fewer a majority would wait for
+the slowest seat as acknowledgement does, and gain nothing."""
 
 
 def decide(

@@ -19,6 +19,7 @@ from p2pnerts.protocol import (
     Decided,
     LinkMessage,
     Message,
+    Outcome,
     Play,
     RemoteProtocolError,
     Scene,
@@ -37,8 +38,6 @@ KEPT = 400
 """Commits and diagram arrows kept (the screen shows the latest)."""
 
 Key = tuple[int, int, int]
-RETURNED = 2
-"""A Decided's outcome for a play returned (`OUTCOMES`): above it, one that came back late."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,18 +156,18 @@ class WatchModel:
         if play.round != self._round:
             self._round, self._placed, self._started = play.round, {}, 0
         move = play.move
-        if decided.outcome > RETURNED:  # (any play that a quorum held a later one before)
+        if decided.outcome == Outcome.LATE:  # (any play, not only to a foundation)
             return decided.reason
         if not isinstance(move, ToFoundation):
             return ""
         foundation = move.foundation
-        if decided.outcome == RETURNED:
+        if decided.outcome == Outcome.RETURNED:
             return self._lost(play, key, decided, self._placed.get(foundation))
         if foundation == NEW_FOUNDATION:
             foundation, self._started = self._started, self._started + 1
         earlier = self._placed.get(foundation)
         self._placed[foundation] = (key, play.sender)
-        if decided.outcome == 1:
+        if decided.outcome == Outcome.TIED:
             other = f" with {self.name(earlier[1])}" if earlier else ""
             return f"tie{other}: equal clocks L={key[0]}, both stay"
         return ""

@@ -18,8 +18,8 @@ from p2pnerts.rules import (
 )
 
 OUTCOMES = ("landed", "tied", "returned", "came back late")
-"""A committed message's outcome in words, by the value the running digest folds in (SPEC
-§4.6; the last, at a table that commits by a majority alone)."""
+"""A committed message's outcome in words, by the value the running digest folds in
+(`protocol.Outcome`, SPEC §4.6; the last, at a table that commits by a majority alone)."""
 
 
 def move_words(move: Move, card: Callable[[Card], str] = str) -> str:
