@@ -34,6 +34,7 @@ from p2pnerts.protocol import (
     Play,
     PlayCommitted,
     PlayReturned,
+    Poll,
     RemoteProtocolError,
     Replica,
     RoundOver,
@@ -250,7 +251,8 @@ class Chronicle:
                 else:
                     text = f"hands on {who}Tally L={frame.clock} {play}"
             case _:
-                text = f"Poll L={frame.clock} on {play}"
+                carrying = ", carrying it" if isinstance(frame, Poll) and frame.play else ""
+                text = f"Poll L={frame.clock} on {play}{carrying}"
         self._line(now, Mark.SEND, seat, text)
 
     def frame_arrived(self, src: int, dst: int, frame: CommitFrame, now: float) -> None:

@@ -135,20 +135,20 @@ LESSONS = {
         ),
         Lesson(
             "majority-race",
-            Table(2, 4, majority=True),
+            Table(7, 4, majority=True),
             Kind.RACE,
-            by=2451,
-            start=2246,
+            by=2339,
+            start=2150,
             script=((0, _struck("slow", 3)),),
             about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
-            "step 2249 seat 2 plays a 9♥ onto foundation 6, "
-            "L=503; seats 1 and 3 vote for it, and at step 2259 its Tally goes out: in, by "
-            "a quorum of 3 of 4 without seat 4, which has not heard of it yet. At "
-            "step 2325 seat 4, not having heard of it, plays its own 9♥ there, L=506: "
-            "concurrent. Seats 3 and 2 vote for it, naming L=503 below it; seat 1, holding "
-            "seat 2's 10♥ on that 9♥ by then, votes it late. At step 2451 seat 4's Tally "
-            "says in too, and the keys put L=503 first: seat 4's card goes back; the others "
-            "follow by step 2520.",
+            "step 2153 seat 1 plays a Q♠ onto foundation 2, L=493; seats 2 and 3 vote for "
+            "it, and at step 2158 its Tally goes out: in, by a quorum of 3 of 4 without "
+            "seat 4, which has not heard of it yet. At step 2233 seat 4, not having heard "
+            "of it, plays its own Q♠ there, L=495: concurrent. All vote for it, naming "
+            "L=493 below it; seat 4's slow links keep its count from the others, so seat 1 "
+            "polls them and at step 2339 counts it in, by all four. The keys put L=493 "
+            "first: seat 4's card goes back. Seats 2 and 3 follow by step 2342, seat 4 at "
+            "step 2378.",
         ),
         Lesson(
             "majority-hiccup",

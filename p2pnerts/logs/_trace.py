@@ -399,7 +399,9 @@ def commit_gist(frame: CommitFrame) -> str:
             return f"of {play}: late, {len(frame.ballots)} Ballots"
         case Tally():
             return f"of {play}: in, {len(frame.ballots)} Ballots"
-    return f"for {play}"
+        case Poll(play=b""):
+            return f"for {play}"
+    return f"for {play}, carrying it"
 
 
 def _id(host: str) -> str:

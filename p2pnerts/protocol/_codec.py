@@ -204,7 +204,14 @@ _COMMIT_LAYOUT: dict[type[CommitFrame], tuple[int, tuple[tuple[str, _Field], ...
             ("sig", _SIG),
         ),
     ),
-    Poll: (13, (("seat", _number(0, MAX_SEATS - 1)), ("number", _number(1)))),
+    Poll: (
+        13,
+        (
+            ("seat", _number(0, MAX_SEATS - 1)),
+            ("number", _number(1)),
+            ("play", _bytes(0, MAX_FRAME)),
+        ),
+    ),
 }
 """Version 3's commit frames (`CommitFrame`), laid out, encoded and signed as protocol
 messages are; a replica that commits by acknowledgement refuses them."""

@@ -18,9 +18,13 @@ polled, any other to every other seat) and the plays that resolve, in the order 
   (`BallotBox.check`); one that comes before the play waits for it. A Tally that fails is
   refused as a `RemoteProtocolError`, with nothing changed.
 - A seat that has held a play of another seat for `POLL_AFTER` without an outcome polls
-  every member, and again while it waits, each wait twice the last. A sender polls on its
-  own play so too once it has waited `POLL_MOST` (a Ballot lost on a link that broke is
-  asked for again; it counts the answers as it counts every Ballot on its plays). A
+  every member (`POLL_BLOCKING`, sooner, where a play decided in waits on it here: a slow
+  sender's outcome holds up every play its voters named it below), and again while it
+  waits, each wait twice the last. The Poll carries the play as this seat holds it (its
+  signed message, from the replica: ``carry``), so that a member whose link from the
+  sender is slower can hold it and vote at once (`_majority.Majority`). A sender polls on
+  its own play so too once it has waited `POLL_MOST` (a Ballot lost on a link that broke
+  is asked for again; it counts the answers as it counts every Ballot on its plays). A
   member answers with its Ballot (one that does not hold the play yet waits for it, up to
   `POLL_MOST`, before it votes it late: on a slow link the poll may overtake the play, and
   a late vote then would send back a play that only came slowly), and with the play's
@@ -59,6 +63,10 @@ from p2pnerts.protocol._spots import Decision, Key, PlayId, Spot, Spotted, Vote,
 POLL_AFTER = 0.1
 """Seconds a seat holds another seat's play without an outcome before it polls the members
 (the study's recovery wait, SPEC's notes: "Since the study")."""
+POLL_BLOCKING = 0.025
+"""Seconds a seat holds another seat's play without an outcome before it polls the members,
+where a play decided in waits on it here (`_order.Order.blocking`): a slow sender's outcome
+holds up every play its voters named it below."""
 POLL_MOST = 1.0
 """The longest wait between two polls on one play: each wait is twice the last."""
 AHEAD = PENDING_LIMIT
@@ -79,6 +87,7 @@ class Commits:
         stamp: Callable[[], int],
         *,
         view: int = 0,
+        carry: Callable[[PlayId], bytes] = lambda play: b"",
     ) -> None:
         self.seat = seat
         self.players = players
@@ -86,6 +95,8 @@ class Commits:
         self.view = view
         self._stamp = stamp
         """The clock a frame goes out with (the replica's Lamport clock, stepped)."""
+        self._carry = carry
+        """A play held here as a Poll carries it: its signed message's payload."""
         self.voter = Voter(seat, players)
         self.order = Order(players)
         self.box = BallotBox(seat, players, signer)
@@ -212,7 +223,8 @@ class Commits:
                 wait = self._wait[play] = min(2 * self._wait.get(play, POLL_AFTER / 2), POLL_MOST)
                 self._due[play] = now + wait
                 seat, number = play
-                self._send(Poll(self.seat, self.view, self._stamp(), 1, seat, number))
+                carried = self._carry(play)
+                self._send(Poll(self.seat, self.view, self._stamp(), 1, seat, number, carried))
                 self._decide(play)  # its own Ballot, cast when it took the play, counts too
 
     def hear(self, seat: int, clock: int, passed: Key, made: int = 0) -> None:
@@ -371,8 +383,14 @@ class Commits:
 
     def resolved(self) -> list[tuple[PlayId, bool]]:
         """The plays that resolved here since the last call, in the order they did: (play,
-        committed)."""
-        return self.order.ready()
+        committed). A play another seat sent that one decided in now waits on is polled on
+        `POLL_BLOCKING` after it was held here, if it has not been yet."""
+        done = self.order.ready()
+        for play in self.order.blocking:
+            held = self._held_at.get(play)
+            if held is not None and play not in self._wait and play in self._due:
+                self._due[play] = min(self._due[play], held + POLL_BLOCKING)
+        return done
 
     # --- inside ---------------------------------------------------------------------------
 

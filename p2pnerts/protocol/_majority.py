@@ -10,10 +10,12 @@ all-members log (`_log`):
 - Each is a play on its spots (`spots`): a Play's by its move (`_spots.spots_of`), a
   Ready's and a Reveal's its deck's, a Leave's the whole table. Its number is its place
   among its sender's ordered messages, counted as they come in on the sender's link
-  (which delivers them in order, none missing); its key is §4.3's order key; its
-  ``below`` is its sender's own vote, which the message carries, signed, its own entry
-  the message's number (`own`: the vote is worked out before the message is signed), so
-  that a copy carried to a change of members names its place itself.
+  (which delivers them in order, none missing), or one ahead of it, carried by a Poll
+  (`_carried`: the link, slower, then brings it in line as held already); its key is
+  §4.3's order key; its ``below`` is its sender's own vote, which the message carries,
+  signed, its own entry the message's number (`own`: the vote is worked out before the
+  message is signed), so that a copy carried to a change of members names its place
+  itself.
 - What resolves is applied at once, in the order it resolves here (`apply`), by the
   replica's own step (`Replica.apply`: the rules' verdict, the deal, the round's end). A
   Play of a round that has not started here waits for the start, and so does every play
@@ -60,7 +62,7 @@ from typing import Protocol
 from p2pnerts.protocol import _handover
 from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._changes import Holding, settlement
-from p2pnerts.protocol._checks import check_header
+from p2pnerts.protocol._checks import check_header, check_message
 from p2pnerts.protocol._codec import decode_payload, encode_payload
 from p2pnerts.protocol._commits import Commits
 from p2pnerts.protocol._errors import RemoteProtocolError
@@ -75,6 +77,7 @@ from p2pnerts.protocol._messages import (
     Leave,
     Ordered,
     Play,
+    Poll,
     Ready,
     Reveal,
     StartView,
@@ -110,7 +113,13 @@ class Majority:
     def __init__(self, host: Host) -> None:
         self._host = host
         self.commits = Commits(
-            host.seat, host.players, host.signer, sorted(host.members), self._stamp, view=host.view
+            host.seat,
+            host.players,
+            host.signer,
+            sorted(host.members),
+            self._stamp,
+            view=host.view,
+            carry=self._carry,
         )
         self._messages: dict[PlayId, tuple[Ordered, tuple[Spot, ...]]] = {}
         """Every play held here and not folded into the digest yet: its message, spots."""
@@ -141,6 +150,9 @@ class Majority:
         self._copies: dict[PlayId, Ordered] = {}
         """Each play held (`Commits`' order), as its signed message: what a holding carries
         (`_handover`)."""
+        self._linked: dict[int, int] = {}
+        """Per seat whose plays a Poll brought here ahead of its own link (`_carried`): the
+        number of the last of its plays its link has brought, which is behind `_arrived`."""
 
     def _stamp(self) -> int:
         """The clock a commit frame goes out with: the replica's, stepped."""
@@ -179,21 +191,77 @@ class Majority:
 
     def check(self, message: Ordered) -> None:
         """Refuse an ordered message that does not name, in its ``below``, its place among
-        its sender's (it comes next on the sender's link, in order)."""
-        sender = message.sender
-        number = self._arrived[sender] + 1
+        its sender's (it comes next on the sender's link, in order); or that a Poll brought
+        here first, another copy (the two, each signed, prove its sender a cheat)."""
+        sender, named = message.sender, message.below[message.sender]
+        number = self._linked.get(sender, self._arrived[sender]) + 1
+        copy = self._copies.get((sender, named)) if sender in self._linked else None
+        if copy is not None and witness(copy) != witness(message):
+            self._host.witness.caught(copy, message)
+            raise RemoteProtocolError(f"seat {sender} sent two plays as its play {named}")
         loose = self._loose.get(sender)
-        if loose is not None and message.below[sender] <= loose + 1:
+        if loose is not None and named <= loose + 1:
             return  # (back in, this seat cannot tell where the link stood: `rejoin`)
-        if message.below[sender] != number:
-            why = f"its {type(message).__name__} names itself {message.below[sender]}, not {number}"
+        if named != number:
+            why = f"its {type(message).__name__} names itself {named}, not {number}"
             raise self._host.gate.refuse(sender, why)
 
     def hold(self, message: Ordered, now: float) -> None:
         """Another seat's ordered message, accepted in order on its link (`check`): held
-        and voted on."""
-        self._arrived[message.sender] = message.below[message.sender]
-        self._loose.pop(message.sender, None)
+        and voted on, unless a Poll brought it here first."""
+        sender, named = message.sender, message.below[message.sender]
+        if sender in self._linked and named <= self._arrived[sender]:
+            self._linked[sender] = named
+            if named == self._arrived[sender]:
+                del self._linked[sender]  # (its link has caught up)
+            return
+        self._arrived[sender] = named
+        self._loose.pop(sender, None)
+        self._take(message, now)
+
+    def _carry(self, play: PlayId) -> bytes:
+        """The signed message of a play held here, as a Poll on it carries it."""
+        copy = self._copies.get(play)
+        return b"" if copy is None else encode_payload(copy)
+
+    def _carried(self, poll: Poll, now: float) -> None:
+        """The play a Poll carries, held here ahead of its sender's link if it comes next
+        among its sender's plays and is not held yet (`_linked`): its link from its sender
+        may be slower than the poller's. One not signed by the seat it names breaks the
+        protocol (the poller's, raised); another copy of one held here proves its sender a
+        cheat; one that does not come next, or fails a check its sender's link would
+        refuse it for, is left to that link."""
+        host, seat, number = self._host, poll.seat, poll.number
+        if not poll.play or seat == host.seat or seat in self._loose or host.gate.refuses(seat):
+            return
+        arrived = self._arrived[seat]
+        copy = self._copies.get((seat, number))
+        if number > arrived + 1 or (number <= arrived and copy is None):
+            return
+        if copy is not None and encode_payload(copy) == poll.play:
+            return
+        message = decode_payload(poll.play)
+        if (
+            not isinstance(message, Ready | Play | Reveal | Leave)
+            or message.sender != seat
+            or play_number(message) != number
+            or not host.signer.genuine(message)
+        ):
+            why = f"its Poll carried what seat {seat} did not sign as its play {number}"
+            raise RemoteProtocolError(why)
+        if copy is not None:
+            host.witness.caught(copy, message)
+            return
+        try:
+            check_message(message, host.gate.seating)
+            check_header(message, host.acks.clock, host.view)
+        except RemoteProtocolError:
+            return
+        if message.view != host.view:
+            return
+        self._linked.setdefault(seat, arrived)
+        self._arrived[seat] = number
+        host.acks.clock = max(host.acks.clock, message.clock)
         self._take(message, now)
 
     def _take(self, message: Ordered, now: float) -> None:
@@ -241,6 +309,8 @@ class Majority:
         try:
             check_header(frame, host.acks.clock, host.view)
             self.commits.take(frame, now)
+            if isinstance(frame, Poll):
+                self._carried(frame, now)
         except RemoteProtocolError as exc:
             raise gate.refuse(sender, str(exc)) from None
         finally:
@@ -422,6 +492,7 @@ class Majority:
         have = self.commits.order.have
         for seat in start.joined:  # (numbered on after the last of theirs settled)
             self._arrived[seat] = have[seat]
+            self._linked.pop(seat, None)
         for seat in self._loose:  # (what this change settled its link need not bring)
             self._loose[seat] = max(self._loose[seat], have[seat])
 

@@ -258,11 +258,14 @@ class Tally(Header):
 @dataclass(frozen=True, slots=True)
 class Poll(Header):
     """Version 3's commit: the sender waited too long on the outcome of play ``number`` of
-    seat ``seat`` and asks each member for its Ballot on it, to count them itself. Outside
+    seat ``seat`` and asks each member for its Ballot on it, to count them itself; it
+    carries the play as the poller holds it, signed by its sender (``play``: its payload),
+    so that a member whose link from that sender is slower votes on it at once. Outside
     the sequence (``seq`` is 1); not signed."""
 
     seat: int
     number: int
+    play: bytes = b""
 
 
 CommitFrame = Ballot | Tally | Poll

@@ -79,6 +79,9 @@ class Order:
         self.bounds: list[Key] = [()] * seats
         """Per seat, a key its plays still to come sort above: the key of its last play
         held here, or what it was last heard to say of its clock (`bound`)."""
+        self.blocking: set[PlayId] = set()
+        """The plays held here, not resolved, that a play decided in waits on (it sorts
+        after them and its voters named them), as `ready` last found them."""
 
     def hold(self, play: Spotted) -> None:
         if not next_in_line(self.have, play):
@@ -129,6 +132,7 @@ class Order:
     def ready(self) -> list[tuple[PlayId, bool]]:
         """The plays resolved now, in the order they resolve: (play, committed)."""
         done: list[tuple[PlayId, bool]] = []
+        self.blocking.clear()
         progress = True
         while progress:
             progress = False
@@ -140,6 +144,7 @@ class Order:
                 self.resolved[play] = outcome.ok
                 done.append((play, outcome.ok))
                 progress = True
+        self.blocking.intersection_update(self._unresolved)
         return done
 
     def settled(self, bounds: Iterable[Key]) -> list[tuple[PlayId, bool]]:
@@ -201,11 +206,13 @@ class Order:
         # here: its sender may have sent this seat another play under its number than the
         # one they voted on (one that acts elsewhere), and a named play that conflicts is
         # behind its sender's earlier ones anyway.
-        return not any(
-            other.key < mine.key and other.seq <= outcome.below[other.seat]
+        waits = [
+            other.id
             for other in self._unresolved.values()
-            if other.id != play
-        )
+            if other.key < mine.key and other.seq <= outcome.below[other.seat] and other.id != play
+        ]
+        self.blocking.update(waits)
+        return not waits
 
 
 def settle(

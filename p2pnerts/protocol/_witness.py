@@ -136,6 +136,12 @@ class Witness:
                 if conflict(message, other):
                     self._convict(other, message)
 
+    def caught(self, first: Ordered, second: Ordered) -> None:
+        """Two messages of one seat that came here by different ways (its link, a Poll):
+        if they prove it equivocated, refuse it and show the proof to every seat."""
+        if conflict(first, second):
+            self._convict(first, second)
+
     def show(self, message: Ordered) -> None:
         """Show this seat's copy of another seat's ``message`` to every seat, once: at a
         majority's table a genuine Ballot or Tally named another copy of its play (the

@@ -35,12 +35,12 @@ def test_the_races_two_plays_are_concurrent_and_the_seats_have_them_in_different
 def test_the_majoritys_race_is_concurrent_and_the_slow_seat_had_its_own_play_first(
     tmp_path: Path,
 ) -> None:
-    """Seat 4 played its 9♥ L=506 before seat 2's L=503 reached it; every other seat had
-    seat 2's first, yet both were voted in and their keys put seat 2's first."""
+    """Seat 4 played its Q♠ L=495 before seat 1's L=493 reached it; every other seat had
+    seat 1's first, yet both were voted in and their keys put seat 1's first."""
     _, _, race = claimed(LESSONS["majority-race"], tmp_path)
     assert race.concurrent and not race.known
-    assert race.first == (1, 503) and race.second == (3, 506)
-    assert race.seen == {0: (1, 3), 1: (1, 3), 2: (1, 3), 3: (3, 1)}
+    assert race.first == (0, 493) and race.second == (3, 495)
+    assert race.seen == {0: (0, 3), 1: (0, 3), 2: (0, 3), 3: (3, 0)}
 
 
 @pytest.mark.parametrize("name", ["tie-both-stay", "tie-rotate", "tie-seat"])

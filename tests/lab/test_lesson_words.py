@@ -95,8 +95,8 @@ def _tie(holder: int) -> tuple[Claim, ...]:
     )
 
 
-NINES = ((503, 0, 1), (506, 0, 3))
-"""The majority's race: seat 2's 9♥ and seat 4's."""
+QUEENS = ((493, 0, 0), (495, 0, 3))
+"""The majority's race: seat 1's Q♠ and seat 4's."""
 SPADE = ((524, 0, 3),)
 """The hiccup: seat 4's 2♠, played into its silence."""
 
@@ -165,32 +165,34 @@ CLAIMS: dict[str, tuple[Claim, ...]] = {
         ),
     ),
     "majority-race": (
-        Claim("At step 2249 seat 2 plays a 9♥", 2248, (Shows(1, lacks=NINES),)),
+        Claim("At step 2153 seat 1 plays a Q♠", 2152, (Shows(0, lacks=QUEENS),)),
         Claim(
-            "At step 2249 seat 2 plays a 9♥ onto foundation 6, L=503",
-            2249,
-            (Shows(1, holds=NINES[:1]), Shows(3, lacks=NINES)),
+            "At step 2153 seat 1 plays a Q♠ onto foundation 2, L=493",
+            2153,
+            (Shows(0, holds=QUEENS[:1]), Shows(3, lacks=QUEENS)),
         ),
-        Claim("at step 2259 its Tally goes out", 2258, (Shows(1, holds=NINES[:1]),)),
+        Claim("at step 2158 its Tally goes out", 2157, (Shows(0, holds=QUEENS[:1]),)),
         Claim(
-            "at step 2259 its Tally goes out ... which has not heard of it yet",
-            2259,
-            (Shows(1, lacks=NINES[:1]), Shows(3, lacks=NINES)),
+            "at step 2158 its Tally goes out ... which has not heard of it yet",
+            2158,
+            (Shows(0, lacks=QUEENS[:1]), Shows(3, lacks=QUEENS)),
         ),
-        Claim("At step 2325 seat 4, not having heard", 2324, (Shows(3, lacks=NINES),)),
+        Claim("At step 2233 seat 4, not having heard", 2232, (Shows(3, lacks=QUEENS),)),
         Claim(
-            "At step 2325 seat 4, not having heard of it, plays its own 9♥ there, L=506",
-            2325,
-            (Shows(3, holds=NINES[1:], lacks=NINES[:1]),),
+            "At step 2233 seat 4, not having heard of it, plays its own Q♠ there, L=495",
+            2233,
+            (Shows(3, holds=QUEENS[1:], lacks=QUEENS[:1]),),
         ),
-        Claim("At step 2451 seat 4's Tally says in too", 2450, _all(range(4), holds=NINES[1:])),
+        Claim("at step 2339 counts it in", 2338, _all(range(4), holds=QUEENS[1:])),
         Claim(
-            "At step 2451 seat 4's Tally says in too",
-            2451,
-            (Shows(3, lacks=NINES), *_all(range(3), holds=NINES[1:])),
+            "at step 2339 counts it in ... seat 4's card goes back",
+            2339,
+            (Shows(0, lacks=QUEENS), *(Shows(s, holds=QUEENS[1:]) for s in (1, 2, 3))),
         ),
-        Claim("the others follow by step 2520", 2519, (Shows(2, holds=NINES[1:]),)),
-        Claim("the others follow by step 2520", 2520, _all(range(4), lacks=NINES)),
+        Claim("Seats 2 and 3 follow by step 2342", 2341, (Shows(2, holds=QUEENS[1:]),)),
+        Claim("Seats 2 and 3 follow by step 2342", 2342, _all(range(3), lacks=QUEENS)),
+        Claim("seat 4 at step 2378", 2377, (Shows(3, holds=QUEENS[1:]),)),
+        Claim("seat 4 at step 2378", 2378, _all(range(4), lacks=QUEENS)),
     ),
     "majority-hiccup": (
         Claim(

@@ -135,18 +135,19 @@ def test_the_faults_a_lesson_strikes_are_the_lessons() -> None:
 
 def test_at_a_majoritys_table_a_quorum_decides_the_race_and_the_clocks_order_it() -> None:
     lab, note = shown(LESSONS["majority-race"])
-    assert note.text == "RACE: seat 2's 9♥ beat seat 4's 9♥ to foundation 6"
-    assert note.keys == ((503, 0, 1), (506, 0, 3))
-    assert note.reason.startswith("L=503 < L=506")
+    assert note.text == "RACE: seat 1's Q♠ beat seat 4's Q♠ to foundation 2"
+    assert note.keys == ((493, 0, 0), (495, 0, 3))
+    assert note.reason.startswith("L=493 < L=495")
     assert note.reason.endswith(
-        "both voted in by a quorum, 3 of 4: seat 2's by 1 2 3, seat 4's by 2 3 4"
+        "both voted in by a quorum, 3 of 4: seat 1's by 1 2 3, seat 4's by 1 2 3 4"
     )
-    first, second = (lab.chronicle.counts[seat, clock] for seat, clock in ((1, 503), (3, 506)))
-    assert first.ok and first.voters == (0, 1, 2) and first.step == 2259  # not waiting for 4
-    assert second.ok and second.voters == (1, 2, 3)
+    first, second = (lab.chronicle.counts[seat, clock] for seat, clock in ((0, 493), (3, 495)))
+    assert first.ok and first.voters == (0, 1, 2) and first.step == 2158  # not waiting for 4
+    assert second.ok and second.voters == (0, 1, 2, 3) and second.step == 2339  # a poller's
     sent = [(line.step, line.seat, line.text) for line in lab.chronicle.lines]
-    assert (2259, 1, "Tally L=505 2's L=503 in: for 1 2 3") in sent
-    assert (2417, 0, "Ballot L=547 late 4's L=506") in sent  # seat 1 held the 10♥ first
+    assert (2158, 0, "Tally L=495 1's L=493 in: for 1 2 3") in sent
+    assert (2331, 0, "Poll L=535 on 4's L=495, carrying it") in sent
+    assert (2339, 0, "Tally L=538 4's L=495 in: for 1 2 3 4") in sent
 
 
 def test_at_a_majoritys_table_a_hiccup_leaves_nobody_out() -> None:

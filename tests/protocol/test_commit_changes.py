@@ -47,15 +47,16 @@ def test_a_seat_cut_off_at_a_random_moment_changes_no_outcome_a_seat_of_the_new_
 
 
 def test_a_play_that_waits_on_one_none_of_the_new_view_held_commits_once_it_is_returned() -> None:
-    """Three seats, seat 1 cut off: seat 2's play 6 was decided in on seat 1's vote, which
-    named seat 1's play 7 below it, a play no other seat held. The change returns play 7
-    with nothing to carry, so play 6 commits at seats 0 and 2, where it would wait for
-    play 7 for ever."""
-    rng = random.Random(65)
-    table = run(65, 3, rng.randrange(20, 60), cut=rng.randrange(3))
-    assert table.out == {1} and (1, 7) in table.plays
-    assert all((1, 7) not in table.resolutions[s] for s in (0, 2))
-    assert all(table.resolutions[s][2, 6] for s in (0, 2))
+    """Three seats, seat 0 cut off: seat 2's play 2 was decided in on seat 0's vote, which
+    named seat 0's play 3 below it, a play no other seat held. The change returns play 3
+    with nothing to carry, so play 2 commits at seats 1 and 2, where it would wait for
+    play 3 for ever. (Seed 67; seed 65 showed it before a play waited on was polled on
+    sooner, `_commits.POLL_BLOCKING`, and now takes other turns.)"""
+    rng = random.Random(67)
+    table = run(67, 3, rng.randrange(20, 60), cut=rng.randrange(3))
+    assert table.out == {0} and (0, 3) in table.plays
+    assert all((0, 3) not in table.resolutions[s] for s in (1, 2))
+    assert all(table.resolutions[s][2, 2] for s in (1, 2))
     assert_settled_alike(table)
 
 

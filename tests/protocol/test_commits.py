@@ -42,7 +42,7 @@ def test_a_cheats_forged_tallies_and_two_faced_ballots_are_refused_and_the_rest_
     assert {dst for dst, _ in table.refused} == set(table.honest)
 
 
-@pytest.mark.parametrize(("seats", "seed"), [(4, 21), (6, 25), (14, 24)])
+@pytest.mark.parametrize(("seats", "seed"), [(4, 21), (6, 5), (14, 24)])
 def test_the_plays_of_a_seat_gone_silent_are_decided_by_polls_unless_their_votes_split(
     seats: int, seed: int
 ) -> None:

@@ -175,6 +175,7 @@ _FIELDS: dict[str, Callable[[Any], Any]] = {
     "carried": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
     "votes": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
     "messages": lambda items: tuple(bytes.fromhex(i["hex"]) for i in items),
+    "play": lambda item: bytes.fromhex(item["hex"]),
     "pool": lambda items: tuple(bytes.fromhex(i) for i in items),
     "heard": lambda heard: tuple((s, q, bytes.fromhex(w)) for s, q, w in heard),
     "scores": lambda rows: tuple(tuple(r) for r in rows),

@@ -6,8 +6,10 @@ dealt round 1 and seat 2 plays onto a foundation, each ordered message carrying 
 sender's own vote in ``below``; seats 1 and 3 vote for the play in signed Ballots, seat 0
 votes it late; seat 2 counts a quorum (3 of 4: its own vote and two Ballots) and sends
 the outcome as a Tally carrying the two Ballots (each without what the Tally says once:
-its view, its play and its witness); seat 0 polls on a play of seat 1
-that seat 3 never held, which seat 3 votes late with no witness. Then seat 2 restarts
+its view, its play and its witness); seat 0 polls on seat 1's play 9, carrying it as it
+holds it, and seat 3, whose link from seat 1 brought it seat 1's plays up to 7 only (so
+it cannot take the copy the poll carries ahead of play 8), never holds it and votes it late
+with no witness. Then seat 2 restarts
 and asks back in: seats 0, 1 and 3 vote for view 1, each bringing its holding (the play
 and its Tally, named by hash in the signed ``holding``, the payloads in ``pool``), and
 seat 1, the coordinator, lets seat 2 back in with a StartView carrying the round's
@@ -58,7 +60,9 @@ FOR_1 = _ballot(1, 2, Vote(PLAYED.id, 1, True, (3, 0, 4, 2), PLAYED.witness), 19
 FOR_3 = _ballot(3, 2, Vote(PLAYED.id, 3, True, (3, 0, 4, 3), PLAYED.witness), 20)
 LATE = _ballot(0, 2, Vote(PLAYED.id, 0, False, (), PLAYED.witness), 21)
 UNSEEN = _ballot(3, 0, Vote((1, 9), 3, False, (), b""), 26)
-POLL = Poll(0, 0, 25, 1, 1, 9)
+POLLED = signed(Play(1, 0, 23, 14, 1, ToFoundation(1, Card(1, 1, C), 2, 5), below=(3, 9, 0, 0)))
+"""Seat 1's ninth ordered message, held at seat 0."""
+POLL = Poll(0, 0, 25, 1, 1, 9, encode_payload(POLLED))
 
 
 def _tally() -> Tally:
@@ -141,8 +145,9 @@ COMMIT_FRAMES: list[tuple[str, Message | CommitFrame, str]] = [
         "ballot-unseen",
         UNSEEN,
         "Seat 3 answers seat 0's poll (the poll frame) on seat 1's play 9, which it never"
-        " held: late, with no witness (empty) and below empty, to seat 0, the seat that"
-        " polled.",
+        " held (its link from seat 1 had brought plays up to 7 only, so it could not take"
+        " the copy the poll carried, ahead of play 8): late, with no witness (empty) and"
+        " below empty, to seat 0, the seat that polled.",
     ),
     (
         "tally-in",
@@ -158,7 +163,10 @@ COMMIT_FRAMES: list[tuple[str, Message | CommitFrame, str]] = [
         "poll",
         POLL,
         "Seat 0 waited too long on the outcome of seat 1's play 9 and asks every member for"
-        " its Ballot on it (and its Tally, if it holds one). Not signed; seq 1.",
+        " its Ballot on it (and its Tally, if it holds one), carrying the play as seat 0"
+        " holds it: seat 1's signed message, whole (a Play moving the ace of clubs from its"
+        " work pile 2 to a new foundation), which a member whose link from seat 1 has"
+        " brought play 8 but not 9 holds at once, and votes on. Not signed; seq 1.",
     ),
     (
         "view-change-holding",

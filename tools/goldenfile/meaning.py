@@ -40,6 +40,8 @@ NOTATION = {
     "declare": "null (nil), or what a joker stands for: AS is [1, 0] on the wire",
     "bytes": "pledge, secret, next, seed, digest, base_digest, holding, witness: hex",
     "carried, votes, messages": "each payload as hex (no length prefix), with its own meaning",
+    "play": "a Poll's: the payload as hex (no length prefix), with its own meaning (null where"
+    " it is empty)",
     "ballots": "each as the Tally carries it, hex (the msgpack array [sender, clock, to, ok,"
     " below, sig], then the Ballot's witness where it is not the Tally's), with the meaning"
     " of the whole Ballot it stands for (its view, play and seq 1 the Tally's)",
@@ -110,6 +112,8 @@ def _value(name: str, value: Any) -> Any:
         return [[seat, seq, mark.hex()] for seat, seq, mark in value]
     if name == "pool":
         return [p.hex() for p in value]
+    if name == "play":
+        return {"hex": value.hex(), "meaning": meaning(decode_payload(value)) if value else None}
     if name in ("carried", "votes", "messages"):
         return [{"hex": p.hex(), "meaning": meaning(decode_payload(p))} for p in value]
     if name == "scores":

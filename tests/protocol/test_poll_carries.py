@@ -1,0 +1,154 @@
+"""A Poll carries the play it asks about (SPEC's commit frames, Poll): a member whose link
+from the play's sender is slow holds the play from the poll, ahead of that link, and votes
+at once; the link then brings it in line as held already. A Poll that carries what the
+play's sender did not sign refuses the poller; one that carries another copy, signed,
+proves the sender a cheat; one that does not come next is left to the sender's link."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from _table import Table, order
+
+from p2pnerts.protocol import (
+    Evidence,
+    PeerRefused,
+    Play,
+    PlayCommitted,
+    RemoteProtocolError,
+    encode_payload,
+)
+from p2pnerts.protocol._messages import Poll
+from p2pnerts.protocol._signing import Signer
+from p2pnerts.rules import NERTS, NEW_FOUNDATION, Card, Suit, TableOptions, ToFoundation
+
+OPTIONS = TableOptions()
+AH3 = Card(3, 1, Suit.HEARTS)
+ACE = ToFoundation(3, AH3, NERTS, NEW_FOUNDATION)
+
+
+def _table() -> Table:
+    """Four seats by a majority; seat 3 shows the ace of hearts on its Nerts pile."""
+    table = Table(4, OPTIONS, majority=True)
+    orders = [order(s, ["QS"], ["2H", "9C", "9S", "KD"], OPTIONS) for s in range(3)]
+    orders.append(order(3, ["AH"], ["2H", "9C", "9S", "KD"], OPTIONS))
+    table.start(orders)
+    return table
+
+
+def _slow_ace(table: Table) -> Play:
+    """Seat 3 plays its ace; it reaches seats 0 and 2, then every link of seat 3 goes slow
+    (what goes either way waits): seat 1 never got the play, and seat 3 hears no Ballot."""
+    table.replicas[3].intend(ACE, table.now)
+    table.flush()
+    play = next(m for m in table.links[3, 0] if isinstance(m, Play))
+    table.held |= {frozenset((3, s)) for s in range(3)}
+    for seat in (0, 2):
+        table.links[seat, 3].clear()
+        table.replicas[seat].receive(play, table.now, via=3)
+        table.links[3, seat].remove(play)
+    table.flush()
+    return play
+
+
+def _other_copy(play: Play) -> Play:
+    """Another play seat 3 signs under the same number: its ace to foundation 0."""
+    assert isinstance(play.move, ToFoundation)
+    move = replace(play.move, foundation=0)
+    return Signer.computed(3, 4).sign(replace(play, move=move, sig=b""))
+
+
+def test_a_seat_whose_link_from_the_sender_is_slow_takes_the_play_from_a_poll_and_votes() -> None:
+    """Seats 0 and 2 poll on seat 3's ace, which they hold with no outcome after 0.1 s,
+    carrying it; seat 1 holds it from the poll and answers; a poller counts four votes
+    (seat 3's own and three Ballots) and tells every seat. Seat 1 commits the ace though
+    its link from seat 3 brought nothing; when that link is back, it brings the play in
+    line, held already, and nobody is refused: one digest. Without the play carried, seat 1
+    could not vote, and no poller could count the four."""
+    table = _table()
+    play = _slow_ace(table)
+    table.run_for(0.5)
+    assert [e.move for e in table.of(1, PlayCommitted)] == [play.move]
+    assert any(isinstance(m, Play) for m in table.links[3, 1])  # (still on its way)
+    table.held.clear()
+    table.settle()
+    table.run_for(1)
+    assert all(not table.of(s, PeerRefused) for s in range(4))
+    assert all([e.move for e in table.of(s, PlayCommitted)] == [play.move] for s in range(4))
+    table.agree()
+
+
+def test_without_the_play_carried_the_slow_seat_waits_for_its_link() -> None:
+    """The same table with each Poll's play left out: seat 1 cannot vote, and commits the
+    ace only once its link from seat 3 is back (the test above fails without carrying)."""
+    table = _table()
+    play = _slow_ace(table)
+    for replica in table.replicas:
+        replica.majority.commits._carry = lambda play: b""  # type: ignore[union-attr]
+    table.run_for(0.5)
+    assert table.of(1, PlayCommitted) == []
+    table.held.clear()
+    table.settle()
+    assert [e.move for e in table.of(1, PlayCommitted)] == [play.move]
+
+
+def test_a_poll_that_carries_what_the_sender_did_not_sign_refuses_the_poller() -> None:
+    table = _table()
+    play = _slow_ace(table)
+    number = play.below[3]
+    forged = Signer.computed(0, 4).sign(replace(play, sig=b""))  # (seat 0's key, not seat 3's)
+    poll = Poll(0, 0, play.clock + 5, 1, 3, number, encode_payload(forged))
+    with pytest.raises(RemoteProtocolError, match="did not sign as its play"):
+        table.replicas[1].receive(poll, table.now, via=0)
+    assert [e.seat for e in table.replicas[1].take_events() if isinstance(e, PeerRefused)] == [0]
+    assert not table.replicas[1].gate.refuses(3)
+
+
+def test_a_poll_that_carries_another_signed_copy_proves_the_sender_a_cheat() -> None:
+    """Seat 3 signed two plays as its play 1; seat 1 holds one from its link, and a Poll
+    brings the other: seat 1 refuses seat 3 and shows both to every seat."""
+    table = _table()
+    play = _slow_ace(table)
+    table.held.discard(frozenset((3, 1)))
+    table.deliver(3, 1)
+    assert table.replicas[1].majority.held_copy(play) == play  # type: ignore[union-attr]
+    other = _other_copy(play)
+    poll = Poll(0, 0, play.clock + 5, 1, 3, play.below[3], encode_payload(other))
+    table.replicas[1].receive(poll, table.now, via=0)
+    refused = [e for e in table.replicas[1].take_events() if isinstance(e, PeerRefused)]
+    assert [e.seat for e in refused] == [3] and "two different messages" in refused[0].reason
+    table.flush()
+    shown = [m for m in table.links[1, 0] if isinstance(m, Evidence)]
+    assert shown and {encode_payload(play), encode_payload(other)} <= set(shown[-1].messages)
+
+
+def test_the_sender_link_bringing_another_copy_after_a_poll_proves_it_a_cheat() -> None:
+    """Seat 1 holds seat 3's play from a Poll; its link from seat 3 then brings another
+    copy under that number: seat 1 refuses seat 3 as a cheat, with both kept."""
+    table = _table()
+    play = _slow_ace(table)
+    table.run_for(0.5)
+    assert table.replicas[1].majority.held_copy(play) == play  # type: ignore[union-attr]
+    other = _other_copy(play)
+    queue = table.links[3, 1]
+    queue[queue.index(play)] = other
+    table.held.discard(frozenset((3, 1)))
+    with pytest.raises(RemoteProtocolError, match="two plays as its play"):
+        table.deliver(3, 1)
+    refused = [e for e in table.replicas[1].take_events() if isinstance(e, PeerRefused)]
+    assert [e.seat for e in refused] == [3] and "two different messages" in refused[0].reason
+
+
+def test_a_carried_play_that_does_not_come_next_is_left_to_the_senders_link() -> None:
+    """A Poll on seat 3's play 2, carried, at a seat that never held its play 1: nothing
+    is taken, nobody refused; the link brings both in order later."""
+    table = _table()
+    play = _slow_ace(table)
+    ahead = Signer.computed(3, 4).sign(
+        replace(play, below=(*play.below[:3], play.below[3] + 1), clock=play.clock + 1, sig=b"")
+    )
+    poll = Poll(0, 0, play.clock + 5, 1, 3, play.below[3] + 1, encode_payload(ahead))
+    table.replicas[1].receive(poll, table.now, via=0)
+    assert table.replicas[1].majority.held_copy(ahead) is None  # type: ignore[union-attr]
+    assert not any(isinstance(e, PeerRefused) for e in table.replicas[1].take_events())

@@ -1,0 +1,99 @@
+"""One bad laptop at a simulated table that commits by a majority: python tools/laptop_sim.py
+[--peers 6] [--seeds 3] [--rounds 2] [--networks good bad stall].
+
+The simulator's replicas (`p2pnerts.sim`, ``majority=True``) on the Wi-Fi link model over
+TCP that issue 45's study uses (`commit_study.shapes`: every direction at 3 ± 2 ms; ``bad``:
+the last seat sends at 30 ± 60 ms with 5% lost; ``stall``: its links cut for 2 s, 20 s into
+play), bots at the study's pace, two rounds a seed as `bad_laptop.py` plays. For each
+network it prints, over every seed together, the commit latency of the healthy seats' own
+plays and of the laptop's (p50, p99, p99.9 and the longest, ms), frames and bytes a play
+(heartbeats aside; the commit frames among them) and the CPU the runs took: the figures
+`bad_laptop.py` takes from real processes, deterministic and in seconds.
+
+    python tools/laptop_sim.py --peers 6 --seeds 3
+    PYTHONPATH=/other/checkout python /other/checkout/tools/laptop_sim.py   (another tree)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+from commit_study import PACE, _Plays, shapes  # beside this script
+
+from p2pnerts.bots import Reaction, SimpleBots
+from p2pnerts.sim import Links, SimConfig, Simulation
+
+QUANTILES = (0.5, 0.99, 0.999, 1.0)
+"""What the figures give of each seat's latencies: p50, p99, p99.9 and the longest."""
+
+
+def _quantile(values: list[float], share: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))], 1)
+
+
+def network_run(peers: int, network: str, seeds: range, rounds: int = 2) -> dict[str, object]:
+    """Every seed's round on ``network``, its latencies pooled."""
+    healthy: list[float] = []
+    laptop: list[float] = []
+    cpu, frames, sent, plays, every, every_bytes = 0.0, 0, 0, 0, 0.0, 0.0
+    think = 1 / (1.5 * PACE.get(peers, 1.6))
+    for seed in seeds:
+        sim = Simulation(
+            SimConfig(peers=peers, rounds=rounds, majority=True),
+            seed,
+            SimpleBots(pace=Reaction(think, think).pace),
+        )
+        sim.network.wifi = Links(random.Random(f"wifi:{seed}"), "tcp", shapes(network, peers))
+        watched = _Plays()
+        sim.watchers.append(watched)
+        start = time.process_time()
+        result = sim.run()
+        cpu += time.process_time() - start
+        if result.violation is not None:
+            raise SystemExit(f"seed {seed}, {network}: {result.violation.message}")
+        tally = result.tally
+        plays += tally.plays + tally.returns
+        per_play, bytes_per_play = tally.per_play()
+        every += per_play * (tally.plays + tally.returns)
+        every_bytes += bytes_per_play * (tally.plays + tally.returns)
+        frames += tally.messages["commit"]
+        sent += tally.bytes["commit"]
+        for seat, latencies in watched.latencies.items():
+            (laptop if seat == peers - 1 else healthy).extend(latencies)
+    done = max(1, plays)
+    return {
+        "peers": peers,
+        "network": network,
+        "healthy": [_quantile(healthy, q) for q in QUANTILES],
+        "laptop": [_quantile(laptop, q) for q in QUANTILES],
+        "plays": plays,
+        "frames": round(every / done, 1),
+        "bytes": round(every_bytes / done),
+        "commit_frames": round(frames / done, 1),
+        "commit_bytes": round(sent / done),
+        "cpu_s": round(cpu, 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--peers", type=int, nargs="+", default=[6])
+    parser.add_argument("--seeds", type=int, default=3, help="seeds 1 to this, pooled")
+    parser.add_argument("--networks", nargs="+", default=["good", "bad", "stall"])
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of each seed's match")
+    args = parser.parse_args()
+    for peers in args.peers:
+        for network in args.networks:
+            seeds = range(1, args.seeds + 1)
+            print(json.dumps(network_run(peers, network, seeds, args.rounds)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
