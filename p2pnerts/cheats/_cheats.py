@@ -13,12 +13,12 @@ Two kinds lie about the deal (`DEAL_CHEATS`): ``stack-deck`` deals its own deck 
 (its replica shuffles with `stacked`, `Cheat.shuffle`), ``lie-about-deck`` reveals a secret
 it never pledged. Every honest peer's audit fails the seat's deck and voids its round, alike.
 
-Four kinds lie in version 3's commit frames (`FRAME_CHEATS`), at a table that commits by a
+Five kinds lie in version 3's commit frames (`FRAME_CHEATS`), at a table that commits by a
 majority (``--majority``; elsewhere there are none, and they play honestly): ``vote-late``
 and ``vote-at-random`` bend every Ballot they cast on another seat's play (the same on a
 play whoever asks: never two things), ``forge-tally`` sends Tallies of its own plays short
-of a quorum, ``keep-tallies`` keeps the outcomes of its own plays to itself
-(`Cheat.frames`).
+of a quorum, ``keep-tallies`` keeps the outcomes of its own plays to itself, ``forge-poll``
+polls on each of its plays carrying a copy it did not sign (`Cheat.frames`).
 """
 
 from __future__ import annotations
@@ -32,11 +32,13 @@ from p2pnerts.protocol import (
     CommitFrame,
     Message,
     Play,
+    Poll,
     Ready,
     Reveal,
     Shuffle,
     StartView,
     Tally,
+    encode_payload,
     shuffle,
 )
 from p2pnerts.rules import Card, DeclareStuck, TableOptions, new_deck
@@ -63,6 +65,8 @@ CHEATS: dict[str, str] = {
     "on (--majority)",
     "keep-tallies": "keeps the outcomes of its own plays to itself: sends no Tally of them "
     "(--majority)",
+    "forge-poll": "after each Tally of its own plays, polls on the play carrying a copy of it "
+    "with another move, not signed so (--majority)",
 }
 """Every kind of cheat, with what it does."""
 DEAL_CHEATS = frozenset({"stack-deck", "lie-about-deck"})
@@ -71,7 +75,9 @@ LINK_CHEATS = frozenset({"cut-links"})
 """The kinds that lie in whom they link to, not in what they send: no peer can name the
 seat that cut a link, but the view change leaves out the seat that more seats cannot hear
 (SPEC §6.4)."""
-FRAME_CHEATS = frozenset({"vote-late", "vote-at-random", "forge-tally", "keep-tallies"})
+FRAME_CHEATS = frozenset(
+    {"vote-late", "vote-at-random", "forge-tally", "keep-tallies", "forge-poll"}
+)
 """The kinds that lie in version 3's commit frames: at a table that commits by a majority
 only (a table that commits by acknowledgement sends none, and they play it honestly)."""
 
@@ -79,6 +85,8 @@ HONEST_FIRST = 12
 """How many messages a cheat sends honestly first (its Ready, and play under way)."""
 FLOOD = 1000
 """How many times over the flood sends each Ack."""
+PLAYS_KEPT = 16
+"""How many of its own plays ``forge-poll`` keeps, to carry changed."""
 GARBAGE = len(b"\xc1" * 16).to_bytes(4, "big") + b"\xc1" * 16
 """A whole frame whose bytes are no msgpack at all (0xc1 is never used)."""
 
@@ -103,6 +111,8 @@ class Cheat:
         self._votes: dict[tuple[int, int], tuple[bool, tuple[int, ...]]] = {}
         """Per play (seat, number), what this cheat's Ballots say of it: said once, the
         same to whoever asks (two things would prove it a cheat at once)."""
+        self._plays: dict[int, Play] = {}
+        """Its own plays by number, the last few (``forge-poll`` carries a changed copy)."""
 
     def shuns(self, seat: int) -> bool:
         """Whether this cheat refuses a link with ``seat`` (``cut-links``: all but the host)."""
@@ -126,6 +136,10 @@ class Cheat:
             self._first = message
         if isinstance(message, Ack):
             self._players = len(message.have)
+        if isinstance(message, Play) and message.below:
+            self._plays[message.below[message.sender]] = message
+            if len(self._plays) > PLAYS_KEPT:
+                del self._plays[min(self._plays)]
         if self._honest > 0:
             self._honest -= 1
             return [message]
@@ -161,6 +175,14 @@ class Cheat:
             case "keep-tallies", Tally() if frame.seat == frame.sender:
                 self.lies += 1
                 return []
+            case "forge-poll", Tally() if frame.seat == frame.sender:
+                play = self._plays.get(frame.number)
+                if play is None:
+                    return [(frame, to)]
+                self.lies += 1
+                changed = replace(play, move=DeclareStuck(play.sender))
+                poll = Poll(frame.sender, frame.view, frame.clock, 1, frame.seat, frame.number)
+                return [(frame, to), (replace(poll, play=encode_payload(changed)), None)]
             case _:
                 return [(frame, to)]
         self.lies += 1

@@ -60,6 +60,23 @@ def test_a_seat_whose_tally_claims_a_quorum_it_never_had_is_refused_alike(tmp_pa
     assert len(json.loads(stats.read_text())["refused"]) == 1
 
 
+def test_a_seat_whose_poll_carries_a_play_it_did_not_sign_is_refused_alike(
+    tmp_path: Path,
+) -> None:
+    """``forge-poll`` polls on each of its plays once its Tally is out, carrying a copy of
+    the play with another move and the old signature: every honest peer holds the play
+    itself, finds the copy is not what the seat signed, and refuses the poller with the
+    same words; all three leave it out and exit 3."""
+    stats = tmp_path / "host.json"
+    said, status, cheat = _at_a_majoritys_table("forge-poll", stats)
+    assert status == [3, 3, 3], f"{said}{cheat}"
+    for seen in said:
+        assert "C is left out; the table plays on" in seen, f"{seen}{cheat}"
+    why = r"^C broke the protocol and is refused from now on: its Poll carried what seat \d"
+    _alike(said, why + r" did not sign as its play \d+$")
+    assert len(json.loads(stats.read_text())["refused"]) == 1
+
+
 @pytest.mark.parametrize("kind", ["stack-deck", "lie-about-deck"])
 def test_a_seat_cheating_on_its_deal_at_a_majoritys_table_is_voided_alike(
     kind: str, tmp_path: Path
