@@ -224,22 +224,24 @@ class Majority:
         copy = self._copies.get(play)
         return b"" if copy is None else encode_payload(copy)
 
-    def _carried(self, poll: Poll, now: float) -> None:
-        """The play a Poll carries, held here ahead of its sender's link if it comes next
-        among its sender's plays and is not held yet (`_linked`): its link from its sender
-        may be slower than the poller's. One not signed by the seat it names breaks the
-        protocol (the poller's, raised); another copy of one held here proves its sender a
-        cheat; one that does not come next, or fails a check its sender's link would
-        refuse it for, is left to that link."""
+    def _carried(self, poll: Poll) -> Ordered | None:
+        """The play a Poll carries, to hold here ahead of its sender's link if it comes
+        next among its sender's plays and is not held yet (`_hold_carried`): its link from
+        its sender may be slower than the poller's. One not signed by the seat it names
+        breaks the protocol (the poller's, raised, nothing changed); another copy of one
+        held here proves its sender a cheat; one that does not come next, or fails a check
+        its sender's link would refuse it for, is left to that link (None)."""
         host, seat, number = self._host, poll.seat, poll.number
-        if not poll.play or seat == host.seat or seat in self._loose or host.gate.refuses(seat):
-            return
+        if not poll.play or not 0 <= seat < host.players or seat == host.seat:
+            return None  # (a seat out of range: `Commits.take` refuses the Poll)
+        if seat in self._loose or host.gate.refuses(seat):
+            return None
         arrived = self._arrived[seat]
         copy = self._copies.get((seat, number))
         if number > arrived + 1 or (number <= arrived and copy is None):
-            return
+            return None
         if copy is not None and encode_payload(copy) == poll.play:
-            return
+            return None
         message = decode_payload(poll.play)
         if (
             not isinstance(message, Ready | Play | Reveal | Leave)
@@ -251,17 +253,20 @@ class Majority:
             raise RemoteProtocolError(why)
         if copy is not None:
             host.witness.caught(copy, message)
-            return
+            return None
         try:
             check_message(message, host.gate.seating)
             check_header(message, host.acks.clock, host.view)
         except RemoteProtocolError:
-            return
-        if message.view != host.view:
-            return
-        self._linked.setdefault(seat, arrived)
-        self._arrived[seat] = number
-        host.acks.clock = max(host.acks.clock, message.clock)
+            return None
+        return message if message.view == host.view else None
+
+    def _hold_carried(self, message: Ordered, now: float) -> None:
+        """A play a Poll carried (`_carried`), held ahead of its sender's link."""
+        seat = message.sender
+        self._linked.setdefault(seat, self._arrived[seat])
+        self._arrived[seat] = message.below[seat]
+        self._host.acks.clock = max(self._host.acks.clock, message.clock)
         self._take(message, now)
 
     def _take(self, message: Ordered, now: float) -> None:
@@ -308,9 +313,10 @@ class Majority:
             raise gate.refuse(via, f"seat {via}'s link carried a {kind} of this seat")
         try:
             check_header(frame, host.acks.clock, host.view)
+            carried = self._carried(frame) if isinstance(frame, Poll) else None
             self.commits.take(frame, now)
-            if isinstance(frame, Poll):
-                self._carried(frame, now)
+            if carried is not None:  # (after the Poll: holding it answers the poller)
+                self._hold_carried(carried, now)
         except RemoteProtocolError as exc:
             raise gate.refuse(sender, str(exc)) from None
         finally:

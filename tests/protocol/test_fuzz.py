@@ -39,7 +39,15 @@ from p2pnerts.protocol import (
 )
 from p2pnerts.protocol._codec import decode_carried, encode_carried, encode_payload
 from p2pnerts.protocol._messages import Ballot, Ordered, Poll, Tally
-from p2pnerts.rules import NERTS, NEW_FOUNDATION, Card, Suit, TableOptions, ToFoundation
+from p2pnerts.rules import (
+    NERTS,
+    NEW_FOUNDATION,
+    Card,
+    DeclareStuck,
+    Suit,
+    TableOptions,
+    ToFoundation,
+)
 
 GOLDEN = [
     bytes.fromhex(frame["hex"])
@@ -185,8 +193,20 @@ class Voted:
         later.deliver(1, 0)
         later.deliver(2, 0)
         self.tally = next(m for m in later.links[0, 1] if isinstance(m, Tally))
-        self.poll = Poll(2, 0, self.tally.clock, 1, 0, self.play.below[0])
+        self.poll = Poll(
+            2, 0, self.tally.clock, 1, 0, self.play.below[0], encode_payload(self.play)
+        )
         signers = [r.signer for r in table.replicas]
+        other = replace(self.play, move=DeclareStuck(0), sig=b"")
+        self.carried = [
+            b"",
+            encode_payload(self.play),
+            encode_payload(replace(other, sig=self.play.sig)),  # (not what seat 0 signed)
+            encode_payload(signers[0].sign(other)),  # (another copy, signed: a proof)
+            encode_payload(self.tally),
+            b"\xc1" * 8,
+        ]
+        """What a Poll may carry: nothing, the play, copies of it, what is no play."""
         ballot = self.ballots[0]
         self.bent_ballots = [
             signers[1].sign(replace(ballot, ok=False, below=(), sig=b"")),
@@ -274,7 +294,7 @@ def bent_frames(draw: st.DrawFn) -> tuple[CommitFrame, int, int]:
     voted = VOTED()
     frames: list[CommitFrame] = [*voted.ballots, voted.tally, voted.poll]
     frame = draw(st.sampled_from(frames))
-    names = [n for n in (*_FIELDS, "witness", "ballots") if hasattr(frame, n)]
+    names = [n for n in (*_FIELDS, "witness", "ballots", "play") if hasattr(frame, n)]
     witnesses = st.sampled_from([b"", bytes(16), voted.tally.witness])
     carried: list[Ballot] = [*voted.ballots, *voted.bent_ballots]
     # Each as a Tally carries it, beside their whole payloads and the Tally's (not Ballots
@@ -284,7 +304,7 @@ def bent_frames(draw: st.DrawFn) -> tuple[CommitFrame, int, int]:
     ballots = st.lists(st.sampled_from(payloads), max_size=4).map(tuple)
     changes: dict[str, Any] = {}
     for name in draw(st.sets(st.sampled_from(names), max_size=3)):
-        own = {"witness": witnesses, "ballots": ballots}
+        own = {"witness": witnesses, "ballots": ballots, "play": st.sampled_from(voted.carried)}
         changes[name] = draw(own[name] if name in own else _FIELDS[name])
     frame = replace(frame, **changes)
     if not isinstance(frame, Poll) and frame.sender < 3 and draw(st.booleans()):

@@ -21,7 +21,15 @@ from p2pnerts.protocol import (
 )
 from p2pnerts.protocol._messages import Poll
 from p2pnerts.protocol._signing import Signer
-from p2pnerts.rules import NERTS, NEW_FOUNDATION, Card, Suit, TableOptions, ToFoundation
+from p2pnerts.rules import (
+    NERTS,
+    NEW_FOUNDATION,
+    Card,
+    DeclareStuck,
+    Suit,
+    TableOptions,
+    ToFoundation,
+)
 
 OPTIONS = TableOptions()
 AH3 = Card(3, 1, Suit.HEARTS)
@@ -152,3 +160,25 @@ def test_a_carried_play_that_does_not_come_next_is_left_to_the_senders_link() ->
     table.replicas[1].receive(poll, table.now, via=0)
     assert table.replicas[1].majority.held_copy(ahead) is None  # type: ignore[union-attr]
     assert not any(isinstance(e, PeerRefused) for e in table.replicas[1].take_events())
+
+
+def test_a_poll_refused_for_its_play_changes_nothing_and_one_out_of_range_is_refused() -> None:
+    """Seat 2 holds seat 3's play: a Poll on it carrying a copy seat 3 did not sign is
+    refused before seat 2 answers it (no Ballot goes back, nothing changes); a Poll on a
+    seat not at the table, carrying a play, is refused as such, not an error of seat 2's
+    own. (The fuzzer over commit frames found both: the answer went before the refusal,
+    and the seat out of range raised an IndexError.)"""
+    table = _table()
+    play = _slow_ace(table)
+    replica = table.replicas[2]
+    replica.take_frames()
+    forged = replace(play, move=DeclareStuck(3))  # (seat 3's signature, another move)
+    poll = Poll(0, 0, play.clock + 5, 1, 3, play.below[3], encode_payload(forged))
+    with pytest.raises(RemoteProtocolError, match="did not sign as its play"):
+        replica.receive(poll, table.now, via=0)
+    assert replica.take_frames() == []
+    table2 = _table()
+    play2 = _slow_ace(table2)
+    stray = Poll(1, 0, play2.clock + 5, 1, 7, 1, encode_payload(play2))
+    with pytest.raises(RemoteProtocolError, match="seat 7"):
+        table2.replicas[2].receive(stray, table2.now, via=1)
