@@ -133,12 +133,12 @@ class Witness:
         for i, message in enumerate(messages):
             held = [self._held[message.sender].get(message.seq), self._host.held_copy(message)]
             for other in [*messages[:i], *(h for h in held if h is not None)]:
-                if conflict(message, other):
-                    self._convict(other, message)
+                self.caught(other, message)
 
     def caught(self, first: Ordered, second: Ordered) -> None:
-        """Two messages of one seat that came here by different ways (its link, a Poll):
-        if they prove it equivocated, refuse it and show the proof to every seat."""
+        """Two messages of one seat that came here by different ways (its link, a Poll,
+        an Evidence): if they prove it equivocated, refuse it and show the proof to every
+        seat."""
         if conflict(first, second):
             self._convict(first, second)
 

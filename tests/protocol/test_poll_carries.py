@@ -20,7 +20,6 @@ from p2pnerts.protocol import (
     encode_payload,
 )
 from p2pnerts.protocol._messages import Poll
-from p2pnerts.protocol._signing import Signer
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
@@ -60,11 +59,11 @@ def _slow_ace(table: Table) -> Play:
     return play
 
 
-def _other_copy(play: Play) -> Play:
+def _other_copy(table: Table, play: Play) -> Play:
     """Another play seat 3 signs under the same number: its ace to foundation 0."""
     assert isinstance(play.move, ToFoundation)
     move = replace(play.move, foundation=0)
-    return Signer.computed(3, 4).sign(replace(play, move=move, sig=b""))
+    return table.replicas[3].signer.sign(replace(play, move=move, sig=b""))
 
 
 def test_a_seat_whose_link_from_the_sender_is_slow_takes_the_play_from_a_poll_and_votes() -> None:
@@ -105,7 +104,7 @@ def test_a_poll_that_carries_what_the_sender_did_not_sign_refuses_the_poller() -
     table = _table()
     play = _slow_ace(table)
     number = play.below[3]
-    forged = Signer.computed(0, 4).sign(replace(play, sig=b""))  # (seat 0's key, not seat 3's)
+    forged = table.replicas[0].signer.sign(replace(play, sig=b""))  # (seat 0's key, not 3's)
     poll = Poll(0, 0, play.clock + 5, 1, 3, number, encode_payload(forged))
     with pytest.raises(RemoteProtocolError, match="did not sign as its play"):
         table.replicas[1].receive(poll, table.now, via=0)
@@ -121,7 +120,7 @@ def test_a_poll_that_carries_another_signed_copy_proves_the_sender_a_cheat() -> 
     table.held.discard(frozenset((3, 1)))
     table.deliver(3, 1)
     assert table.replicas[1].majority.held_copy(play) == play  # type: ignore[union-attr]
-    other = _other_copy(play)
+    other = _other_copy(table, play)
     poll = Poll(0, 0, play.clock + 5, 1, 3, play.below[3], encode_payload(other))
     table.replicas[1].receive(poll, table.now, via=0)
     refused = [e for e in table.replicas[1].take_events() if isinstance(e, PeerRefused)]
@@ -138,7 +137,7 @@ def test_the_sender_link_bringing_another_copy_after_a_poll_proves_it_a_cheat() 
     play = _slow_ace(table)
     table.run_for(0.5)
     assert table.replicas[1].majority.held_copy(play) == play  # type: ignore[union-attr]
-    other = _other_copy(play)
+    other = _other_copy(table, play)
     queue = table.links[3, 1]
     queue[queue.index(play)] = other
     table.held.discard(frozenset((3, 1)))
@@ -153,7 +152,7 @@ def test_a_carried_play_that_does_not_come_next_is_left_to_the_senders_link() ->
     is taken, nobody refused; the link brings both in order later."""
     table = _table()
     play = _slow_ace(table)
-    ahead = Signer.computed(3, 4).sign(
+    ahead = table.replicas[3].signer.sign(
         replace(play, below=(*play.below[:3], play.below[3] + 1), clock=play.clock + 1, sig=b"")
     )
     poll = Poll(0, 0, play.clock + 5, 1, 3, play.below[3] + 1, encode_payload(ahead))
