@@ -120,11 +120,12 @@ def test_play_with_teams_names_each_team_by_its_players(
     assert summary.startswith(f"match over after 1 round: {team} ") and summary.count(",") == 1
 
 
-def test_play_at_a_majoritys_table_says_so_where_it_opens_and_as_play_begins(
+def test_play_of_four_commits_by_a_majority_and_says_so_where_it_opens_and_as_play_begins(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    # Told neither --majority nor --acks: a table of four commits by version 3's rule.
     args = ["play", "--headless", "--bots", "3", "--seed", "3", "--rounds", "1", "--level", "10"]
-    assert main([*args, "--majority", "--no-log"]) == 0
+    assert main([*args, "--no-log"]) == 0
     lines = capsys.readouterr().out.splitlines()
     # The line the host opens with is the rules it announces (`p2pnerts tables` lists them).
     assert lines[2].endswith(": 4 seats, rounds=1, commits by a majority"), lines[:3]

@@ -77,7 +77,8 @@ def parser() -> argparse.ArgumentParser:
     net.add_argument(
         "--majority",
         action="store_true",
-        help="each host commits by version 3's majority rule (tables of 4 seats or more)",
+        help="each host commits by version 3's majority rule (tables of 4 seats or more), as "
+        "the commands' tables do; without it, told --acks, by every seat's acknowledgement",
     )
     net.set_defaults(run=bench_net)
 

@@ -58,9 +58,11 @@ class SeatConfig:
     """``--log DIR``: where this peer writes its game log (None: ``--no-log``)."""
     watchers: bool = True
     """The table this seat hosts lets spectators watch (``--no-watchers``: it does not)."""
-    majority: bool = False
-    """``--majority``: host a table that commits by version 3's majority rule (a seat that
-    joins commits as its host's table does, given it or not)."""
+    majority: bool | None = None
+    """How a table this seat hosts commits: ``--majority`` (True) or ``--acks`` (False),
+    each said again where the table cannot (`net.Player.majority`); by default (None) by
+    version 3's majority rule from 4 seats, by acknowledgement below. A seat that joins
+    commits as its host's table does, told either or not."""
 
     def shaper(self) -> Shaper | None:
         """What shapes this seat's links, if anything does (its jitter and losses drawn

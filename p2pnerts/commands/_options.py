@@ -221,14 +221,27 @@ def link_options(parser: argparse.ArgumentParser) -> None:
         help="cut every link AT seconds after play begins, for S seconds (hold: freeze it "
         "instead, delivering what waited at the end); may be given again",
     )
-    parser.add_argument_group("commit (experimental)").add_argument(
+    group = parser.add_argument_group(
+        "commit (the host chooses: a seat that joins commits as the table does, told or not)"
+    ).add_mutually_exclusive_group()
+    group.add_argument(
         "--majority",
-        action="store_true",
-        help="host a table of 4 seats or more that commits by protocol version 3's majority "
-        "rule, one round trip to a quorum: a seat silent for 10 s is left out (the others "
-        "play on meanwhile; 2 s where those silent leave too few to play on) and comes back "
-        "in when it is heard again. The host chooses: a seat that joins commits as the "
-        "table does, given this or not",
+        action="store_const",
+        const=True,
+        help="commit by protocol version 3's majority rule, one round trip to a quorum, as "
+        "a table of 4 seats or more does unless told --acks: a slow or lossy laptop slows "
+        "its own plays, not everyone's; a seat silent for 10 s is left out (the others play "
+        "on meanwhile; 2 s where those silent leave too few to play on) and comes back in "
+        "when it is heard again. At 2 or 3 seats the quorum would be every seat: such a "
+        "table commits by acknowledgement, and says so when told this",
+    )
+    group.add_argument(
+        "--acks",
+        action="store_const",
+        const=False,
+        dest="majority",
+        help="commit by every seat's acknowledgement (version 2's rule, and the rule at 2 or "
+        "3 seats): each play waits for the slowest seat; a seat silent for 2 s is left out",
     )
 
 

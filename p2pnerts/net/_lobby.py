@@ -51,6 +51,13 @@ ACKS_CHOSEN = (
 """What a seat told to commit by a majority says when the table it joins does not."""
 
 
+def by_majority(asked: bool | None, seats: int) -> bool:
+    """Whether a host asked ``asked`` commits by a majority at a table of ``seats``: never
+    where the quorum would be every seat (`small_table`); there, unless told to commit by
+    acknowledgement (False), as version 3's tables do."""
+    return seats >= LEAST_FOR_MAJORITY and asked is not False
+
+
 def small_table(seats: int) -> str:
     """What a host told to commit by a majority says at a table too small for one: where
     the quorum is every seat, a majority gains nothing on waiting for the slowest, and
@@ -89,9 +96,10 @@ async def host_table(
     `OSError` opening the listener is raised there); ``on_roster`` hears how many seats
     are taken each time that changes."""
     player.table_name = spec.name
-    if player.majority and spec.seats < LEAST_FOR_MAJORITY:
+    asked, majority = player.majority, by_majority(player.majority, spec.seats)
+    player.majority = majority
+    if asked and not majority:
         player.report(small_table(spec.seats))
-        player.majority = False
     seating = Seating(player)
     seating.table = secrets.token_bytes(16)
     listeners = await listen(port, bind)
@@ -137,9 +145,7 @@ async def host_table(
             name, host = hello.name[:32], address[0]
             roster[seat] = Seat(seat, name, host, hello.port, hello.key)
             links[seat] = conn
-            welcome = Welcome(
-                seating.table, seat, spec.seats, spec.options, spec.name, player.majority
-            )
+            welcome = Welcome(seating.table, seat, spec.seats, spec.options, spec.name, majority)
             conn.send_nowait(welcome)
             broadcast(started=len(roster) == spec.seats)
             if len(roster) == spec.seats:

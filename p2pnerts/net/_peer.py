@@ -58,7 +58,7 @@ Watcher = Callable[[Sequence[Event]], None]
 """Hears the events of every change to the replica (after the change is made)."""
 
 
-MAJORITY_SAID = "commits by a majority (protocol version 3's rule, experimental)"
+MAJORITY_SAID = "commits by a majority (protocol version 3's rule)"
 """What a seat that commits by version 3's majority rule says as play begins."""
 
 

@@ -110,10 +110,14 @@ class Player:
     round's public pledges, lets them know the deck)."""
     shaper: Shaper | None = None
     """How this seat's links are slowed, made lossy or cut (slow motion, a Wi-Fi test)."""
-    majority: bool = False
+    majority: bool | None = False
     """Commit by version 3's majority rule (`protocol._majority`): the host's choice, which
     its Welcome tells and every seat follows (`join_table` and `resume_table` set this
-    from the table, whatever the seat was told). A seat that leaves is left out at once,
+    from the table, whatever the seat was told). None, as the commands have it unless told
+    otherwise: a host commits by a majority at a table of `LEAST_FOR_MAJORITY` seats or
+    more and by acknowledgement at a smaller one, saying nothing of it (`host_table`). A
+    seat that joins follows its host, saying so only where it was told True and the
+    table commits by acknowledgement. A seat that leaves is left out at once,
     a silent one only after `Timing.depart_after` (a quorum plays on meanwhile), or
     `Timing.exclude_after` where the silent seats leave the others no quorum; a seat
     left out, or that restarts, asks to come back and is let back in, as at any table."""
@@ -258,7 +262,7 @@ class Seating:
             gone_after=p.gone_after,
             seeded=p.seeded,
             shaper=p.shaper,
-            majority=p.majority,
+            majority=p.majority is True,
         )
         self.peer.name = p.table_name or ""
         self.peer.private = self.private

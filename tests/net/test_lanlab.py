@@ -243,7 +243,7 @@ def test_bots_in_other_namespaces_find_a_hosted_table_of_teams_by_mdns_and_finis
             assert len(seen) == 1, out.decode()
             assert seen[0]["host"] == h0.address and seen[0]["state"] == "lobby"
             assert (seen[0]["seats_taken"], seen[0]["seats_total"]) == (1, 4), seen[0]
-            assert seen[0]["options"] == "rounds=1, teams=2+2", seen[0]
+            assert seen[0]["options"] == "rounds=1, teams=2+2, commits by a majority", seen[0]
             bots = [
                 net.exec_in(
                     h,

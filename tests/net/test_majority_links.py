@@ -13,14 +13,14 @@ from p2pnerts.bots import BotDriver, SimpleBot
 from p2pnerts.driver import Pace
 from p2pnerts.logs import read_log, replay
 from p2pnerts.net import MatchResult, Player, TablePeer, TableSpec, join_table
-from p2pnerts.net._lobby import ACKS_CHOSEN, small_table
+from p2pnerts.net._lobby import ACKS_CHOSEN, by_majority, small_table
 from p2pnerts.net._peer import MAJORITY_SAID
 from p2pnerts.net._shaper import Shape, Shaper, Stall
 from p2pnerts.protocol import decode
 from p2pnerts.rules import TableOptions
 
 
-def _player(name: str, seed: int, lines: list[str], majority: bool = True) -> Player:
+def _player(name: str, seed: int, lines: list[str], majority: bool | None = True) -> Player:
     rng = random.Random(seed)
     bot = BotDriver(SimpleBot(random.Random(rng.getrandbits(64))), Pace(0.005, 0.005))
     player = Player(name, rng, bot, lines.append)
@@ -56,9 +56,10 @@ async def test_four_peers_committing_by_a_majority_play_a_whole_match_and_agree(
 
 
 async def _table_of_two(
-    host: bool, joiner: bool
+    host: bool | None, joiner: bool | None
 ) -> tuple[dict[int, MatchResult], list[list[str]], Player, Player]:
-    """A one-round table of two whose host and joiner are told ``--majority`` or not, played
+    """A one-round table of two whose host and joiner are told ``--majority`` (True),
+    ``--acks`` (False) or neither (None), played
     out: its results, what each seat said, and the two players as they ended."""
     results: dict[int, MatchResult] = {}
     lines: list[list[str]] = [[], []]
@@ -89,6 +90,28 @@ async def test_a_host_told_to_commit_by_a_majority_of_two_commits_by_acknowledge
     )
     assert not any(MAJORITY_SAID in said for said in lines), lines
     assert results[0] == results[1]
+
+
+async def test_a_table_of_two_told_nothing_commits_by_acknowledgement_without_a_word() -> None:
+    results, lines, host, joiner = await _table_of_two(host=None, joiner=None)
+    assert host.majority is False and joiner.majority is False
+    assert (
+        lines[0]
+        and lines[1]
+        and not any(  # (each said something: its round's end)
+            small_table(2) in line or ACKS_CHOSEN in line or MAJORITY_SAID in line
+            for said in lines
+            for line in said
+        )
+    ), lines
+    assert results[0] == results[1] and results[0].rounds == 1
+
+
+def test_a_host_commits_by_a_majority_from_four_seats_unless_told_acks() -> None:
+    # None: told neither --majority nor --acks, as the commands have it.
+    assert [by_majority(None, seats) for seats in (2, 3, 4, 5, 14)] == [0, 0, 1, 1, 1]
+    assert [by_majority(True, seats) for seats in (2, 3, 4, 14)] == [0, 0, 1, 1]
+    assert not any(by_majority(False, seats) for seats in (2, 3, 4, 14))
 
 
 def _every_log_replays(logs: Path, seats: int) -> None:

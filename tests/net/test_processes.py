@@ -345,11 +345,12 @@ def test_four_peers_on_bad_wi_fi_links_finish_the_match_alike(tmp_path: Path) ->
 def test_a_peer_whose_links_are_cut_for_seconds_is_told_and_comes_back_over_new_links(
     tmp_path: Path,
 ) -> None:
+    """At a table that commits by acknowledgement (``--acks``), where a seat silent for 2 s
+    is left out: a majority's table waits 10 s for it and plays on meanwhile (SPEC's notes,
+    "A hiccup is not a departure"; `tests/net/test_majority_links.py`)."""
     stats = [tmp_path / f"{name}.json" for name in ("h", "b1", "b2", "b3")]
-    with _host("--seats", "4", "--rounds", "2", "--level", "8", "--stats", str(stats[0])) as (
-        host,
-        port,
-    ):
+    table = ("--seats", "4", "--rounds", "2", "--level", "8", "--acks")
+    with _host(*table, "--stats", str(stats[0])) as (host, port):
         bots = [_bot(port, f"B{k}", "--stats", str(stats[k])) for k in (1, 2)]
         bots.append(_bot(port, "B3", "--stats", str(stats[3]), "--stall", "6:3.5"))
         outs = [_finish(b) for b in bots] + [host.communicate(timeout=LIMIT)[0]]

@@ -64,7 +64,8 @@ def net_table(
 
     ``thinking``: the last bot thinks that many milliseconds of CPU before each move
     (`thinking.Thinking`), and the latencies are the other seats'. ``majority``: the host
-    commits by version 3's majority (from 4 seats; the bots follow its Welcome)."""
+    commits by version 3's majority (from 4 seats; the bots follow its Welcome), as a
+    table of 4 or more does unless told ``--acks``; else by acknowledgement, as told."""
     command = [sys.executable, "-m", "p2pnerts"]
     policy = ["--policy", f"{THINKING}:Thinking"] if thinking else []
     with tempfile.TemporaryDirectory() as tmp:
@@ -85,7 +86,7 @@ def net_table(
                 "--headless",
                 "--stats",
                 str(stats[0]),
-                *(["--majority"] if majority else []),
+                "--majority" if majority else "--acks",
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
