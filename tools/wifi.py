@@ -16,6 +16,10 @@ For each checkout given (default: this one), in one run, four real peers (a head
 - **stall 1.5**: one bot's links cut for 1.5 s (too short to be left out): the longest
   any healthy peer's own play waited to commit.
 
+The table commits as the checkout's tables of four do: by a majority unless told `--acks`
+(this one on), where a seat cut for 3 s is no departure and is never left out, so that
+its "back" figures are empty (None); a checkout from before committed by acknowledgement.
+
 Each run is fresh processes with the checkout as their working directory (so that its
 package, not an installed one, is the one run); the checkout must have ``--stall``.
 Figures are medians over ``--runs``. Timings are wall-clock: run it on a quiet machine.
