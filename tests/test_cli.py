@@ -8,6 +8,7 @@ import io
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from mnemonic import Mnemonic
 from p2pnerts import __version__
 from p2pnerts.cli import _ends, _parser, main
 from p2pnerts.commands import _seats
-from p2pnerts.commands._config import passphrase_from, seat_from
+from p2pnerts.commands._config import SeatConfig, hosting, passphrase_from, seat_from
 from p2pnerts.commands._locate import address_of
 from p2pnerts.commands._phrases import tell_passphrase, weakness
 from p2pnerts.commands._seats import fit_out, run_headless
@@ -120,17 +121,27 @@ def test_play_with_teams_names_each_team_by_its_players(
     assert summary.startswith(f"match over after 1 round: {team} ") and summary.count(",") == 1
 
 
-def test_play_of_four_commits_by_a_majority_and_says_so_where_it_opens_and_as_play_begins(
+def test_play_at_a_majoritys_table_says_so_where_it_opens_and_as_play_begins(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # Told neither --majority nor --acks: a table of four commits by version 3's rule.
     args = ["play", "--headless", "--bots", "3", "--seed", "3", "--rounds", "1", "--level", "10"]
-    assert main([*args, "--no-log"]) == 0
+    assert main([*args, "--majority", "--no-log"]) == 0
     lines = capsys.readouterr().out.splitlines()
     # The line the host opens with is the rules it announces (`p2pnerts tables` lists them).
     assert lines[2].endswith(": 4 seats, rounds=1, commits by a majority"), lines[:3]
     assert MAJORITY_SAID in lines
     assert lines[-1].startswith("match over after 1 round: ")
+
+
+def test_a_table_of_this_machines_bots_alone_commits_by_acknowledgement_unless_told() -> None:
+    seat = SeatConfig("You")  # told neither --majority nor --acks
+    assert seat.majority is None
+    # play, and host --bots filling the table: no link leaves the machine.
+    assert hosting(seat, 4, 3).majority is False and hosting(seat, 14, 13).majority is False
+    # A seat left for another machine: as the table's size says (`net.Player.majority`).
+    assert hosting(seat, 4, 2).majority is None and hosting(seat, 6, 0).majority is None
+    for told in (True, False):
+        assert hosting(replace(seat, majority=told), 4, 3).majority is told
 
 
 def test_host_with_teams_and_no_seats_seats_the_teams() -> None:

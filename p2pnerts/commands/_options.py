@@ -229,7 +229,8 @@ def link_options(parser: argparse.ArgumentParser) -> None:
         action="store_const",
         const=True,
         help="commit by protocol version 3's majority rule, one round trip to a quorum, as "
-        "a table of 4 seats or more does unless told --acks: a slow or lossy laptop slows "
+        "a table of 4 seats or more does unless told --acks or every other seat is a bot of "
+        "this process (play; host --bots filling it): a slow or lossy laptop slows "
         "its own plays, not everyone's; a seat silent for 10 s is left out (the others play "
         "on meanwhile; 2 s where those silent leave too few to play on) and comes back in "
         "when it is heard again. At 2 or 3 seats the quorum would be every seat: such a "

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from p2pnerts.commands._config import HostConfig, seat_from, table_options_from, table_size
+from p2pnerts.commands._config import (
+    HostConfig,
+    hosting,
+    seat_from,
+    table_options_from,
+    table_size,
+)
 from p2pnerts.commands._onscreen import screen_for
 from p2pnerts.commands._options import (
     Command,
@@ -47,6 +53,7 @@ def host_table(args: argparse.Namespace) -> int:
     spec = TableSpec(args.name, table_size(options, args.seats, "--seats"), options)
     bot_levels = tuple(args.bot_level or ())
     advertise = not args.no_advertise
+    seat = hosting(seat, spec.seats, args.bots)
     config = HostConfig(seat, spec, args.port, args.bots, bot_levels, advertise=advertise)
     return host_command(config, screen_for(seat))
 

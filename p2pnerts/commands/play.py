@@ -9,6 +9,7 @@ from p2pnerts.bots import NEWCOMER, level_help
 from p2pnerts.commands._config import (
     HostConfig,
     SeatConfig,
+    hosting,
     log_from,
     seed_from,
     shape_from,
@@ -62,6 +63,7 @@ def play_command(args: argparse.Namespace) -> int:
         majority=args.majority,
     )
     spec = TableSpec("this machine", players, options)
+    seat = hosting(seat, players, players - 1)
     config = HostConfig(seat, spec, bots=players - 1, advertise=False, bind="127.0.0.1")
     if not args.headless:
         return end_match(table_screen().play(config), seat)
