@@ -61,8 +61,9 @@ class SeatConfig:
     majority: bool | None = None
     """How a table this seat hosts commits: ``--majority`` (True) or ``--acks`` (False),
     each said again where the table cannot (`net.Player.majority`); by default (None) by
-    version 3's majority rule from 4 seats, by acknowledgement below. A seat that joins
-    commits as its host's table does, told either or not."""
+    version 3's majority rule from 4 seats, by acknowledgement below and where every other
+    seat is a bot of this process (`hosting`). A seat that joins commits as its host's
+    table does, told either or not."""
 
     def shaper(self) -> Shaper | None:
         """What shapes this seat's links, if anything does (its jitter and losses drawn

@@ -59,9 +59,9 @@ def sim_options(simulate: argparse.ArgumentParser) -> None:
     simulate.add_argument(
         "--majority",
         action="store_true",
-        help="the peers commit by protocol version 3's majority rule, as a table of 4 seats "
-        "or more does unless its host is told --acks (here, every member's acknowledgement "
-        "unless told this: the rule the study measures against): 4 peers or more",
+        help="the peers commit by protocol version 3's majority rule (4 peers or more), as a "
+        "hosted table of 4 seats or more does; without it, by every member's acknowledgement, "
+        "the rule the study measures against",
     )
     simulate.add_argument("--json", action="store_true", help="print the report as JSON")
     simulate.add_argument(
