@@ -1,10 +1,13 @@
 """One bad laptop at a simulated table that commits by a majority: python tools/laptop_sim.py
-[--peers 6] [--seeds 3] [--rounds 2] [--networks good bad stall].
+[--peers 6] [--seeds 3] [--rounds 2] [--networks good bad stall] [--policy simple].
 
 The simulator's replicas (`p2pnerts.sim`, ``majority=True``) on the Wi-Fi link model over
 TCP that issue 45's study uses (`commit_study.shapes`: every direction at 3 ± 2 ms; ``bad``:
 the last seat sends at 30 ± 60 ms with 5% lost; ``stall``: its links cut for 2 s, 20 s into
-play), bots at the study's pace, two rounds a seed as `bad_laptop.py` plays. For each
+play), bots at the study's pace, two rounds a seed as `bad_laptop.py` plays. The bots play
+the simulator's simple policy unless told another (``--policy expert`` is what the real
+runs' level-6 bots play: it races for the foundations far more, and so splits more votes
+on the laptop's plays). For each
 network it prints, over every seed together, the commit latency of the healthy seats' own
 plays and of the laptop's (p50, p99, p99.9 and the longest, ms), frames and bytes a play
 (heartbeats aside; the commit frames among them) and the CPU the runs took: the figures
@@ -23,7 +26,8 @@ import time
 
 from commit_study import PACE, _Plays, shapes  # beside this script
 
-from p2pnerts.bots import Reaction, SimpleBots
+from p2pnerts.bots import POLICIES, BotDriver, Reaction
+from p2pnerts.driver import Pace
 from p2pnerts.sim import Links, SimConfig, Simulation
 
 QUANTILES = (0.5, 0.99, 0.999, 1.0)
@@ -37,7 +41,19 @@ def _quantile(values: list[float], share: float) -> float | None:
     return round(1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))], 1)
 
 
-def network_run(peers: int, network: str, seeds: range, rounds: int = 2) -> dict[str, object]:
+class _Bots:
+    """A bot of one policy (a name in `POLICIES`) at every seat, all at one pace."""
+
+    def __init__(self, policy: str, pace: Pace) -> None:
+        self.policy, self.pace = POLICIES[policy], pace
+
+    def __call__(self, seat: int, rng: random.Random) -> BotDriver:
+        return BotDriver(self.policy(rng), self.pace)
+
+
+def network_run(
+    peers: int, network: str, seeds: range, rounds: int = 2, policy: str = "simple"
+) -> dict[str, object]:
     """Every seed's round on ``network``, its latencies pooled."""
     healthy: list[float] = []
     laptop: list[float] = []
@@ -47,7 +63,7 @@ def network_run(peers: int, network: str, seeds: range, rounds: int = 2) -> dict
         sim = Simulation(
             SimConfig(peers=peers, rounds=rounds, majority=True),
             seed,
-            SimpleBots(pace=Reaction(think, think).pace),
+            _Bots(policy, Reaction(think, think).pace),
         )
         sim.network.wifi = Links(random.Random(f"wifi:{seed}"), "tcp", shapes(network, peers))
         watched = _Plays()
@@ -70,6 +86,7 @@ def network_run(peers: int, network: str, seeds: range, rounds: int = 2) -> dict
     return {
         "peers": peers,
         "network": network,
+        "policy": policy,
         "healthy": [_quantile(healthy, q) for q in QUANTILES],
         "laptop": [_quantile(laptop, q) for q in QUANTILES],
         "plays": plays,
@@ -87,11 +104,18 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=3, help="seeds 1 to this, pooled")
     parser.add_argument("--networks", nargs="+", default=["good", "bad", "stall"])
     parser.add_argument("--rounds", type=int, default=2, help="rounds of each seed's match")
+    parser.add_argument(
+        "--policy",
+        default="simple",
+        choices=sorted(POLICIES),
+        help="the bots' policy at every seat (default: simple, the simulator's own)",
+    )
     args = parser.parse_args()
     for peers in args.peers:
         for network in args.networks:
             seeds = range(1, args.seeds + 1)
-            print(json.dumps(network_run(peers, network, seeds, args.rounds)), flush=True)
+            run = network_run(peers, network, seeds, args.rounds, args.policy)
+            print(json.dumps(run), flush=True)
     return 0
 
 
