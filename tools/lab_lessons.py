@@ -10,8 +10,9 @@ A change of the protocol moves the steps the lessons point at.
 
 The first form runs every lesson's table and script and prints the step its point shows
 at and the step the lab should open at (a few steps before the first play it is about is
-sent); the second looks, in each seed, for the first note of a kind that shows what the
-lesson claims, soonest first. A race or a tie counts only when its run's messages show it
+sent); the second looks, in each seed, at the first note of a kind (a lesson's point is
+the first note of its kind) and lists the seeds where it shows what the lesson claims,
+soonest first. A race or a tie counts only when its run's messages show it
 (`p2pnerts.lab.race_of`, from every seat's game log): the two plays concurrent (neither
 sender had heard of the other's play) and, for a race, the seats having them in different
 orders. At a majority's table (``--majority``) a race counts only when both plays were
@@ -36,34 +37,28 @@ LIMIT = 40_000
 """Steps a search runs before it gives up on a seed."""
 BEFORE = 3
 """Steps before the first play a note is about that a lesson opens at."""
-TRIED = 8
-"""Notes of the kind a search checks in each seed before it gives up on the seed."""
 
 
 Script = tuple[tuple[int, Action], ...]
 
 
 def where(table: Table, script: Script, kind: Kind, slow: int | None = None) -> Note | None:
-    """The first note of ``kind`` in the run that shows what a lesson claims of it (at a
-    majority's table, a race both of whose plays a quorum voted in without ``slow``)."""
+    """The first note of ``kind`` in the run, if it shows what a lesson claims of it (at a
+    majority's table, a race both of whose plays a quorum voted in without ``slow``): a
+    lesson's point is the first note of its kind, so a later one that would show it does
+    not make a lesson."""
     lab = Lab(table, script)
-    tried: list[Note] = []
-    seen = 0
-    while len(tried) < TRIED and lab.step < LIMIT and lab.forward():
-        new = [n for n in lab.notes[seen:] if n.kind is kind]
-        seen = len(lab.notes)
-        tried += [n for n in new if _voted_in(lab, n, slow)][: TRIED - len(tried)]
-        if tried and kind not in (Kind.RACE, Kind.TIE):
-            break
-    if not tried or kind not in (Kind.RACE, Kind.TIE):
-        return _nobody_left_out(lab, tried[0]) if tried else None
+    note = lab.first(kind)
+    while note is None and lab.step < LIMIT and lab.forward():
+        note = lab.first(kind)
+    if note is None or not _voted_in(lab, note, slow):
+        return None
+    if kind not in (Kind.RACE, Kind.TIE):
+        return _nobody_left_out(lab, note)
     with tempfile.TemporaryDirectory() as directory:
-        _, history = exported(table, lab.script, max(n.step for n in tried), Path(directory))
-    for note in tried:
-        race = race_of(note, history)
-        if race.concurrent and (kind is Kind.TIE or len(race.orders) == 2):
-            return note
-    return None
+        _, history = exported(table, lab.script, note.step, Path(directory))
+    race = race_of(note, history)
+    return note if race.concurrent and (kind is Kind.TIE or len(race.orders) == 2) else None
 
 
 def _voted_in(lab: Lab, note: Note, slow: int | None) -> bool:
