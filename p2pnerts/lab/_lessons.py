@@ -135,20 +135,20 @@ LESSONS = {
         ),
         Lesson(
             "majority-race",
-            Table(7, 4, majority=True),
+            Table(53, 4, majority=True),
             Kind.RACE,
-            by=2339,
-            start=2150,
+            by=9045,
+            start=8874,
             script=((0, _struck("slow", 3)),),
             about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
-            "step 2153 seat 1 plays a Q♠ onto foundation 2, L=493; seats 2 and 3 vote for "
-            "it, and at step 2158 its Tally goes out: in, by a quorum of 3 of 4 without "
-            "seat 4, which has not heard of it yet. At step 2233 seat 4, not having heard "
-            "of it, plays its own Q♠ there, L=495: concurrent. All vote for it, naming "
-            "L=493 below it; seat 4's slow links keep its count from the others, so seat 1 "
-            "polls them and at step 2339 counts it in, by all four. The keys put L=493 "
-            "first: seat 4's card goes back. Seats 2 and 3 follow by step 2342, seat 4 at "
-            "step 2378.",
+            "step 8877 seat 3 plays a 6♠ onto foundation 8, L=2026; seats 1 and 2 vote for "
+            "it, and at step 8882 its Tally goes out: in, by a quorum of 3 of 4 without "
+            "seat 4, which has not heard of it yet. At step 8931 seat 4, not having heard "
+            "of it, plays its own 6♠ there, L=2029: concurrent. All vote for it, naming "
+            "L=2026 below it; seat 4's slow links keep its count from the others, so seat 3 "
+            "polls them at step 9040 and at step 9045 counts it in, by all four. The keys "
+            "put L=2026 first: seat 4's card goes back. Seats 1 and 2 follow by step 9048, "
+            "seat 4 at step 9078.",
         ),
         Lesson(
             "majority-hiccup",
@@ -160,11 +160,11 @@ LESSONS = {
             about="Commit by a majority (protocol v3). At step 2000 the network cuts seat 4 "
             "off for 2.5 s. The three play on, each play voted in by a quorum, 3 of 4, "
             "without seat 4: their applied row goes from 173 to "
-            "271, seat 4's stays at 174; their committed row, the digest's order, waits at "
+            "270 and 271, seat 4's stays at 174; their committed row, the digest's order, waits at "
             "194 for seat 4's clock. Each side suspects the other after a second, no more. "
             "At step 2747 the network heals; at step 2769 seat 1 hears "
             "seat 4 again, still in view 0: nobody was left out. Seat 4's 2♠ L=524, played "
-            "into the silence at step 2022, comes back late at step 2962. In the partition "
+            "into the silence at step 2022, comes back late at step 2959. In the partition "
             "lesson nothing commits until seat 4 is left out, after 2 s.",
         ),
     )

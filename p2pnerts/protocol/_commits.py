@@ -28,7 +28,12 @@ polled, any other to every other seat) and the plays that resolve, in the order 
   member answers with its Ballot (one that does not hold the play yet waits for it, up to
   `POLL_MOST`, before it votes it late: on a slow link the poll may overtake the play, and
   a late vote then would send back a play that only came slowly), and with the play's
-  Tally if it holds one (signed by the seat that counted it, it is as good handed on).
+  Tally if it holds one (signed by the seat that counted it, it is as good handed on), or
+  else once it learns it: a sender's Tally reaches the seats one by one, a slow sender's
+  far apart, and where the votes split no poll decides the play, so that the poller waits
+  for the first seat that has it to hand it on. A play a Poll carried here is polled on at
+  once where a play decided in waits on it (the poller has waited on it already), and a
+  wait on such a play starts at `POLL_BLOCKING`, not `POLL_AFTER`.
   The poller takes such a Tally, or counts its own Ballot and the answers and decides the
   play itself when they decide it, counting as a poller does (`_spots.decide`,
   ``polled``: more votes than the sender needs, so that a voter telling the two of them
@@ -117,6 +122,12 @@ class Commits:
         self.refusals: list[tuple[int, str]] = []
         """Seats whose Tally, taken once its play came, failed its check, each with why:
         the replica refuses them as it refuses a frame that fails at once."""
+        self._waiting: dict[PlayId, set[int]] = {}
+        """Plays held here that seats polled on before this seat knew their outcome, with
+        those seats: each is handed the Tally once this seat learns it (a sender's Tally
+        reaches the seats one by one, and a seat that polled waits on it)."""
+        self._carried_in: set[PlayId] = set()
+        """Plays held here first as a Poll carried them: another seat has waited on each."""
         self._asked: dict[PlayId, tuple[float, set[int]]] = {}
         """Plays not held here that members polled on, with when first asked and by whom:
         answered once the play comes, or late after `POLL_MOST` without it once its sender
@@ -145,9 +156,11 @@ class Commits:
         self.hold(play, now)
         return play
 
-    def hold(self, play: Spotted, now: float) -> None:
+    def hold(self, play: Spotted, now: float, *, carried: bool = False) -> None:
         """This seat now holds ``play`` (a sender's plays in that sender's order): it votes
-        on it, to the sender, and takes any Tally that came before it."""
+        on it, to the sender, and takes any Tally that came before it. ``carried``: a Poll
+        carried it here (its poller has waited on it, so that where a play decided in waits
+        on it here, this seat polls at once)."""
         if play.seq <= self.order.gone[play.seat]:
             return  # passed everywhere, and let go of
         vote = self.voter.hold(play)
@@ -157,8 +170,12 @@ class Commits:
         if play.seat != self.seat:
             self._held_at.setdefault(play.id, now)
             self._send(self.box.cast(vote, play.seat, self.view, self._stamp()))
+            if carried:
+                self._carried_in.add(play.id)
         _, askers = self._asked.pop(play.id, (now, set()))
         self._answer(vote, askers)  # (polled before it came: answered now it has)
+        if askers:
+            self._waiting.setdefault(play.id, set()).update(askers)
         for tally in self._early.pop(play.id, []):
             try:
                 self._take_tally(tally)
@@ -208,6 +225,8 @@ class Commits:
                 tally = self._tallies.get(play)
                 if tally is not None:  # the outcome is known here: hand its proof on
                     self._send(tally, to)
+                elif play in self.order.held:  # handed on once it is
+                    self._waiting.setdefault(play, set()).add(to)
 
     def tick(self, now: float) -> None:
         """Poll the members on each play held too long without an outcome; vote late on a
@@ -220,7 +239,8 @@ class Commits:
             if play in self.order.outcomes:
                 del self._due[play]
             elif now >= due:  # again and again, each wait twice the last, up to POLL_MOST
-                wait = self._wait[play] = min(2 * self._wait.get(play, POLL_AFTER / 2), POLL_MOST)
+                first = POLL_BLOCKING if play in self.order.blocking else POLL_AFTER
+                wait = self._wait[play] = min(2 * self._wait.get(play, first / 2), POLL_MOST)
                 self._due[play] = now + wait
                 seat, number = play
                 carried = self._carry(play)
@@ -300,6 +320,8 @@ class Commits:
         self.view, self.members = view, members
         self.other_copies.clear()  # (settled: every seat of the view holds one copy now)
         self._asked.clear()
+        self._waiting.clear()
+        self._carried_in.clear()
         self._due.clear()
         self._wait.clear()
         self._held_at.clear()
@@ -335,6 +357,7 @@ class Commits:
         self.voter.forget(gone, upto)
         ids = [play.id for play in gone]
         self.box.forget(ids)
+        self._carried_in.difference_update(ids)
         for play in ids:
             for kept in (
                 self._tallies,
@@ -345,6 +368,7 @@ class Commits:
                 self._early,
                 self.other_copies,
                 self._asked,
+                self._waiting,
             ):
                 kept.pop(play, None)
 
@@ -389,7 +413,9 @@ class Commits:
         for play in self.order.blocking:
             held = self._held_at.get(play)
             if held is not None and play not in self._wait and play in self._due:
-                self._due[play] = min(self._due[play], held + POLL_BLOCKING)
+                # (one a Poll carried here, its poller waited on it already: at once)
+                wait = 0.0 if play in self._carried_in else POLL_BLOCKING
+                self._due[play] = min(self._due[play], held + wait)
         return done
 
     # --- inside ---------------------------------------------------------------------------
@@ -410,6 +436,7 @@ class Commits:
             return
         tally = self.box.tally(held, self.members, self.view, self._stamp)
         if tally is not None:
+            self._waiting.pop(play, None)  # (sent to every seat)
             self._learn(tally, held)
             self._send(tally)
 
@@ -438,3 +465,6 @@ class Commits:
         self.order.learn(outcome)
         self._tallies[play.id] = tally
         self._due.pop(play.id, None)
+        for seat in sorted(self._waiting.pop(play.id, ())):
+            if seat != tally.sender:
+                self._send(tally, seat)

@@ -267,9 +267,9 @@ class Majority:
         self._linked.setdefault(seat, self._arrived[seat])
         self._arrived[seat] = message.below[seat]
         self._host.acks.clock = max(self._host.acks.clock, message.clock)
-        self._take(message, now)
+        self._take(message, now, carried=True)
 
-    def _take(self, message: Ordered, now: float) -> None:
+    def _take(self, message: Ordered, now: float, *, carried: bool = False) -> None:
         """Hold a play, voting on it; while the members change, keep it for the new view."""
         if self._host.status is not Status.NORMAL:
             self._queued.append(message)
@@ -279,7 +279,7 @@ class Majority:
             return  # settled by a change of members, from a holding that carried it
         self._messages[play.id] = (message, play.spots)
         self._copies[play.id] = message
-        self.commits.hold(play, now)
+        self.commits.hold(play, now, carried=carried)
         self._show_copies()
 
     def _spotted(self, message: Ordered) -> Spotted:

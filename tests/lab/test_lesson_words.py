@@ -95,8 +95,8 @@ def _tie(holder: int) -> tuple[Claim, ...]:
     )
 
 
-QUEENS = ((493, 0, 0), (495, 0, 3))
-"""The majority's race: seat 1's Q♠ and seat 4's."""
+SIXES = ((2026, 0, 2), (2029, 0, 3))
+"""The majority's race: seat 3's 6♠ and seat 4's."""
 SPADE = ((524, 0, 3),)
 """The hiccup: seat 4's 2♠, played into its silence."""
 
@@ -165,34 +165,35 @@ CLAIMS: dict[str, tuple[Claim, ...]] = {
         ),
     ),
     "majority-race": (
-        Claim("At step 2153 seat 1 plays a Q♠", 2152, (Shows(0, lacks=QUEENS),)),
+        Claim("At step 8877 seat 3 plays a 6♠", 8876, (Shows(2, lacks=SIXES),)),
         Claim(
-            "At step 2153 seat 1 plays a Q♠ onto foundation 2, L=493",
-            2153,
-            (Shows(0, holds=QUEENS[:1]), Shows(3, lacks=QUEENS)),
+            "At step 8877 seat 3 plays a 6♠ onto foundation 8, L=2026",
+            8877,
+            (Shows(2, holds=SIXES[:1]), Shows(3, lacks=SIXES)),
         ),
-        Claim("at step 2158 its Tally goes out", 2157, (Shows(0, holds=QUEENS[:1]),)),
+        Claim("at step 8882 its Tally goes out", 8881, (Shows(2, holds=SIXES[:1]),)),
         Claim(
-            "at step 2158 its Tally goes out ... which has not heard of it yet",
-            2158,
-            (Shows(0, lacks=QUEENS[:1]), Shows(3, lacks=QUEENS)),
+            "at step 8882 its Tally goes out ... which has not heard of it yet",
+            8882,
+            (Shows(2, lacks=SIXES[:1]), Shows(3, lacks=SIXES)),
         ),
-        Claim("At step 2233 seat 4, not having heard", 2232, (Shows(3, lacks=QUEENS),)),
+        Claim("At step 8931 seat 4, not having heard", 8930, (Shows(3, lacks=SIXES),)),
         Claim(
-            "At step 2233 seat 4, not having heard of it, plays its own Q♠ there, L=495",
-            2233,
-            (Shows(3, holds=QUEENS[1:], lacks=QUEENS[:1]),),
+            "At step 8931 seat 4, not having heard of it, plays its own 6♠ there, L=2029",
+            8931,
+            (Shows(3, holds=SIXES[1:], lacks=SIXES[:1]),),
         ),
-        Claim("at step 2339 counts it in", 2338, _all(range(4), holds=QUEENS[1:])),
+        Claim("so seat 3 polls them at step 9040", 9040, _all(range(4), holds=SIXES[1:])),
+        Claim("at step 9045 counts it in", 9044, _all(range(4), holds=SIXES[1:])),
         Claim(
-            "at step 2339 counts it in ... seat 4's card goes back",
-            2339,
-            (Shows(0, lacks=QUEENS), *(Shows(s, holds=QUEENS[1:]) for s in (1, 2, 3))),
+            "at step 9045 counts it in ... seat 4's card goes back",
+            9045,
+            (Shows(2, lacks=SIXES), *(Shows(s, holds=SIXES[1:]) for s in (0, 1, 3))),
         ),
-        Claim("Seats 2 and 3 follow by step 2342", 2341, (Shows(2, holds=QUEENS[1:]),)),
-        Claim("Seats 2 and 3 follow by step 2342", 2342, _all(range(3), lacks=QUEENS)),
-        Claim("seat 4 at step 2378", 2377, (Shows(3, holds=QUEENS[1:]),)),
-        Claim("seat 4 at step 2378", 2378, _all(range(4), lacks=QUEENS)),
+        Claim("Seats 1 and 2 follow by step 9048", 9047, (Shows(1, holds=SIXES[1:]),)),
+        Claim("Seats 1 and 2 follow by step 9048", 9048, _all(range(3), lacks=SIXES)),
+        Claim("seat 4 at step 9078", 9077, (Shows(3, holds=SIXES[1:]),)),
+        Claim("seat 4 at step 9078", 9078, _all(range(4), lacks=SIXES)),
     ),
     "majority-hiccup": (
         Claim(
@@ -210,21 +211,27 @@ CLAIMS: dict[str, tuple[Claim, ...]] = {
             2022,
             (Shows(3, holds=SPADE),),
         ),
-        Claim("Each side suspects the other after a second", 2289, _all(range(4), suspected=())),
+        Claim("Each side suspects the other after a second", 2291, _all(range(4), suspected=())),
         Claim(
             "Each side suspects the other after a second",
-            2290,
+            2292,
             (Shows(3, suspected=(1,)), Shows(0, suspected=())),
         ),
         Claim(
             "Each side suspects the other after a second",
-            2316,
+            2318,
             (*_all(range(3), suspected=(3,)), Shows(3, suspected=(0, 1, 2))),
         ),
         Claim(
-            "to 271, seat 4's stays at 174; their committed row, the digest's order, waits at 194",
+            "to 270 and 271, seat 4's stays at 174; their committed row, the digest's order, "
+            "waits at 194",
             2746,
-            (*_all(range(3), applied=271, committed=194), Shows(3, applied=174)),
+            (
+                *_all(range(3), committed=194),
+                Shows(0, applied=271),
+                *_all(range(1, 3), applied=270),
+                Shows(3, applied=174),
+            ),
         ),
         Claim("At step 2747 the network heals", 2747, (Shows(0, suspected=(3,)),)),
         Claim("at step 2769 seat 1 hears seat 4 again", 2768, (Shows(0, suspected=(3,)),)),
@@ -236,8 +243,8 @@ CLAIMS: dict[str, tuple[Claim, ...]] = {
                 *_all(range(4), status="playing", view=0, members=(0, 1, 2, 3)),
             ),
         ),
-        Claim("comes back late at step 2962", 2961, (Shows(3, holds=SPADE),)),
-        Claim("comes back late at step 2962", 2962, (Shows(3, lacks=SPADE),)),
+        Claim("comes back late at step 2959", 2958, (Shows(3, holds=SPADE),)),
+        Claim("comes back late at step 2959", 2959, (Shows(3, lacks=SPADE),)),
     ),
     "partition": (
         Claim("At step 600 the network splits seat 4", 600, (Shows(3, committed=45),)),

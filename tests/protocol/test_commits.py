@@ -13,7 +13,7 @@ from _commit_table import Table, assert_agreed, run
 from test_spots import onto
 
 from p2pnerts.protocol import RemoteProtocolError, Signer
-from p2pnerts.protocol._commits import AHEAD, POLL_MOST, Commits
+from p2pnerts.protocol._commits import AHEAD, POLL_AFTER, POLL_BLOCKING, POLL_MOST, Commits
 from p2pnerts.protocol._messages import Ballot, Poll, Tally
 from p2pnerts.protocol._spots import Spotted, Vote, decide
 
@@ -164,3 +164,67 @@ def test_a_poll_that_overtakes_its_play_is_answered_once_the_play_comes_or_late_
     seats[1].tick(POLL_MOST)
     late = [f for f, to in seats[1].take_outgoing() if to == 2 and isinstance(f, Ballot)]
     assert [(f.number, f.ok) for f in late] == [(2, False)]
+
+
+def test_a_seat_polled_before_it_knew_an_outcome_hands_the_tally_on_once_it_does() -> None:
+    """Seat 2 polls seat 1 on seat 0's play before seat 0's Tally reaches seat 1: seat 1
+    answers with its Ballot, and hands the Tally on to seat 2 when it comes (a sender's
+    Tally reaches the seats one by one, and a poll that split waits on it). Not back to
+    the seat it came from; and a seat that decides the play itself tells every seat once."""
+    seats = [Commits(s, 4, Signer.computed(s, 4), range(4), lambda: 1) for s in range(4)]
+    play = seats[0].make(1, (1, 0), onto(0, 1), ACE, 0.0)
+    for voter in (1, 3):
+        seats[voter].hold(play, 0.0)
+    seats[1].take(Poll(2, 0, 1, 1, 0, 1), 0.01)
+    seats[1].take(Poll(3, 0, 1, 1, 0, 1), 0.01)
+    answers = seats[1].take_outgoing()
+    assert [(type(f).__name__, to) for f, to in answers] == [
+        ("Ballot", 0),
+        ("Ballot", 2),
+        ("Ballot", 3),
+    ]
+    for frame, to in [*answers, *seats[3].take_outgoing()]:
+        if to == 0:
+            seats[0].take(frame, 0.02)
+    tally = next(f for f, to in seats[0].take_outgoing() if isinstance(f, Tally))
+    seats[1].take(tally, 0.03)
+    assert seats[1].take_outgoing() == [(tally, 2), (tally, 3)]
+    seats[1].take(Poll(2, 0, 1, 1, 0, 1), 0.04)  # asked again: its Ballot and the Tally
+    assert [to for f, to in seats[1].take_outgoing() if f == tally] == [2]
+    seats[3].take(tally, 0.03)  # seat 3 polled no one: nothing to hand on
+    assert not [f for f, _ in seats[3].take_outgoing() if isinstance(f, Tally)]
+
+
+def _blocked(carried: bool) -> Commits:
+    """Seat 0 of 4, whose play onto foundation 1, decided in, waits on seat 1's play there
+    that sorts before it (held at time 0, by a Poll's carry if ``carried``)."""
+    seats = [Commits(s, 4, Signer.computed(s, 4), range(4), lambda: 1) for s in range(4)]
+    first = seats[1].make(1, (1, 1), onto(1, 1), HOME, 0.0)
+    seats[0].hold(first, 0.0, carried=carried)
+    mine = seats[0].make(1, (2, 0), onto(0, 1), ACE, 0.0)
+    assert mine.below[1] == 1  # (it names seat 1's play)
+    seats[0].take_outgoing()
+    for voter in (2, 3):
+        seats[voter].hold(first, 0.0)
+        seats[voter].hold(mine, 0.0)
+        for frame, to in seats[voter].take_outgoing():
+            if to == 0:
+                seats[0].take(frame, 0.0)
+    assert mine.id in seats[0].order.outcomes and seats[0].resolved() == []
+    return seats[0]
+
+
+def test_a_play_that_a_play_decided_in_waits_on_is_polled_sooner_and_again_sooner() -> None:
+    """Seat 0's own play waits on seat 1's, held without an outcome: seat 0 polls on it
+    `POLL_BLOCKING` after it held it, and again after as long (not `POLL_AFTER`), each
+    wait twice the last; and at once where a Poll carried it (its poller waited already)."""
+    me = _blocked(carried=False)
+    assert me.deadline() == pytest.approx(POLL_BLOCKING)
+    me.tick(POLL_BLOCKING)
+    assert [(f.seat, f.number) for f, _ in me.take_outgoing() if isinstance(f, Poll)] == [(1, 1)]
+    assert me.deadline() == pytest.approx(2 * POLL_BLOCKING)
+    me.tick(2 * POLL_BLOCKING)
+    assert me.deadline() == pytest.approx(4 * POLL_BLOCKING)
+    assert POLL_BLOCKING < POLL_AFTER
+    carried = _blocked(carried=True)
+    assert carried.deadline() == 0.0
