@@ -38,7 +38,6 @@ from commit_rules import HEARTBEAT, RULES, SAME_FRAMES, Table
 from p2pnerts.bots import Reaction, SimpleBots
 from p2pnerts.protocol import (
     Ack,
-    CommitFrame,
     Event,
     Message,
     Play,
@@ -48,7 +47,7 @@ from p2pnerts.protocol import (
 )
 from p2pnerts.protocol import Replica as _Replica
 from p2pnerts.protocol._spots import ALL, Spot, spots_of
-from p2pnerts.sim import Links, LinkStall, SimConfig, Simulation, Transport, Wifi, laptop
+from p2pnerts.sim import Links, LinkStall, SimConfig, Simulation, Transport, Watcher, Wifi, laptop
 
 GOOD = Wifi(0.003, 0.002)
 BAD = Wifi(0.030, 0.060, loss=0.05)
@@ -93,7 +92,7 @@ def shapes(network: str, peers: int) -> dict[tuple[int, int], Wifi]:
     return laptop(peers, laptop_seat, GOOD, base=GOOD)
 
 
-class _Plays:
+class _Plays(Watcher):
     """Watches a run: when each seat sent each of its plays, and when it landed there."""
 
     def __init__(self) -> None:
@@ -105,15 +104,6 @@ class _Plays:
         if isinstance(message, Play) and (seat, message.clock) not in self.sent_at:
             self.sent_at[seat, message.clock] = now
             self.workload.append((now, seat, spots_of(message.move, deck=seat)))  # no teams
-
-    def arrived(self, src: int, dst: int, message: Message, now: float) -> None:
-        pass
-
-    def framed(self, seat: int, frame: CommitFrame, to: int | None, now: float) -> None:
-        pass
-
-    def frame_arrived(self, src: int, dst: int, frame: CommitFrame, now: float) -> None:
-        pass
 
     def stepped(self, seat: int, replica: _Replica, events: Sequence[Event], now: float) -> None:
         for event in events:

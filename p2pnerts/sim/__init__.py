@@ -35,6 +35,7 @@ from p2pnerts.sim._network import LinkModel, Network, Scheduler
 from p2pnerts.sim._report import Report, SeedResult, Tally, ViolationReport
 from p2pnerts.sim._run import Simulation
 from p2pnerts.sim._sequencer import SequencerRun
+from p2pnerts.sim._watcher import Watcher
 from p2pnerts.sim._workload import Lineup, SimConfig, commit_floors
 
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "Verdict",
     "Violation",
     "ViolationReport",
+    "Watcher",
     "Wifi",
     "check_cut_off",
     "check_progress",
