@@ -78,6 +78,7 @@ class Host(_host.Host, Protocol):
     @property
     def dealing(self) -> _Dealt: ...
     def team_of(self, seat: int) -> tuple[int, ...]: ...
+    def crowded(self) -> bool: ...
 
 
 class Holder(Protocol):
@@ -208,6 +209,9 @@ class InPlay:
             raise LocalProtocolError("one hand: wait until your last play lands or returns")
         if self._host.log.waiting[self._host.seat] >= PLAYS_WAITING:
             raise LocalProtocolError("too many of your plays wait to commit: wait a moment")
+        if self._host.crowded():
+            why = "the table holds too many plays while a seat is silent: wait a moment"
+            raise LocalProtocolError(why)
         if isinstance(move, Rotate):
             raise LocalProtocolError("the rotation happens by itself once everyone is stuck")
         if isinstance(move, TurnStock) and not self.turns_though_stuck(display):

@@ -31,7 +31,9 @@ all-members log (`_log`):
   in different sequences.
 
 Acks carry the clock, how far the seat has passed the canonical order and how many plays
-it has made (`Commits.hear`).
+it has made (`Commits.hear`). A seat sends one once it has passed `TELL_EVERY` plays since
+it last said how far (`untold`), however soon: the others let go of a play only once every
+member has said it passed it, and what each seat holds travels in its ViewChange.
 
 A play of another seat that a genuine Ballot or Tally names by another witness than the
 copy held here (its sender signed two under one number) is shown to every seat, its
@@ -85,12 +87,24 @@ from p2pnerts.protocol._messages import (
     ViewChange,
     bare,
 )
-from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, conflict, spots_of
+from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, conflict, quorum, spots_of
 from p2pnerts.protocol._status import NEVER, Status
 from p2pnerts.protocol._wire import MAX_FRAME
 from p2pnerts.protocol._witness import Witness, play_number, witness
 from p2pnerts.rules import CallNerts, DeclareStuck
 
+TELL_EVERY = 32
+"""Plays a seat passes in the canonical order before an Ack is due to say so, however soon
+after the last (`Replica._tell`). Told only once a second, a busy table (14 seats of fast
+bots, 170 plays a second) held 200 plays from one Ack to the next, and its ViewChange
+outgrew a frame; told so, its seats hold 20 to 56."""
+A_PLAY = (36, 105, 250)
+"""What a play held adds to a StartView, in bytes: per member, per Ballot of a quorum, and
+once (`crowded`). A StartView carries every member's holding, each naming each play and
+its Tally by hash, and one pool, which carries each play and each Tally once, a Tally
+with its Ballots, and what it settles beside (a crashed seat's plays, decided by two
+seats, have two Tallies). Held to 82 plays at 14 seats, the simulator's StartViews
+carried at most 137 KB."""
 SIZE_EVERY = 0.5
 """Seconds between two sizings of the holdings while a member is silent (`overfull`)."""
 LATE_WHY = "late: a majority held a later play on its spot first"
@@ -132,6 +146,9 @@ class Majority:
         """Plays settled in the canonical order, not folded yet (an outcome not known)."""
         self.made = 0
         """How many ordered messages this seat has made."""
+        self.untold = 0
+        """How many plays this seat has passed in the canonical order since its last Ack
+        said how far (`said`)."""
         self._arrived = [0] * host.players
         """Per seat, how many of its ordered messages were accepted here (this seat's own:
         made): the next one's number, which its ``below`` must name."""
@@ -343,6 +360,7 @@ class Majority:
     def said(self) -> tuple[tuple[int, ...], int]:
         """What this seat's Ack says beside what it holds: how far it has passed the
         canonical order, and how many plays it has made."""
+        self.untold = 0
         return self.commits.order.passed, self.made
 
     def hear(self, ack: Ack) -> None:
@@ -369,7 +387,9 @@ class Majority:
                     else:
                         self._late(play, now, why)
                 self._apply_waiting(now)
-                self._settled.extend(self.commits.canonical(self._host.acks.clock))
+                passed = self.commits.canonical(self._host.acks.clock)
+                self.untold += len(passed)
+                self._settled.extend(passed)
                 self._fold()
         finally:
             self._applying = False
@@ -449,13 +469,27 @@ class Majority:
         (`Commits.open_since`)."""
         return self.commits.open_since()
 
+    def crowded(self) -> bool:
+        """Whether this seat holds as many plays as would fill half a StartView (`A_PLAY`:
+        82 at 14 seats, 147 at 6, 184 at 4): it makes no more until it lets go of some.
+        Plays are let go once every member has passed them, so a member silent holds up
+        letting go of every play since, until the members change: 14 seats of fast bots
+        held about 200 plays by then, and their StartView outgrew a frame."""
+        members = len(self.commits.members)
+        member, ballot, once = A_PLAY
+        size = member * members + ballot * quorum(members) + once
+        return len(self.commits.order.held) * size >= MAX_FRAME // 2
+
     def overfull(self, now: float) -> bool:
         """Whether a StartView carrying the members' holdings, each the size of this seat's,
         and a pool a quarter larger than its own (the others' hold the same plays and
         Tallies, mostly: 124 KB for 82 plays held at 14 seats, this seat's pool 83 KB),
         would fill half a frame: a silent member holds up letting go of every play since
         it fell silent, and the members must change before the change cannot be said
-        (sized at most every `SIZE_EVERY` seconds: it encodes the holding)."""
+        (sized at most every `SIZE_EVERY` seconds: it encodes the holding), or whether
+        this seat is `crowded`, which makes no play meanwhile."""
+        if self.crowded():
+            return True
         at, full = self._sized
         if now - at >= SIZE_EVERY:
             held, pool = self.holding()

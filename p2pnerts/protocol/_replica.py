@@ -49,7 +49,7 @@ from p2pnerts.protocol._errors import LocalProtocolError, RemoteProtocolError
 from p2pnerts.protocol._events import Event, PeerLeft, Returned, SitOut
 from p2pnerts.protocol._inplay import InPlay
 from p2pnerts.protocol._log import Log, Pending
-from p2pnerts.protocol._majority import Majority
+from p2pnerts.protocol._majority import TELL_EVERY, Majority
 from p2pnerts.protocol._membership import Membership
 from p2pnerts.protocol._messages import (
     Ack,
@@ -389,9 +389,12 @@ class Replica(Readings):
         order, and the others let go of the plays every member has passed only so. A seat
         that plays more often than a heartbeat is never quiet, and held every play of a
         round until its end (a cheat's table, its plays returned and made again, held
-        4,363, and its change of members failed: the ViewChange outgrew a frame)."""
+        4,363, and its change of members failed: the ViewChange outgrew a frame), and at
+        once where it has passed `_majority.TELL_EVERY` plays since it last told."""
         if self.majority is None:
             return NEVER
+        if self.majority.untold >= TELL_EVERY:  # (a busy table: at once)
+            return self.outbox.last_ack
         return self.outbox.last_ack + self.timing.tell_passed
 
     def send_ack(self, now: float) -> None:
@@ -475,6 +478,12 @@ class Replica(Readings):
         change fills a StartView (`Majority.overfull`); never where every member's
         acknowledgement commits."""
         return self.majority is not None and self.majority.overfull(now)
+
+    def crowded(self) -> bool:
+        """Whether this seat makes no play for now: it holds as many plays as a change of
+        members may carry (`Majority.crowded`); never where every member's
+        acknowledgement commits."""
+        return self.majority is not None and self.majority.crowded()
 
     def open_since(self) -> float:
         """Since when the oldest play of another seat held here has had no outcome
