@@ -174,6 +174,7 @@ from p2pnerts.protocol._messages import (
     Welcome,
     addressed_to,
     bare,
+    digest_votes,
     shown_to_spectators,
 )
 from p2pnerts.protocol._passphrase import (
@@ -312,6 +313,7 @@ __all__ = [
     "decode_carried",
     "decode_payload",
     "derived",
+    "digest_votes",
     "encode",
     "encode_carried",
     "encode_payload",

@@ -32,6 +32,7 @@ from p2pnerts.protocol._messages import (
     StartView,
     TeamDeal,
     ViewChange,
+    digest_votes,
 )
 from p2pnerts.protocol._signing import Signer
 from p2pnerts.rules import TableOptions
@@ -149,6 +150,10 @@ class Gate:
                     " twice, or one not signed by its seat"
                 )
             voters.add(vote.sender)
+        if start.votes_digest != digest_votes(start.votes):
+            raise RemoteProtocolError(
+                f"seat {start.sender}'s StartView holds other votes than the ones it signed"
+            )
         if voters | set(start.joined) != set(start.members):
             raise RemoteProtocolError(
                 f"seat {start.sender} started view {start.view} without the signed votes of"

@@ -147,6 +147,7 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
             ("carried", _frames()),
             ("scores", _score_rows()),
             ("votes", _frames()),
+            ("votes_digest", _bytes(32, 32)),
             ("pool", _frames()),
             ("sig", _SIG),
         ),

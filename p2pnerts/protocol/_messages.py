@@ -9,6 +9,8 @@ links are FIFO and can be resumed after a reconnect. The wire layout is in
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from p2pnerts.protocol._spectate import Decided, Scene, Seen, Watch
@@ -170,11 +172,30 @@ class StartView(Header):
     votes: tuple[bytes, ...] = ()
     """The encoded, signed ViewChange of every member that voted for this view in
     ``voted_in``: every member but the ``joined`` seats (SPEC §6.5)."""
+    votes_digest: bytes = b""
+    """`digest_votes` of ``votes``, filled in from them when not given. The signature
+    covers it in their place (`bare`), so that a later StartView can carry this one
+    without its votes: carried with them, each rejoin carried every earlier change of the
+    round whole, and the StartViews of a round of many changes outgrew a frame."""
     pool: tuple[bytes, ...] = ()
     """At a table that commits by a majority, the payloads the ``votes``' holdings name, each
     once (`_handover`), the votes carried without their own."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
+
+    def __post_init__(self) -> None:
+        if not self.votes_digest:
+            object.__setattr__(self, "votes_digest", digest_votes(self.votes))
+
+
+def digest_votes(votes: Sequence[bytes]) -> bytes:
+    """What a StartView's signature covers in place of its votes: the SHA-256 of each, in
+    order, as a 4-byte big-endian length and then its bytes (SPEC §3.7)."""
+    hashed = hashlib.sha256()
+    for vote in votes:
+        hashed.update(len(vote).to_bytes(4, "big"))
+        hashed.update(vote)
+    return hashed.digest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,12 +301,13 @@ Message = (
 
 
 def bare(message: Message | CommitFrame) -> Message | CommitFrame:
-    """A message as it is hashed and carried: a StartView without what it carries (that is
-    read once, on arrival, and is not part of the order), a StartView or a ViewChange
-    without its pool (each payload in it is signed by its author, and named by hash in
-    what the signature covers)."""
-    if isinstance(message, StartView) and (message.carried or message.pool):
-        return replace(message, carried=(), pool=())
+    """A message as it is hashed and carried: a StartView without what it carries and
+    without its votes (both are read once, on arrival, and are not part of the order; the
+    votes' digest stands for them), a StartView or a ViewChange without its pool (each
+    payload in it is signed by its author, and named by hash in what the signature
+    covers)."""
+    if isinstance(message, StartView) and (message.carried or message.pool or message.votes):
+        return replace(message, carried=(), pool=(), votes=())
     if isinstance(message, ViewChange) and message.pool:
         return replace(message, pool=())
     return message

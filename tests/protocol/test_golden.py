@@ -167,6 +167,7 @@ _FIELDS: dict[str, Callable[[Any], Any]] = {
     "seed": bytes.fromhex,
     "digest": bytes.fromhex,
     "base_digest": bytes.fromhex,
+    "votes_digest": bytes.fromhex,
     "sig": bytes.fromhex,
     "holding": bytes.fromhex,
     "witness": bytes.fromhex,

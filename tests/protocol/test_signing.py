@@ -18,7 +18,9 @@ from p2pnerts.protocol import (
     Signer,
     StartView,
     ViewChange,
+    bare,
     decode_payload,
+    digest_votes,
     encode_payload,
     signed_bytes,
 )
@@ -120,6 +122,28 @@ def test_a_vote_the_coordinator_signed_for_another_seat_is_refused() -> None:
     table = _dealt()
     start = _start_dropping_seat_0(table, (_vote(table, 1, 1), _vote(table, 2, 1)))
     _refused(table, 2, start, "one not signed by its seat")
+
+
+def test_a_view_whose_votes_are_not_the_ones_its_coordinator_signed_is_refused() -> None:
+    # The signature covers the votes' digest, not the votes: other genuine votes (seat 2's
+    # vote for view 1 with other suspects) in the place of those signed are refused.
+    table = _dealt()
+    start = _start_dropping_seat_0(table, (_vote(table, 1, 1), _vote(table, 2, 2)))
+    other = table.replicas[2].signer.sign(replace(_vote(table, 2, 2), suspects=(0, 1)))
+    swapped = replace(start, votes=(start.votes[0], encode_payload(other)))
+    assert table.replicas[2].signer.genuine(swapped)  # (the digest is what was signed)
+    _refused(table, 2, swapped, "holds other votes than the ones it signed")
+
+
+def test_a_start_view_carried_without_its_votes_is_still_its_coordinators() -> None:
+    # What a later StartView carries of it: no votes, no carried messages, the digest.
+    table = _dealt()
+    start = _start_dropping_seat_0(table, (_vote(table, 1, 1), _vote(table, 2, 2)))
+    again = decode_payload(encode_payload(bare(start)))
+    assert isinstance(again, StartView) and not again.votes
+    assert again.votes_digest == start.votes_digest == digest_votes(start.votes)
+    assert Signer.computed(0, 3).genuine(again)
+    assert not Signer.computed(0, 3).genuine(replace(again, members=(0, 1, 2)))
 
 
 def test_a_view_with_every_members_signed_vote_passes_the_check() -> None:

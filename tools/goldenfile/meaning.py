@@ -26,7 +26,18 @@ from p2pnerts.rules import (
 )
 
 _RANKS = ("Jk", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-_BYTES = {"pledge", "secret", "next", "seed", "digest", "base_digest", "sig", "holding", "witness"}
+_BYTES = {
+    "pledge",
+    "secret",
+    "next",
+    "seed",
+    "digest",
+    "base_digest",
+    "votes_digest",
+    "sig",
+    "holding",
+    "witness",
+}
 _CODES = {"face_up", "order"}
 
 NOTATION = {
@@ -38,7 +49,7 @@ NOTATION = {
     "pile": "nerts (-1 on the wire), waste (-2), work N (N, counting from 0)",
     "foundation": "new (-1 on the wire) or the foundation's number",
     "declare": "null (nil), or what a joker stands for: AS is [1, 0] on the wire",
-    "bytes": "pledge, secret, next, seed, digest, base_digest, holding, witness: hex",
+    "bytes": "pledge, secret, next, seed, digest, base_digest, votes_digest, holding, witness: hex",
     "carried, votes, messages": "each payload as hex (no length prefix), with its own meaning",
     "play": "a Poll's: the payload as hex (no length prefix), with its own meaning (null where"
     " it is empty)",
