@@ -135,37 +135,35 @@ LESSONS = {
         ),
         Lesson(
             "majority-race",
-            Table(71, 4, majority=True),
+            Table(148, 4, majority=True),
             Kind.RACE,
-            by=9304,
-            start=9189,
+            by=1910,
+            start=1795,
             script=((0, _struck("slow", 3)),),
             about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
-            "step 9192 seat 1 plays a 3♣ onto foundation 4, L=2087; seats 2 and 3 vote for "
-            "it, and at step 9197 its Tally goes out: in, by 3 of 4, without seat 4, which "
-            "has not heard of it yet. At step 9221 seat 4, not having heard of it, plays "
-            "its own 3♣ there, L=2089: concurrent. Its votes name L=2087 below it; seat "
-            "4's slow links keep its count from the others, so seat 2 polls them at step "
-            "9295 (carrying it to seat 3) and at step 9304 counts it in, by all four. The "
-            "keys put L=2087 first: seat 4's card goes back. Seats 3 and 1 follow by step "
-            "9309, seat 4 at step 9355.",
+            "step 1798 seat 3 plays a 3♠ onto foundation 7, L=381; seats 1 and 2 vote for "
+            "it, and at step 1802 its Tally goes out: in, by 3 of 4, without seat 4, which "
+            "has not heard of it yet. At step 1854 seat 4, not having heard of it, plays "
+            "its own 3♠ there, L=382: concurrent. Its votes name L=381 below it; seat 4's "
+            "slow links keep its count from the others, so seat 1 polls them at step 1906 "
+            "and at step 1910 counts it in, by all four. The keys put L=381 first: seat "
+            "4's card goes back. Seats 2 and 3 follow by step 1912, seat 4 at step 1919.",
         ),
         Lesson(
             "majority-hiccup",
             Table(1, 4, majority=True),
             Kind.HICCUP,
-            by=2775,
+            by=2769,
             start=1997,
             script=((2000, _struck("partition", 3)), (2747, _struck("join"))),
             about="Commit by a majority (protocol v3). At step 2000 the network cuts seat 4 "
             "off for 2.5 s. The three play on, each play voted in by a quorum, 3 of 4, "
-            "without seat 4: their applied row goes from 171 to 271, seat 4's stays at "
-            "171; their committed row, the digest's order, waits at 190 for seat 4's "
+            "without seat 4: their applied row goes from 173 to 271, seat 4's stays at "
+            "174; their committed row, the digest's order, waits at 194 for seat 4's "
             "clock. Each side suspects the other after a second, no more. At step 2747 "
-            "the network heals; at step 2775 seat 1 hears seat 4 again, still in view 0: "
-            "nobody was left out. Seat 4's stock turn L=521 (step 2012) clashes with "
-            "nothing: in at step 2968. In the partition lesson nothing commits until "
-            "seat 4 is left out, after 2 s.",
+            "the network heals; at step 2769 seat 1 hears seat 4 again, still in view 0: "
+            "nobody was left out. Seat 4's 2♠ L=524 (step 2022) comes back at step 2959: "
+            "seats 1 and 2 held seat 3's 2♠ L=539 first, and voted it late.",
         ),
     )
 }

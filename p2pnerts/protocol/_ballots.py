@@ -113,11 +113,17 @@ class BallotBox:
         return {voter: vote_of(b) for voter, b in self._ballots.get(play, {}).items()}
 
     def tally(
-        self, play: Spotted, members: Iterable[int], view: int, stamp: Callable[[], int]
+        self,
+        play: Spotted,
+        members: Iterable[int],
+        view: int,
+        stamp: Callable[[], int],
+        passed: tuple[int, ...],
     ) -> Tally | None:
         """The outcome the votes held here decide for ``play``, as a signed Tally carrying
-        the Ballots it rests on, sent at the clock ``stamp`` gives; None while they decide
-        nothing (and ``stamp`` is not called)."""
+        the Ballots it rests on, sent at the clock ``stamp`` gives, saying how far this seat
+        has ``passed`` the canonical order; None while they decide nothing (and ``stamp``
+        is not called)."""
         members = tuple(members)
         held = self.votes(play.id)
         polled = play.seat != self.seat  # (`_spots.decide`: a poller needs more votes)
@@ -132,7 +138,8 @@ class BallotBox:
         carried = tuple(encode_carried(ballots[vote.voter], outcome.witness) for vote in rests_on)
         seat, number = play.id
         decided = (outcome.witness, outcome.ok, outcome.below, carried)
-        return self.signer.sign(Tally(self.seat, view, stamp(), 1, seat, number, *decided))
+        tally = Tally(self.seat, view, stamp(), 1, seat, number, *decided, passed)
+        return self.signer.sign(tally)
 
     def check(self, tally: Tally, play: Spotted, members: Iterable[int]) -> Decision:
         """The outcome ``tally`` proves for ``play`` (which this seat holds), whichever seat

@@ -202,6 +202,7 @@ _COMMIT_LAYOUT: dict[type[CommitFrame], tuple[int, tuple[tuple[str, _Field], ...
             ("number", _number(1)),
             *_VOTE,
             ("ballots", _frames(0, MAX_SEATS)),
+            ("passed", _numbers(3)),
             ("sig", _SIG),
         ),
     ),

@@ -145,6 +145,9 @@ class Commits:
         """Plays of other seats added to `other_copies` since the last `noticed`."""
         self._passed: list[Key] = [()] * players
         """Per seat, how far it has told it has passed the canonical order (`hear`)."""
+        self.untold = 0
+        """How many plays this seat has passed in the canonical order since it last said
+        how far, in an Ack (`told`) or a Tally of its own."""
 
     # --- inputs ---------------------------------------------------------------------------
 
@@ -256,9 +259,19 @@ class Commits:
         go of every play every member has passed."""
         self.order.bound(seat, (clock + 1,))
         self._made[seat] = max(self._made[seat], made)
+        self.hear_passed(seat, passed)
+
+    def hear_passed(self, seat: int, passed: Key) -> None:
+        """How far ``seat`` has passed the canonical order, as its Ack or a Tally it sent
+        this seat itself says; lets go of every play every member has passed."""
         if passed > self._passed[seat]:
             self._passed[seat] = passed
             self._forget()
+
+    def told(self) -> Key:
+        """How far this seat has passed the canonical order, as its Ack says now."""
+        self.untold = 0
+        return self.order.passed
 
     def canonical(self, clock: int) -> list[tuple[PlayId, bool]]:
         """The plays whose place in the canonical order is fixed now, in that order, each
@@ -267,6 +280,7 @@ class Commits:
         (`hear`) or their last play held here bounds theirs."""
         self.order.bound(self.seat, (clock + 1,))
         done = self.order.settled(self.order.bounds[m] for m in self.members)
+        self.untold += len(done)
         if done:
             self._passed[self.seat] = self.order.passed
             self._forget()
@@ -434,8 +448,9 @@ class Commits:
         held = self.order.held.get(play)
         if held is None or play in self.order.outcomes:
             return
-        tally = self.box.tally(held, self.members, self.view, self._stamp)
+        tally = self.box.tally(held, self.members, self.view, self._stamp, self.order.passed)
         if tally is not None:
+            self.untold = 0  # (the Tally says how far)
             self._waiting.pop(play, None)  # (sent to every seat)
             self._learn(tally, held)
             self._send(tally)

@@ -31,9 +31,10 @@ all-members log (`_log`):
   in different sequences.
 
 Acks carry the clock, how far the seat has passed the canonical order and how many plays
-it has made (`Commits.hear`). A seat sends one once it has passed `TELL_EVERY` plays since
-it last said how far (`untold`), however soon: the others let go of a play only once every
-member has said it passed it, and what each seat holds travels in its ViewChange.
+it has made (`Commits.hear`); the Tally of a seat's own play says how far it has passed
+too. A seat sends an Ack once it has passed `TELL_EVERY` plays since it last said how far
+(`Commits.untold`), however soon: the others let go of a play only once every member has
+said it passed it, and what each seat holds travels in its ViewChange.
 
 A play of another seat that a genuine Ballot or Tally names by another witness than the
 copy held here (its sender signed two under one number) is shown to every seat, its
@@ -146,9 +147,6 @@ class Majority:
         """Plays settled in the canonical order, not folded yet (an outcome not known)."""
         self.made = 0
         """How many ordered messages this seat has made."""
-        self.untold = 0
-        """How many plays this seat has passed in the canonical order since its last Ack
-        said how far (`said`)."""
         self._arrived = [0] * host.players
         """Per seat, how many of its ordered messages were accepted here (this seat's own:
         made): the next one's number, which its ``below`` must name."""
@@ -332,6 +330,9 @@ class Majority:
             check_header(frame, host.acks.clock, host.view)
             carried = self._carried(frame) if isinstance(frame, Poll) else None
             self.commits.take(frame, now)
+            if isinstance(frame, Tally) and via == sender and frame.view == self.commits.view:
+                # (a Tally of its own, on its own link: not one handed on)
+                self.commits.hear_passed(sender, frame.passed)
             if carried is not None:  # (after the Poll: holding it answers the poller)
                 self._hold_carried(carried, now)
         except RemoteProtocolError as exc:
@@ -360,8 +361,7 @@ class Majority:
     def said(self) -> tuple[tuple[int, ...], int]:
         """What this seat's Ack says beside what it holds: how far it has passed the
         canonical order, and how many plays it has made."""
-        self.untold = 0
-        return self.commits.order.passed, self.made
+        return self.commits.told(), self.made
 
     def hear(self, ack: Ack) -> None:
         """What an Ack says of its sender's clock, its canonical order and its plays."""
@@ -387,9 +387,7 @@ class Majority:
                     else:
                         self._late(play, now, why)
                 self._apply_waiting(now)
-                passed = self.commits.canonical(self._host.acks.clock)
-                self.untold += len(passed)
-                self._settled.extend(passed)
+                self._settled.extend(self.commits.canonical(self._host.acks.clock))
                 self._fold()
         finally:
             self._applying = False

@@ -272,6 +272,9 @@ class Tally(Header):
     ok: bool
     below: tuple[int, ...]
     ballots: tuple[bytes, ...]
+    passed: tuple[int, ...] = ()
+    """How far the sender had passed the canonical order as it sent this (an Ack's
+    ``passed``): a seat that tallies its own plays need send no Ack to say it."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 

@@ -390,10 +390,11 @@ class Replica(Readings):
         that plays more often than a heartbeat is never quiet, and held every play of a
         round until its end (a cheat's table, its plays returned and made again, held
         4,363, and its change of members failed: the ViewChange outgrew a frame), and at
-        once where it has passed `_majority.TELL_EVERY` plays since it last told."""
+        once where it has passed `_majority.TELL_EVERY` plays since it last told (in an
+        Ack, or in a Tally of its own play: `Commits.untold`)."""
         if self.majority is None:
             return NEVER
-        if self.majority.untold >= TELL_EVERY:  # (a busy table: at once)
+        if self.majority.commits.untold >= TELL_EVERY:  # (a busy table: at once)
             return self.outbox.last_ack
         return self.outbox.last_ack + self.timing.tell_passed
 

@@ -35,12 +35,12 @@ def test_the_races_two_plays_are_concurrent_and_the_seats_have_them_in_different
 def test_the_majoritys_race_is_concurrent_and_the_slow_seat_had_its_own_play_first(
     tmp_path: Path,
 ) -> None:
-    """Seat 4 played its 3♣ L=2089 before seat 1's L=2087 reached it; every other seat had
-    seat 1's first, yet both were voted in and their keys put seat 1's first."""
+    """Seat 4 played its 3♠ L=382 before seat 3's L=381 reached it; every other seat had
+    seat 3's first, yet both were voted in and their keys put seat 3's first."""
     _, _, race = claimed(LESSONS["majority-race"], tmp_path)
     assert race.concurrent and not race.known
-    assert race.first == (0, 2087) and race.second == (3, 2089)
-    assert race.seen == {0: (0, 3), 1: (0, 3), 2: (0, 3), 3: (3, 0)}
+    assert race.first == (2, 381) and race.second == (3, 382)
+    assert race.seen == {0: (2, 3), 1: (2, 3), 2: (2, 3), 3: (3, 2)}
 
 
 @pytest.mark.parametrize("name", ["tie-both-stay", "tie-rotate", "tie-seat"])

@@ -95,10 +95,10 @@ def _tie(holder: int) -> tuple[Claim, ...]:
     )
 
 
-CLUBS = ((2087, 0, 0), (2089, 0, 3))
-"""The majority's race: seat 1's 3♣ and seat 4's."""
-TURN = ((521, 0, 3),)
-"""The hiccup: seat 4's stock turn, made into its silence."""
+SPADES = ((381, 0, 2), (382, 0, 3))
+"""The majority's race: seat 3's 3♠ and seat 4's."""
+TWO = ((524, 0, 3),)
+"""The hiccup: seat 4's 2♠, played into its silence."""
 
 CLAIMS: dict[str, tuple[Claim, ...]] = {
     "race": (
@@ -165,84 +165,72 @@ CLAIMS: dict[str, tuple[Claim, ...]] = {
         ),
     ),
     "majority-race": (
-        Claim("At step 9192 seat 1 plays a 3♣", 9191, (Shows(0, lacks=CLUBS),)),
+        Claim("At step 1798 seat 3 plays a 3♠", 1797, (Shows(2, lacks=SPADES),)),
         Claim(
-            "At step 9192 seat 1 plays a 3♣ onto foundation 4, L=2087",
-            9192,
-            (Shows(0, holds=CLUBS[:1]), Shows(3, lacks=CLUBS)),
+            "At step 1798 seat 3 plays a 3♠ onto foundation 7, L=381",
+            1798,
+            (Shows(2, holds=SPADES[:1]), Shows(3, lacks=SPADES)),
         ),
-        Claim("at step 9197 its Tally goes out", 9196, (Shows(0, holds=CLUBS[:1]),)),
+        Claim("at step 1802 its Tally goes out", 1801, (Shows(2, holds=SPADES[:1]),)),
         Claim(
-            "at step 9197 its Tally goes out ... which has not heard of it yet",
-            9197,
-            (Shows(0, lacks=CLUBS[:1]), Shows(3, lacks=CLUBS)),
+            "at step 1802 its Tally goes out ... which has not heard of it yet",
+            1802,
+            (Shows(2, lacks=SPADES[:1]), Shows(3, lacks=SPADES)),
         ),
-        Claim("At step 9221 seat 4, not having heard", 9220, (Shows(3, lacks=CLUBS),)),
+        Claim("At step 1854 seat 4, not having heard", 1853, (Shows(3, lacks=SPADES),)),
         Claim(
-            "At step 9221 seat 4, not having heard of it, plays its own 3♣ there, L=2089",
-            9221,
-            (Shows(3, holds=CLUBS[1:], lacks=CLUBS[:1]),),
+            "At step 1854 seat 4, not having heard of it, plays its own 3♠ there, L=382",
+            1854,
+            (Shows(3, holds=SPADES[1:], lacks=SPADES[:1]),),
         ),
+        Claim("so seat 1 polls them at step 1906", 1906, _all(range(4), holds=SPADES[1:])),
+        Claim("at step 1910 counts it in", 1909, _all(range(4), holds=SPADES[1:])),
         Claim(
-            "so seat 2 polls them at step 9295 (carrying it to seat 3)",
-            9295,
-            (Shows(2, lacks=CLUBS[1:]), *(Shows(s, holds=CLUBS[1:]) for s in (0, 1, 3))),
+            "at step 1910 counts it in ... seat 4's card goes back",
+            1910,
+            (Shows(0, lacks=SPADES), *(Shows(s, holds=SPADES[1:]) for s in (1, 2, 3))),
         ),
-        Claim("at step 9304 counts it in", 9303, _all(range(4), holds=CLUBS[1:])),
-        Claim(
-            "at step 9304 counts it in ... seat 4's card goes back",
-            9304,
-            (Shows(1, lacks=CLUBS), *(Shows(s, holds=CLUBS[1:]) for s in (0, 2, 3))),
-        ),
-        Claim("Seats 3 and 1 follow by step 9309", 9308, (Shows(0, holds=CLUBS[1:]),)),
-        Claim("Seats 3 and 1 follow by step 9309", 9309, _all(range(3), lacks=CLUBS)),
-        Claim("seat 4 at step 9355", 9354, (Shows(3, holds=CLUBS[1:]),)),
-        Claim("seat 4 at step 9355", 9355, _all(range(4), lacks=CLUBS)),
+        Claim("Seats 2 and 3 follow by step 1912", 1911, (Shows(2, holds=SPADES[1:]),)),
+        Claim("Seats 2 and 3 follow by step 1912", 1912, _all(range(3), lacks=SPADES)),
+        Claim("seat 4 at step 1919", 1918, (Shows(3, holds=SPADES[1:]),)),
+        Claim("seat 4 at step 1919", 1919, _all(range(4), lacks=SPADES)),
     ),
     "majority-hiccup": (
         Claim(
-            "At step 2000 the network cuts seat 4 off ... their applied row goes from 171",
+            "At step 2000 the network cuts seat 4 off ... their applied row goes from 173",
             2000,
-            (*_all(range(3), applied=171), Shows(3, applied=171)),
+            (*_all(range(3), applied=173), Shows(3, applied=174)),
         ),
-        Claim(
-            "Seat 4's stock turn L=521 (step 2012)",
-            2011,
-            (Shows(3, lacks=TURN),),
-        ),
-        Claim(
-            "Seat 4's stock turn L=521 (step 2012)",
-            2012,
-            (Shows(3, holds=TURN),),
-        ),
-        Claim("Each side suspects the other after a second", 2267, _all(range(4), suspected=())),
+        Claim("Seat 4's 2♠ L=524 (step 2022)", 2021, (Shows(3, lacks=TWO),)),
+        Claim("Seat 4's 2♠ L=524 (step 2022)", 2022, (Shows(3, holds=TWO),)),
+        Claim("Each side suspects the other after a second", 2291, _all(range(4), suspected=())),
         Claim(
             "Each side suspects the other after a second",
-            2268,
-            (Shows(3, suspected=(2,)), Shows(0, suspected=())),
+            2292,
+            (Shows(3, suspected=(1,)), Shows(0, suspected=())),
         ),
         Claim(
             "Each side suspects the other after a second",
-            2282,
+            2318,
             (*_all(range(3), suspected=(3,)), Shows(3, suspected=(0, 1, 2))),
         ),
         Claim(
-            "to 271, seat 4's stays at 171; their committed row, the digest's order, waits at 190",
-            2746,
-            (*_all(range(3), committed=190, applied=271), Shows(3, applied=171, holds=TURN)),
+            "to 271, seat 4's stays at 174; their committed row, the digest's order, waits at 194",
+            2756,
+            (*_all(range(3), committed=194, applied=271), Shows(3, applied=174, holds=TWO)),
         ),
         Claim("At step 2747 the network heals", 2747, (Shows(0, suspected=(3,)),)),
-        Claim("at step 2775 seat 1 hears seat 4 again", 2774, (Shows(0, suspected=(3,)),)),
+        Claim("at step 2769 seat 1 hears seat 4 again", 2768, (Shows(0, suspected=(3,)),)),
         Claim(
-            "at step 2775 seat 1 hears seat 4 again, still in view 0: nobody was left out",
-            2775,
+            "at step 2769 seat 1 hears seat 4 again, still in view 0: nobody was left out",
+            2769,
             (
                 Shows(0, suspected=()),
                 *_all(range(4), status="playing", view=0, members=(0, 1, 2, 3)),
             ),
         ),
-        Claim("in at step 2968", 2967, (Shows(3, holds=TURN),)),
-        Claim("in at step 2968", 2968, (Shows(3, lacks=TURN),)),
+        Claim("comes back at step 2959", 2958, (Shows(3, holds=TWO),)),
+        Claim("comes back at step 2959", 2959, (Shows(3, lacks=TWO),)),
     ),
     "partition": (
         Claim("At step 600 the network splits seat 4", 600, (Shows(3, committed=45),)),

@@ -74,7 +74,7 @@ class Table:
         box = self.boxes[play.seat]
         for voter in voters:
             box.count(self.ballot(voter, play))
-        tally = box.tally(play, MEMBERS, VIEW, self.stamp)
+        tally = box.tally(play, MEMBERS, VIEW, self.stamp, ())
         assert tally is not None
         decoded = wire(tally)
         assert isinstance(decoded, Tally)
@@ -88,7 +88,7 @@ def test_a_play_commits_at_every_seat_on_a_quorum_of_signed_ballots_carried_in_i
     box = table.boxes[0]
     for voter in range(1, need):
         box.count(table.ballot(voter, play))
-        assert box.tally(play, MEMBERS, VIEW, table.stamp) is None  # not yet a quorum
+        assert box.tally(play, MEMBERS, VIEW, table.stamp, ()) is None  # not yet a quorum
     tally = table.decided(play, (need,))
     assert tally.ok and len(tally.ballots) == need
     for seat in MEMBERS:
@@ -118,7 +118,7 @@ def test_a_play_the_members_voted_late_is_returned_by_a_tally_of_their_ballots()
     for ballot in ballots:
         assert not ballot.ok and ballot.below == ()
         box.count(ballot)
-    tally = wire(box.tally(earlier, MEMBERS, VIEW, table.stamp) or pytest.fail("undecided"))
+    tally = wire(box.tally(earlier, MEMBERS, VIEW, table.stamp, ()) or pytest.fail("undecided"))
     assert isinstance(tally, Tally) and not tally.ok
     assert table.boxes[4].check(tally, earlier, MEMBERS).ok is False
 
@@ -238,7 +238,7 @@ def test_a_ballot_as_a_tally_carries_it_comes_back_whole_or_is_refused() -> None
     box = table.boxes[2]
     for ballot in ballots:
         box.count(ballot)
-    returned = wire(box.tally(earlier, MEMBERS, VIEW, table.stamp) or pytest.fail("undecided"))
+    returned = wire(box.tally(earlier, MEMBERS, VIEW, table.stamp, ()) or pytest.fail("undecided"))
     assert isinstance(returned, Tally) and returned.witness == b""
     for payload in returned.ballots:  # late votes naming the play they held: a witness each
         ballot = decode_carried(payload, returned)

@@ -69,7 +69,7 @@ def _tally() -> Tally:
     box = BallotBox(2, PLAYERS, signer(2))
     for ballot in (LATE, FOR_1, FOR_3):
         box.count(ballot)
-    tally = box.tally(PLAYED, MEMBERS, 0, lambda: 22)
+    tally = box.tally(PLAYED, MEMBERS, 0, lambda: 22, (17, 0, 1))
     assert tally is not None and tally.ok, "a quorum of three decides the play in"
     for seat in MEMBERS:  # every seat takes it: signed, and its Ballots decide it so
         BallotBox(seat, PLAYERS, signer(seat)).check(tally, PLAYED, MEMBERS)
