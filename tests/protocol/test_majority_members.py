@@ -348,18 +348,8 @@ def test_a_seat_that_tallies_its_own_plays_needs_no_ack_to_say_how_far_it_has_pa
             send(now)
 
         replica.send_ack = counted  # type: ignore[method-assign]
-    for _ in range(80):
-        for seat in range(4):
-            table.replicas[seat].intend(TurnStock(seat), table.now)
-        table.flush()
-        table.settle()
-        table.advance(0.05)
-    assert all(r.committed >= 4 * 80 for r in table.replicas)
+    _turn_stocks(table, 80, every=0.05, held_at_most=4 * 25)  # (about a second's plays)
     assert max(acks) <= 4 + 1, acks  # (a heartbeat a second)
-    held = [len(_commits(table, seat).order.held) for seat in range(4)]
-    assert max(held) <= 4 * 25, held  # (what was made in the last second or so)
-    table.settle()
-    table.agree()
 
 
 def test_seats_busy_playing_still_let_go_of_what_every_seat_has_passed() -> None:
@@ -367,16 +357,22 @@ def test_seats_busy_playing_still_let_go_of_what_every_seat_has_passed() -> None
     heartbeat; each still sends an Ack a second (`Timing.tell_passed`), telling how far it
     has passed the canonical order, and every seat lets go of the plays all have passed.
     Before, a busy seat sent none, and each seat held every play of the round."""
-    table = _table(3)
-    for _ in range(40):
-        for seat in range(3):
+    _turn_stocks(_table(3), 40, every=0.1, held_at_most=3 * 15)  # (about a second's plays)
+
+
+def _turn_stocks(table: Table, times: int, *, every: float, held_at_most: int) -> None:
+    """Every seat turns its stock ``times`` times, once ``every`` seconds: each commits
+    every turn, none holds more than ``held_at_most`` plays after it, and all agree."""
+    seats = range(table.players)
+    for _ in range(times):
+        for seat in seats:
             table.replicas[seat].intend(TurnStock(seat), table.now)
         table.flush()
         table.settle()
-        table.advance(0.1)
-    held = [len(_commits(table, seat).order.held) for seat in range(3)]
-    assert all(r.committed >= 3 * 40 for r in table.replicas)
-    assert max(held) <= 3 * 15, held  # (what was made in the last second or so)
+        table.advance(every)
+    held = [len(_commits(table, seat).order.held) for seat in seats]
+    assert all(r.committed >= table.players * times for r in table.replicas)
+    assert max(held) <= held_at_most, held
     table.settle()
     table.agree()
 
