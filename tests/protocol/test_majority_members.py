@@ -338,7 +338,8 @@ def test_a_seat_that_tallies_its_own_plays_needs_no_ack_to_say_how_far_it_has_pa
     seat's Tally of its own play says how far it has passed the canonical order
     (`passed`), so no seat passes `TELL_EVERY` plays untold and each sends only its
     heartbeat Ack, about one a second; and every seat still lets go of what all have
-    passed. Before, each seat also sent an Ack every 32 plays it passed: 10 each in the 4 s."""
+    passed. Before, each seat also sent an Ack every 32 plays it passed: 10 each in the
+    4 s."""
     table = _table(4)
     acks = [0] * 4
     for seat, replica in enumerate(table.replicas):
@@ -383,9 +384,9 @@ def test_a_seat_let_back_in_is_carried_the_rounds_earlier_changes_without_their_
     so with every member's holding: 14 processes of level-8 bots on 2 cores changed
     members 11 times in one round, their StartViews grew 56, 110, 146, 195, 243 KB, and
     the next, 282 KB, outgrew a frame. A StartView is now signed over a digest of its
-    votes and carried without them: a change is under two hundred bytes (its members, cuts and
-    lives, at 5 seats): 168, 170, 168 and 171 bytes, where these four were 2,722, 3,316,
-    554 and 553."""
+    votes and carried without them: a change is under two hundred bytes (its members,
+    cuts and lives, at 5 seats): 168, 170, 168 and 171 bytes, where these four were 2,722,
+    3,316, 554 and 553."""
     table = _table(5)
     for _ in range(2):  # seat 5 left out and let back in, twice: four changes
         disk = table.crash(4)
