@@ -284,8 +284,12 @@ def check_header(message: Message | CommitFrame, clock: int, view: int) -> None:
     sender = message.sender
     if message.clock > min(CLOCK_LIMIT, clock + CLOCK_JUMP):
         raise RemoteProtocolError(f"seat {sender}'s clock {message.clock} is out of bounds")
-    if message.view > min(VIEW_LIMIT, view + VIEW_JUMP):
+    highest = min(VIEW_LIMIT, view + VIEW_JUMP)
+    if message.view > highest:
         raise RemoteProtocolError(f"seat {sender}'s view {message.view} is out of bounds")
+    match message:  # (a vote's view, or the view a Rejoin asks to come in above)
+        case ViewChange(new_view=named) | Rejoin(above=named) if named > highest:
+            raise RemoteProtocolError(f"seat {sender} names view {named}, out of bounds")
     if isinstance(message, StartView) and message.view % len(message.lives) != sender:
         raise RemoteProtocolError(f"seat {sender} started view {message.view}, not its own")
 

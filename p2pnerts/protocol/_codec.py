@@ -152,7 +152,7 @@ _LAYOUT: dict[type[Message], tuple[int, tuple[tuple[str, _Field], ...]]] = {
             ("sig", _SIG),
         ),
     ),
-    Rejoin: (8, (("round", _number()), ("sig", _SIG))),
+    Rejoin: (8, (("round", _number()), ("above", _number()), ("sig", _SIG))),
     TeamDeal: (
         9,
         (

@@ -81,13 +81,13 @@ class Election:
                 # A seat comes back only into a view above every view it was in (its
                 # earlier life's messages are then all older than its new life).
                 asking = self._m.rejoining.asking
-                above = max([self._m.view, *(asking[s][1] for s in fresh)])
+                above = max([self._m.view, *(asking[s].above for s in fresh)])
                 self._start_view_change(self._next_view(above, now), now)
         elif self._m.status is Status.NORMAL and (
             self._departed(now) or self._m.rejoining.fresh(now) or self._settle_due() <= now
         ):
             fresh, asking = self._m.rejoining.fresh(now), self._m.rejoining.asking
-            above = max([self._m.view, *(asking[s][1] for s in fresh)])
+            above = max([self._m.view, *(asking[s].above for s in fresh)])
             self._start_view_change(self._next_view(above, now), now)
         elif self._m.status is Status.CHANGING:
             if now - self._change_started >= self._m.timing.view_change_timeout:
@@ -251,7 +251,7 @@ class Election:
             return
         voters -= self._parted(votes, voters)
         asking = self._m.rejoining.asking
-        rejoining = {s for s in self._m.rejoining.fresh(now) - voters if asking[s][1] < new_view}
+        rejoining = {s for s in self._m.rejoining.fresh(now) - voters if asking[s].above < new_view}
         quorums = self._m.quorums_now()
         # A seat asking to rejoin from one of those views counts like a voter: it has
         # installed no view since, and will install one at most, the first StartView that
@@ -262,12 +262,12 @@ class Election:
         # where this view let it in from: it installed nothing since, this view included.
         came_from = self._m.lineage.came_from
         backing = voters | {
-            s for s in rejoining if asking[s][1] in behind or asking[s][1] == came_from(s)
+            s for s in rejoining if asking[s].view in behind or asking[s].view == came_from(s)
         }
         if not all(2 * len(backing & q) > len(q) for _, q in quorums):
             return
         joined = tuple(sorted(rejoining))
-        joined_from = tuple(asking[s][1] for s in joined)
+        joined_from = tuple(asking[s].view for s in joined)
         members = tuple(sorted(voters | set(joined)))
         lives = tuple(new_view if s in joined else v for s, v in enumerate(self._m.host.acks.lives))
         earlier = tuple((number, tuple(sorted(q))) for number, q in quorums)

@@ -33,15 +33,16 @@ A seat that is shut out of a stillborn view asks to rejoin from the view it came
 (`origin`), as if the StartView had never reached it: what it did in the stillborn view
 counts nowhere. Its votes there can only have formed views that list it as a voter, which
 it, out, never installs, so they never take hold either; and it installs no view at or
-below the stillborn one, or the last it voted for, again
-(`Membership._answers_my_rejoin`). A view that listed it as coming back, but that it never
-installed, takes a Rejoin of it from further back than that view for a late one — unless
-the seat is gone, and the Rejoin was sent after the message that showed it (`asks_again`),
-or it has said nothing in that view a view change's timeout after it was installed
-(`Membership._refused_its_start`). Without all that, two sibling views each installed by
-half the table wait for each other for ever: each half needs a majority of the view both
-were built from, and may count a seat asking to rejoin only from one of the views behind
-its own (SPEC §6.9).
+below the stillborn one, or the last it voted for, again (`Membership._answers_my_rejoin`);
+its Rejoin says so (`Rejoin.above`), and a coordinator lets it in only above that view. A
+view that listed it as coming back, but that it never installed (one built before that
+Rejoin reached its coordinator, say), takes a Rejoin of it from further back than that view
+for a late one — unless the seat is gone, and the Rejoin was sent after the message that
+showed it (`asks_again`), or it has said nothing in that view a view change's timeout after
+it was installed (`Membership._refused_its_start`). Without all that, two sibling views
+each installed by half the table wait for each other for ever: each half needs a majority
+of the view both were built from, and may count a seat asking to rejoin only from one of
+the views behind its own (SPEC §6.9).
 """
 
 from __future__ import annotations

@@ -209,10 +209,18 @@ class Membership:
         (its own earlier life, say, resent on a new connection), which it may meanwhile have
         answered by installing another, nor one at or below a view it installed (or, asking
         from further back, voted for: `Lineage`)."""
-        floor = self.view if self.asks_from == self.view else self.election.changing_to
-        if self.seat not in start.joined or start.view <= max(self.view, floor):
+        if self.seat not in start.joined or start.view <= self.floor:
             return False
         return start.joined_from[start.joined.index(self.seat)] == self.asks_from
+
+    @property
+    def floor(self) -> int:
+        """While out, the last view this seat installs nothing at or below: its own view,
+        or, asking from further back, the last it voted for if that is higher. Its Rejoin
+        says it (`Rejoin.above`), so that the others let it in above it at once."""
+        if self.asks_from == self.view:
+            return self.view
+        return max(self.view, self.election.changing_to)
 
     def hear_from(self, message: Message, now: float, *, stale: bool) -> None:
         """A message came next from its sender: one sent in this view shows the sender

@@ -205,6 +205,10 @@ class Rejoin(Header):
     every member sees that the seat asked."""
 
     round: int
+    above: int = 0
+    """The last view the seat installs nothing at or below, where that is above the view
+    it asks from (the header's ``view``): asking from further back than its own view, the
+    last it voted for (`Membership.floor`). A coordinator lets it in only above both."""
     sig: bytes = b""
     """The sender's signature (`_signing`): empty until it is signed."""
 

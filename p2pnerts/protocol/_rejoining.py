@@ -4,7 +4,7 @@ replica has not installed (yet). See `_membership.py` for the theory."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from p2pnerts.protocol import _host
 from p2pnerts.protocol._events import PeerStalled
@@ -18,10 +18,24 @@ HOLD_OFF_FIRST = 4.0
 waits before this seat lets it back in (`Rejoining.hold_off`)."""
 
 
+class Asking(NamedTuple):
+    """A seat's request to rejoin, as the others hold it."""
+
+    at: float
+    """When it last asked."""
+    view: int
+    """The view it asks from: the view a StartView that lets it in says it came from."""
+    above: int
+    """The last view it installs nothing at or below (`Rejoin.above`, at least ``view``)."""
+
+
 class Membership(_host.Membership, Protocol):
     """What rejoining reads of the membership (`_membership.Membership`)."""
 
     asks_from: int
+
+    @property
+    def floor(self) -> int: ...
 
 
 class Rejoining:
@@ -29,8 +43,8 @@ class Rejoining:
 
     def __init__(self, membership: Membership) -> None:
         self._m = membership
-        self.asking: dict[int, tuple[float, int]] = {}
-        """Seats asking to rejoin: when they last asked, and the view they asked from."""
+        self.asking: dict[int, Asking] = {}
+        """Seats asking to rejoin: when they last asked, from which view, and above which."""
         self.requests: dict[int, Rejoin] = {}
         """Each seat's latest Rejoin, signed: a StartView that lets it in carries it."""
         self.barred: dict[int, float] = {}
@@ -48,10 +62,11 @@ class Rejoining:
 
     def ask(self, now: float) -> None:
         """Ask to be let back in, from the view it asks from, saying which round's deck this
-        seat still holds."""
+        seat still holds and above which view it installs one."""
         host, m = self._m.host, self._m
         clock = max(host.acks.clock, 1)
-        rejoin = host.signer.sign(Rejoin(m.seat, m.asks_from, clock, 1, host.disk.round))
+        rejoin = Rejoin(m.seat, m.asks_from, clock, 1, host.disk.round, above=m.floor)
+        rejoin = host.signer.sign(rejoin)
         host.outbox.push(rejoin, now, keep=False)
 
     def tick_out(self, now: float) -> None:
@@ -63,7 +78,7 @@ class Rejoining:
 
     def note(self, rejoin: Rejoin, now: float) -> None:
         """A seat asks to rejoin from its view."""
-        self.asking[rejoin.sender] = (now, rejoin.view)
+        self.asking[rejoin.sender] = Asking(now, rejoin.view, max(rejoin.view, rejoin.above))
         self.requests[rejoin.sender] = rejoin
 
     def bar(self, seat: int, now: float) -> None:
@@ -92,7 +107,7 @@ class Rejoining:
         timing = self._m.timing
         barred = {s for s, t in self.barred.items() if now - t < timing.readmit_after}
         barred |= {s for s, (t, wait) in self.held_off.items() if now - t < wait}
-        recent = {s for s, (t, _) in self.asking.items() if now - t <= timing.exclude_after}
+        recent = {s for s, a in self.asking.items() if now - a.at <= timing.exclude_after}
         return recent - barred
 
     # --- held back ---------------------------------------------------------------------------

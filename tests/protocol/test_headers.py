@@ -18,9 +18,11 @@ from p2pnerts.protocol import (
     PeerRefused,
     PeerStalled,
     Play,
+    Rejoin,
     RemoteProtocolError,
     ShutOut,
     Status,
+    ViewChange,
     ViewInstalled,
 )
 from p2pnerts.rules import TableOptions, TurnStock
@@ -69,6 +71,28 @@ def test_a_view_far_ahead_is_refused_and_the_receiver_never_shuts_itself_out() -
     assert table.replicas[1].status is Status.NORMAL
     assert not table.of(1, ShutOut)
     assert table.replicas[1].members == {1, 2}
+
+
+@pytest.mark.parametrize("named", ["vote", "rejoin"])
+def test_a_view_named_far_ahead_is_refused_and_nobody_follows_it(named: str) -> None:
+    # A vote for a greater view draws every member to it; one for a view beyond the
+    # bounds would leave the table in a view whose messages every seat refuses.
+    table = _dealt()
+    me = table.replicas[0]
+    far = 2**62
+    message = me.signer.sign(
+        ViewChange(
+            0, 0, me.clock + 1, me.have[0] + 1,
+            new_view=far, suspects=(), have=tuple(me.have), committed=me.committed,
+        )
+        if named == "vote"
+        else Rejoin(0, 0, me.clock + 1, 1, 1, above=far)
+    )  # fmt: skip
+    _refused(table, 1, message, f"names view {far}, out of bounds")
+    table.crash(0)  # the network drops a refused seat's connection
+    table.run_for(1)
+    assert table.replicas[1].status is Status.NORMAL
+    assert table.replicas[1].view == 0
 
 
 def test_a_backdated_play_is_refused_by_every_honest_seat() -> None:

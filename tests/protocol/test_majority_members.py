@@ -21,7 +21,7 @@ from p2pnerts.protocol import (
 )
 from p2pnerts.protocol._codec import decode_payload
 from p2pnerts.protocol._commits import Commits
-from p2pnerts.protocol._messages import Ballot, CommitFrame, StartView, Tally
+from p2pnerts.protocol._messages import Ballot, CommitFrame, Rejoin, StartView, Tally
 from p2pnerts.rules import NERTS, NEW_FOUNDATION, Card, Suit, TableOptions, ToFoundation, TurnStock
 
 AH0 = Card(0, 1, Suit.HEARTS)
@@ -400,3 +400,24 @@ def test_a_seat_let_back_in_is_carried_the_rounds_earlier_changes_without_their_
     assert max(starts) < 1024, starts
     table.settle()
     table.agree()
+
+
+def test_a_seat_that_voted_past_the_views_that_would_let_it_in_is_let_in_above_its_vote() -> None:
+    """A seat shut out of a view that never took hold asks from the view it came from,
+    further back than its own, and installs no view at or below the last it voted for.
+    Its Rejoin says that view (``above``), and the members let it in above it at once:
+    not into the next view, which it would ignore, and then one view after another, each
+    changed again when its change's timeout passes without a word from the seat (a real
+    table of 14 went through views 37 to 44 so, and the seat, waiting for 47, never came
+    back in the round)."""
+    table = _table(5)
+    table.crash(4)
+    table.run_for(table.timing.depart_after + 1)
+    assert [e.view for e in table.of(0, ViewInstalled)] == [1]
+    out = table.replicas[4]
+    asks = out.signer.sign(Rejoin(4, 0, out.clock + 1, 1, out.round, above=8))
+    for seat in range(4):
+        table.replicas[seat].receive(asks, table.now, via=4)
+    table.run_for(1.0)
+    for seat in range(4):
+        assert table.of(seat, ViewInstalled)[1:] == [ViewInstalled(10, (0, 1, 2, 3, 4))]

@@ -718,3 +718,17 @@ def test_seats_let_back_in_together_forget_each_others_asks() -> None:
     result = Simulation(config, 3, SimpleBots()).run()
     assert result.violation is None and result.tally.rounds == 2
     assert result.tally.membership["ViewInstalled"] <= 12
+
+
+def test_seats_that_voted_far_past_their_view_are_let_back_in_above_their_votes() -> None:
+    """A majority's table of seven on the heavy mix (seed 21): seats 0 and 1, out of a
+    view that never took hold, voted on up to view 190 while the others went on, then
+    asked to rejoin from view 4. A seat asking from further back than its own view
+    installs no view up to the last it voted for; the others did not know that, let them
+    in at the next view, and changed it again when they stayed silent, one view at a
+    time: 425 views installed in all. Their Rejoins now say the view (``above``), and one
+    view, 191, lets them in: 29 views in all."""
+    config = SimConfig(7, 1, MIXES["heavy"], majority=True)
+    result = Simulation(config, 21, SimpleBots()).run()
+    assert result.violation is None and result.tally.rounds == 1
+    assert result.tally.membership["ViewInstalled"] <= 40

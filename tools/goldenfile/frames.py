@@ -221,7 +221,15 @@ FRAMES: list[tuple[str, Message, str]] = [
         "rejoin",
         REJOIN,
         "Seat 2 restarted, holding its deck of round 2, and asks to be let back in; it knows"
-        " no view later than 0. Signed: the StartView that lets it in carries it.",
+        " no view later than 0 (above 0: any view above the one it asks from will do)."
+        " Signed: the StartView that lets it in carries it.",
+    ),
+    (
+        "rejoin-above-its-vote",
+        _signed(Rejoin(1, 5, 90, 1, 2, above=9)),
+        "Seat 1 was shut out of view 7, which never took hold, and asks from view 5, the"
+        " view it came into 7 from; in 7 it had voted for view 9, so it installs no view up"
+        " to 9, and says so: the coordinator lets it in only to a view above 9.",
     ),
     (
         "evidence",
