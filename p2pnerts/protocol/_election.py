@@ -273,7 +273,7 @@ class Election:
         earlier = tuple((number, tuple(sorted(q))) for number, q in quorums)
         base = self._m.base
         voting = [votes[s] for s in sorted(voters)]
-        handover = self._m.host.handover(voting, members, joining=bool(joined))
+        handover = self._m.host.handover(voting, members, joined)
         if handover is None:
             carried = base.to_carry(self._m.host.log.pending, self._m.members - voters, joined)
             committed = base.committed

@@ -58,7 +58,7 @@ still open from the same holdings as the others (`rejoin`).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 from typing import Protocol
 
@@ -110,6 +110,18 @@ SIZE_EVERY = 0.5
 """Seconds between two sizings of the holdings while a member is silent (`overfull`)."""
 LATE_WHY = "late: a majority held a later play on its spot first"
 CHANGED_WHY = "the table changed members before enough seats held it"
+
+
+def held_on(message: Ordered, members: Collection[int], joined: Collection[int]) -> bool:
+    """Whether an ordered message kept while the members changed, and not settled by the
+    change, is held in the new view: its sender's if it is a member that was one before.
+    Not a seat coming back's (of its earlier life), and not a seat's left out: no member
+    would vote on its play, which would stay open at every seat that held it, and the
+    canonical order there stuck behind it until a later change settled it in, below plays
+    the others had passed (a real 14-seat table: two seats let back in held a play of a
+    seat the same change left out; three views on, the table folded it at two places, and
+    its digests differed for the 24 plays until the next change)."""
+    return message.sender in members and message.sender not in joined
 
 
 class Host(_Host, Protocol):
@@ -535,14 +547,15 @@ class Majority:
             self._loose[seat] = max(self._loose[seat], have[seat])
 
     def handover(
-        self, votes: Iterable[ViewChange], members: Iterable[int], *, joining: bool
+        self, votes: Iterable[ViewChange], members: Collection[int], joined: Collection[int]
     ) -> tuple[int, list[Ordered]]:
         """What a StartView that ``votes`` begin, with ``members``, says beyond them: how
         many messages every seat of the new view will have folded into its digest once it
         has folded every play of this view (`_close`), those folded here, and the plays the
         change settles not folded here yet (the StartView's ``base_committed``); and, for
-        a seat coming back (``joining``), the messages kept here while the members changed
-        that the change does not settle, which the members hold in the new view."""
+        the seats coming back (``joined``), the messages kept here while the members
+        changed that the change does not settle, which the members hold in the new view
+        (`held_on`)."""
         votes = list(votes)
         holdings, _ = self._holdings(votes, pooled(vote.pool for vote in votes))
         settled = settlement(self.commits.box, members, holdings)
@@ -553,10 +566,11 @@ class Majority:
             for play in settled.plays
         ]
         count = self._host.log.committed + folded.count(False)
-        if not joining:
+        if not joined:
             return count, []
         last = settled.last
-        return count, [m for m in self._queued if m.below[m.sender] > last[m.sender]]
+        kept = (m for m in self._queued if held_on(m, members, joined))
+        return count, [m for m in kept if m.below[m.sender] > last[m.sender]]
 
     def install(self, start: StartView, now: float) -> None:
         """Go on in the view ``start`` begins: every play still open settled from the
@@ -573,7 +587,7 @@ class Majority:
         self._close(start, fold=True)
         queued, self._queued = self._queued, []
         for message in queued:
-            if message.sender in start.members and message.sender not in start.joined:
+            if held_on(message, start.members, start.joined):
                 self._take(message, now)
         self.apply(now)
 
@@ -615,7 +629,9 @@ class Majority:
                 ):
                     host.apply(message, now)
                     applied.add((message.sender, message.below[message.sender]))
-                case Ready() | Play() | Leave() | Reveal():
+                case Ready() | Play() | Leave() | Reveal() if held_on(
+                    message, start.members, start.joined
+                ):
                     kept.append(message)  # (kept by the coordinator while members changed)
         for play, ok in self.commits.resolved():
             message, _ = self._messages[play]

@@ -492,16 +492,16 @@ class Replica(Readings):
         return NEVER if self.majority is None else self.majority.open_since()
 
     def handover(
-        self, votes: Sequence[ViewChange], members: Sequence[int], *, joining: bool
+        self, votes: Sequence[ViewChange], members: Sequence[int], joined: Sequence[int]
     ) -> tuple[int, list[Ordered]] | None:
         """What a StartView built here from ``votes``, for ``members``, says beyond them at
         a table that commits by a majority: the count every seat of the new view starts its
-        digest from (`Majority.handover`), and, for a seat coming back (``joining``), the
+        digest from (`Majority.handover`), and, for the seats coming back (``joined``), the
         messages kept here while the members change; None where every member's
         acknowledgement commits."""
         if self.majority is None:
             return None
-        return self.majority.handover(votes, members, joining=joining)
+        return self.majority.handover(votes, members, joined)
 
     def take_view(self, start: StartView, changed: set[int], now: float) -> None:
         """Take what a StartView hands over on installing it (SPEC §6.5): where every

@@ -421,3 +421,43 @@ def test_a_seat_that_voted_past_the_views_that_would_let_it_in_is_let_in_above_i
     table.run_for(1.0)
     for seat in range(4):
         assert table.of(seat, ViewInstalled)[1:] == [ViewInstalled(10, (0, 1, 2, 3, 4))]
+
+
+def test_a_seat_let_back_in_holds_no_play_of_a_seat_the_same_change_leaves_out() -> None:
+    """The coordinator of a change that lets one seat back in and leaves another out keeps
+    what reaches it while the members change, the play of the seat left out among it; the
+    seat coming back is carried none of it. Held there, no member would have voted on that
+    play, and that seat's canonical order would have stuck behind it: it folded nothing
+    more in the view, and a later change settled the play in below plays the others had
+    passed, folded at two places (a real table of 14: "B12's table differs from ours!")."""
+    table = _table(5)
+    table.crash(4)
+    table.run_for(table.timing.depart_after + 1)
+    assert _members(table, 0) == (0, 1, 2, 3)
+    silent = {frozenset((3, other)) for other in range(5) if other != 3}
+    table.held |= silent  # seat 3 hears nothing, and nothing of it is heard: it votes for nothing
+    turn = table.replicas[3].intend(TurnStock(3), table.now)
+    table.flush()
+    table.restart(4, table.replicas[4].disk)  # asks to come back: seats 0, 1 and 2 vote
+    coordinator = 2  # (of view 2: 2 % 5)
+    for voter in (0, 1, 2):
+        table.deliver(4, voter)
+    while table.replicas[coordinator].status is Status.NORMAL:
+        table.advance(0.05)  # (what they send waits on the links)
+    table.held.discard(frozenset((3, coordinator)))
+    table.deliver(3, coordinator)  # seat 3's play reaches the coordinator as it changes
+    table.held.add(frozenset((3, coordinator)))
+    table.run_for(2.0)
+    assert [e.view for e in table.of(0, ViewInstalled)] == [1, 2]
+    live = (0, 1, 2, 4)
+    for seat in live:
+        assert _members(table, seat) == live
+        assert all(sender != 3 for sender, _ in _commits(table, seat).order.held)
+    for seat in live:
+        table.replicas[seat].intend(TurnStock(seat), table.now)
+        table.flush()
+    table.run_for(1.0)
+    for seat in live:
+        assert not any(e.move == turn for e in table.of(seat, PlayCommitted))
+    assert len({table.replicas[s].committed for s in live}) == 1
+    assert len({table.replicas[s].digest for s in live}) == 1
