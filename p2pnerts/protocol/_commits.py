@@ -93,6 +93,7 @@ class Commits:
         *,
         view: int = 0,
         carry: Callable[[PlayId], bytes] = lambda play: b"",
+        taken_hold: Callable[[], bool] = lambda: True,
     ) -> None:
         self.seat = seat
         self.players = players
@@ -102,6 +103,12 @@ class Commits:
         """The clock a frame goes out with (the replica's Lamport clock, stepped)."""
         self._carry = carry
         """A play held here as a Poll carries it: its signed message's payload."""
+        self._taken_hold = taken_hold
+        """Whether this view has taken hold (`_membership.Membership.taken_hold`): until it
+        has, this seat decides nothing in it (`held_back`)."""
+        self._held_back: set[PlayId] = set()
+        """Plays this seat would have decided while its view had not taken hold: decided
+        once it has (`release`)."""
         self.voter = Voter(seat, players)
         self.order = Order(players)
         self.box = BallotBox(seat, players, signer)
@@ -231,6 +238,13 @@ class Commits:
                 elif play in self.order.held:  # handed on once it is
                     self._waiting.setdefault(play, set()).add(to)
 
+    def release(self) -> None:
+        """Decide the plays held back while this view had not taken hold, once it has."""
+        if self._held_back and self._taken_hold():
+            held_back, self._held_back = sorted(self._held_back), set()
+            for play in held_back:
+                self._decide(play)
+
     def tick(self, now: float) -> None:
         """Poll the members on each play held too long without an outcome; vote late on a
         play asked about that has not come in `POLL_MOST`."""
@@ -340,6 +354,7 @@ class Commits:
         self._wait.clear()
         self._held_at.clear()
         self._early.clear()
+        self._held_back.clear()
 
     def settlement(
         self, members: Iterable[int], holdings: Iterable[Holding]
@@ -444,9 +459,13 @@ class Commits:
             self._send(self.box.cast(vote, asker, self.view, self._stamp()))
 
     def _decide(self, play: PlayId) -> None:
-        """Decide ``play`` if the Ballots held here decide it, and tell every seat."""
+        """Decide ``play`` if the Ballots held here decide it, and tell every seat; in a
+        view that has not taken hold, nothing is decided yet (`release`)."""
         held = self.order.held.get(play)
         if held is None or play in self.order.outcomes:
+            return
+        if not self._taken_hold():
+            self._held_back.add(play)
             return
         tally = self.box.tally(held, self.members, self.view, self._stamp, self.order.passed)
         if tally is not None:

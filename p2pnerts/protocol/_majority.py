@@ -129,6 +129,7 @@ class Host(_Host, Protocol):
     witness: Witness
 
     def apply(self, message: Ordered | StartView, now: float) -> int: ...
+    def taken_hold(self) -> bool: ...
     def tell_commit(
         self, entry: Pending, outcome: int, *, content: bytes | None = None
     ) -> None: ...
@@ -147,6 +148,7 @@ class Majority:
             self._stamp,
             view=host.view,
             carry=self._carry,
+            taken_hold=host.taken_hold,
         )
         self._messages: dict[PlayId, tuple[Ordered, tuple[Spot, ...]]] = {}
         """Every play held here and not folded into the digest yet: its message, spots."""
@@ -391,6 +393,7 @@ class Majority:
             return
         self._applying = self._again = True
         try:
+            self.commits.release()
             while self._again:
                 self._again = False
                 for play, ok in self.commits.resolved():

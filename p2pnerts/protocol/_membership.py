@@ -32,7 +32,9 @@ the next view number, and so to the next coordinator.
 Two StartViews may still be built from one view (a voter votes for v', then for a later
 v''): such *siblings* never both take hold. A seat that voted for both installs at most
 one (after voting for a view it installs no earlier one), and a view commits only once
-every member acknowledged in it, so at most one sibling commits anything; and because a
+every member acknowledged in it, so at most one sibling commits anything (at a table that
+commits by a majority, a quorum of members: there a seat decides nothing in a view until
+a majority of each membership behind it installed it, `taken_hold`); and because a
 view not known to be installed by all its members needs majorities of the earlier views'
 members to be left, the siblings cannot both go on to views of their own. A member that
 shows it installed another view (it talks from one between where it came from and this
@@ -264,6 +266,19 @@ class Membership:
         if self.members <= self.installed:
             return ((self.view, self.members),)
         return ((self.view, self.members), *self._quorums)
+
+    def taken_hold(self) -> bool:
+        """Whether a majority of each membership `quorums_now` counts is known to have
+        installed this view. Only then does a majority's table decide a play in it
+        (`_commits.Commits.release`): a play decided in needs a quorum of this view's
+        members only, and two sibling views built from one view (a voter that voted for
+        both, or a seat asking to rejoin counted by both) could each gather a quorum of its
+        own members. A seat installs at most one of two siblings, and two majorities of
+        the view they were built from share a seat, so only one of them takes hold. (At a
+        table that commits by acknowledgement every member holds what commits, and so has
+        installed the view.)"""
+        installed = self.installed
+        return all(2 * len(installed & q) > len(q) for _, q in self.quorums_now())
 
     def take_start_view(self, start: StartView, now: float) -> None:
         self.rejoining.starts_heard.add(start.view)

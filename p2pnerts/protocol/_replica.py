@@ -486,6 +486,11 @@ class Replica(Readings):
         acknowledgement commits."""
         return self.majority is not None and self.majority.crowded()
 
+    def taken_hold(self) -> bool:
+        """Whether this view has taken hold, at a table that commits by a majority
+        (`Membership.taken_hold`)."""
+        return self.membership.taken_hold()
+
     def open_since(self) -> float:
         """Since when the oldest play of another seat held here has had no outcome
         (`Majority.open_since`); `NEVER` where every member's acknowledgement commits."""
@@ -533,6 +538,9 @@ class Replica(Readings):
             why = f"a {type(frame).__name__} at a table that commits by acknowledgement"
             raise RemoteProtocolError(why)
         self.majority.take(frame, now, via)
+        membership = self.membership
+        if frame.view == membership.view and via == frame.sender in membership.members:
+            membership.installed.add(via)  # (a frame sent in this view shows it installed)
         self.commit_ready(now)
 
     def apply(self, message: Ordered | StartView, now: float) -> int:

@@ -665,6 +665,20 @@ CASES = [
         opening=True,
         majority=True,
     ),
+    Case(
+        "heavy",
+        7,
+        1,
+        6,
+        "seat 0, cut off without a majority since 1.881 s, committed seat 0's play sent at "
+        "3.478 s: views 3 (seats 1, 2, 3, 4, 6) and 5 (seats 0, 1, 2, 5), siblings built "
+        "from view 0 on either side of a partition, each counted seats 1 and 2, asking to "
+        "rejoin, and each decided plays by a quorum of its own members",
+        "a seat decides nothing in a view until a majority of each membership its change "
+        "counted is known to have installed it",
+        opening=True,
+        majority=True,
+    ),
 ]
 
 
