@@ -36,7 +36,6 @@ class Membership(_host.Membership, Protocol):
     @property
     def status(self) -> Status: ...
     def enter(self, status: Status) -> None: ...
-    def quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]: ...
     def install(self, start: StartView, now: float) -> None: ...
 
 
@@ -273,7 +272,7 @@ class Election:
         earlier = tuple((number, tuple(sorted(q))) for number, q in quorums)
         base = self._m.base
         voting = [votes[s] for s in sorted(voters)]
-        handover = self._m.host.handover(voting, members, joined)
+        handover = self._m.host.handover(voting, members, joined, now)
         if handover is None:
             carried = base.to_carry(self._m.host.log.pending, self._m.members - voters, joined)
             committed = base.committed

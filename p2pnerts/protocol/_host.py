@@ -61,7 +61,11 @@ class Host(Protocol):
     def overfull(self, now: float) -> bool: ...
     def open_since(self) -> float: ...
     def handover(
-        self, votes: Sequence[ViewChange], members: Sequence[int], joined: Sequence[int]
+        self,
+        votes: Sequence[ViewChange],
+        members: Sequence[int],
+        joined: Sequence[int],
+        now: float,
     ) -> tuple[int, list[Ordered]] | None: ...
 
 
@@ -77,3 +81,4 @@ class Membership(Protocol):
 
     @property
     def host(self) -> Host: ...
+    def quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]: ...

@@ -47,7 +47,8 @@ The members change when a seat's Leave has committed, or a seat has been silent 
 holding (`holding`: the plays it holds as their signed messages, its Ballots and Tallies)
 and from then on decides nothing more in the old view; a message that reaches it
 meanwhile is kept. Every seat of the new view settles the plays still open from the same
-holdings, which the StartView carries as the votes (`install`): those settled in are
+holdings, which the StartView carries as the votes (`install`), and once the view has
+taken hold (`_begin`: a sibling that never does applies nothing) those settled in are
 applied, the others returned ("the table changed members"), then the seats at the table
 change, then what was kept is held in the new view; each seat's digest starts again from
 the StartView. A seat left out, or restarted, asks to come back, and a change of members
@@ -60,7 +61,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Iterable
 from dataclasses import replace
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from p2pnerts.protocol import _handover
 from p2pnerts.protocol._arbiter import Outcome
@@ -124,6 +125,20 @@ def held_on(message: Ordered, members: Collection[int], joined: Collection[int])
     return message.sender in members and message.sender not in joined
 
 
+class _Starting(NamedTuple):
+    """A StartView installed here whose view has not taken hold yet (`Majority._begin`)."""
+
+    start: StartView
+    resolved: list[tuple[PlayId, bool]]
+    """What its change settled, as `Commits.resolved` gave it on installing."""
+    back: bool = False
+    """Whether this seat comes back with it (`Majority.rejoin`)."""
+    applied: frozenset[PlayId] = frozenset()
+    """Coming back: the plays the round's replay applied (`Majority._rejoin`)."""
+    kept: tuple[Ordered, ...] = ()
+    """What was kept while the members changed: here, or coming back, at its coordinator."""
+
+
 class Host(_Host, Protocol):
     inplay: InPlay
     witness: Witness
@@ -179,6 +194,12 @@ class Majority:
         self._copies: dict[PlayId, Ordered] = {}
         """Each play held (`Commits`' order), as its signed message: what a holding carries
         (`_handover`)."""
+        self._held_off: list[Ordered] = []
+        """Ordered messages of a view before the one installed here last that came before
+        that view took hold here: held once it has (`_begin`)."""
+        self._starting: _Starting | None = None
+        """The StartView installed here last, until its view takes hold: nothing of the view
+        is applied before (`_begin`)."""
         self._linked: dict[int, int] = {}
         """Per seat whose plays a Poll brought here ahead of its own link (`_carried`): the
         number of the last of its plays its link has brought, which is behind `_arrived`."""
@@ -299,9 +320,15 @@ class Majority:
         self._take(message, now, carried=True)
 
     def _take(self, message: Ordered, now: float, *, carried: bool = False) -> None:
-        """Hold a play, voting on it; while the members change, keep it for the new view."""
+        """Hold a play, voting on it; while the members change, keep it for the new view,
+        and so one of the view before until the new view takes hold (it sorts below the
+        StartView, and would be passed at once: `_begin` holds it after)."""
+        starting = self._starting
         if self._host.status is not Status.NORMAL:
             self._queued.append(message)
+            return
+        if starting is not None and message.view < starting.start.view:
+            self._held_off.append(message)
             return
         play = self._spotted(message)
         if play.seq <= self.commits.voter.have[play.seat]:
@@ -393,19 +420,27 @@ class Majority:
             return
         self._applying = self._again = True
         try:
+            if self._starting is not None:
+                if not self._host.taken_hold():
+                    return
+                self._begin(now)
             self.commits.release()
             while self._again:
                 self._again = False
-                for play, ok in self.commits.resolved():
-                    if ok:
-                        self._waiting.append(play)
-                    else:
-                        self._late(play, now, why)
+                self._resolve(self.commits.resolved(), now, why)
                 self._apply_waiting(now)
                 self._settled.extend(self.commits.canonical(self._host.acks.clock))
                 self._fold()
         finally:
             self._applying = False
+
+    def _resolve(self, resolved: Iterable[tuple[PlayId, bool]], now: float, why: str) -> None:
+        """Plays resolved: those in wait to be applied, the others returned saying ``why``."""
+        for play, ok in resolved:
+            if ok:
+                self._waiting.append(play)
+            else:
+                self._late(play, now, why)
 
     def _apply_waiting(self, now: float) -> None:
         """Apply every waiting play that waits no more, again until none does."""
@@ -550,7 +585,11 @@ class Majority:
             self._loose[seat] = max(self._loose[seat], have[seat])
 
     def handover(
-        self, votes: Iterable[ViewChange], members: Collection[int], joined: Collection[int]
+        self,
+        votes: Iterable[ViewChange],
+        members: Collection[int],
+        joined: Collection[int],
+        now: float,
     ) -> tuple[int, list[Ordered]]:
         """What a StartView that ``votes`` begin, with ``members``, says beyond them: how
         many messages every seat of the new view will have folded into its digest once it
@@ -558,7 +597,9 @@ class Majority:
         change settles not folded here yet (the StartView's ``base_committed``); and, for
         the seats coming back (``joined``), the messages kept here while the members
         changed that the change does not settle, which the members hold in the new view
-        (`held_on`)."""
+        (`held_on`). A view built from this one goes on from it: begun here if it was not
+        yet (`_begin`)."""
+        self._begin(now)
         votes = list(votes)
         holdings, _ = self._holdings(votes, pooled(vote.pool for vote in votes))
         settled = settlement(self.commits.box, members, holdings)
@@ -578,46 +619,78 @@ class Majority:
     def install(self, start: StartView, now: float) -> None:
         """Go on in the view ``start`` begins: every play still open settled from the
         holdings its votes carry, as every seat of the new view settles them
-        (`Commits.install`), those it settles in applied and the others returned; then the
-        seats at the table change (the StartView applied, after the plays it settles);
-        then every play of the view left is folded into the digest, which starts again
-        from the StartView (`_close`); then the plays kept while the members changed are
-        held, in the new view, those of its members the change did not settle (not those
-        of a seat coming back: of its earlier life)."""
+        (`Commits.install`); then, once the view has taken hold (`_begin`), those it
+        settles in applied and the others returned, the seats at the table changed (the
+        StartView applied, after the plays it settles), every play of the view left folded
+        into the digest, which starts again from the StartView (`_close`), and the plays
+        kept while the members changed held, in the new view, those of its members the
+        change did not settle (not those of a seat coming back: of its earlier life)."""
+        self._begin(now)  # (the view this one was built from took hold)
         self._settle(start)
-        self.apply(now, why=CHANGED_WHY)
-        self._host.apply(start, now)
-        self._close(start, fold=True)
-        queued, self._queued = self._queued, []
-        for message in queued:
-            if held_on(message, start.members, start.joined):
-                self._take(message, now)
+        kept, self._queued = tuple(self._queued), []
+        self._starting = _Starting(start, self.commits.resolved(), kept=kept)
         self.apply(now)
+
+    @property
+    def begun(self) -> bool:
+        """Whether this seat has gone on in the view installed here last (`_begin`)."""
+        return self._starting is None
+
+    def _begin(self, now: float) -> None:
+        """Go on in the view installed here last, now that it has taken hold (the StartView
+        of two siblings both installed here, a seat in both majorities installed one
+        only, `_membership.Membership.taken_hold`), or that a view built from it did: what
+        its change settled applied, then the StartView, then the digest started again
+        from it, then what was kept while the members changed held (`install`,
+        `rejoin`). Until then this seat applies nothing of the view: a sibling that
+        never takes hold applies nothing that the seats of the other would not."""
+        starting, self._starting = self._starting, None
+        if starting is None:
+            return
+        start, was = starting.start, self._applying
+        self._applying = True  # (what applying sends is taken once the view is in)
+        try:
+            if starting.back:
+                self._come_back(starting, now)
+            else:
+                self._resolve(starting.resolved, now, CHANGED_WHY)
+                self._apply_waiting(now)
+                self._host.apply(start, now)
+                self._close(start, fold=True)
+            held_off, self._held_off = [*starting.kept, *self._held_off], []
+            if self._host.view != start.view:  # (begun as a later view is installed)
+                self._queued[:0] = held_off  # (that view's change settles them, or keeps them)
+                return
+            for message in held_off:
+                if held_on(message, start.members, start.joined):
+                    self._take(message, now)
+        finally:
+            self._applying = was
 
     def rejoin(self, start: StartView, now: float) -> None:
         """Come back into the view ``start`` begins, a fresh replica: the round replayed as
         its coordinator applied it (the messages it carries, in that order, each applied
         as it was there), then every play still open settled from the votes' holdings as
-        every seat of the view settles them, those settled in that its coordinator had
-        not applied applied here, this seat's own that came back returned; then the
-        StartView applied, and the digest starts again from it (`_close`: what the view
-        left folded into it this seat never held, and folds nothing of it); then the
-        messages of the members its coordinator kept while the members changed held,
-        as the members hold theirs."""
+        every seat of the view settles them, and the digest started again from the
+        StartView (what the view left folded into it this seat never held, and folds
+        nothing of it). Once the view has taken hold (`_begin`, `_come_back`): those
+        settled in that its coordinator had not applied applied here, this seat's own that
+        came back returned; then the StartView applied; then the messages of the members
+        its coordinator kept while the members changed held, as the members hold theirs."""
         self._applying = True  # (what applying sends is taken once the view is in)
         try:
-            kept = self._rejoin(start, now)
+            self._starting = self._rejoin(start, now)
         finally:
             self._applying = False
+        self._restart_digest(start)  # (it folds nothing before: not the base it was given)
         self._loose = {s: self.commits.order.have[s] for s in start.members if s != self._host.seat}
-        for message in kept:
+        for message in self._starting.kept:
             self._arrived[message.sender] = message.below[message.sender]
             self._loose.pop(message.sender, None)
-            self._take(message, now)
         self.apply(now)
 
-    def _rejoin(self, start: StartView, now: float) -> list[Ordered]:
-        """`rejoin` up to the messages kept: returns them."""
+    def _rejoin(self, start: StartView, now: float) -> _Starting:
+        """`rejoin` up to what waits for the view to take hold (`_come_back`)."""
         host, applied, kept = self._host, set[PlayId](), list[Ordered]()
         self._settle(start)
         have = self.commits.order.have
@@ -636,12 +709,22 @@ class Majority:
                     message, start.members, start.joined
                 ):
                     kept.append(message)  # (kept by the coordinator while members changed)
-        for play, ok in self.commits.resolved():
+        resolved = self.commits.resolved()
+        for play, _ in resolved:
             message, _ = self._messages[play]
-            if play in applied:
-                continue  # (and folds nothing of the view left: `_close`)
-            if message.sender == host.seat and isinstance(message, Play):
+            if play not in applied and message.sender == host.seat and isinstance(message, Play):
                 host.inplay.in_the_air(message)  # (its own, made before it was left out)
+        return _Starting(start, resolved, True, frozenset(applied), tuple(kept))
+
+    def _come_back(self, starting: _Starting, now: float) -> None:
+        """`rejoin`, once the view has taken hold: the plays still open that its change
+        settles applied (those settled in that the coordinator had not), or returned,
+        then the StartView applied and the digest started again from it."""
+        host = self._host
+        for play, ok in starting.resolved:
+            message, _ = self._messages[play]
+            if play in starting.applied:
+                continue  # (and folds nothing of the view left: `_close`)
             if ok:
                 self._waiting.append(play)
             elif message.sender == host.seat:
@@ -649,9 +732,8 @@ class Majority:
             else:
                 self._outcomes[play] = Outcome.LATE
         self._apply_waiting(now)
-        host.apply(start, now)
-        self._close(start, fold=False)
-        return kept
+        host.apply(starting.start, now)
+        self._close(starting.start, fold=False)
 
     def _close(self, start: StartView, *, fold: bool) -> None:
         """Pass every play of the view ``start`` ends in the canonical order (every play of
@@ -671,6 +753,11 @@ class Majority:
             self._messages.pop(play, None)
             self._outcomes.pop(play, None)
         self._settled.clear()
+        self._restart_digest(start)
+
+    def _restart_digest(self, start: StartView) -> None:
+        """Start the digest again from ``start``: the count of the plays the view it ends
+        folded (its ``base_committed``), and the hash of its payload."""
         digest = _handover.name(encode_payload(bare(start)))
         self._host.log.rebase(start.base_committed, digest)
 

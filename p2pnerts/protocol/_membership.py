@@ -239,8 +239,14 @@ class Membership:
         """Start or push on a view change when one is due, and leave a view the others
         went on from."""
         self.election.tick(now)
-        if self.rejoining.left_behind(now) and self.status in (Status.NORMAL, Status.CHANGING):
+        if self.status not in (Status.NORMAL, Status.CHANGING):
+            return
+        if not self.rejoining.waited(now):
+            return
+        if self.rejoining.left_behind():
             self.shut_out(now)  # the others went on in a view this replica never got
+        else:
+            self.rejoining.wait_again(now)
 
     def deadline(self) -> float:
         """When membership next has something to do: suspect a silent member, or push on

@@ -142,13 +142,34 @@ class Rejoining:
         """A view is installed: the StartViews heard for it and older ones no longer count."""
         self.starts_heard = {number for number in self.starts_heard if number > view}
 
-    def left_behind(self, now: float) -> bool:
-        """Whether a member has gone on in a newer view for too long to wait for it here."""
+    def waited(self, now: float) -> bool:
+        """Whether a member has gone on in a newer view for too long to wait for it here:
+        this seat then leaves, if it is `left_behind`, or waits again (`wait_again`)."""
         since = self.stash_since
         return since is not None and now - since >= self._m.timing.view_change_timeout
 
+    def left_behind(self) -> bool:
+        """Whether the members gone on in a newer view are too many to wait for (`waited`):
+        one is enough where every member's word commits; at a table that commits by a
+        majority, so many that this view cannot go on without them
+        (`Membership.quorums_now`). A member talking from a newer view may be in a sibling
+        of this one that never took hold (let back in there, say, by an ask that reached
+        this view's seats late): with the others enough to go on without it, they leave it
+        out as they would a silent one (a table of seven, every seat of the view that had
+        taken hold left it so, each asking to rejoin, with nobody left to let them in)."""
+        if not self._m.host.by_majority:
+            return True
+        view, members = self._m.view, self._m.members
+        ahead = {m.sender for m in self._stash if m.view > view and m.sender in members}
+        return any(2 * len(q - ahead) <= len(q) for _, q in self._m.quorums_now())
+
+    def wait_again(self, now: float) -> None:
+        """Count the wait on members gone on in a newer view again from ``now``: too few
+        of them to leave for (`left_behind`), so far."""
+        self.stash_since = now
+
     def deadline(self) -> float:
-        """When `left_behind` turns true (`NEVER`: it may not)."""
+        """When `waited` turns true (`NEVER`: it may not)."""
         if self.stash_since is None:
             return NEVER
         return self.stash_since + self._m.timing.view_change_timeout

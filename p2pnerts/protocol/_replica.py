@@ -429,8 +429,10 @@ class Replica(Readings):
         back = self.away.kept_in(ack, self.seat, self.membership.view)
         if back is not None:
             self.events.append(Returned(back))
-        # (At a majority's table the digest starts again in each view: `Majority._close`.)
-        same = self.majority is None or ack.view == self.membership.view
+        # (At a majority's table the digest starts again in each view, once it has taken
+        # hold: `Majority._begin`.)
+        majority = self.majority
+        same = majority is None or (ack.view == self.membership.view and majority.begun)
         diverged = self.log.compare(ack) if same else None
         if diverged is not None:
             self.events.append(diverged)
@@ -497,7 +499,11 @@ class Replica(Readings):
         return NEVER if self.majority is None else self.majority.open_since()
 
     def handover(
-        self, votes: Sequence[ViewChange], members: Sequence[int], joined: Sequence[int]
+        self,
+        votes: Sequence[ViewChange],
+        members: Sequence[int],
+        joined: Sequence[int],
+        now: float,
     ) -> tuple[int, list[Ordered]] | None:
         """What a StartView built here from ``votes``, for ``members``, says beyond them at
         a table that commits by a majority: the count every seat of the new view starts its
@@ -506,7 +512,7 @@ class Replica(Readings):
         acknowledgement commits."""
         if self.majority is None:
             return None
-        return self.majority.handover(votes, members, joined)
+        return self.majority.handover(votes, members, joined, now)
 
     def take_view(self, start: StartView, changed: set[int], now: float) -> None:
         """Take what a StartView hands over on installing it (SPEC §6.5): where every

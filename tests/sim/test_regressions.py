@@ -675,7 +675,34 @@ CASES = [
         "from view 0 on either side of a partition, each counted seats 1 and 2, asking to "
         "rejoin, and each decided plays by a quorum of its own members",
         "a seat decides nothing in a view until a majority of each membership its change "
-        "counted is known to have installed it",
+        "counted is known to have installed it; then every seat of view 3's side left it, "
+        "seat 1 talking from view 5, a sibling numbered above its own: a member ahead is a "
+        "reason to leave only where the rest cannot go on without it",
+        opening=True,
+        majority=True,
+    ),
+    Case(
+        "heavy",
+        7,
+        1,
+        54,
+        "seat 0 dealt round 1 from the Readies of seats 0 to 6, another seat from those of 1 "
+        "to 6: view 2 (seats 1, 2, 4, 6), a sibling that never took hold, applied the Readies "
+        "its change settled as it was installed",
+        "a seat applies nothing of a view, what its change settled included, until the view "
+        "has taken hold",
+        opening=True,
+        majority=True,
+    ),
+    Case(
+        "heavy",
+        6,
+        1,
+        3,
+        "seat 3 saw seat 0 diverge at commit 69: installing view 2 before view 1 took hold "
+        "there, it held a play of seat 1 (left out by view 2) in view 1, kept while it voted "
+        "for view 2, and folded it where the others did not",
+        "what was kept while the members changed waits for the change that kept it",
         opening=True,
         majority=True,
     ),
