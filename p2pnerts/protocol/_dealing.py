@@ -148,6 +148,23 @@ class Dealing:
             if turn == "me":
                 self._deal(self.round_data(number), pledged, now)
 
+    def ready_again(self, now: float) -> None:
+        """Let back in by a change of members at a table that commits by a majority, say
+        again the Ready of the round this seat dealt last, if the round has not begun and
+        its deck's Ready is not among those the table applied: the change dropped every
+        message of this seat's that none of its voters held. (Seats 1 and 5 of six
+        crashed 5 ms after their Readies of round 1 went out, came back from disk sure
+        they had dealt it, and the round waited on their decks for good.)"""
+        host, number = self._host, self.saved.round
+        this = self.rounds.get(number)
+        if this is None or not this.secret or host.inplay.number >= number:
+            return
+        if host.deck in {host.seats[seat] for seat in this.readies}:
+            return
+        pledged = self.rounds.get(number + 1)
+        if pledged is not None and pledged.secret:
+            self._deal(this, pledged.secret, now)
+
     def _deal(self, this: Round, pledged: bytes, now: float) -> None:
         host, number = self._host, this.number
         secret = self._secret(this)

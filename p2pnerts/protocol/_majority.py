@@ -145,6 +145,7 @@ class Host(_Host, Protocol):
 
     def apply(self, message: Ordered | StartView, now: float) -> int: ...
     def taken_hold(self) -> bool: ...
+    def ready_again(self, now: float) -> None: ...
     def tell_commit(
         self, entry: Pending, outcome: int, *, content: bytes | None = None
     ) -> None: ...
@@ -664,6 +665,8 @@ class Majority:
             for message in held_off:
                 if held_on(message, start.members, start.joined):
                     self._take(message, now)
+            if starting.back:
+                self._host.ready_again(now)  # (if the change dropped it)
         finally:
             self._applying = was
 

@@ -488,6 +488,10 @@ class Replica(Readings):
         acknowledgement commits."""
         return self.majority is not None and self.majority.crowded()
 
+    def ready_again(self, now: float) -> None:
+        """Say again a Ready a change of members dropped (`Dealing.ready_again`)."""
+        self.dealing.ready_again(now)
+
     def taken_hold(self) -> bool:
         """Whether this view has taken hold, at a table that commits by a majority
         (`Membership.taken_hold`)."""

@@ -706,6 +706,19 @@ CASES = [
         opening=True,
         majority=True,
     ),
+    Case(
+        "heavy",
+        6,
+        1,
+        57,
+        "round 1 has not ended 1200 simulated seconds on: seats 1 and 5 crashed 5 ms after "
+        "their Readies of round 1 went out, nobody held them, and back from disk each was "
+        "sure it had dealt the round",
+        "a seat let back in says again its Ready for a round not begun that the table did "
+        "not apply",
+        opening=True,
+        majority=True,
+    ),
 ]
 
 
