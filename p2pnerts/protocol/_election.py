@@ -79,14 +79,12 @@ class Election:
             if silent or fresh:
                 # A seat comes back only into a view above every view it was in (its
                 # earlier life's messages are then all older than its new life).
-                asking = self._m.rejoining.asking
-                above = max([self._m.view, *(asking[s].above for s in fresh)])
+                above = self._m.rejoining.above(fresh)
                 self._start_view_change(self._next_view(above, now), now)
         elif self._m.status is Status.NORMAL and (
             self._departed(now) or self._m.rejoining.fresh(now) or self._settle_due() <= now
         ):
-            fresh, asking = self._m.rejoining.fresh(now), self._m.rejoining.asking
-            above = max([self._m.view, *(asking[s].above for s in fresh)])
+            above = self._m.rejoining.above(self._m.rejoining.fresh(now))
             self._start_view_change(self._next_view(above, now), now)
         elif self._m.status is Status.CHANGING:
             if now - self._change_started >= self._m.timing.view_change_timeout:

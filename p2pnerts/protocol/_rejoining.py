@@ -4,6 +4,7 @@ replica has not installed (yet). See `_membership.py` for the theory."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple, Protocol
 
 from p2pnerts.protocol import _host
@@ -109,6 +110,11 @@ class Rejoining:
         barred |= {s for s, (t, wait) in self.held_off.items() if now - t < wait}
         recent = {s for s, a in self.asking.items() if now - a.at <= timing.exclude_after}
         return recent - barred
+
+    def above(self, seats: Iterable[int]) -> int:
+        """The view a change that lets ``seats`` back in must be above: this one, and the
+        last view each of them installs nothing at or below (`Asking.above`)."""
+        return max([self._m.view, *(self.asking[s].above for s in seats)])
 
     # --- held back ---------------------------------------------------------------------------
 
