@@ -243,7 +243,7 @@ class Membership:
             return
         if not self.rejoining.waited(now):
             return
-        if self.rejoining.left_behind():
+        if self.rejoining.left_behind(now):
             self.shut_out(now)  # the others went on in a view this replica never got
         else:
             self.rejoining.wait_again(now)

@@ -154,7 +154,7 @@ class Rejoining:
         since = self.stash_since
         return since is not None and now - since >= self._m.timing.view_change_timeout
 
-    def left_behind(self) -> bool:
+    def left_behind(self, now: float) -> bool:
         """Whether the members gone on in a newer view are too many to wait for (`waited`):
         one is enough where every member's word commits; at a table that commits by a
         majority, so many that this view cannot go on without them
@@ -162,12 +162,20 @@ class Rejoining:
         of this one that never took hold (let back in there, say, by an ask that reached
         this view's seats late): with the others enough to go on without it, they leave it
         out as they would a silent one (a table of seven, every seat of the view that had
-        taken hold left it so, each asking to rejoin, with nobody left to let them in)."""
+        taken hold left it so, each asking to rejoin, with nobody left to let them in).
+
+        Able to go on are the members not gone on, and the seats asking to rejoin now (a
+        view change counts them, `Election._maybe_start_view`); a seat of an earlier view
+        counted that is no member of this one helps only by asking. (Counted as able, a
+        seat gone on in the other of two siblings kept the seats of this one in it for
+        good, and the other's seats waited for them to ask: four seats split two and two
+        between sibling views, each changing members for ever.)"""
         if not self._m.host.by_majority:
             return True
         view, members = self._m.view, self._m.members
         ahead = {m.sender for m in self._stash if m.view > view and m.sender in members}
-        return any(2 * len(q - ahead) <= len(q) for _, q in self._m.quorums_now())
+        able = (members - ahead) | self.fresh(now)
+        return any(2 * len(q & able) <= len(q) for _, q in self._m.quorums_now())
 
     def wait_again(self, now: float) -> None:
         """Count the wait on members gone on in a newer view again from ``now``: too few
