@@ -29,6 +29,7 @@ from p2pnerts.net._seatfile import Keeper, SeatFile
 from p2pnerts.net._seatreplica import seat_replica
 from p2pnerts.net._shaper import Shaper
 from p2pnerts.protocol import (
+    Ballot,
     CommitFrame,
     Disk,
     Event,
@@ -370,7 +371,7 @@ class TablePeer:
     def _on_message(self, seat: int, message: Received) -> None:
         if isinstance(message, LinkMessage):
             return  # lobby news after play began: nothing to do
-        if message.sender != seat and not isinstance(message, Tally):  # (one handed on)
+        if message.sender != seat and not isinstance(message, Tally | Ballot):  # (handed on)
             raise RemoteProtocolError(f"seat {seat}'s connection carried seat {message.sender}")
         if isinstance(message, CommitFrame):
             for hear_frame in self.frame_traffic:

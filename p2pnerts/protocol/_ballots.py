@@ -83,11 +83,12 @@ class BallotBox:
         return ballot
 
     def count(self, ballot: Ballot) -> Vote:
-        """Take a Ballot sent to this seat; returns the vote it carries, to count. Raises
-        `RemoteProtocolError` for a Ballot sent to another seat, not signed by its voter, of
-        the wrong shape, or that says otherwise than a Ballot of its voter kept here (the
-        pair kept as the proof)."""
-        if ballot.to != self.seat:
+        """Take a Ballot sent to this seat, or on a play of this seat's that a seat that polled
+        hands on (`_commits.Commits._hand_on`); returns the vote it carries, to count.
+        Raises `RemoteProtocolError` for a Ballot sent to another seat on another seat's
+        play, not signed by its voter, of the wrong shape, or that says otherwise than a
+        Ballot of its voter kept here (the pair kept as the proof)."""
+        if ballot.to != self.seat and ballot.seat != self.seat:
             raise RemoteProtocolError(f"a Ballot for seat {ballot.to} came to seat {self.seat}")
         what = f"seat {ballot.sender}'s Ballot"
         self._check(ballot, what)

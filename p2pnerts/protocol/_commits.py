@@ -135,6 +135,9 @@ class Commits:
         reaches the seats one by one, and a seat that polled waits on it)."""
         self._carried_in: set[PlayId] = set()
         """Plays held here first as a Poll carried them: another seat has waited on each."""
+        self._handed: dict[PlayId, set[int]] = {}
+        """Per play of another seat polled on here, the voters whose Ballots this seat has
+        handed on to its sender (`_hand_on`)."""
         self._asked: dict[PlayId, tuple[float, set[int]]] = {}
         """Plays not held here that members polled on, with when first asked and by whom:
         answered once the play comes, or late after `POLL_MOST` without it once its sender
@@ -215,6 +218,7 @@ class Commits:
                 self.box.count(frame)
                 self._compare(frame.witness, play)  # (late too: it names the copy it held)
                 self._decide(play)
+                self._hand_on(frame, play)
             case Tally():
                 self._not_too_far(frame, play)
                 if play in self.order.outcomes:
@@ -350,6 +354,7 @@ class Commits:
         self._asked.clear()
         self._waiting.clear()
         self._carried_in.clear()
+        self._handed.clear()
         self._due.clear()
         self._wait.clear()
         self._held_at.clear()
@@ -398,6 +403,7 @@ class Commits:
                 self.other_copies,
                 self._asked,
                 self._waiting,
+                self._handed,
             ):
                 kept.pop(play, None)
 
@@ -450,8 +456,24 @@ class Commits:
     # --- inside ---------------------------------------------------------------------------
 
     def _send(self, frame: CommitFrame, to: int | None = None) -> None:
-        """Send ``frame`` to seat ``to`` (a Ballot: to the seat it names), or to every other."""
-        self._outgoing.append((frame, frame.to if isinstance(frame, Ballot) else to))
+        """Send ``frame`` to seat ``to`` (a Ballot, unless handed on: to the seat it names),
+        or to every other."""
+        self._outgoing.append((frame, frame.to if isinstance(frame, Ballot) and to is None else to))
+
+    def _hand_on(self, ballot: Ballot, play: PlayId) -> None:
+        """Hand a Ballot that answers this seat's poll on to the play's sender, each voter's
+        once, while the play is not decided here. The voter's link to the sender may be
+        slower than its link here (on TCP a lost segment holds up everything behind it for
+        200 ms or more), and a sender decides on fewer votes than a poller (`_spots.decide`):
+        with that word it may decide what this seat cannot (a table of six: two seats race
+        on one foundation, the votes split three to two, and the sixth vote, from a laptop
+        losing one frame in twenty, reached the sender 600 ms late, the poller at once)."""
+        if self.seat == play[0] or ballot.sender == play[0] or play in self.order.outcomes:
+            return  # (a sender's own vote is its play)
+        handed = self._handed.setdefault(play, set())
+        if ballot.sender not in handed:
+            handed.add(ballot.sender)
+            self._send(ballot, play[0])
 
     def _answer(self, vote: Vote, askers: Iterable[int]) -> None:
         """Send this seat's ``vote`` to each seat that polled on its play."""

@@ -77,6 +77,7 @@ from p2pnerts.protocol._inplay import InPlay
 from p2pnerts.protocol._log import Pending, order_key
 from p2pnerts.protocol._messages import (
     Ack,
+    Ballot,
     CommitFrame,
     Leave,
     Ordered,
@@ -348,10 +349,12 @@ class Majority:
 
     def take(self, frame: CommitFrame, now: float, via: int) -> None:
         """A Ballot, Tally or Poll from a seat not refused, of this view (`Commits.take`); a
-        frame that breaks the rule refuses its sender, as a message does. Only a Tally,
-        signed by its sender, may come on another seat's link (``via``: handed on to this
-        seat, which polled); one that is not refuses the seat whose link carried it. One
-        handed on from a seat refused here is dropped: its carrier may not know yet."""
+        frame that breaks the rule refuses its sender, as a message does. Only a Tally, or
+        a Ballot on this seat's own play, signed by its sender, may come on another seat's
+        link (``via``: handed on by a seat, to this one that polled, or to the play's
+        sender: `Commits._hand_on`); one that is not refuses the seat whose link carried
+        it. One handed on from a seat refused here is dropped: its carrier may not know
+        yet."""
         host, sender, kind = self._host, frame.sender, type(frame).__name__
         gate = host.gate
         if host.status is not Status.NORMAL:
@@ -361,7 +364,10 @@ class Majority:
         if not 0 <= sender < host.players:
             raise gate.refuse(via, f"a {kind} from seat {sender}")
         if via != sender:
-            if not isinstance(frame, Tally) or not host.signer.genuine(frame):
+            handed = isinstance(frame, Tally) or (
+                isinstance(frame, Ballot) and frame.seat == host.seat != sender
+            )
+            if not handed or not host.signer.genuine(frame):
                 why = f"seat {via}'s link carried a {kind} of seat {sender} it did not sign"
                 raise gate.refuse(via, why)
             if gate.refuses(sender):

@@ -177,8 +177,9 @@ class Table:
         for frame, to in self.seats_[seat].take_outgoing():
             if not sending:
                 continue
-            if seat == self.cheat and isinstance(frame, Ballot) and frame.to != frame.seat:
-                # to a seat that polled: the opposite of its vote (late for for, and back)
+            if seat == self.cheat and isinstance(frame, Ballot) and frame.to == to != frame.seat:
+                # its own, to a seat that polled: the opposite of its vote (late for for, and
+                # back; not one it hands on, which is not its own to sign)
                 below = () if frame.ok else (0,) * self.seats
                 bent = replace(frame, ok=not frame.ok, below=below, sig=b"")
                 frame = self.seats_[seat].box.signer.sign(bent)

@@ -171,6 +171,39 @@ def test_a_tally_handed_on_by_another_seat_counts_and_a_forged_one_refuses_its_c
     assert [e.move for e in table.of(3, PlayCommitted)] == [ace]
 
 
+def test_a_ballot_handed_on_to_the_plays_sender_counts_and_a_bad_one_refuses_its_carrier() -> None:
+    """Seat 0's ace reaches seats 1 to 3; seat 1's Ballot reaches seat 0, seats 2's and 3's
+    are lost on the way (a poller got them: `Commits._hand_on`). Seat 2's, handed on by seat
+    1, is the third vote a quorum of four needs, and the play lands. A carrier that hands on
+    a Ballot its voter did not sign, one on another seat's play, or the sender's own vote
+    back to it is refused, never the voter it names."""
+    table = _table(4)
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    for seat in (1, 2, 3):
+        table.deliver(0, seat)
+    lost = {seat: [m for m in table.links[seat, 0] if isinstance(m, Ballot)] for seat in (2, 3)}
+    for seat in (2, 3):
+        table.links[seat, 0].clear()
+    table.deliver(1, 0)
+    assert table.of(0, PlayCommitted) == []
+    sender = table.replicas[0]
+    (ballot,) = lost[2]
+    sender.receive(ballot, table.now, via=1)
+    table.flush()
+    assert [e.move for e in table.of(0, PlayCommitted)] == [ace]
+    bent = replace(ballot, ok=False, below=())  # (seat 2's signature no longer fits)
+    on_another = replace(lost[3][0], seat=1)
+    assert sender.majority is not None
+    commits = sender.majority.commits
+    own = commits.box.cast(commits.voter.votes[(ballot.seat, ballot.number)], 2, 0, 99)
+    for carrier, frame in ((3, bent), (2, on_another), (1, own)):
+        with pytest.raises(RemoteProtocolError, match=f"seat {carrier}'s link carried a Ballot"):
+            sender.receive(frame, table.now, via=carrier)
+        refused = [e.seat for e in sender.take_events() if isinstance(e, PeerRefused)]
+        assert refused == [carrier]
+
+
 def test_a_refused_seats_tally_handed_on_by_an_honest_seat_is_dropped() -> None:
     """Seat 3 has refused seat 0; seat 1, not told so yet, answers seat 3's poll with seat
     0's Tally: seat 3 drops it and refuses no one else. Before, it refused seat 1 for

@@ -291,14 +291,11 @@ def test_a_play_its_sender_keeps_open_is_settled_by_a_change_that_leaves_nobody_
     table.agree()
 
 
-def test_a_ballot_lost_on_the_way_to_the_sender_is_asked_for_again() -> None:
+def _lose_a_ballot(table: Table) -> tuple[ToFoundation, ToFoundation]:
     """Seat 3's two of hearts reaches seats 1 and 2 before seat 0's (a later clock), seat 0
     holding its own first: two votes for it besides its sender's, one late. Seat 2's Ballot
     is lost on the way to seat 3 (a link that broke), so the sender counts two for and one
-    late, and a poller needs all four for: no seat can decide it. The sender polls on its
-    own play too, a second on; seat 2 answers with its Ballot again, and the play lands
-    with no change of members."""
-    table = _table(4)
+    late, and a poller needs all four for: no seat can decide it by its own count."""
     landed, late = _twos_of_hearts(table)
     table.deliver(3, 1)
     table.deliver(3, 2)
@@ -309,6 +306,44 @@ def test_a_ballot_lost_on_the_way_to_the_sender_is_asked_for_again() -> None:
     lost.extend(kept)
     for src, dest in ((3, 0), (0, 1), (0, 2), (0, 3)):
         table.deliver(src, dest)
+    return landed, late
+
+
+def test_a_ballot_lost_on_the_way_to_the_sender_is_handed_on_by_a_seat_that_polls() -> None:
+    """The seats that poll on seat 3's play get seat 2's Ballot in answer and hand it on to
+    seat 3, which decides the play on it: it lands at every seat before the sender's own
+    poll is due (`POLL_MOST`), with no change of members."""
+    table = _table(4)
+    handed: list[tuple[int, Ballot]] = []
+    sender = table.replicas[3]
+    receive = sender.receive
+
+    def watched(message: Any, now: float, *, via: int | None = None) -> None:
+        if isinstance(message, Ballot) and via is not None and via != message.sender:
+            handed.append((via, message))
+        receive(message, now, via=via)
+
+    sender.receive = watched  # type: ignore[method-assign]
+    landed, late = _lose_a_ballot(table)
+    table.run_for(0.75)
+    assert 2 in {ballot.sender for _, ballot in handed}  # (with those seat 3 held already)
+    assert {ballot.seat for _, ballot in handed} == {3}
+    for seat in range(4):
+        assert [e.move for e in table.of(seat, PlayCommitted)][1:] == [landed]
+        assert [e.move for e in table.of(seat, PlayReturned)] == [late]
+        assert table.of(seat, ViewInstalled) == []
+    table.agree()
+
+
+def test_a_ballot_lost_on_the_way_to_the_sender_is_asked_for_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As above, but no seat hands a Ballot on: no seat can decide the play. The sender
+    polls on its own play too, a second on; seat 2 answers with its Ballot again, and the
+    play lands with no change of members."""
+    monkeypatch.setattr(Commits, "_hand_on", lambda self, ballot, play: None)
+    table = _table(4)
+    landed, late = _lose_a_ballot(table)
     table.run_for(0.75)
     assert [e.move for e in table.of(3, PlayCommitted)][1:] == []  # (no seat decides it)
     table.run_for(1.0)
