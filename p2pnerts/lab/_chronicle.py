@@ -235,12 +235,14 @@ class Chronicle:
         self._line(now, Mark.ARRIVE, dst, text, src=src, quiet=isinstance(message, Ack))
 
     def framed(self, seat: int, frame: CommitFrame, to: int | None, now: float) -> None:
-        """A commit frame sent: a Ballot to a play's sender (or a poller), a Tally to every
-        seat (or handed on to a poller), a Poll to every seat."""
+        """A commit frame sent: a Ballot to a play's sender (or a poller; or one a poller
+        hands on to the play's sender), a Tally to every seat (or handed on to a poller), a
+        Poll to every seat."""
         play = self._named(frame.seat, frame.number)
         match frame:
             case Ballot(ok=ok):
-                text = f"Ballot L={frame.clock} {'for' if ok else 'late'} {play}"
+                who = "" if frame.sender == seat else f"hands on {frame.sender + 1}'s "
+                text = f"{who}Ballot L={frame.clock} {'for' if ok else 'late'} {play}"
             case Tally(ok=ok):
                 count = self._count(seat, frame)
                 who = "" if frame.sender == seat else f"{frame.sender + 1}'s "

@@ -135,19 +135,20 @@ LESSONS = {
         ),
         Lesson(
             "majority-race",
-            Table(148, 4, majority=True),
+            Table(168, 4, majority=True),
             Kind.RACE,
-            by=1910,
-            start=1795,
+            by=1024,
+            start=887,
             script=((0, _struck("slow", 3)),),
             about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
-            "step 1798 seat 3 plays a 3♠ onto foundation 7, L=381; seats 1 and 2 vote for "
-            "it, and at step 1802 its Tally goes out: in, by 3 of 4, without seat 4, which "
-            "has not heard of it yet. At step 1854 seat 4, not having heard of it, plays "
-            "its own 3♠ there, L=382: concurrent. Its votes name L=381 below it; seat 4's "
-            "slow links keep its count from the others, so seat 1 polls them at step 1906 "
-            "and at step 1910 counts it in, by all four. The keys put L=381 first: seat "
-            "4's card goes back. Seats 2 and 3 follow by step 1912, seat 4 at step 1919.",
+            "step 890 seat 1 plays a 2♠ onto foundation 8, L=206; seats 2 and 3 vote for "
+            "it, and at step 896 its Tally goes out: in, by 3 of 4, without seat 4, which "
+            "has not heard of it yet. At step 950 seat 4, not having heard of it, plays "
+            "its own 2♠ there, L=207: concurrent. Its slow links keep it from seats 2 and "
+            "3, so seat 1 polls them at step 1018, carrying it; at step 1023 it hands seat "
+            "2's Ballot on to seat 4, and at step 1024 counts it in, by all four. The keys "
+            "put L=206 first: seat 4's card goes back. Seats 2 and 3 follow by step 1026, "
+            "seat 4 at step 1064.",
         ),
         Lesson(
             "majority-hiccup",

@@ -95,8 +95,8 @@ def _tie(holder: int) -> tuple[Claim, ...]:
     )
 
 
-SPADES = ((381, 0, 2), (382, 0, 3))
-"""The majority's race: seat 3's 3♠ and seat 4's."""
+SPADES = ((206, 0, 0), (207, 0, 3))
+"""The majority's race: seat 1's 2♠ and seat 4's."""
 TWO = ((524, 0, 3),)
 """The hiccup: seat 4's 2♠, played into its silence."""
 
@@ -165,35 +165,44 @@ CLAIMS: dict[str, tuple[Claim, ...]] = {
         ),
     ),
     "majority-race": (
-        Claim("At step 1798 seat 3 plays a 3♠", 1797, (Shows(2, lacks=SPADES),)),
+        Claim("At step 890 seat 1 plays a 2♠", 889, (Shows(0, lacks=SPADES),)),
         Claim(
-            "At step 1798 seat 3 plays a 3♠ onto foundation 7, L=381",
-            1798,
-            (Shows(2, holds=SPADES[:1]), Shows(3, lacks=SPADES)),
+            "At step 890 seat 1 plays a 2♠ onto foundation 8, L=206",
+            890,
+            (Shows(0, holds=SPADES[:1]), Shows(3, lacks=SPADES)),
         ),
-        Claim("at step 1802 its Tally goes out", 1801, (Shows(2, holds=SPADES[:1]),)),
+        Claim("at step 896 its Tally goes out", 895, (Shows(0, holds=SPADES[:1]),)),
         Claim(
-            "at step 1802 its Tally goes out ... which has not heard of it yet",
-            1802,
-            (Shows(2, lacks=SPADES[:1]), Shows(3, lacks=SPADES)),
+            "at step 896 its Tally goes out ... which has not heard of it yet",
+            896,
+            (Shows(0, lacks=SPADES[:1]), Shows(3, lacks=SPADES)),
         ),
-        Claim("At step 1854 seat 4, not having heard", 1853, (Shows(3, lacks=SPADES),)),
+        Claim("At step 950 seat 4, not having heard", 949, (Shows(3, lacks=SPADES),)),
         Claim(
-            "At step 1854 seat 4, not having heard of it, plays its own 3♠ there, L=382",
-            1854,
+            "At step 950 seat 4, not having heard of it, plays its own 2♠ there, L=207",
+            950,
             (Shows(3, holds=SPADES[1:], lacks=SPADES[:1]),),
         ),
-        Claim("so seat 1 polls them at step 1906", 1906, _all(range(4), holds=SPADES[1:])),
-        Claim("at step 1910 counts it in", 1909, _all(range(4), holds=SPADES[1:])),
         Claim(
-            "at step 1910 counts it in ... seat 4's card goes back",
-            1910,
+            "Its slow links keep it from seats 2 and 3, so seat 1 polls them at step 1018",
+            1018,
+            (
+                Shows(0, holds=SPADES[1:]),
+                Shows(1, lacks=SPADES),
+                Shows(2, lacks=SPADES),
+                Shows(3, holds=SPADES[1:]),
+            ),
+        ),
+        Claim("at step 1024 counts it in", 1023, _all(range(4), holds=SPADES[1:])),
+        Claim(
+            "at step 1024 counts it in ... seat 4's card goes back",
+            1024,
             (Shows(0, lacks=SPADES), *(Shows(s, holds=SPADES[1:]) for s in (1, 2, 3))),
         ),
-        Claim("Seats 2 and 3 follow by step 1912", 1911, (Shows(2, holds=SPADES[1:]),)),
-        Claim("Seats 2 and 3 follow by step 1912", 1912, _all(range(3), lacks=SPADES)),
-        Claim("seat 4 at step 1919", 1918, (Shows(3, holds=SPADES[1:]),)),
-        Claim("seat 4 at step 1919", 1919, _all(range(4), lacks=SPADES)),
+        Claim("Seats 2 and 3 follow by step 1026", 1025, (Shows(2, holds=SPADES[1:]),)),
+        Claim("Seats 2 and 3 follow by step 1026", 1026, _all(range(3), lacks=SPADES)),
+        Claim("seat 4 at step 1064", 1063, (Shows(3, holds=SPADES[1:]),)),
+        Claim("seat 4 at step 1064", 1064, _all(range(4), lacks=SPADES)),
     ),
     "majority-hiccup": (
         Claim(
