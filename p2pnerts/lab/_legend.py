@@ -161,7 +161,8 @@ AT_A_MAJORITY = (
     (
         "Poll",
         "a seat that waited too long for a play's Tally asks every member for its Ballot, "
-        "and counts them itself",
+        "and counts them itself; it hands each Ballot on to the play's sender (hands on), "
+        "whose link from that voter may be the slow one",
     ),
     (
         "late",
