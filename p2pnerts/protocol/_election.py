@@ -37,6 +37,7 @@ class Membership(_host.Membership, Protocol):
     def status(self) -> Status: ...
     def enter(self, status: Status) -> None: ...
     def install(self, start: StartView, now: float) -> None: ...
+    def leave_if_gone(self, now: float) -> None: ...
 
 
 class Election:
@@ -204,7 +205,14 @@ class Election:
         self._maybe_start_view(now)
 
     def take(self, vote: ViewChange, now: float) -> None:
-        self._m.lineage.take_vote(vote)
+        if self._m.lineage.take_vote(vote):
+            # A voter of this view voted past it from where it voted it in: should the
+            # others be too few to go on without it, this seat leaves, to be let back in
+            # from that view (a seat alone in a view its voters left went on voting from
+            # it, and they from theirs, for the same views, for good).
+            self._m.leave_if_gone(now)
+            if self._m.status is Status.OUT:
+                return
         self._votes.setdefault(vote.new_view, {})[vote.sender] = vote
         target = self.changing_to if self._m.status is Status.CHANGING else self._m.view
         if vote.new_view > target:

@@ -11,7 +11,7 @@ A view is *stillborn* once one of its members is known never to install it:
 
 - a voter that sent, stamped with the view the votes were cast in, a vote for a later view
   (after that vote it installs no earlier view from those votes, and no StartView that
-  lists it as a voter lets it in as a rejoining seat);
+  lists it as a voter lets it in as a rejoining seat): it is gone too (`take_vote`);
 - a voter that is gone (it left the view it voted in for another, and is never in it
   again);
 - a member that talks from a later view whose StartView shows it came into that view
@@ -127,11 +127,17 @@ class Lineage:
         came, talked = self._later.get(view, {}), self._talked.get(view, ())
         self.stillborn |= any(came.get(member, self._view) < self._view for member in talked)
 
-    def take_vote(self, vote: ViewChange) -> None:
+    def take_vote(self, vote: ViewChange) -> bool:
         """A voter of this view that votes, where it voted this view in, for a later view
-        will never install this one."""
-        if vote.sender in self._voters and vote.view == self._voted_in:
-            self.stillborn |= vote.new_view > self._view
+        will never install this one: it is gone, and the view stillborn. Returns whether
+        ``vote`` shows that."""
+        if vote.sender not in self._voters or vote.view != self._voted_in:
+            return False
+        if vote.new_view <= self._view:
+            return False
+        self.stillborn = True
+        self.gone[vote.sender] = max(self.gone.get(vote.sender, 0), vote.clock)
+        return True
 
     def asks_again(self, rejoin: Rejoin) -> bool:
         """Whether a Rejoin from a member stamped with an older view than the one its life

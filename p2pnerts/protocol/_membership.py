@@ -185,11 +185,8 @@ class Membership:
             return False
         if self.lineage.went_elsewhere(message):
             # That member went on from where it voted (or asked to rejoin) to another view
-            # than this one: it will never vouch for anything here. Should the others be
-            # too few to go on without it, leave, to be let back in where it went.
-            gone = self.lineage.gone
-            if any(2 * len(q.difference(gone)) <= len(q) for _, q in self.quorums_now()):
-                self.shut_out(now)
+            # than this one: it will never vouch for anything here.
+            self.leave_if_gone(now)
             return False
         if message.view < self._host.acks.lives[sender]:
             return False  # from the sender's earlier life (`Acks.this_life`)
@@ -204,6 +201,14 @@ class Membership:
                     self.shut_out(now)
                 return False
         return sender in self.members
+
+    def leave_if_gone(self, now: float) -> None:
+        """Leave this view, to be let back in where the others went, should the members
+        shown gone (`Lineage.gone`: each will never install it) leave the others too few
+        to go on without them."""
+        gone = self.lineage.gone
+        if any(2 * len(q.difference(gone)) <= len(q) for _, q in self.quorums_now()):
+            self.shut_out(now)
 
     def _answers_my_rejoin(self, start: StartView) -> bool:
         """Whether a StartView lets this seat back in as it asks now, from the view it asks
