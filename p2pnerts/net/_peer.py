@@ -29,7 +29,6 @@ from p2pnerts.net._seatfile import Keeper, SeatFile
 from p2pnerts.net._seatreplica import seat_replica
 from p2pnerts.net._shaper import Shaper
 from p2pnerts.protocol import (
-    Ballot,
     CommitFrame,
     Disk,
     Event,
@@ -44,7 +43,6 @@ from p2pnerts.protocol import (
     Seat,
     SeatKey,
     Status,
-    Tally,
     Timing,
     table_terms,
 )
@@ -371,7 +369,9 @@ class TablePeer:
     def _on_message(self, seat: int, message: Received) -> None:
         if isinstance(message, LinkMessage):
             return  # lobby news after play began: nothing to do
-        if message.sender != seat and not isinstance(message, Tally | Ballot):  # (handed on)
+        if message.sender != seat and not isinstance(message, CommitFrame):
+            # (a commit frame may be handed on: its carrier is the replica's to check,
+            # `Majority.take`)
             raise RemoteProtocolError(f"seat {seat}'s connection carried seat {message.sender}")
         if isinstance(message, CommitFrame):
             for hear_frame in self.frame_traffic:
