@@ -15,7 +15,6 @@ A `Signer` holds this seat's key and every seat's public key (from the roster).
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import replace
@@ -47,7 +46,8 @@ SIMULATED = bytes(TABLE_BYTES)
 """The table id a simulated table signs with: its keys are computed, it has no other."""
 VERIFIED_KEPT = 1 << 16
 """How many verdicts on signatures a process remembers: a message verified once (by
-one replica of a simulated table, or when it comes again carried) is not verified again."""
+one replica of a simulated table, or when it comes again carried), or signed here, is not
+verified again."""
 
 M = TypeVar("M", bound=Message | CommitFrame)
 SignedMessage = Ready | Play | Reveal | Leave | ViewChange | StartView | Rejoin | Ballot | Tally
@@ -61,11 +61,26 @@ def signed_bytes(message: Message | CommitFrame, table: bytes) -> bytes:
     return MESSAGE_DOMAIN + table + encode_payload(unsigned)
 
 
-@functools.lru_cache(maxsize=VERIFIED_KEPT)
+_Verdict = tuple[bytes, bytes, SignedMessage]
+_verdicts: dict[_Verdict, bool] = {}
+"""Verdicts on signatures, each keyed by the public key, the table and the message itself
+(its every field, the signature too: an equal message has equal signed bytes, and so the
+same verdict), the oldest forgotten first past `VERIFIED_KEPT`."""
+
+
 def _genuine(public: bytes, table: bytes, message: SignedMessage) -> bool:
-    # Keyed by the message itself (its every field, the signature too): an equal message
-    # has equal signed bytes, and so the same verdict.
-    return verify(public, message.sig, signed_bytes(message, table))
+    key = (public, table, message)
+    verdict = _verdicts.get(key)
+    if verdict is None:
+        verdict = verify(public, message.sig, signed_bytes(message, table))
+        _remember(key, verdict)
+    return verdict
+
+
+def _remember(key: _Verdict, verdict: bool) -> None:
+    if len(_verdicts) >= VERIFIED_KEPT:
+        del _verdicts[next(iter(_verdicts))]
+    _verdicts[key] = verdict
 
 
 class Signer:
@@ -93,7 +108,13 @@ class Signer:
         """``message``, signed if it is of a kind that is."""
         if not isinstance(message, SIGNED):
             return message
-        return replace(message, sig=self.key.sign(signed_bytes(message, self.table)))
+        signed = replace(message, sig=self.key.sign(signed_bytes(message, self.table)))
+        # A signature made here verifies under this key (Ed25519 signs deterministically,
+        # and verifying what it signed cannot fail): in a simulation, where every replica
+        # shares the process, the replicas that receive it need not verify it again. A
+        # copy changed in any field, or named another seat's, is verified as ever.
+        _remember((self.key.public, self.table, signed), True)
+        return signed
 
     def genuine(self, message: Message | CommitFrame) -> bool:
         """Whether ``message`` carries its sender's signature (True for kinds not signed)."""

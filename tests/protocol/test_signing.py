@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from _table import Table
 from test_headers import _dealt, _refused
 
@@ -24,6 +25,7 @@ from p2pnerts.protocol import (
     encode_payload,
     signed_bytes,
 )
+from p2pnerts.protocol._identity import verify
 from p2pnerts.rules import DeclareStuck, TurnStock
 
 
@@ -237,3 +239,27 @@ def test_a_message_signed_at_one_table_is_not_genuine_at_another_with_the_same_k
     assert Signer.computed(0, 2, b"k", here).genuine(signed)
     assert not Signer.computed(0, 2, b"k", there).genuine(signed)
     assert signed_bytes(signed, here).startswith(b"p2pnerts/3 message\x00" + here)
+
+
+def test_a_message_signed_here_is_taken_as_genuine_unverified_and_no_changed_copy_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # In a simulation every replica shares the process: what one signs, the others need not
+    # verify. Only the very message signed is spared; any other is verified as ever.
+    verified: list[bytes] = []
+
+    def counting(public: bytes, signature: bytes, data: bytes) -> bool:
+        verified.append(data)
+        return verify(public, signature, data)
+
+    monkeypatch.setattr("p2pnerts.protocol._signing.verify", counting)
+    signer, other = Signer.computed(1, 2, b"here"), Signer.computed(0, 2, b"here")
+    first = signer.sign(Play(1, 0, 5, 1, 1, TurnStock(1, rotation=0)))
+    second = signer.sign(Play(1, 0, 6, 2, 1, TurnStock(1, rotation=1)))
+    assert other.genuine(first) and other.genuine(second)
+    assert verified == []
+    assert not other.genuine(replace(first, sig=second.sig))
+    assert not other.genuine(replace(first, clock=6))
+    assert len(verified) == 2
+    forged = other.sign(replace(first, sig=b""))  # seat 0's key, seat 1's name
+    assert not signer.genuine(forged) and len(verified) == 3
