@@ -52,3 +52,11 @@ def test_a_message_that_commits_nothing_takes_spec_s_steps_in_order() -> None:
         assert set(again) <= {"_checks", "_membership", "_away", "_acks"}
         assert again["_checks"] <= 1 and again["_membership"] <= 1 and again["_away"] <= 1
         assert again["_acks"] <= (2 if route.kind == "Ack" else 1)
+
+
+def test_at_a_majority_s_table_its_ballots_and_tallies_are_followed_too() -> None:
+    routes = receive_path.follow(peers=4, rounds=1, seed=1, majority=True)
+    kinds = {route.kind for route in routes}
+    assert {"Ballot", "Tally", "Play"} <= kinds
+    ballot = next(route for route in routes if route.kind == "Ballot")
+    assert {"_majority", "_commits", "_ballots"} <= set(ballot.stops)

@@ -7,7 +7,10 @@ part the message had already left is a **return**. Prints, per kind of message, 
 were received and the mean parts, stops and returns of each, then the one path with the
 most stops (what a student reading the code for a received message must follow).
 
-    python tools/receive_path.py [--peers 4] [--rounds 1] [--seed 1] [--kind Play]
+    python tools/receive_path.py [--peers 4] [--rounds 1] [--seed 1] [--kind Play] [--majority]
+
+``--majority``: the replicas commit by version 3's majority rule, whose Ballots, Tallies
+and Polls are received too.
 
 Calls into `rules`, `words` and the standard library are not counted (a part of protocol
 calling the rules engine is one step of its own work); nor are those into the modules
@@ -102,7 +105,7 @@ class Follower:
             self._now = None
 
 
-def follow(peers: int, rounds: int, seed: int) -> list[Route]:
+def follow(peers: int, rounds: int, seed: int, *, majority: bool = False) -> list[Route]:
     """The route of every message received in a simulated run on a quiet network."""
     follower = Follower()
 
@@ -111,7 +114,8 @@ def follow(peers: int, rounds: int, seed: int) -> list[Route]:
 
     Replica.receive = receive  # type: ignore[method-assign,assignment]
     try:
-        Simulation(SimConfig(peers, rounds, MIXES["none"]), seed, SimpleBots()).run()
+        config = SimConfig(peers, rounds, MIXES["none"], majority=majority)
+        Simulation(config, seed, SimpleBots()).run()
     finally:
         Replica.receive = ORIGINAL  # type: ignore[method-assign]
     return follower.routes
@@ -123,8 +127,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kind", help="the longest path of this kind (default: any)")
+    parser.add_argument("--majority", action="store_true", help="commit by the majority rule")
     args = parser.parse_args()
-    routes = follow(args.peers, args.rounds, args.seed)
+    routes = follow(args.peers, args.rounds, args.seed, majority=args.majority)
     by_kind: dict[str, list[Route]] = defaultdict(list)
     for route in routes:
         by_kind[route.kind].append(route)
