@@ -17,6 +17,7 @@ import trio
 
 from p2pnerts.driver import Driver
 from p2pnerts.net import _waits
+from p2pnerts.net._closed import Closed
 from p2pnerts.net._link import Connection, Received
 from p2pnerts.net._links import Links
 from p2pnerts.net._narration import Narrator
@@ -73,7 +74,8 @@ class TablePeer:
     ``countdown`` after a round's deal (`Pacing`). A seat left alone at the table ends the
     match at once; one that waits for a silent seat it cannot leave out says so, and its
     player may end the match there (`end_match`). A seat that cannot go on by itself and
-    has heard no other seat for ``gone_after`` seconds counts the table gone (`forsaken`):
+    has heard no other seat for ``gone_after`` seconds (a few, once every other seat's port
+    refuses connections: `_closed`) counts the table gone (`forsaken`):
     a bot ends the match there, and a person may. A bot ends it too once the table has
     waited ``gone_after`` seconds for silent seats, though it hears others (`Quiet.gives_up`).
 
@@ -206,6 +208,7 @@ class TablePeer:
                 if other.seat < self.seat and not self._shuns(other.seat):
                     dialled = self.links.keep_dialled
                     nursery.start_soon(dialled, other, self.hello, self.key, nursery, self.adopt)
+            self._probe_ports(nursery)
             if self.options.teams:  # which team this seat plays in, and with whom
                 self._report(self.narrator.team(len(self.options.teams)))
             if self.resumed:
@@ -221,6 +224,17 @@ class TablePeer:
         self.links.close()
         assert self.result is not None
         return self.result
+
+    def _probe_ports(self, nursery: trio.Nursery) -> None:
+        """While this seat cannot play on, try the other seats' ports: once every one has
+        refused for a while, the table counts as gone sooner (`_closed`)."""
+        others = [o for o in self.roster if o.seat != self.seat and not self._shuns(o.seat)]
+        self._quiet.closed = closed = Closed(o.seat for o in others)
+        for other in others:
+            nursery.start_soon(closed.keep_probed, other, self._cannot_play_on)
+
+    def _cannot_play_on(self) -> bool:
+        return self.result is None and _waits.cannot_play_on(self.replica)
 
     def adopt(self, seat: int, conn: Connection) -> None:
         """Take over a connection to ``seat`` (already being served), replacing any other,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from p2pnerts.net._closed import CLOSED_FOR, STRANDED_CLOSED_FOR, Closed
 from p2pnerts.net._narration import Narrator
 from p2pnerts.net._pace import Pacing
 from p2pnerts.protocol import LocalProtocolError, Replica, Status
@@ -64,12 +65,21 @@ def cannot_play_on(replica: Replica) -> bool:
     return replica.status is Status.OUT or bool(stranded(replica))
 
 
-def forsaken(replica: Replica, quiet: float, after: float = GONE_AFTER) -> bool:
+def forsaken(
+    replica: Replica, quiet: float, after: float = GONE_AFTER, closed: float = 0.0
+) -> bool:
     """Whether the table has gone on without this seat, or ended, as far as it can tell:
     it cannot play on by itself (`cannot_play_on`), and no other seat has said a word for
-    ``quiet`` seconds, at least ``after``. A Wi-Fi stall shorter than that rejoins as
-    before."""
-    return quiet >= after and cannot_play_on(replica)
+    ``quiet`` seconds, at least ``after`` (a Wi-Fi stall shorter than that rejoins as
+    before), or for as long as every other seat's port has refused every try
+    (``closed``), at least `CLOSED_FOR` for a seat left out and `STRANDED_CLOSED_FOR` for
+    one waiting for silent seats (`_closed`)."""
+    if not cannot_play_on(replica):
+        return False
+    if quiet >= after:
+        return True
+    least = CLOSED_FOR if replica.status is Status.OUT else STRANDED_CLOSED_FOR
+    return min(quiet, closed) >= least
 
 
 class Quiet:
@@ -77,10 +87,19 @@ class Quiet:
     play on, neither counting time this process did not run (a closed lid, a stopped
     process: the replica excuses it likewise, `Liveness.excuse`), so that a seat back
     from a long stall first hears the table before it counts the table gone (after
-    ``gone_after`` seconds: `forsaken`), or gives up waiting (`gives_up`)."""
+    ``gone_after`` seconds: `forsaken`, or sooner once every other seat's port is
+    ``closed``), or gives up waiting (`gives_up`)."""
 
-    def __init__(self, now: float, heartbeat: float, gone_after: float = GONE_AFTER) -> None:
+    def __init__(
+        self,
+        now: float,
+        heartbeat: float,
+        gone_after: float = GONE_AFTER,
+        closed: Closed | None = None,
+    ) -> None:
         self.gone_after = gone_after
+        self.closed = closed
+        """Since when the other seats' ports have refused every try (None: not tried)."""
         self.heard_at = now
         """When another seat's message last reached this one (or the peer started)."""
         self.blocked_since: float | None = None
@@ -120,7 +139,8 @@ class Quiet:
         """For how many seconds no other seat has said a word, if that counts the table as
         gone (`forsaken`); else 0."""
         quiet = now - self.heard_at
-        return quiet if forsaken(replica, quiet, self.gone_after) else 0.0
+        closed = 0.0 if self.closed is None else self.closed.closed_for(now)
+        return quiet if forsaken(replica, quiet, self.gone_after, closed) else 0.0
 
     def gives_up(self, replica: Replica, narrator: Narrator, now: float) -> str | None:
         """Why a bot's seat ends a match it cannot play on in, with nobody to choose for
@@ -131,16 +151,21 @@ class Quiet:
         waited = self.blocked(now, cannot_play_on(replica))
         quiet = self.forsaken(replica, now)
         if quiet:
-            return gone_words(quiet)
+            return gone_words(quiet, closed=quiet < self.gone_after)
         silent = stranded(replica)
         if waited >= self.gone_after and silent:
             return waited_words(narrator, silent, waited)
         return None
 
 
-def gone_words(quiet: float) -> str:
-    """Why a bot's seat ends a match that went quiet on it (`forsaken`), in a line."""
-    return f"no other seat has answered for {quiet:.0f} s (the table ended, or went on without it)"
+def gone_words(quiet: float, *, closed: bool = False) -> str:
+    """Why a bot's seat ends a match that went quiet on it (`forsaken`), in a line;
+    ``closed``: every other seat's port is closed too."""
+    ports = ", and every other seat's port is closed" if closed else ""
+    return (
+        f"no other seat has answered for {quiet:.0f} s{ports} "
+        "(the table ended, or went on without it)"
+    )
 
 
 def waited_words(narrator: Narrator, silent: frozenset[int], waited: float) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 import trio
 from _hosting import hosted
 
@@ -166,24 +167,31 @@ async def test_a_seat_that_leaves_a_majoritys_table_is_left_out_and_the_others_f
     assert any("Bot3 left the table; the others play on" in line for line in lines[0])
 
 
+async def _bot3_cut_off(
+    spec: TableSpec, stall: Stall, results: dict[int, MatchResult], lines: list[list[str]]
+) -> None:
+    """Play ``spec``'s match at four seats, Bot3's links cut by ``stall``."""
+    cut = _player("Bot3", 3, lines[3])
+    cut.shaper = Shaper(Shape(stalls=(stall,)), random.Random(3))
+    async with trio.open_nursery() as nursery:
+        port = await hosted(nursery, spec, _player("Ann", 1, lines[0]), results)
+        for k in range(1, 4):
+
+            async def bot(k: int = k) -> None:
+                player = cut if k == 3 else _player(f"Bot{k}", k, lines[k])
+                results[k] = await join_table("127.0.0.1", port, player)
+
+            nursery.start_soon(bot)
+
+
 async def test_a_seat_cut_off_past_the_wait_is_left_out_and_comes_back() -> None:
     results: dict[int, MatchResult] = {}
     lines: list[list[str]] = [[] for _ in range(4)]
     # Three rounds: the others' first round waits for the rotation until the cut-off seat
     # is left out, then ends at once; it comes back during the second.
     spec = TableSpec("cut off", 4, TableOptions(rounds=3))
-    cut = _player("Bot3", 3, lines[3])
-    cut.shaper = Shaper(Shape(stalls=(Stall(0.5, 12.0),)), random.Random(3))  # (past 10 s)
     with trio.fail_after(120):
-        async with trio.open_nursery() as nursery:
-            port = await hosted(nursery, spec, _player("Ann", 1, lines[0]), results)
-            for k in range(1, 4):
-
-                async def bot(k: int = k) -> None:
-                    player = cut if k == 3 else _player(f"Bot{k}", k, lines[k])
-                    results[k] = await join_table("127.0.0.1", port, player)
-
-                nursery.start_soon(bot)
+        await _bot3_cut_off(spec, Stall(0.5, 12.0), results, lines)  # (past 10 s)
     assert results[0] == results[1] == results[2] == results[3] and results[0].rounds == 3
     assert any("Bot3 is left out" in line for line in lines[0]), lines[0]
     assert any("Bot3 is back" in line for line in lines[0]), lines[0]
@@ -192,3 +200,21 @@ async def test_a_seat_cut_off_past_the_wait_is_left_out_and_comes_back() -> None
     # ...; the others left you out and played on".
     told = ("went on without you: rejoining", "the others left you out")
     assert any(t in line for t in told for line in lines[3]), "\n".join(lines[3])
+
+
+async def test_a_seat_cut_off_as_the_match_ends_finds_the_ports_closed_and_ends_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Bot3's links are cut past the wait that leaves it out, and stay cut after the others'
+    # match has ended: it hears nobody, and waits for them (1 of 4 is no majority), as
+    # before, but every other seat's port now refuses its tries, and it ends its match
+    # there instead of after two minutes (here after 5 s, not 30: `_closed`).
+    monkeypatch.setattr("p2pnerts.net._waits.STRANDED_CLOSED_FOR", 5.0)
+    results: dict[int, MatchResult] = {}
+    lines: list[list[str]] = [[] for _ in range(4)]
+    spec = TableSpec("closed behind", 4, TableOptions(rounds=1))
+    with trio.fail_after(100):
+        await _bot3_cut_off(spec, Stall(0.5, 600.0), results, lines)
+    assert results[0] == results[1] == results[2] and results[0].rounds == 1
+    assert not results[0].ended
+    assert results[3].rounds == 0 and "every other seat's port is closed" in results[3].ended

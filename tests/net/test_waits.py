@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from p2pnerts.net import IDLE_AFTER, Narrator, Pacing
+from p2pnerts.net._closed import Closed
 from p2pnerts.net._waits import (
     GONE_AFTER,
     Quiet,
@@ -197,3 +198,47 @@ def test_a_bot_that_hears_nobody_gives_up_once_the_table_counts_as_gone() -> Non
     assert said == "30.00: " + gone_words(20.0)
     assert quiet.forsaken(replica, 30.0) == 20.0 and quiet.deadline(30.0) == float("inf")
     assert quiet.deadline(29.0) == 30.0
+
+
+def _closed_on_ann(replica: Replica, answered_at: float | None = None) -> str | None:
+    """Ann's seat (seat 0 of ``replica``) unable to play on, hearing nobody, where every
+    other seat's port refuses each try from 12 s on (until ``answered_at``, when one takes
+    it), run a heartbeat at a time for up to 60 s: when it gives up, and why."""
+    narrator = Narrator(("Ann", "Bea", "Cy")[: replica.players], replica.seats, 0)
+    others = range(1, replica.players)
+    closed = Closed(others)
+    quiet = Quiet(10.0, heartbeat=replica.timing.heartbeat, gone_after=120.0, closed=closed)
+    for seat in others:
+        closed.refused(seat, 12.0)
+    for step in range(1, 241):
+        now = 10.0 + step * replica.timing.heartbeat
+        if answered_at is not None and now >= answered_at:
+            closed.answered(1)
+        quiet.ran(now)
+        said = quiet.gives_up(replica, narrator, now)
+        if said is not None:
+            return f"{now:.2f}: {said}"
+    return None
+
+
+def _left_out() -> Replica:
+    seated = Replica(0, TableOptions(), 3, now=0.0)
+    return Replica.restart(0, TableOptions(), 3, disk=seated.disk, now=0.0)
+
+
+def test_a_seat_left_out_that_finds_every_port_closed_counts_the_table_gone_in_seconds() -> None:
+    assert _closed_on_ann(_left_out()) == "17.00: " + gone_words(7.0, closed=True)
+    assert "every other seat's port is closed" in gone_words(7.0, closed=True)
+
+
+def test_a_seat_waiting_for_silent_seats_whose_ports_are_closed_waits_longer() -> None:
+    # (the silent seat may have crashed, and be started again on the same port)
+    said = _closed_on_ann(_silent_all_around(2))
+    assert said == "42.00: " + gone_words(32.0, closed=True)
+
+
+def test_a_port_that_takes_a_try_again_leaves_the_wait_at_gone_after() -> None:
+    assert _closed_on_ann(_left_out(), answered_at=14.0) is None  # (not within 60 s)
+    assert not forsaken(_left_out(), quiet=60.0, closed=4.0)
+    assert forsaken(_left_out(), quiet=60.0, closed=5.0)
+    assert not forsaken(_left_out(), quiet=4.0, closed=60.0)
