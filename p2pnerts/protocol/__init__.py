@@ -62,10 +62,10 @@ the study's model runs too (``tools/commit_rules.py``); `_ballots` its frames (s
 votes, and outcomes that carry them, checked before they count) and `_commits` one seat's
 commit over them, with `_changes` what a change of members settles from what each seat
 holds. A replica made with ``majority=True`` holds it (`Majority`, `_majority.py`: its
-ordered messages numbered, held, applied as they resolve and folded in the canonical
-order) in place of the log, and changes members from what each seat brings in its
-ViewChange (`_handover`), a seat coming back replaying the round as the coordinator
-applied it (`Majority.rejoin`). `_channel` encrypts a link:
+ordered messages numbered and held; `Applying`, `_applying.py`: applied as they resolve
+and folded in the canonical order) in place of the log, and changes members from what
+each seat brings in its ViewChange (`_handover`), a seat coming back replaying the round
+as the coordinator applied it (`Majority.rejoin`). `_channel` encrypts a link:
 a Noise handshake (by the `noiseprotocol` package) and the records that carry its frames,
 sealed and opened without IO; `_identity` says who a seat is, and what each end of a link signs.
 

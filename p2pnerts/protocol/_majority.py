@@ -16,19 +16,9 @@ all-members log (`_log`):
   signed, its own entry the message's number (`own`: the vote is worked out before the
   message is signed), so that a copy carried to a change of members names its place
   itself.
-- What resolves is applied at once, in the order it resolves here (`apply`), by the
-  replica's own step (`Replica.apply`: the rules' verdict, the deal, the round's end). A
-  Play of a round that has not started here waits for the start, and so does every play
-  after it on its spots; the plays of other spots go on.
-- A play that comes back *late* (a majority held a play that sorts after it first) is
-  returned like a lost race; a seat's own Ready, Reveal, Leave, Nerts call or stuck
-  declaration that comes back is sent again at once, with a new clock (each stays legal,
-  and the table waits on it).
-- The plays settled in the canonical order (`Commits.canonical`, the same at every seat a
-  little later) are folded into the running digest in that order, each with its outcome,
-  and told to those who listen for commits (`Replica.on_commit`): the digest Acks carry
-  and compare is over one order everywhere, though seats apply plays of different spots
-  in different sequences.
+- What resolves is applied at once, in the order it resolves here (`apply`), a play
+  that came back late returned, and the plays settled in the canonical order
+  (`Commits.canonical`) folded into the digest in that order: `_applying.Applying`.
 
 Acks carry the clock, how far the seat has passed the canonical order and how many plays
 it has made (`Commits.hear`); the Tally of a seat's own play says how far it has passed
@@ -58,23 +48,20 @@ still open from the same holdings as the others (`rejoin`).
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Collection, Iterable
 from dataclasses import replace
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from p2pnerts.protocol import _handover
+from p2pnerts.protocol._applying import Applying, Host
 from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._changes import Holding, settlement
 from p2pnerts.protocol._checks import check_header, check_message
 from p2pnerts.protocol._codec import decode_payload, encode_payload
 from p2pnerts.protocol._commits import Commits
 from p2pnerts.protocol._errors import RemoteProtocolError
-from p2pnerts.protocol._events import PlayReturned
 from p2pnerts.protocol._handover import pooled
-from p2pnerts.protocol._host import Host as _Host
-from p2pnerts.protocol._inplay import InPlay
-from p2pnerts.protocol._log import Pending, order_key
+from p2pnerts.protocol._log import order_key
 from p2pnerts.protocol._messages import (
     Ack,
     Ballot,
@@ -90,11 +77,10 @@ from p2pnerts.protocol._messages import (
     ViewChange,
     bare,
 )
-from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, conflict, quorum, spots_of
+from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, quorum, spots_of
 from p2pnerts.protocol._status import NEVER, Status
 from p2pnerts.protocol._wire import MAX_FRAME
-from p2pnerts.protocol._witness import Witness, play_number, witness
-from p2pnerts.rules import CallNerts, DeclareStuck
+from p2pnerts.protocol._witness import play_number, witness
 
 TELL_EVERY = 32
 """Plays a seat passes in the canonical order before an Ack is due to say so, however soon
@@ -140,18 +126,6 @@ class _Starting(NamedTuple):
     """What was kept while the members changed: here, or coming back, at its coordinator."""
 
 
-class Host(_Host, Protocol):
-    inplay: InPlay
-    witness: Witness
-
-    def apply(self, message: Ordered | StartView, now: float) -> int: ...
-    def taken_hold(self) -> bool: ...
-    def ready_again(self, now: float) -> None: ...
-    def tell_commit(
-        self, entry: Pending, outcome: int, *, content: bytes | None = None
-    ) -> None: ...
-
-
 class Majority:
     """The replica's ordered messages, held, resolved and applied by version 3's rule."""
 
@@ -167,15 +141,8 @@ class Majority:
             carry=self._carry,
             taken_hold=host.taken_hold,
         )
-        self._messages: dict[PlayId, tuple[Ordered, tuple[Spot, ...]]] = {}
-        """Every play held here and not folded into the digest yet: its message, spots."""
-        self._waiting: list[PlayId] = []
-        """Plays resolved in, not applied yet: each waits for its round's start, or for a
-        play before it on its spots that waits."""
-        self._outcomes: dict[PlayId, int] = {}
-        """The outcome of each play applied or returned here, until it is folded."""
-        self._settled: deque[tuple[PlayId, bool]] = deque()
-        """Plays settled in the canonical order, not folded yet (an outcome not known)."""
+        self.plays = Applying(host, self._key)
+        """Every play held here, until it is folded into the digest."""
         self.made = 0
         """How many ordered messages this seat has made."""
         self._arrived = [0] * host.players
@@ -335,7 +302,7 @@ class Majority:
         play = self._spotted(message)
         if play.seq <= self.commits.voter.have[play.seat]:
             return  # settled by a change of members, from a holding that carried it
-        self._messages[play.id] = (message, play.spots)
+        self.plays.hold(play.id, message, play.spots)
         self._copies[play.id] = message
         self.commits.hold(play, now, carried=carried)
         self._show_copies()
@@ -434,81 +401,19 @@ class Majority:
             self.commits.release()
             while self._again:
                 self._again = False
-                self._resolve(self.commits.resolved(), now, why)
-                self._apply_waiting(now)
-                self._settled.extend(self.commits.canonical(self._host.acks.clock))
+                self.plays.resolve(self.commits.resolved(), now, why)
+                self.plays.apply_waiting(now)
+                self.plays.settle(self.commits.canonical(self._host.acks.clock))
                 self._fold()
         finally:
             self._applying = False
 
-    def _resolve(self, resolved: Iterable[tuple[PlayId, bool]], now: float, why: str) -> None:
-        """Plays resolved: those in wait to be applied, the others returned saying ``why``."""
-        for play, ok in resolved:
-            if ok:
-                self._waiting.append(play)
-            else:
-                self._late(play, now, why)
-
-    def _apply_waiting(self, now: float) -> None:
-        """Apply every waiting play that waits no more, again until none does."""
-        progress = True
-        while progress and self._waiting:
-            progress, still = False, list[PlayId]()
-            for play in self._waiting:
-                message, spots = self._messages[play]
-                blocked = any(conflict(spots, self._messages[w][1]) for w in still)
-                if blocked or self._before_its_round(message):
-                    still.append(play)
-                    continue
-                self._outcomes[play] = self._host.apply(message, now)
-                progress = True
-            self._waiting = still
-
-    def _before_its_round(self, message: Ordered) -> bool:
-        """A Play of a round not started here yet waits for the start."""
-        return isinstance(message, Play) and message.round > self._host.inplay.number
-
-    def _late(self, play: PlayId, now: float, why: str) -> None:
-        """A play that came back late: returned like a lost race; this seat's own Ready,
-        Reveal, Leave, call or stuck declaration is sent again."""
-        message, _ = self._messages[play]
-        self._outcomes[play] = Outcome.LATE
-        host = self._host
-        if isinstance(message, Play):
-            if message.sender == host.seat:
-                host.inplay.come_down(message)
-            host.events.append(PlayReturned(message.sender, message.move, message.clock, None, why))
-            if not isinstance(message.move, CallNerts | DeclareStuck):
-                return
-        if message.sender != host.seat:
-            return
-        view = host.view  # (returned by a change of members: sent again in the new view)
-        again = host.send(
-            now, lambda c, s: replace(message, view=view, clock=c, seq=s, below=(), sig=b"")
-        )
-        if isinstance(again, Play):
-            host.inplay.throw(again, holds_hand=True)
-
     def _fold(self) -> None:
-        """Fold the plays settled in the canonical order whose outcome is known here."""
-        while self._settled:
-            play, _ = self._settled[0]
-            outcome = self._outcomes.pop(play, None)
-            if outcome is None:
-                return
-            self._settled.popleft()
-            message, _ = self._messages.pop(play)
-            key = self._key(message)
-            # A play that came back is folded as its place alone: seats may hold two copies
-            # of it (a sender that signed two messages under one number, neither settled in).
-            seat, number = play
-            content = (
-                bytes((seat,)) + number.to_bytes(8, "big") if outcome == Outcome.LATE else None
-            )
-            entry = Pending((key[0], key[1], key[2]), message, None)
-            self._host.tell_commit(entry, outcome, content=content)
+        """Fold what the canonical order settled (`Applying.fold`), and let go of the
+        copies of plays let go of."""
+        self.plays.fold()
         held = self.commits.order.held
-        if len(self._copies) > 2 * len(held) + 64:  # let go of the copies of plays let go of
+        if len(self._copies) > 2 * len(held) + 64:
             self._copies = {play: m for play, m in self._copies.items() if play in held}
 
     # --- a change of members ------------------------------------------------------------
@@ -580,9 +485,9 @@ class Majority:
         self.commits.install(start.view, start.members, holdings)
         for play in self.commits.order.held.values():
             was = before.get(play.id)
-            if was is None or (was.witness != play.witness and play.id in self._messages):
+            if was is None or (was.witness != play.witness and play.id in self.plays.messages):
                 message = carried[(play.id, play.witness)]
-                self._messages[play.id] = (message, play.spots)
+                self.plays.hold(play.id, message, play.spots)
                 self._copies[play.id] = message
         have = self.commits.order.have
         for seat in start.joined:  # (numbered on after the last of theirs settled)
@@ -613,7 +518,7 @@ class Majority:
         order = self.commits.order
         folded = [
             play.seq <= order.gone[play.seat]
-            or (play.id in order.held and play.id not in self._messages)
+            or (play.id in order.held and play.id not in self.plays.messages)
             for play in settled.plays
         ]
         count = self._host.log.committed + folded.count(False)
@@ -660,8 +565,8 @@ class Majority:
             if starting.back:
                 self._come_back(starting, now)
             else:
-                self._resolve(starting.resolved, now, CHANGED_WHY)
-                self._apply_waiting(now)
+                self.plays.resolve(starting.resolved, now, CHANGED_WHY)
+                self.plays.apply_waiting(now)
                 self._host.apply(start, now)
                 self._close(start, fold=True)
             held_off, self._held_off = [*starting.kept, *self._held_off], []
@@ -720,7 +625,7 @@ class Majority:
                     kept.append(message)  # (kept by the coordinator while members changed)
         resolved = self.commits.resolved()
         for play, _ in resolved:
-            message, _ = self._messages[play]
+            message = self.plays.message(play)
             if play not in applied and message.sender == host.seat and isinstance(message, Play):
                 host.inplay.in_the_air(message)  # (its own, made before it was left out)
         return _Starting(start, resolved, True, frozenset(applied), tuple(kept))
@@ -731,16 +636,15 @@ class Majority:
         then the StartView applied and the digest started again from it."""
         host = self._host
         for play, ok in starting.resolved:
-            message, _ = self._messages[play]
             if play in starting.applied:
                 continue  # (and folds nothing of the view left: `_close`)
             if ok:
-                self._waiting.append(play)
-            elif message.sender == host.seat:
-                self._late(play, now, CHANGED_WHY)
+                self.plays.wait(play)
+            elif self.plays.message(play).sender == host.seat:
+                self.plays.late(play, now, CHANGED_WHY)
             else:
-                self._outcomes[play] = Outcome.LATE
-        self._apply_waiting(now)
+                self.plays.outcomes[play] = Outcome.LATE
+        self.plays.apply_waiting(now)
         host.apply(starting.start, now)
         self._close(starting.start, fold=False)
 
@@ -755,13 +659,10 @@ class Majority:
         order = self.commits.order
         for seat in range(self._host.players):
             order.bound(seat, (start.clock,))
-        self._settled.extend(self.commits.canonical(self._host.acks.clock))
+        self.plays.settle(self.commits.canonical(self._host.acks.clock))
         if fold:
             self._fold()
-        for play, _ in self._settled:
-            self._messages.pop(play, None)
-            self._outcomes.pop(play, None)
-        self._settled.clear()
+        self.plays.forget_settled()
         self._restart_digest(start)
 
     def _restart_digest(self, start: StartView) -> None:
