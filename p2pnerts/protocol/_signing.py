@@ -57,7 +57,9 @@ def signed_bytes(message: Message | CommitFrame, table: bytes) -> bytes:
     """What a signature of ``message`` at the table ``table`` covers."""
     if len(table) != TABLE_BYTES:
         raise ValueError(f"a table id is {TABLE_BYTES} bytes")
-    unsigned = replace(bare(message), sig=b"")  # type: ignore[arg-type]
+    unsigned = bare(message)
+    if unsigned.sig:  # type: ignore[union-attr]
+        unsigned = replace(unsigned, sig=b"")  # type: ignore[arg-type]
     return MESSAGE_DOMAIN + table + encode_payload(unsigned)
 
 
