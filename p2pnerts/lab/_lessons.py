@@ -137,18 +137,18 @@ LESSONS = {
             "majority-race",
             Table(168, 4, majority=True),
             Kind.RACE,
-            by=1024,
-            start=887,
+            by=1106,
+            start=918,
             script=((0, _struck("slow", 3)),),
             about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
-            "step 890 seat 1 plays a 2♠ onto foundation 8, L=206; seats 2 and 3 vote for "
-            "it, and at step 896 its Tally goes out: in, by 3 of 4, without seat 4, which "
-            "has not heard of it yet. At step 950 seat 4, not having heard of it, plays "
-            "its own 2♠ there, L=207: concurrent. Its slow links keep it from seats 2 and "
-            "3, so seat 1 polls them at step 1018, carrying it; at step 1023 it hands seat "
-            "2's Ballot on to seat 4, and at step 1024 counts it in, by all four. The keys "
-            "put L=206 first: seat 4's card goes back. Seats 2 and 3 follow by step 1026, "
-            "seat 4 at step 1064.",
+            "step 921 seat 1 plays a 2♠ onto foundation 8, L=219; seats 2 and 3 vote for "
+            "it, and at step 929 its Tally goes out: in, by 3 of 4, without seat 4, which "
+            "has not heard of it yet. At step 980 seat 4, not having heard of it, plays "
+            "its own 2♠ there, L=220: concurrent. Its slow links take it and the votes "
+            "for it slowly; at step 1093 seat 2 polls, carrying it, hands seat 3's Ballot "
+            "on to seat 4, and at step 1106 counts it in, by all four. The keys put L=219 "
+            "first: seat 4's card goes back. Seats 3 and 1 follow by step 1117, seat 4 at "
+            "step 1140.",
         ),
         Lesson(
             "majority-hiccup",

@@ -68,7 +68,7 @@ from p2pnerts.protocol._spots import Decision, Key, PlayId, Spot, Spotted, Vote,
 POLL_AFTER = 0.1
 """Seconds a seat holds another seat's play without an outcome before it polls the members
 (the study's recovery wait, SPEC's notes: "Since the study")."""
-POLL_BLOCKING = 0.025
+POLL_BLOCKING = 0.010
 """Seconds a seat holds another seat's play without an outcome before it polls the members,
 where a play decided in waits on it here (`_order.Order.blocking`): a slow sender's outcome
 holds up every play its voters named it below."""

@@ -35,13 +35,12 @@ def test_the_races_two_plays_are_concurrent_and_the_seats_have_them_in_different
 def test_the_majoritys_race_is_concurrent_and_the_slow_seat_had_its_own_play_first(
     tmp_path: Path,
 ) -> None:
-    """Seat 4 played its 2♠ L=207 before seat 1's L=206 reached it; the other seats whose
-    links had brought both by then had seat 1's first (seat 2's had not: a poll carried it
-    seat 4's), yet both were voted in and their keys put seat 1's first."""
+    """Seat 4 played its 2♠ L=220 before seat 1's L=219 reached it; every other seat had
+    seat 1's first, yet both were voted in and their keys put seat 1's first."""
     _, _, race = claimed(LESSONS["majority-race"], tmp_path)
     assert race.concurrent and not race.known
-    assert race.first == (0, 206) and race.second == (3, 207)
-    assert race.seen == {0: (0, 3), 2: (0, 3), 3: (3, 0)}
+    assert race.first == (0, 219) and race.second == (3, 220)
+    assert race.seen == {0: (0, 3), 1: (0, 3), 2: (0, 3), 3: (3, 0)}
 
 
 @pytest.mark.parametrize("name", ["tie-both-stay", "tie-rotate", "tie-seat"])
