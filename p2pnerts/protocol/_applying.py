@@ -122,6 +122,11 @@ class Applying:
         if isinstance(again, Play):
             host.inplay.throw(again, holds_hand=True)
 
+    def passed_over(self, play: PlayId) -> None:
+        """Another seat's play that came back while this seat was away (`Majority.rejoin`):
+        folded as returned, and nothing told of it here."""
+        self.outcomes[play] = Outcome.LATE
+
     def settle(self, settled: Iterable[tuple[PlayId, bool]]) -> None:
         """Plays settled in the canonical order, to be folded in that order (`fold`)."""
         self._settled.extend(settled)

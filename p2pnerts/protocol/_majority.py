@@ -54,7 +54,6 @@ from typing import NamedTuple
 
 from p2pnerts.protocol import _handover
 from p2pnerts.protocol._applying import Applying, Host
-from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._changes import Holding, settlement
 from p2pnerts.protocol._checks import check_header, check_message
 from p2pnerts.protocol._codec import decode_payload, encode_payload
@@ -643,7 +642,7 @@ class Majority:
             elif self.plays.message(play).sender == host.seat:
                 self.plays.late(play, now, CHANGED_WHY)
             else:
-                self.plays.outcomes[play] = Outcome.LATE
+                self.plays.passed_over(play)
         self.plays.apply_waiting(now)
         host.apply(starting.start, now)
         self._close(starting.start, fold=False)

@@ -58,8 +58,9 @@ def test_the_plays_of_a_seat_gone_silent_are_decided_by_polls_unless_their_votes
     for seat in range(1, seats):
         # A play still open is split, or sorts after one that is and waits on it.
         still = [p for p in table.plays if p not in table.resolutions[seat]]
-        splits = [table.plays[p].key for p in still if split(p)]
-        assert all(split(p) or (splits and min(splits) < table.plays[p].key) for p in still)
+        splits = {p for p in still if split(p)}
+        first = min((table.plays[p].key for p in splits), default=None)
+        assert all(p in splits or (first and first < table.plays[p].key) for p in still)
     # Its last play, made as it fell silent, which no Tally of its own decided: polls did.
     last = silent[-1]
     assert all(last in table.resolutions[s] for s in range(1, seats))
