@@ -46,7 +46,7 @@ def test_a_solo_match_reads_as_before_and_a_shared_win_names_every_winner() -> N
 
 def test_a_match_ended_before_any_round_names_no_leader() -> None:
     cut = MatchResult(("Ann", "Bea"), (0, 0), (0, 1), 0, ended="nobody answered")
-    assert cut.summary() == "match ended after 0 rounds, nobody answered: Ann 0, Bea 0"
+    assert cut.summary() == "match ended before any round was over here, nobody answered"
 
 
 def test_seats_of_one_name_are_told_apart_by_their_place_among_them() -> None:

@@ -132,7 +132,9 @@ class MatchResult:
         winners = best[0] if len(best) == 1 else f"{', '.join(best[:-1])} and {best[-1]}"
         rounds = counted(self.rounds, "round")
         if self.ended and not self.rounds:
-            return f"match ended after 0 rounds, {self.ended}: {totals}"  # nobody leads
+            # Nobody leads, and a row of zeros would read as the table's result: a seat cut
+            # off may have missed rounds the others played on.
+            return f"match ended before any round was over here, {self.ended}"
         if self.ended:
             label = "Leader" if len(self.winners) == 1 else "Leaders"
             how = f"match ended after {rounds}, {self.ended}"

@@ -158,8 +158,9 @@ async def test_a_seat_left_alone_ends_the_match_at_once_with_the_scores_so_far()
             nursery.cancel_scope.cancel()
     result = table.results[0]
     assert result.ended == "everyone else has left the table"
-    rounds = f"{result.rounds} round" + ("" if result.rounds == 1 else "s")
-    assert result.summary().startswith(f"match ended after {rounds}, everyone")
+    rounds = f"after {result.rounds} round" + ("" if result.rounds == 1 else "s")
+    how = rounds if result.rounds else "before any round was over here"
+    assert result.summary().startswith(f"match ended {how}, everyone")
     assert "match ended: everyone else has left the table" in lines
 
 
