@@ -47,6 +47,7 @@ from p2pnerts.protocol import (
 )
 from p2pnerts.protocol import Replica as _Replica
 from p2pnerts.protocol._spots import ALL, Spot, spots_of
+from p2pnerts.rules import ToFoundation
 from p2pnerts.sim import Links, LinkStall, SimConfig, Simulation, Transport, Watcher, Wifi, laptop
 
 GOOD = Wifi(0.003, 0.002)
@@ -99,18 +100,30 @@ class _Plays(Watcher):
         self.sent_at: dict[tuple[int, int], float] = {}
         self.workload: list[tuple[float, int, tuple[Spot, ...]]] = []
         self.latencies: dict[int, list[float]] = defaultdict(list)
+        """Per seat, the commit latency of each of its own plays, whatever the move."""
+        self.foundation: dict[int, list[float]] = defaultdict(list)
+        """Per seat, those of its plays onto a foundation alone: what a real peer's
+        ``--stats`` gives (`p2pnerts.net.PeerStats.commit_latencies`), and the plays that
+        race other seats' (a move on the seat's own tableau races nothing)."""
+        self._up: set[tuple[int, int]] = set()
 
     def sent(self, seat: int, message: Message, now: float) -> None:
         if isinstance(message, Play) and (seat, message.clock) not in self.sent_at:
             self.sent_at[seat, message.clock] = now
             self.workload.append((now, seat, spots_of(message.move, deck=seat)))  # no teams
+            if isinstance(message.move, ToFoundation):
+                self._up.add((seat, message.clock))
 
     def stepped(self, seat: int, replica: _Replica, events: Sequence[Event], now: float) -> None:
         for event in events:
             if isinstance(event, PlayCommitted | PlayReturned) and event.seat == seat:
                 sent = self.sent_at.pop((seat, event.clock), None)
-                if sent is not None:
-                    self.latencies[seat].append(now - sent)
+                if sent is None:
+                    continue
+                self.latencies[seat].append(now - sent)
+                if (seat, event.clock) in self._up:
+                    self._up.remove((seat, event.clock))
+                    self.foundation[seat].append(now - sent)
 
 
 @dataclass(frozen=True, slots=True)

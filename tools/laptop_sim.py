@@ -9,9 +9,12 @@ the simulator's simple policy unless told another (``--policy expert`` is what t
 runs' level-6 bots play: it races for the foundations far more, and so splits more votes
 on the laptop's plays). For each
 network it prints, over every seed together, the commit latency of the healthy seats' own
-plays and of the laptop's (p50, p99, p99.9 and the longest, ms), frames and bytes a play
-(heartbeats aside; the commit frames among them) and the CPU the runs took: the figures
-`bad_laptop.py` takes from real processes, deterministic and in seconds.
+plays onto a foundation and of the laptop's (p50, p99, p99.9 and the longest, ms), then
+the same of every own play whatever the move (``every_play``: moves on a seat's own
+tableau race nothing, and make most plays), frames and bytes a play (heartbeats aside; the
+commit frames among them) and the CPU the runs took: the figures `bad_laptop.py` takes
+from real processes (whose ``--stats`` time foundation plays alone), deterministic and in
+seconds.
 
     python tools/laptop_sim.py --peers 6 --seeds 3
     PYTHONPATH=/other/checkout python /other/checkout/tools/laptop_sim.py   (another tree)
@@ -57,7 +60,8 @@ def network_run(
     """Every seed's round on ``network``, its latencies pooled."""
     healthy: list[float] = []
     laptop: list[float] = []
-    cpu, frames, sent, plays, every, every_bytes = 0.0, 0, 0, 0, 0.0, 0.0
+    every: dict[str, list[float]] = {"healthy": [], "laptop": []}
+    cpu, frames, sent, plays, all_frames, all_bytes = 0.0, 0, 0, 0, 0.0, 0.0
     think = 1 / (1.5 * PACE.get(peers, 1.6))
     for seed in seeds:
         sim = Simulation(
@@ -76,12 +80,14 @@ def network_run(
         tally = result.tally
         plays += tally.plays + tally.returns
         per_play, bytes_per_play = tally.per_play()
-        every += per_play * (tally.plays + tally.returns)
-        every_bytes += bytes_per_play * (tally.plays + tally.returns)
+        all_frames += per_play * (tally.plays + tally.returns)
+        all_bytes += bytes_per_play * (tally.plays + tally.returns)
         frames += tally.messages["commit"]
         sent += tally.bytes["commit"]
-        for seat, latencies in watched.latencies.items():
+        for seat, latencies in watched.foundation.items():
             (laptop if seat == peers - 1 else healthy).extend(latencies)
+        for seat, latencies in watched.latencies.items():
+            every["laptop" if seat == peers - 1 else "healthy"].extend(latencies)
     done = max(1, plays)
     return {
         "peers": peers,
@@ -89,9 +95,10 @@ def network_run(
         "policy": policy,
         "healthy": [_quantile(healthy, q) for q in QUANTILES],
         "laptop": [_quantile(laptop, q) for q in QUANTILES],
+        "every_play": {who: [_quantile(v, q) for q in QUANTILES] for who, v in every.items()},
         "plays": plays,
-        "frames": round(every / done, 1),
-        "bytes": round(every_bytes / done),
+        "frames": round(all_frames / done, 1),
+        "bytes": round(all_bytes / done),
         "commit_frames": round(frames / done, 1),
         "commit_bytes": round(sent / done),
         "cpu_s": round(cpu, 1),
