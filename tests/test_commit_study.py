@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import random
 import sys
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from p2pnerts.bots import SimpleBots
+from p2pnerts.protocol import Event, Message, Play, PlayCommitted, PlayReturned, Replica
 from p2pnerts.protocol._spots import ALL, FOUNDATIONS, Spot, conflict
-from p2pnerts.sim import Links, Transport
+from p2pnerts.rules import ToFoundation
+from p2pnerts.sim import Links, SimConfig, Simulation, Transport, Watcher
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
@@ -189,3 +194,36 @@ def test_a_nerts_call_among_many_plays_comes_back_late_and_lands_sent_again(
     assert load["calls"] == load["landed"] == commit_study.CALLS
     assert load["sent_again"] > 0
     assert load["wait"]["max"] < 50
+
+
+def test_the_laptop_runs_time_foundation_plays_as_a_real_peer_s_stats_do() -> None:
+    """`laptop_sim` compares with `bad_laptop.py`, whose peers time their own plays onto a
+    foundation alone: the watcher keeps those apart from every play, one each."""
+    sim = Simulation(SimConfig(peers=4, rounds=1, majority=True), 2, SimpleBots())
+    watched, counted = commit_study._Plays(), _UpPlays()
+    sim.watchers += [watched, counted]
+    assert sim.run().violation is None
+    for seat in range(4):
+        assert len(watched.foundation[seat]) == counted.landed[seat] > 0
+        assert len(watched.latencies[seat]) > len(watched.foundation[seat])
+        assert set(watched.foundation[seat]) <= set(watched.latencies[seat])
+
+
+class _UpPlays(Watcher):
+    """Counts each seat's own plays onto a foundation that came down (in or returned)."""
+
+    def __init__(self) -> None:
+        self.up: set[tuple[int, int]] = set()
+        self.landed: Counter[int] = Counter()
+
+    def sent(self, seat: int, message: Message, now: float) -> None:
+        if isinstance(message, Play) and isinstance(message.move, ToFoundation):
+            self.up.add((seat, message.clock))
+
+    def stepped(self, seat: int, replica: Replica, events: Sequence[Event], now: float) -> None:
+        for event in events:
+            if not isinstance(event, PlayCommitted | PlayReturned) or event.seat != seat:
+                continue
+            if (seat, event.clock) in self.up:
+                self.up.remove((seat, event.clock))
+                self.landed[seat] += 1
