@@ -97,7 +97,8 @@ class _Plays(Watcher):
     """Watches a run: when each seat sent each of its plays, and when it landed there."""
 
     def __init__(self) -> None:
-        self.sent_at: dict[tuple[int, int], float] = {}
+        self.sent_at: dict[tuple[int, int], tuple[float, bool]] = {}
+        """Per play in the air, when it was sent and whether it goes onto a foundation."""
         self.workload: list[tuple[float, int, tuple[Spot, ...]]] = []
         self.latencies: dict[int, list[float]] = defaultdict(list)
         """Per seat, the commit latency of each of its own plays, whatever the move."""
@@ -105,14 +106,11 @@ class _Plays(Watcher):
         """Per seat, those of its plays onto a foundation alone: what a real peer's
         ``--stats`` gives (`p2pnerts.net.PeerStats.commit_latencies`), and the plays that
         race other seats' (a move on the seat's own tableau races nothing)."""
-        self._up: set[tuple[int, int]] = set()
 
     def sent(self, seat: int, message: Message, now: float) -> None:
         if isinstance(message, Play) and (seat, message.clock) not in self.sent_at:
-            self.sent_at[seat, message.clock] = now
+            self.sent_at[seat, message.clock] = now, isinstance(message.move, ToFoundation)
             self.workload.append((now, seat, spots_of(message.move, deck=seat)))  # no teams
-            if isinstance(message.move, ToFoundation):
-                self._up.add((seat, message.clock))
 
     def stepped(self, seat: int, replica: _Replica, events: Sequence[Event], now: float) -> None:
         for event in events:
@@ -120,10 +118,10 @@ class _Plays(Watcher):
                 sent = self.sent_at.pop((seat, event.clock), None)
                 if sent is None:
                     continue
-                self.latencies[seat].append(now - sent)
-                if (seat, event.clock) in self._up:
-                    self._up.remove((seat, event.clock))
-                    self.foundation[seat].append(now - sent)
+                at, up = sent
+                self.latencies[seat].append(now - at)
+                if up:
+                    self.foundation[seat].append(now - at)
 
 
 @dataclass(frozen=True, slots=True)

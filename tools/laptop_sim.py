@@ -44,6 +44,11 @@ def _quantile(values: list[float], share: float) -> float | None:
     return round(1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))], 1)
 
 
+def _figures(pooled: dict[str, list[float]]) -> dict[str, list[float | None]]:
+    """The quantiles of the healthy seats' latencies and of the laptop's."""
+    return {who: [_quantile(values, q) for q in QUANTILES] for who, values in pooled.items()}
+
+
 class _Bots:
     """A bot of one policy (a name in `POLICIES`) at every seat, all at one pace."""
 
@@ -58,8 +63,7 @@ def network_run(
     peers: int, network: str, seeds: range, rounds: int = 2, policy: str = "simple"
 ) -> dict[str, object]:
     """Every seed's round on ``network``, its latencies pooled."""
-    healthy: list[float] = []
-    laptop: list[float] = []
+    up: dict[str, list[float]] = {"healthy": [], "laptop": []}
     every: dict[str, list[float]] = {"healthy": [], "laptop": []}
     cpu, frames, sent, plays, all_frames, all_bytes = 0.0, 0, 0, 0, 0.0, 0.0
     think = 1 / (1.5 * PACE.get(peers, 1.6))
@@ -84,18 +88,16 @@ def network_run(
         all_bytes += bytes_per_play * (tally.plays + tally.returns)
         frames += tally.messages["commit"]
         sent += tally.bytes["commit"]
-        for seat, latencies in watched.foundation.items():
-            (laptop if seat == peers - 1 else healthy).extend(latencies)
-        for seat, latencies in watched.latencies.items():
-            every["laptop" if seat == peers - 1 else "healthy"].extend(latencies)
+        for pooled, by_seat in ((up, watched.foundation), (every, watched.latencies)):
+            for seat, latencies in by_seat.items():
+                pooled["laptop" if seat == peers - 1 else "healthy"].extend(latencies)
     done = max(1, plays)
     return {
         "peers": peers,
         "network": network,
         "policy": policy,
-        "healthy": [_quantile(healthy, q) for q in QUANTILES],
-        "laptop": [_quantile(laptop, q) for q in QUANTILES],
-        "every_play": {who: [_quantile(v, q) for q in QUANTILES] for who, v in every.items()},
+        **_figures(up),
+        "every_play": _figures(every),
         "plays": plays,
         "frames": round(all_frames / done, 1),
         "bytes": round(all_bytes / done),
