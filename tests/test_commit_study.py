@@ -20,6 +20,7 @@ from p2pnerts.sim import Links, SimConfig, Simulation, Transport, Watcher
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
 import commit_study
+import laptop_sim
 from commit_frames import SIGNATURE, airtime, misordered
 from commit_rules import Table
 
@@ -227,3 +228,17 @@ class _UpPlays(Watcher):
             if (seat, event.clock) in self.up:
                 self.up.remove((seat, event.clock))
                 self.landed[seat] += 1
+
+
+def test_the_laptop_runs_interval_holds_their_p99_and_a_change_s_shift() -> None:
+    """`laptop_sim` judges a change by an interval over resampled seeds: one run's interval
+    holds its p99, a run less itself is 0 at both ends, and a run whose every latency is
+    2 ms longer is 2 ms more at both ends (a quantile moves with every value)."""
+    draw = random.Random(3)
+    run = {seed: [draw.expovariate(200) for _ in range(90)] for seed in range(1, 9)}
+    later = {seed: [x + 0.002 for x in xs] for seed, xs in run.items()}
+    low, high = laptop_sim.p99_interval(run)
+    assert low <= laptop_sim._p99(run, list(run)) <= high
+    assert low < high
+    assert laptop_sim.p99_interval(run, run) == [0.0, 0.0]
+    assert laptop_sim.p99_interval(later, run) == [2.0, 2.0]
