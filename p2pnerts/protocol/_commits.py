@@ -70,7 +70,9 @@ POLL_AFTER = 0.1
 (the study's recovery wait, SPEC's notes: "Since the study")."""
 POLL_BLOCKING = 0.010
 """Seconds a seat holds another seat's play without an outcome before it polls the members,
-where a play decided in waits on it here (`_order.Order.blocking`): a slow sender's outcome
+where a play of any seat decided in waits on it here (`_order.Order.blocking`), or a play
+of this seat names it below (`_order.Order.waits_for`: it will wait on it once decided in,
+so it is polled on as the play goes out, not a round trip later): a slow sender's outcome
 holds up every play its voters named it below."""
 POLL_MOST = 1.0
 """The longest wait between two polls on one play: each wait is twice the last."""
@@ -178,6 +180,8 @@ class Commits:
             return  # passed everywhere, and let go of
         vote = self.voter.hold(play)
         self.order.hold(play)
+        if play.seat == self.seat:
+            self._poll_soon(self.order.waits_for(play))
         # Its own too, later: a Ballot lost on a link that broke is asked for again.
         self._due.setdefault(play.id, now + (POLL_MOST if play.seat == self.seat else POLL_AFTER))
         if play.seat != self.seat:
@@ -445,15 +449,20 @@ class Commits:
         committed). A play another seat sent that one decided in now waits on is polled on
         `POLL_BLOCKING` after it was held here, if it has not been yet."""
         done = self.order.ready()
-        for play in self.order.blocking:
-            held = self._held_at.get(play)
-            if held is not None and play not in self._wait and play in self._due:
-                # (one a Poll carried here, its poller waited on it already: at once)
-                wait = 0.0 if play in self._carried_in else POLL_BLOCKING
-                self._due[play] = min(self._due[play], held + wait)
+        self._poll_soon(self.order.blocking)
         return done
 
     # --- inside ---------------------------------------------------------------------------
+
+    def _poll_soon(self, plays: Iterable[PlayId]) -> None:
+        """Poll on each of ``plays``, other seats' plays held here that a play waits on (or
+        will), `POLL_BLOCKING` after it was held here, if it has not been polled on yet; at
+        once where a Poll carried it here (its poller waited on it already)."""
+        for play in plays:
+            held = self._held_at.get(play)
+            if held is not None and play not in self._wait and play in self._due:
+                wait = 0.0 if play in self._carried_in else POLL_BLOCKING
+                self._due[play] = min(self._due[play], held + wait)
 
     def _send(self, frame: CommitFrame, to: int | None = None) -> None:
         """Send ``frame`` to seat ``to`` (a Ballot, unless handed on: to the seat it names),

@@ -188,6 +188,18 @@ class Order:
             if d.ok and p in self.held and self.held[p].witness != d.witness
         ]
 
+    def waits_for(self, mine: Spotted) -> list[PlayId]:
+        """The other seats' plays held here and unresolved that ``mine``, a play of this
+        seat, names below it (its sender's own vote): once decided in, it waits on each
+        (`_can_commit`), as its deciding voters name them too."""
+        return [
+            other.id
+            for other in self._unresolved.values()
+            if other.seat != mine.seat
+            and other.key < mine.key
+            and other.seq <= mine.below[other.seat]
+        ]
+
     def _can_commit(self, play: PlayId, outcome: Decision) -> bool:
         mine = self.held.get(play)
         if mine is None:

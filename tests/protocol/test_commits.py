@@ -220,6 +220,27 @@ def _blocked(carried: bool) -> Commits:
     return seats[0]
 
 
+@pytest.mark.parametrize(("foundation", "due"), [(1, POLL_BLOCKING), (2, POLL_AFTER)])
+def test_a_play_this_seat_s_own_play_names_below_is_polled_on_as_it_goes_out(
+    foundation: int, due: float
+) -> None:
+    """Seat 0 holds seat 1's play onto foundation 1, then sends its own play: onto the same
+    foundation, it names seat 1's below it and, decided in, will wait on it, so seat 0
+    polls on it `POLL_BLOCKING` after it held it, before any vote on its own play has come;
+    onto another foundation, it names nothing there, and the poll waits `POLL_AFTER`."""
+    seats = [Commits(s, 4, Signer.computed(s, 4), range(4), lambda: 1) for s in range(4)]
+    first = seats[1].make(1, (1, 1), onto(1, 1), HOME, 0.0)
+    me = seats[0]
+    me.hold(first, 0.0)
+    mine = me.make(1, (2, 0), onto(0, foundation), ACE, 0.002)
+    assert (mine.below[1] == 1) == (foundation == 1)
+    assert mine.id not in me.order.outcomes
+    assert me.deadline() == pytest.approx(due)
+    me.take_outgoing()
+    me.tick(due)
+    assert [(f.seat, f.number) for f, _ in me.take_outgoing() if isinstance(f, Poll)] == [(1, 1)]
+
+
 def test_a_play_that_a_play_decided_in_waits_on_is_polled_sooner_and_again_sooner() -> None:
     """Seat 0's own play waits on seat 1's, held without an outcome: seat 0 polls on it
     `POLL_BLOCKING` after it held it, and again after as long (not `POLL_AFTER`), each
