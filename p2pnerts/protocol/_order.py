@@ -192,12 +192,15 @@ class Order:
         """The other seats' plays held here and unresolved that ``mine``, a play of this
         seat, names below it (its sender's own vote): once decided in, it waits on each
         (`_can_commit`), as its deciding voters name them too."""
+        return [play for play in self._open_below(mine, mine.below) if play[0] != mine.seat]
+
+    def _open_below(self, mine: Spotted, below: tuple[int, ...]) -> list[PlayId]:
+        """The plays held here and unresolved, but ``mine``, that sort before it and that
+        ``below`` names (per seat, the last play that must come before it)."""
         return [
             other.id
             for other in self._unresolved.values()
-            if other.seat != mine.seat
-            and other.key < mine.key
-            and other.seq <= mine.below[other.seat]
+            if other.key < mine.key and other.seq <= below[other.seat] and other.id != mine.id
         ]
 
     def _can_commit(self, play: PlayId, outcome: Decision) -> bool:
@@ -218,11 +221,7 @@ class Order:
         # here: its sender may have sent this seat another play under its number than the
         # one they voted on (one that acts elsewhere), and a named play that conflicts is
         # behind its sender's earlier ones anyway.
-        waits = [
-            other.id
-            for other in self._unresolved.values()
-            if other.key < mine.key and other.seq <= outcome.below[other.seat] and other.id != play
-        ]
+        waits = self._open_below(mine, outcome.below)
         self.blocking.update(waits)
         return not waits
 
