@@ -152,6 +152,17 @@ def network_run(
     }, by_seed
 
 
+def _saved(path: str) -> dict[str, dict[str, list[float]]]:
+    """The runs a ``--save`` kept in ``path``."""
+    try:
+        saved = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"cannot read {path} as runs laptop_sim.py saved: {exc}") from None
+    if not isinstance(saved, dict):
+        raise SystemExit(f"{path} holds no runs laptop_sim.py saved")
+    return saved
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peers", type=int, nargs="+", default=[6])
@@ -171,7 +182,9 @@ def main() -> int:
         help="a --save of another tree: print this run's healthy p99 less its, with an interval",
     )
     args = parser.parse_args()
-    saved = {} if args.against is None else json.loads(Path(args.against).read_text())
+    saved = {} if args.against is None else _saved(args.against)
+    if args.save is not None and not Path(args.save).resolve().parent.is_dir():
+        raise SystemExit(f"--save {args.save}: no such directory")
     kept: dict[str, BySeed] = {}
     seeds = range(1, args.seeds + 1)
     for peers in args.peers:
