@@ -38,6 +38,18 @@ Mark = tuple[str, int]
 """A Ready or a Reveal of a round (`Match`): what it is and the round's number."""
 
 
+@dataclass(frozen=True)
+class Beat:
+    """What a seat says beside its plays on its link to another (a replica's Ack, as
+    `Commits.hear` takes it): its clock, how far it has passed the canonical order, and how
+    many plays it has made."""
+
+    seat: int
+    clock: int
+    passed: tuple[int, ...]
+    made: int
+
+
 def _witness(seat: int, number: int, move: Move | Mark) -> bytes:
     """What tells two plays a seat sent under one number apart (the replica's: a hash of
     the message as signed)."""
@@ -76,7 +88,7 @@ class Round:
         self.moves: dict[bytes, Move | Mark] = {}
         """Every play's move, by the play's witness (a cheat's two plays under one number
         are two)."""
-        self.events: list[tuple[float, int, int, int, Spotted | bytes]] = []
+        self.events: list[tuple[float, int, int, int, Spotted | bytes | Beat]] = []
         self.cheat: int | None = None
         """A seat that sends its first foundation play as two plays under one number: to
         the seats in `fooled` another legal move, to the rest the play."""
@@ -105,6 +117,12 @@ class Round:
         self.settle_after: float | None = None
         """How long a play may stay open at a seat before the members change, all of them
         staying, to settle it (None: never)."""
+        self.beat: float | None = None
+        """How often each seat tells every other its clock, as a replica's Ack does
+        (`Beat`, sent on the link its plays take, behind them), and bounds its own plays
+        still to come by it (`Commits.canonical`). None: never, and the seats tell their
+        clocks by their plays alone, so that a round whose honest seats all wait, with no
+        play to make, can stall where a replica would not."""
 
     def _stamp(self, seat: int) -> Callable[[], int]:
         def stamp() -> int:
@@ -113,7 +131,7 @@ class Round:
 
         return stamp
 
-    def _put(self, at: float, to: int, what: Spotted | bytes) -> None:
+    def _put(self, at: float, to: int, what: Spotted | bytes | Beat) -> None:
         self._sent += 1
         heapq.heappush(self.events, (at, self._sent, to, self.view, what))
 
@@ -180,6 +198,20 @@ class Round:
                 self._put(at, dst, self.two_faced if two_faced and self.two_faced else play)
         self._flush(seat)
         return play
+
+    def _tell_clocks(self) -> None:
+        """Every seat still in says its clock to every other, behind its plays (`beat`)."""
+        for seat, me in enumerate(self.seats):
+            if seat in self.out:
+                continue
+            me.commits.canonical(self.clocks[seat])
+            beat = Beat(seat, self.clocks[seat], me.commits.told(), me.commits.voter.have[seat])
+            for dst in range(len(self.seats)):
+                if dst != seat:
+                    at = max(self.now + self._delay(), self.last.get((seat, dst), 0.0))
+                    self.last[seat, dst] = at
+                    self._put(at, dst, beat)
+            self._flush(seat)
 
     def _waited_too_long(self) -> bool:
         """Whether a play has stayed open at a seat longer than `settle_after`."""
@@ -281,9 +313,12 @@ class Round:
             self._rotate(me)
             me.barriers.append(public_digest(me.table))
 
-    def _land(self, dst: int, what: Spotted | bytes) -> None:
+    def _land(self, dst: int, what: Spotted | bytes | Beat) -> None:
         me = self.seats[dst]
-        if isinstance(what, Spotted):
+        if isinstance(what, Beat):
+            self.clocks[dst] = max(self.clocks[dst], what.clock)
+            me.commits.hear(what.seat, what.clock, what.passed, what.made)
+        elif isinstance(what, Spotted):
             self.clocks[dst] = max(self.clocks[dst], what.key[0])
             me.commits.hold(what, self.now)
         else:
@@ -302,6 +337,7 @@ class Round:
         looks = [(self.rng.uniform(*self.looks), s) for s in range(len(self.seats))]
         heapq.heapify(looks)
         tick = 0.01
+        beat = self.beat or until
         playing, over = [s for s in self.seats], until
         while self.now < min(until, over + 2.0):
             if over == until and self.over(playing):
@@ -324,6 +360,9 @@ class Round:
                     self.seats[seat].commits.tick(self.now)
                     self._flush(seat)
                 tick += 0.01
+                if self.now >= beat and self.beat is not None:
+                    self._tell_clocks()
+                    beat += self.beat
                 if self._waited_too_long():
                     self.leave_out(None)
             else:
