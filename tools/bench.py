@@ -80,6 +80,12 @@ def parser() -> argparse.ArgumentParser:
         help="each host commits by version 3's majority rule (tables of 4 seats or more), as "
         "the commands' tables do; without it, told --acks, by every seat's acknowledgement",
     )
+    net.add_argument(
+        "--hops",
+        action="store_true",
+        help="and where a play's milliseconds go: the round trip to each other seat's answer, "
+        "that seat's own time, and the links' (from the game logs, each process's own clock)",
+    )
     net.set_defaults(run=bench_net)
 
     front = sub.add_parser(

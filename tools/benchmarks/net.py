@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import p99
+from .hops import hops, print_hops
 from .thinking import THINK_MS
 
 NET_PEERS = (2, 4, 8, 14)
@@ -58,18 +59,21 @@ THINKING = Path(__file__).with_name("thinking.py")
 
 
 def net_table(
-    peers: int, rounds: int, thinking: float = 0.0, majority: bool = False
+    peers: int, rounds: int, thinking: float = 0.0, majority: bool = False, where: bool = False
 ) -> dict[str, Any]:
     """One host and peers-1 bot processes at level 10 play ``rounds``; their own figures.
 
     ``thinking``: the last bot thinks that many milliseconds of CPU before each move
     (`thinking.Thinking`), and the latencies are the other seats'. ``majority``: the host
     commits by version 3's majority (from 4 seats; the bots follow its Welcome), as a
-    table of 4 or more does unless told ``--acks``; else by acknowledgement, as told."""
+    table of 4 or more does unless told ``--acks``; else by acknowledgement, as told.
+    ``where``: with where a play's milliseconds go (`hops`), from the peers' game logs
+    (kept, as a peer keeps them, in a directory of the run's own, not the player's)."""
     command = [sys.executable, "-m", "p2pnerts"]
     policy = ["--policy", f"{THINKING}:Thinking"] if thinking else []
     with tempfile.TemporaryDirectory() as tmp:
         stats = [Path(tmp, f"{seat}.json") for seat in range(peers)]
+        logs = Path(tmp, "logs")
         host = subprocess.Popen(
             [
                 *command,
@@ -86,6 +90,8 @@ def net_table(
                 "--headless",
                 "--stats",
                 str(stats[0]),
+                "--log",
+                str(logs),
                 "--majority" if majority else "--acks",
             ],
             stdout=subprocess.PIPE,
@@ -105,6 +111,8 @@ def net_table(
                     "10",
                     "--stats",
                     str(stats[k]),
+                    "--log",
+                    str(logs),
                     *(policy if k == peers - 1 else []),
                 ],
                 stdout=subprocess.DEVNULL,
@@ -117,6 +125,7 @@ def net_table(
             proc.wait(timeout=NET_LIMIT)
         host.communicate(timeout=NET_LIMIT)
         figures = [json.loads(path.read_text()) for path in stats]
+        where_ms = hops(sorted(logs.glob("*.p2plog"))) if where else None
     timed = figures[:-1] if thinking else figures
     latencies = sorted(x for f in timed for x in f["commit_latencies"])
     seconds = statistics.mean(f["seconds"] for f in figures)
@@ -128,12 +137,16 @@ def net_table(
         "frames_per_s_per_peer": statistics.mean(f["frames_sent"] for f in figures) / seconds,
         "bytes_per_s_per_peer": statistics.mean(f["bytes_sent"] for f in figures) / seconds,
         "cpu_per_peer": statistics.mean(f["cpu_seconds"] for f in figures) / seconds,
+        **({"hops": where_ms} if where_ms is not None else {}),
     }
 
 
 def bench_net(args: argparse.Namespace) -> dict[str, Any]:
     rtt = tcp_round_trip()
-    rows = [net_table(p, int(args.rounds), float(args.thinking), args.majority) for p in args.peers]
+    rows = [
+        net_table(p, int(args.rounds), float(args.thinking), args.majority, args.hops)
+        for p in args.peers
+    ]
     for row in rows:
         row["p50_over_rtt"] = row["commit_p50_ms"] / 1000 / rtt
         row["p99_over_rtt"] = row["commit_p99_ms"] / 1000 / rtt
@@ -153,4 +166,6 @@ def bench_net(args: argparse.Namespace) -> dict[str, Any]:
                 f"{r['frames_per_s_per_peer']:10.0f} {r['bytes_per_s_per_peer'] / 1000:5.0f} "
                 f"{100 * r['cpu_per_peer']:8.0f}%"
             )
+            if "hops" in r:
+                print_hops(r["hops"])
     return {"tcp_rtt_us": 1e6 * rtt, "tables": rows}
