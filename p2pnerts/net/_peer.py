@@ -141,6 +141,8 @@ class TablePeer:
         self.narrator = Narrator(names, self.replica.seats, seat, you=on_screen)
         """Tells this seat's events in words: the table's news, and (to ``tell``) its plays."""
         self._kept = None if seat_file is None else Keeper(seat_file, report)
+        self._saved: tuple[Disk, str, bool] | None = None
+        """What the seat file was last given of what changes (`_save`)."""
         self._rng = rng
         if driver is None:
             # Drawn where a bot for the seat once was, so that a seed still draws the bots
@@ -425,7 +427,11 @@ class TablePeer:
         once a round and once a view: seldom)."""
         if self._kept is None or self.result is not None:
             return
-        disk, key = self.replica.disk, self.key.secret
+        disk = self.replica.disk
+        if (disk, self.name, self.private) == self._saved and not self.left:
+            return  # (unchanged: asked after every frame, it changes once a round or a view)
+        self._saved = (disk, self.name, self.private)
+        key = self.key.secret
         kept = SeatFile(
             self.table,
             self.seat,
