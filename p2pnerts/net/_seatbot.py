@@ -92,7 +92,7 @@ async def _play(
         replica, now = peer.replica, trio.current_time()
         display = replica.display
         waits = display is None or not _waits.free_to_move(replica, peer.pacing, now)
-        if display is None or waits:
+        if waits or display is None:  # (the second for the type checker: said in the first)
             continue
         moved = dict(peer.moved)  # (the peer goes on writing its own while the bot thinks)
         look = Look(display, peer.seat, replica.team, replica.sitting_out(), now, moved)

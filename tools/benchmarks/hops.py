@@ -13,7 +13,9 @@ first Ack that holds the play, where it commits by acknowledgement):
   in (a quorum's Ballots, or every member's Ack).
 
 The TCP round trip of a small frame on the same loopback is about a hundredth of what
-links shows: what a play waits for there is the processes' own work.
+links shows: what a play waits for there is the processes' work, and their turns at the
+machine's cores (SPEC's notes, "Where a play's milliseconds go between processes on
+loopback").
 """
 
 from __future__ import annotations
