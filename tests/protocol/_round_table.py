@@ -135,6 +135,13 @@ class Round:
         self._sent += 1
         heapq.heappush(self.events, (at, self._sent, to, self.view, what))
 
+    def _behind(self, seat: int, dst: int) -> float:
+        """When what ``seat`` sends ``dst`` now lands: after a `_delay`, and behind what it
+        sent there before (its ordered link)."""
+        at = max(self.now + self._delay(), self.last.get((seat, dst), 0.0))
+        self.last[seat, dst] = at
+        return at
+
     def _delay(self) -> float:
         """A few milliseconds, or now and then far longer (so that seats poll)."""
         slow = self.rng.random() < 0.03
@@ -192,10 +199,9 @@ class Round:
             self.cheated_at = self.now
         for dst in range(len(self.seats)):
             if dst != seat:
-                at = max(self.now + self._delay(), self.last.get((seat, dst), 0.0))
-                self.last[seat, dst] = at
                 two_faced = other is not None and dst in self.fooled
-                self._put(at, dst, self.two_faced if two_faced and self.two_faced else play)
+                what = self.two_faced if two_faced and self.two_faced else play
+                self._put(self._behind(seat, dst), dst, what)
         self._flush(seat)
         return play
 
@@ -208,9 +214,7 @@ class Round:
             beat = Beat(seat, self.clocks[seat], me.commits.told(), me.commits.voter.have[seat])
             for dst in range(len(self.seats)):
                 if dst != seat:
-                    at = max(self.now + self._delay(), self.last.get((seat, dst), 0.0))
-                    self.last[seat, dst] = at
-                    self._put(at, dst, beat)
+                    self._put(self._behind(seat, dst), dst, beat)
             self._flush(seat)
 
     def _waited_too_long(self) -> bool:

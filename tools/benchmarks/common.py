@@ -86,7 +86,13 @@ def _weight(move: Move) -> int:
 
 def p99(ordered: Sequence[float]) -> float:
     """The 99th percentile of values sorted in ascending order (the lower of two, if between)."""
-    return ordered[int(0.99 * (len(ordered) - 1))]
+    return percentile(ordered, 99)
+
+
+def percentile(ordered: Sequence[float], q: int) -> float:
+    """The ``q``th percentile of values sorted in ascending order (the lower of two, if
+    between)."""
+    return ordered[int(q / 100 * (len(ordered) - 1))]
 
 
 def progress(done: int, total: int) -> None:

@@ -28,6 +28,8 @@ from typing import Any
 from p2pnerts.logs import read_log
 from p2pnerts.protocol import Ack, Ballot, Play, decode, quorum
 
+from .common import percentile
+
 PlayKey = tuple[int, int]
 """A play by its sender's seat and its number (by a majority) or seq (by acknowledgement)."""
 
@@ -49,12 +51,12 @@ class _Seat:
 def _read(path: Path) -> tuple[int, bool, _Seat]:
     header, records = read_log(path)
     me, majority, seat = int(header["seat"]), bool(header.get("majority")), _Seat()
-    acks: list[tuple[float, bool, int | None, Ack]] = []
+    acks: list[tuple[float, bool, Ack]] = []
     for record in records:
         kind, at = record[0], float(record[1])
         if kind not in ("sent", "received"):
             continue
-        message, out, other = decode(record[3]), kind == "sent", record[2]
+        message, out = decode(record[3]), kind == "sent"
         if isinstance(message, Play):
             play = _key(message, majority)
             if out:
@@ -68,8 +70,8 @@ def _read(path: Path) -> tuple[int, bool, _Seat]:
             elif not out and message.seat == me:
                 seat.heard[play].setdefault(message.sender, at)
         elif isinstance(message, Ack) and not majority:
-            acks.append((at, out, other, message))
-    for at, out, _, ack in acks:  # (an Ack holds every play of a seat up to a seq)
+            acks.append((at, out, message))
+    for at, out, ack in acks:  # (an Ack holds every play of a seat up to a seq)
         if out:
             for play in seat.took:
                 if play not in seat.answered and ack.have[play[0]] >= play[1]:
@@ -87,17 +89,19 @@ def _key(play: Play, majority: bool) -> PlayKey:
 
 def hops(logs: Iterable[Path]) -> dict[str, Any]:
     """The figures above, in ms (p50, p90, p99 and how many), from one table's logs."""
-    seats = dict((me, (majority, seat)) for me, majority, seat in map(_read, logs))
-    majority = any(m for m, _ in seats.values())
+    read = list(map(_read, logs))
+    seats = {me: seat for me, _, seat in read}
+    majority = any(m for _, m, _ in read)
+    needs = quorum(len(seats)) - 1 if majority else len(seats) - 1
     rows: dict[str, list[float]] = {"trip": [], "answer": [], "links": [], "decided": []}
-    for _, seat in seats.values():
-        needs = quorum(len(seats)) - 1 if majority else len(seats) - 1
+    for seat in seats.values():
         for play, out in seat.sent.items():
             answers = seat.heard.get(play, {})
             for other, back in answers.items():
-                took = seats[other][1].took.get(play) if other in seats else None
-                answered = seats[other][1].answered.get(play) if other in seats else None
                 rows["trip"].append(back - out)
+                them = seats.get(other)
+                took = None if them is None else them.took.get(play)
+                answered = None if them is None else them.answered.get(play)
                 if took is not None and answered is not None and answered >= took:
                     rows["answer"].append(answered - took)
                     rows["links"].append(back - out - (answered - took))
@@ -110,10 +114,7 @@ def _spread(seconds: Sequence[float]) -> dict[str, float]:
     ms = sorted(1000 * s for s in seconds)
     if not ms:
         return {"plays": 0}
-    return {
-        **{f"p{q}": ms[min(len(ms) - 1, len(ms) * q // 100)] for q in (50, 90, 99)},
-        "plays": len(ms),
-    }
+    return {**{f"p{q}": percentile(ms, q) for q in (50, 90, 99)}, "plays": len(ms)}
 
 
 def print_hops(figures: dict[str, Any]) -> None:
