@@ -266,6 +266,11 @@ def proven(
     return outcome.play == play.id and decided == outcome
 
 
+_Held = tuple[list[Key], list[int]]
+"""A seat's plays held that act on a spot: their keys and numbers, in its order."""
+_NONE_HELD: dict[int, _Held] = {}
+
+
 class Voter:
     """One seat's votes: cast once per play, kept, the same whoever asks."""
 
@@ -275,11 +280,11 @@ class Voter:
         self.have = [0] * seats
         """Per seat, the number of its last play this seat holds."""
         self.votes: dict[PlayId, Vote] = {}
-        self._at: dict[tuple[int, Spot], tuple[list[Key], list[int]]] = {}
-        """Per seat and spot, the keys and numbers of its plays held that act there, in its
-        order (and so in key order)."""
-        self._under: dict[tuple[int, Spot], tuple[list[Key], list[int]]] = {}
-        """Per seat and spot, the same of its plays that act there or further down."""
+        self._at: dict[Spot, dict[int, _Held]] = {}
+        """Per spot and seat, the keys and numbers of the seat's plays held that act there,
+        in its order (and so in key order)."""
+        self._under: dict[Spot, dict[int, _Held]] = {}
+        """Per spot and seat, the same of its plays that act there or further down."""
         self._voted_at: dict[Spot, Key] = {}
         """Per spot, the highest key this seat voted for among plays acting there."""
         self._voted_under: dict[Spot, Key] = {}
@@ -298,7 +303,7 @@ class Voter:
         self.have[play.seat] = play.seq
         for index, spots in ((self._at, play.spots), (self._under, _paths(play.spots))):
             for spot in spots:
-                keys, seqs = index.setdefault((play.seat, spot), ([], []))
+                keys, seqs = index.setdefault(spot, {}).setdefault(play.seat, ([], []))
                 keys.append(play.key)
                 seqs.append(play.seq)
         vote = self.votes.get(play.id)
@@ -322,16 +327,12 @@ class Voter:
     def _before(self, play: Spotted) -> tuple[int, ...]:
         """Per seat, the number of the last play held here that must come before ``play``
         (conflicts with it and sorts before it; of its sender, ``play`` itself)."""
-        where = self._conflicting(play.spots, self._at, self._under)
-        return tuple(
-            play.seq
-            if seat == play.seat
-            else max(
-                (_last_before(index.get((seat, spot)), play.key) for index, spot in where),
-                default=0,
-            )
-            for seat in range(self.seats)
-        )
+        below = [0] * self.seats
+        for index, spot in self._conflicting(play.spots, self._at, self._under):
+            for seat, held in index.get(spot, _NONE_HELD).items():
+                below[seat] = max(below[seat], _last_before(held, play.key))
+        below[play.seat] = play.seq
+        return tuple(below)
 
     def _highest_conflicting(self, spots: tuple[Spot, ...]) -> Key | None:
         """The highest key this seat voted for among plays that conflict with ``spots``."""
@@ -364,7 +365,7 @@ class Voter:
             self.votes.pop(play.id, None)
             for index, spots in ((self._at, play.spots), (self._under, _paths(play.spots))):
                 for spot in spots:
-                    held = index.get((play.seat, spot))
+                    held = index.get(spot, _NONE_HELD).get(play.seat)
                     if held is not None:
                         cut = bisect.bisect_right(held[0], upto)
                         del held[0][:cut], held[1][:cut]
@@ -387,10 +388,8 @@ def next_in_line(have: list[int], play: Spotted) -> bool:
     return True
 
 
-def _last_before(held: tuple[list[Key], list[int]] | None, key: Key) -> int:
+def _last_before(held: _Held, key: Key) -> int:
     """The number of the last of ``held`` (keys and numbers) that sorts before ``key``."""
-    if held is None:
-        return 0
     keys, seqs = held
     at = bisect.bisect_left(keys, key)
     return seqs[at - 1] if at else 0

@@ -116,7 +116,8 @@ def test_what_every_seat_has_passed_is_let_go_of_and_frames_on_it_after_are_drop
     for me in table.seats_:
         assert not me.order.held and not me.order.resolved and not me.order.outcomes
         assert not me.voter.votes and not me.box._ballots and not me._tallies
-        assert all(not keys for keys, _ in [*me.voter._at.values(), *me.voter._under.values()])
+        spots = [*me.voter._at.values(), *me.voter._under.values()]
+        assert all(not keys for seats in spots for keys, _ in seats.values())
     me, other = table.seats_[1], table.seats_[2]
     vote = Vote((1, 1), 2, True, (0,) * seats, b"w")
     for late in (Poll(2, 0, 10**6, 1, 0, 1), other.box.cast(vote, 1, 0, 10**6)):
