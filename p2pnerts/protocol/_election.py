@@ -141,8 +141,11 @@ class Election:
         m = self._m
         if m.liveness.suspected & m.members:
             return NEVER
+        opened = m.host.open_since()
+        if opened == NEVER:
+            return NEVER  # (nothing open, as at most steps: no member need be looked at)
         back = max(m.liveness.back_at[s] for s in m.members)
-        return max(m.host.open_since(), back) + m.timing.settle_after
+        return max(opened, back) + m.timing.settle_after
 
     def deadline(self) -> float:
         """When `tick` next has something to do (`NEVER`: nothing it waits for)."""

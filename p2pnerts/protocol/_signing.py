@@ -63,26 +63,30 @@ def signed_bytes(message: Message | CommitFrame, table: bytes) -> bytes:
     return MESSAGE_DOMAIN + table + encode_payload(unsigned)
 
 
-_Verdict = tuple[bytes, bytes, SignedMessage]
-_verdicts: dict[_Verdict, bool] = {}
-"""Verdicts on signatures, each keyed by the public key, the table and the message itself
-(its every field, the signature too: an equal message has equal signed bytes, and so the
-same verdict), the oldest forgotten first past `VERIFIED_KEPT`."""
+_Verdict = tuple[bytes, bytes, bytes]
+_verdicts: dict[_Verdict, tuple[SignedMessage, bool]] = {}
+"""Verdicts on signatures, each keyed by the public key, the table and the signature, with
+the message it was given on (an equal message has equal signed bytes, and so the same
+verdict; another message under the same signature is verified, and its verdict kept in
+place of the first), the oldest forgotten first past `VERIFIED_KEPT`. Keyed by bytes, whose
+hashes are kept, a look-up does not hash the message's every field."""
 
 
 def _genuine(public: bytes, table: bytes, message: SignedMessage) -> bool:
-    key = (public, table, message)
-    verdict = _verdicts.get(key)
-    if verdict is None:
-        verdict = verify(public, message.sig, signed_bytes(message, table))
-        _remember(key, verdict)
+    key = (public, table, message.sig)
+    kept = _verdicts.get(key)
+    if kept is not None and kept[0] == message:
+        return kept[1]
+    verdict = verify(public, message.sig, signed_bytes(message, table))
+    _remember(key, message, verdict)
     return verdict
 
 
-def _remember(key: _Verdict, verdict: bool) -> None:
+def _remember(key: _Verdict, message: SignedMessage, verdict: bool) -> None:
+    _verdicts.pop(key, None)
     if len(_verdicts) >= VERIFIED_KEPT:
         del _verdicts[next(iter(_verdicts))]
-    _verdicts[key] = verdict
+    _verdicts[key] = (message, verdict)
 
 
 class Signer:
@@ -115,7 +119,7 @@ class Signer:
         # and verifying what it signed cannot fail): in a simulation, where every replica
         # shares the process, the replicas that receive it need not verify it again. A
         # copy changed in any field, or named another seat's, is verified as ever.
-        _remember((self.key.public, self.table, signed), True)
+        _remember((self.key.public, self.table, signed.sig), signed, True)
         return signed
 
     def genuine(self, message: Message | CommitFrame) -> bool:
