@@ -18,6 +18,7 @@ from p2pnerts import sim
 from p2pnerts.bots import SimpleBots
 from p2pnerts.protocol import Timing
 from p2pnerts.sim import SimConfig
+from p2pnerts.sim._report import HEARTBEAT
 
 SIM_SPEED_PEERS = (4, 14)
 SIM_COST_PEERS = (2, 3, 4, 6, 8, 10, 14)
@@ -55,11 +56,15 @@ def sim_cost(
     figures = report.to_json()
     t = report.tally
     plays = max(1, t.plays + t.returns)
+    # Each ordered message (a play, and every seat's Ready and Reveal of a round) goes to
+    # every other seat once on a table without faults.
+    ordered = max(1.0, (t.messages["ordered"] + t.messages["reveal"]) / max(1, peers - 1))
     ours, theirs = figures["commit_latency"], figures["sequencer"]["commit_latency"]
     return {
         "peers": peers,
         "plays": t.plays + t.returns,
         "messages_per_play": figures["messages_per_play"],
+        "frames_per_ordered": round((t.messages.total() - t.messages[HEARTBEAT]) / ordered, 2),
         "ordered_per_play": round(t.messages["ordered"] / plays, 2),
         "acks_per_play": round(t.messages["ack"] / plays, 2),
         "commit_frames_per_play": round(t.messages["commit"] / plays, 2),
@@ -93,12 +98,13 @@ def bench_sim(args: argparse.Namespace) -> dict[str, Any]:
             print(f"{row['peers']:>5} peers: {row['rounds_per_s']:6.2f} rounds/s")
         print(
             "\nper committed play, heartbeats aside; commit latency in round trips (mean RTT)\n"
-            "peers  msgs  ordered   acks  aim 2(N-1)  bytes  p2p p50/p95  in target"
+            "peers  msgs  a message  ordered   acks  aim 2(N-1)  bytes  p2p p50/p95  in target"
             "  floor p50  sequencer p50/p95  msgs"
         )
         for r in cost:
             print(
-                f"{r['peers']:>5} {r['messages_per_play']:5.1f} {r['ordered_per_play']:8.1f} "
+                f"{r['peers']:>5} {r['messages_per_play']:5.1f} {r['frames_per_ordered']:10.1f} "
+                f"{r['ordered_per_play']:8.1f} "
                 f"{r['acks_per_play'] + r['commit_frames_per_play']:6.1f} {r['aim_per_play']:11} "
                 f"{r['bytes_per_play']:6.0f} "
                 f"{r['p2p_p50_rtt']:6.2f}/{r['p2p_p95_rtt']:4.2f} "
@@ -108,6 +114,8 @@ def bench_sim(args: argparse.Namespace) -> dict[str, Any]:
                 f"{r['sequencer_messages_per_play']:5.1f}"
             )
         print(
+            "a message: the frames an ordered message costs (a play, or a Ready or Reveal of "
+            "a round,\nwhich the other columns count against the plays)\n"
             "floor: the mean round trip to the farthest other peer, which any commit rule "
             "that waits\nfor every member to hold a play costs its player at the least"
         )
