@@ -392,9 +392,16 @@ def _whole(value: Any) -> bool:
 
 
 def prune(directory: Path, keep: int) -> None:
-    """Remove the oldest logs of ``directory`` beyond the newest ``keep``."""
-    logs = sorted(directory.glob(f"*{SUFFIX}"), key=lambda p: (p.stat().st_mtime, p.name))
-    for old in logs[: max(0, len(logs) - keep)]:
+    """Remove the oldest logs of ``directory`` beyond the newest ``keep``. Peers of one
+    machine share the directory: a log another one removed meanwhile is passed over."""
+    logs = []
+    for path in directory.glob(f"*{SUFFIX}"):
+        try:
+            logs.append((path.stat().st_mtime, path.name, path))
+        except FileNotFoundError:
+            continue
+    logs.sort()
+    for _, _, old in logs[: max(0, len(logs) - keep)]:
         old.unlink(missing_ok=True)
 
 

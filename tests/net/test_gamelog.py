@@ -169,6 +169,21 @@ def test_old_logs_are_pruned_newest_kept(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["3.p2plog", "4.p2plog", "keep.txt"]
 
 
+def test_a_log_another_peer_pruned_meanwhile_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Bots started together on one machine share the directory: one listed a log that
+    # another removed before it looked at its time, and started with "no game log:
+    # cannot write in ...: No such file or directory".
+    for k in range(3):
+        (tmp_path / f"{k}.p2plog").write_bytes(MAGIC)
+        os.utime(tmp_path / f"{k}.p2plog", (1000 + k, 1000 + k))
+    listed = sorted(tmp_path.glob("*.p2plog")) + [tmp_path / "gone.p2plog"]
+    monkeypatch.setattr(Path, "glob", lambda self, pattern: iter(listed))
+    prune(tmp_path, 2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["1.p2plog", "2.p2plog"]
+
+
 def test_a_log_that_cannot_be_written_is_said_once_and_the_match_is_played(
     tmp_path: Path,
 ) -> None:
