@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from probes import _guess, _score  # beside this file
+from probes import _guess, _score, _unseen_hidden  # beside this file
 
 from p2pnerts.bots import ExpertBot, StrongBot
 from p2pnerts.bots._strong import STRONG, _Table, _worth
@@ -101,8 +101,9 @@ class BeamHome(BeamPlan):
 
 class BeamGuess(BeamHome):
     """`BeamHome` that reads no face-down card: the beam runs on `GUESSES` guesses at the
-    hidden cards (`_guess`: each dealt at random from the cards of its deck not seen), and
-    its move is the first move most of them plan (ties: the expert's move)."""
+    cards the seat has not seen, its own face-down Nerts cards and the stock it has not
+    turned included (`_guess`: each dealt at random from the cards of its deck not seen),
+    and its move is the first move most of them plan (ties: the expert's move)."""
 
     GUESSES, WIDTH, DEPTH = 2, 16, 8
 
@@ -111,8 +112,10 @@ class BeamGuess(BeamHome):
         self.rng = rng
 
     def planned(self, view: State, seat: int) -> Move | None:
+        # (The view holds the seat's own face-down cards, as its peer does: hidden first.)
+        known = _unseen_hidden(self.expert.sight.known(view, seat), seat)
         firsts = Counter(
-            super(BeamGuess, self).planned(_guess(view, self.rng), seat)
+            super(BeamGuess, self).planned(_guess(known, self.rng), seat)
             for _ in range(self.GUESSES)
         )
         (best, most), *rest = firsts.most_common()

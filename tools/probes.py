@@ -365,6 +365,16 @@ def _guess(view: State, rng: random.Random) -> State:
     return view._replace(tableaux=tuple(tableaux))
 
 
+def _unseen_hidden(view: State, seat: int) -> State:
+    """``view`` with the seat's own face-down Nerts cards hidden (the view holds them)."""
+    own = view.seats[seat]
+    tableau = view.tableaux[own]
+    nerts = (HIDDEN,) * (len(tableau.nerts) - 1) + tableau.nerts[-1:]
+    tableaux = list(view.tableaux)
+    tableaux[own] = tableau._replace(nerts=nerts)
+    return view._replace(tableaux=tuple(tableaux))
+
+
 def _ahead(state: State, seat: int) -> float:
     """How far ``seat`` is ahead of the others' average: the round's points if it ended,
     else cards played up less four a Nerts card left."""

@@ -17,13 +17,12 @@ import random
 import statistics
 import time
 
-from probes import _ahead, _guess, _kind  # beside this file
+from probes import _ahead, _guess, _kind, _unseen_hidden  # beside this file
 
 from p2pnerts.bots import ExpertBot, Policy, PriorityBot, Sight, StrongBot
 from p2pnerts.bots._expert import EXPERT
 from p2pnerts.bots._strong import _gains, _Table
 from p2pnerts.rules import (
-    HIDDEN,
     IllegalMove,
     Move,
     Rotate,
@@ -107,16 +106,6 @@ def _player(own: bool) -> Policy:
     other = PriorityBot()
     other._sight = _Reads()  # (its sight is its own business, but these cards are guesses)
     return other
-
-
-def _unseen_hidden(view: State, seat: int) -> State:
-    """``view`` with the seat's own face-down Nerts cards hidden (the view holds them)."""
-    own = view.seats[seat]
-    tableau = view.tableaux[own]
-    nerts = (HIDDEN,) * (len(tableau.nerts) - 1) + tableau.nerts[-1:]
-    tableaux = list(view.tableaux)
-    tableaux[own] = tableau._replace(nerts=nerts)
-    return view._replace(tableaux=tuple(tableaux))
 
 
 def _alternative(view: State, seat: int, move: Move | None) -> Move | None:

@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 import beams
 import probes
+from test_unseen import relabelled, unseen
 
 from p2pnerts.arena import play_arena
 from p2pnerts.bots import ExpertBot, StrongBot
@@ -127,6 +128,33 @@ def test_the_beam_probes_play_the_fast_arena(monkeypatch: pytest.MonkeyPatch) ->
     policies = ["strong", "beams:BeamPlan", "beams:BeamHome", "beams:BeamGuess"]
     report = play_arena(policies, 1, seed=3, fast=True)
     assert all(f.seat_rounds >= 1 for f in report.figures)
+
+
+def test_the_guessing_beam_plans_alike_whatever_the_cards_its_seat_has_not_seen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At the first look of a few deals, the beam of `BeamGuess` is handed the same guesses
+    (drawn from the same seed) whatever order the seat's face-down cards lie in. It guessed
+    only the others' hidden cards, and read its own Nerts pile and stock from the view."""
+    handed: list[State] = []
+
+    def planned(_: beams.BeamPlan, view: State, seat: int) -> Move | None:
+        handed.append(view)
+        return None
+
+    monkeypatch.setattr(beams.BeamPlan, "planned", planned)
+    for seed in range(3):
+        state = deal(TableOptions(), (0, 1), rng=random.Random(seed))
+        view = private_view(state, 0)
+        hidden = sorted(unseen([view], 0))
+        twin = relabelled(view, 0, dict(zip(hidden, hidden[1:] + hidden[:1], strict=True)))
+        handed.clear()
+        for each in (view, twin):
+            guessing = beams.BeamGuess(random.Random(seed))
+            guessing.expert.choose(each, 0)  # (as `BeamHome.choose` does first: what it saw)
+            guessing.planned(each, 0)
+        assert len(handed) == 2 * beams.BeamGuess.GUESSES
+        assert handed[: len(handed) // 2] == handed[len(handed) // 2 :]
 
 
 def test_the_beam_at_home_changes_only_the_expert_s_moves_at_home_and_turns(
