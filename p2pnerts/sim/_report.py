@@ -73,13 +73,19 @@ class Tally:
         self.latency_rtt += other.latency_rtt
         self.within_target += other.within_target
 
+    def sent(self) -> tuple[int, int]:
+        """Messages and bytes sent, heartbeats aside."""
+        return (
+            self.messages.total() - self.messages[HEARTBEAT],
+            self.bytes.total() - self.bytes[HEARTBEAT],
+        )
+
     def per_play(self) -> tuple[float, float]:
         """Messages and bytes per play committed (landed or returned), heartbeats aside."""
         plays = self.plays + self.returns
         if not plays:
             return 0.0, 0.0
-        messages = self.messages.total() - self.messages[HEARTBEAT]
-        size = self.bytes.total() - self.bytes[HEARTBEAT]
+        messages, size = self.sent()
         return messages / plays, size / plays
 
     def latency_figures(self) -> dict[str, float]:

@@ -18,7 +18,6 @@ from p2pnerts import sim
 from p2pnerts.bots import SimpleBots
 from p2pnerts.protocol import Timing
 from p2pnerts.sim import SimConfig
-from p2pnerts.sim._report import HEARTBEAT
 
 SIM_SPEED_PEERS = (4, 14)
 SIM_COST_PEERS = (2, 3, 4, 6, 8, 10, 14)
@@ -64,7 +63,7 @@ def sim_cost(
         "peers": peers,
         "plays": t.plays + t.returns,
         "messages_per_play": figures["messages_per_play"],
-        "frames_per_ordered": round((t.messages.total() - t.messages[HEARTBEAT]) / ordered, 2),
+        "frames_per_ordered": round(t.sent()[0] / ordered, 2),
         "ordered_per_play": round(t.messages["ordered"] / plays, 2),
         "acks_per_play": round(t.messages["ack"] / plays, 2),
         "commit_frames_per_play": round(t.messages["commit"] / plays, 2),
