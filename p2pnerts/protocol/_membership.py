@@ -461,6 +461,7 @@ class Membership:
         (`KeptStateError`, changing nothing, if the disk is not what the table dealt it)."""
         host = self._host
         host.check_kept(start)
+        before = self.members
         self.view, self.members = start.view, frozenset(start.members)
         self.view_members = self.members
         self.enter(Status.NORMAL)
@@ -493,6 +494,10 @@ class Membership:
             self._welcome, self.from_disk = start.view, False
         else:
             self._host.events.append(RejoinedTable(start.view))
+            # Who else the table went on without, while this seat was out: told as if seen
+            # (a replica from its disk knew no view to compare).
+            gone = (before - self.members) & self.seated - {self.seat}
+            self._host.events += [PeerExcluded(s) for s in sorted(gone)]
         self._host.events += self._host.record.rejoined(start.scores)
         self._host.send_ack(now)
         self.rejoining.replay(now)

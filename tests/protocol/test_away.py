@@ -7,6 +7,7 @@ import pytest
 from _table import Table, order
 
 from p2pnerts.protocol import (
+    PeerExcluded,
     PeerRecovered,
     PeerRejoined,
     PeerSuspected,
@@ -221,3 +222,22 @@ def test_a_player_declared_stuck_while_idle_turns_the_stock_at_once_when_back() 
     table.play(STOPPED, DeclareStuck(STOPPED))  # the player's own, this time
     assert not seat.stuck_for_idle
     table.agree()
+
+
+def test_a_seat_back_in_is_told_who_else_the_table_went_on_without() -> None:
+    """Two seats stop; the other three leave both out. The first back is told it is back
+    and that the other is left out: the view it comes back to lacks a seat it never saw go."""
+    opts = TableOptions()
+    table = Table(5, opts)
+    table.start([order(s, ["QS"], ["2H", "9C", "9S", "KD"], opts) for s in range(5)])
+    table.paused |= {3, 4}
+    table.run_for(5)
+    assert table.replicas[0].members == frozenset({0, 1, 2})
+    table.paused.discard(3)
+    table.run_for(4)
+    assert table.replicas[3].status is Status.NORMAL
+    assert table.replicas[3].members == frozenset({0, 1, 2, 3})
+    assert table.of(3, RejoinedTable)
+    assert [e.seat for e in table.of(3, PeerExcluded)] == [4]
+    for seat in (0, 1, 2):
+        assert sorted(e.seat for e in table.of(seat, PeerExcluded)) == [3, 4]
