@@ -297,8 +297,12 @@ class KeptSeats:
 
     def _forget_old(self, now: float) -> None:
         try:
-            for path in self.directory.glob("*.json"):
+            paths = list(self.directory.glob("*.json"))
+        except OSError:
+            return  # (no directory yet, or not ours to read: nothing kept there to use)
+        for path in paths:
+            try:
                 if now - path.stat().st_mtime > KEPT_FOR:
                     path.unlink(missing_ok=True)
-        except OSError:
-            pass  # (no directory yet, or not ours to tidy: nothing kept there to use)
+            except OSError:
+                continue  # (gone meanwhile, or not ours to remove: the others still are)

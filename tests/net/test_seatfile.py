@@ -65,6 +65,21 @@ def test_a_joiner_finds_its_seat_kept_by_the_table_or_by_where_its_host_is(
     assert seats.find("P2", saved.table) is None and not path.exists()
 
 
+def test_old_seat_files_are_tidied_past_one_another_process_removed_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seats = KeptSeats(tmp_path)
+    old = time.time() - KEPT_FOR - 60
+    for k in range(3):
+        (tmp_path / f"{k}.json").write_text("{}")
+        os.utime(tmp_path / f"{k}.json", (old, old))
+    # Listed first, then gone before its time was read: the files after it are tidied too.
+    listed = [tmp_path / "gone.json", *sorted(tmp_path.glob("*.json"))]
+    monkeypatch.setattr(Path, "glob", lambda self, pattern: iter(listed))
+    assert seats.find("P2", bytes(16)) is None
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     ("change", "complaint"),
     [
