@@ -9,7 +9,7 @@ those tables are made of, and the moves' layout, are in `_wire.py`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import fields
 from typing import Any
 
@@ -487,15 +487,23 @@ def _header(items: list[Any]) -> tuple[int, int, int, int]:
     )
 
 
-def _body(name: str, layout: tuple[tuple[str, _Field], ...], items: list[Any]) -> dict[str, Any]:
+_Layout = tuple[tuple[str, _Field], ...]
+_Checks = tuple[tuple[str, Callable[[Any, str], Any], str], ...]
+_CHECKS: dict[tuple[str, int], _Checks] = {}
+"""Each layout's fields as read under each name: (field, its check, what an error calls
+it). Keyed by the layout's identity: the layouts are this module's, made once."""
+
+
+def _body(name: str, layout: _Layout, items: list[Any]) -> dict[str, Any]:
     """A message's fields after the header, checked, by name (wide messages take keywords
     only)."""
     if len(items) != len(layout):
         raise RemoteProtocolError(f"{name}: expected {len(layout)} fields, got {len(items)}")
-    return {
-        field_name: field.from_wire(v, f"{name}.{field_name}")
-        for (field_name, field), v in zip(layout, items, strict=True)
-    }
+    checks = _CHECKS.get((name, id(layout)))
+    if checks is None:
+        checks = tuple((field, how.from_wire, f"{name}.{field}") for field, how in layout)
+        _CHECKS[name, id(layout)] = checks
+    return {field: check(v, what) for (field, check, what), v in zip(checks, items, strict=True)}
 
 
 def layout_of(kind: type[Message]) -> tuple[int, tuple[str, ...]]:

@@ -92,9 +92,23 @@ def _number(low: int = 0, high: int = BIG) -> _Field:
     return _Field(lambda v: v, lambda v, what: _int(v, what, low, high))
 
 
+def _all_ints(items: list[Any], low: int, high: int) -> bool:
+    """Whether every item is an int (not a bool) from ``low`` to ``high``: a frame's arrays
+    of numbers are checked whole here, in C, and item by item only to say which is wrong."""
+    return not items or (
+        _INTS.issuperset(map(type, items)) and low <= min(items) and max(items) <= high
+    )
+
+
+_INTS = frozenset({int})
+
+
 def _numbers(most: int, low: int = 0, high: int = BIG, least: int = 0) -> _Field:
     def check(value: Any, what: str) -> tuple[int, ...]:
-        return tuple(_int(v, what, low, high) for v in _array(value, what, least, most))
+        items = _array(value, what, least, most)
+        if _all_ints(items, low, high):
+            return tuple(items)
+        return tuple(_int(v, what, low, high) for v in items)
 
     return _Field(list, check)
 
@@ -107,9 +121,20 @@ def _card_code(value: Any, what: str) -> int:
     return code
 
 
+_CARD_CODES = frozenset(
+    code
+    for code in range(MAX_SEATS << 6)
+    if (code >> 2 & 15) <= KING and not (code >> 2 & 15 == JOKER and code & 3 > 1)
+)
+"""Every code of a card (`_card_code`)."""
+
+
 def _card_codes(least: int, most: int) -> _Field:
     def check(value: Any, what: str) -> tuple[int, ...]:
-        return tuple(_card_code(v, what) for v in _array(value, what, least, most))
+        items = _array(value, what, least, most)
+        if _INTS.issuperset(map(type, items)) and _CARD_CODES.issuperset(items):
+            return tuple(items)
+        return tuple(_card_code(v, what) for v in items)
 
     return _Field(list, check)
 
@@ -117,7 +142,10 @@ def _card_codes(least: int, most: int) -> _Field:
 def _frames(least: int = 0, most: int = 100_000) -> _Field:
     def check(value: Any, what: str) -> tuple[bytes, ...]:
         items = _array(value, what, least, most)
-        return tuple(_bytes(1, MAX_FRAME).from_wire(v, what) for v in items)
+        sizes = list(map(len, items)) if _BYTES.issuperset(map(type, items)) else [0]
+        if not sizes or (min(sizes) >= 1 and max(sizes) <= MAX_FRAME):
+            return tuple(items)
+        return tuple(_FRAME.from_wire(v, what) for v in items)
 
     return _Field(list, check)
 
@@ -140,6 +168,8 @@ def _score_rows() -> _Field:
     return _Field(lambda rows: [list(r) for r in rows], check)
 
 
+_BYTES = frozenset({bytes})
+_FRAME = _bytes(1, MAX_FRAME)
 _SEATS = _numbers(MAX_SEATS, 0, MAX_SEATS - 1)
 _HAVE = _numbers(MAX_SEATS, least=1)
 _BELOW = _numbers(MAX_SEATS)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import msgpack
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from p2pnerts.protocol import (
     MAX_FRAME,
+    MAX_SEATS,
     PROTOCOL_VERSION,
     Ack,
     Evidence,
@@ -26,6 +32,7 @@ from p2pnerts.protocol import (
     ViewChange,
     Watch,
     Welcome,
+    _wire,
     decode,
     encode,
 )
@@ -202,3 +209,42 @@ def test_a_rosters_address_is_the_hosts_own_or_an_ip_address() -> None:
     for host in ("\x1b[2Jhost", "kitchen.local", "1.2.3"):
         with pytest.raises(RemoteProtocolError, match="is not an IP address"):
             decode(encode(roster(host)))
+
+
+_ITEMS = st.lists(
+    st.one_of(
+        st.integers(-3, 70),
+        st.integers((MAX_SEATS << 6) - 2, (MAX_SEATS << 6) + 2),
+        st.booleans(),
+        st.floats(0, 9),
+        st.binary(max_size=3),
+        st.text(max_size=2),
+        st.none(),
+    ),
+    max_size=16,
+)
+
+
+def _each(check: Callable[[Any, str], Any], items: list[Any]) -> tuple[Any, ...] | str:
+    """``items`` checked one by one: what the array's check must give, or its error."""
+    try:
+        return tuple(check(v, "f") for v in items)
+    except RemoteProtocolError as exc:
+        return str(exc)
+
+
+def _whole(field: Any, items: list[Any]) -> tuple[Any, ...] | str:
+    try:
+        return tuple(field.from_wire(items, "f"))
+    except RemoteProtocolError as exc:
+        return str(exc)
+
+
+@given(_ITEMS)
+def test_an_array_is_checked_whole_as_it_is_item_by_item(items: list[Any]) -> None:
+    """Arrays of numbers, cards and frames are checked whole where they pass: the same
+    values, and the same error, as checking each item."""
+    numbers = _wire._numbers(MAX_SEATS, 1, 13)
+    assert _whole(numbers, items) == _each(lambda v, w: _wire._int(v, w, 1, 13), items)
+    assert _whole(_wire._card_codes(0, 16), items) == _each(_wire._card_code, items)
+    assert _whole(_wire._frames(), items) == _each(_wire._FRAME.from_wire, items)
