@@ -15,7 +15,8 @@ from p2pnerts.words import counted
 DESCRIPTION = (
     "Merge the game logs of one match's peers (each peer writes one: protocol/LOG.md) into "
     "one causal history: every frame sent and received, matched across the logs, and every "
-    "commit, each with a vector clock. --shiviz writes a file that ShiViz "
+    "commit, each with a vector clock. A seat that came back in a new process wrote a log "
+    "in each: give them all, and they make one lane. --shiviz writes a file that ShiViz "
     "(https://bestchai.bitbucket.io/shiviz/) loads as it is, for a time-space diagram; "
     "--mermaid a sequence diagram in a Markdown block. Both draw --window of the match, "
     "without the Acks unless --acks is given, and say on stderr what they left out."

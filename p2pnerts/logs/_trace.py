@@ -52,6 +52,8 @@ from p2pnerts.words import move_words
 
 SHIVIZ_REGEX = r"(?<event>.*)\n(?<host>\S*) (?<clock>{.*})"
 """The parser ShiViz is given on a file's first line (its default one)."""
+RESTART = "restart"
+"""The kind of the local event where a seat's lane goes on in the log of a new process."""
 ACK = "Ack"
 """The frames a part leaves out unless asked for: acknowledgements (the heartbeat too)."""
 _ACKS = {"send": "Acks sent", "receive": "Acks received"}
@@ -69,7 +71,7 @@ class Event:
 
     host: str
     kind: str
-    """``send``, ``receive`` or ``commit``."""
+    """``send``, ``receive``, ``commit`` or ``restart`` (`RESTART`)."""
     time: float
     text: str
     clock: dict[str, int] = field(default_factory=dict)
@@ -170,6 +172,8 @@ class Trace:
                 lines.append(f"    Note over {_id(host)}: {_commits(list(events))}")
                 continue
             for event in events:
+                if event.kind == RESTART:
+                    lines.append(f"    Note over {_id(host)}: {event.text}")
                 if event.kind == "receive" and event.matched is not None:
                     gist = event.matched.text.removeprefix("send ")
                     lines.append(f"    {_id(event.matched.host)}->>{_id(host)}: {gist}")
@@ -232,7 +236,8 @@ def _step_text(step: list[Event]) -> str:
     one event)."""
     received = [event.brief for event in step if event.kind == "receive"]
     commits = [event for event in step if event.kind == "commit"]
-    words = [f"receive {', '.join(received)}"] if received else []
+    words = [event.text for event in step if event.kind == RESTART]
+    words += [f"receive {', '.join(received)}"] if received else []
     words += [_commits(commits)] if commits else []
     words += [event.text for event in step if event.kind == "send"]
     return "; ".join(words)
@@ -270,17 +275,49 @@ def _lanes(logs: list[LogReader]) -> tuple[str, dict[int, list[Event]], dict[int
     tables = {header["table"] for header in headers}
     if len(tables) > 1:
         raise TraceError("these logs are of different matches (different table ids)")
-    seats = [header["seat"] for header in headers]
-    if len(set(seats)) < len(seats):
-        raise TraceError("two logs of one seat: give each seat's log once")
     roster = {row[0]: row[1] for header in headers for row in header["roster"]}
     names = {seat: f"s{seat + 1}-{_word(roster.get(seat, ''))}" for seat in roster}
     origin = min(_wall(header) + header["clock"] for header in headers)  # the first start
-    lanes = {
-        seat: _events(names, seat, log, _wall(log.header) - origin)
-        for log, seat in zip(logs, seats, strict=True)
-    }
+    lives: dict[int, list[_Life]] = defaultdict(list)
+    for log in logs:
+        seat, offset = log.header["seat"], _wall(log.header) - origin
+        clock = log.header["clock"]
+        life = _Life(clock + offset, clock, _events(names, seat, log, offset))
+        lives[seat].append(life)
+    lanes = {seat: _lane(names[seat], seat, runs) for seat, runs in lives.items()}
     return tables.pop(), lanes, names
+
+
+@dataclass(frozen=True, slots=True)
+class _Life:
+    """One process's log of a seat: when it began (seconds since the first log began, and
+    by its own clock), and its events."""
+
+    start: float
+    clock: float
+    events: list[Event]
+
+    @property
+    def end(self) -> float:
+        return max([self.start, *(event.at for event in self.events[-1:])])
+
+
+def _lane(host: str, seat: int, lives: list[_Life]) -> list[Event]:
+    """A seat's events over the logs of its processes, one after another: a player whose
+    process crashed, or who left, and came back wrote a log in each life. Its lane goes on
+    from one to the next (the new process took up the seat from the first one's disk), at
+    a local event that says so; logs of one seat that overlap in time are refused."""
+    lives = sorted(lives, key=lambda life: life.start)
+    events = list(lives[0].events)
+    for number, (before, life) in enumerate(itertools.pairwise(lives), start=2):
+        if life.start <= before.end:
+            raise TraceError(
+                f"two logs of seat {seat + 1} overlap in time: give each of its logs once"
+            )
+        text = f"a new process takes up the seat (its log {number} of {len(lives)})"
+        events.append(Event(host, RESTART, life.clock, text, at=life.start))
+        events += life.events
+    return events
 
 
 def _wall(header: dict[str, Any]) -> float:

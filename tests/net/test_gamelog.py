@@ -3,6 +3,7 @@ cut anywhere reads back as the records before the cut."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import random
@@ -281,7 +282,7 @@ def test_logs_of_different_matches_are_not_traced_together(
     assert main(["trace", str(played[0][1]), str(other.path)]) == 1
     assert "p2pnerts: trace: these logs are of different matches" in capsys.readouterr().err
     assert main(["trace", str(played[0][0]), str(played[0][0])]) == 1
-    assert "two logs of one seat" in capsys.readouterr().err
+    assert "two logs of seat 1 overlap in time" in capsys.readouterr().err
     assert main(["trace", str(tmp_path / "missing.p2plog")]) == 1
     assert "missing.p2plog" in capsys.readouterr().err
 
@@ -431,3 +432,47 @@ async def test_a_stopped_log_hears_nothing_more_of_its_peer(tmp_path: Path) -> N
     assert peer.log_path.stat().st_size > 0  # (its header, written as it began)
     with pytest.raises(ValueError, match="closed file"):
         hear(False, 1, Ack(1, 0, 1, 1, (), 0, bytes(16)))  # (what a hook left behind met)
+
+
+def test_a_seat_that_came_back_in_a_new_process_is_one_lane_over_its_logs(
+    tmp_path: Path,
+) -> None:
+    """Bea's process stopped and a new one took up her seat: two logs of seat 2, one lane,
+    its clock going on from the first to the second at an event that says so."""
+    roster = (Seat(0, "Ann", "", 9), Seat(1, "Bea", "", 10))
+    wall = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+
+    def log(seat: int, start: float) -> GameLog:
+        at = wall + datetime.timedelta(seconds=start)
+        table, name = bytes(16), "t"
+        return GameLog.start(
+            tmp_path,
+            table=table,
+            name=name,
+            seat=seat,
+            roster=roster,
+            options="",
+            now=start,
+            wall=at,
+        )
+
+    first, second = (Ack(1, 0, 1, n, (n, 0), 0, bytes(16)) for n in (1, 2))
+    ann, bea, again = log(0, 0.0), log(1, 0.0), log(1, 5.0)
+    bea.frame(True, None, first, 1.0)
+    ann.frame(False, 1, first, 1.1)
+    again.frame(True, None, second, 6.0)
+    ann.frame(False, 1, second, 6.1)
+    for each in (ann, bea, again):
+        each.close()
+    merged = trace([ann.path, again.path, bea.path])  # (in any order)
+    assert merged.hosts == ("s1-Ann", "s2-Bea")
+    lane = [(e.kind, e.clock) for e in merged.events if e.host == "s2-Bea"]
+    assert lane == [("send", {"s2-Bea": 1}), ("restart", {"s2-Bea": 2}), ("send", {"s2-Bea": 3})]
+    (restart,) = (e for e in merged.events if e.kind == "restart")
+    assert restart.text == "a new process takes up the seat (its log 2 of 2)" and restart.at == 5.0
+    received = [e.clock for e in merged.events if e.host == "s1-Ann"]
+    assert received == [{"s1-Ann": 1, "s2-Bea": 1}, {"s1-Ann": 2, "s2-Bea": 3}]
+    assert shiviz_problems(merged.part(acks=True).shiviz()) == []
+    assert "Note over s2: a new process takes up the seat" in merged.part(acks=True).mermaid()
+    with pytest.raises(TraceError, match="two logs of seat 2 overlap in time"):
+        trace([ann.path, bea.path, bea.path])
