@@ -69,8 +69,8 @@ as the coordinator applied it (`Majority.rejoin`). `_channel` encrypts a link:
 a Noise handshake (by the `noiseprotocol` package) and the records that carry its frames,
 sealed and opened without IO; `_identity` says who a seat is, and what each end of a link signs.
 
-It imports only `rules` and `errors` (and, for keys and links, `cryptography` and
-`noiseprotocol`): no socket, no clock, no event loop.
+It imports only `rules` and `errors` (and, for keys, signatures and links, `PyNaCl`,
+`cryptography`, `noiseprotocol` and `spake2`): no socket, no clock, no event loop.
 """
 
 from p2pnerts.protocol._arbiter import Outcome, Race, Verdict, decide, told

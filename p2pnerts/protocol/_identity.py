@@ -12,10 +12,11 @@ differ), and no one but the key's holder can sign.
 from __future__ import annotations
 
 import hashlib
+import os
 
 import msgpack
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from nacl.bindings import crypto_sign, crypto_sign_open, crypto_sign_seed_keypair
+from nacl.exceptions import BadSignatureError
 
 from p2pnerts.protocol._messages import Hello
 from p2pnerts.protocol._spectate import Watch
@@ -23,6 +24,7 @@ from p2pnerts.protocol._wire import _options_to_wire
 from p2pnerts.rules import TableOptions
 
 KEY_BYTES = 32
+SECRET_BYTES = 32
 SIGNATURE_BYTES = 64
 NONCE_BYTES = 16
 NO_KEY = bytes(KEY_BYTES)
@@ -40,37 +42,40 @@ ANSWERER = b"A"
 class SeatKey:
     """One seat's key pair: it signs, and gives out its public half."""
 
-    def __init__(self, private: Ed25519PrivateKey) -> None:
-        self._private = private
-        self.public = private.public_key().public_bytes_raw()
+    def __init__(self, secret: bytes) -> None:
+        if len(secret) != SECRET_BYTES:
+            raise ValueError(f"a seat's private key is {SECRET_BYTES} bytes")
+        self.public, self._signing = crypto_sign_seed_keypair(secret)
         """The public key, 32 bytes: what the roster and every Hello carry."""
 
     @classmethod
     def generate(cls) -> SeatKey:
         """A new key pair, from the operating system's randomness."""
-        return cls(Ed25519PrivateKey.generate())
+        return cls(os.urandom(SECRET_BYTES))
 
     @classmethod
     def from_secret(cls, secret: bytes) -> SeatKey:
         """The key pair whose 32-byte private key is ``secret`` (a state file keeps it)."""
-        return cls(Ed25519PrivateKey.from_private_bytes(secret))
+        return cls(secret)
 
     @property
     def secret(self) -> bytes:
-        """The 32-byte private key: to be kept by this seat alone."""
-        return self._private.private_bytes_raw()
+        """The 32-byte private key (RFC 8032's seed): to be kept by this seat alone."""
+        return self._signing[:SECRET_BYTES]
 
     def sign(self, data: bytes) -> bytes:
-        return self._private.sign(data)
+        return crypto_sign(data, self._signing)[:SIGNATURE_BYTES]
 
 
 def verify(public: bytes, signature: bytes, data: bytes) -> bool:
-    """Whether ``signature`` is the holder of ``public``'s signature of ``data``."""
+    """Whether ``signature`` is the holder of ``public``'s signature of ``data``, as SPEC
+    §3.7 says exactly (libsodium's check: no key or ``R`` of small order, ``S`` below the
+    group's order), so that every seat reaches the same verdict on a crafted one."""
     if len(public) != KEY_BYTES or len(signature) != SIGNATURE_BYTES:
         return False
     try:
-        Ed25519PublicKey.from_public_bytes(public).verify(signature, data)
-    except (InvalidSignature, ValueError):
+        crypto_sign_open(signature + data, public)
+    except BadSignatureError:
         return False
     return True
 

@@ -25,7 +25,7 @@ from p2pnerts.protocol import (
     encode_payload,
     signed_bytes,
 )
-from p2pnerts.protocol._identity import verify
+from p2pnerts.protocol._identity import SeatKey, verify
 from p2pnerts.rules import DeclareStuck, TurnStock
 
 
@@ -263,3 +263,39 @@ def test_a_message_signed_here_is_taken_as_genuine_unverified_and_no_changed_cop
     assert len(verified) == 2
     forged = other.sign(replace(first, sig=b""))  # seat 0's key, seat 1's name
     assert not signer.genuine(forged) and len(verified) == 3
+
+
+# RFC 8032 §7.1, test 1: the empty message.
+RFC_SECRET = bytes.fromhex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
+RFC_PUBLIC = bytes.fromhex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
+RFC_SIGNATURE = bytes.fromhex(
+    "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"
+)
+ORDER = 2**252 + 27742317777372353535851937790883648493
+"""The group order L."""
+BASE = bytes.fromhex("58" + "66" * 31)
+"""The base point B, encoded."""
+IDENTITY = bytes([1]) + bytes(31)
+"""The curve's neutral point, encoded: a key of small order (order 1)."""
+
+
+def test_a_seat_key_signs_and_checks_as_rfc_8032_says() -> None:
+    key = SeatKey.from_secret(RFC_SECRET)
+    assert key.public == RFC_PUBLIC and key.secret == RFC_SECRET
+    assert key.sign(b"") == RFC_SIGNATURE
+    assert verify(RFC_PUBLIC, RFC_SIGNATURE, b"")
+    assert not verify(RFC_PUBLIC, RFC_SIGNATURE, b"\x00")
+
+
+def test_a_signature_verifies_only_as_spec_3_7_says_whatever_a_cheat_crafts() -> None:
+    """Every seat must reach the same verdict on a crafted signature: S at or above the
+    group order, and a key of small order, verify nothing. Under the neutral point as a
+    key, ``R = B, S = 1`` passes a check that skips that rule for every message (the
+    check this project used before did), so its holder's words could not be told from
+    anyone's forgery of them."""
+    s = int.from_bytes(RFC_SIGNATURE[32:], "little")
+    high = RFC_SIGNATURE[:32] + (s + ORDER).to_bytes(32, "little")
+    assert not verify(RFC_PUBLIC, high, b""), "the same signature with S + L"
+    for message in (b"", b"any message", b"another"):
+        assert not verify(IDENTITY, BASE + (1).to_bytes(32, "little"), message)
+    assert not verify(RFC_PUBLIC[:31], RFC_SIGNATURE, b"") and not verify(RFC_PUBLIC, b"", b"")
