@@ -92,15 +92,15 @@ def _number(low: int = 0, high: int = BIG) -> _Field:
     return _Field(lambda v: v, lambda v, what: _int(v, what, low, high))
 
 
+_INTS = frozenset({int})
+
+
 def _all_ints(items: list[Any], low: int, high: int) -> bool:
     """Whether every item is an int (not a bool) from ``low`` to ``high``: a frame's arrays
     of numbers are checked whole here, in C, and item by item only to say which is wrong."""
     return not items or (
         _INTS.issuperset(map(type, items)) and low <= min(items) and max(items) <= high
     )
-
-
-_INTS = frozenset({int})
 
 
 def _numbers(most: int, low: int = 0, high: int = BIG, least: int = 0) -> _Field:
