@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import p2pnerts
+
 from .common import p99
 from .hops import hops, print_hops
 from .thinking import THINK_MS
@@ -56,6 +58,16 @@ def tcp_round_trip(trips: int = 2000) -> float:
 
 
 THINKING = Path(__file__).with_name("thinking.py")
+
+
+def _same_tree(tmp: str, **more: str) -> dict[str, Any]:
+    """How a peer process is started so that it runs the package this benchmark imported:
+    that tree first on its path, and a working directory of its own. ``python -m`` puts
+    the working directory first, so a peer started inside a checkout ran that checkout,
+    whatever tree was on ``PYTHONPATH``: a before-and-after run measured one tree twice."""
+    tree = str(Path(p2pnerts.__file__).resolve().parents[1])
+    path = os.pathsep.join([tree, *filter(None, [os.environ.get("PYTHONPATH")])])
+    return {"cwd": tmp, "env": {**os.environ, "PYTHONPATH": path, **more}}
 
 
 def net_table(
@@ -97,6 +109,7 @@ def net_table(
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            **_same_tree(tmp),
         )
         assert host.stdout is not None
         port = int(host.stdout.readline().split("port ")[1].split(":")[0])
@@ -117,7 +130,7 @@ def net_table(
                 ],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
-                env={**os.environ, THINK_MS: str(thinking)},
+                **_same_tree(tmp, **{THINK_MS: str(thinking)}),
             )
             for k in range(1, peers)
         ]
