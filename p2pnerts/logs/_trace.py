@@ -299,7 +299,8 @@ class _Life:
 
     @property
     def end(self) -> float:
-        return max([self.start, *(event.at for event in self.events[-1:])])
+        """When its last event was (its start, if it has none)."""
+        return self.events[-1].at if self.events else self.start
 
 
 def _lane(host: str, seat: int, lives: list[_Life]) -> list[Event]:
