@@ -1,5 +1,5 @@
 """How each value goes on the wire and is checked coming off it: the field types that the
-layout tables of `_codec` are made of, and the moves' own layout."""
+layout tables of `_layouts` are made of, and the moves' own layout."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from p2pnerts.protocol._codec import _COMMIT_LAYOUT, _LAYOUT, _LINK_LAYOUT
+from p2pnerts.protocol._layouts import _COMMIT_LAYOUT, _LAYOUT, _LINK_LAYOUT
 
 SPEC = (Path(__file__).resolve().parents[2] / "protocol" / "SPEC.md").read_text("utf-8")
 
