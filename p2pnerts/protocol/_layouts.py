@@ -159,6 +159,8 @@ _LAYOUT: dict[type[Message], tuple[int, _Layout]] = {
 _BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _LAYOUT.items()}
 _HEADER = ("sender", "view", "clock", "seq")
 _MOST_ITEMS = 2 + len(_HEADER) + max(len(layout) for _, layout in _LAYOUT.values())
+"""The most items a frame's array can hold: the version, the kind, the header, the
+fields of the largest kind."""
 
 _WITNESS = _empty_or(16)
 """A witness (`_witness`), or none: never held."""
@@ -209,8 +211,6 @@ _COMMIT_LAYOUT: dict[type[CommitFrame], tuple[int, _Layout]] = {
 """Version 3's commit frames (`CommitFrame`), laid out, encoded and signed as protocol
 messages are; a replica that commits by acknowledgement refuses them."""
 _COMMIT_BY_KIND = {kind: (cls, layout) for cls, (kind, layout) in _COMMIT_LAYOUT.items()}
-"""The most items a frame's array can hold: the version, the kind, the header, the
-fields of the largest kind."""
 
 
 _LINK_LAYOUT: dict[type[LinkMessage], tuple[int, _Layout]] = {
