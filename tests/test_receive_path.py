@@ -60,3 +60,19 @@ def test_at_a_majority_s_table_its_ballots_and_tallies_are_followed_too() -> Non
     assert {"Ballot", "Tally", "Play"} <= kinds
     ballot = next(route for route in routes if route.kind == "Ballot")
     assert {"_majority", "_commits", "_ballots"} <= set(ballot.stops)
+
+
+def test_at_a_majority_s_table_a_commit_frame_passes_through_the_commit_s_parts_once() -> None:
+    # Step 11 (`Majority.apply`) takes `Commits.step`, then `Applying.take`, once a pass: a
+    # pass again only where applying sent a message (a Ready as a round ends), so neither
+    # is come back to more than once. Before, the replica went back and forth between the
+    # two (what resolved, applied; what settled, folded): four returns to each, and eleven
+    # to `_commits`. A Tally's signatures are checked together, its Ballots decoded first.
+    routes = receive_path.follow(peers=4, rounds=1, seed=1, majority=True)
+    frames = [route for route in routes if route.kind in ("Ballot", "Tally")]
+    assert {route.kind for route in frames} == {"Ballot", "Tally"}
+    for route in frames:
+        again = route.returned_to()
+        assert again["_applying"] <= 1 and again["_commits"] <= 3, route.stops
+        if route.kind == "Tally":
+            assert again["_signing"] <= 2, route.stops

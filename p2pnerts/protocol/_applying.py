@@ -20,7 +20,7 @@ them and takes what resolves from `_commits.Commits`).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Protocol
 
@@ -30,7 +30,7 @@ from p2pnerts.protocol._host import Host as _Host
 from p2pnerts.protocol._inplay import InPlay
 from p2pnerts.protocol._log import Pending
 from p2pnerts.protocol._messages import Ordered, Play, StartView
-from p2pnerts.protocol._spots import PlayId, Spot, conflict
+from p2pnerts.protocol._spots import Key, PlayId, Spot, conflict
 from p2pnerts.protocol._witness import Witness
 from p2pnerts.rules import CallNerts, DeclareStuck
 
@@ -50,12 +50,11 @@ class Host(_Host, Protocol):
 class Applying:
     """The plays held at a majority's table, from holding to folding."""
 
-    def __init__(self, host: Host, key: Callable[[Ordered], tuple[int, ...]]) -> None:
+    def __init__(self, host: Host) -> None:
         self._host = host
-        self._key = key
-        """A message's order key (SPEC §4.3)."""
-        self.messages: dict[PlayId, tuple[Ordered, tuple[Spot, ...]]] = {}
-        """Every play held here and not folded into the digest yet: its message, spots."""
+        self.messages: dict[PlayId, tuple[Ordered, tuple[Spot, ...], Key]] = {}
+        """Every play held here and not folded into the digest yet: its message, its spots
+        and its order key (SPEC §4.3)."""
         self._waiting: list[PlayId] = []
         """Plays resolved in, not applied yet: each waits for its round's start, or for a
         play before it on its spots that waits."""
@@ -64,11 +63,27 @@ class Applying:
         self._settled: deque[tuple[PlayId, bool]] = deque()
         """Plays settled in the canonical order, not folded yet (an outcome not known)."""
 
-    def hold(self, play: PlayId, message: Ordered, spots: tuple[Spot, ...]) -> None:
-        self.messages[play] = (message, spots)
+    def hold(self, play: PlayId, message: Ordered, spots: tuple[Spot, ...], key: Key) -> None:
+        self.messages[play] = (message, spots, key)
 
     def message(self, play: PlayId) -> Ordered:
         return self.messages[play][0]
+
+    def take(
+        self,
+        resolved: Iterable[tuple[PlayId, bool]],
+        settled: Iterable[tuple[PlayId, bool]],
+        now: float,
+        why: str,
+    ) -> None:
+        """One pass over what `_commits.Commits.step` found: the plays ``resolved`` applied
+        as they can be or returned saying ``why`` (`resolve`, `apply_waiting`), then those
+        ``settled`` in the canonical order folded as their outcomes are known (`settle`,
+        `fold`)."""
+        self.resolve(resolved, now, why)
+        self.apply_waiting(now)
+        self.settle(settled)
+        self.fold()
 
     def resolve(self, resolved: Iterable[tuple[PlayId, bool]], now: float, why: str) -> None:
         """Plays resolved: those in wait to be applied, the others returned saying ``why``."""
@@ -88,7 +103,7 @@ class Applying:
         while progress and self._waiting:
             progress, still = False, list[PlayId]()
             for play in self._waiting:
-                message, spots = self.messages[play]
+                message, spots, _ = self.messages[play]
                 blocked = any(conflict(spots, self.messages[w][1]) for w in still)
                 if blocked or self._before_its_round(message):
                     still.append(play)
@@ -139,8 +154,7 @@ class Applying:
             if outcome is None:
                 return
             self._settled.popleft()
-            message, _ = self.messages.pop(play)
-            key = self._key(message)
+            message, _, key = self.messages.pop(play)
             # A play that came back is folded as its place alone: seats may hold two copies
             # of it (a sender that signed two messages under one number, neither settled in).
             seat, number = play

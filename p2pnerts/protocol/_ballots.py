@@ -148,15 +148,19 @@ class BallotBox:
         counted it and every Ballot it carries is genuine, of its view, on this very play,
         and together they decide it as the Tally says, counted as that seat counts."""
         who = f"seat {tally.sender}'s Tally"
-        if not self.signer.genuine(tally):
-            raise RemoteProtocolError(f"{who} is not signed by its key")
         if (tally.seat, tally.number) != play.id:
             raise RemoteProtocolError(f"{who} is not on play {play.id}")
-        ballots = []
-        for payload in tally.ballots:
-            ballot = _carried(payload, tally)  # (of the Tally's view and play: it says them)
-            self._check(ballot, f"a Ballot in {who}")
-            ballots.append(ballot)
+        # (Each carried Ballot of the Tally's view and play: it says them.)
+        ballots = [_carried(payload, tally) for payload in tally.ballots]
+        forged = self.signer.first_forged((tally, *ballots))
+        if forged is tally:
+            raise RemoteProtocolError(f"{who} is not signed by its key")
+        if forged is not None:
+            raise RemoteProtocolError(
+                f"a Ballot in {who} is not signed by seat {forged.sender}'s key"
+            )
+        for ballot in ballots:
+            self._shape(ballot, f"a Ballot in {who}")
         votes = [vote_of(ballot) for ballot in ballots]
         outcome = Decision(play.id, tally.ok, tally.below, tally.witness)
         polled = tally.sender != play.seat
@@ -178,6 +182,10 @@ class BallotBox:
     def _check(self, ballot: Ballot, what: str) -> None:
         if not self.signer.genuine(ballot):
             raise RemoteProtocolError(f"{what} is not signed by seat {ballot.sender}'s key")
+        self._shape(ballot, what)
+
+    def _shape(self, ballot: Ballot, what: str) -> None:
+        """Refuse a genuine Ballot of a shape no Ballot of this table can have."""
         if not 0 <= ballot.seat < self.players:
             raise RemoteProtocolError(f"{what} is on a play of seat {ballot.seat}, not seated")
         if len(ballot.below) != (self.players if ballot.ok else 0):

@@ -96,6 +96,7 @@ class Commits:
         view: int = 0,
         carry: Callable[[PlayId], bytes] = lambda play: b"",
         taken_hold: Callable[[], bool] = lambda: True,
+        notice: Callable[[PlayId], None] = lambda play: None,
     ) -> None:
         self.seat = seat
         self.players = players
@@ -106,6 +107,10 @@ class Commits:
         self._carry = carry
         """A play held here as a Poll carries it: its signed message's payload."""
         self._taken_hold = taken_hold
+        self._notice = notice
+        """Told each play of another seat held here that a genuine Ballot or Tally names
+        by another witness, as it is found (`other_copies`): the replica shows its copy to
+        every seat (`_witness.Witness.show`)."""
         """Whether this view has taken hold (`_membership.Membership.taken_hold`): until it
         has, this seat decides nothing in it (`held_back`)."""
         self._held_back: set[PlayId] = set()
@@ -149,12 +154,10 @@ class Commits:
         self.other_copies: dict[PlayId, bytes] = {}
         """Plays held here that a genuine Ballot or Tally names by another witness, each
         with the witness it names: the sender sent another play under that number. The
-        replica shows its copy to every seat (`noticed`), and a seat holding the other one
+        replica shows its copy to every seat (``notice``), and a seat holding the other one
         then holds the two plays, each signed by their sender: the proof that refuses it
         (until a change of members settles the play, this seat waits on it:
         `_order.Order._can_commit`)."""
-        self._noticed: list[PlayId] = []
-        """Plays of other seats added to `other_copies` since the last `noticed`."""
         self._passed: list[Key] = [()] * players
         """Per seat, how far it has told it has passed the canonical order (`hear`)."""
         self.untold = 0
@@ -295,13 +298,28 @@ class Commits:
         self.untold = 0
         return self.order.passed
 
+    def step(self, clock: int) -> tuple[list[tuple[PlayId, bool]], list[tuple[PlayId, bool]]]:
+        """What follows now from what this seat holds, in one pass: the plays held back
+        while this view had not taken hold decided once it has (`release`), then the plays
+        that resolved since the last call (`resolved`) and those whose place in the
+        canonical order is fixed now, at this seat's ``clock`` (`canonical`). What applying
+        them sends (a Ready as a round ends) is taken by the next step."""
+        self.release()
+        done, settled = self.order.step(self.seat, (clock + 1,), self.members)
+        self._poll_soon(self.order.blocking)
+        return done, self._passing(settled)
+
     def canonical(self, clock: int) -> list[tuple[PlayId, bool]]:
         """The plays whose place in the canonical order is fixed now, in that order, each
         with whether it committed (`_order.Order.settled`). ``clock``: this seat's own,
         which its plays to come sort above; of the others, what they were last heard to say
         (`hear`) or their last play held here bounds theirs."""
         self.order.bound(self.seat, (clock + 1,))
-        done = self.order.settled(self.order.bounds[m] for m in self.members)
+        return self._passing(self.order.settled([self.order.bounds[m] for m in self.members]))
+
+    def _passing(self, done: list[tuple[PlayId, bool]]) -> list[tuple[PlayId, bool]]:
+        """This seat has passed ``done`` in the canonical order: told in its next Ack, and
+        what every member has passed let go of."""
         self.untold += len(done)
         if done:
             self._passed[self.seat] = self.order.passed
@@ -382,9 +400,10 @@ class Commits:
         """Note a play held here that a genuine frame names by another ``witness``."""
         held = self.order.held.get(play)
         if witness and held is not None and held.witness != witness:
-            if play not in self.other_copies and play[0] != self.seat:
-                self._noticed.append(play)
+            first = play not in self.other_copies
             self.other_copies.setdefault(play, witness)
+            if first and play[0] != self.seat:
+                self._notice(play)
 
     def _forget(self) -> None:
         """Let go of what is kept of the plays every member has passed."""
@@ -429,13 +448,6 @@ class Commits:
         return min(
             (held[p] for p in self.order.unresolved if p in held and p not in known), default=NEVER
         )
-
-    def noticed(self) -> list[PlayId]:
-        """The plays of other seats that a genuine Ballot or Tally named by another witness
-        than the copy held here, since the last call (`other_copies`): the replica shows
-        its copy of each to every seat (`_witness.Witness.show`)."""
-        out, self._noticed = self._noticed, []
-        return out
 
     def take_outgoing(self) -> list[tuple[CommitFrame, int | None]]:
         """Frames to send, in order, each with the seat it goes to (None: every other seat):

@@ -139,8 +139,9 @@ class Majority:
             view=host.view,
             carry=self._carry,
             taken_hold=host.taken_hold,
+            notice=self._show_copy,
         )
-        self.plays = Applying(host, self._key)
+        self.plays = Applying(host)
         """Every play held here, until it is folded into the digest."""
         self.made = 0
         """How many ordered messages this seat has made."""
@@ -301,10 +302,9 @@ class Majority:
         play = self._spotted(message)
         if play.seq <= self.commits.voter.have[play.seat]:
             return  # settled by a change of members, from a holding that carried it
-        self.plays.hold(play.id, message, play.spots)
+        self.plays.hold(play.id, message, play.spots, play.key)
         self._copies[play.id] = message
         self.commits.hold(play, now, carried=carried)
-        self._show_copies()
 
     def _spotted(self, message: Ordered) -> Spotted:
         """``message`` as the rule sees it: its number is the one its ``below`` names."""
@@ -322,7 +322,7 @@ class Majority:
         it. One handed on from a seat refused here is dropped: its carrier may not know
         yet."""
         host, sender, kind = self._host, frame.sender, type(frame).__name__
-        gate = host.gate
+        gate, view = host.gate, host.view
         if host.status is not Status.NORMAL:
             return  # (a seat that voted for a change of members decides nothing more)
         if gate.refuses(via):
@@ -341,7 +341,7 @@ class Majority:
         elif sender == host.seat:
             raise gate.refuse(via, f"seat {via}'s link carried a {kind} of this seat")
         try:
-            check_header(frame, host.acks.clock, host.view)
+            check_header(frame, host.acks.clock, view)
             carried = self._carried(frame) if isinstance(frame, Poll) else None
             self.commits.take(frame, now)
             if isinstance(frame, Tally) and via == sender and frame.view == self.commits.view:
@@ -351,22 +351,19 @@ class Majority:
                 self._hold_carried(carried, now)
         except RemoteProtocolError as exc:
             raise gate.refuse(sender, str(exc)) from None
-        finally:
-            self._show_copies()
         host.acks.clock = max(host.acks.clock, frame.clock)
         for seat, why in self.commits.refusals:
             gate.refuse(seat, why)
         self.commits.refusals.clear()
 
-    def _show_copies(self) -> None:
-        """Show every seat this seat's copy of each play of another seat that a genuine
-        Ballot or Tally named by another witness (`Commits.noticed`): its sender signed
+    def _show_copy(self, play: PlayId) -> None:
+        """Show every seat this seat's copy of ``play``, of another seat, that a genuine
+        Ballot or Tally named by another witness (`Commits`' ``notice``): its sender signed
         two plays under one number, and a seat that holds the other copy holds the proof
         that refuses it (`_witness.Witness.take_evidence`, by `held_copy`)."""
-        for play in self.commits.noticed():
-            message = self._copies.get(play)
-            if message is not None:
-                self._host.witness.show(message)
+        message = self._copies.get(play)
+        if message is not None:
+            self._host.witness.show(message)
 
     def held_copy(self, message: Ordered) -> Ordered | None:
         """The copy held here of the play ``message`` names (`_witness.play_number`)."""
@@ -397,13 +394,11 @@ class Majority:
                 if not self._host.taken_hold():
                     return
                 self._begin(now)
-            self.commits.release()
             while self._again:
                 self._again = False
-                self.plays.resolve(self.commits.resolved(), now, why)
-                self.plays.apply_waiting(now)
-                self.plays.settle(self.commits.canonical(self._host.acks.clock))
-                self._fold()
+                resolved, settled = self.commits.step(self._host.acks.clock)
+                self.plays.take(resolved, settled, now, why)
+                self._let_go()
         finally:
             self._applying = False
 
@@ -411,6 +406,10 @@ class Majority:
         """Fold what the canonical order settled (`Applying.fold`), and let go of the
         copies of plays let go of."""
         self.plays.fold()
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """Let go of the copies of plays `Commits` has let go of."""
         held = self.commits.order.held
         if len(self._copies) > 2 * len(held) + 64:
             self._copies = {play: m for play, m in self._copies.items() if play in held}
@@ -486,7 +485,7 @@ class Majority:
             was = before.get(play.id)
             if was is None or (was.witness != play.witness and play.id in self.plays.messages):
                 message = carried[(play.id, play.witness)]
-                self.plays.hold(play.id, message, play.spots)
+                self.plays.hold(play.id, message, play.spots, self._key(message))
                 self._copies[play.id] = message
         have = self.commits.order.have
         for seat in start.joined:  # (numbered on after the last of theirs settled)

@@ -147,6 +147,16 @@ class Order:
         self.blocking.intersection_update(self._unresolved)
         return done
 
+    def step(
+        self, seat: int, bound: Key, members: Iterable[int]
+    ) -> tuple[list[tuple[PlayId, bool]], list[tuple[PlayId, bool]]]:
+        """One pass: the plays resolved now (`ready`), then, ``seat``'s plays still to come
+        sorting above ``bound`` (`bound`: this seat's own, by its clock), those of the
+        ``members``' plays whose place in the canonical order is fixed now (`settled`)."""
+        done = self.ready()
+        self.bound(seat, bound)
+        return done, self.settled([self.bounds[m] for m in members])
+
     def settled(self, bounds: Iterable[Key]) -> list[tuple[PlayId, bool]]:
         """The plays whose place in the canonical order (key order, the same at every
         seat) is fixed now, in that order, each with whether it committed: every play that

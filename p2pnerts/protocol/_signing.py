@@ -16,7 +16,7 @@ A `Signer` holds this seat's key and every seat's public key (from the roster).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
@@ -129,6 +129,13 @@ class Signer:
         if not 0 <= message.sender < len(self.keys):
             return False
         return _genuine(self.keys[message.sender], self.table, message)
+
+    def first_forged(
+        self, messages: Iterable[Message | CommitFrame]
+    ) -> Message | CommitFrame | None:
+        """The first of ``messages`` that does not carry its sender's signature, if any:
+        a frame and what it carries, checked together."""
+        return next((m for m in messages if not self.genuine(m)), None)
 
 
 def _computed_key(seat: int, seed: bytes) -> SeatKey:

@@ -69,7 +69,7 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from p2pnerts.rules import NEW_FOUNDATION, CallNerts, DeclareStuck, Move, Rotate, ToFoundation
@@ -101,10 +101,12 @@ class Spotted:
     witness: bytes = b""
     """What tells two plays a seat sent under one number apart (the replica's witness:
     a hash of the message as signed)."""
+    id: PlayId = field(init=False, repr=False, compare=False)
+    """Its sender and number, which every part keys the play by (set once, as it is made:
+    read at almost every step of a commit, it is data, not a computation)."""
 
-    @property
-    def id(self) -> PlayId:
-        return (self.seat, self.seq)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", (self.seat, self.seq))
 
 
 def spots_of(move: Move, deck: int) -> tuple[Spot, ...]:

@@ -26,7 +26,7 @@ from p2pnerts.protocol import (
 from p2pnerts.protocol._commits import Commits
 from p2pnerts.protocol._messages import Ballot, Tally
 from p2pnerts.protocol._signing import Signer
-from p2pnerts.protocol._spots import Spotted
+from p2pnerts.protocol._spots import PlayId, Spotted
 from p2pnerts.protocol._witness import conflict
 from p2pnerts.rules import DeclareStuck, TableOptions, TurnStock
 
@@ -143,17 +143,23 @@ def test_two_plays_under_one_number_prove_it_whatever_their_place_on_the_link() 
 ACE, HOME = b"ace: a witness..", b"home: another..."
 
 
-def _seats() -> list[Commits]:
-    return [Commits(s, 3, Signer.computed(s, 3), range(3), lambda: 1) for s in range(3)]
+def _seats(noticed: list[list[PlayId]] | None = None) -> list[Commits]:
+    """Three seats' commits; each tells ``noticed[seat]`` of the plays it notices."""
+    told: list[list[PlayId]] = [[], [], []] if noticed is None else noticed
+    return [
+        Commits(s, 3, Signer.computed(s, 3), range(3), lambda: 1, notice=told[s].append)
+        for s in range(3)
+    ]
 
 
 def test_a_returned_tally_whose_ballots_name_another_copy_is_noticed() -> None:
     """Seat 0 sends seat 1 one play and seat 2 another under one number; at a table of three
     its Tally returns the play, carrying both Ballots: each seat notes the witness of the
     copy it lacks (`other_copies`, which compared only the Tallies that decided a play in),
-    and names the play once for the replica to show its copy (`noticed`). Seat 0 notes
+    and names the play once for the replica to show its copy (``notice``). Seat 0 notes
     seat 2's Ballot against its own play too, and names nothing: it holds its own."""
-    seats = _seats()
+    noticed: list[list[PlayId]] = [[], [], []]
+    seats = _seats(noticed)
     ace = seats[0].make(1, (1, 0), onto(0), ACE, 0.0)
     home = Spotted(0, 1, (1, 0), onto(0), ace.below, HOME)
     seats[1].hold(ace, 0.0)
@@ -163,18 +169,20 @@ def test_a_returned_tally_whose_ballots_name_another_copy_is_noticed() -> None:
             seats[0].take(ballot, 0.0)
     tally = next(frame for frame, _ in seats[0].take_outgoing() if isinstance(frame, Tally))
     assert not tally.ok and len(tally.ballots) == 2
-    assert seats[0].other_copies == {ace.id: HOME} and seats[0].noticed() == []
+    assert seats[0].other_copies == {ace.id: HOME} and noticed[0] == []
     for seat, lacks in ((1, HOME), (2, ACE)):
         seats[seat].take(tally, 0.0)
+        seats[seat].take(tally, 0.0)  # (taken again: named no second time)
         assert seats[seat].other_copies == {ace.id: lacks}
-        assert seats[seat].noticed() == [ace.id] and seats[seat].noticed() == []
+        assert noticed[seat] == [ace.id]
         assert seats[seat].order.outcomes[ace.id].ok is False
 
 
 def test_a_late_ballot_names_the_copy_its_voter_held() -> None:
     """A poll's answer voting late still names the copy its voter held: the poller notes
     it (a late Ballot's witness was not compared)."""
-    seats = _seats()
+    noticed: list[list[PlayId]] = [[], [], []]
+    seats = _seats(noticed)
     ace = seats[0].make(1, (1, 0), onto(0), ACE, 0.0)
     seats[1].hold(ace, 0.0)
     seats[1].tick(1.0)  # it polls
@@ -182,4 +190,4 @@ def test_a_late_ballot_names_the_copy_its_voter_held() -> None:
     late = Ballot(2, 0, 2, 1, 1, 0, 1, HOME, False, ())
     seats[1].take(seats[2].box.signer.sign(late), 1.0)
     assert poll.number == 1 and seats[1].other_copies == {ace.id: HOME}
-    assert seats[1].noticed() == [ace.id]
+    assert noticed[1] == [ace.id]
