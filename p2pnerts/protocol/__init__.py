@@ -52,6 +52,27 @@ A received message takes SPEC §4.2's steps in order, each in the part that owns
                                          by itself (Dealing, InPlay.settle, Dealing);
                                          Log.fold (the digest)
 
+At a table that commits by a majority, steps 1-9 are the same (step 8 checks too the
+number an ordered message names itself: Majority.check); then:
+
+    10    Ready, Play, Reveal, Leave ... Majority.hold: Applying.hold, then Commits.hold
+                                         (Voter.hold, Order.hold, its Ballot cast)
+    11    commit what now can .......... Majority.apply: Commits.step (Order.step: what
+                                         resolved, then what the canonical order settled),
+                                         then Applying.take (applied or returned, folded)
+
+and a commit frame (a Ballot, Tally or Poll) takes three steps:
+
+    1     checked ...................... Majority.take: the Gate (refused, the header),
+                                         and for one handed on, its signature
+    2     counted ...................... Commits.take: a Ballot counted and its play
+                                         decided if it can (a Tally out); a Tally's
+                                         Ballots decoded, then every signature at once,
+                                         then its proof (BallotBox.check), its outcome
+                                         learnt (Order.learn); a Poll answered, and
+                                         the play it carries held as in step 10
+    3     commit what now can .......... as step 11
+
 The parts reach the replica that holds them through `_host.Host`, where every field they
 share is declared once; a part that reads more names only that in a `Host` of its own that
 extends it (the membership's own parts read the membership likewise, `_host.Membership`).
