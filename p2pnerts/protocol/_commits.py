@@ -107,12 +107,12 @@ class Commits:
         self._carry = carry
         """A play held here as a Poll carries it: its signed message's payload."""
         self._taken_hold = taken_hold
+        """Whether this view has taken hold (`_membership.Membership.taken_hold`): until it
+        has, this seat decides nothing in it (`held_back`)."""
         self._notice = notice
         """Told each play of another seat held here that a genuine Ballot or Tally names
         by another witness, as it is found (`other_copies`): the replica shows its copy to
         every seat (`_witness.Witness.show`)."""
-        """Whether this view has taken hold (`_membership.Membership.taken_hold`): until it
-        has, this seat decides nothing in it (`held_back`)."""
         self._held_back: set[PlayId] = set()
         """Plays this seat would have decided while its view had not taken hold: decided
         once it has (`release`)."""
@@ -301,9 +301,9 @@ class Commits:
     def step(self, clock: int) -> tuple[list[tuple[PlayId, bool]], list[tuple[PlayId, bool]]]:
         """What follows now from what this seat holds, in one pass: the plays held back
         while this view had not taken hold decided once it has (`release`), then the plays
-        that resolved since the last call (`resolved`) and those whose place in the
-        canonical order is fixed now, at this seat's ``clock`` (`canonical`). What applying
-        them sends (a Ready as a round ends) is taken by the next step."""
+        that resolved since the last call (as `resolved` gives them) and those whose place
+        in the canonical order is fixed now, at this seat's ``clock`` (as `canonical` does).
+        What applying them sends (a Ready as a round ends) is taken by the next step."""
         self.release()
         done, settled = self.order.step(self.seat, (clock + 1,), self.members)
         self._poll_soon(self.order.blocking)
