@@ -61,12 +61,14 @@ number an ordered message names itself: Majority.check); then:
                                          resolved, then what the canonical order settled),
                                          then Applying.take (applied or returned, folded)
 
-and a commit frame (a Ballot, Tally or Poll) takes three steps:
+and a commit frame (a Ballot, Tally or Poll), dropped unread while the members change,
+takes three steps (`Replica._take_frame`):
 
-    1     checked ...................... Majority.take: the Gate (refused, the header),
-                                         and for one handed on, its signature
-    2     counted ...................... Commits.take: a Ballot counted and its play
-                                         decided if it can (a Tally out); a Tally's
+    1     checked ...................... Gate.check_frame (refused, whose link, the
+                                         header; one handed on, its signature)
+    2     counted ...................... Majority.take, then Commits.take: a Ballot
+                                         counted and its play decided if it can (a
+                                         Tally out); a Tally's
                                          Ballots decoded, then every signature at once,
                                          then its proof (BallotBox.check), its outcome
                                          learnt (Order.learn); a Poll answered, and

@@ -20,6 +20,7 @@ from p2pnerts.protocol._events import PeerRefused
 from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import (
     Ack,
+    Ballot,
     CommitFrame,
     Evidence,
     Leave,
@@ -30,6 +31,7 @@ from p2pnerts.protocol._messages import (
     Rejoin,
     Reveal,
     StartView,
+    Tally,
     TeamDeal,
     ViewChange,
     digest_votes,
@@ -110,6 +112,36 @@ class Gate:
             if 0 <= sender < self.seating.players:
                 self._refused.setdefault(sender, str(exc))
             raise
+
+    def check_frame(self, frame: CommitFrame, via: int, clock: int, view: int) -> bool:
+        """Raise `RemoteProtocolError` for a commit frame that breaks the protocol before it
+        counts, refusing the seat at fault from then on, as `check` does for a message: one
+        on the link of a seat refused, or from no seat; one carried on another seat's link
+        (``via``) unless it is a Tally, or a Ballot on this seat's own play, signed by its
+        sender (handed on: `_commits.Commits._hand_on`), or one of this seat's own (both
+        refuse the carrier); a header out of bounds (its sender). False for one to drop
+        unread: a refused seat's frame, handed on by a seat not told so yet."""
+        sender, kind, seating = frame.sender, type(frame).__name__, self.seating
+        if via in self._refused:
+            raise RemoteProtocolError(f"seat {via} broke the protocol: refused from then on")
+        if not 0 <= sender < seating.players:
+            raise self.refuse(via, f"a {kind} from seat {sender}")
+        if via != sender:
+            handed = isinstance(frame, Tally) or (
+                isinstance(frame, Ballot) and frame.seat == seating.seat != sender
+            )
+            if not handed or not self._signer.genuine(frame):
+                why = f"seat {via}'s link carried a {kind} of seat {sender} it did not sign"
+                raise self.refuse(via, why)
+            if sender in self._refused:
+                return False
+        elif sender == seating.seat:
+            raise self.refuse(via, f"seat {via}'s link carried a {kind} of this seat")
+        try:
+            check_header(frame, clock, view)
+        except RemoteProtocolError as exc:
+            raise self.refuse(sender, str(exc)) from None
+        return True
 
     def _check_signed(self, message: Message) -> None:
         """Refuse a message not signed by the seat it names, or a StartView carrying one."""

@@ -63,7 +63,6 @@ from p2pnerts.protocol._handover import pooled
 from p2pnerts.protocol._log import order_key
 from p2pnerts.protocol._messages import (
     Ack,
-    Ballot,
     CommitFrame,
     Leave,
     Ordered,
@@ -314,34 +313,12 @@ class Majority:
         )
 
     def take(self, frame: CommitFrame, now: float, via: int) -> None:
-        """A Ballot, Tally or Poll from a seat not refused, of this view (`Commits.take`); a
-        frame that breaks the rule refuses its sender, as a message does. Only a Tally, or
-        a Ballot on this seat's own play, signed by its sender, may come on another seat's
-        link (``via``: handed on by a seat, to this one that polled, or to the play's
-        sender: `Commits._hand_on`); one that is not refuses the seat whose link carried
-        it. One handed on from a seat refused here is dropped: its carrier may not know
-        yet."""
-        host, sender, kind = self._host, frame.sender, type(frame).__name__
-        gate, view = host.gate, host.view
-        if host.status is not Status.NORMAL:
-            return  # (a seat that voted for a change of members decides nothing more)
-        if gate.refuses(via):
-            raise RemoteProtocolError(f"seat {via} broke the protocol: refused from then on")
-        if not 0 <= sender < host.players:
-            raise gate.refuse(via, f"a {kind} from seat {sender}")
-        if via != sender:
-            handed = isinstance(frame, Tally) or (
-                isinstance(frame, Ballot) and frame.seat == host.seat != sender
-            )
-            if not handed or not host.signer.genuine(frame):
-                why = f"seat {via}'s link carried a {kind} of seat {sender} it did not sign"
-                raise gate.refuse(via, why)
-            if gate.refuses(sender):
-                return  # (a refused seat's Tally, handed on by a seat not told so yet)
-        elif sender == host.seat:
-            raise gate.refuse(via, f"seat {via}'s link carried a {kind} of this seat")
+        """A Ballot, Tally or Poll that passed the Gate (`_checks.Gate.check_frame`), counted
+        (`Commits.take`); a frame that breaks the rule refuses its sender, as a message does.
+        ``via``: the seat whose link carried it (a Tally, or a Ballot on this seat's own
+        play, handed on: `Commits._hand_on`)."""
+        host, sender = self._host, frame.sender
         try:
-            check_header(frame, host.acks.clock, view)
             carried = self._carried(frame) if isinstance(frame, Poll) else None
             self.commits.take(frame, now)
             if isinstance(frame, Tally) and via == sender and frame.view == self.commits.view:
@@ -350,10 +327,10 @@ class Majority:
             if carried is not None:  # (after the Poll: holding it answers the poller)
                 self._hold_carried(carried, now)
         except RemoteProtocolError as exc:
-            raise gate.refuse(sender, str(exc)) from None
+            raise host.gate.refuse(sender, str(exc)) from None
         host.acks.clock = max(host.acks.clock, frame.clock)
         for seat, why in self.commits.refusals:
-            gate.refuse(seat, why)
+            host.gate.refuse(seat, why)
         self.commits.refusals.clear()
 
     def _show_copy(self, play: PlayId) -> None:

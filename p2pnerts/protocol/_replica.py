@@ -542,13 +542,17 @@ class Replica(Readings):
         return None if self.majority is None else self.majority.held_copy(message)
 
     def _take_frame(self, frame: CommitFrame, now: float, via: int) -> None:
-        """A commit frame of version 3, refused at a table that commits by acknowledgement
-        (`Majority.take` checks the rest)."""
+        """A commit frame of version 3 (refused at a table that commits by acknowledgement):
+        dropped unread while the members change (a seat that voted for a change decides
+        nothing more); else checked (`Gate.check_frame`), then counted (`Majority.take`)."""
         if self.majority is None:
             why = f"a {type(frame).__name__} at a table that commits by acknowledgement"
             raise RemoteProtocolError(why)
-        self.majority.take(frame, now, via)
         membership = self.membership
+        if membership.status is Status.NORMAL and self.gate.check_frame(
+            frame, via, self.acks.clock, membership.view
+        ):
+            self.majority.take(frame, now, via)
         if frame.view == membership.view and via == frame.sender in membership.members:
             membership.installed.add(via)  # (a frame sent in this view shows it installed)
         self.commit_ready(now)
