@@ -68,10 +68,19 @@ def test_at_a_majority_s_table_a_commit_frame_passes_through_the_commit_s_parts_
     # is come back to more than once. Before, the replica went back and forth between the
     # two (what resolved, applied; what settled, folded): four returns to each, and eleven
     # to `_commits`. A Tally's signatures are checked together, its Ballots decoded first.
+    # A commit frame is checked at the Gate before `Majority.take` counts it.
     routes = receive_path.follow(peers=4, rounds=1, seed=1, majority=True)
     frames = [route for route in routes if route.kind in ("Ballot", "Tally")]
     assert {route.kind for route in frames} == {"Ballot", "Tally"}
     for route in frames:
+        # Each stop is named by the function called there; the Gate checks a frame first.
+        assert [call.split(".")[0] for call in route.calls] == route.stops
+        assert route.calls[:4] == [
+            "_replica.receive",
+            "_away.gap",
+            "_checks.check_frame",
+            "_majority.take",
+        ]
         again = route.returned_to()
         assert again["_applying"] <= 1 and again["_commits"] <= 3, route.stops
         if route.kind == "Tally":

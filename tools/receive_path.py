@@ -4,8 +4,9 @@ Plays simulated rounds on a quiet network and follows every message a replica re
 from `Replica.receive` to its return, through the parts (modules) of `p2pnerts.protocol`:
 each call into a function of another part than the one running is a **stop**; a stop at a
 part the message had already left is a **return**. Prints, per kind of message, how many
-were received and the mean parts, stops and returns of each, then the one path with the
-most stops (what a student reading the code for a received message must follow).
+were received and the mean parts, stops and returns of each, then a path of median length
+and the one with the most stops, each stop as the function called there (what a student
+reading the code for a received message must follow).
 
     python tools/receive_path.py [--peers 4] [--rounds 1] [--seed 1] [--kind Play] [--majority]
 
@@ -45,6 +46,8 @@ class Route:
 
     kind: str
     stops: list[str] = field(default_factory=list)
+    calls: list[str] = field(default_factory=list)
+    """Each stop as the function it called there, ``part.function``."""
 
     @property
     def parts(self) -> int:
@@ -91,6 +94,7 @@ class Follower:
             self._stack.append(part)
             if part is not None and part != running:
                 route.stops.append(part)
+                route.calls.append(f"{part}.{frame.f_code.co_name}")
         elif event == "return" and self._stack:
             self._stack.pop()
 
@@ -139,15 +143,15 @@ def main() -> None:
         stops = statistics.mean(len(r.stops) for r in of_kind)
         back = statistics.mean(r.returns for r in of_kind)
         print(f"{kind:<12}{len(of_kind):>9}{parts:>8.1f}{stops:>8.1f}{back:>9.1f}")
-    pool = [r for r in routes if args.kind in (None, r.kind)]
-    longest = max(pool, key=lambda r: len(r.stops))
-    print(
-        f"\nthe longest path, a {longest.kind}: {longest.parts} parts, "
-        f"{len(longest.stops)} stops, {longest.returns} returns"
-    )
-    print(" → ".join(longest.stops))
-    again = longest.returned_to()
-    print("returns to: " + ", ".join(f"{part} {n}" for part, n in again.most_common()))
+    pool = sorted((r for r in routes if args.kind in (None, r.kind)), key=lambda r: len(r.stops))
+    for name, route in (("a median", pool[len(pool) // 2]), ("the longest", pool[-1])):
+        print(
+            f"\n{name} path, a {route.kind}: {route.parts} parts, "
+            f"{len(route.stops)} stops, {route.returns} returns"
+        )
+        print(" → ".join(route.calls))
+        again = route.returned_to()
+        print("returns to: " + ", ".join(f"{part} {n}" for part, n in again.most_common()))
 
 
 if __name__ == "__main__":
