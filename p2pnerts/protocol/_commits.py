@@ -314,8 +314,7 @@ class Commits:
         with whether it committed (`_order.Order.settled`). ``clock``: this seat's own,
         which its plays to come sort above; of the others, what they were last heard to say
         (`hear`) or their last play held here bounds theirs."""
-        self.order.bound(self.seat, (clock + 1,))
-        return self._passing(self.order.settled([self.order.bounds[m] for m in self.members]))
+        return self._passing(self.order.settled_at(self.seat, (clock + 1,), self.members))
 
     def _passing(self, done: list[tuple[PlayId, bool]]) -> list[tuple[PlayId, bool]]:
         """This seat has passed ``done`` in the canonical order: told in its next Ack, and

@@ -150,12 +150,18 @@ class Order:
     def step(
         self, seat: int, bound: Key, members: Iterable[int]
     ) -> tuple[list[tuple[PlayId, bool]], list[tuple[PlayId, bool]]]:
-        """One pass: the plays resolved now (`ready`), then, ``seat``'s plays still to come
-        sorting above ``bound`` (`bound`: this seat's own, by its clock), those of the
-        ``members``' plays whose place in the canonical order is fixed now (`settled`)."""
+        """One pass: the plays resolved now (`ready`), then those whose place in the
+        canonical order is fixed now (`settled_at`)."""
         done = self.ready()
+        return done, self.settled_at(seat, bound, members)
+
+    def settled_at(
+        self, seat: int, bound: Key, members: Iterable[int]
+    ) -> list[tuple[PlayId, bool]]:
+        """`settled` among the ``members``' plays, ``seat``'s plays still to come sorting
+        above ``bound`` (`bound`: this seat's own, by its clock)."""
         self.bound(seat, bound)
-        return done, self.settled([self.bounds[m] for m in members])
+        return self.settled([self.bounds[m] for m in members])
 
     def settled(self, bounds: Iterable[Key]) -> list[tuple[PlayId, bool]]:
         """The plays whose place in the canonical order (key order, the same at every
