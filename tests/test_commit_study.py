@@ -13,7 +13,7 @@ import pytest
 
 from p2pnerts.bots import SimpleBots
 from p2pnerts.protocol import Event, Message, Play, PlayCommitted, PlayReturned, Replica
-from p2pnerts.protocol._spots import ALL, FOUNDATIONS, Spot, conflict
+from p2pnerts.protocol._spots import ALL, STARTS, Spot, conflict, foundation_spot
 from p2pnerts.rules import ToFoundation
 from p2pnerts.sim import Links, SimConfig, Simulation, Transport, Watcher
 
@@ -80,7 +80,7 @@ def test_the_order_check_counts_the_pairs_a_look_at_every_pair_counts() -> None:
 
     def some_spots(seat: int) -> tuple[Spot, ...]:
         home: Spot = ("deck", seat)
-        return rng.choice([(ALL,), (home,), (home, FOUNDATIONS), (home, (*FOUNDATIONS, 2))])
+        return rng.choice([(ALL,), (home,), (home, STARTS), (home, foundation_spot(2))])
 
     for _ in range(60):
         seats, keys, spots = rng.randrange(2, 8), {}, {}

@@ -135,20 +135,20 @@ LESSONS = {
         ),
         Lesson(
             "majority-race",
-            Table(168, 4, majority=True),
+            Table(114, 4, majority=True),
             Kind.RACE,
-            by=1106,
-            start=918,
+            by=931,
+            start=856,
             script=((0, _struck("slow", 3)),),
             about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
-            "step 921 seat 1 plays a 2♠ onto foundation 8, L=219; seats 2 and 3 vote for "
-            "it, and at step 929 its Tally goes out: in, by 3 of 4, without seat 4, which "
-            "has not heard of it yet. At step 980 seat 4, not having heard of it, plays "
-            "its own 2♠ there, L=220: concurrent. Its slow links take it and the votes "
-            "for it slowly; at step 1093 seat 2 polls, carrying it, hands seat 3's Ballot "
-            "on to seat 4, and at step 1106 counts it in, by all four. The keys put L=219 "
-            "first: seat 4's card goes back. Seats 3 and 1 follow by step 1117, seat 4 at "
-            "step 1140.",
+            "step 859 seat 2 plays a 3♠ onto foundation 2, L=179; seats 3 and 1 vote for "
+            "it, and at step 864 its Tally goes out: in, by 3 of 4, without seat 4, which "
+            "has not heard of it yet. At step 886 seat 4, not having heard of it, plays "
+            "its own 3♠ there, L=182: concurrent. Its slow links take it and the votes "
+            "for it slowly; at step 927 seat 2 polls, carrying it, hands seat 3's Ballot "
+            "on to seat 4, and at step 931 counts it in, by all four. The keys put L=179 "
+            "first: seat 4's card goes back. Seats 3 and 1 follow by step 933, seat 4 at "
+            "step 962.",
         ),
         Lesson(
             "majority-hiccup",

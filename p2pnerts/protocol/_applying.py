@@ -3,9 +3,11 @@ resolve, and folded into the digest in the canonical order (`_majority.Majority`
 them and takes what resolves from `_commits.Commits`).
 
 - A play that resolves *in* waits (`resolve`) until it can be applied (`apply_waiting`):
-  a Play of a round that has not started here waits for the start, and so does every
-  play after it on its spots; the plays of other spots go on. Each is applied by the
-  replica's own step (`Host.apply`: the rules' verdict, the deal, the round's end).
+  a Play of a round that has not started here waits for the start, a card played onto a
+  foundation not started here yet waits for the ace that started it where its sender
+  played (`_onto`), and so does every play after it on its spots; the plays of other
+  spots go on. Each is applied by the replica's own step (`Host.apply`: the rules'
+  verdict, the deal, the round's end).
 - A play that comes back *late* (a majority held a play that sorts after it first) is
   returned like a lost race (`late`); a seat's own Ready, Reveal, Leave, Nerts call or
   stuck declaration that comes back is sent again at once, with a new clock (each stays
@@ -28,11 +30,15 @@ from p2pnerts.protocol._arbiter import Outcome
 from p2pnerts.protocol._events import PlayReturned
 from p2pnerts.protocol._host import Host as _Host
 from p2pnerts.protocol._inplay import InPlay
-from p2pnerts.protocol._log import Pending
+from p2pnerts.protocol._log import Pending, key_for
 from p2pnerts.protocol._messages import Ordered, Play, StartView
 from p2pnerts.protocol._spots import Key, PlayId, Spot, conflict
 from p2pnerts.protocol._witness import Witness
-from p2pnerts.rules import CallNerts, DeclareStuck
+from p2pnerts.rules import NEW_FOUNDATION, CallNerts, DeclareStuck, ToFoundation
+
+UNSTARTED_WHY = "its foundation was not started before it"
+"""Why a card played onto a foundation that no ace sorting before it started is returned
+(`Applying._onto`): its sender played onto a foundation it had not seen land."""
 
 
 class Host(_Host, Protocol):
@@ -62,6 +68,9 @@ class Applying:
         """The outcome of each play applied or returned here, until it is folded."""
         self._settled: deque[tuple[PlayId, bool]] = deque()
         """Plays settled in the canonical order, not folded yet (an outcome not known)."""
+        self._fixed: set[PlayId] = set()
+        """The plays of `_settled`: their place in the canonical order is fixed here, so
+        every play that sorts before them is resolved here."""
 
     def hold(self, play: PlayId, message: Ordered, spots: tuple[Spot, ...], key: Key) -> None:
         self.messages[play] = (message, spots, key)
@@ -77,12 +86,12 @@ class Applying:
         why: str,
     ) -> None:
         """One pass over what `_commits.Commits.step` found: the plays ``resolved`` applied
-        as they can be or returned saying ``why`` (`resolve`, `apply_waiting`), then those
+        as they can be or returned saying ``why`` (`resolve`, `apply_waiting`), and those
         ``settled`` in the canonical order folded as their outcomes are known (`settle`,
         `fold`)."""
         self.resolve(resolved, now, why)
-        self.apply_waiting(now)
         self.settle(settled)
+        self.apply_waiting(now)
         self.fold()
 
     def resolve(self, resolved: Iterable[tuple[PlayId, bool]], now: float, why: str) -> None:
@@ -97,20 +106,66 @@ class Applying:
         """A play resolved in, to be applied once nothing holds it up (`apply_waiting`)."""
         self._waiting.append(play)
 
-    def apply_waiting(self, now: float) -> None:
-        """Apply every waiting play that waits no more, again until none does."""
+    def apply_waiting(self, now: float, *, view_ends: bool = False) -> None:
+        """Apply every waiting play that waits no more, again until none does
+        (``view_ends``: every play of the view is resolved here, as a change of members
+        settled them)."""
         progress = True
         while progress and self._waiting:
             progress, still = False, list[PlayId]()
             for play in self._waiting:
-                message, spots, _ = self.messages[play]
+                message, spots, key = self.messages[play]
                 blocked = any(conflict(spots, self.messages[w][1]) for w in still)
-                if blocked or self._before_its_round(message):
+                onto = None if blocked else self._onto(play, message, key, view_ends)
+                if onto is None or self._before_its_round(message):
                     still.append(play)
                     continue
-                self.outcomes[play] = self._host.apply(message, now)
+                if onto:
+                    self.outcomes[play] = self._host.apply(message, now)
+                else:
+                    self.late(play, now, UNSTARTED_WHY)
                 progress = True
             self._waiting = still
+
+    def _onto(self, play: PlayId, message: Ordered, key: Key, view_ends: bool) -> bool | None:
+        """Whether ``play`` may be applied now, as far as its foundation goes. A card
+        played onto a foundation by its number comes after the ace that started that
+        foundation where its sender played it: its sender saw the ace land, so the ace
+        sorts before it and lands at every seat, as the k-th ace to land everywhere (aces
+        conflict with each other). So such a play waits (None) until an ace has started
+        its foundation here; then it is applied (True) if that ace sorts before it, and
+        returned (False) if not. It is returned too once its place in the canonical order
+        is fixed (or its view ends) with no ace that sorts before it waiting here: no ace
+        will start its foundation before it. Only a sender that played onto a foundation
+        it never saw (a cheat) is returned so, alike at every seat. Any other play: True."""
+        if not isinstance(message, Play) or not isinstance(message.move, ToFoundation):
+            return True
+        inplay, foundation = self._host.inplay, message.move.foundation
+        if foundation == NEW_FOUNDATION or message.round != inplay.number:
+            return True  # (the rules return a play of a round that is over)
+        ace = inplay.started.get(foundation)
+        if ace is not None:
+            host = self._host
+            return key_for(*ace, False, host.players, host.options.tie_rule) < key
+        if (view_ends or play in self._fixed) and not self._aces_before(key):
+            return False
+        return None
+
+    def _aces_before(self, key: Key) -> bool:
+        """Whether an ace of the round in play, sorting before ``key``, waits here."""
+        number = self._host.inplay.number
+        for play in self._waiting:
+            message, _, at = self.messages[play]
+            if (
+                at < key
+                and play not in self.outcomes
+                and isinstance(message, Play)
+                and message.round == number
+                and isinstance(message.move, ToFoundation)
+                and message.move.foundation == NEW_FOUNDATION
+            ):
+                return True
+        return False
 
     def _before_its_round(self, message: Ordered) -> bool:
         """A Play of a round not started here yet waits for the start."""
@@ -144,7 +199,9 @@ class Applying:
 
     def settle(self, settled: Iterable[tuple[PlayId, bool]]) -> None:
         """Plays settled in the canonical order, to be folded in that order (`fold`)."""
-        self._settled.extend(settled)
+        for entry in settled:
+            self._settled.append(entry)
+            self._fixed.add(entry[0])
 
     def fold(self) -> None:
         """Fold the plays settled in the canonical order whose outcome is known here."""
@@ -154,6 +211,7 @@ class Applying:
             if outcome is None:
                 return
             self._settled.popleft()
+            self._fixed.discard(play)
             message, _, key = self.messages.pop(play)
             # A play that came back is folded as its place alone: seats may hold two copies
             # of it (a sender that signed two messages under one number, neither settled in).
@@ -170,3 +228,4 @@ class Applying:
             self.messages.pop(play, None)
             self.outcomes.pop(play, None)
         self._settled.clear()
+        self._fixed.clear()

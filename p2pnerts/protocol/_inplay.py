@@ -100,6 +100,8 @@ class InPlay:
         self._held: list[Play] = []
         self.placed: dict[int, tuple[int, int]] = {}
         """Per foundation, the seat and clock of the play that last put a card there."""
+        self.started: dict[int, tuple[int, int]] = {}
+        """Per foundation, the seat and clock of the ace that started it."""
         self.stuck_while_away: set[int] = set()
         """The decks declared stuck for their seats while none was at the table, and not
         by a seat of theirs since: such a seat, back, is told why it is stuck."""
@@ -114,7 +116,8 @@ class InPlay:
 
     def begin(self, number: int, public: State, private: State) -> None:
         """Deal round ``number`` in: every foundation empty."""
-        self.number, self.placed, self.stuck_while_away = number, {}, set()
+        self.number, self.placed, self.started = number, {}, {}
+        self.stuck_while_away = set()
         self.stuck_for_idle = False
         self.public, self.private = public, private
 
@@ -315,6 +318,7 @@ class InPlay:
         for effect in verdict.effects:
             if isinstance(effect, CardPlayed):
                 self.placed[effect.foundation] = (play.sender, play.clock)
+                self.started.setdefault(effect.foundation, (play.sender, play.clock))
 
     def _race(self, play: Play) -> Race:
         """What the arbiter reads of this replica to decide ``play``: the same everywhere."""

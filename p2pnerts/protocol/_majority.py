@@ -541,7 +541,7 @@ class Majority:
                 self._come_back(starting, now)
             else:
                 self.plays.resolve(starting.resolved, now, CHANGED_WHY)
-                self.plays.apply_waiting(now)
+                self.plays.apply_waiting(now, view_ends=True)
                 self._host.apply(start, now)
                 self._close(start, fold=True)
             held_off, self._held_off = [*starting.kept, *self._held_off], []
@@ -619,7 +619,7 @@ class Majority:
                 self.plays.late(play, now, CHANGED_WHY)
             else:
                 self.plays.passed_over(play)
-        self.plays.apply_waiting(now)
+        self.plays.apply_waiting(now, view_ends=True)
         host.apply(starting.start, now)
         self._close(starting.start, fold=False)
 

@@ -11,13 +11,15 @@ Theory of operation
 -------------------
 Plays conflict when their order can change a verdict. Each play acts on one or more
 *spots* (`spots_of`), paths in a tree: the whole table (``ALL``, the root: a Nerts call, a
-stuck, a rotation), every foundation (an ace that starts one: which foundation it becomes
-depends on the aces before it, and every play onto a foundation depends on the ace that
-made it), one foundation, and a deck's tableau (which a team's seats share). Two plays
-conflict when a spot of one lies on the path of a spot of the other (`conflict`): two
-plays onto one foundation, an ace and any play up, teammates' moves on their tableau, a
-Nerts call and anything. A move on a seat's own tableau conflicts with nothing of another
-seat's.
+stuck, a rotation), the start of a foundation (``STARTS``: an ace, whose foundation's
+number depends on the aces before it), one foundation, and a deck's tableau (which a
+team's seats share). Two plays conflict when a spot of one lies on the path of a spot of
+the other (`conflict`): two plays onto one foundation, two aces, teammates' moves on their
+tableau, a Nerts call and anything. A move on a seat's own tableau conflicts with nothing
+of another seat's. A play onto a foundation comes after the ace that started it, and its
+sender saw that ace land, so the ace sorts before it: a seat that holds the play before
+the ace has landed there waits for the ace (`_applying`), which is not a conflict, so an
+ace and a play onto another foundation are not ordered at all.
 
 Every member *votes* on every play once, when it first holds it (`Voter.hold`, the
 sender's plays taken in the sender's order): *for* it, naming what it holds that must come
@@ -80,8 +82,9 @@ Spot = tuple[Hashable, ...]
 """Where a play acts: a path in the tree of spots (see the theory above)."""
 ALL: Spot = ()
 """The whole table: the spot of a play that conflicts with every other."""
-FOUNDATIONS: Spot = ("foundation",)
-"""Every foundation: the spot of an ace that starts one."""
+STARTS: Spot = ("starts",)
+"""Where aces start foundations: which foundation an ace's becomes depends on the aces
+before it, so aces are ordered among themselves (and with nothing else of the foundations)."""
 Key = tuple[int, ...]
 T = TypeVar("T")
 
@@ -115,11 +118,14 @@ def spots_of(move: Move, deck: int) -> tuple[Spot, ...]:
     match move:
         case CallNerts() | DeclareStuck() | Rotate():
             return (ALL,)
-        case ToFoundation(foundation=foundation) if foundation == NEW_FOUNDATION:
-            return (home, FOUNDATIONS)
         case ToFoundation(foundation=foundation):
-            return (home, (*FOUNDATIONS, foundation))
+            return (home, foundation_spot(foundation))
     return (home,)
+
+
+def foundation_spot(foundation: int) -> Spot:
+    """Where a card goes up: onto ``foundation``, or starting one (`NEW_FOUNDATION`)."""
+    return STARTS if foundation == NEW_FOUNDATION else ("foundation", foundation)
 
 
 def conflict(a: Iterable[Spot], b: Iterable[Spot]) -> bool:

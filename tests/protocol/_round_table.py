@@ -18,8 +18,9 @@ from p2pnerts.bots import SimpleBot
 from p2pnerts.protocol import RemoteProtocolError, Signer, encode_payload
 from p2pnerts.protocol._codec import decode_commit_frame
 from p2pnerts.protocol._commits import Commits
-from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, spots_of
+from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, conflict, spots_of
 from p2pnerts.rules import (
+    NEW_FOUNDATION,
     DeclareStuck,
     IllegalMove,
     Move,
@@ -67,6 +68,9 @@ class Seat:
     barriers: list[bytes] = field(default_factory=list)
     """The public table's digest after each play on the whole table applied here."""
     applied: list[PlayId] = field(default_factory=list)
+    waiting: list[Spotted] = field(default_factory=list)
+    """Plays resolved in and not applied yet: a card onto a foundation whose ace has not
+    landed here, and the plays after it on its spots (as `_applying.Applying` keeps them)."""
 
 
 class Round:
@@ -253,12 +257,33 @@ class Round:
         self._resolve(seat)
 
     def _resolve(self, seat: int) -> None:
-        """Apply what resolved at ``seat``, in that order; all stuck, the stocks rotate."""
+        """Apply what resolved at ``seat``, in that order, but a card onto a foundation not
+        started there yet, which waits for its ace, and what comes after it on its spots;
+        all stuck, the stocks rotate."""
         me = self.seats[seat]
         for play, ok in me.commits.resolved():
             if play in me.air:
                 me.air.remove(play)
-            self.take(seat, me.commits.order.held[play], ok)
+            if ok:
+                me.waiting.append(me.commits.order.held[play])
+            else:
+                self.take(seat, me.commits.order.held[play], ok)
+        progress = True
+        while progress:
+            progress, still = False, list[Spotted]()
+            for held in me.waiting:
+                move = self.moves[held.witness]
+                unstarted = (
+                    isinstance(move, ToFoundation)
+                    and move.foundation != NEW_FOUNDATION
+                    and move.foundation >= me.table.next_foundation
+                )
+                if unstarted or any(conflict(held.spots, w.spots) for w in still):
+                    still.append(held)
+                    continue
+                self.take(seat, held, True)
+                progress = True
+            me.waiting = still
 
     def take(self, seat: int, play: Spotted, ok: bool) -> None:
         """``play`` resolved at ``seat``: applied if it committed and the rules allow it

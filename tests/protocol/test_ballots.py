@@ -25,7 +25,7 @@ from p2pnerts.protocol._ballots import BallotBox, vote_of
 from p2pnerts.protocol._codec import decode_commit_frame
 from p2pnerts.protocol._messages import Ballot, Poll, Tally
 from p2pnerts.protocol._order import Order
-from p2pnerts.protocol._spots import ALL, FOUNDATIONS, Spotted, Voter, quorum
+from p2pnerts.protocol._spots import ALL, STARTS, Spotted, Voter, quorum
 
 SEATS = 5
 MEMBERS = tuple(range(SEATS))
@@ -54,7 +54,7 @@ class Table:
         self.clock += 1
         return self.clock
 
-    def play(self, seat: int, spots: tuple[tuple[object, ...], ...] = (FOUNDATIONS,)) -> Spotted:
+    def play(self, seat: int, spots: tuple[tuple[object, ...], ...] = (STARTS,)) -> Spotted:
         seq = self.voters[seat].have[seat] + 1
         play = self.voters[seat].make(seq, (self.stamp(), seat), spots, witness(f"{seat}/{seq}"))
         self.voters[seat].hold(play)
@@ -104,7 +104,7 @@ def _voted_late(table: Table) -> tuple[Spotted, list[Ballot]]:
     """Seat 2's play onto a foundation and seats 0's, 3's and 4's Ballots on it, each late:
     each held seat 1's play there first, which sorts after it."""
     later = table.play(1)  # one foundation's spot: the two plays conflict
-    earlier = Spotted(2, 1, (0, 2), (FOUNDATIONS,), (0, 0, 1, 0, 0), witness("2/1"))
+    earlier = Spotted(2, 1, (0, 2), (STARTS,), (0, 0, 1, 0, 0), witness("2/1"))
     table.voters[2].hold(earlier)
     for voter in (0, 3, 4):
         table.voters[voter].hold(later)  # voted for the later play first: late on earlier

@@ -42,7 +42,7 @@ def test_a_cheats_forged_tallies_and_two_faced_ballots_are_refused_and_the_rest_
     assert {dst for dst, _ in table.refused} == set(table.honest)
 
 
-@pytest.mark.parametrize(("seats", "seed"), [(4, 21), (6, 0), (14, 24)])
+@pytest.mark.parametrize(("seats", "seed"), [(4, 21), (6, 0), (14, 25)])
 def test_the_plays_of_a_seat_gone_silent_are_decided_by_polls_unless_their_votes_split(
     seats: int, seed: int
 ) -> None:
@@ -102,7 +102,7 @@ def test_frames_on_plays_not_asked_about_or_far_ahead_are_refused() -> None:
     assert (0, 2) in early.order.outcomes
 
 
-@pytest.mark.parametrize(("seats", "seed", "plays"), [(4, 41, 400), (14, 42, 150)])
+@pytest.mark.parametrize(("seats", "seed", "plays"), [(4, 41, 400), (14, 42, 300)])
 def test_what_every_seat_has_passed_is_let_go_of_and_frames_on_it_after_are_dropped(
     seats: int, seed: int, plays: int
 ) -> None:

@@ -60,6 +60,85 @@ def test_a_play_lands_at_its_sender_once_a_quorum_holds_it_however_slow_the_rest
     table.agree()
 
 
+def test_a_card_onto_a_foundation_whose_ace_has_not_landed_waits_for_it() -> None:
+    """An ace and a play onto another foundation are not ordered (`_spots`), so a seat can
+    hold a card onto a foundation decided in before it holds the ace that started it: the
+    card waits for the ace, and lands after it, as everywhere."""
+    table = _table(4)
+    slow = frozenset((0, 3))
+    table.held.add(slow)  # seat 3 hears nothing of seat 0's
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    table.settle()
+    assert all(table.of(s, PlayCommitted) for s in range(3)) and not table.of(3, PlayCommitted)
+    two = table.replicas[1].intend(_two_of_hearts(1), table.now)
+    table.flush()
+    table.settle()
+    assert [e.move for e in table.of(1, PlayCommitted)] == [ace, two]
+    assert table.replicas[3].public is not None and table.replicas[3].public.foundations == ()
+    assert not table.of(3, PlayCommitted) and not table.of(3, PlayReturned)
+    table.held.discard(slow)
+    table.settle()
+    for seat in range(4):
+        assert [e.move for e in table.of(seat, PlayCommitted)] == [ace, two], seat
+        public = table.replicas[seat].public
+        assert public is not None and [f.rank for f in public.foundations] == [2]
+    table.run_for(0.5)
+    table.agree()
+
+
+@pytest.mark.parametrize("ace_at_once", [False, True])
+def test_a_card_onto_a_foundation_no_ace_started_before_it_is_returned_everywhere(
+    ace_at_once: bool,
+) -> None:
+    """A cheat plays its two of hearts onto foundation 0 before any ace; seat 0's ace then
+    starts foundation 0 (as soon as the play reaches the seats, or once it is settled in
+    the canonical order). Every seat returns the two, with one reason, and lands the ace."""
+    table = _table(4)
+    cheat = table.replicas[2]
+    move = _two_of_hearts(2)
+    number, view = cheat.inplay.number, cheat.view
+    cheat.send(table.now, lambda clock, seq: Play(2, view, clock, seq, number, move))
+    table.flush()
+    if ace_at_once:
+        for seat in (0, 1, 3):
+            table.deliver(2, seat)
+    else:
+        table.settle()
+        table.run_for(0.5)
+    ace = table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)
+    table.flush()
+    table.settle()
+    table.run_for(0.5)
+    for seat in range(4):
+        assert [e.move for e in table.of(seat, PlayCommitted)] == [ace], seat
+        returned = [(e.move, e.reason) for e in table.of(seat, PlayReturned)]
+        assert returned == [(move, "its foundation was not started before it")], seat
+    table.agree()
+
+
+def test_a_card_onto_a_foundation_never_started_is_returned_as_the_members_change() -> None:
+    """Seat 3 falls silent, so the canonical order stops and the cheat's two, decided in,
+    waits for an ace that never comes until the others leave seat 3 out: the change of
+    members resolves every play of the view, and the two is returned at every seat."""
+    table = _table(4)
+    table.cut |= {frozenset((3, other)) for other in range(3)}
+    cheat = table.replicas[2]
+    move = _two_of_hearts(2)
+    number, view = cheat.inplay.number, cheat.view
+    cheat.send(table.now, lambda clock, seq: Play(2, view, clock, seq, number, move))
+    table.flush()
+    table.settle()
+    assert not any(table.of(s, PlayReturned) for s in range(3))  # (it waits)
+    table.run_for(12.0)
+    for seat in range(3):
+        assert [e.seat for e in table.of(seat, PeerExcluded)] == [3], seat
+        returned = [(e.move, e.reason) for e in table.of(seat, PlayReturned)]
+        assert returned == [(move, "its foundation was not started before it")], seat
+    table.down.add(3)
+    table.agree()
+
+
 def test_an_acknowledged_table_commits_nothing_before_every_member_holds_it() -> None:
     table = _table(4, majority=False)
     table.replicas[0].intend(ToFoundation(0, AH0, NERTS, NEW_FOUNDATION), table.now)

@@ -33,7 +33,10 @@ def test_a_round_over_the_commit_ends_on_one_table_and_one_score_everywhere(
     assert len({tuple(score_round(t)) for t in tables}) == 1
     first = game.seats[0].barriers
     assert first and all(seat.barriers == first for seat in game.seats)
-    assert all(not seat.commits.order.unresolved and not seat.air for seat in game.seats)
+    assert all(
+        not seat.commits.order.unresolved and not seat.air and not seat.waiting
+        for seat in game.seats
+    )
     orders = {tuple(seat.applied) for seat in game.seats}
     assert len(orders) > 1  # the seats applied the plays in different orders
 
@@ -81,4 +84,6 @@ def test_a_seat_left_out_mid_round_and_the_rest_end_it_on_one_table(
     assert all(t == tables[0] for t in tables)
     assert all(seat.barriers == seats[0].barriers for seat in seats)
     assert len({tuple(seat.applied) for seat in seats}) > 1
-    assert all(not seat.commits.order.unresolved and not seat.air for seat in seats)
+    assert all(
+        not seat.commits.order.unresolved and not seat.air and not seat.waiting for seat in seats
+    )

@@ -14,7 +14,6 @@ import pytest
 from p2pnerts.protocol._order import Order, settle
 from p2pnerts.protocol._spots import (
     ALL,
-    FOUNDATIONS,
     Decision,
     PlayId,
     Spot,
@@ -23,6 +22,7 @@ from p2pnerts.protocol._spots import (
     Voter,
     conflict,
     decide,
+    foundation_spot,
     grounds,
     proven,
     quorum,
@@ -277,7 +277,7 @@ def onto(deck: int, foundation: int | None = None) -> tuple[Spot, ...]:
     home: Spot = ("deck", deck)
     if foundation is None:
         return (home,)
-    return (home, FOUNDATIONS if foundation < 0 else (*FOUNDATIONS, foundation))
+    return (home, foundation_spot(foundation))
 
 
 def some_spots(rng: random.Random, deck: int) -> tuple[Spot, ...]:
@@ -463,7 +463,8 @@ def test_a_plays_spots_say_what_it_must_be_ordered_with() -> None:
     two = Card(1, 2, Suit.HEARTS)
     start = spots_of(ToFoundation(0, ace, -1, NEW_FOUNDATION), deck=0)
     up = spots_of(ToFoundation(1, two, -1, 4), deck=1)
-    assert conflict(start, up)  # which foundation is 4 depends on the aces before
+    assert not conflict(start, up)  # foundation 4's ace landed before its sender played
+    assert conflict(start, spots_of(ToFoundation(2, ace, -1, NEW_FOUNDATION), deck=2))
     assert not conflict(up, spots_of(ToFoundation(2, two, -1, 5), deck=2))
     assert conflict(up, spots_of(ToFoundation(2, two, -1, 4), deck=2))  # a race
     home = spots_of(ToWork(0, ace, -1, 2), deck=0)
@@ -490,11 +491,12 @@ def test_a_play_is_late_where_a_conflicting_later_one_was_voted_for_first() -> N
     assert voter.hold(_play(1, 1, 5, onto(1, 1))).ok
     assert not voter.hold(_play(0, 1, 4, onto(0, 1))).ok  # the same foundation: late
     assert voter.hold(_play(0, 2, 4, onto(0, 2))).ok  # another: no race
-    assert not voter.hold(_play(0, 3, 4, onto(0, -1))).ok  # an ace below a play up: late
+    assert voter.hold(_play(0, 3, 4, onto(0, -1))).ok  # an ace below a play up: no race
     assert not voter.hold(_play(0, 4, 3, (ALL,))).ok  # a call below what it voted for
     assert voter.hold(_play(0, 5, 9, onto(0))).ok
     assert voter.hold(_play(2, 1, 2, onto(2, 1))).ok  # its own, whatever it voted for
     assert voter.hold(_play(1, 2, 8, onto(1, -1))).ok  # an ace above all it voted for
+    assert not voter.hold(_play(0, 6, 7, onto(0, -1))).ok  # an ace below an ace: late
 
 
 def test_a_quorum_is_a_majority_at_an_even_table_and_one_more_at_an_odd_one() -> None:
