@@ -19,15 +19,25 @@ HOW_TO_PLAY = (
 )
 
 
-CLASSROOM = (
-    "Lamport clock L: every message carries its sender's; a peer's clock passes every one it"
-    " sees. Plays are ordered by (clock, call, rank); a play commits once every member has"
-    " acknowledged holding it (Acks), so every peer commits the same order.",
-    "view: the members the table agreed on (a view change leaves a silent seat out, or lets"
-    " it back in). pending: held, not committed yet. ← from a seat, → to all.",
-    "RACE and TIE: two plays for one spot, and why the order put one first.",
-)
-"""What the words of the classroom pane mean (the help shows them)."""
+COMMITS = {
+    False: "a play commits once every member has acknowledged holding it (Acks), so every"
+    " peer commits the same order.",
+    True: "at this table a play commits once a quorum of the members voted for it (their"
+    " Ballots, counted in a Tally), and plays for one spot commit in that order at every peer.",
+}
+"""How a play commits, by acknowledgement or (True) by a majority: the table's own rule."""
+
+
+def classroom_words(majority: bool) -> tuple[str, ...]:
+    """What the words of the classroom pane mean (the help shows them), at a table that
+    commits by a ``majority`` or by acknowledgement."""
+    return (
+        "Lamport clock L: every message carries its sender's; a peer's clock passes every one"
+        " it sees. Plays are ordered by (clock, call, rank); " + COMMITS[majority],
+        "view: the members the table agreed on (a view change leaves a silent seat out, or"
+        " lets it back in). pending: held, not committed yet. ← from a seat, → to all.",
+        "RACE and TIE: two plays for one spot, and why the order put one first.",
+    )
 
 
 def too_small(model: TableModel, size: tuple[int, int], needed: tuple[int, int]) -> list[Row]:
@@ -64,7 +74,7 @@ def help_rows(model: TableModel, width: int) -> list[Row]:
     rows.append(rule("the classroom pane (c)", width))
     rows += [
         Row().add(f"  {line}", "class:dim")
-        for w in CLASSROOM
+        for w in classroom_words(model.snap.majority)
         for line in textwrap.wrap(w, width - 3)
     ]
     return rows

@@ -42,6 +42,7 @@ def snapshot(peer: TablePeer) -> Snapshot:
         pending=len(r.pending),
         own_pending=sum(1 for p in r.pending if p.message.sender == r.seat),
         view=r.view,
+        majority=r.by_majority,
         liveness=tuple(Liveness(now - r.heard[s], s in r.suspected, s in r.members) for s in seats),
         totals=peer.match.totals,
         over=result is not None,

@@ -51,6 +51,8 @@ class Snapshot:
     own_pending: int = 0
     """This seat's own plays sent and not yet committed."""
     view: int = 0
+    majority: bool = False
+    """The table commits by a majority (protocol version 3's rule), not by acknowledgement."""
     liveness: tuple[Liveness, ...] = ()
     totals: tuple[int, ...] = ()
     """Match points per deck: a player's own, or a team's."""

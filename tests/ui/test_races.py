@@ -73,3 +73,8 @@ def test_the_help_explains_the_classroom_panes_words_after_the_keys() -> None:
     assert text.index("keys") < text.index("the classroom pane (c)")
     for word in ("Lamport clock L", "view:", "pending:", "RACE and TIE"):
         assert word in text
+    said = " ".join(text.split())
+    assert "every member has acknowledged holding it (Acks)" in said and "quorum" not in said
+    model.refresh(Snapshot(majority=True))
+    said = " ".join(render(model, 100, 60).text().split())
+    assert "a quorum of the members voted for it" in said and "(Acks)" not in said
