@@ -138,12 +138,10 @@ class Applying:
         is fixed (or its view ends) with no ace that sorts before it waiting here: no ace
         will start its foundation before it. Only a sender that played onto a foundation
         it never saw (a cheat) is returned so, alike at every seat. Any other play: True."""
-        if not isinstance(message, Play) or not isinstance(message.move, ToFoundation):
-            return True
-        inplay, foundation = self._host.inplay, message.move.foundation
-        if foundation == NEW_FOUNDATION or message.round != inplay.number:
-            return True  # (the rules return a play of a round that is over)
-        ace = inplay.started.get(foundation)
+        foundation = self._up(message)
+        if foundation is None or foundation == NEW_FOUNDATION:
+            return True  # (a play of a round over or to come: the rules, or the start)
+        ace = self._host.inplay.started.get(foundation)
         if ace is not None:
             host = self._host
             return key_for(*ace, False, host.players, host.options.tie_rule) < key
@@ -151,19 +149,22 @@ class Applying:
             return False
         return None
 
+    def _up(self, message: Ordered) -> int | None:
+        """The foundation a card of ``message`` goes up onto, for a Play of the round in
+        play (`NEW_FOUNDATION`: an ace that starts one); None for any other message."""
+        if (
+            isinstance(message, Play)
+            and isinstance(message.move, ToFoundation)
+            and message.round == self._host.inplay.number
+        ):
+            return message.move.foundation
+        return None
+
     def _aces_before(self, key: Key) -> bool:
         """Whether an ace of the round in play, sorting before ``key``, waits here."""
-        number = self._host.inplay.number
         for play in self._waiting:
             message, _, at = self.messages[play]
-            if (
-                at < key
-                and play not in self.outcomes
-                and isinstance(message, Play)
-                and message.round == number
-                and isinstance(message.move, ToFoundation)
-                and message.move.foundation == NEW_FOUNDATION
-            ):
+            if at < key and play not in self.outcomes and self._up(message) == NEW_FOUNDATION:
                 return True
         return False
 
