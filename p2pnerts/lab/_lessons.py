@@ -135,20 +135,20 @@ LESSONS = {
         ),
         Lesson(
             "majority-race",
-            Table(114, 4, majority=True),
+            Table(112, 4, majority=True),
             Kind.RACE,
-            by=931,
-            start=856,
+            by=1685,
+            start=1509,
             script=((0, _struck("slow", 3)),),
             about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
-            "step 859 seat 2 plays a 3♠ onto foundation 2, L=179; seats 3 and 1 vote for "
-            "it, and at step 864 its Tally goes out: in, by 3 of 4, without seat 4, which "
-            "has not heard of it yet. At step 886 seat 4, not having heard of it, plays "
-            "its own 3♠ there, L=182: concurrent. Its slow links take it and the votes "
-            "for it slowly; at step 927 seat 2 polls, carrying it, hands seat 3's Ballot "
-            "on to seat 4, and at step 931 counts it in, by all four. The keys put L=179 "
-            "first: seat 4's card goes back. Seats 3 and 1 follow by step 933, seat 4 at "
-            "step 962.",
+            "step 1512 seat 2 plays a 5♠ onto foundation 4, L=360; seats 3 and 1 vote for "
+            "it, and at step 1516 its Tally goes out: in, by 3 of 4, without seat 4, which "
+            "has not heard of it yet. At step 1569 seat 4, not having heard of it, plays "
+            "its own 5♠ there, L=363: concurrent. Its slow links take it and the votes "
+            "for it slowly; at step 1678 seat 1 polls, carrying it, hands seat 3's Ballot "
+            "on to seat 4, and at step 1685 counts it in, by all four. The keys put L=360 "
+            "first: seat 4's card goes back. Seats 3 and 2 follow by step 1687, seat 4 at "
+            "step 1739.",
         ),
         Lesson(
             "majority-hiccup",

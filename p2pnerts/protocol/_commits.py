@@ -38,6 +38,11 @@ polled, any other to every other seat) and the plays that resolve, in the order 
   play itself when they decide it, counting as a poller does (`_spots.decide`,
   ``polled``: more votes than the sender needs, so that a voter telling the two of them
   two things parts nothing).
+- A seat whose play decided in waits on plays its link from their sender has not brought
+  (`_order.Order.missing`) polls on the next of them `POLL_BLOCKING` on, carrying nothing;
+  a member that holds it polls that seat back, to it alone, carrying it (`_bring`), and
+  counts the Ballot that answers. A Ballot on a play polled on so that is not held here
+  yet is dropped unread: it is asked for again once the play is held.
 
 What a seat keeps of a play (the play, its votes and Ballots, its outcome and Tally) it
 lets go of once every member has passed the play in the canonical order (`_order`): each
@@ -142,6 +147,9 @@ class Commits:
         reaches the seats one by one, and a seat that polled waits on it)."""
         self._carried_in: set[PlayId] = set()
         """Plays held here first as a Poll carried them: another seat has waited on each."""
+        self._brought: set[PlayId] = set()
+        """Plays held here that this seat carried back to a seat whose Poll carried none
+        (`_bring`): its answer, a Ballot, is counted as a poller counts one."""
         self._handed: dict[PlayId, set[int]] = {}
         """Per play of another seat polled on here, the voters whose Ballots this seat has
         handed on to its sender (`_hand_on`)."""
@@ -218,7 +226,9 @@ class Commits:
             return  # passed everywhere: its sender has it resolved, this seat let it go
         match frame:
             case Ballot():
-                asked = frame.seat == self.seat or play in self._wait  # its own, or polled
+                if play in self._wait and frame.number > self.order.have[frame.seat]:
+                    return  # (polled on as it was missing: asked again once it is held)
+                asked = frame.seat == self.seat or play in self._wait or play in self._brought
                 if play not in self.order.held or not asked:
                     why = f"a Ballot on play {play}, which seat {self.seat} did not ask about"
                     raise RemoteProtocolError(why)
@@ -242,6 +252,8 @@ class Commits:
                 if play not in self.voter.votes:  # not held yet: it may be on its way
                     self._asked.setdefault(play, (now, set()))[1].add(to)
                     return
+                if not frame.play:  # (its poller lacks the play: a play there waits on it)
+                    self._bring(play, to)
                 self._answer(self.voter.votes[play], {to})
                 tally = self._tallies.get(play)
                 if tally is not None:  # the outcome is known here: hand its proof on
@@ -263,11 +275,15 @@ class Commits:
             if now >= since + POLL_MOST and play[1] <= self._made[play[0]]:
                 del self._asked[play]
                 self._answer(self.voter.unseen(play), askers)
+        order = self.order
         for play, due in list(self._due.items()):
-            if play in self.order.outcomes:
+            if play in order.outcomes:
                 del self._due[play]
+            elif play[1] > order.have[play[0]] and play not in order.missing:
+                del self._due[play]  # (missing, and nothing here waits on it any more)
             elif now >= due:  # again and again, each wait twice the last, up to POLL_MOST
-                first = POLL_BLOCKING if play in self.order.blocking else POLL_AFTER
+                waits = play in order.blocking or play in order.missing
+                first = POLL_BLOCKING if waits else POLL_AFTER
                 wait = self._wait[play] = min(2 * self._wait.get(play, first / 2), POLL_MOST)
                 self._due[play] = now + wait
                 seat, number = play
@@ -298,15 +314,21 @@ class Commits:
         self.untold = 0
         return self.order.passed
 
-    def step(self, clock: int) -> tuple[list[tuple[PlayId, bool]], list[tuple[PlayId, bool]]]:
+    def step(
+        self, clock: int, now: float
+    ) -> tuple[list[tuple[PlayId, bool]], list[tuple[PlayId, bool]]]:
         """What follows now from what this seat holds, in one pass: the plays held back
         while this view had not taken hold decided once it has (`release`), then the plays
         that resolved since the last call (as `resolved` gives them) and those whose place
         in the canonical order is fixed now, at this seat's ``clock`` (as `canonical` does).
-        What applying them sends (a Ready as a round ends) is taken by the next step."""
+        What applying them sends (a Ready as a round ends) is taken by the next step. A
+        play that a play decided in waits on and this seat's link has not brought is polled
+        on `POLL_BLOCKING` from ``now`` (`_order.Order.missing`)."""
         self.release()
         done, settled = self.order.step(self.seat, (clock + 1,), self.members)
         self._poll_soon(self.order.blocking)
+        for play in self.order.missing:
+            self._due.setdefault(play, now + POLL_BLOCKING)
         return done, self._passing(settled)
 
     def canonical(self, clock: int) -> list[tuple[PlayId, bool]]:
@@ -375,6 +397,7 @@ class Commits:
         self._asked.clear()
         self._waiting.clear()
         self._carried_in.clear()
+        self._brought.clear()
         self._handed.clear()
         self._due.clear()
         self._wait.clear()
@@ -414,6 +437,7 @@ class Commits:
         ids = [play.id for play in gone]
         self.box.forget(ids)
         self._carried_in.difference_update(ids)
+        self._brought.difference_update(ids)
         for play in ids:
             for kept in (
                 self._tallies,
@@ -494,6 +518,17 @@ class Commits:
         if ballot.sender not in handed:
             handed.add(ballot.sender)
             self._send(ballot, play[0])
+
+    def _bring(self, play: PlayId, to: int) -> None:
+        """Poll seat ``to`` back on ``play``, carrying it: its own Poll carried none, so it
+        lacks the play, and a play decided in there waits on it (`_order.Order.missing`):
+        the link from the play's sender is slower than this seat's (on TCP a lost segment
+        holds up everything behind it for 200 ms or more). Its answer counts here."""
+        carried = self._carry(play)
+        if carried:
+            if play[0] != self.seat:
+                self._brought.add(play)
+            self._send(Poll(self.seat, self.view, self._stamp(), 1, *play, carried), to)
 
     def _answer(self, vote: Vote, askers: Iterable[int]) -> None:
         """Send this seat's ``vote`` to each seat that polled on its play."""

@@ -373,7 +373,7 @@ class Majority:
                 self._begin(now)
             while self._again:
                 self._again = False
-                resolved, settled = self.commits.step(self._host.acks.clock)
+                resolved, settled = self.commits.step(self._host.acks.clock, now)
                 self.plays.take(resolved, settled, now, why)
                 self._let_go()
         finally:

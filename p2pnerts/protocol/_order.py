@@ -82,6 +82,10 @@ class Order:
         self.blocking: set[PlayId] = set()
         """The plays held here, not resolved, that a play decided in waits on (it sorts
         after them and its voters named them), as `ready` last found them."""
+        self.missing: set[PlayId] = set()
+        """Per seat whose plays up to one that a play decided in waits on this seat's link
+        has not brought, the next of them (the link's next), as `ready` last found them:
+        a member that holds it can bring it sooner (`_commits.Commits`)."""
 
     def hold(self, play: Spotted) -> None:
         if not next_in_line(self.have, play):
@@ -133,6 +137,7 @@ class Order:
         """The plays resolved now, in the order they resolve: (play, committed)."""
         done: list[tuple[PlayId, bool]] = []
         self.blocking.clear()
+        self.missing.clear()
         progress = True
         while progress:
             progress = False
@@ -226,10 +231,13 @@ class Order:
         # A play named and not held here waits, unless its seat's plays still to come all
         # sort after this one: a sender that named plays nobody sent (a cheat) would else
         # hold up every play after its own for good.
-        if any(
-            h < b and self.bounds[s] < mine.key
+        short = [
+            (s, h + 1)
             for s, (h, b) in enumerate(zip(self.have, outcome.below, strict=True))
-        ):
+            if h < b and self.bounds[s] < mine.key
+        ]
+        if short:
+            self.missing.update(short)
             return False
         if mine.witness != outcome.witness:
             return False

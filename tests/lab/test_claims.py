@@ -35,14 +35,13 @@ def test_the_races_two_plays_are_concurrent_and_the_seats_have_them_in_different
 def test_the_majoritys_race_is_concurrent_and_the_slow_seat_had_its_own_play_first(
     tmp_path: Path,
 ) -> None:
-    """Seat 4 played its 3♠ L=182 before seat 2's L=179 reached it, and seat 2 had its
-    own first; both were voted in and their keys put seat 2's first. (Seats 1 and 3 had
-    seat 4's play by then only inside seat 2's Poll, a frame of its own, which `race_of`
-    does not count as the play arriving.)"""
+    """Seat 4 played its 5♠ L=363 before seat 2's L=360 reached it, and seat 2 had its
+    own first; both were voted in and their keys put seat 2's first. Seats 1 and 3 had seat
+    2's play first too: seat 4's links are slow."""
     _, _, race = claimed(LESSONS["majority-race"], tmp_path)
     assert race.concurrent and not race.known
-    assert race.first == (1, 179) and race.second == (3, 182)
-    assert race.seen == {1: (1, 3), 3: (3, 1)}
+    assert race.first == (1, 360) and race.second == (3, 363)
+    assert race.seen == {0: (1, 3), 1: (1, 3), 2: (1, 3), 3: (3, 1)}
 
 
 @pytest.mark.parametrize("name", ["tie-both-stay", "tie-rotate", "tie-seat"])

@@ -95,8 +95,8 @@ def _tie(holder: int) -> tuple[Claim, ...]:
     )
 
 
-SPADES = ((179, 0, 1), (182, 0, 3))
-"""The majority's race: seat 2's 3♠ and seat 4's."""
+SPADES = ((360, 0, 1), (363, 0, 3))
+"""The majority's race: seat 2's 5♠ and seat 4's."""
 TWO = ((524, 0, 3),)
 """The hiccup: seat 4's 2♠, played into its silence."""
 
@@ -165,39 +165,39 @@ CLAIMS: dict[str, tuple[Claim, ...]] = {
         ),
     ),
     "majority-race": (
-        Claim("At step 859 seat 2 plays a 3♠", 858, (Shows(1, lacks=SPADES),)),
+        Claim("At step 1512 seat 2 plays a 5♠", 1511, (Shows(1, lacks=SPADES),)),
         Claim(
-            "At step 859 seat 2 plays a 3♠ onto foundation 2, L=179",
-            859,
+            "At step 1512 seat 2 plays a 5♠ onto foundation 4, L=360",
+            1512,
             (Shows(1, holds=SPADES[:1]), Shows(3, lacks=SPADES)),
         ),
-        Claim("at step 864 its Tally goes out", 863, (Shows(1, holds=SPADES[:1]),)),
+        Claim("at step 1516 its Tally goes out", 1515, (Shows(1, holds=SPADES[:1]),)),
         Claim(
-            "at step 864 its Tally goes out ... which has not heard of it yet",
-            864,
+            "at step 1516 its Tally goes out ... which has not heard of it yet",
+            1516,
             (Shows(1, lacks=SPADES[:1]), Shows(3, lacks=SPADES)),
         ),
-        Claim("At step 886 seat 4, not having heard", 885, (Shows(3, lacks=SPADES),)),
+        Claim("At step 1569 seat 4, not having heard", 1568, (Shows(3, lacks=SPADES),)),
         Claim(
-            "At step 886 seat 4, not having heard of it, plays its own 3♠ there, L=182",
-            886,
+            "At step 1569 seat 4, not having heard of it, plays its own 5♠ there, L=363",
+            1569,
             (Shows(3, holds=SPADES[1:], lacks=SPADES[:1]),),
         ),
         Claim(
-            "Its slow links take it and the votes for it slowly; at step 927 seat 2 polls",
-            927,
-            (Shows(1, holds=SPADES[1:]), Shows(3, holds=SPADES[1:])),
+            "Its slow links take it and the votes for it slowly; at step 1678 seat 1 polls",
+            1678,
+            (Shows(0, holds=SPADES[1:]), Shows(3, holds=SPADES[1:])),
         ),
-        Claim("at step 931 counts it in", 930, _all(range(4), holds=SPADES[1:])),
+        Claim("at step 1685 counts it in", 1684, _all(range(4), holds=SPADES[1:])),
         Claim(
-            "at step 931 counts it in ... seat 4's card goes back",
-            931,
-            (Shows(1, lacks=SPADES), *(Shows(s, holds=SPADES[1:]) for s in (0, 2, 3))),
+            "at step 1685 counts it in ... seat 4's card goes back",
+            1685,
+            (Shows(0, lacks=SPADES), *(Shows(s, holds=SPADES[1:]) for s in (1, 2, 3))),
         ),
-        Claim("Seats 3 and 1 follow by step 933", 932, (Shows(0, holds=SPADES[1:]),)),
-        Claim("Seats 3 and 1 follow by step 933", 933, _all(range(3), lacks=SPADES)),
-        Claim("seat 4 at step 962", 961, (Shows(3, holds=SPADES[1:]),)),
-        Claim("seat 4 at step 962", 962, _all(range(4), lacks=SPADES)),
+        Claim("Seats 3 and 2 follow by step 1687", 1686, (Shows(1, holds=SPADES[1:]),)),
+        Claim("Seats 3 and 2 follow by step 1687", 1687, _all(range(3), lacks=SPADES)),
+        Claim("seat 4 at step 1739", 1738, (Shows(3, holds=SPADES[1:]),)),
+        Claim("seat 4 at step 1739", 1739, _all(range(4), lacks=SPADES)),
     ),
     "majority-hiccup": (
         Claim(

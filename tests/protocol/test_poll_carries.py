@@ -181,3 +181,63 @@ def test_a_poll_refused_for_its_play_changes_nothing_and_one_out_of_range_is_ref
     stray = Poll(1, 0, play2.clock + 5, 1, 7, 1, encode_payload(play2))
     with pytest.raises(RemoteProtocolError, match="seat 7"):
         table2.replicas[2].receive(stray, table2.now, via=1)
+
+
+def _two_aces() -> tuple[Table, Play]:
+    """Four seats by a majority; seat 3 plays the ace of hearts, which reaches seats 0 and
+    2 but not seat 1 (seat 3's link to it is slow both ways); then seat 0, which holds that
+    ace, plays its ace of spades. Seat 1 holds seat 0's ace and its outcome, in, with seat
+    3's ace named below it: a play its link from seat 3 has not brought."""
+    table = Table(4, OPTIONS, majority=True)
+    nerts = [["AS"], ["QS"], ["QS"], ["AH"]]
+    table.start([order(s, nerts[s], ["2H", "9C", "9S", "KD"], OPTIONS) for s in range(4)])
+    table.held.add(frozenset((3, 1)))
+    table.replicas[3].intend(ACE, table.now)
+    _deliver(table)
+    hearts = next(m for m in table.links[3, 1] if isinstance(m, Play))
+    spades = ToFoundation(0, Card(0, 1, Suit.SPADES), NERTS, NEW_FOUNDATION)
+    table.replicas[0].intend(spades, table.now)
+    _deliver(table)
+    return table, hearts
+
+
+def _deliver(table: Table) -> None:
+    """Deliver what the links carry until nothing moves, with no time passing."""
+    table.flush()
+    while sum(table.deliver(src, dest) for src, dest in list(table.links)):
+        pass
+
+
+def _committed_at_seat_1(table: Table, seconds: float) -> list[Card]:
+    """The cards seat 1 has seen go up after ``seconds`` more, 5 ms at a time."""
+    for _ in range(round(seconds / 0.005)):
+        table.advance(0.005)
+        _deliver(table)
+    return [e.move.card for e in table.of(1, PlayCommitted) if isinstance(e.move, ToFoundation)]
+
+
+def test_a_seat_lacking_a_play_its_commits_wait_on_gets_it_from_a_member() -> None:
+    """Seat 1 polls on seat 3's ace, which it lacks, 10 ms on (`POLL_BLOCKING`); seats 0
+    and 2 hold it and poll seat 1 back carrying it, and their outcome follows: seat 1 lands
+    both aces in order within 50 ms, while its link from seat 3 still holds the ace. Then
+    that link brings it in line as held already: nobody is refused, and one digest."""
+    table, hearts = _two_aces()
+    assert _committed_at_seat_1(table, 0.05) == [AH3, Card(0, 1, Suit.SPADES)]
+    assert hearts in table.links[3, 1]  # (still on its way)
+    table.held.clear()
+    table.settle()
+    assert all(not table.of(s, PeerRefused) for s in range(4))
+    table.agree()
+
+
+def test_without_the_play_brought_the_seat_lacking_it_waits_for_its_link() -> None:
+    """The same table with no play brought back: seat 1 lands neither ace until its link
+    from seat 3 is back (the test above fails without it)."""
+    table, hearts = _two_aces()
+    for replica in table.replicas:
+        replica.majority.commits._bring = lambda play, to: None  # type: ignore[union-attr, method-assign]
+    assert _committed_at_seat_1(table, 0.5) == []
+    assert hearts in table.links[3, 1]
+    table.held.clear()
+    table.settle()
+    assert _committed_at_seat_1(table, 0.0) == [AH3, Card(0, 1, Suit.SPADES)]
