@@ -6,9 +6,9 @@ Theory of operation
 commits (`_order.Order`) and its frames (`_ballots.BallotBox`). It is fed the plays this
 seat holds, each sender's in that sender's order (`hold`; this seat's own as it makes them),
 the commit frames that reach it (`take`) and the time (`tick`); it answers with frames to
-send (`take_outgoing`: a Ballot to the seat it names, a Tally handed on to the seat that
-polled, any other to every other seat) and the plays that resolve, in the order they do
-(`resolved`).
+send (`take_outgoing`: a Ballot to the seat it names, a Tally handed on or a Poll that
+brings a play back to the seat that polled, any other to every other seat) and the plays
+that resolve, in the order they do (`resolved`).
 
 - A seat that holds another seat's play votes on it at once: a Ballot to the sender.
 - A seat that holds enough Ballots on a play (the sender, on its own plays; a seat that
@@ -474,8 +474,8 @@ class Commits:
 
     def take_outgoing(self) -> list[tuple[CommitFrame, int | None]]:
         """Frames to send, in order, each with the seat it goes to (None: every other seat):
-        a Ballot to its ``to``, a Tally handed on to the seat that polled, any other to
-        every other seat."""
+        a Ballot to its ``to``, a Tally handed on or a Poll that brings a play back
+        (`_bring`) to the seat that polled, any other to every other seat."""
         out, self._outgoing = self._outgoing, []
         return out
 
