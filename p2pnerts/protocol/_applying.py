@@ -68,9 +68,6 @@ class Applying:
         """The outcome of each play applied or returned here, until it is folded."""
         self._settled: deque[tuple[PlayId, bool]] = deque()
         """Plays settled in the canonical order, not folded yet (an outcome not known)."""
-        self._fixed: set[PlayId] = set()
-        """The plays of `_settled`: their place in the canonical order is fixed here, so
-        every play that sorts before them is resolved here."""
 
     def hold(self, play: PlayId, message: Ordered, spots: tuple[Spot, ...], key: Key) -> None:
         self.messages[play] = (message, spots, key)
@@ -145,7 +142,7 @@ class Applying:
         if ace is not None:
             host = self._host
             return key_for(*ace, False, host.players, host.options.tie_rule) < key
-        if (view_ends or play in self._fixed) and not self._aces_before(key):
+        if (view_ends or self._is_settled(play)) and not self._aces_before(key):
             return False
         return None
 
@@ -159,6 +156,11 @@ class Applying:
         ):
             return message.move.foundation
         return None
+
+    def _is_settled(self, play: PlayId) -> bool:
+        """Whether ``play``'s place in the canonical order is fixed here (`settle`): every
+        play that sorts before it is resolved here."""
+        return any(settled == play for settled, _ in self._settled)
 
     def _aces_before(self, key: Key) -> bool:
         """Whether an ace of the round in play, sorting before ``key``, waits here."""
@@ -200,9 +202,7 @@ class Applying:
 
     def settle(self, settled: Iterable[tuple[PlayId, bool]]) -> None:
         """Plays settled in the canonical order, to be folded in that order (`fold`)."""
-        for entry in settled:
-            self._settled.append(entry)
-            self._fixed.add(entry[0])
+        self._settled.extend(settled)
 
     def fold(self) -> None:
         """Fold the plays settled in the canonical order whose outcome is known here."""
@@ -212,7 +212,6 @@ class Applying:
             if outcome is None:
                 return
             self._settled.popleft()
-            self._fixed.discard(play)
             message, _, key = self.messages.pop(play)
             # A play that came back is folded as its place alone: seats may hold two copies
             # of it (a sender that signed two messages under one number, neither settled in).
@@ -229,4 +228,3 @@ class Applying:
             self.messages.pop(play, None)
             self.outcomes.pop(play, None)
         self._settled.clear()
-        self._fixed.clear()

@@ -286,9 +286,7 @@ class Commits:
                 first = POLL_BLOCKING if waits else POLL_AFTER
                 wait = self._wait[play] = min(2 * self._wait.get(play, first / 2), POLL_MOST)
                 self._due[play] = now + wait
-                seat, number = play
-                carried = self._carry(play)
-                self._send(Poll(self.seat, self.view, self._stamp(), 1, seat, number, carried))
+                self._poll(play, self._carry(play))
                 self._decide(play)  # its own Ballot, cast when it took the play, counts too
 
     def hear(self, seat: int, clock: int, passed: Key, made: int = 0) -> None:
@@ -528,7 +526,11 @@ class Commits:
         if carried:
             if play[0] != self.seat:
                 self._brought.add(play)
-            self._send(Poll(self.seat, self.view, self._stamp(), 1, *play, carried), to)
+            self._poll(play, carried, to)
+
+    def _poll(self, play: PlayId, carried: bytes, to: int | None = None) -> None:
+        """Poll seat ``to`` (None: every other) on ``play``, carrying ``carried``."""
+        self._send(Poll(self.seat, self.view, self._stamp(), 1, *play, carried), to)
 
     def _answer(self, vote: Vote, askers: Iterable[int]) -> None:
         """Send this seat's ``vote`` to each seat that polled on its play."""
