@@ -394,6 +394,22 @@ def test_seats_busy_playing_still_let_go_of_what_every_seat_has_passed() -> None
     assert acks == [0, 0, 0]
 
 
+def test_a_seat_that_passed_plays_it_has_not_told_of_acks_within_a_second() -> None:
+    """A seat that passes another seat's plays tells how far within `Timing.tell_passed`
+    of the first it has not told of, however busy it is, and owes nothing once it has."""
+    table = _table(3)
+    table.replicas[0].intend(TurnStock(0), table.now)
+    table.flush()
+    table.settle()
+    seat = table.replicas[1]
+    commits = _commits(table, 1)
+    assert commits.untold >= 1
+    assert seat._tell() == commits.untold_since + table.timing.tell_passed
+    seat.send_ack(table.now)
+    assert (commits.untold, commits.untold_since) == (0, float("inf"))
+    assert seat._tell() == float("inf")
+
+
 def _counting_acks(table: Table) -> list[int]:
     """How many Acks each seat of ``table`` sends from now on, counted as it sends them."""
     acks = [0] * table.players
