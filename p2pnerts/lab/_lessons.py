@@ -135,36 +135,36 @@ LESSONS = {
         ),
         Lesson(
             "majority-race",
-            Table(106, 4, majority=True),
+            Table(112, 4, majority=True),
             Kind.RACE,
-            by=1431,
-            start=1308,
+            by=1685,
+            start=1509,
             script=((0, _struck("slow", 3)),),
             about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
-            "step 1311 seat 3 plays a 3♠ onto foundation 7, L=296; seats 1 and 2 vote for "
-            "it, and at step 1318 its Tally goes out: in, by 3 of 4, without seat 4, which "
-            "has not heard of it yet. At step 1353 seat 4, not having heard of it, plays "
-            "its own 3♠ there, L=298: concurrent. Its slow links take it and the votes "
-            "for it slowly; at step 1427 seat 2 polls, carrying it, hands seat 3's Ballot "
-            "on to seat 4, and at step 1431 counts it in, by all four. The keys put L=296 "
-            "first: seat 4's card goes back. Seats 3 and 1 follow by step 1434, seat 4 at "
-            "step 1460.",
+            "step 1512 seat 2 plays a 5♠ onto foundation 4, L=360; seats 3 and 1 vote for "
+            "it, and at step 1516 its Tally goes out: in, by 3 of 4, without seat 4, which "
+            "has not heard of it yet. At step 1569 seat 4, not having heard of it, plays "
+            "its own 5♠ there, L=363: concurrent. Its slow links take it and the votes "
+            "for it slowly; at step 1678 seat 1 polls, carrying it, hands seat 3's Ballot "
+            "on to seat 4, and at step 1685 counts it in, by all four. The keys put L=360 "
+            "first: seat 4's card goes back. Seats 3 and 2 follow by step 1687, seat 4 at "
+            "step 1739.",
         ),
         Lesson(
             "majority-hiccup",
             Table(1, 4, majority=True),
             Kind.HICCUP,
-            by=2811,
+            by=2769,
             start=1997,
-            script=((2000, _struck("partition", 3)), (2717, _struck("join"))),
+            script=((2000, _struck("partition", 3)), (2747, _struck("join"))),
             about="Commit by a majority (protocol v3). At step 2000 the network cuts seat 4 "
             "off for 2.5 s. The three play on, each play voted in by a quorum, 3 of 4, "
-            "without seat 4: their applied row goes from 179-180 to 277, seat 4's stays at "
-            "179; their committed row, the digest's order, waits at 199 for seat 4's clock. "
-            "Each side suspects the other after a second, no more. At step 2717 the "
-            "network heals; at step 2811 seat 1 hears seat 4 again, still in view 0: nobody "
-            "was left out. Seat 4's play L=536 (step 2016) waited with it; at step 3036 it "
-            "is voted in.",
+            "without seat 4: their applied row goes from 173 to 271, seat 4's stays at "
+            "174; their committed row, the digest's order, waits at 194 for seat 4's "
+            "clock. Each side suspects the other after a second, no more. At step 2747 "
+            "the network heals; at step 2769 seat 1 hears seat 4 again, still in view 0: "
+            "nobody was left out. Seat 4's 2♠ L=524 (step 2022) comes back at step 2959: "
+            "seats 1 and 2 held seat 3's 2♠ L=539 first, and voted it late.",
         ),
     )
 }

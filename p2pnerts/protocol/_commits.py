@@ -171,8 +171,6 @@ class Commits:
         self.untold = 0
         """How many plays this seat has passed in the canonical order since it last said
         how far, in an Ack (`told`) or a Tally of its own."""
-        self.untold_since = NEVER
-        """When this seat passed the first of those plays (`NEVER`: it has told them all)."""
 
     # --- inputs ---------------------------------------------------------------------------
 
@@ -311,12 +309,8 @@ class Commits:
 
     def told(self) -> Key:
         """How far this seat has passed the canonical order, as its Ack says now."""
-        self._tell()
+        self.untold = 0
         return self.order.passed
-
-    def _tell(self) -> None:
-        """This seat says now how far it has passed the canonical order."""
-        self.untold, self.untold_since = 0, NEVER
 
     def step(
         self, clock: int, now: float
@@ -333,21 +327,20 @@ class Commits:
         self._poll_soon(self.order.blocking)
         for play in self.order.missing:
             self._due.setdefault(play, now + POLL_BLOCKING)
-        return done, self._passing(settled, now)
+        return done, self._passing(settled)
 
-    def canonical(self, clock: int, now: float) -> list[tuple[PlayId, bool]]:
+    def canonical(self, clock: int) -> list[tuple[PlayId, bool]]:
         """The plays whose place in the canonical order is fixed now, in that order, each
         with whether it committed (`_order.Order.settled`). ``clock``: this seat's own,
         which its plays to come sort above; of the others, what they were last heard to say
         (`hear`) or their last play held here bounds theirs."""
-        return self._passing(self.order.settled_at(self.seat, (clock + 1,), self.members), now)
+        return self._passing(self.order.settled_at(self.seat, (clock + 1,), self.members))
 
-    def _passing(self, done: list[tuple[PlayId, bool]], now: float) -> list[tuple[PlayId, bool]]:
-        """This seat has passed ``done`` at ``now`` in the canonical order: told in its next
-        Ack or Tally of its own, and what every member has passed let go of."""
+    def _passing(self, done: list[tuple[PlayId, bool]]) -> list[tuple[PlayId, bool]]:
+        """This seat has passed ``done`` in the canonical order: told in its next Ack, and
+        what every member has passed let go of."""
         self.untold += len(done)
         if done:
-            self.untold_since = min(self.untold_since, now)
             self._passed[self.seat] = self.order.passed
             self._forget()
         return done
@@ -555,7 +548,7 @@ class Commits:
             return
         tally = self.box.tally(held, self.members, self.view, self._stamp, self.order.passed)
         if tally is not None:
-            self._tell()  # (the Tally says how far)
+            self.untold = 0  # (the Tally says how far)
             self._waiting.pop(play, None)  # (sent to every seat)
             self._learn(tally, held)
             self._send(tally)
