@@ -83,9 +83,10 @@ class Order:
         """The plays held here, not resolved, that a play decided in waits on (it sorts
         after them and its voters named them), as `ready` last found them."""
         self.missing: set[PlayId] = set()
-        """Per seat whose plays up to one that a play decided in waits on this seat's link
-        has not brought, the next of them (the link's next), as `ready` last found them:
-        a member that holds it can bring it sooner (`_commits.Commits`)."""
+        """For each seat with plays that a play decided in here waits on and that this
+        seat's link from it has not brought yet, the first of them (the next its link is to
+        bring), as `ready` last found them: a member that holds it can bring it sooner
+        (`_commits.Commits`)."""
 
     def hold(self, play: Spotted) -> None:
         if not next_in_line(self.have, play):
