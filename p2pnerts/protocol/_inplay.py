@@ -388,6 +388,8 @@ class InPlay:
             return  # it makes no move after its Leave, a declaration neither
         if self._host.status is not Status.NORMAL or self.mine:
             return
+        if self._host.crowded():
+            return  # (it makes no play until it lets go of some: it declares then)
         if display.tableau_of(self._host.seat).stuck:
             return
         if self.sits_out(self._host.seat):

@@ -666,6 +666,20 @@ CASES = [
         majority=True,
     ),
     Case(
+        "crash",
+        14,
+        2,
+        13,
+        "LocalProtocolError: the table holds too many plays while a seat is silent: wait a "
+        "moment (at protocol/_inplay.py:217, intend): a seat found itself stuck while it "
+        "held half a StartView's worth of plays, and its tick declared it (p2pnerts sim "
+        "--peers 14 --majority --faults crash --rounds 2 --seed 13)",
+        "a seat that makes no play while it holds that many declares itself stuck once it "
+        "has let go of some",
+        opening=True,
+        majority=True,
+    ),
+    Case(
         "heavy",
         7,
         1,
