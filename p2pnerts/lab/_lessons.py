@@ -135,20 +135,20 @@ LESSONS = {
         ),
         Lesson(
             "majority-race",
-            Table(112, 4, majority=True),
+            Table(30, 4, majority=True),
             Kind.RACE,
-            by=1685,
-            start=1509,
+            by=1983,
+            start=1835,
             script=((0, _struck("slow", 3)),),
             about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
-            "step 1512 seat 2 plays a 5♠ onto foundation 4, L=360; seats 3 and 1 vote for "
-            "it, and at step 1516 its Tally goes out: in, by 3 of 4, without seat 4, which "
-            "has not heard of it yet. At step 1569 seat 4, not having heard of it, plays "
-            "its own 5♠ there, L=363: concurrent. Its slow links take it and the votes "
-            "for it slowly; at step 1678 seat 1 polls, carrying it, hands seat 3's Ballot "
-            "on to seat 4, and at step 1685 counts it in, by all four. The keys put L=360 "
-            "first: seat 4's card goes back. Seats 3 and 2 follow by step 1687, seat 4 at "
-            "step 1739.",
+            "step 1838 seat 3 plays an 8♥ onto foundation 2, L=433; seats 2 and 1 vote for "
+            "it, and at step 1842 its Tally goes out: in, by 3 of 4, without seat 4, which "
+            "has not heard of it yet. At step 1885 seat 4, not having heard of it, plays "
+            "its own 8♥ there, L=436: concurrent. Its slow links take it and the votes "
+            "for it slowly; at step 1973 seat 1 polls, carrying it, hands seat 2's Ballot "
+            "on to seat 4, and at step 1983 counts it in, by all four. The keys put L=433 "
+            "first: seat 4's card goes back. Seats 2 and 3 follow by step 1986, seat 4 at "
+            "step 1987.",
         ),
         Lesson(
             "majority-hiccup",

@@ -19,17 +19,19 @@ that resolve, in the order they do (`resolved`).
   refused as a `RemoteProtocolError`, with nothing changed.
 - A seat that has held a play of another seat for `POLL_AFTER` without an outcome polls
   every member (`POLL_BLOCKING`, sooner, where a play decided in waits on it here: a slow
-  sender's outcome holds up every play its voters named it below), and again while it
-  waits, each wait twice the last. The Poll carries the play as this seat holds it (its
+  sender's outcome holds up every play its voters named it below), or for `LATE` times
+  what a play usually takes here (`usual`), if that is longer, and again while it waits,
+  each wait twice the last. The Poll carries the play as this seat holds it (its
   signed message, from the replica: ``carry``), so that a member whose link from the
   sender is slower can hold it and vote at once (`_majority.Majority`). A sender polls on
   its own play so too once it has waited `POLL_MOST` (a Ballot lost on a link that broke
   is asked for again; it counts the answers as it counts every Ballot on its plays). A
-  member answers with its Ballot (one that does not hold the play yet waits for it, up to
+  member that holds the play's Tally answers with it alone (signed by the seat that
+  counted it, it is as good handed on), once a `POLL_MOST` to one poller; any other
+  answers with its Ballot (one that does not hold the play yet waits for it, up to
   `POLL_MOST`, before it votes it late: on a slow link the poll may overtake the play, and
-  a late vote then would send back a play that only came slowly), and with the play's
-  Tally if it holds one (signed by the seat that counted it, it is as good handed on), or
-  else once it learns it: a sender's Tally reaches the seats one by one, a slow sender's
+  a late vote then would send back a play that only came slowly), and hands the Tally on
+  once it learns it: a sender's Tally reaches the seats one by one, a slow sender's
   far apart, and where the votes split no poll decides the play, so that the poller waits
   for the first seat that has it to hand it on. A play a Poll carried here is polled on at
   once where a play decided in waits on it (the poller has waited on it already), and a
@@ -59,6 +61,8 @@ ViewChanges (`_handover`).
 
 from __future__ import annotations
 
+from bisect import insort
+from collections import deque
 from collections.abc import Callable, Iterable
 
 from p2pnerts.protocol._ballots import BallotBox
@@ -81,6 +85,14 @@ so it is polled on as the play goes out, not a round trip later): a slow sender'
 holds up every play its voters named it below."""
 POLL_MOST = 1.0
 """The longest wait between two polls on one play: each wait is twice the last."""
+LATE = 2.0
+"""How many times the time a play usually takes here to get its outcome (`Commits.usual`)
+a play has waited before this seat polls on it, if that is longer than `POLL_AFTER` or
+`POLL_BLOCKING`: on a loaded machine every outcome comes later, and a poll that fires on
+plays that are not late adds a frame for each member, its answers and Tallies handed on,
+to the load that made them later (SPEC's notes: "Polls that follow the table")."""
+USUAL_OF = 33
+"""How many of the last outcomes learnt here `Commits.usual` is the median of."""
 AHEAD = PENDING_LIMIT
 """How far past a seat's plays held here a Tally or a Poll may name one of its plays: no
 further than its plays may wait to commit (SPEC §4.2)."""
@@ -138,6 +150,17 @@ class Commits:
         """How long the last wait before a poll on each play was."""
         self._held_at: dict[PlayId, float] = {}
         """When this seat first held each play of another seat (`open_since`)."""
+        self._took: deque[float] = deque()
+        """How long each of the last `USUAL_OF` outcomes learnt here took, from when this
+        seat held the play, oldest first (`usual`)."""
+        self._took_sorted: list[float] = []
+        """The same, shortest first."""
+        self._now = 0.0
+        """The time of the last input (`hold`, `take`, `tick`)."""
+        self._tally_handed: dict[PlayId, dict[int, float]] = {}
+        """Per play, the pollers this seat has handed its Tally, each with when: a poller
+        is handed it again only `POLL_MOST` on (its own Tally, or one handed on by any
+        other seat, is on its way)."""
         self.refusals: list[tuple[int, str]] = []
         """Seats whose Tally, taken once its play came, failed its check, each with why:
         the replica refuses them as it refuses a frame that fails at once."""
@@ -187,6 +210,7 @@ class Commits:
         on it, to the sender, and takes any Tally that came before it. ``carried``: a Poll
         carried it here (its poller has waited on it, so that where a play decided in waits
         on it here, this seat polls at once)."""
+        self._now = now
         if play.seq <= self.order.gone[play.seat]:
             return  # passed everywhere, and let go of
         vote = self.voter.hold(play)
@@ -194,7 +218,8 @@ class Commits:
         if play.seat == self.seat:
             self._poll_soon(self.order.waits_for(play))
         # Its own too, later: a Ballot lost on a link that broke is asked for again.
-        self._due.setdefault(play.id, now + (POLL_MOST if play.seat == self.seat else POLL_AFTER))
+        wait = POLL_MOST if play.seat == self.seat else self.late(POLL_AFTER)
+        self._due.setdefault(play.id, now + wait)
         if play.seat != self.seat:
             self._held_at.setdefault(play.id, now)
             self._send(self.box.cast(vote, play.seat, self.view, self._stamp()))
@@ -217,6 +242,7 @@ class Commits:
         that said two things. A Ballot must be on a play this seat holds and counts (its own,
         or one it polled on); a Tally or a Poll may run ahead of the plays held here, but
         not past `AHEAD` of a seat's plays (so a seat cannot fill another's memory)."""
+        self._now = now
         play = (frame.seat, frame.number)
         if frame.view != self.view:
             return  # (a replica holds one of a view to come back until it gets there)
@@ -224,6 +250,12 @@ class Commits:
             raise RemoteProtocolError(f"a {type(frame).__name__} on seat {frame.seat}'s play")
         if frame.number <= self.order.gone[frame.seat]:
             return  # passed everywhere: its sender has it resolved, this seat let it go
+        known = play in self.order.outcomes
+        self._take(frame, play, now)
+        if not known:
+            self._timed(play, now)
+
+    def _take(self, frame: CommitFrame, play: PlayId, now: float) -> None:
         match frame:
             case Ballot():
                 if play in self._wait and frame.number > self.order.have[frame.seat]:
@@ -254,12 +286,13 @@ class Commits:
                     return
                 if not frame.play:  # (its poller lacks the play: a play there waits on it)
                     self._bring(play, to)
-                self._answer(self.voter.votes[play], {to})
                 tally = self._tallies.get(play)
-                if tally is not None:  # the outcome is known here: hand its proof on
-                    self._send(tally, to)
-                elif play in self.order.held:  # handed on once it is
-                    self._waiting.setdefault(play, set()).add(to)
+                if tally is None:
+                    self._answer(self.voter.votes[play], {to})
+                    if play in self.order.held:  # handed on once it is
+                        self._waiting.setdefault(play, set()).add(to)
+                else:  # the outcome is known here: its proof answers
+                    self._hand_tally(tally, to)
 
     def release(self) -> None:
         """Decide the plays held back while this view had not taken hold, once it has."""
@@ -271,6 +304,7 @@ class Commits:
     def tick(self, now: float) -> None:
         """Poll the members on each play held too long without an outcome; vote late on a
         play asked about that has not come in `POLL_MOST`."""
+        self._now = now
         for play, (since, askers) in list(self._asked.items()):
             if now >= since + POLL_MOST and play[1] <= self._made[play[0]]:
                 del self._asked[play]
@@ -283,11 +317,12 @@ class Commits:
                 del self._due[play]  # (missing, and nothing here waits on it any more)
             elif now >= due:  # again and again, each wait twice the last, up to POLL_MOST
                 waits = play in order.blocking or play in order.missing
-                first = POLL_BLOCKING if waits else POLL_AFTER
+                first = self.late(POLL_BLOCKING if waits else POLL_AFTER)
                 wait = self._wait[play] = min(2 * self._wait.get(play, first / 2), POLL_MOST)
                 self._due[play] = now + wait
                 self._poll(play, self._carry(play))
                 self._decide(play)  # its own Ballot, cast when it took the play, counts too
+                self._timed(play, now)
 
     def hear(self, seat: int, clock: int, passed: Key, made: int = 0) -> None:
         """What ``seat`` says on its ordered link beside its plays (the replica's Ack): its
@@ -326,7 +361,7 @@ class Commits:
         done, settled = self.order.step(self.seat, (clock + 1,), self.members)
         self._poll_soon(self.order.blocking)
         for play in self.order.missing:
-            self._due.setdefault(play, now + POLL_BLOCKING)
+            self._due.setdefault(play, now + self.late(POLL_BLOCKING))
         return done, self._passing(settled)
 
     def canonical(self, clock: int) -> list[tuple[PlayId, bool]]:
@@ -397,6 +432,7 @@ class Commits:
         self._carried_in.clear()
         self._brought.clear()
         self._handed.clear()
+        self._tally_handed.clear()
         self._due.clear()
         self._wait.clear()
         self._held_at.clear()
@@ -448,6 +484,7 @@ class Commits:
                 self._asked,
                 self._waiting,
                 self._handed,
+                self._tally_handed,
             ):
                 kept.pop(play, None)
 
@@ -461,6 +498,18 @@ class Commits:
             if number <= self._made[seat]
         )
         return min(min(self._due.values(), default=NEVER), min(asked, default=NEVER))
+
+    def usual(self) -> float:
+        """How long a play of another seat usually takes here, from when this seat holds
+        it to when it learns its outcome: the median of the last `USUAL_OF` (0 before
+        any)."""
+        took = self._took_sorted
+        return took[len(took) // 2] if took else 0.0
+
+    def late(self, least: float) -> float:
+        """How long a play waits here without an outcome before this seat polls on it:
+        ``least``, or `LATE` times what a play usually takes (`usual`), if longer."""
+        return max(least, LATE * self.usual())
 
     def open_since(self) -> float:
         """Since when this seat holds the oldest play of another seat that has no outcome
@@ -487,6 +536,17 @@ class Commits:
 
     # --- inside ---------------------------------------------------------------------------
 
+    def _timed(self, play: PlayId, now: float) -> None:
+        """Note how long ``play``, another seat's, took here, if its outcome is learnt."""
+        held = self._held_at.get(play)
+        if held is None or play not in self.order.outcomes:
+            return
+        took = now - held
+        self._took.append(took)
+        insort(self._took_sorted, took)
+        if len(self._took) > USUAL_OF:
+            self._took_sorted.remove(self._took.popleft())
+
     def _poll_soon(self, plays: Iterable[PlayId]) -> None:
         """Poll on each of ``plays``, other seats' plays held here that a play waits on (or
         will), `POLL_BLOCKING` after it was held here, if it has not been polled on yet; at
@@ -494,7 +554,7 @@ class Commits:
         for play in plays:
             held = self._held_at.get(play)
             if held is not None and play not in self._wait and play in self._due:
-                wait = 0.0 if play in self._carried_in else POLL_BLOCKING
+                wait = 0.0 if play in self._carried_in else self.late(POLL_BLOCKING)
                 self._due[play] = min(self._due[play], held + wait)
 
     def _send(self, frame: CommitFrame, to: int | None = None) -> None:
@@ -516,6 +576,16 @@ class Commits:
         if ballot.sender not in handed:
             handed.add(ballot.sender)
             self._send(ballot, play[0])
+
+    def _hand_tally(self, tally: Tally, to: int) -> None:
+        """Hand ``tally`` on to seat ``to``, which polled on its play, unless this seat
+        handed it on to that seat less than `POLL_MOST` ago: it is on its way (a poller
+        polls again while it waits, and on a loaded machine its wait may be shorter than
+        the way)."""
+        handed = self._tally_handed.setdefault((tally.seat, tally.number), {})
+        if self._now >= handed.get(to, -NEVER) + POLL_MOST:
+            handed[to] = self._now
+            self._send(tally, to)
 
     def _bring(self, play: PlayId, to: int) -> None:
         """Poll seat ``to`` back on ``play``, carrying it: its own Poll carried none, so it
@@ -580,4 +650,4 @@ class Commits:
         self._due.pop(play.id, None)
         for seat in sorted(self._waiting.pop(play.id, ())):
             if seat != tally.sender:
-                self._send(tally, seat)
+                self._hand_tally(tally, seat)

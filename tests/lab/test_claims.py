@@ -35,13 +35,14 @@ def test_the_races_two_plays_are_concurrent_and_the_seats_have_them_in_different
 def test_the_majoritys_race_is_concurrent_and_the_slow_seat_had_its_own_play_first(
     tmp_path: Path,
 ) -> None:
-    """Seat 4 played its 5♠ L=363 before seat 2's L=360 reached it, and seat 2 had its
-    own first; both were voted in and their keys put seat 2's first. Seats 1 and 3 had seat
-    2's play first too: seat 4's links are slow."""
+    """Seat 4 played its 8♥ L=436 before seat 3's L=433 reached it, and seat 3 had its
+    own first; both were voted in and their keys put seat 3's first. Seats 1 and 2 had seat
+    3's play first too: seat 4's links are slow (seat 3 holds seat 4's only after the race
+    is decided, past the lesson's step)."""
     _, _, race = claimed(LESSONS["majority-race"], tmp_path)
     assert race.concurrent and not race.known
-    assert race.first == (1, 360) and race.second == (3, 363)
-    assert race.seen == {0: (1, 3), 1: (1, 3), 2: (1, 3), 3: (3, 1)}
+    assert race.first == (2, 433) and race.second == (3, 436)
+    assert race.seen == {0: (2, 3), 1: (2, 3), 3: (3, 2)}
 
 
 @pytest.mark.parametrize("name", ["tie-both-stay", "tie-rotate", "tie-seat"])

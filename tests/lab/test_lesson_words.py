@@ -95,8 +95,8 @@ def _tie(holder: int) -> tuple[Claim, ...]:
     )
 
 
-SPADES = ((360, 0, 1), (363, 0, 3))
-"""The majority's race: seat 2's 5♠ and seat 4's."""
+HEARTS = ((433, 0, 2), (436, 0, 3))
+"""The majority's race: seat 3's 8♥ and seat 4's."""
 TWO = ((524, 0, 3),)
 """The hiccup: seat 4's 2♠, played into its silence."""
 
@@ -165,39 +165,39 @@ CLAIMS: dict[str, tuple[Claim, ...]] = {
         ),
     ),
     "majority-race": (
-        Claim("At step 1512 seat 2 plays a 5♠", 1511, (Shows(1, lacks=SPADES),)),
+        Claim("At step 1838 seat 3 plays an 8♥", 1837, (Shows(2, lacks=HEARTS),)),
         Claim(
-            "At step 1512 seat 2 plays a 5♠ onto foundation 4, L=360",
-            1512,
-            (Shows(1, holds=SPADES[:1]), Shows(3, lacks=SPADES)),
+            "At step 1838 seat 3 plays an 8♥ onto foundation 2, L=433",
+            1838,
+            (Shows(2, holds=HEARTS[:1]), Shows(3, lacks=HEARTS)),
         ),
-        Claim("at step 1516 its Tally goes out", 1515, (Shows(1, holds=SPADES[:1]),)),
+        Claim("at step 1842 its Tally goes out", 1841, (Shows(2, holds=HEARTS[:1]),)),
         Claim(
-            "at step 1516 its Tally goes out ... which has not heard of it yet",
-            1516,
-            (Shows(1, lacks=SPADES[:1]), Shows(3, lacks=SPADES)),
+            "at step 1842 its Tally goes out ... which has not heard of it yet",
+            1842,
+            (Shows(2, lacks=HEARTS[:1]), Shows(3, lacks=HEARTS)),
         ),
-        Claim("At step 1569 seat 4, not having heard", 1568, (Shows(3, lacks=SPADES),)),
+        Claim("At step 1885 seat 4, not having heard", 1884, (Shows(3, lacks=HEARTS),)),
         Claim(
-            "At step 1569 seat 4, not having heard of it, plays its own 5♠ there, L=363",
-            1569,
-            (Shows(3, holds=SPADES[1:], lacks=SPADES[:1]),),
+            "At step 1885 seat 4, not having heard of it, plays its own 8♥ there, L=436",
+            1885,
+            (Shows(3, holds=HEARTS[1:], lacks=HEARTS[:1]),),
         ),
         Claim(
-            "Its slow links take it and the votes for it slowly; at step 1678 seat 1 polls",
-            1678,
-            (Shows(0, holds=SPADES[1:]), Shows(3, holds=SPADES[1:])),
+            "Its slow links take it and the votes for it slowly; at step 1973 seat 1 polls",
+            1973,
+            (Shows(0, holds=HEARTS[1:]), Shows(3, holds=HEARTS[1:])),
         ),
-        Claim("at step 1685 counts it in", 1684, _all(range(4), holds=SPADES[1:])),
+        Claim("at step 1983 counts it in", 1982, _all(range(4), holds=HEARTS[1:])),
         Claim(
-            "at step 1685 counts it in ... seat 4's card goes back",
-            1685,
-            (Shows(0, lacks=SPADES), *(Shows(s, holds=SPADES[1:]) for s in (1, 2, 3))),
+            "at step 1983 counts it in ... seat 4's card goes back",
+            1983,
+            (Shows(0, lacks=HEARTS), *(Shows(s, holds=HEARTS[1:]) for s in (1, 2, 3))),
         ),
-        Claim("Seats 3 and 2 follow by step 1687", 1686, (Shows(1, holds=SPADES[1:]),)),
-        Claim("Seats 3 and 2 follow by step 1687", 1687, _all(range(3), lacks=SPADES)),
-        Claim("seat 4 at step 1739", 1738, (Shows(3, holds=SPADES[1:]),)),
-        Claim("seat 4 at step 1739", 1739, _all(range(4), lacks=SPADES)),
+        Claim("Seats 2 and 3 follow by step 1986", 1985, (Shows(2, holds=HEARTS[1:]),)),
+        Claim("Seats 2 and 3 follow by step 1986", 1986, _all(range(3), lacks=HEARTS)),
+        Claim("seat 4 at step 1987", 1986, (Shows(3, holds=HEARTS[1:]),)),
+        Claim("seat 4 at step 1987", 1987, _all(range(4), lacks=HEARTS)),
     ),
     "majority-hiccup": (
         Claim(

@@ -135,20 +135,20 @@ def test_the_faults_a_lesson_strikes_are_the_lessons() -> None:
 
 def test_at_a_majoritys_table_a_quorum_decides_the_race_and_the_clocks_order_it() -> None:
     lab, note = shown(LESSONS["majority-race"])
-    assert note.text == "RACE: seat 2's 5♠ beat seat 4's 5♠ to foundation 4"
-    assert note.keys == ((360, 0, 1), (363, 0, 3))
-    assert note.reason.startswith("L=360 < L=363")
+    assert note.text == "RACE: seat 3's 8♥ beat seat 4's 8♥ to foundation 2"
+    assert note.keys == ((433, 0, 2), (436, 0, 3))
+    assert note.reason.startswith("L=433 < L=436")
     assert note.reason.endswith(
-        "both voted in by a quorum, 3 of 4: seat 2's by 1 2 3, seat 4's by 1 2 3 4"
+        "both voted in by a quorum, 3 of 4: seat 3's by 1 2 3, seat 4's by 1 2 3 4"
     )
-    first, second = (lab.chronicle.counts[seat, clock] for seat, clock in ((1, 360), (3, 363)))
-    assert first.ok and first.voters == (0, 1, 2) and first.step == 1516  # not waiting for 4
-    assert second.ok and second.voters == (0, 1, 2, 3) and second.step == 1685  # a poller's
+    first, second = (lab.chronicle.counts[seat, clock] for seat, clock in ((2, 433), (3, 436)))
+    assert first.ok and first.voters == (0, 1, 2) and first.step == 1842  # not waiting for 4
+    assert second.ok and second.voters == (0, 1, 2, 3) and second.step == 1983  # a poller's
     sent = [(line.step, line.seat, line.text) for line in lab.chronicle.lines]
-    assert (1516, 1, "Tally L=362 2's L=360 in: for 1 2 3") in sent
-    assert (1678, 0, "Poll L=398 on 4's L=363, carrying it") in sent
-    assert (1681, 0, "hands on 3's Ballot L=398 for 4's L=363") in sent
-    assert (1685, 0, "Tally L=399 4's L=363 in: for 1 2 3 4") in sent
+    assert (1842, 2, "Tally L=435 3's L=433 in: for 1 2 3") in sent
+    assert (1973, 0, "Poll L=468 on 4's L=436, carrying it") in sent
+    assert (1982, 0, "hands on 2's Ballot L=469 for 4's L=436") in sent
+    assert (1983, 0, "Tally L=470 4's L=436 in: for 1 2 3 4") in sent
 
 
 def test_at_a_majoritys_table_a_hiccup_leaves_nobody_out() -> None:

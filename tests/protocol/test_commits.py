@@ -13,7 +13,14 @@ from _commit_table import Table, assert_agreed, run
 from test_spots import onto
 
 from p2pnerts.protocol import RemoteProtocolError, Signer
-from p2pnerts.protocol._commits import AHEAD, POLL_AFTER, POLL_BLOCKING, POLL_MOST, Commits
+from p2pnerts.protocol._commits import (
+    AHEAD,
+    LATE,
+    POLL_AFTER,
+    POLL_BLOCKING,
+    POLL_MOST,
+    Commits,
+)
 from p2pnerts.protocol._messages import Ballot, Poll, Tally
 from p2pnerts.protocol._spots import Spotted, Vote, decide
 
@@ -196,10 +203,70 @@ def test_a_seat_polled_before_it_knew_an_outcome_hands_the_tally_on_once_it_does
     tally = next(f for f, to in seats[0].take_outgoing() if isinstance(f, Tally))
     seats[1].take(tally, 0.03)
     assert seats[1].take_outgoing() == [(tally, 2), (tally, 3)]
-    seats[1].take(Poll(2, 0, 1, 1, 0, 1), 0.04)  # asked again: its Ballot and the Tally
-    assert [to for f, to in seats[1].take_outgoing() if f == tally] == [2]
+    seats[1].take(Poll(2, 0, 1, 1, 0, 1), 0.04)  # asked again: the Tally is on its way
+    assert seats[1].take_outgoing() == []
+    seats[1].take(Poll(2, 0, 1, 1, 0, 1), 0.03 + POLL_MOST)  # and again, a while on
+    assert seats[1].take_outgoing() == [(tally, 2)]
     seats[3].take(tally, 0.03)  # seat 3 polled no one: nothing to hand on
     assert not [f for f, _ in seats[3].take_outgoing() if isinstance(f, Tally)]
+
+
+def test_a_member_that_knows_the_outcome_answers_a_poll_with_the_tally_once_a_while() -> None:
+    """Seat 1 knows the outcome of seat 0's play. A Poll on it is answered with the Tally
+    alone (a Ballot would tell the poller nothing the Tally does not), and the same
+    poller's next Poll within `POLL_MOST` with nothing: the Tally is on its way, and on a
+    loaded machine a poller's wait may be shorter than the way (handed on at every poll,
+    Tallies made most of a storm's frames: 94 a play at 14 seats, where 13 do)."""
+    seats = [Commits(s, 4, Signer.computed(s, 4), range(4), lambda: 1) for s in range(4)]
+    play = seats[0].make(1, (1, 0), onto(0, 1), ACE, 0.0)
+    for voter in (1, 2, 3):
+        seats[voter].hold(play, 0.0)
+        for frame, to in seats[voter].take_outgoing():
+            if to == 0:
+                seats[0].take(frame, 0.0)
+    tally = next(f for f, _ in seats[0].take_outgoing() if isinstance(f, Tally))
+    seats[1].take(tally, 0.01)
+    assert seats[1].take_outgoing() == []
+
+    def answers(poller: int, at: float) -> list[tuple[str, int | None]]:
+        seats[1].take(Poll(poller, 0, 1, 1, 0, 1), at)
+        return [(type(f).__name__, to) for f, to in seats[1].take_outgoing()]
+
+    assert answers(2, 0.02) == [("Tally", 2)]
+    assert answers(2, 0.5) == []
+    assert answers(3, 0.5) == [("Tally", 3)]
+    assert answers(2, 0.02 + POLL_MOST) == [("Tally", 2)]
+
+
+def test_a_seat_polls_on_a_play_once_it_is_late_for_what_this_table_takes() -> None:
+    """Seat 0 of 4 has learnt the outcomes of seat 1's plays 40 ms after it held each (a
+    loaded machine): the usual time is 40 ms, and a play is late at `LATE` times that. A
+    play of seat 1 that nothing waits on is polled on at the later of `POLL_AFTER` and
+    that; once seat 0's own play names it below, at that, not `POLL_BLOCKING` on. A
+    constant wait shorter than what every play takes polled on every play, and the
+    polls, their answers and the Tallies handed on made the machine slower still."""
+    seats = [Commits(s, 4, Signer.computed(s, 4), range(4), lambda: 1) for s in range(4)]
+    me, sender = seats[0], seats[1]
+    assert me.usual() == 0.0 and me.late(POLL_BLOCKING) == POLL_BLOCKING
+    for number in range(1, 6):
+        at = float(number)
+        play = sender.make(number, (number, 1), onto(1, number), bytes([number]) * 16, at)
+        for voter in (0, 2, 3):
+            seats[voter].hold(play, at)
+            for frame, to in seats[voter].take_outgoing():
+                if to == 1:
+                    sender.take(frame, at)
+        tally = next(f for f, _ in sender.take_outgoing() if isinstance(f, Tally))
+        me.take(tally, at + 0.040)
+    assert me.usual() == pytest.approx(0.040)
+    assert me.late(POLL_BLOCKING) == pytest.approx(LATE * 0.040)
+    assert LATE * 0.040 > POLL_BLOCKING
+    late = sender.make(6, (6, 1), onto(1, 7), HOME, 10.0)
+    me.hold(late, 10.0)
+    assert me.deadline() == pytest.approx(10.0 + max(POLL_AFTER, LATE * 0.040))
+    mine = me.make(1, (7, 0), onto(0, 7), ACE, 10.001)
+    assert mine.below[1] == 6
+    assert me.deadline() == pytest.approx(10.0 + LATE * 0.040)
 
 
 def _blocked(carried: bool) -> Commits:
