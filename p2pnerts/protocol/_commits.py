@@ -61,7 +61,6 @@ ViewChanges (`_handover`).
 
 from __future__ import annotations
 
-from bisect import insort
 from collections import deque
 from collections.abc import Callable, Iterable
 
@@ -150,11 +149,9 @@ class Commits:
         """How long the last wait before a poll on each play was."""
         self._held_at: dict[PlayId, float] = {}
         """When this seat first held each play of another seat (`open_since`)."""
-        self._took: deque[float] = deque()
+        self._took: deque[float] = deque(maxlen=USUAL_OF)
         """How long each of the last `USUAL_OF` outcomes learnt here took, from when this
-        seat held the play, oldest first (`usual`)."""
-        self._took_sorted: list[float] = []
-        """The same, shortest first."""
+        seat held the play (`usual`)."""
         self._now = 0.0
         """The time of the last input (`hold`, `take`, `tick`)."""
         self._tally_handed: dict[PlayId, dict[int, float]] = {}
@@ -503,7 +500,7 @@ class Commits:
         """How long a play of another seat usually takes here, from when this seat holds
         it to when it learns its outcome: the median of the last `USUAL_OF` (0 before
         any)."""
-        took = self._took_sorted
+        took = sorted(self._took)
         return took[len(took) // 2] if took else 0.0
 
     def late(self, least: float) -> float:
@@ -541,11 +538,7 @@ class Commits:
         held = self._held_at.get(play)
         if held is None or play not in self.order.outcomes:
             return
-        took = now - held
-        self._took.append(took)
-        insort(self._took_sorted, took)
-        if len(self._took) > USUAL_OF:
-            self._took_sorted.remove(self._took.popleft())
+        self._took.append(now - held)
 
     def _poll_soon(self, plays: Iterable[PlayId]) -> None:
         """Poll on each of ``plays``, other seats' plays held here that a play waits on (or
