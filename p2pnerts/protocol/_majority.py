@@ -598,12 +598,31 @@ class Majority:
                     message, start.members, start.joined
                 ):
                     kept.append(message)  # (kept by the coordinator while members changed)
-        resolved = self.commits.resolved()
+        resolved, base = self.commits.resolved(), self._base_key(start)
         for play, _ in resolved:
             message = self.plays.message(play)
-            if play not in applied and message.sender == host.seat and isinstance(message, Play):
+            if base is not None and self._key(message) < base:
+                applied.add(play)  # (in the base: applied before the round carried)
+            elif play not in applied and message.sender == host.seat and isinstance(message, Play):
                 host.inplay.in_the_air(message)  # (its own, made before it was left out)
         return _Starting(start, resolved, True, frozenset(applied), tuple(kept))
+
+    def _base_key(self, start: StartView) -> tuple[int, ...] | None:
+        """The order key of the Ready a StartView's base stands just before (the first of
+        round ``start.round`` that it carries; None at the match's start, or where it
+        carries none). Every message sorting below it was applied or returned before it,
+        as a Ready acts on the whole table: a play the change settles in below it is in
+        the base, not to be applied again. (Its voters still held round 0's Readies and
+        Reveals, not all passed, when two seats of six came back at round 1: applied
+        again after the base, they made round 0 end again without a Ready the base had,
+        and round 1's seed from one share fewer.)"""
+        if not start.base_committed:
+            return None
+        for payload in start.carried:
+            message = decode_payload(payload)
+            if isinstance(message, Ready) and message.round == start.round:
+                return self._key(message)
+        return None
 
     def _come_back(self, starting: _Starting, now: float) -> None:
         """`rejoin`, once the view has taken hold: the plays still open that its change

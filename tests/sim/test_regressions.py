@@ -727,9 +727,14 @@ CASES = [
         57,
         "round 1 has not ended 1200 simulated seconds on: seats 1 and 5 crashed 5 ms after "
         "their Readies of round 1 went out, nobody held them, and back from disk each was "
-        "sure it had dealt the round",
+        "sure it had dealt the round; later, once a seat's own Tally told how far it had "
+        "passed, seat 4's audit of round 1 failed seat 1: seats 1 and 5, let back in at "
+        "round 1 while the voters still held round 0's Readies and Reveals, applied those "
+        "again after the base, and round 0 ended again there without seat 0's Ready (round "
+        "1's seed one share short)",
         "a seat let back in says again its Ready for a round not begun that the table did "
-        "not apply",
+        "not apply; a seat let back in applies nothing the change settles that sorts below "
+        "the Ready its base stands before",
         opening=True,
         majority=True,
     ),
