@@ -191,6 +191,8 @@ class Commits:
         self.untold = 0
         """How many plays this seat has passed in the canonical order since it last said
         how far, in an Ack (`told`) or a Tally of its own."""
+        self.untold_since = NEVER
+        """When this seat passed the first of those plays (`NEVER`: it has told them all)."""
 
     # --- inputs ---------------------------------------------------------------------------
 
@@ -341,8 +343,12 @@ class Commits:
 
     def told(self) -> Key:
         """How far this seat has passed the canonical order, as its Ack says now."""
-        self.untold = 0
+        self._tell()
         return self.order.passed
+
+    def _tell(self) -> None:
+        """This seat says now how far it has passed the canonical order."""
+        self.untold, self.untold_since = 0, NEVER
 
     def step(
         self, clock: int, now: float
@@ -359,20 +365,21 @@ class Commits:
         self._poll_soon(self.order.blocking)
         for play in self.order.missing:
             self._due.setdefault(play, now + self.late(POLL_BLOCKING))
-        return done, self._passing(settled)
+        return done, self._passing(settled, now)
 
-    def canonical(self, clock: int) -> list[tuple[PlayId, bool]]:
+    def canonical(self, clock: int, now: float) -> list[tuple[PlayId, bool]]:
         """The plays whose place in the canonical order is fixed now, in that order, each
         with whether it committed (`_order.Order.settled`). ``clock``: this seat's own,
         which its plays to come sort above; of the others, what they were last heard to say
         (`hear`) or their last play held here bounds theirs."""
-        return self._passing(self.order.settled_at(self.seat, (clock + 1,), self.members))
+        return self._passing(self.order.settled_at(self.seat, (clock + 1,), self.members), now)
 
-    def _passing(self, done: list[tuple[PlayId, bool]]) -> list[tuple[PlayId, bool]]:
-        """This seat has passed ``done`` in the canonical order: told in its next Ack, and
-        what every member has passed let go of."""
+    def _passing(self, done: list[tuple[PlayId, bool]], now: float) -> list[tuple[PlayId, bool]]:
+        """This seat has passed ``done`` at ``now`` in the canonical order: told in its next
+        Ack or Tally of its own, and what every member has passed let go of."""
         self.untold += len(done)
         if done:
+            self.untold_since = min(self.untold_since, now)
             self._passed[self.seat] = self.order.passed
             self._forget()
         return done
@@ -611,7 +618,7 @@ class Commits:
             return
         tally = self.box.tally(held, self.members, self.view, self._stamp, self.order.passed)
         if tally is not None:
-            self.untold = 0  # (the Tally says how far)
+            self._tell()  # (the Tally says how far)
             self._waiting.pop(play, None)  # (sent to every seat)
             self._learn(tally, held)
             self._send(tally)

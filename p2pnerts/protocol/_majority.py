@@ -23,8 +23,9 @@ all-members log (`_log`):
 Acks carry the clock, how far the seat has passed the canonical order and how many plays
 it has made (`Commits.hear`); the Tally of a seat's own play says how far it has passed
 too. A seat sends an Ack once it has passed `TELL_EVERY` plays since it last said how far
-(`Commits.untold`), however soon: the others let go of a play only once every member has
-said it passed it, and what each seat holds travels in its ViewChange.
+(`Commits.untold`), however soon, or `Timing.tell_passed` after the first of them: the
+others let go of a play only once every member has said it passed it, and what each seat
+holds travels in its ViewChange.
 
 A play of another seat that a genuine Ballot or Tally names by another witness than the
 copy held here (its sender signed two under one number) is shown to every seat, its
@@ -543,7 +544,7 @@ class Majority:
                 self.plays.resolve(starting.resolved, now, CHANGED_WHY)
                 self.plays.apply_waiting(now, view_ends=True)
                 self._host.apply(start, now)
-                self._close(start, fold=True)
+                self._close(start, now, fold=True)
             held_off, self._held_off = [*starting.kept, *self._held_off], []
             if self._host.view != start.view:  # (begun as a later view is installed)
                 self._queued[:0] = held_off  # (that view's change settles them, or keeps them)
@@ -640,9 +641,9 @@ class Majority:
                 self.plays.passed_over(play)
         self.plays.apply_waiting(now, view_ends=True)
         host.apply(starting.start, now)
-        self._close(starting.start, fold=False)
+        self._close(starting.start, now, fold=False)
 
-    def _close(self, start: StartView, *, fold: bool) -> None:
+    def _close(self, start: StartView, now: float, *, fold: bool) -> None:
         """Pass every play of the view ``start`` ends in the canonical order (every play of
         it sorts below the StartView's clock, every play of the new view above), folding
         each into the digest (``fold``; a seat coming back folds none: it never held the
@@ -653,7 +654,7 @@ class Majority:
         order = self.commits.order
         for seat in range(self._host.players):
             order.bound(seat, (start.clock,))
-        self.plays.settle(self.commits.canonical(self._host.acks.clock))
+        self.plays.settle(self.commits.canonical(self._host.acks.clock, now))
         if fold:
             self._fold()
         self.plays.forget_settled()

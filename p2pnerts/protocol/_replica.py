@@ -385,18 +385,21 @@ class Replica(Readings):
 
     def _tell(self) -> float:
         """At a table that commits by a majority, when an Ack is due however busy this seat
-        is (`Timing.tell_passed`): it tells how far the seat has passed the canonical
-        order, and the others let go of the plays every member has passed only so. A seat
-        that plays more often than a heartbeat is never quiet, and held every play of a
-        round until its end (a cheat's table, its plays returned and made again, held
-        4,363, and its change of members failed: the ViewChange outgrew a frame), and at
-        once where it has passed `_majority.TELL_EVERY` plays since it last told (in an
-        Ack, or in a Tally of its own play: `Commits.untold`)."""
+        is: it tells how far the seat has passed the canonical order, and the others let
+        go of the plays every member has passed only so. A seat that plays more often than
+        a heartbeat is never quiet, and held every play of a round until its end (a
+        cheat's table, its plays returned and made again, held 4,363, and its change of
+        members failed: the ViewChange outgrew a frame). Due `Timing.tell_passed` after it
+        passed the first play it has not told of (in an Ack, or in a Tally of its own play:
+        `Commits.untold_since`), and at once where it has passed `_majority.TELL_EVERY`
+        such plays. A seat that tallies its own plays tells it in each, and sends no Ack
+        for it (it sent one a second, one frame a play more at 14 seats)."""
         if self.majority is None:
             return NEVER
-        if self.majority.commits.untold >= TELL_EVERY:  # (a busy table: at once)
+        commits = self.majority.commits
+        if commits.untold >= TELL_EVERY:  # (a busy table: at once)
             return self.outbox.last_ack
-        return self.outbox.last_ack + self.timing.tell_passed
+        return commits.untold_since + self.timing.tell_passed
 
     def send_ack(self, now: float) -> None:
         """Say what this seat holds, how many messages it committed and its digest."""

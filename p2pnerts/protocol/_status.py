@@ -50,6 +50,7 @@ class Timing:
     longer than this. Three times a poll's longest wait, so that an honest sender's Tally
     lost on the way has come again by then (SPEC's notes, "A play held open")."""
     tell_passed: float = 1.0
-    """At a table that commits by a majority, the longest a seat goes between two Acks,
-    however busy: each tells how far it has passed the canonical order, so that the
-    others let go of what every member has passed."""
+    """At a table that commits by a majority, the longest a seat keeps to itself how far it
+    has passed the canonical order, however busy: from the first play it passed and has
+    not told, until an Ack or a Tally of its own says it, so that the others let go of what
+    every member has passed."""

@@ -95,10 +95,10 @@ def _tie(holder: int) -> tuple[Claim, ...]:
     )
 
 
-HEARTS = ((433, 0, 2), (436, 0, 3))
-"""The majority's race: seat 3's 8♥ and seat 4's."""
-TWO = ((524, 0, 3),)
-"""The hiccup: seat 4's 2♠, played into its silence."""
+CLUBS = ((100, 0, 2), (102, 0, 3))
+"""The majority's race: seat 3's 3♣ and seat 4's."""
+TURN = ((536, 0, 3),)
+"""The hiccup: seat 4's stock turn, made into its silence."""
 
 CLAIMS: dict[str, tuple[Claim, ...]] = {
     "race": (
@@ -165,76 +165,77 @@ CLAIMS: dict[str, tuple[Claim, ...]] = {
         ),
     ),
     "majority-race": (
-        Claim("At step 1838 seat 3 plays an 8♥", 1837, (Shows(2, lacks=HEARTS),)),
+        Claim("At step 416 seat 3 plays a 3♣", 415, (Shows(2, lacks=CLUBS),)),
         Claim(
-            "At step 1838 seat 3 plays an 8♥ onto foundation 2, L=433",
-            1838,
-            (Shows(2, holds=HEARTS[:1]), Shows(3, lacks=HEARTS)),
+            "At step 416 seat 3 plays a 3♣ onto foundation 1, L=100",
+            416,
+            (Shows(2, holds=CLUBS[:1]), Shows(3, lacks=CLUBS)),
         ),
-        Claim("at step 1842 its Tally goes out", 1841, (Shows(2, holds=HEARTS[:1]),)),
+        Claim("at step 423 its Tally goes out", 422, (Shows(2, holds=CLUBS[:1]),)),
         Claim(
-            "at step 1842 its Tally goes out ... which has not heard of it yet",
-            1842,
-            (Shows(2, lacks=HEARTS[:1]), Shows(3, lacks=HEARTS)),
+            "at step 423 its Tally goes out ... which has not heard of it yet",
+            423,
+            (Shows(2, lacks=CLUBS[:1]), Shows(3, lacks=CLUBS)),
         ),
-        Claim("At step 1885 seat 4, not having heard", 1884, (Shows(3, lacks=HEARTS),)),
+        Claim("At step 467 seat 4, not having heard", 466, (Shows(3, lacks=CLUBS),)),
         Claim(
-            "At step 1885 seat 4, not having heard of it, plays its own 8♥ there, L=436",
-            1885,
-            (Shows(3, holds=HEARTS[1:], lacks=HEARTS[:1]),),
+            "At step 467 seat 4, not having heard of it, plays its own 3♣ there, L=102",
+            467,
+            (Shows(3, holds=CLUBS[1:], lacks=CLUBS[:1]),),
         ),
         Claim(
-            "Its slow links take it and the votes for it slowly; at step 1973 seat 1 polls",
-            1973,
-            (Shows(0, holds=HEARTS[1:]), Shows(3, holds=HEARTS[1:])),
+            "Its slow links take it and the votes for it slowly; at step 591 seat 3 polls",
+            591,
+            (Shows(2, holds=CLUBS[1:]), Shows(3, holds=CLUBS[1:])),
         ),
-        Claim("at step 1983 counts it in", 1982, _all(range(4), holds=HEARTS[1:])),
+        Claim("at step 600 counts it in", 599, _all(range(4), holds=CLUBS[1:])),
         Claim(
-            "at step 1983 counts it in ... seat 4's card goes back",
-            1983,
-            (Shows(0, lacks=HEARTS), *(Shows(s, holds=HEARTS[1:]) for s in (1, 2, 3))),
+            "at step 600 counts it in ... seat 4's card goes back",
+            600,
+            (Shows(2, lacks=CLUBS), *(Shows(s, holds=CLUBS[1:]) for s in (0, 1, 3))),
         ),
-        Claim("Seats 2 and 3 follow by step 1986", 1985, (Shows(2, holds=HEARTS[1:]),)),
-        Claim("Seats 2 and 3 follow by step 1986", 1986, _all(range(3), lacks=HEARTS)),
-        Claim("seat 4 at step 1987", 1986, (Shows(3, holds=HEARTS[1:]),)),
-        Claim("seat 4 at step 1987", 1987, _all(range(4), lacks=HEARTS)),
+        Claim("Seats 2 and 1 follow by step 602", 601, (Shows(0, holds=CLUBS[1:]),)),
+        Claim("Seats 2 and 1 follow by step 602", 602, _all(range(3), lacks=CLUBS)),
+        Claim("seat 4 at step 609", 608, (Shows(3, holds=CLUBS[1:]),)),
+        Claim("seat 4 at step 609", 609, _all(range(4), lacks=CLUBS)),
     ),
     "majority-hiccup": (
         Claim(
-            "At step 2000 the network cuts seat 4 off ... their applied row goes from 173",
+            "At step 2000 the network cuts seat 4 off ... seat 4's stays at 179",
             2000,
-            (*_all(range(3), applied=173), Shows(3, applied=174)),
+            (*_all(range(0, 3, 2), applied=179), Shows(1, applied=180), Shows(3, applied=179)),
         ),
-        Claim("Seat 4's 2♠ L=524 (step 2022)", 2021, (Shows(3, lacks=TWO),)),
-        Claim("Seat 4's 2♠ L=524 (step 2022)", 2022, (Shows(3, holds=TWO),)),
-        Claim("Each side suspects the other after a second", 2291, _all(range(4), suspected=())),
+        Claim("Seat 4's stock turn L=536 (step 2016)", 2015, (Shows(3, lacks=TURN),)),
+        Claim("Seat 4's stock turn L=536 (step 2016)", 2016, (Shows(3, holds=TURN),)),
+        Claim("Each side suspects the other after a second", 2281, _all(range(4), suspected=())),
         Claim(
             "Each side suspects the other after a second",
-            2292,
-            (Shows(3, suspected=(1,)), Shows(0, suspected=())),
+            2282,
+            (Shows(3, suspected=(2,)), Shows(0, suspected=())),
         ),
         Claim(
             "Each side suspects the other after a second",
-            2318,
+            2304,
             (*_all(range(3), suspected=(3,)), Shows(3, suspected=(0, 1, 2))),
         ),
         Claim(
-            "to 271, seat 4's stays at 174; their committed row, the digest's order, waits at 194",
-            2756,
-            (*_all(range(3), committed=194, applied=271), Shows(3, applied=174, holds=TWO)),
+            "goes on to 277, seat 4's stays at 179; their committed row, the digest's order, "
+            "waits at 199",
+            2716,
+            (*_all(range(3), committed=199, applied=277), Shows(3, applied=179, holds=TURN)),
         ),
-        Claim("At step 2747 the network heals", 2747, (Shows(0, suspected=(3,)),)),
-        Claim("at step 2769 seat 1 hears seat 4 again", 2768, (Shows(0, suspected=(3,)),)),
+        Claim("At step 2717 the network heals", 2717, (Shows(0, suspected=(3,)),)),
+        Claim("at step 2811 seat 1 hears seat 4 again", 2810, (Shows(0, suspected=(3,)),)),
         Claim(
-            "at step 2769 seat 1 hears seat 4 again, still in view 0: nobody was left out",
-            2769,
+            "at step 2811 seat 1 hears seat 4 again, still in view 0: nobody was left out",
+            2811,
             (
                 Shows(0, suspected=()),
                 *_all(range(4), status="playing", view=0, members=(0, 1, 2, 3)),
             ),
         ),
-        Claim("comes back at step 2959", 2958, (Shows(3, holds=TWO),)),
-        Claim("comes back at step 2959", 2959, (Shows(3, lacks=TWO),)),
+        Claim("is voted in at step 3036", 3035, (Shows(3, holds=TURN),)),
+        Claim("is voted in at step 3036", 3036, (Shows(3, lacks=TURN),)),
     ),
     "partition": (
         Claim("At step 600 the network splits seat 4", 600, (Shows(3, committed=45),)),

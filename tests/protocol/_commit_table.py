@@ -203,7 +203,7 @@ class Table:
     def _report(self, seat: int) -> None:
         """Settle the canonical order as far as ``seat`` can, and tell the others."""
         me = self.seats_[seat]
-        self.canon[seat] += me.canonical(self.clocks[seat])
+        self.canon[seat] += me.canonical(self.clocks[seat], self.now)
         self.kept_most = max(self.kept_most, len(me.order.held))
         if not self._sending(seat):
             return

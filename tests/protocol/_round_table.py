@@ -214,7 +214,7 @@ class Round:
         for seat, me in enumerate(self.seats):
             if seat in self.out:
                 continue
-            me.commits.canonical(self.clocks[seat])
+            me.commits.canonical(self.clocks[seat], self.now)
             beat = Beat(seat, self.clocks[seat], me.commits.told(), me.commits.voter.have[seat])
             for dst in range(len(self.seats)):
                 if dst != seat:

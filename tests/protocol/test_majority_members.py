@@ -376,7 +376,43 @@ def test_a_seat_that_tallies_its_own_plays_needs_no_ack_to_say_how_far_it_has_pa
     passed. Before, each seat also sent an Ack every 32 plays it passed: 10 each in the
     4 s."""
     table = _table(4)
-    acks = [0] * 4
+    acks = _counting_acks(table)
+    _turn_stocks(table, 80, every=0.05, held_at_most=4 * 25)  # (about a second's plays)
+    assert max(acks) <= 4 + 1, acks  # (a heartbeat a second)
+
+
+def test_seats_busy_playing_still_let_go_of_what_every_seat_has_passed() -> None:
+    """Every seat turns its stock ten times a second for 4 s, so none is ever quiet for a
+    heartbeat; each still tells how far it has passed the canonical order within a second
+    (`Timing.tell_passed`), and every seat lets go of the plays all have passed. Before,
+    a busy seat told nobody, and each seat held every play of the round. Each tells it in
+    the Tally of each play of its own, so none sends an Ack to say it: before, each sent
+    one a second all the same, 4 each in the 4 s, one frame a play more at 14 seats."""
+    table = _table(3)
+    acks = _counting_acks(table)
+    _turn_stocks(table, 40, every=0.1, held_at_most=3 * 15)  # (about a second's plays)
+    assert acks == [0, 0, 0]
+
+
+def test_a_seat_that_passed_plays_it_has_not_told_of_acks_within_a_second() -> None:
+    """A seat that passes another seat's plays tells how far within `Timing.tell_passed`
+    of the first it has not told of, however busy it is, and owes nothing once it has."""
+    table = _table(3)
+    table.replicas[0].intend(TurnStock(0), table.now)
+    table.flush()
+    table.settle()
+    seat = table.replicas[1]
+    commits = _commits(table, 1)
+    assert commits.untold >= 1
+    assert seat._tell() == commits.untold_since + table.timing.tell_passed
+    seat.send_ack(table.now)
+    assert (commits.untold, commits.untold_since) == (0, float("inf"))
+    assert seat._tell() == float("inf")
+
+
+def _counting_acks(table: Table) -> list[int]:
+    """How many Acks each seat of ``table`` sends from now on, counted as it sends them."""
+    acks = [0] * table.players
     for seat, replica in enumerate(table.replicas):
 
         def counted(now: float, seat: int = seat, send: Any = replica.send_ack) -> None:
@@ -384,16 +420,7 @@ def test_a_seat_that_tallies_its_own_plays_needs_no_ack_to_say_how_far_it_has_pa
             send(now)
 
         replica.send_ack = counted  # type: ignore[method-assign]
-    _turn_stocks(table, 80, every=0.05, held_at_most=4 * 25)  # (about a second's plays)
-    assert max(acks) <= 4 + 1, acks  # (a heartbeat a second)
-
-
-def test_seats_busy_playing_still_let_go_of_what_every_seat_has_passed() -> None:
-    """Every seat turns its stock ten times a second, so none is ever quiet for a
-    heartbeat; each still sends an Ack a second (`Timing.tell_passed`), telling how far it
-    has passed the canonical order, and every seat lets go of the plays all have passed.
-    Before, a busy seat sent none, and each seat held every play of the round."""
-    _turn_stocks(_table(3), 40, every=0.1, held_at_most=3 * 15)  # (about a second's plays)
+    return acks
 
 
 def _turn_stocks(table: Table, times: int, *, every: float, held_at_most: int) -> None:
