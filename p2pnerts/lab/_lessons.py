@@ -135,36 +135,36 @@ LESSONS = {
         ),
         Lesson(
             "majority-race",
-            Table(50, 4, majority=True),
+            Table(116, 4, majority=True),
             Kind.RACE,
-            by=600,
-            start=413,
+            by=2527,
+            start=2367,
             script=((0, _struck("slow", 3)),),
             about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
-            "step 416 seat 3 plays a 3♣ onto foundation 1, L=100; seats 1 and 2 vote for "
-            "it, and at step 423 its Tally goes out: in, by 3 of 4, without seat 4, which "
-            "has not heard of it yet. At step 467 seat 4, not having heard of it, plays "
-            "its own 3♣ there, L=102: concurrent. Its slow links take it and the votes "
-            "for it slowly; at step 591 seat 3 polls, carrying it, hands seat 1's Ballot "
-            "on to seat 4, and at step 600 counts it in, by all four. The keys put L=100 "
-            "first: seat 4's card goes back. Seats 2 and 1 follow by step 602, seat 4 at "
-            "step 609.",
+            "step 2370 seat 1 plays a 3♦ onto foundation 6, L=561; seats 3 and 2 vote for "
+            "it, and at step 2374 its Tally goes out: in, by 3 of 4, without seat 4, which "
+            "has not heard of it yet. At step 2421 seat 4, not having heard of it, plays "
+            "its own 3♦ there, L=563: concurrent. Its slow links take it and the votes "
+            "for it slowly; at step 2519 seat 3 polls, carrying it, hands seat 1's Ballot "
+            "on to seat 4, and at step 2527 counts it in, by all four. The keys put L=561 "
+            "first: seat 4's card goes back. Seats 1 and 2 follow by step 2531, seat 4 at "
+            "step 2546.",
         ),
         Lesson(
             "majority-hiccup",
             Table(1, 4, majority=True),
             Kind.HICCUP,
-            by=2811,
+            by=2802,
             start=1997,
-            script=((2000, _struck("partition", 3)), (2717, _struck("join"))),
+            script=((2000, _struck("partition", 3)), (2709, _struck("join"))),
             about="Commit by a majority (protocol v3). At step 2000 the network cuts seat 4 "
             "off for 2.5 s. The three play on, each play voted in by a quorum, 3 of 4, "
-            "without seat 4: their applied row goes on to 277, seat 4's stays at 179; "
-            "their committed row, the digest's order, waits at 199 for seat 4's clock. "
-            "Each side suspects the other after a second, no more. At step 2717 the "
-            "network heals; at step 2811 seat 1 hears seat 4 again, still in view 0: "
-            "nobody was left out. Seat 4's stock turn L=536 (step 2016), made into the "
-            "silence, is voted in at step 3036.",
+            "without seat 4: their applied row goes on to 278, seat 4's stays at 179; "
+            "their committed row, the digest's order, waits at 198 for seat 4's clock. "
+            "Each side suspects the other after a second, no more. At step 2709 the "
+            "network heals; at step 2802 seat 1 hears seat 4 again, still in view 0: "
+            "nobody was left out. Seat 4's stock turn L=536 (step 2007), made into the "
+            "silence, is voted in at step 3018.",
         ),
     )
 }

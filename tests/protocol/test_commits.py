@@ -269,6 +269,38 @@ def test_a_seat_polls_on_a_play_once_it_is_late_for_what_this_table_takes() -> N
     assert me.deadline() == pytest.approx(10.0 + LATE * 0.040)
 
 
+def test_the_members_poll_on_a_late_play_one_after_another() -> None:
+    """Seat 1's play, held at seats 0, 2 and 3, and nothing more of seat 1: counting back
+    from its sender, seat 0 polls on it first, `POLL_AFTER` on, seat 3 at twice that and
+    seat 2 at three times. Seat 0's poll decides it, and its Tally reaches the others before
+    their turn comes: one poll, where each seat that waited polled on its own (a table of 14
+    on one core polled each play some 13 times, and the polls fed the load)."""
+    seats = [Commits(s, 4, Signer.computed(s, 4), range(4), lambda: 1) for s in range(4)]
+    play = seats[1].make(1, (1, 1), onto(1), HOME, 0.0)
+    for seat in (0, 2, 3):
+        seats[seat].hold(play, 0.0)
+        seats[seat].take_outgoing()  # (each votes to seat 1, silent now: lost)
+    due = [seats[seat].deadline() for seat in (0, 3, 2)]
+    assert due == pytest.approx([POLL_AFTER, 2 * POLL_AFTER, 3 * POLL_AFTER])
+    seats[0].tick(POLL_AFTER)
+    polls = 0
+    moving = True
+    while moving:
+        moving = False
+        for seat in (0, 2, 3):
+            for frame, to in seats[seat].take_outgoing():
+                polls += isinstance(frame, Poll)
+                for other in [to] if to is not None else (0, 2, 3):
+                    if other not in (seat, 1):
+                        seats[other].take(frame, POLL_AFTER)
+                        moving = True
+    assert all(play.id in seats[seat].order.outcomes for seat in (0, 2, 3))
+    seats[3].tick(2 * POLL_AFTER)
+    seats[2].tick(3 * POLL_AFTER)
+    polls += sum(isinstance(f, Poll) for s in (2, 3) for f, _ in seats[s].take_outgoing())
+    assert polls == 1
+
+
 def _blocked(carried: bool) -> Commits:
     """Seat 0 of 4, whose play onto foundation 1, decided in, waits on seat 1's play there
     that sorts before it (held at time 0, by a Poll's carry if ``carried``)."""

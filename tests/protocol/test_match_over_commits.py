@@ -119,7 +119,7 @@ class Match(Round):
                 self.take(seat, play, ok)
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 11), (4, 2), (6, 3)])
+@pytest.mark.parametrize(("players", "seed"), [(3, 0), (4, 0), (6, 0)])
 def test_rounds_one_after_another_end_alike_at_every_seat(players: int, seed: int) -> None:
     """Three rounds: every seat ends each on the same table with the same points, though
     at some seat a play of a round resolved before the round started there (it waited)."""
