@@ -66,6 +66,7 @@ from p2pnerts.protocol._messages import (
     Ack,
     CommitFrame,
     Leave,
+    Message,
     Ordered,
     Play,
     Poll,
@@ -585,8 +586,8 @@ class Majority:
         self._settle(start)
         have = self.commits.order.have
         self.made = self._arrived[host.seat] = have[host.seat]
-        for payload in start.carried:
-            message = decode_payload(payload)
+        carried = [decode_payload(payload) for payload in start.carried]
+        for message in carried:
             match message:
                 case StartView():
                     host.apply(message, now)
@@ -599,7 +600,7 @@ class Majority:
                     message, start.members, start.joined
                 ):
                     kept.append(message)  # (kept by the coordinator while members changed)
-        resolved, base = self.commits.resolved(), self._base_key(start)
+        resolved, base = self.commits.resolved(), self._base_key(start, carried)
         for play, _ in resolved:
             message = self.plays.message(play)
             if base is not None and self._key(message) < base:
@@ -608,19 +609,18 @@ class Majority:
                 host.inplay.in_the_air(message)  # (its own, made before it was left out)
         return _Starting(start, resolved, True, frozenset(applied), tuple(kept))
 
-    def _base_key(self, start: StartView) -> tuple[int, ...] | None:
+    def _base_key(self, start: StartView, carried: list[Message]) -> tuple[int, ...] | None:
         """The order key of the Ready a StartView's base stands just before (the first of
-        round ``start.round`` that it carries; None at the match's start, or where it
-        carries none). Every message sorting below it was applied or returned before it,
-        as a Ready acts on the whole table: a play the change settles in below it is in
-        the base, not to be applied again. (Its voters still held round 0's Readies and
-        Reveals, not all passed, when two seats of six came back at round 1: applied
-        again after the base, they made round 0 end again without a Ready the base had,
-        and round 1's seed from one share fewer.)"""
+        round ``start.round`` among what it carries, ``carried``, decoded; None at the
+        match's start, or where it carries none). Every message sorting below it was applied
+        or returned before it, as a Ready acts on the whole table: a play the change settles
+        in below it is in the base, not to be applied again. (Its voters still held round
+        0's Readies and Reveals, not all passed, when two seats of six came back at round 1:
+        applied again after the base, they made round 0 end again without a Ready the base
+        had, and round 1's seed from one share fewer.)"""
         if not start.base_committed:
             return None
-        for payload in start.carried:
-            message = decode_payload(payload)
+        for message in carried:
             if isinstance(message, Ready) and message.round == start.round:
                 return self._key(message)
         return None
