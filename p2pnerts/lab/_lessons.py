@@ -135,20 +135,20 @@ LESSONS = {
         ),
         Lesson(
             "majority-race",
-            Table(116, 4, majority=True),
+            Table(50, 4, majority=True),
             Kind.RACE,
-            by=2527,
-            start=2367,
+            by=635,
+            start=452,
             script=((0, _struck("slow", 3)),),
             about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
-            "step 2370 seat 1 plays a 3♦ onto foundation 6, L=561; seats 3 and 2 vote for "
-            "it, and at step 2374 its Tally goes out: in, by 3 of 4, without seat 4, which "
-            "has not heard of it yet. At step 2421 seat 4, not having heard of it, plays "
-            "its own 3♦ there, L=563: concurrent. Its slow links take it and the votes "
-            "for it slowly; at step 2519 seat 3 polls, carrying it, hands seat 1's Ballot "
-            "on to seat 4, and at step 2527 counts it in, by all four. The keys put L=561 "
-            "first: seat 4's card goes back. Seats 1 and 2 follow by step 2531, seat 4 at "
-            "step 2546.",
+            "step 455 seat 3 plays a 3♣ onto foundation 1, L=104; seats 1 and 2 vote for "
+            "it, and at step 460 its Tally goes out: in, by 3 of 4, without seat 4, which "
+            "has not heard of it yet. At step 529 seat 4, not having heard of it, plays "
+            "its own 3♣ there, L=105: concurrent. Its slow links take it and the votes "
+            "for it slowly; at step 627 seat 3 polls, carrying it, hands seat 2's Ballot "
+            "on to seat 4, and at step 635 counts it in, by all four. The keys put L=104 "
+            "first: seat 4's card goes back. Seats 2 and 1 follow by step 642, seat 4 at "
+            "step 676.",
         ),
         Lesson(
             "majority-hiccup",

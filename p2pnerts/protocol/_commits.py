@@ -21,9 +21,10 @@ that resolve, in the order they do (`resolved`).
   every member (`POLL_BLOCKING`, sooner, where a play decided in waits on it here: a slow
   sender's outcome holds up every play its voters named it below), or for `LATE` times
   what a play usually takes here (`usual`), if that is longer, and again while it waits,
-  each wait twice the last. The members wait so one after another, counting back from
-  the play's sender (`_turn`): the first that polls decides it and tells every seat, so
-  that the others need not poll. The Poll carries the play as this seat holds it (its
+  each wait twice the last. The members wait `POLL_AFTER` one after another, counting
+  back from the play's sender (`_turn`): the first that polls decides it and tells every
+  seat, so that the others need not poll; a wait on `POLL_BLOCKING` is not in turn (its
+  own plays wait on it). The Poll carries the play as this seat holds it (its
   signed message, from the replica: ``carry``), so that a member whose link from the
   sender is slower can hold it and vote at once (`_majority.Majority`). A sender polls on
   its own play so too once it has waited `POLL_MOST` (a Ballot lost on a link that broke
@@ -219,7 +220,7 @@ class Commits:
         if play.seat == self.seat:
             self._poll_soon(self.order.waits_for(play))
         # Its own too, later: a Ballot lost on a link that broke is asked for again.
-        wait = POLL_MOST if play.seat == self.seat else self._late_on(play.seat, POLL_AFTER)
+        wait = POLL_MOST if play.seat == self.seat else self._late_on(play.seat)
         self._due.setdefault(play.id, now + wait)
         if play.seat != self.seat:
             self._held_at.setdefault(play.id, now)
@@ -317,11 +318,10 @@ class Commits:
             elif play[1] > order.have[play[0]] and play not in order.missing:
                 del self._due[play]  # (missing, and nothing here waits on it any more)
             elif now >= due:  # again and again, each wait twice the last, up to POLL_MOST
-                if play in order.missing:
-                    first = self.late(POLL_BLOCKING)  # (this seat lacks it: no other can help)
+                if play in order.missing or play in order.blocking:
+                    first = self.late(POLL_BLOCKING)  # (see `_late_on`: not in turn)
                 else:
-                    least = POLL_BLOCKING if play in order.blocking else POLL_AFTER
-                    first = self._late_on(play[0], least)
+                    first = self._late_on(play[0])
                 wait = self._wait[play] = min(2 * self._wait.get(play, first / 2), POLL_MOST)
                 self._due[play] = now + wait
                 self._poll(play, self._carry(play))
@@ -520,14 +520,17 @@ class Commits:
         ``least``, or `LATE` times what a play usually takes (`usual`), if longer."""
         return max(least, LATE * self.usual())
 
-    def _late_on(self, sender: int, least: float) -> float:
-        """`late`, for a play of ``sender`` held here: the members that wait on it poll on
-        it one after another, each a wait after the one before it (`_turn`). The first
-        that polls decides it and sends its Tally to every seat, and the others need not
-        poll: where every seat that waited polled on its own, a table of 14 with one core
-        to share polled each play some 13 times, 39 frames a poll, and the polls fed the
-        load that made the plays late (SPEC's notes: "Polls one after another")."""
-        return self.late(least) * (1 + self._turn(sender))
+    def _late_on(self, sender: int) -> float:
+        """`late` on `POLL_AFTER`, for a play of ``sender`` held here that no play decided
+        in waits on here: the members that wait on it poll on it one after another, each a
+        wait after the one before it (`_turn`). The first that polls decides it and sends
+        its Tally to every seat, and the others need not poll: where every seat that waited
+        polled on its own, a table of 14 with one core to share polled each play some 13
+        times, 39 frames a poll, and the polls fed the load that made the plays late (SPEC's
+        notes: "Polls one after another"). A seat where a play decided in waits on it polls
+        `POLL_BLOCKING` on, out of turn: its own plays wait too, and in turn a slow member
+        first held up the table's tail (SPEC's notes: "The turn on the waits that block")."""
+        return self.late(POLL_AFTER) * (1 + self._turn(sender))
 
     def _turn(self, sender: int) -> int:
         """This seat's place among the members that may poll on a play of ``sender``,
@@ -575,7 +578,7 @@ class Commits:
         for play in plays:
             held = self._held_at.get(play)
             if held is not None and play not in self._wait and play in self._due:
-                wait = 0.0 if play in self._carried_in else self._late_on(play[0], POLL_BLOCKING)
+                wait = 0.0 if play in self._carried_in else self.late(POLL_BLOCKING)
                 self._due[play] = min(self._due[play], held + wait)
 
     def _send(self, frame: CommitFrame, to: int | None = None) -> None:

@@ -95,8 +95,8 @@ def _tie(holder: int) -> tuple[Claim, ...]:
     )
 
 
-DIAMONDS = ((561, 0, 0), (563, 0, 3))
-"""The majority's race: seat 1's 3♦ and seat 4's."""
+CLUBS = ((104, 0, 2), (105, 0, 3))
+"""The majority's race: seat 3's 3♣ and seat 4's."""
 TURN = ((536, 0, 3),)
 """The hiccup: seat 4's stock turn, made into its silence."""
 
@@ -165,39 +165,39 @@ CLAIMS: dict[str, tuple[Claim, ...]] = {
         ),
     ),
     "majority-race": (
-        Claim("At step 2370 seat 1 plays a 3♦", 2369, (Shows(0, lacks=DIAMONDS),)),
+        Claim("At step 455 seat 3 plays a 3♣", 454, (Shows(2, lacks=CLUBS),)),
         Claim(
-            "At step 2370 seat 1 plays a 3♦ onto foundation 6, L=561",
-            2370,
-            (Shows(0, holds=DIAMONDS[:1]), Shows(3, lacks=DIAMONDS)),
+            "At step 455 seat 3 plays a 3♣ onto foundation 1, L=104",
+            455,
+            (Shows(2, holds=CLUBS[:1]), Shows(3, lacks=CLUBS)),
         ),
-        Claim("at step 2374 its Tally goes out", 2373, (Shows(0, holds=DIAMONDS[:1]),)),
+        Claim("at step 460 its Tally goes out", 459, (Shows(2, holds=CLUBS[:1]),)),
         Claim(
-            "at step 2374 its Tally goes out ... which has not heard of it yet",
-            2374,
-            (Shows(0, lacks=DIAMONDS[:1]), Shows(3, lacks=DIAMONDS)),
+            "at step 460 its Tally goes out ... which has not heard of it yet",
+            460,
+            (Shows(2, lacks=CLUBS[:1]), Shows(3, lacks=CLUBS)),
         ),
-        Claim("At step 2421 seat 4, not having heard", 2420, (Shows(3, lacks=DIAMONDS),)),
+        Claim("At step 529 seat 4, not having heard", 528, (Shows(3, lacks=CLUBS),)),
         Claim(
-            "At step 2421 seat 4, not having heard of it, plays its own 3♦ there, L=563",
-            2421,
-            (Shows(3, holds=DIAMONDS[1:], lacks=DIAMONDS[:1]),),
+            "At step 529 seat 4, not having heard of it, plays its own 3♣ there, L=105",
+            529,
+            (Shows(3, holds=CLUBS[1:], lacks=CLUBS[:1]),),
         ),
         Claim(
-            "Its slow links take it and the votes for it slowly; at step 2519 seat 3 polls",
-            2519,
-            (Shows(2, holds=DIAMONDS[1:]), Shows(3, holds=DIAMONDS[1:])),
+            "Its slow links take it and the votes for it slowly; at step 627 seat 3 polls",
+            627,
+            (Shows(2, holds=CLUBS[1:]), Shows(3, holds=CLUBS[1:])),
         ),
-        Claim("at step 2527 counts it in", 2526, _all(range(4), holds=DIAMONDS[1:])),
+        Claim("at step 635 counts it in", 634, _all(range(4), holds=CLUBS[1:])),
         Claim(
-            "at step 2527 counts it in ... seat 4's card goes back",
-            2527,
-            (Shows(2, lacks=DIAMONDS), *(Shows(s, holds=DIAMONDS[1:]) for s in (0, 1, 3))),
+            "at step 635 counts it in ... seat 4's card goes back",
+            635,
+            (Shows(2, lacks=CLUBS), *(Shows(s, holds=CLUBS[1:]) for s in (0, 1, 3))),
         ),
-        Claim("Seats 1 and 2 follow by step 2531", 2530, (Shows(1, holds=DIAMONDS[1:]),)),
-        Claim("Seats 1 and 2 follow by step 2531", 2531, _all(range(3), lacks=DIAMONDS)),
-        Claim("seat 4 at step 2546", 2545, (Shows(3, holds=DIAMONDS[1:]),)),
-        Claim("seat 4 at step 2546", 2546, _all(range(4), lacks=DIAMONDS)),
+        Claim("Seats 2 and 1 follow by step 642", 641, (Shows(0, holds=CLUBS[1:]),)),
+        Claim("Seats 2 and 1 follow by step 642", 642, _all(range(3), lacks=CLUBS)),
+        Claim("seat 4 at step 676", 675, (Shows(3, holds=CLUBS[1:]),)),
+        Claim("seat 4 at step 676", 676, _all(range(4), lacks=CLUBS)),
     ),
     "majority-hiccup": (
         Claim(

@@ -135,20 +135,20 @@ def test_the_faults_a_lesson_strikes_are_the_lessons() -> None:
 
 def test_at_a_majoritys_table_a_quorum_decides_the_race_and_the_clocks_order_it() -> None:
     lab, note = shown(LESSONS["majority-race"])
-    assert note.text == "RACE: seat 1's 3♦ beat seat 4's 3♦ to foundation 6"
-    assert note.keys == ((561, 0, 0), (563, 0, 3))
-    assert note.reason.startswith("L=561 < L=563")
+    assert note.text == "RACE: seat 3's 3♣ beat seat 4's 3♣ to foundation 1"
+    assert note.keys == ((104, 0, 2), (105, 0, 3))
+    assert note.reason.startswith("L=104 < L=105")
     assert note.reason.endswith(
-        "both voted in by a quorum, 3 of 4: seat 1's by 1 2 3, seat 4's by 1 2 3 4"
+        "both voted in by a quorum, 3 of 4: seat 3's by 1 2 3, seat 4's by 1 2 3 4"
     )
-    first, second = (lab.chronicle.counts[seat, clock] for seat, clock in ((0, 561), (3, 563)))
-    assert first.ok and first.voters == (0, 1, 2) and first.step == 2374  # not waiting for 4
-    assert second.ok and second.voters == (0, 1, 2, 3) and second.step == 2527  # a poller's
+    first, second = (lab.chronicle.counts[seat, clock] for seat, clock in ((2, 104), (3, 105)))
+    assert first.ok and first.voters == (0, 1, 2) and first.step == 460  # not waiting for 4
+    assert second.ok and second.voters == (0, 1, 2, 3) and second.step == 635  # a poller's
     sent = [(line.step, line.seat, line.text) for line in lab.chronicle.lines]
-    assert (2374, 0, "Tally L=563 1's L=561 in: for 1 2 3") in sent
-    assert (2519, 2, "Poll L=598 on 4's L=563, carrying it") in sent
-    assert (2523, 2, "hands on 1's Ballot L=598 for 4's L=563") in sent
-    assert (2527, 2, "Tally L=600 4's L=563 in: for 1 2 3 4") in sent
+    assert (460, 2, "Tally L=106 3's L=104 in: for 1 2 3") in sent
+    assert (627, 2, "Poll L=143 on 4's L=105, carrying it") in sent
+    assert (634, 2, "hands on 2's Ballot L=144 for 4's L=105") in sent
+    assert (635, 2, "Tally L=145 4's L=105 in: for 1 2 3 4") in sent
 
 
 def test_at_a_majoritys_table_a_hiccup_leaves_nobody_out() -> None:
