@@ -70,8 +70,9 @@ from commit_frames import (  # beside this
 from commit_wire import Seat, Wire
 
 from p2pnerts.protocol import Signer, encode
-from p2pnerts.protocol._commits import POLL_AFTER, POLL_MOST, Commits
+from p2pnerts.protocol._commits import Commits
 from p2pnerts.protocol._messages import Ballot, Poll, Tally
+from p2pnerts.protocol._polling import POLL_AFTER, POLL_MOST
 from p2pnerts.protocol._spots import (
     ALL,
     Decision,

@@ -83,11 +83,12 @@ Version 3's commit rule (a majority's order per spot) is `_spots` (the votes and
 decide and prove) and `_order` (one seat's commits and what a view change settles), which
 the study's model runs too (``tools/commit_rules.py``); `_ballots` its frames (signed
 votes, and outcomes that carry them, checked before they count) and `_commits` one seat's
-commit over them, with `_changes` what a change of members settles from what each seat
-holds. A replica made with ``majority=True`` holds it (`Majority`, `_majority.py`: its
-ordered messages numbered and held; `Applying`, `_applying.py`: applied as they resolve
-and folded in the canonical order) in place of the log, and changes members from what
-each seat brings in its ViewChange (`_handover`), a seat coming back replaying the round
+commit over them, with `_polling` when it polls on a late play and `_changes` what a
+change of members settles from what each seat holds. A replica made with
+``majority=True`` holds it (`Majority`, `_majority.py`: its ordered messages numbered and
+held; `Applying`, `_applying.py`: applied as they resolve and folded in the canonical
+order) in place of the log, and changes members from what each seat brings in its
+ViewChange (`_handover`), a seat coming back replaying the round
 as the coordinator applied it (`Majority.rejoin`). `_channel` encrypts a link:
 a Noise handshake (by the `noiseprotocol` package) and the records that carry its frames,
 sealed and opened without IO; `_identity` says who a seat is, and what each end of a link signs.

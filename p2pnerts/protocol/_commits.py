@@ -17,14 +17,10 @@ that resolve, in the order they do (`resolved`).
 - A Tally is taken only once this seat holds its play, and only if its Ballots prove it
   (`BallotBox.check`); one that comes before the play waits for it. A Tally that fails is
   refused as a `RemoteProtocolError`, with nothing changed.
-- A seat that has held a play of another seat for `POLL_AFTER` without an outcome polls
-  every member (`POLL_BLOCKING`, sooner, where a play decided in waits on it here: a slow
-  sender's outcome holds up every play its voters named it below), or for `LATE` times
-  what a play usually takes here (`usual`), if that is longer, and again while it waits,
-  each wait twice the last. The members wait `POLL_AFTER` one after another, counting
-  back from the play's sender (`_turn`): the first that polls decides it and tells every
-  seat, so that the others need not poll; a wait on `POLL_BLOCKING` is not in turn (its
-  own plays wait on it). The Poll carries the play as this seat holds it (its
+- A seat that has held a play of another seat too long without an outcome polls every
+  member on it, and again while it waits (when: `_polling.PollTimes`; the members wait
+  one after another, so that the first that polls decides the play and tells every seat,
+  and the others need not poll). The Poll carries the play as this seat holds it (its
   signed message, from the replica: ``carry``), so that a member whose link from the
   sender is slower can hold it and vote at once (`_majority.Majority`). A sender polls on
   its own play so too once it has waited `POLL_MOST` (a Ballot lost on a link that broke
@@ -36,15 +32,13 @@ that resolve, in the order they do (`resolved`).
   a late vote then would send back a play that only came slowly), and hands the Tally on
   once it learns it: a sender's Tally reaches the seats one by one, a slow sender's
   far apart, and where the votes split no poll decides the play, so that the poller waits
-  for the first seat that has it to hand it on. A play a Poll carried here is polled on at
-  once where a play decided in waits on it (the poller has waited on it already), and a
-  wait on such a play starts at `POLL_BLOCKING`, not `POLL_AFTER`.
+  for the first seat that has it to hand it on.
   The poller takes such a Tally, or counts its own Ballot and the answers and decides the
   play itself when they decide it, counting as a poller does (`_spots.decide`,
   ``polled``: more votes than the sender needs, so that a voter telling the two of them
   two things parts nothing).
 - A seat whose play decided in waits on plays its link from their sender has not brought
-  (`_order.Order.missing`) polls on the next of them `POLL_BLOCKING` on, carrying nothing;
+  (`_order.Order.missing`) polls on the next of them, carrying nothing;
   a member that holds it polls that seat back, to it alone, carrying it (`_bring`), and
   counts the Ballot that answers. A Ballot on a play polled on so that is not held here
   yet is dropped unread: it is asked for again once the play is held.
@@ -64,7 +58,6 @@ ViewChanges (`_handover`).
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable
 
 from p2pnerts.protocol._ballots import BallotBox
@@ -73,32 +66,13 @@ from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import Ballot, CommitFrame, Poll, Tally
 from p2pnerts.protocol._order import Order
+from p2pnerts.protocol._polling import NEVER, POLL_MOST, PollTimes
 from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._spots import Decision, Key, PlayId, Spot, Spotted, Vote, Voter
 
-POLL_AFTER = 0.1
-"""Seconds a seat holds another seat's play without an outcome before it polls the members
-(the study's recovery wait, SPEC's notes: "Since the study")."""
-POLL_BLOCKING = 0.010
-"""Seconds a seat holds another seat's play without an outcome before it polls the members,
-where a play of any seat decided in waits on it here (`_order.Order.blocking`), or a play
-of this seat names it below (`_order.Order.waits_for`: it will wait on it once decided in,
-so it is polled on as the play goes out, not a round trip later): a slow sender's outcome
-holds up every play its voters named it below."""
-POLL_MOST = 1.0
-"""The longest wait between two polls on one play: each wait is twice the last."""
-LATE = 2.0
-"""How many times the time a play usually takes here to get its outcome (`Commits.usual`)
-a play has waited before this seat polls on it, if that is longer than `POLL_AFTER` or
-`POLL_BLOCKING`: on a loaded machine every outcome comes later, and a poll that fires on
-plays that are not late adds a frame for each member, its answers and Tallies handed on,
-to the load that made them later (SPEC's notes: "Polls that follow the table")."""
-USUAL_OF = 33
-"""How many of the last outcomes learnt here `Commits.usual` is the median of."""
 AHEAD = PENDING_LIMIT
 """How far past a seat's plays held here a Tally or a Poll may name one of its plays: no
 further than its plays may wait to commit (SPEC §4.2)."""
-NEVER = float("inf")
 
 
 class Commits:
@@ -146,15 +120,8 @@ class Commits:
         change, every seat of the new view knowing them alike."""
         self._early: dict[PlayId, list[Tally]] = {}
         """Tallies on plays not held here yet, kept until the play comes."""
-        self._due: dict[PlayId, float] = {}
-        """Another seat's plays held without an outcome, and when to poll on each next."""
-        self._wait: dict[PlayId, float] = {}
-        """How long the last wait before a poll on each play was."""
-        self._held_at: dict[PlayId, float] = {}
-        """When this seat first held each play of another seat (`open_since`)."""
-        self._took: deque[float] = deque(maxlen=USUAL_OF)
-        """How long each of the last `USUAL_OF` outcomes learnt here took, from when this
-        seat held the play (`usual`)."""
+        self.polls = PollTimes(seat, players)
+        """When this seat polls next on each play held here without an outcome."""
         self._now = 0.0
         """The time of the last input (`hold`, `take`, `tick`)."""
         self._tally_handed: dict[PlayId, dict[int, float]] = {}
@@ -168,8 +135,6 @@ class Commits:
         """Plays held here that seats polled on before this seat knew their outcome, with
         those seats: each is handed the Tally once this seat learns it (a sender's Tally
         reaches the seats one by one, and a seat that polled waits on it)."""
-        self._carried_in: set[PlayId] = set()
-        """Plays held here first as a Poll carried them: another seat has waited on each."""
         self._brought: set[PlayId] = set()
         """Plays held here that this seat carried back to a seat whose Poll carried none
         (`_bring`): its answer, a Ballot, is counted as a poller counts one."""
@@ -218,15 +183,11 @@ class Commits:
         vote = self.voter.hold(play)
         self.order.hold(play)
         if play.seat == self.seat:
-            self._poll_soon(self.order.waits_for(play))
+            self.polls.waited_on(self.order.waits_for(play))
         # Its own too, later: a Ballot lost on a link that broke is asked for again.
-        wait = POLL_MOST if play.seat == self.seat else self._late_on(play.seat)
-        self._due.setdefault(play.id, now + wait)
+        self.polls.hold(play.id, now, self.members, carried=carried)
         if play.seat != self.seat:
-            self._held_at.setdefault(play.id, now)
             self._send(self.box.cast(vote, play.seat, self.view, self._stamp()))
-            if carried:
-                self._carried_in.add(play.id)
         _, askers = self._asked.pop(play.id, (now, set()))
         self._answer(vote, askers)  # (polled before it came: answered now it has)
         if askers:
@@ -254,15 +215,16 @@ class Commits:
             return  # passed everywhere: its sender has it resolved, this seat let it go
         known = play in self.order.outcomes
         self._take(frame, play, now)
-        if not known:
-            self._timed(play, now)
+        if not known and play in self.order.outcomes:
+            self.polls.timed(play, now)
 
     def _take(self, frame: CommitFrame, play: PlayId, now: float) -> None:
         match frame:
             case Ballot():
-                if play in self._wait and frame.number > self.order.have[frame.seat]:
+                polled = self.polls.polled(play)
+                if polled and frame.number > self.order.have[frame.seat]:
                     return  # (polled on as it was missing: asked again once it is held)
-                asked = frame.seat == self.seat or play in self._wait or play in self._brought
+                asked = frame.seat == self.seat or polled or play in self._brought
                 if play not in self.order.held or not asked:
                     why = f"a Ballot on play {play}, which seat {self.seat} did not ask about"
                     raise RemoteProtocolError(why)
@@ -311,22 +273,11 @@ class Commits:
             if now >= since + POLL_MOST and play[1] <= self._made[play[0]]:
                 del self._asked[play]
                 self._answer(self.voter.unseen(play), askers)
-        order = self.order
-        for play, due in list(self._due.items()):
-            if play in order.outcomes:
-                del self._due[play]
-            elif play[1] > order.have[play[0]] and play not in order.missing:
-                del self._due[play]  # (missing, and nothing here waits on it any more)
-            elif now >= due:  # again and again, each wait twice the last, up to POLL_MOST
-                if play in order.missing or play in order.blocking:
-                    first = self.late(POLL_BLOCKING)  # (see `_late_on`: not in turn)
-                else:
-                    first = self._late_on(play[0])
-                wait = self._wait[play] = min(2 * self._wait.get(play, first / 2), POLL_MOST)
-                self._due[play] = now + wait
-                self._poll(play, self._carry(play))
-                self._decide(play)  # its own Ballot, cast when it took the play, counts too
-                self._timed(play, now)
+        for play in self.polls.due(now, self.order, self.members):
+            self._poll(play, self._carry(play))
+            self._decide(play)  # its own Ballot, cast when it took the play, counts too
+            if play in self.order.outcomes:
+                self.polls.timed(play, now)
 
     def hear(self, seat: int, clock: int, passed: Key, made: int = 0) -> None:
         """What ``seat`` says on its ordered link beside its plays (the replica's Ack): its
@@ -367,9 +318,8 @@ class Commits:
         on `POLL_BLOCKING` from ``now`` (`_order.Order.missing`)."""
         self.release()
         done, settled = self.order.step(self.seat, (clock + 1,), self.members)
-        self._poll_soon(self.order.blocking)
-        for play in self.order.missing:
-            self._due.setdefault(play, now + self.late(POLL_BLOCKING))
+        self.polls.waited_on(self.order.blocking)
+        self.polls.missing(self.order.missing, now)
         return done, self._passing(settled, now)
 
     def canonical(self, clock: int, now: float) -> list[tuple[PlayId, bool]]:
@@ -438,13 +388,10 @@ class Commits:
         self.other_copies.clear()  # (settled: every seat of the view holds one copy now)
         self._asked.clear()
         self._waiting.clear()
-        self._carried_in.clear()
         self._brought.clear()
         self._handed.clear()
         self._tally_handed.clear()
-        self._due.clear()
-        self._wait.clear()
-        self._held_at.clear()
+        self.polls.clear()
         self._early.clear()
         self._held_back.clear()
 
@@ -479,15 +426,12 @@ class Commits:
         self.voter.forget(gone, upto)
         ids = [play.id for play in gone]
         self.box.forget(ids)
-        self._carried_in.difference_update(ids)
+        self.polls.forget(ids)
         self._brought.difference_update(ids)
         for play in ids:
             for kept in (
                 self._tallies,
                 self._settled,
-                self._due,
-                self._wait,
-                self._held_at,
                 self._early,
                 self.other_copies,
                 self._asked,
@@ -506,46 +450,13 @@ class Commits:
             for (seat, number), (since, _) in self._asked.items()
             if number <= self._made[seat]
         )
-        return min(min(self._due.values(), default=NEVER), min(asked, default=NEVER))
-
-    def usual(self) -> float:
-        """How long a play of another seat usually takes here, from when this seat holds
-        it to when it learns its outcome: the median of the last `USUAL_OF` (0 before
-        any)."""
-        took = sorted(self._took)
-        return took[len(took) // 2] if took else 0.0
-
-    def late(self, least: float) -> float:
-        """How long a play waits here without an outcome before this seat polls on it:
-        ``least``, or `LATE` times what a play usually takes (`usual`), if longer."""
-        return max(least, LATE * self.usual())
-
-    def _late_on(self, sender: int) -> float:
-        """`late` on `POLL_AFTER`, for a play of ``sender`` held here that no play decided
-        in waits on here: the members that wait on it poll on it one after another, each a
-        wait after the one before it (`_turn`). The first that polls decides it and sends
-        its Tally to every seat, and the others need not poll: where every seat that waited
-        polled on its own, a table of 14 with one core to share polled each play some 13
-        times, 39 frames a poll, and the polls fed the load that made the plays late (SPEC's
-        notes: "Polls one after another"). A seat where a play decided in waits on it polls
-        `POLL_BLOCKING` on, out of turn: its own plays wait too, and in turn a slow member
-        first held up the table's tail (SPEC's notes: "The turn on the waits that block")."""
-        return self.late(POLL_AFTER) * (1 + self._turn(sender))
-
-    def _turn(self, sender: int) -> int:
-        """This seat's place among the members that may poll on a play of ``sender``,
-        counting back from the sender's seat (0: the seat before it)."""
-        places = sorted((sender - m) % self.players for m in self.members if m != sender)
-        mine = (sender - self.seat) % self.players
-        return places.index(mine) if mine in places else len(places)
+        return min(self.polls.deadline(), min(asked, default=NEVER))
 
     def open_since(self) -> float:
         """Since when this seat holds the oldest play of another seat that has no outcome
         here (`NEVER`: none)."""
-        held, known = self._held_at, self.order.outcomes
-        return min(
-            (held[p] for p in self.order.unresolved if p in held and p not in known), default=NEVER
-        )
+        known = self.order.outcomes
+        return self.polls.open_since(p for p in self.order.unresolved if p not in known)
 
     def take_outgoing(self) -> list[tuple[CommitFrame, int | None]]:
         """Frames to send, in order, each with the seat it goes to (None: every other seat):
@@ -559,27 +470,10 @@ class Commits:
         committed). A play another seat sent that one decided in now waits on is polled on
         `POLL_BLOCKING` after it was held here, if it has not been yet."""
         done = self.order.ready()
-        self._poll_soon(self.order.blocking)
+        self.polls.waited_on(self.order.blocking)
         return done
 
     # --- inside ---------------------------------------------------------------------------
-
-    def _timed(self, play: PlayId, now: float) -> None:
-        """Note how long ``play``, another seat's, took here, if its outcome is learnt."""
-        held = self._held_at.get(play)
-        if held is None or play not in self.order.outcomes:
-            return
-        self._took.append(now - held)
-
-    def _poll_soon(self, plays: Iterable[PlayId]) -> None:
-        """Poll on each of ``plays``, other seats' plays held here that a play waits on (or
-        will), `POLL_BLOCKING` after it was held here, if it has not been polled on yet; at
-        once where a Poll carried it here (its poller waited on it already)."""
-        for play in plays:
-            held = self._held_at.get(play)
-            if held is not None and play not in self._wait and play in self._due:
-                wait = 0.0 if play in self._carried_in else self.late(POLL_BLOCKING)
-                self._due[play] = min(self._due[play], held + wait)
 
     def _send(self, frame: CommitFrame, to: int | None = None) -> None:
         """Send ``frame`` to seat ``to`` (a Ballot, unless handed on: to the seat it names),
@@ -671,7 +565,7 @@ class Commits:
             self._compare(vote.witness, play.id)
         self.order.learn(outcome)
         self._tallies[play.id] = tally
-        self._due.pop(play.id, None)
+        self.polls.learnt(play.id)
         for seat in sorted(self._waiting.pop(play.id, ())):
             if seat != tally.sender:
                 self._hand_tally(tally, seat)

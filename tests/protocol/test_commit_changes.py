@@ -51,7 +51,7 @@ def test_a_play_that_waits_on_one_none_of_the_new_view_held_commits_once_it_is_r
     named seat 0's play 3 below it, a play no other seat held. The change returns play 3
     with nothing to carry, so play 2 commits at seats 1 and 2, where it would wait for
     play 3 for ever. (Seed 67; seed 65 showed it before a play waited on was polled on
-    sooner, `_commits.POLL_BLOCKING`, and now takes other turns.)"""
+    sooner, `_polling.POLL_BLOCKING`, and now takes other turns.)"""
     rng = random.Random(67)
     table = run(67, 3, rng.randrange(20, 60), cut=rng.randrange(3))
     assert table.out == {0} and (0, 3) in table.plays

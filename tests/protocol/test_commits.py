@@ -13,15 +13,9 @@ from _commit_table import Table, assert_agreed, run
 from test_spots import onto
 
 from p2pnerts.protocol import RemoteProtocolError, Signer
-from p2pnerts.protocol._commits import (
-    AHEAD,
-    LATE,
-    POLL_AFTER,
-    POLL_BLOCKING,
-    POLL_MOST,
-    Commits,
-)
+from p2pnerts.protocol._commits import AHEAD, Commits
 from p2pnerts.protocol._messages import Ballot, Poll, Tally
+from p2pnerts.protocol._polling import LATE, POLL_AFTER, POLL_BLOCKING, POLL_MOST
 from p2pnerts.protocol._spots import Spotted, Vote, decide
 
 
@@ -247,7 +241,7 @@ def test_a_seat_polls_on_a_play_once_it_is_late_for_what_this_table_takes() -> N
     polls, their answers and the Tallies handed on made the machine slower still."""
     seats = [Commits(s, 4, Signer.computed(s, 4), range(4), lambda: 1) for s in range(4)]
     me, sender = seats[0], seats[1]
-    assert me.usual() == 0.0 and me.late(POLL_BLOCKING) == POLL_BLOCKING
+    assert me.polls.usual() == 0.0 and me.polls.late(POLL_BLOCKING) == POLL_BLOCKING
     for number in range(1, 6):
         at = float(number)
         play = sender.make(number, (number, 1), onto(1, number), bytes([number]) * 16, at)
@@ -258,8 +252,8 @@ def test_a_seat_polls_on_a_play_once_it_is_late_for_what_this_table_takes() -> N
                     sender.take(frame, at)
         tally = next(f for f, _ in sender.take_outgoing() if isinstance(f, Tally))
         me.take(tally, at + 0.040)
-    assert me.usual() == pytest.approx(0.040)
-    assert me.late(POLL_BLOCKING) == pytest.approx(LATE * 0.040)
+    assert me.polls.usual() == pytest.approx(0.040)
+    assert me.polls.late(POLL_BLOCKING) == pytest.approx(LATE * 0.040)
     assert LATE * 0.040 > POLL_BLOCKING
     late = sender.make(6, (6, 1), onto(1, 7), HOME, 10.0)
     me.hold(late, 10.0)

@@ -246,8 +246,11 @@ def _commit_state(replica: Replica) -> tuple[object, ...]:
         dict(commits._tallies),
         {play: list(tallies) for play, tallies in commits._early.items()},
         {play: (at, set(seats)) for play, (at, seats) in commits._asked.items()},
-        dict(commits._due),
-        dict(commits._wait),
+        dict(commits.polls._due),
+        dict(commits.polls._wait),
+        dict(commits.polls._held_at),
+        set(commits.polls._carried_in),
+        list(commits.polls._took),
         list(commits._made),
         list(commits._outgoing),
     )
