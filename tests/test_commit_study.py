@@ -242,3 +242,15 @@ def test_the_laptop_runs_interval_holds_their_p99_and_a_change_s_shift() -> None
     assert low < high
     assert laptop_sim.p99_interval(run, run) == [0.0, 0.0]
     assert laptop_sim.p99_interval(later, run) == [2.0, 2.0]
+
+
+def test_with_a_bad_laptop_at_14_seats_no_healthy_play_waits_on_a_turn_to_poll() -> None:
+    """Seed 11 of `laptop_sim` at 14 seats with the bad laptop: with the members polling in
+    turn where a play decided in waits on the late one, a healthy seat's play waited 114 ms
+    of simulated time in the second round, where the others wait some 6 (SPEC's notes: "The
+    turn on the waits that block"). A seat whose own plays wait polls out of turn."""
+    _, by_seed = laptop_sim.network_run(14, "bad", range(11, 12), rounds=2)
+    waits = sorted(by_seed[11])
+    assert len(waits) > 200
+    assert waits[len(waits) // 2] < 0.010
+    assert waits[-1] < 0.040
