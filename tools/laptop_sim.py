@@ -7,14 +7,13 @@ the last seat sends at 30 ± 60 ms with 5% lost; ``stall``: its links cut for 2 
 play), bots at the study's pace, two rounds a seed as `bad_laptop.py` plays. The bots play
 the simulator's simple policy unless told another (``--policy expert`` is what the real
 runs' level-6 bots play: it races for the foundations far more, and so splits more votes
-on the laptop's plays). For each
-network it prints, over every seed together, the commit latency of the healthy seats' own
-plays onto a foundation and of the laptop's (p50, p99, p99.9 and the longest, ms), then
-the same of every own play whatever the move (``every_play``: moves on a seat's own
-tableau race nothing, and make most plays), frames and bytes a play (heartbeats aside; the
-commit frames among them) and the CPU the runs took: the figures `bad_laptop.py` takes
-from real processes (whose ``--stats`` time foundation plays alone), deterministic and in
-seconds.
+on the laptop's plays). For each network it prints, over every seed together, the commit
+latency of the healthy seats' own plays onto a foundation and of the laptop's (``p50``,
+``p99``, ``p99.9`` and ``max``, the longest, ms, each by its name), then the same of
+every own play whatever the move (``every_play``: moves on a seat's own tableau race
+nothing, and make most plays), frames and bytes a play (heartbeats aside; the commit
+frames among them) and the CPU the runs took: the figures `bad_laptop.py` takes from real
+processes (whose ``--stats`` time foundation plays alone), deterministic and in seconds.
 
 A run is deterministic, but a change moves every play after the first it touches, so two
 trees on the same seeds play different games, and the healthy p99 moves by milliseconds
@@ -48,7 +47,7 @@ from p2pnerts.bots import POLICIES, BotDriver, Reaction
 from p2pnerts.driver import Pace
 from p2pnerts.sim import Links, SimConfig, Simulation
 
-QUANTILES = (0.5, 0.99, 0.999, 1.0)
+QUANTILES = {"p50": 0.5, "p99": 0.99, "p99.9": 0.999, "max": 1.0}
 """What the figures give of each seat's latencies: p50, p99, p99.9 and the longest."""
 BOOTSTRAP = 1000
 """Resamplings of the seeds behind each interval."""
@@ -62,9 +61,13 @@ def _quantile(values: list[float], share: float) -> float | None:
     return round(1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))], 1)
 
 
-def _figures(pooled: dict[str, list[float]]) -> dict[str, list[float | None]]:
-    """The quantiles of the healthy seats' latencies and of the laptop's."""
-    return {who: [_quantile(values, q) for q in QUANTILES] for who, values in pooled.items()}
+def _figures(pooled: dict[str, list[float]]) -> dict[str, dict[str, float | None]]:
+    """The quantiles of the healthy seats' latencies and of the laptop's, each by its name
+    (a list of four once had its p99.9 read as the p99)."""
+    return {
+        who: {name: _quantile(values, q) for name, q in QUANTILES.items()}
+        for who, values in pooled.items()
+    }
 
 
 BySeed = dict[int, list[float]]
