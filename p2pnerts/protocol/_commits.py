@@ -66,9 +66,10 @@ from p2pnerts.protocol._errors import RemoteProtocolError
 from p2pnerts.protocol._log import PENDING_LIMIT
 from p2pnerts.protocol._messages import Ballot, CommitFrame, Poll, Tally
 from p2pnerts.protocol._order import Order
-from p2pnerts.protocol._polling import NEVER, POLL_MOST, PollTimes
+from p2pnerts.protocol._polling import POLL_MOST, PollTimes
 from p2pnerts.protocol._signing import Signer
 from p2pnerts.protocol._spots import Decision, Key, PlayId, Spot, Spotted, Vote, Voter
+from p2pnerts.protocol._status import NEVER
 
 AHEAD = PENDING_LIMIT
 """How far past a seat's plays held here a Tally or a Poll may name one of its plays: no

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 
 from p2pnerts.protocol._order import Order
 from p2pnerts.protocol._spots import PlayId
+from p2pnerts.protocol._status import NEVER
 
 POLL_AFTER = 0.1
 """Seconds a seat holds another seat's play without an outcome before it polls the members
@@ -50,7 +51,6 @@ plays that are not late adds a frame for each member, its answers and Tallies ha
 to the load that made them later (SPEC's notes: "Polls that follow the table")."""
 USUAL_OF = 33
 """How many of the last outcomes learnt here `PollTimes.usual` is the median of."""
-NEVER = float("inf")
 
 
 class PollTimes:
