@@ -134,6 +134,53 @@ def test_an_arena_stopped_mid_run_ends_its_worker_processes_too(
     assert err.splitlines()[-1] == told and "Traceback" not in err
 
 
+HELD = """
+import os, signal, subprocess, sys
+from p2pnerts.system import interrupts_held, terminate_as_interrupt
+terminated = terminate_as_interrupt()
+BLOCKED = "import signal; print(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, ()))"
+try:
+    with interrupts_held() as check:
+        os.kill(os.getpid(), signal.{name})
+        print("held", flush=True)
+        worker = subprocess.run([sys.executable, "-c", BLOCKED], capture_output=True, text=True)
+        print("a process started meanwhile blocks it:", worker.stdout.strip(), flush=True)
+        if {check}:
+            check()
+        print("not raised", flush=True)
+except KeyboardInterrupt:
+    print("raised; terminated:", terminated(), flush=True)
+"""
+
+
+@posix_signals
+@pytest.mark.parametrize(
+    ("name", "at_check", "told"),
+    [
+        ("SIGINT", True, "raised; terminated: False"),
+        ("SIGTERM", True, "raised; terminated: True"),
+        ("SIGINT", False, "raised; terminated: False"),
+    ],
+)
+def test_ctrl_c_held_back_raises_where_the_fan_out_looks_for_it(
+    name: str, at_check: bool, told: str
+) -> None:
+    # The arena once hung for ever at exit: Ctrl-C raised inside a future's lock left it
+    # held, and the pool's thread waited on it. Held back, it raises at `check`, or as the
+    # block ends; a worker started meanwhile begins with Ctrl-C blocked.
+    script = HELD.format(name=name, check=at_check)
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=LIMIT
+    )
+    assert run.stdout.splitlines() == [
+        "held",
+        "a process started meanwhile blocks it: True",
+        *([] if at_check else ["not raised"]),
+        told,
+    ], run.stderr
+    assert run.stderr == ""
+
+
 def test_a_port_in_use_is_one_line_and_status_1() -> None:
     with socket.socket() as taken:
         taken.bind(("0.0.0.0", 0))

@@ -36,13 +36,15 @@ from typing import Any, Generic, TypeVar
 
 from p2pnerts import __version__
 from p2pnerts.errors import Error, UsageError, in_one_line
-from p2pnerts.system import leave_interrupts
+from p2pnerts.system import interrupts_held, leave_interrupts
 
 J = TypeVar("J")
 R = TypeVar("R")
 
 IN_FLIGHT_PER_WORKER = 2
 """Chunks queued per worker: one running, one ready to start the moment it ends."""
+WAKE = 0.1
+"""Seconds the fan-out waits on its workers before it looks whether Ctrl-C came."""
 CHUNKS_PER_WORKER = 8
 """Chunks a fan-out aims for per worker when no chunk size is given: small enough that
 the last chunks do not leave workers idle, large enough that the per-call cost fades."""
@@ -193,20 +195,25 @@ def _in_flight(
     waiting = iter(enumerate(chunks))
     running: dict[cf.Future[_Stamped[R]], int] = {}
     limit = max(1, workers * IN_FLIGHT_PER_WORKER)
-    try:
-        while True:
-            for index, seeds in waiting:
-                running[executor.submit(run_chunk, task, job, seeds)] = index
-                if len(running) >= limit:
-                    break
-            if not running:
-                return
-            finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
-            for future in finished:
-                yield running.pop(future), _result(future)
-    finally:
-        for future in running:
-            future.cancel()
+    # Ctrl-C raised inside the futures' locks could leave one held (`interrupts_held`).
+    with interrupts_held() as interrupted:
+        try:
+            while True:
+                for index, seeds in waiting:
+                    running[executor.submit(run_chunk, task, job, seeds)] = index
+                    if len(running) >= limit:
+                        break
+                if not running:
+                    return
+                finished: set[cf.Future[_Stamped[R]]] = set()
+                while not finished:
+                    interrupted()
+                    finished, _ = cf.wait(running, WAKE, return_when=cf.FIRST_COMPLETED)
+                for future in finished:
+                    yield running.pop(future), _result(future)
+        finally:
+            for future in running:
+                future.cancel()
 
 
 def _result(future: cf.Future[_Stamped[R]]) -> _Stamped[R]:

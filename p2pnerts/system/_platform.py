@@ -18,8 +18,9 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -101,6 +102,70 @@ async def interrupt_on_terminate(first: Callable[[], Awaitable[object]] | None =
             if first is not None:
                 await first()
             raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[Callable[[], None]]:
+    """Hold Ctrl-C and SIGTERM back while the main thread waits on threads of its own (a
+    process pool's): yields ``check``, which ends the block as the signal would have (its
+    handler raises KeyboardInterrupt) if one came meanwhile. Call it where raising is safe.
+
+    Python raises a handler's KeyboardInterrupt between any two steps of the main thread,
+    even one inside ``with lock:``, whose lock is then never released: a Ctrl-C that came
+    as the arena's fan-out took a future's lock left the pool's own thread waiting on it,
+    and the process at exit waiting on that thread, for ever. On POSIX, Ctrl-C is also
+    blocked in the main thread meanwhile, so that a worker process started in the block
+    begins with it blocked too (until it ignores it: `leave_interrupts`): one that is
+    still importing when Ctrl-C reaches the whole group spills no traceback. Elsewhere,
+    and in any thread but the main one, it changes nothing and ``check`` does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: None
+        return
+    came: list[int] = []
+
+    def record(signum: int, _frame: FrameType | None) -> None:
+        came.append(signum)
+
+    before = {int(n): signal.getsignal(n) for n in (signal.SIGINT, signal.SIGTERM)}
+    held = [n for n, h in before.items() if callable(h)]  # (not ignored, nor the default)
+    for signum in held:
+        signal.signal(signum, record)
+    blocked = signal.SIGINT in held and _block_interrupts(True)
+
+    def replay() -> None:
+        if came:
+            handler = before[came[0]]
+            assert callable(handler)
+            handler(came[0], None)  # Python's own raises KeyboardInterrupt, as does ours
+            raise KeyboardInterrupt  # (a handler that did not)
+
+    def check() -> None:
+        if blocked and _interrupt_pending():
+            _block_interrupts(False)  # (delivered to `record` now)
+            _block_interrupts(True)
+        replay()
+
+    try:
+        yield check
+    finally:
+        for signum in held:
+            signal.signal(signum, before[signum])
+        if blocked:
+            _block_interrupts(False)  # (one still pending reaches its own handler now)
+    replay()  # (one that came after the last check)
+
+
+def _block_interrupts(block: bool) -> bool:
+    """Block Ctrl-C in this thread, or unblock it; False where signals have no mask."""
+    if sys.platform == "win32":
+        return False
+    signal.pthread_sigmask(signal.SIG_BLOCK if block else signal.SIG_UNBLOCK, {signal.SIGINT})
+    return True
+
+
+def _interrupt_pending() -> bool:
+    """Whether a Ctrl-C waits, blocked, to reach this process."""
+    return sys.platform != "win32" and signal.SIGINT in signal.sigpending()
 
 
 def leave_interrupts() -> None:
