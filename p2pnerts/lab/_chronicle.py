@@ -320,7 +320,8 @@ class Chronicle:
                     now,
                     Kind.SUSPECT,
                     f"seat {seat + 1} suspects seat {silent + 1}",
-                    ("nothing heard from it for a second: no message, no heartbeat"),
+                    f"nothing heard from it for {_span(replica.timing.suspect_after)}: "
+                    "no message, no heartbeat",
                     (seat, silent),
                 )
             case ViewInstalled(view=view, members=members):
@@ -645,3 +646,8 @@ def _gist(message: Message) -> str:
             return f"{move.card}→{where}"
         return "Nerts!" if isinstance(move, CallNerts) else ""
     return ""
+
+
+def _span(seconds: float) -> str:
+    """A length of time as the notes say it: "a second", "1.5 s"."""
+    return "a second" if seconds == 1 else f"{seconds:g} s"

@@ -181,9 +181,14 @@ AT_A_MAJORITY = (
         "this back, not the plays",
     ),
     (
+        "Ack",
+        "what a replica holds, its clock and how far it has passed the digest's order; "
+        "sent once it has broadcast nothing for 0.5 s, as the heartbeat",
+    ),
+    (
         "liveness",
         "the other members as this replica hears them; 4? means seat 4 is suspected: "
-        "silent for a second; a quorum plays on, and a view leaves it out only after 10 s",
+        "silent for 1.5 s; a quorum plays on, and a view leaves it out only after 10 s",
     ),
 )
 """At a majority's table (protocol version 3): the words it adds, and those it changes."""

@@ -135,36 +135,36 @@ LESSONS = {
         ),
         Lesson(
             "majority-race",
-            Table(50, 4, majority=True),
+            Table(73, 4, majority=True),
             Kind.RACE,
-            by=635,
-            start=452,
+            by=835,
+            start=678,
             script=((0, _struck("slow", 3)),),
             about="Commit by a majority (protocol v3); seat 4 is slowed from the start. At "
-            "step 455 seat 3 plays a 3♣ onto foundation 1, L=104; seats 1 and 2 vote for "
-            "it, and at step 460 its Tally goes out: in, by 3 of 4, without seat 4, which "
-            "has not heard of it yet. At step 529 seat 4, not having heard of it, plays "
-            "its own 3♣ there, L=105: concurrent. Its slow links take it and the votes "
-            "for it slowly; at step 627 seat 3 polls, carrying it, hands seat 2's Ballot "
-            "on to seat 4, and at step 635 counts it in, by all four. The keys put L=104 "
-            "first: seat 4's card goes back. Seats 2 and 1 follow by step 642, seat 4 at "
-            "step 676.",
+            "step 681 seat 2 plays a 3♣ onto foundation 5, L=176; seats 1 and 3 vote for "
+            "it, and at step 690 its Tally goes out: in, by 3 of 4, without seat 4, which "
+            "has not heard of it yet. At step 740 seat 4, not having heard of it, plays "
+            "its own 3♣ there, L=177: concurrent. Its slow links take it and the votes "
+            "for it slowly; at step 831 seat 3 polls, carrying it, hands seat 1's Ballot "
+            "on to seat 4, and at step 835 counts it in, by all four. The keys put L=176 "
+            "first: seat 4's card goes back. Seats 2 and 1 follow by step 837, seat 4 at "
+            "step 852.",
         ),
         Lesson(
             "majority-hiccup",
             Table(1, 4, majority=True),
             Kind.HICCUP,
-            by=2802,
+            by=2836,
             start=1997,
-            script=((2000, _struck("partition", 3)), (2709, _struck("join"))),
+            script=((2000, _struck("partition", 3)), (2716, _struck("join"))),
             about="Commit by a majority (protocol v3). At step 2000 the network cuts seat 4 "
             "off for 2.5 s. The three play on, each play voted in by a quorum, 3 of 4, "
-            "without seat 4: their applied row goes on to 278, seat 4's stays at 179; "
-            "their committed row, the digest's order, waits at 198 for seat 4's clock. "
-            "Each side suspects the other after a second, no more. At step 2709 the "
-            "network heals; at step 2802 seat 1 hears seat 4 again, still in view 0: "
-            "nobody was left out. Seat 4's stock turn L=536 (step 2007), made into the "
-            "silence, is voted in at step 3018.",
+            "without seat 4: their applied row goes on to 279, seat 4's stays at 181; "
+            "their committed row, the digest's order, waits at 201 for seat 4's clock. "
+            "Each side suspects the other after 1.5 s, no more. At step 2716 the "
+            "network heals; at step 2836 seat 1 hears seat 4 again, still in view 0: "
+            "nobody was left out. Seat 4's 3♣ to its pile 3, L=540 (step 2024), made "
+            "into the silence, is voted in at step 3129.",
         ),
     )
 }

@@ -18,7 +18,7 @@ from __future__ import annotations
 from p2pnerts.protocol._events import PeerRecovered, PeerSuspected
 from p2pnerts.protocol._host import Membership
 from p2pnerts.protocol._log import Pending
-from p2pnerts.protocol._messages import Ack, Message
+from p2pnerts.protocol._messages import Ack, CommitFrame, Message
 from p2pnerts.protocol._status import NEVER
 
 
@@ -46,8 +46,9 @@ class Liveness:
         """Per member whose deck's Reveal the next deal waits for, none of it held here,
         since when (`watch_reveals`)."""
 
-    def hear(self, message: Message, now: float, *, stale: bool) -> None:
-        """A message came next from its sender: heard now, and no longer suspected.
+    def hear(self, message: Message | CommitFrame, now: float, *, stale: bool) -> None:
+        """A message (or a commit frame) came from its sender: heard now, and no longer
+        suspected.
         ``stale``: it is an Ack that claims no more of the other seats' messages than its
         sender's last did (`Acks.accept`): the sender may be stalling."""
         seat = message.sender

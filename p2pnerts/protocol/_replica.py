@@ -101,6 +101,8 @@ class Replica(Readings):
         except BadOptions as exc:
             raise LocalProtocolError(str(exc)) from None
         timing = timing or Timing()
+        if majority:
+            timing = timing.for_majority()
         self.seat = seat
         self.players = players
         self.timing = timing
@@ -558,6 +560,7 @@ class Replica(Readings):
             self.majority.take(frame, now, via)
         if frame.view == membership.view and via == frame.sender in membership.members:
             membership.installed.add(via)  # (a frame sent in this view shows it installed)
+            membership.liveness.hear(frame, now, stale=False)  # (and it is not silent)
         self.commit_ready(now)
 
     def apply(self, message: Ordered | StartView, now: float) -> int:

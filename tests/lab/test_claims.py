@@ -35,13 +35,13 @@ def test_the_races_two_plays_are_concurrent_and_the_seats_have_them_in_different
 def test_the_majoritys_race_is_concurrent_and_the_slow_seat_had_its_own_play_first(
     tmp_path: Path,
 ) -> None:
-    """Seat 4 played its 3♣ L=105 before seat 3's L=104 reached it, and seat 3 had its
-    own first; both were voted in and their keys put seat 3's first. Seats 1 and 2 had seat
-    3's play first too (seat 4's links are slow), and seat 4 its own."""
+    """Seat 4 played its 3♣ L=177 before seat 2's L=176 reached it, and seat 2 had its
+    own first; both were voted in and their keys put seat 2's first. Seats 1 and 3 had seat
+    2's play first too (seat 4's links are slow), and seat 4 its own."""
     _, _, race = claimed(LESSONS["majority-race"], tmp_path)
     assert race.concurrent and not race.known
-    assert race.first == (2, 104) and race.second == (3, 105)
-    assert race.seen == {0: (2, 3), 1: (2, 3), 2: (2, 3), 3: (3, 2)}
+    assert race.first == (1, 176) and race.second == (3, 177)
+    assert race.seen == {0: (1, 3), 1: (1, 3), 2: (1, 3), 3: (3, 1)}
 
 
 @pytest.mark.parametrize("name", ["tie-both-stay", "tie-rotate", "tie-seat"])

@@ -95,9 +95,9 @@ def _tie(holder: int) -> tuple[Claim, ...]:
     )
 
 
-CLUBS = ((104, 0, 2), (105, 0, 3))
+CLUBS = ((176, 0, 1), (177, 0, 3))
 """The majority's race: seat 3's 3♣ and seat 4's."""
-TURN = ((536, 0, 3),)
+SILENT = ((540, 0, 3),)
 """The hiccup: seat 4's stock turn, made into its silence."""
 
 CLAIMS: dict[str, tuple[Claim, ...]] = {
@@ -165,77 +165,77 @@ CLAIMS: dict[str, tuple[Claim, ...]] = {
         ),
     ),
     "majority-race": (
-        Claim("At step 455 seat 3 plays a 3♣", 454, (Shows(2, lacks=CLUBS),)),
+        Claim("At step 681 seat 2 plays a 3♣", 680, (Shows(1, lacks=CLUBS),)),
         Claim(
-            "At step 455 seat 3 plays a 3♣ onto foundation 1, L=104",
-            455,
-            (Shows(2, holds=CLUBS[:1]), Shows(3, lacks=CLUBS)),
+            "At step 681 seat 2 plays a 3♣ onto foundation 5, L=176",
+            681,
+            (Shows(1, holds=CLUBS[:1]), Shows(3, lacks=CLUBS)),
         ),
-        Claim("at step 460 its Tally goes out", 459, (Shows(2, holds=CLUBS[:1]),)),
+        Claim("at step 690 its Tally goes out", 689, (Shows(1, holds=CLUBS[:1]),)),
         Claim(
-            "at step 460 its Tally goes out ... which has not heard of it yet",
-            460,
-            (Shows(2, lacks=CLUBS[:1]), Shows(3, lacks=CLUBS)),
+            "at step 690 its Tally goes out ... which has not heard of it yet",
+            690,
+            (Shows(1, lacks=CLUBS[:1]), Shows(3, lacks=CLUBS)),
         ),
-        Claim("At step 529 seat 4, not having heard", 528, (Shows(3, lacks=CLUBS),)),
+        Claim("At step 740 seat 4, not having heard", 739, (Shows(3, lacks=CLUBS),)),
         Claim(
-            "At step 529 seat 4, not having heard of it, plays its own 3♣ there, L=105",
-            529,
+            "At step 740 seat 4, not having heard of it, plays its own 3♣ there, L=177",
+            740,
             (Shows(3, holds=CLUBS[1:], lacks=CLUBS[:1]),),
         ),
         Claim(
-            "Its slow links take it and the votes for it slowly; at step 627 seat 3 polls",
-            627,
+            "Its slow links take it and the votes for it slowly; at step 831 seat 3 polls",
+            831,
             (Shows(2, holds=CLUBS[1:]), Shows(3, holds=CLUBS[1:])),
         ),
-        Claim("at step 635 counts it in", 634, _all(range(4), holds=CLUBS[1:])),
+        Claim("at step 835 counts it in", 834, _all(range(4), holds=CLUBS[1:])),
         Claim(
-            "at step 635 counts it in ... seat 4's card goes back",
-            635,
+            "at step 835 counts it in ... seat 4's card goes back",
+            835,
             (Shows(2, lacks=CLUBS), *(Shows(s, holds=CLUBS[1:]) for s in (0, 1, 3))),
         ),
-        Claim("Seats 2 and 1 follow by step 642", 641, (Shows(0, holds=CLUBS[1:]),)),
-        Claim("Seats 2 and 1 follow by step 642", 642, _all(range(3), lacks=CLUBS)),
-        Claim("seat 4 at step 676", 675, (Shows(3, holds=CLUBS[1:]),)),
-        Claim("seat 4 at step 676", 676, _all(range(4), lacks=CLUBS)),
+        Claim("Seats 2 and 1 follow by step 837", 836, (Shows(0, holds=CLUBS[1:]),)),
+        Claim("Seats 2 and 1 follow by step 837", 837, _all(range(3), lacks=CLUBS)),
+        Claim("seat 4 at step 852", 851, (Shows(3, holds=CLUBS[1:]),)),
+        Claim("seat 4 at step 852", 852, _all(range(4), lacks=CLUBS)),
     ),
     "majority-hiccup": (
         Claim(
-            "At step 2000 the network cuts seat 4 off ... seat 4's stays at 179",
+            "At step 2000 the network cuts seat 4 off ... seat 4's stays at 181",
             2000,
-            (*_all(range(2), applied=180), *_all(range(2, 4), applied=179)),
+            (Shows(3, applied=181),),
         ),
-        Claim("Seat 4's stock turn L=536 (step 2007)", 2006, (Shows(3, lacks=TURN),)),
-        Claim("Seat 4's stock turn L=536 (step 2007)", 2007, (Shows(3, holds=TURN),)),
-        Claim("Each side suspects the other after a second", 2273, _all(range(4), suspected=())),
+        Claim("Seat 4's 3♣ to its pile 3, L=540 (step 2024)", 2023, (Shows(3, lacks=SILENT),)),
+        Claim("Seat 4's 3♣ to its pile 3, L=540 (step 2024)", 2024, (Shows(3, holds=SILENT),)),
+        Claim("Each side suspects the other after 1.5 s", 2434, _all(range(4), suspected=())),
         Claim(
-            "Each side suspects the other after a second",
-            2274,
-            (Shows(3, suspected=(2,)), Shows(0, suspected=())),
+            "Each side suspects the other after 1.5 s",
+            2435,
+            (Shows(1, suspected=(3,)), Shows(3, suspected=())),
         ),
         Claim(
-            "Each side suspects the other after a second",
-            2289,
+            "Each side suspects the other after 1.5 s",
+            2442,
             (*_all(range(3), suspected=(3,)), Shows(3, suspected=(0, 1, 2))),
         ),
         Claim(
-            "goes on to 278, seat 4's stays at 179; their committed row, the digest's order, "
-            "waits at 198",
-            2708,
-            (*_all(range(3), committed=198, applied=278), Shows(3, applied=179, holds=TURN)),
+            "goes on to 279, seat 4's stays at 181; their committed row, the digest's order, "
+            "waits at 201",
+            2715,
+            (*_all(range(3), committed=201, applied=279), Shows(3, applied=181, holds=SILENT)),
         ),
-        Claim("At step 2709 the network heals", 2709, (Shows(0, suspected=(3,)),)),
-        Claim("at step 2802 seat 1 hears seat 4 again", 2801, (Shows(0, suspected=(3,)),)),
+        Claim("At step 2716 the network heals", 2716, (Shows(0, suspected=(3,)),)),
+        Claim("at step 2836 seat 1 hears seat 4 again", 2835, (Shows(0, suspected=(3,)),)),
         Claim(
-            "at step 2802 seat 1 hears seat 4 again, still in view 0: nobody was left out",
-            2802,
+            "at step 2836 seat 1 hears seat 4 again, still in view 0: nobody was left out",
+            2836,
             (
                 Shows(0, suspected=()),
                 *_all(range(4), status="playing", view=0, members=(0, 1, 2, 3)),
             ),
         ),
-        Claim("is voted in at step 3018", 3017, (Shows(3, holds=TURN),)),
-        Claim("is voted in at step 3018", 3018, (Shows(3, lacks=TURN),)),
+        Claim("is voted in at step 3129", 3128, (Shows(3, holds=SILENT),)),
+        Claim("is voted in at step 3129", 3129, (Shows(3, lacks=SILENT),)),
     ),
     "partition": (
         Claim("At step 600 the network splits seat 4", 600, (Shows(3, committed=45),)),

@@ -135,20 +135,20 @@ def test_the_faults_a_lesson_strikes_are_the_lessons() -> None:
 
 def test_at_a_majoritys_table_a_quorum_decides_the_race_and_the_clocks_order_it() -> None:
     lab, note = shown(LESSONS["majority-race"])
-    assert note.text == "RACE: seat 3's 3♣ beat seat 4's 3♣ to foundation 1"
-    assert note.keys == ((104, 0, 2), (105, 0, 3))
-    assert note.reason.startswith("L=104 < L=105")
+    assert note.text == "RACE: seat 2's 3♣ beat seat 4's 3♣ to foundation 5"
+    assert note.keys == ((176, 0, 1), (177, 0, 3))
+    assert note.reason.startswith("L=176 < L=177")
     assert note.reason.endswith(
-        "both voted in by a quorum, 3 of 4: seat 3's by 1 2 3, seat 4's by 1 2 3 4"
+        "both voted in by a quorum, 3 of 4: seat 2's by 1 2 3, seat 4's by 1 2 3 4"
     )
-    first, second = (lab.chronicle.counts[seat, clock] for seat, clock in ((2, 104), (3, 105)))
-    assert first.ok and first.voters == (0, 1, 2) and first.step == 460  # not waiting for 4
-    assert second.ok and second.voters == (0, 1, 2, 3) and second.step == 635  # a poller's
+    first, second = (lab.chronicle.counts[seat, clock] for seat, clock in ((1, 176), (3, 177)))
+    assert first.ok and first.voters == (0, 1, 2) and first.step == 690  # not waiting for 4
+    assert second.ok and second.voters == (0, 1, 2, 3) and second.step == 835  # a poller's
     sent = [(line.step, line.seat, line.text) for line in lab.chronicle.lines]
-    assert (460, 2, "Tally L=106 3's L=104 in: for 1 2 3") in sent
-    assert (627, 2, "Poll L=143 on 4's L=105, carrying it") in sent
-    assert (634, 2, "hands on 2's Ballot L=144 for 4's L=105") in sent
-    assert (635, 2, "Tally L=145 4's L=105 in: for 1 2 3 4") in sent
+    assert (690, 1, "Tally L=178 2's L=176 in: for 1 2 3") in sent
+    assert (831, 2, "Poll L=208 on 4's L=177, carrying it") in sent
+    assert (834, 2, "hands on 1's Ballot L=208 for 4's L=177") in sent
+    assert (835, 2, "Tally L=209 4's L=177 in: for 1 2 3 4") in sent
 
 
 def test_at_a_majoritys_table_a_hiccup_leaves_nobody_out() -> None:
@@ -156,13 +156,13 @@ def test_at_a_majoritys_table_a_hiccup_leaves_nobody_out() -> None:
     lab, note = shown(lesson)
     assert note.text == "seat 1 hears seat 4 again after 2.5 s: still a member"
     assert note.reason == (
-        "the others played on, 101 plays applied at seat 1; a seat is left out only after 10 s"
+        "the others played on, 100 plays applied at seat 1; a seat is left out only after 10 s"
     )
-    lab.goto(3018)
+    lab.goto(3129)
     assert not [n for n in lab.notes if n.kind is Kind.VIEW]
     # Made into the silence, on its own tableau alone: nothing to race, voted in once heard.
-    turn = lab.chronicle.counts[3, 536]
-    assert turn.ok and turn.voters == (0, 1, 3) and turn.step == 3018
+    move = lab.chronicle.counts[3, 540]
+    assert move.ok and move.voters == (0, 1, 3) and move.step == 3129
     # Every play counted while seat 4 was cut off was voted in by the three, without it.
-    cut = [count for count in lab.chronicle.counts.values() if 2000 < count.step < 2709]
+    cut = [count for count in lab.chronicle.counts.values() if 2000 < count.step < 2716]
     assert len(cut) == 98 and all(count.voters == (0, 1, 2) for count in cut)

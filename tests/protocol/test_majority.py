@@ -12,6 +12,7 @@ from _table import Table, order
 from p2pnerts.protocol import (
     PeerExcluded,
     PeerRefused,
+    PeerSuspected,
     Play,
     PlayCommitted,
     PlayReturned,
@@ -19,7 +20,15 @@ from p2pnerts.protocol import (
     RoundStarted,
 )
 from p2pnerts.protocol._messages import Ballot, Tally
-from p2pnerts.rules import NERTS, NEW_FOUNDATION, Card, Suit, TableOptions, ToFoundation
+from p2pnerts.rules import (
+    NERTS,
+    NEW_FOUNDATION,
+    Card,
+    Suit,
+    TableOptions,
+    ToFoundation,
+    TurnStock,
+)
 
 AH0 = Card(0, 1, Suit.HEARTS)
 
@@ -335,3 +344,18 @@ def test_a_seat_silent_for_three_seconds_is_not_left_out_and_the_others_commit_m
     assert [e.move for e in table.of(3, PlayCommitted)] == [ace]
     table.run_for(0.5)
     table.agree()
+
+
+def test_a_seat_heard_by_its_ballots_alone_is_not_suspected_where_they_arrive() -> None:
+    # Seat 3's broadcasts, its heartbeat among them, are lost on the way; its Ballots on
+    # seat 0's plays still reach seat 0. A seat voting on the plays is not silent there
+    # (SPEC §6.2); seat 1, which hears nothing of it, suspects it after 1.5 s.
+    table = _table(4)
+    assert [r.timing.heartbeat for r in table.replicas] == [0.5] * 4  # (0.25 s by Acks)
+    table.tamper[3] = lambda message: []
+    for _ in range(6):  # a stock turn every half second, each voted on by seat 3
+        table.play(0, TurnStock(0))
+        table.run_for(0.5)
+    assert [e.seat for e in table.of(1, PeerSuspected)] == [3]
+    assert table.of(0, PeerSuspected) == []
+    assert table.of(1, PeerExcluded) == []  # (a quorum plays on: nobody is left out)
