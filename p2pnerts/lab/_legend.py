@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
+from p2pnerts.protocol import Timing
 from p2pnerts.ui import Row, rule
 
 if TYPE_CHECKING:
@@ -135,6 +136,9 @@ WORDS = (
 )
 """Every word the screen shows, explained."""
 
+_AT_A_MAJORITY = Timing().for_majority()
+"""The lab's replicas' times at a majority's table (they run with the defaults)."""
+
 AT_A_MAJORITY = (
     (
         "pending",
@@ -183,12 +187,14 @@ AT_A_MAJORITY = (
     (
         "Ack",
         "what a replica holds, its clock and how far it has passed the digest's order; "
-        "sent once it has broadcast nothing for 0.5 s, as the heartbeat",
+        f"sent once it has broadcast nothing for {_AT_A_MAJORITY.heartbeat:g} s, as the "
+        "heartbeat",
     ),
     (
         "liveness",
         "the other members as this replica hears them; 4? means seat 4 is suspected: "
-        "silent for 1.5 s; a quorum plays on, and a view leaves it out only after 10 s",
+        f"silent for {_AT_A_MAJORITY.suspect_after:g} s; a quorum plays on, and a view leaves "
+        f"it out only after {_AT_A_MAJORITY.depart_after:g} s",
     ),
 )
 """At a majority's table (protocol version 3): the words it adds, and those it changes."""
