@@ -16,10 +16,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from p2pnerts.lab._chronicle import Chronicle, Kind, Line, Mark, Note
+from p2pnerts.lab._chronicle import Chronicle
 from p2pnerts.lab._claims import Race, exported, race_of
 from p2pnerts.lab._lessons import LESSONS, Lesson, lesson_named, lesson_names
 from p2pnerts.lab._model import DEFAULT_SPEED, MAX_PEERS, SPEEDS, Action, Lab, SeatView, Table
+from p2pnerts.lab._records import Kind, Line, Mark, Note
 
 if TYPE_CHECKING:
     from p2pnerts.lab._app import create_application, run_lab

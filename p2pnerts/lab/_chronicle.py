@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import Enum
 
+from p2pnerts.lab._records import Count, Kind, Line, Mark, Note, key_words, seat_list
 from p2pnerts.protocol import (
     Ack,
     Ballot,
@@ -45,123 +44,14 @@ from p2pnerts.protocol import (
     decode_carried,
     order_key,
     order_reason,
-    quorum,
     spots_conflict,
 )
 from p2pnerts.rules import NEW_FOUNDATION, CallNerts, TieRule, ToFoundation
 
-Key = tuple[int, int, int]
 _UNSEEN = (-1, -1, b"")
 """A replica not seen playing in a view (since it was let back in)."""
 LINES = 600
 """Diagram lines kept (the screen shows the newest that fit)."""
-
-
-class Mark(Enum):
-    """What a line of the time-space diagram shows, on one lane or between two: each has
-    its own glyph on the screen, and one meaning (the legend names each once)."""
-
-    SEND = "send"
-    ARRIVE = "arrive"
-    COMMIT = "commit"
-    BACK = "back"
-    """A play's card sent back where it came from."""
-    TIE = "tie"
-    """Two plays with equal clocks for one spot, both cards staying (both-stay)."""
-    NEWS = "news"
-    FAULT = "fault"
-    """A fault struck or lifted, by the lesson's script or by the teacher's key."""
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of the diagram: at ``seat``'s lane (from ``src``'s for an arrival)."""
-
-    step: int
-    time: float
-    mark: Mark
-    seat: int
-    text: str
-    src: int = -1
-    quiet: bool = False
-    """An Ack (a heartbeat, too): shown dim, and hidden when Acks are."""
-    alert: bool = False
-
-
-class Kind(Enum):
-    """What a note is about: the points the lessons make."""
-
-    RACE = "race"
-    TIE = "tie"
-    NERTS = "nerts"
-    SUSPECT = "suspect"
-    VIEW = "view"
-    REJOIN = "rejoin"
-    ROUND = "round"
-    FAULT = "fault"
-    LATE = "late"
-    """A play a quorum voted late at a majority's table: it comes back."""
-    HICCUP = "hiccup"
-    """A silent member heard again before it was left out."""
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """Something worth pointing at, with the reason the order gives."""
-
-    step: int
-    time: float
-    kind: Kind
-    text: str
-    reason: str = ""
-    seats: tuple[int, ...] = ()
-    keys: tuple[Key, ...] = ()
-    """The ordering keys of the plays it is about."""
-
-
-@dataclass(frozen=True, slots=True)
-class Count:
-    """A play's first Tally at a majority's table: its counter's word on the play."""
-
-    seat: int
-    """The play's sender."""
-    clock: int
-    ok: bool
-    """Decided in; else returned (voted late)."""
-    votes: tuple[tuple[int, bool], ...]
-    """The votes it rests on, each a voter and for (True) or late; in, the sender's own
-    (the play itself) among them."""
-    members: tuple[int, ...]
-    """The members of the view it was counted in."""
-    counter: int
-    step: int
-
-    @property
-    def voters(self) -> tuple[int, ...]:
-        return tuple(sorted(voter for voter, _ in self.votes))
-
-    @property
-    def quorum(self) -> int:
-        """The votes for a play that decide it in (`SPEC.md`, "The commit frames"): more
-        than half the members, one more at an odd table; all of them below three."""
-        return quorum(len(self.members))
-
-    def words(self) -> str:
-        """The Tally in a few words: 'seat 2's L=503 in: for 1 2 3 (quorum 3 of 4),
-        without seat 4'."""
-        what = f"seat {self.seat + 1}'s L={self.clock}"
-        backed = sorted(v for v, ok in self.votes if ok)
-        late = sorted(v for v, ok in self.votes if not ok)
-        quorum = f"quorum {self.quorum} of {len(self.members)}"
-        if self.ok:
-            told = f"{what} in: for {_seats(backed)} ({quorum})"
-        else:
-            told = f"{what} back: late {_seats(late)}" + (
-                f", for {_seats(backed)}" if backed else ""
-            )
-            told += f" (no quorum of {self.quorum} can vote for it now)"
-        without = [m for m in self.members if m not in self.voters and m != self.seat]
-        return told + (f", without seat {_seats(without)}" if without else "")
 
 
 class Chronicle:
@@ -249,7 +139,7 @@ class Chronicle:
                 if count is not None and frame.sender == seat and to is None:
                     votes = [v for v, vote in count.votes if vote == ok]
                     said = "in: for" if ok else "back: late"
-                    text = f"Tally L={frame.clock} {play} {said} {_seats(sorted(votes))}"
+                    text = f"Tally L={frame.clock} {play} {said} {seat_list(sorted(votes))}"
                 else:
                     text = f"hands on {who}Tally L={frame.clock} {play}"
             case _:
@@ -515,7 +405,7 @@ class Chronicle:
             return ""
         both = "both" if len(known) == 2 else "voted"
         quorum = f"a quorum, {known[0].quorum} of {len(known[0].members)}"
-        each = ", ".join(f"seat {c.seat + 1}'s by {_seats(c.voters)}" for c in known)
+        each = ", ".join(f"seat {c.seat + 1}'s by {seat_list(c.voters)}" for c in known)
         return f"; {both} voted in by {quorum}: {each}".replace("voted voted", "voted")
 
     def _late(self, play: Play, count: Count, now: float, replica: Replica) -> None:
@@ -524,7 +414,7 @@ class Chronicle:
         what = str(move.card) if isinstance(move, ToFoundation) else _kind(play)
         text = f"LATE: seat {play.sender + 1}'s {what} L={play.clock} came back"
         later = self._later_on_spot(play, replica)
-        late = _seats(sorted(v for v, ok in count.votes if not ok))
+        late = seat_list(sorted(v for v, ok in count.votes if not ok))
         held = "a later play on its spot"
         if later is not None:
             held = f"seat {later.sender + 1}'s {_gist(later) or type(later.move).__name__}"
@@ -613,15 +503,6 @@ class Chronicle:
     ) -> None:
         self.count += 1
         self.lines.append(Line(self.step, now, mark, seat, text, src, quiet, alert))
-
-
-def key_words(key: Key) -> str:
-    """An ordering key as the screen writes it: (421,0,0)."""
-    return f"({key[0]},{key[1]},{key[2]})"
-
-
-def _seats(seats: Sequence[int]) -> str:
-    return " ".join(str(s + 1) for s in seats)
 
 
 def _rank(play: Play) -> int:

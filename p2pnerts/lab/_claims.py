@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from p2pnerts.lab._chronicle import Kind, Note
 from p2pnerts.lab._model import Action, Lab, Table
+from p2pnerts.lab._records import Kind, Note
 from p2pnerts.logs import Trace, TraceEvent, trace
 
 PlayId = tuple[int, int]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2pnerts.lab._chronicle import Kind, Note
 from p2pnerts.lab._lessons import Lesson
 from p2pnerts.lab._model import DEFAULT_SPEED, SPEEDS, Action, Lab
+from p2pnerts.lab._records import Kind, Note
 from p2pnerts.ui import Leave, unknown_key
 
 STEPS_PER_TICK = 400

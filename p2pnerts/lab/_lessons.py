@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from p2pnerts.lab._chronicle import Kind
 from p2pnerts.lab._model import Action, Table
+from p2pnerts.lab._records import Kind
 from p2pnerts.rules import TieRule
 
 

@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from p2pnerts.bots import SimpleBots
-from p2pnerts.lab._chronicle import Chronicle, Kind, Note
+from p2pnerts.lab._chronicle import Chronicle
+from p2pnerts.lab._records import Kind, Note
 from p2pnerts.protocol import Play, Status
 from p2pnerts.rules import CallNerts, TableOptions, TieRule, ToFoundation
 from p2pnerts.sim import Crash, Fault, LinkDrop, Partition, SimConfig, Simulation, SlowPeer

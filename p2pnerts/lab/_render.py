@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import textwrap
 
-from p2pnerts.lab._chronicle import Kind, Line, Mark, Note, key_words
 from p2pnerts.lab._desk import Desk
 from p2pnerts.lab._legend import KEYS, legend_rows
 from p2pnerts.lab._model import SeatView
+from p2pnerts.lab._records import Kind, Line, Mark, Note, key_words
 from p2pnerts.ui import Frame, Row, fit, rule, seat_style
 
 MARGIN = 14

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from p2pnerts.lab import LESSONS, Action, Desk, Lab, Mark, Table, render
-from p2pnerts.lab._chronicle import Count
 from p2pnerts.lab._legend import AT_A_MAJORITY, KEYS_IN_FULL, MARKS, WORDS
+from p2pnerts.lab._records import Count
 from p2pnerts.lab._render import GLYPH, budget
 from p2pnerts.protocol._spots import quorum
 
