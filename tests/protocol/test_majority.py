@@ -10,6 +10,7 @@ import pytest
 from _table import Table, order
 
 from p2pnerts.protocol import (
+    LocalProtocolError,
     PeerExcluded,
     PeerRefused,
     PeerSuspected,
@@ -19,7 +20,7 @@ from p2pnerts.protocol import (
     RemoteProtocolError,
     RoundStarted,
 )
-from p2pnerts.protocol._messages import Ballot, Tally
+from p2pnerts.protocol._messages import Ack, Ballot, Message, Tally
 from p2pnerts.rules import (
     NERTS,
     NEW_FOUNDATION,
@@ -359,3 +360,39 @@ def test_a_seat_heard_by_its_ballots_alone_is_not_suspected_where_they_arrive() 
     assert [e.seat for e in table.of(1, PeerSuspected)] == [3]
     assert table.of(0, PeerSuspected) == []
     assert table.of(1, PeerExcluded) == []  # (a quorum plays on: nobody is left out)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=LocalProtocolError,
+    reason="a known hole (SPEC's notes, 'When.'): a member that never tells it passed more "
+    "holds every play until each seat, crowded, refuses its own next one, for good",
+)
+def test_a_member_that_never_tells_it_passed_more_is_left_out_and_the_table_plays_on() -> None:
+    # Seat 3 votes, and its Acks come, but they never tell it passed more of the canonical
+    # order than its first did. Every play since waits for its word to be let go: the
+    # three hold them all until each, crowded, makes no more (after 186 plays, for good).
+    # Leaving out, while overfull, the members behind this seat for `suspect_after` let
+    # the table play on, but also took honest seats of the crash regression seeds at 14
+    # seats for seats that stall: not built.
+    table = _table(4)
+    told: list[tuple[int, ...]] = []
+
+    def frozen(message: Message) -> list[Message]:
+        if isinstance(message, Ack):
+            told.append(message.passed)
+            return [replace(message, passed=told[0])]
+        return [message]
+
+    table.tamper[3] = frozen
+    made = 0
+    for _ in range(100):
+        for seat in (0, 1, 2):
+            before = table.replicas[seat].acks.clock
+            table.play(seat, TurnStock(seat))
+            made += table.replicas[seat].acks.clock > before
+        table.run_for(0.25)
+    assert 3 in {e.seat for e in table.of(0, PeerExcluded)}
+    assert 3 not in table.replicas[0].members
+    assert not any(r.majority is not None and r.majority.crowded() for r in table.replicas[:3])
+    assert made == 300
