@@ -69,7 +69,15 @@ from p2pnerts.protocol._events import (
 from p2pnerts.protocol._inplay import Holder
 from p2pnerts.protocol._lineage import Lineage
 from p2pnerts.protocol._liveness import Liveness
-from p2pnerts.protocol._messages import Leave, Message, Ordered, Ready, Rejoin, StartView
+from p2pnerts.protocol._messages import (
+    CommitFrame,
+    Leave,
+    Message,
+    Ordered,
+    Ready,
+    Rejoin,
+    StartView,
+)
 from p2pnerts.protocol._rejoining import Rejoining
 from p2pnerts.protocol._rounds import Round
 from p2pnerts.protocol._status import Status, Timing
@@ -229,10 +237,11 @@ class Membership:
             return self.view
         return max(self.view, self.election.changing_to)
 
-    def hear_from(self, message: Message, now: float, *, stale: bool) -> None:
-        """A message came next from its sender: one sent in this view shows the sender
-        installed it; and the sender is no longer suspected, if it was. ``stale``: it is an
-        Ack that claims nothing new (`Acks.accept`)."""
+    def hear_from(self, message: Message | CommitFrame, now: float, *, stale: bool) -> None:
+        """A message came next from its sender (or a commit frame, on its sender's own
+        link): one sent in this view shows the sender installed it; and the sender is no
+        longer suspected, if it was. ``stale``: it is an Ack that claims nothing new
+        (`Acks.accept`)."""
         seat = message.sender
         if message.view == self.view:
             self.installed.add(seat)

@@ -559,8 +559,7 @@ class Replica(Readings):
         ):
             self.majority.take(frame, now, via)
         if frame.view == membership.view and via == frame.sender in membership.members:
-            membership.installed.add(via)  # (a frame sent in this view shows it installed)
-            membership.liveness.hear(frame, now, stale=False)  # (and it is not silent)
+            membership.hear_from(frame, now, stale=False)  # (installed, and not silent)
         self.commit_ready(now)
 
     def apply(self, message: Ordered | StartView, now: float) -> int:

@@ -1,10 +1,11 @@
 """What differs between Linux, macOS and Windows, in one place.
 
 Everything else in the package is written once for all three: it asks this module for
-CPU time, for signal handlers on an asyncio loop, for reading standard input to its end
-from trio, for dropping what was typed ahead on a terminal, for replacing a file another
-program may hold open, for whether an output stream can show the suits, and for a second
-handle on a socket. Nothing here imports a POSIX-only module at import time.
+CPU time, for signal handlers on an asyncio loop, for holding Ctrl-C back while the main
+thread waits on a process pool, for reading standard input to its end from trio, for
+dropping what was typed ahead on a terminal, for replacing a file another program may
+hold open, for whether an output stream can show the suits, and for a second handle on a
+socket. Nothing here imports a POSIX-only module at import time.
 """
 
 from __future__ import annotations
