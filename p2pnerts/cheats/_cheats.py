@@ -67,6 +67,8 @@ CHEATS: dict[str, str] = {
     "(--majority)",
     "forge-poll": "after each Tally of its own plays, polls on the play carrying a copy of it "
     "with another move, not signed so (--majority)",
+    "never-passed": "its Acks and Tallies never say it passed more of the canonical order than "
+    "the first it lies in: every seat holds every play since (--majority)",
 }
 """Every kind of cheat, with what it does."""
 DEAL_CHEATS = frozenset({"stack-deck", "lie-about-deck"})
@@ -76,7 +78,7 @@ LINK_CHEATS = frozenset({"cut-links"})
 seat that cut a link, but the view change leaves out the seat that more seats cannot hear
 (SPEC §6.4)."""
 FRAME_CHEATS = frozenset(
-    {"vote-late", "vote-at-random", "forge-tally", "keep-tallies", "forge-poll"}
+    {"vote-late", "vote-at-random", "forge-tally", "keep-tallies", "forge-poll", "never-passed"}
 )
 """The kinds that lie in version 3's commit frames: at a table that commits by a majority
 only (a table that commits by acknowledgement sends none, and they play it honestly)."""
@@ -106,6 +108,7 @@ class Cheat:
         self.lies = 0
         """How many messages it has lied in so far."""
         self._frozen: tuple[int, ...] | None = None
+        """What ``no-ack`` says it holds, and ``never-passed`` how far it passed."""
         self._first: Ready | None = None
         self._players = 0
         self._votes: dict[tuple[int, int], tuple[bool, tuple[int, ...]]] = {}
@@ -175,6 +178,10 @@ class Cheat:
             case "keep-tallies", Tally() if frame.seat == frame.sender:
                 self.lies += 1
                 return []
+            case "never-passed", Tally() if frame.seat == frame.sender:
+                if self._frozen is None:
+                    self._frozen = frame.passed
+                frame = replace(frame, passed=self._frozen)
             case "forge-poll", Tally() if frame.seat == frame.sender:
                 play = self._plays.get(frame.number)
                 if play is None:
@@ -221,6 +228,10 @@ class Cheat:
                 if self._frozen is None:
                     self._frozen = message.have
                 return replace(message, have=self._frozen)
+            case "never-passed", Ack():
+                if self._frozen is None:
+                    self._frozen = message.passed
+                return replace(message, passed=self._frozen)
             case "replay", Ack() if self._first is not None:
                 return replace(self._first, view=message.view, seq=message.seq)
         return message

@@ -58,7 +58,8 @@ ViewChanges (`_handover`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 
 from p2pnerts.protocol._ballots import BallotBox
 from p2pnerts.protocol._changes import Holding, settlement
@@ -91,6 +92,7 @@ class Commits:
         carry: Callable[[PlayId], bytes] = lambda play: b"",
         taken_hold: Callable[[], bool] = lambda: True,
         notice: Callable[[PlayId], None] = lambda play: None,
+        have: Callable[[], Sequence[int]] = tuple,
     ) -> None:
         self.seat = seat
         self.players = players
@@ -107,6 +109,9 @@ class Commits:
         """Told each play of another seat held here that a genuine Ballot or Tally names
         by another witness, as it is found (`other_copies`): the replica shows its copy to
         every seat (`_witness.Witness.show`)."""
+        self._have = have
+        """What this seat holds of each seat's messages (the replica's `Acks.have`), noted
+        as it passes a play (`lags`)."""
         self._held_back: set[PlayId] = set()
         """Plays this seat would have decided while its view had not taken hold: decided
         once it has (`release`)."""
@@ -162,6 +167,9 @@ class Commits:
         how far, in an Ack (`told`) or a Tally of its own."""
         self.untold_since = NEVER
         """When this seat passed the first of those plays (`NEVER`: it has told them all)."""
+        self._marks: deque[tuple[float, Key, tuple[int, ...]]] = deque()
+        """When this seat passed how far in the canonical order, beyond what every member
+        has said it passed, and what it held of each seat's messages then (`lags`)."""
 
     # --- inputs ---------------------------------------------------------------------------
 
@@ -298,6 +306,29 @@ class Commits:
             self._passed[seat] = passed
             self._forget()
 
+    def hear_tally(self, tally: Tally, holds: Sequence[int], now: float, within: float) -> bool:
+        """A Tally of its sender's own, on its own link, says how far it has passed
+        (`hear_passed`); returns whether that is too little (`lags`), ``holds`` what its
+        sender last said it held of each seat's messages."""
+        self.hear_passed(tally.sender, tally.passed)
+        return self.lags(tally.sender, tally.passed, holds, now, within)
+
+    def lags(self, seat: int, passed: Key, holds: Sequence[int], now: float, within: float) -> bool:
+        """Whether ``seat``, which says at ``now`` that it has ``passed`` so far and holds
+        ``holds`` of each seat's messages, has passed less of the canonical order than this
+        seat had ``within`` seconds before, though it holds every message of the others
+        that this seat held then (a seat that lacks one, its link from a member down, may
+        lack what it needs to pass; an Ack covers every seat, `_checks`): it holds up
+        letting go of every play since (`_liveness.Liveness`, where such words are stale)."""
+        due: tuple[float, Key, tuple[int, ...]] | None = None
+        for mark in self._marks:
+            if mark[0] > now - within:
+                break
+            due = mark
+        if due is None or passed >= due[1]:
+            return False
+        return all(h >= d for s, (h, d) in enumerate(zip(holds, due[2], strict=True)) if s != seat)
+
     def told(self) -> Key:
         """How far this seat has passed the canonical order, as its Ack says now."""
         self._tell()
@@ -337,6 +368,7 @@ class Commits:
         if done:
             self.untold_since = min(self.untold_since, now)
             self._passed[self.seat] = self.order.passed
+            self._marks.append((now, self.order.passed, tuple(self._have())))
             self._forget()
         return done
 
@@ -395,6 +427,7 @@ class Commits:
         self.polls.clear()
         self._early.clear()
         self._held_back.clear()
+        self._marks.clear()  # (what each member passed is told afresh in the new view)
 
     def settlement(
         self, members: Iterable[int], holdings: Iterable[Holding]
@@ -421,6 +454,9 @@ class Commits:
     def _forget(self) -> None:
         """Let go of what is kept of the plays every member has passed."""
         upto = min(self._passed[m] for m in self.members)
+        marks = self._marks
+        while marks and marks[0][1] <= upto:
+            marks.popleft()
         gone = self.order.forget(upto)
         if not gone:
             return

@@ -100,16 +100,20 @@ class Election:
         `Timing.depart_after` (a quorum plays on meanwhile: a hiccup is not a departure),
         or for `Timing.exclude_after` where those silent leave the others no quorum
         (`_blocked_at`), or for less while what each seat would bring to the change grows
-        too large for it (`Replica.overfull`)."""
+        too large for it (`Replica.overfull`): silent for `Timing.suspect_after`, or
+        stalling long enough to be left out though it votes (`Liveness.holding_up`)."""
         m = self._m
-        silent = [
-            now - max(m.liveness.live_since(s), m.installed_at) for s in m.members if s != m.seat
-        ]
+        others = [s for s in m.members if s != m.seat]
+        silent = [now - max(m.liveness.live_since(s), m.installed_at) for s in others]
         if bool(m.view_members - m.members) or max(silent, default=0) >= m.timing.depart_after:
             return True
         if self._blocked_at() <= now:
             return True
-        return max(silent, default=0) >= m.timing.suspect_after and m.host.overfull(now)
+        if max(silent, default=0) < m.timing.suspect_after:
+            return False  # (neither silent nor stalling long enough: no sizing needed)
+        unheard = max(now - max(m.liveness.heard[s], m.installed_at) for s in others)
+        held_up = unheard >= m.timing.suspect_after or m.liveness.holding_up(now)
+        return bool(held_up) and m.host.overfull(now)
 
     def _blocked_at(self) -> float:
         """At a table that commits by a majority: from when the members silent for

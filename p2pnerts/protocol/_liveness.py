@@ -8,6 +8,11 @@ some time claimed no other seat's message beyond what its Acks claimed before, a
 first pending message waits for its acknowledgement (SPEC §6.2): a seat that heartbeats
 but never acknowledges can then no longer stop every commit. A member that lacks only
 that message, its link to the sender down, still acknowledges the others' heartbeats.
+At a table that commits by a majority no commit waits for an Ack, but every seat holds
+each play until every member has said it passed it in the canonical order: there a member
+stalls while every Ack and Tally of its own that it has sent since some time said it had
+passed less than this seat had `Timing.passed_within` before (`Majority.lags`), and no
+member was silent meanwhile (one that lacks a silent member's word may not pass it).
 A stall is talk: a silence ends one, and a member is *seen* to stall only for as long as
 it was heard stalling (`stalling`), so that a link that goes down, or a burst of what
 waited on it, is told as silence, never as a seat that will not acknowledge.
@@ -18,7 +23,7 @@ from __future__ import annotations
 from p2pnerts.protocol._events import PeerRecovered, PeerSuspected
 from p2pnerts.protocol._host import Membership
 from p2pnerts.protocol._log import Pending
-from p2pnerts.protocol._messages import Ack, CommitFrame, Message
+from p2pnerts.protocol._messages import Ack, CommitFrame, Message, Tally
 from p2pnerts.protocol._status import NEVER
 
 
@@ -50,7 +55,9 @@ class Liveness:
         """A message (or a commit frame) came from its sender: heard now, and no longer
         suspected.
         ``stale``: it is an Ack that claims no more of the other seats' messages than its
-        sender's last did (`Acks.accept`): the sender may be stalling."""
+        sender's last did (`Acks.accept`), or at a majority's table an Ack or a Tally of
+        its own that says it passed too little (`Majority.lags`): the sender may be
+        stalling."""
         seat = message.sender
         last, self.heard[seat] = self.heard[seat], now
         if now - last >= self._m.timing.suspect_after:
@@ -58,7 +65,9 @@ class Liveness:
             # none (a link down, and what waited on it all arrives now): count it afresh.
             self.stale_since[seat] = None
             self.back_at[seat] = now
-        if isinstance(message, Ack):
+        if isinstance(message, Ack | Tally):
+            if stale and self._m.host.by_majority and self.suspected & self._m.members:
+                stale = False  # (it may wait on a silent member's word to pass a play)
             if not stale:
                 self.stale_since[seat] = None
             elif self.stale_since[seat] is None:
@@ -120,14 +129,14 @@ class Liveness:
         """The earliest `live_since` of the other members (`NEVER` if there are none)."""
         heard, me, members = self.heard, self._m.seat, self._m.members
         earliest = min([heard[s] for s in members if s != me], default=NEVER)
-        if self._head is None:
+        if self._head is None and not self._m.host.by_majority:
             return earliest  # nobody stalls: no message waits
         for seat in members:  # (the others, without building their set: asked every step)
             if seat == me:
                 continue
             stale = self.stale_since[seat]
             # (A stall that began no earlier cannot be the earliest: skip its check.)
-            if stale is not None and max(stale, self._head_since) < earliest:
+            if stale is not None and stale < earliest:
                 stalled = self._stalled_since(seat)
                 if stalled is not None:
                     earliest = min(earliest, stalled)
@@ -135,6 +144,8 @@ class Liveness:
 
     def _stalled_since(self, seat: int) -> float | None:
         head, stale = self._head, self.stale_since[seat]
+        if stale is not None and self._m.host.by_majority:
+            return None if self.suspected & self._m.members else stale
         if head is None or stale is None or self._vouches(seat, head):
             return None
         return max(stale, self._head_since)
@@ -182,12 +193,22 @@ class Liveness:
             self._head, self._head_since = head, now
 
     def suspect_silent(self, now: float) -> None:
-        """Suspect the members silent for too long (the screen says who is away)."""
+        """Suspect the members silent for too long (the screen says who is away). At a
+        majority's table, no member stalls from then on: each may wait on the silent
+        member's word to pass a play (`hear`)."""
         for seat in sorted(self._others() - self.suspected):
             if now - self.heard[seat] >= self._m.timing.suspect_after:
                 self.suspected.add(seat)
                 self.away(seat)
                 self._m.host.events.append(PeerSuspected(seat))
+                if self._m.host.by_majority:
+                    self.stale_since = [None] * len(self.stale_since)
+
+    def new_view(self) -> None:
+        """A view is installed: at a majority's table, no member stalls in it yet (each
+        says afresh how far it passed the canonical order: `Commits.install`)."""
+        if self._m.host.by_majority:
+            self.stale_since = [None] * len(self.stale_since)
 
     def deadline(self) -> float:
         """When a member not suspected yet would be (`NEVER` if none is left)."""

@@ -141,6 +141,7 @@ class Majority:
             carry=self._carry,
             taken_hold=host.taken_hold,
             notice=self._show_copy,
+            have=lambda: host.acks.have,
         )
         self.plays = Applying(host)
         """Every play held here, until it is folded into the digest."""
@@ -314,18 +315,21 @@ class Majority:
             sender, below[sender], self._key(message), self.spots(message), below, witness(message)
         )
 
-    def take(self, frame: CommitFrame, now: float, via: int) -> None:
+    def take(self, frame: CommitFrame, now: float, via: int, within: float) -> bool:
         """A Ballot, Tally or Poll that passed the Gate (`_checks.Gate.check_frame`), counted
         (`Commits.take`); a frame that breaks the rule refuses its sender, as a message does.
         ``via``: the seat whose link carried it (a Tally, or a Ballot on this seat's own
-        play, handed on: `Commits._hand_on`)."""
+        play, handed on: `Commits._hand_on`). Returns whether it is a Tally of its sender's
+        own that says it passed too little, by ``within`` (`lags`): a stale word."""
         host, sender = self._host, frame.sender
+        stale = False
         try:
             carried = self._carried(frame) if isinstance(frame, Poll) else None
             self.commits.take(frame, now)
             if isinstance(frame, Tally) and via == sender and frame.view == self.commits.view:
                 # (a Tally of its own, on its own link: not one handed on)
-                self.commits.hear_passed(sender, frame.passed)
+                holds = host.acks.acked[sender]  # (what its last Ack said it held)
+                stale = self.commits.hear_tally(frame, holds, now, within)
             if carried is not None:  # (after the Poll: holding it answers the poller)
                 self._hold_carried(carried, now)
         except RemoteProtocolError as exc:
@@ -334,6 +338,7 @@ class Majority:
         for seat, why in self.commits.refusals:
             host.gate.refuse(seat, why)
         self.commits.refusals.clear()
+        return stale
 
     def _show_copy(self, play: PlayId) -> None:
         """Show every seat this seat's copy of ``play``, of another seat, that a genuine
@@ -352,6 +357,15 @@ class Majority:
         """What this seat's Ack says beside what it holds: how far it has passed the
         canonical order, and how many plays it has made."""
         return self.commits.told(), self.made
+
+    def lags(self, ack: Ack, now: float, within: float) -> bool:
+        """Whether an Ack of this view says its sender has passed less of the canonical
+        order than this seat had ``within`` seconds before, though it holds what this seat
+        held then (`Commits.lags`): a stale word, which holds up letting go of every play
+        since."""
+        if ack.view != self.commits.view:
+            return False
+        return self.commits.lags(ack.sender, ack.passed, ack.have, now, within)
 
     def hear(self, ack: Ack) -> None:
         """What an Ack says of its sender's clock, its canonical order and its plays."""

@@ -340,6 +340,7 @@ class Membership:
         self.rejoining.forget_starts(self.view)
         self.enter(Status.NORMAL)
         self.installed_at = now
+        self.liveness.new_view()
         self.install_acks(start)
         self._quorums = tuple((number, frozenset(q)) for number, q in start.quorums)
         self.lineage.begin(start, start.voted_in)

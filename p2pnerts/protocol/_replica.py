@@ -266,6 +266,8 @@ class Replica(Readings):
         # the sender is heard (one that sent in this view installed it, and vouches for
         # commits in it).
         stale = self.acks.accept(message, in_view=message.view == view)
+        if self.majority is not None and isinstance(message, Ack):
+            stale = self.majority.lags(message, now, self.timing.passed_within)
         self.membership.hear_from(message, now, stale=stale)
         # 10. By kind.
         match message:
@@ -553,13 +555,13 @@ class Replica(Readings):
         if self.majority is None:
             why = f"a {type(frame).__name__} at a table that commits by acknowledgement"
             raise RemoteProtocolError(why)
-        membership = self.membership
+        membership, stale = self.membership, False
         if membership.status is Status.NORMAL and self.gate.check_frame(
             frame, via, self.acks.clock, membership.view
         ):
-            self.majority.take(frame, now, via)
+            stale = self.majority.take(frame, now, via, self.timing.passed_within)
         if frame.view == membership.view and via == frame.sender in membership.members:
-            membership.hear_from(frame, now, stale=False)  # (installed, and not silent)
+            membership.hear_from(frame, now, stale=stale)  # (installed, and not silent)
         self.commit_ready(now)
 
     def apply(self, message: Ordered | StartView, now: float) -> int:

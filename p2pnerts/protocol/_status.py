@@ -66,6 +66,15 @@ class Timing:
     not told, until an Ack or a Tally of its own says it, so that the others let go of what
     every member has passed."""
 
+    passed_within: float = 4.0
+    """At a table that commits by a majority, how long after this seat passed a play in the
+    canonical order a member holding what this seat held then may go on saying it has not
+    before it counts as stalling (`_liveness.Liveness`): ``settle_after`` and
+    ``tell_passed`` (a play held open is settled within the one, and how far a seat passed
+    is told within the other). Until every member has said it passed a play, every seat
+    holds that play and every play after it, and a member that never says so would hold
+    the table up until each seat, crowded, made no more."""
+
     def for_majority(self) -> Timing:
         """These tunables at a table that commits by a majority (its heartbeat, and when it
         suspects a silent member)."""
