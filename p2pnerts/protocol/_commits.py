@@ -306,20 +306,24 @@ class Commits:
             self._passed[seat] = passed
             self._forget()
 
-    def hear_tally(self, tally: Tally, holds: Sequence[int], now: float, within: float) -> bool:
+    def hear_tally(
+        self, tally: Tally, holds: Sequence[int] | None, now: float, within: float
+    ) -> bool:
         """A Tally of its sender's own, on its own link, says how far it has passed
-        (`hear_passed`); returns whether that is too little (`lags`), ``holds`` what its
-        sender last said it held of each seat's messages."""
+        (`hear_passed`); returns whether that is too little (`lags`)."""
         self.hear_passed(tally.sender, tally.passed)
         return self.lags(tally.sender, tally.passed, holds, now, within)
 
-    def lags(self, seat: int, passed: Key, holds: Sequence[int], now: float, within: float) -> bool:
+    def lags(
+        self, seat: int, passed: Key, holds: Sequence[int] | None, now: float, within: float
+    ) -> bool:
         """Whether ``seat``, which says at ``now`` that it has ``passed`` so far and holds
         ``holds`` of each seat's messages, has passed less of the canonical order than this
         seat had ``within`` seconds before, though it holds every message of the others
         that this seat held then (a seat that lacks one, its link from a member down, may
         lack what it needs to pass; an Ack covers every seat, `_checks`): it holds up
-        letting go of every play since (`_liveness.Liveness`, where such words are stale)."""
+        letting go of every play since (`_liveness.Liveness`, where such words are stale).
+        ``holds`` None: judged by how far it passed alone."""
         due: tuple[float, Key, tuple[int, ...]] | None = None
         for mark in self._marks:
             if mark[0] > now - within:
@@ -327,7 +331,9 @@ class Commits:
             due = mark
         if due is None or passed >= due[1]:
             return False
-        return all(h >= d for s, (h, d) in enumerate(zip(holds, due[2], strict=True)) if s != seat)
+        return holds is None or all(
+            h >= d for s, (h, d) in enumerate(zip(holds, due[2], strict=True)) if s != seat
+        )
 
     def told(self) -> Key:
         """How far this seat has passed the canonical order, as its Ack says now."""

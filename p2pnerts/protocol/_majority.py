@@ -171,6 +171,8 @@ class Majority:
         self._starting: _Starting | None = None
         """The StartView installed here last, until its view takes hold: nothing of the view
         is applied before (`_begin`)."""
+        self._acked_at = [0.0] * host.players
+        """Per seat, when its last Ack came (`lags`)."""
         self._linked: dict[int, int] = {}
         """Per seat whose plays a Poll brought here ahead of its own link (`_carried`): the
         number of the last of its plays its link has brought, which is behind `_arrived`."""
@@ -328,7 +330,7 @@ class Majority:
             self.commits.take(frame, now)
             if isinstance(frame, Tally) and via == sender and frame.view == self.commits.view:
                 # (a Tally of its own, on its own link: not one handed on)
-                holds = host.acks.acked[sender]  # (what its last Ack said it held)
+                holds = self._holds(sender, now, within)
                 stale = self.commits.hear_tally(frame, holds, now, within)
             if carried is not None:  # (after the Poll: holding it answers the poller)
                 self._hold_carried(carried, now)
@@ -363,9 +365,21 @@ class Majority:
         order than this seat had ``within`` seconds before, though it holds what this seat
         held then (`Commits.lags`): a stale word, which holds up letting go of every play
         since."""
+        self._acked_at[ack.sender] = now
         if ack.view != self.commits.view:
             return False
         return self.commits.lags(ack.sender, ack.passed, ack.have, now, within)
+
+    def _holds(self, seat: int, now: float, within: float) -> list[int] | None:
+        """What a Tally of ``seat``'s own is judged by (`lags`): what its last Ack said it
+        held of each seat's messages. A seat that plays without a half second's pause
+        sends no Ack, and its Tallies alone say how far it passed; while this seat is
+        `crowded` (and so, mostly, every honest seat: none plays, and each sends Acks),
+        one whose last Ack is older than ``within`` is judged by how far it passed alone
+        (None)."""
+        if now - self._acked_at[seat] >= within and self.crowded():
+            return None
+        return self._host.acks.acked[seat]
 
     def hear(self, ack: Ack) -> None:
         """What an Ack says of its sender's clock, its canonical order and its plays."""
