@@ -145,7 +145,7 @@ class Liveness:
     def _stalled_since(self, seat: int) -> float | None:
         head, stale = self._head, self.stale_since[seat]
         if stale is not None and self._m.host.by_majority:
-            return None if self.suspected & self._m.members else stale
+            return stale  # (none is set while a member is suspected: `hear`, `_afresh`)
         if head is None or stale is None or self._vouches(seat, head):
             return None
         return max(stale, self._head_since)
@@ -201,12 +201,15 @@ class Liveness:
                 self.suspected.add(seat)
                 self.away(seat)
                 self._m.host.events.append(PeerSuspected(seat))
-                if self._m.host.by_majority:
-                    self.stale_since = [None] * len(self.stale_since)
+                self._afresh()
 
     def new_view(self) -> None:
         """A view is installed: at a majority's table, no member stalls in it yet (each
         says afresh how far it passed the canonical order: `Commits.install`)."""
+        self._afresh()
+
+    def _afresh(self) -> None:
+        """At a majority's table, count every member's words afresh: none stalls now."""
         if self._m.host.by_majority:
             self.stale_since = [None] * len(self.stale_since)
 
