@@ -134,8 +134,13 @@ class Narrator:
                 )
             case Diverged(seat=seat):
                 return f"{whose(name(seat))} table differs from ours!"
-            case PeerStalled(seat=seat):
+            case PeerStalled(seat=seat, passed=False):
                 return f"{name(seat)} talks on but acknowledges nothing: left out for a while"
+            case PeerStalled(seat=seat):
+                return (
+                    f"{name(seat)} talks on but never says it passed more of the order: "
+                    "left out for a while"
+                )
             case PeerRefused(seat=seat, reason=reason):
                 return f"{name(seat)} broke the protocol and is refused from now on: {reason}"
             case ShutOut(away_for=float(away)):

@@ -39,6 +39,9 @@ class PeerStats:
     """Each seat refused for breaking the protocol, with the reason."""
     stalled: list[int] = field(default_factory=list)
     """Each seat left out for holding every commit up while it talked on."""
+    never_passed: set[int] = field(default_factory=set)
+    """Of those, the seats that held it up at a majority's table, by never saying they
+    passed more of the canonical order (`PeerStalled.passed`)."""
     audits_failed: list[str] = field(default_factory=list)
     """Each deck voided for failing a round's audit: the seat that answers for it, and the
     round."""
@@ -64,6 +67,8 @@ class PeerStats:
             self.refused.append(f"seat {event.seat}: {event.reason}")
         elif isinstance(event, PeerStalled):
             self.stalled.append(event.seat)
+            if event.passed:
+                self.never_passed.add(event.seat)
         elif isinstance(event, AuditFailed) and event.points is not None:
             if event.reason == NEVER_REVEALED:
                 return  # its seat left (or crashed) before revealing: voided, no attack
@@ -72,7 +77,12 @@ class PeerStats:
     def alarms(self) -> str | None:
         """What this peer saw go wrong at the table, in one line; None if nothing did."""
         seen = [f"refused {why}" for why in self.refused]
-        seen += [f"seat {seat} acknowledged nothing while it talked on" for seat in self.stalled]
+        seen += [
+            f"seat {seat} never said it passed more of the order while it talked on"
+            if seat in self.never_passed
+            else f"seat {seat} acknowledged nothing while it talked on"
+            for seat in self.stalled
+        ]
         seen += [f"{who} failed the audit of its deal" for who in self.audits_failed]
         if self.diverged:
             seen.insert(0, f"{self.diverged} digest mismatch(es) with other seats")

@@ -139,6 +139,10 @@ class PeerStalled:
     out, and not let back in for a while."""
 
     seat: int
+    passed: bool = False
+    """At a majority's table, where no commit waits for an Ack: what it never says is that
+    it passed more of the canonical order, and every seat holds what it has not said it
+    passed (SPEC §6.2)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,7 +87,7 @@ class Rejoining:
         once, as `PeerStalled`, each time it is barred anew)."""
         since = self.barred.get(seat)
         if since is None or now - since >= self._m.timing.readmit_after:
-            self._m.host.events.append(PeerStalled(seat))
+            self._m.host.events.append(PeerStalled(seat, self._m.host.by_majority))
         self.barred[seat] = now
 
     def hold_off(self, seat: int, now: float) -> None:

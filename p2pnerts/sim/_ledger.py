@@ -197,10 +197,15 @@ class Ledger:
                     f"seat {seat}'s audit of round {event.round} failed seat {event.seat}: "
                     f"{event.reason}"
                 )
-            case PeerStalled():
+            case PeerStalled(passed=False):
                 raise Violation(
                     f"seat {seat} took seat {event.seat} for one that talks on but "
                     "acknowledges nothing: every bot acknowledges what it holds"
+                )
+            case PeerStalled():
+                raise Violation(
+                    f"seat {seat} took seat {event.seat} for one that talks on but never "
+                    "says it passed more of the order: every bot says how far it passed"
                 )
             case Diverged():
                 raise Violation(

@@ -10,6 +10,7 @@ from p2pnerts.protocol import (
     PeerLeft,
     PeerRecovered,
     PeerRejoined,
+    PeerStalled,
     PeerSuspected,
     PlayCommitted,
     PlayReturned,
@@ -208,3 +209,14 @@ def test_a_seat_back_from_its_disk_is_welcomed_to_its_seat_with_its_points() -> 
     assert headless().tell(PeerLeft(2)) == Told("Cy left the table; the others play on")
     marked = Narrator(("Ann", "Bea", "Cy (you)"), SOLO, 2, you=True)  # as the screen names it
     assert marked.tell(RejoinedTable(4, 0)) == Told("welcome back, Cy: your seat 3, 0 points")
+
+
+def test_a_stalling_seat_is_told_by_what_it_never_says() -> None:
+    """By acknowledgement it acknowledges nothing; at a majority's table, where no commit
+    waits for an Ack, it never says it passed more of the order (SPEC §6.2)."""
+    assert headless().tell(PeerStalled(2)) == Told(
+        "Cy talks on but acknowledges nothing: left out for a while"
+    )
+    assert headless().tell(PeerStalled(2, passed=True)) == Told(
+        "Cy talks on but never says it passed more of the order: left out for a while"
+    )

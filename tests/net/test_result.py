@@ -7,6 +7,8 @@ from dataclasses import replace
 import pytest
 
 from p2pnerts.net import MatchResult
+from p2pnerts.net._result import PeerStats
+from p2pnerts.protocol import PeerStalled
 from p2pnerts.rules import Match, TableOptions
 
 NAMES = ("Player (you)", "Bot 2", "Bot 3")
@@ -42,4 +44,15 @@ def test_a_match_played_out_says_its_winner() -> None:
     assert (
         over.summary()
         == "match over after 3 rounds: Player (you) 13, Bot 2 -3, Bot 3 6. Winner: Player (you)"
+    )
+
+
+def test_the_alarms_say_what_each_stalling_seat_never_said() -> None:
+    stats = PeerStats.at(0, 0.0)
+    stats.count(PeerStalled(1), 5.0)
+    stats.count(PeerStalled(2, passed=True), 6.0)
+    assert stats.stalled == [1, 2]
+    assert stats.alarms() == (
+        "seat 1 acknowledged nothing while it talked on; "
+        "seat 2 never said it passed more of the order while it talked on"
     )
