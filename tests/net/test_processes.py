@@ -170,7 +170,7 @@ def test_a_bot_that_leaves_comes_back_to_its_seat_and_score_and_another_key_cann
     proved by the key kept in her data directory; a copy of that seat with another key is
     refused, and so is a newcomer at the full table."""
     home = {**os.environ, "P2PNERTS_DATA_DIR": str(tmp_path / "zoe")}
-    with _host("--seats", "3", "--rounds", "3", "--level", "8") as (host, port):
+    with _host("--seats", "3", "--rounds", "2", "--level", "8") as (host, port):
         assert host.stdout is not None
         b1, zoe = _bot(port, "B1"), _bot(port, "Zoe", env=home)
         told = []
