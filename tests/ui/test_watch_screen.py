@@ -30,11 +30,10 @@ def seen(tmp_path: Path) -> Iterator[tuple[Terminal, Processes]]:
         terminal.close()
 
 
-def _host(processes: Processes, *options: str, name: str = "Watched", rounds: int = 3) -> int:
-    """A four-seat table of fast bots on loopback, hosted by a bot; its port. Three rounds
-    by default, which leave the screen's test the time to press its keys."""
-    host = [*P2PNERTS, "host", "--name", name, "--seats", "4", "--bots", "3", "--player", "Ann"]
-    host += ["--headless", "--level", "10", "--rounds", str(rounds), "--no-log"]
+def _host(processes: Processes, *options: str, name: str = "Watched") -> int:
+    """A four-seat table of fast bots on loopback, hosted by a bot; its port."""
+    host = [*P2PNERTS, "host", "--name", name, "--seats", "4", "--bots", "3"]
+    host += ["--player", "Ann", "--headless", "--level", "10", "--rounds", "3", "--no-log"]
     processes.start([*host, *options], "host")
     processes.wait_for("host", "open on port")
     return port_in(processes.output("host"))
@@ -76,7 +75,7 @@ def test_watch_finds_a_table_by_name_and_prints_a_line_per_commit(
     """By name, through mDNS on loopback (the suite's P2PNERTS_INTERFACES): the table's
     name is the test's own, as other tests announce tables too."""
     name = f"Den {secrets.token_hex(3)}"
-    _host(seen[1], name=name, rounds=1)  # (the whole match is watched: one round is enough)
+    _host(seen[1], name=name)
     watch = [*P2PNERTS, "watch", name, "--headless"]
     done = subprocess.run(watch, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
