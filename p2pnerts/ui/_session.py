@@ -123,8 +123,8 @@ class Session:
             self.invalidate()
 
     def _welcomed(self, welcome: Welcome) -> None:
-        if self.lobby is not None:  # a joiner learns the table's size and teams here
-            self.lobby.welcomed(welcome.seat, welcome.players, welcome.options.teams)
+        if self.lobby is not None:  # a joiner learns the table's size, teams and name here
+            self.lobby.welcomed(welcome.seat, welcome.players, welcome.options.teams, welcome.name)
             self.invalidate()
 
     def seated(self, peer: TablePeer) -> None:

@@ -101,9 +101,10 @@ def test_a_joiner_cannot_add_bots() -> None:
 def test_a_joiners_waiting_room_shows_only_its_keys_and_follows_its_seat() -> None:
     lobby = LobbyModel()
     lobby.notice = "joining Den…"
-    lobby.waiting("Den", 0, hosting=False, roster=())
-    lobby.welcomed(2, 4, ())
+    lobby.waiting("10.0.0.7:9000", 0, hosting=False, roster=())
+    lobby.welcomed(2, 4, (), "Den")  # (dialled by address: the Welcome names the table)
     lobby.roster = ("Ann", "Bea", "Cy")
+    assert "─ Den: 3 of 4 seats taken ─" in render_lobby(lobby, 80, 24).text()
     *_, notice, keys = render_lobby(lobby, 80, 24).text().splitlines()
     assert notice == " you have seat 3 of 4; the host may seat bots in the open ones"
     assert keys == " q quits"  # (the waiting room itself says when play begins)
