@@ -130,11 +130,11 @@ class LobbyModel:
         self.roster, self.table_teams = roster, teams
         self.leave.question = "Leave the table?"
 
-    def welcomed(self, seat: int, players: int, teams: tuple[int, ...], name: str = "") -> None:
+    def welcomed(self, seat: int, players: int, teams: tuple[int, ...], name: str) -> None:
         """A joiner has its seat: the table's size, teams and ``name`` (one that dialled an
         address knew the table only as that address), and whom it waits for now."""
         self.seats, self.table_teams = players, teams
-        self.table_name = name or self.table_name
+        self.table_name = name
         open_seats = "the host may seat bots in the open ones"
         self.notice = f"you have seat {seat + 1} of {players}; {open_seats}"
 
