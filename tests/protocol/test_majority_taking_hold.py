@@ -141,3 +141,16 @@ def test_a_seat_whose_view_takes_hold_last_counts_the_ballots_on_its_kept_reveal
     assert [r.playing for r in table.replicas] == [2] * 4
     assert len({r.digest for r in table.replicas}) == 1
     assert [e.view for e in table.of(1, ViewInstalled)][:2] == [1, 2]
+
+
+def test_a_seat_back_in_forgets_a_request_to_rejoin_answered_while_it_was_out() -> None:
+    """Seat 3 asked to rejoin while seat 0 was a member; the view that let it in left seat
+    0 out, and seat 0 came back in the next: it begins no change of members for a request
+    answered already. (It began one after each view it installed, 17 in a second, until
+    the request was two seconds old.)"""
+    table = _table()
+    _coordinated_before_taking_hold(table)
+    _run(table, 5)
+    assert [e.view for e in table.of(0, ViewInstalled)] == [1, 3]
+    assert [e.view for e in table.of(1, ViewInstalled)] == [1, 2, 3]
+    assert all(r.members == frozenset(range(4)) for r in table.replicas)
