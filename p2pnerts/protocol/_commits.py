@@ -93,6 +93,7 @@ class Commits:
         taken_hold: Callable[[], bool] = lambda: True,
         notice: Callable[[PlayId], None] = lambda play: None,
         have: Callable[[], Sequence[int]] = tuple,
+        made: Callable[[], int] = lambda: 0,
     ) -> None:
         self.seat = seat
         self.players = players
@@ -112,6 +113,10 @@ class Commits:
         self._have = have
         """What this seat holds of each seat's messages (the replica's `Acks.have`), noted
         as it passes a play (`lags`)."""
+        self._made_here = made
+        """How many plays this seat has made (`_majority.Majority.made`): those it holds
+        only once its view takes hold here (kept while the members changed) may be voted
+        on first elsewhere (`_early`)."""
         self._held_back: set[PlayId] = set()
         """Plays this seat would have decided while its view had not taken hold: decided
         once it has (`release`)."""
@@ -124,8 +129,13 @@ class Commits:
         self._settled: dict[PlayId, Decision] = {}
         """The outcomes known here when the members last changed: they stand on that
         change, every seat of the new view knowing them alike."""
-        self._early: dict[PlayId, list[Tally]] = {}
-        """Tallies on plays not held here yet, kept until the play comes."""
+        self._early: dict[PlayId, list[Tally | Ballot]] = {}
+        """Tallies on plays not held here yet, and Ballots on plays of this seat's own that
+        it made and does not hold yet, kept until the play is held (`hold`): a seat where
+        a change of members took hold first holds a play kept meanwhile, and votes, sooner.
+        (Refused as one on a play it never asked about, such a Ballot refused an honest
+        voter: on a real table of four, as a change left a seat out, the seat that took
+        hold last refused the other two.)"""
         self.polls = PollTimes(seat, players)
         """When this seat polls next on each play held here without an outcome."""
         self._now = 0.0
@@ -201,19 +211,23 @@ class Commits:
         self._answer(vote, askers)  # (polled before it came: answered now it has)
         if askers:
             self._waiting.setdefault(play.id, set()).update(askers)
-        for tally in self._early.pop(play.id, []):
+        for frame in self._early.pop(play.id, []):
             try:
-                self._take_tally(tally)
+                if isinstance(frame, Tally):
+                    self._take_tally(frame)
+                else:
+                    self._count(frame, play.id)
             except RemoteProtocolError as exc:
-                self.refusals.append((tally.sender, str(exc)))
+                self.refusals.append((frame.sender, str(exc)))
 
     def take(self, frame: CommitFrame, now: float) -> None:
         """A commit frame from another seat, of this seat's view (a replica admits no other,
         SPEC §4.2). Raises `RemoteProtocolError` for one that breaks the protocol (a Ballot or
         Tally that `BallotBox` refuses), changing nothing but the proof it keeps of a voter
         that said two things. A Ballot must be on a play this seat holds and counts (its own,
-        or one it polled on); a Tally or a Poll may run ahead of the plays held here, but
-        not past `AHEAD` of a seat's plays (so a seat cannot fill another's memory)."""
+        or one it polled on), or on one of its own it made and holds later (`_early`); a
+        Tally or a Poll may run ahead of the plays held here, but not past `AHEAD` of a
+        seat's plays (so a seat cannot fill another's memory)."""
         self._now = now
         play = (frame.seat, frame.number)
         if frame.view != self.view:
@@ -233,14 +247,14 @@ class Commits:
                 polled = self.polls.polled(play)
                 if polled and frame.number > self.order.have[frame.seat]:
                     return  # (polled on as it was missing: asked again once it is held)
-                asked = frame.seat == self.seat or polled or play in self._brought
-                if play not in self.order.held or not asked:
+                own = frame.seat == self.seat
+                if own and self.order.have[self.seat] < frame.number <= self._made_here():
+                    self._keep(play, frame)  # (made, held once its view takes hold here)
+                    return
+                if play not in self.order.held or not (own or polled or play in self._brought):
                     why = f"a Ballot on play {play}, which seat {self.seat} did not ask about"
                     raise RemoteProtocolError(why)
-                self.box.count(frame)
-                self._compare(frame.witness, play)  # (late too: it names the copy it held)
-                self._decide(play)
-                self._hand_on(frame, play)
+                self._count(frame, play)
             case Tally():
                 self._not_too_far(frame, play)
                 if play in self.order.outcomes:
@@ -248,9 +262,7 @@ class Commits:
                 if play in self.order.held:
                     self._take_tally(frame)
                 else:
-                    early = self._early.setdefault(play, [])
-                    if len(early) < len(self.members):
-                        early.append(frame)
+                    self._keep(play, frame)
             case Poll():
                 self._not_too_far(frame, play)
                 to = frame.sender
@@ -266,6 +278,20 @@ class Commits:
                         self._waiting.setdefault(play, set()).add(to)
                 else:  # the outcome is known here: its proof answers
                     self._hand_tally(tally, to)
+
+    def _keep(self, play: PlayId, frame: Tally | Ballot) -> None:
+        """Keep a frame on ``play``, not held here yet, until it is (`_early`): one a
+        member at most, for each kind."""
+        early = self._early.setdefault(play, [])
+        if sum(isinstance(f, type(frame)) for f in early) < len(self.members):
+            early.append(frame)
+
+    def _count(self, ballot: Ballot, play: PlayId) -> None:
+        """Count a Ballot on ``play``, held here, and decide it if that decides it."""
+        self.box.count(ballot)
+        self._compare(ballot.witness, play)  # (late too: it names the copy it held)
+        self._decide(play)
+        self._hand_on(ballot, play)
 
     def release(self) -> None:
         """Decide the plays held back while this view had not taken hold, once it has."""

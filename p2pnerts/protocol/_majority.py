@@ -42,8 +42,8 @@ holdings, which the StartView carries as the votes (`install`), and once the vie
 taken hold (`_begin`: a sibling that never does applies nothing) those settled in are
 applied, the others returned ("the table changed members"), then the seats at the table
 change, then what was kept is held in the new view (a later message of a seat with one
-kept waits behind it, and a Ballot on this seat's own kept play until it is held, `_behind`,
-`_before_held`: a seat where the view took hold first votes on it sooner); each seat's
+kept waits behind it, `_behind`, and a Ballot on this seat's own kept play until it is
+held, `Commits`: a seat where the view took hold first votes on it sooner); each seat's
 digest starts again from the StartView. A seat left out, or restarted, asks to come back,
 and a change of members lets it in: it replays the round as the coordinator applied it,
 then settles the plays still open from the same holdings as the others (`rejoin`).
@@ -66,7 +66,6 @@ from p2pnerts.protocol._handover import pooled
 from p2pnerts.protocol._log import order_key
 from p2pnerts.protocol._messages import (
     Ack,
-    Ballot,
     CommitFrame,
     Leave,
     Message,
@@ -145,6 +144,7 @@ class Majority:
             taken_hold=host.taken_hold,
             notice=self._show_copy,
             have=lambda: host.acks.have,
+            made=lambda: self.made,
         )
         self.plays = Applying(host)
         """Every play held here, until it is folded into the digest."""
@@ -174,11 +174,6 @@ class Majority:
         self._starting: _Starting | None = None
         """The StartView installed here last, until its view takes hold: nothing of the view
         is applied before (`_begin`)."""
-        self._early: dict[tuple[int, int], Ballot] = {}
-        """Ballots, by number and voter, on plays of this seat's own that it made and holds
-        only once its view takes hold here (kept while the members changed, `_begin`): a
-        seat where the view took hold first holds them, and votes, sooner. Counted once they
-        are held (`_count_early`)."""
         self._acked_at = [0.0] * host.players
         """Per seat, when its last Ack came (`lags`)."""
         self._linked: dict[int, int] = {}
@@ -352,10 +347,7 @@ class Majority:
         stale = False
         try:
             carried = self._carried(frame) if isinstance(frame, Poll) else None
-            if isinstance(frame, Ballot) and self._before_held(frame):
-                self._early[frame.number, sender] = frame
-            else:
-                self.commits.take(frame, now)
+            self.commits.take(frame, now)
             if isinstance(frame, Tally) and via == sender and frame.view == self.commits.view:
                 # (a Tally of its own, on its own link: not one handed on)
                 holds = self._holds(sender, now, within)
@@ -369,36 +361,6 @@ class Majority:
             host.gate.refuse(seat, why)
         self.commits.refusals.clear()
         return stale
-
-    def _before_held(self, ballot: Ballot) -> bool:
-        """Whether ``ballot`` is on a play of this seat's own, in its view, that it made
-        and holds only once the view takes hold here (`_early`). (Refused as one on a play
-        it never asked about, it refused an honest voter: on a real table of four, as a
-        change left a seat out, the seat that took hold last refused the other two.)"""
-        seat = self._host.seat
-        return (
-            self._starting is not None
-            and ballot.view == self._starting.start.view
-            and ballot.seat == seat
-            and self.commits.voter.have[seat] < ballot.number <= self.made
-        )
-
-    def _count_early(self, now: float) -> None:
-        """Count the Ballots kept on this seat's own plays before they were held (`_early`),
-        now that the view has taken hold, in the order of the plays: those on a play held
-        now; on one not (the change settled it), or of a voter refused since, they count
-        for nothing, as on a play let go of."""
-        early, self._early = self._early, {}
-        held, gate = self.commits.order.held, self._host.gate
-        for (number, voter), ballot in sorted(early.items()):
-            if ballot.view != self.commits.view or (ballot.seat, number) not in held:
-                continue
-            if gate.refuses(voter):
-                continue
-            try:
-                self.commits.take(ballot, now)
-            except RemoteProtocolError as exc:
-                gate.refuse(voter, str(exc))
 
     def _show_copy(self, play: PlayId) -> None:
         """Show every seat this seat's copy of ``play``, of another seat, that a genuine
@@ -639,7 +601,6 @@ class Majority:
             for message in held_off:
                 if held_on(message, start.members, start.joined):
                     self._take(message, now)
-            self._count_early(now)
             if starting.back:
                 self._host.ready_again(now)  # (if the change dropped it)
         finally:
