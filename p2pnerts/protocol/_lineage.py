@@ -65,6 +65,9 @@ class Lineage:
         one shows it installed another view instead."""
         self._voters: frozenset[int] = frozenset()
         """The other members that came in as voters, from ``_voted_in``."""
+        self._asked_above: dict[int, int] = {}
+        """Per member let back in, the view its Rejoin said it installs nothing at or below
+        (`Rejoin.above`): what it said from those views it said before it asked."""
         self.gone: dict[int, int] = {}
         """The members shown to have installed another view than this one, each with the
         clock of the latest message that showed it."""
@@ -90,6 +93,7 @@ class Lineage:
         self._came_from.update(zip(start.joined, start.joined_from, strict=True))
         self._came_from.pop(self._seat, None)
         self._voters = frozenset(start.members) - set(start.joined) - {self._seat}
+        self._asked_above = asked_above(start)
         self.gone, self.origin, self.stillborn = {}, origin, False
         self._later, self._talked = {}, {}
         cast = [decode_payload(payload) for payload in start.votes]
@@ -101,7 +105,8 @@ class Lineage:
         """Whether a message shows its sender, a member, installed another view than this
         one (it talks from a view between where it came from and this one)."""
         sender = message.sender
-        if not self._came_from.get(sender, self._view) < message.view < self._view:
+        since = max(self._came_from.get(sender, self._view), self._asked_above.get(sender, 0))
+        if not since < message.view < self._view:
             return False
         self.gone[sender] = max(self.gone.get(sender, 0), message.clock)
         voted = isinstance(message, ViewChange) and message.new_view >= self._view
@@ -145,6 +150,20 @@ class Lineage:
         no lower), so it left that other view since and asks from further back (shut out
         of a stillborn view)."""
         return rejoin.clock >= self.gone.get(rejoin.sender, rejoin.clock + 1)
+
+
+def asked_above(start: StartView) -> dict[int, int]:
+    """Per seat a StartView lets back in, the view above which its carried Rejoin asks
+    to come in (the coordinator puts them last, `Election`; `check_start_view` holds
+    one of each)."""
+    joined, found = set(start.joined), dict[int, int]()
+    for payload in reversed(start.carried):
+        if len(found) == len(joined):
+            break
+        rejoin = decode_payload(payload)
+        if isinstance(rejoin, Rejoin) and rejoin.sender in joined:
+            found[rejoin.sender] = rejoin.above
+    return found
 
 
 def apart(votes: dict[int, ViewChange]) -> set[tuple[int, int]]:

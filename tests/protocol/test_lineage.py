@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from p2pnerts.protocol import Ack, Message, Rejoin, StartView, ViewChange
+from p2pnerts.protocol._codec import encode_payload
 from p2pnerts.protocol._lineage import Lineage
 
 
@@ -80,6 +81,23 @@ def test_a_rejoining_seat_talking_from_a_view_between_is_gone_but_proves_nothing
     lineage = _in_13(1)
     assert lineage.went_elsewhere(_talk(0, 12))
     assert set(lineage.gone) == {0} and not lineage.stillborn
+
+
+def test_what_a_rejoining_seat_said_before_it_asked_shows_nothing() -> None:
+    """Seat 0 asked from view 10 after it was shut out of view 12, a stillborn view (its
+    carried Rejoin says it installs nothing at or below 12): its Ack of view 12, arriving
+    here after the StartView, was sent before it asked. (Taken as gone for it, every seat
+    of a table of four that let them all back in went out again at once, for good:
+    `tests/protocol/test_schedules.py`, four seats, seed 46.)"""
+    asked = Rejoin(0, 10, 99, 1, 2, above=12)
+    lineage = Lineage(1)
+    lineage.begin(replace(_view_13(), carried=(encode_payload(asked),)), origin=11)
+    assert not lineage.went_elsewhere(_talk(0, 12))
+    assert not lineage.went_elsewhere(_talk(0, 11))
+    assert not lineage.gone and not lineage.stillborn
+    # Without a Rejoin above 12 (the one carried says above 10) the Ack shows it gone.
+    lineage.begin(replace(_view_13(), carried=(encode_payload(replace(asked, above=10)),)), 11)
+    assert lineage.went_elsewhere(_talk(0, 12))
 
 
 def test_a_rejoining_seat_gone_by_a_vote_for_this_view_or_a_later_one_makes_it_stillborn() -> None:
