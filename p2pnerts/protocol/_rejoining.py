@@ -170,12 +170,30 @@ class Rejoining:
         seat gone on in the other of two siblings kept the seats of this one in it for
         good, and the other's seats waited for them to ask: four seats split two and two
         between sibling views, each changing members for ever.)"""
+        ahead = self._ahead()
         if not self._m.host.by_majority:
-            return True
-        view, members = self._m.view, self._m.members
-        ahead = {m.sender for m in self._stash if m.view > view and m.sender in members}
-        able = (members - ahead) | self.fresh(now)
+            return bool(ahead)
+        able = (self._m.members - ahead) | self.fresh(now)
         return any(2 * len(q & able) <= len(q) for _, q in self._m.quorums_now())
+
+    def _ahead(self) -> set[int]:
+        """The members gone on in a newer view: talking from one, and not asking since to
+        be let back in from this view or an earlier one, above the newer one (shut out of
+        it, a view that never takes hold, `Lineage.stillborn`). (Counted as gone on, such a
+        seat left the one that had not installed that view out too, at a table of three
+        that commits by acknowledgement: every seat out, each asking, none a member to let
+        the others in.)"""
+        view, members = self._m.view, self._m.members
+        newest: dict[int, int] = {}
+        for m in self._stash:
+            if m.view > view and m.sender in members:
+                newest[m.sender] = max(m.view, newest.get(m.sender, 0))
+        asking = self.asking
+        return {
+            seat
+            for seat, newer in newest.items()
+            if seat not in asking or asking[seat].view > view or asking[seat].above < newer
+        }
 
     def wait_again(self, now: float) -> None:
         """Count the wait on members gone on in a newer view again from ``now``: too few
