@@ -89,9 +89,16 @@ class Election:
             self._start_view_change(self._next_view(above, now), now)
         elif self._m.status is Status.CHANGING:
             if now - self._change_started >= self._m.timing.view_change_timeout:
-                self._start_view_change(self._next_view(self.changing_to, now), now)
+                self.vote_again(now)
             else:
                 self._maybe_start_view(now)
+
+    def vote_again(self, now: float) -> None:
+        """Vote for the next view this seat may coordinate: past the one it votes for, and
+        past the views the seats asking to rejoin install nothing at or below (one at a
+        time, a change that needs them took a timeout a view)."""
+        after = max(self.changing_to, self._m.rejoining.above(self._m.rejoining.fresh(now)))
+        self._start_view_change(self._next_view(after, now), now)
 
     def _departed(self, now: float) -> bool:
         """At a table that commits by a majority (`tick` asks nowhere else): whether a
