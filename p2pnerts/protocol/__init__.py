@@ -17,7 +17,8 @@ each answer read from the part that owns it:
   when an acknowledgement or a heartbeat is due;
 - `Log` (`_log.py`): the pending messages in order, the commit count, the running digest;
 - `Membership` (`_membership.py`): views, exclusion of a silent seat, installing a view,
-  who is seated, and the replica's status; it holds `Election` (`_election.py`: votes and
+  who is seated, the replica's status, and a seat out regrouping the table when every
+  seat is; it holds `Election` (`_election.py`: votes and
   the coordinator's StartView), `Rejoining` (`_rejoining.py`: requests to rejoin and the
   messages held back from a newer view), `Lineage` (`_lineage.py`: where each member came
   into the view from, whom the votes that began it suspected, and whether the view is

@@ -49,6 +49,11 @@ it asks from. A restarted replica starts out. A rejoining seat starts its sequen
 again at 1 in the view it joins; messages from its earlier life, sent in an older view,
 are dropped by everyone, and the StartView's ``lives`` tells a rejoining replica where
 each seat's life began.
+
+Every seat may end out, each on a true sign, none a member to let the others in. At a
+table that commits by acknowledgement a seat out that still holds its view whole, and
+hears enough of the others ask from it for a majority, takes its turn to be a member of
+that view again and let them in (`regroup`).
 """
 
 from __future__ import annotations
@@ -151,6 +156,11 @@ class Membership:
         """The view change under way, if any: votes, and the StartView to build."""
         self.from_disk = False
         """Started from its disk (`restart_out`), and not back in yet."""
+        self.out_since = now
+        """When this replica last went out (`shut_out`)."""
+        self._regrouped = False
+        """Out, it went back to changing in its view (`regroup`): back in at the next
+        view it installs."""
         self._welcome: int | None = None
         """Back from its disk into this view: told once its StartView commits here, after
         the round it carries is replayed (`commit_start_view`)."""
@@ -190,6 +200,10 @@ class Membership:
                 self._install_as_rejoiner(message, now)
             else:
                 self.rejoining.hold_back(message, now)
+                # A seat out sends nothing but Rejoins: one that talks after asking is
+                # back in, or votes (its request, come late over a stalled link, once
+                # had this seat regroup with a seat a view had let it in, `regroup`).
+                self.rejoining.asking.pop(sender, None)
             return False
         if self.lineage.went_elsewhere(message):
             # That member went on from where it voted (or asked to rejoin) to another view
@@ -356,6 +370,9 @@ class Membership:
         for seat in start.joined:
             self._reset_seat(seat, start.view)
         self._host.events.append(ViewInstalled(start.view, start.members))
+        if self._regrouped:  # (told it was out, its player is told it is back)
+            self._host.events.append(RejoinedTable(start.view))
+            self._regrouped = False
         self._host.events += [PeerExcluded(s) for s in sorted(departed - set(start.joined))]
         self._host.events += back
         if start.joined:
@@ -438,6 +455,7 @@ class Membership:
         # if that view's StartView had never reached it (`Lineage`).
         self.asks_from = self.lineage.origin if self.lineage.stillborn else self.view
         self.enter(Status.OUT)
+        self.out_since, self._regrouped = now, False
         self._host.events.append(ShutOut(self.view, self._host.away.take()))
         self.rejoining.ask(now)
 
@@ -454,6 +472,55 @@ class Membership:
                 # It lost its state: let it go, then back.
                 self.liveness.away(rejoin.sender)
                 self.liveness.heard[rejoin.sender] = 0.0
+        elif self.status is Status.OUT and self._whole():
+            self.rejoining.note(rejoin, now)  # (every seat may be out: `regroup`)
+
+    def _whole(self) -> bool:
+        """Whether this seat, out, still holds its view as a member does: it asks from it
+        (it installed no view since that never took hold) and did not lose its memory
+        (`restart_out`), at a table that commits by acknowledgement, where every commit
+        of the view waited for this seat's own acknowledgement."""
+        return self.asks_from == self.view and not self.from_disk and not self._host.by_majority
+
+    def regroup(self, now: float) -> bool:
+        """Every seat out (each left on a true sign: a view it never got, a view that never
+        took hold), none a member to let the others in, each asking for good: a seat out,
+        whole (`_whole`), that has asked in vain until its turn (below) and holds
+        requests to rejoin that a view change of its view would count (SPEC §6.4: from
+        its view or one its quorums count), enough with it for a majority of each, is a
+        member of its view again, changing, the others suspected: it votes, and, the
+        coordinator of the view it votes for, lets them in (`Election._maybe_start_view`).
+        Returns whether it did.
+
+        Safe as leaving was: going out is a choice to wait for a member to let it in, and
+        a member may go on voting instead. What the view committed, every member held,
+        this seat too; a seat that asks from a later view than this one's went on in it,
+        and is not counted. Should a member elsewhere let them in meanwhile, the two
+        views are siblings built from this one: a seat asking installs the first that
+        answers it, and the other commits nothing (`install_acks`)."""
+        if not self._whole():
+            return False
+        rejoining, quorums = self.rejoining, self.quorums_now()
+        behind = {number for number, _ in quorums}
+        fresh = rejoining.fresh(now) - {self.seat}
+        backing = {self.seat} | {s for s in fresh if rejoining.asking[s].view in behind}
+        if not all(2 * len(backing & q) > len(q) for _, q in quorums):
+            return False
+        # The seats that can regroup take turns, as coordinators do, a view change's
+        # timeout each: the first after every view those asking are above goes first.
+        # (All at once, each let the others into a view of its own, which none took.)
+        after = max(self.floor, self.election.changing_to, rejoining.above(fresh))
+        turn = (self.seat - after - 1) % self.players
+        if now - self.out_since < self.timing.view_change_timeout * (1 + turn):
+            return False
+        self.enter(Status.CHANGING)
+        self._regrouped = True
+        for seat in sorted(self.members - {self.seat}):
+            self.liveness.away(seat)
+            self.liveness.heard[seat] = 0.0
+        self.liveness.suspect_silent(now)
+        self.election.vote_again(now)
+        return True
 
     def _refused_its_start(self, rejoin: Rejoin, now: float) -> bool:
         """Whether a member that this view let back in still asks as it did before, long

@@ -294,7 +294,8 @@ class Replica(Readings):
         self._wake(now)
         if self.membership.status is Status.OUT:
             self.membership.rejoining.tick_out(now)
-            return
+            if not self.membership.regroup(now):
+                return
         ack_due = self.outbox.ack_due is not None and now >= self.outbox.ack_due
         if ack_due or self.outbox.quiet_for(now) >= self.timing.heartbeat or now >= self._tell():
             self.send_ack(now)
