@@ -1,5 +1,7 @@
 """Random schedules of closed lids and stalled links, replayed from many seeds: which tables
-do not come back. python tools/schedules.py [--seeds 800] [--first 0] [--jobs 2]
+do not come back.
+
+    python tools/schedules.py [--seeds 800] [--first 0] [--jobs 2] [--table 5:majority ...]
 
 Each seed runs the schedule of ``tests/protocol/test_schedules.py`` (600 steps of 10 to
 300 ms: a lid closes or opens, a link stalls or runs again, seats turn their stocks and
@@ -47,16 +49,34 @@ def replay_one(table: tuple[int, bool], seed: int) -> str | None:
     return None
 
 
+def _table(text: str) -> tuple[int, bool]:
+    """``SEATS:RULE``, as ``--table`` takes it."""
+    seats, _, rule = text.partition(":")
+    if not seats.isdigit() or not 2 <= int(seats) <= 14 or rule not in ("acks", "majority"):
+        raise argparse.ArgumentTypeError(f"{text!r}: SEATS:RULE, 2-14 seats, acks or majority")
+    if rule == "majority" and int(seats) < 4:
+        raise argparse.ArgumentTypeError(f"{text!r}: a majority's table has 4 seats or more")
+    return int(seats), rule == "majority"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=800, help="seeds per table (800)")
     parser.add_argument("--first", type=int, default=0, help="the first seed (0)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
+    parser.add_argument(
+        "--table",
+        action="append",
+        type=_table,
+        metavar="SEATS:RULE",
+        help="a table to run instead of the three (RULE: acks or majority, from 4 seats);"
+        " may be given again",
+    )
     args = parser.parse_args(argv)
     seeds = range(args.first, args.first + args.seeds)
     failed = 0
     try:
-        for players, majority in TABLES:
+        for players, majority in args.table or TABLES:
             rule = "a majority" if majority else "acknowledgement"
             fanned = fan_out(replay_one, (players, majority), seeds, Where(jobs=args.jobs))
             ends = [(seed, end) for seed, end in zip(seeds, fanned.records, strict=True) if end]

@@ -272,17 +272,8 @@ class Election:
         asking = self._m.rejoining.asking
         rejoining = {s for s in self._m.rejoining.fresh(now) - voters if asking[s].above < new_view}
         quorums = self._m.quorums_now()
-        # A seat asking to rejoin from one of those views counts like a voter: it has
-        # installed no view since, and will install one at most, the first StartView that
-        # lists it. (Not from another view: it may have helped a view of another branch
-        # on, and the majorities of its two branches would no longer meet.)
-        behind = {number for number, _ in quorums}
-        # So does a member of this view that this view let in and that asks still from
-        # where this view let it in from: it installed nothing since, this view included.
-        came_from = self._m.lineage.came_from
-        backing = voters | {
-            s for s in rejoining if asking[s].view in behind or asking[s].view == came_from(s)
-        }
+        # A seat asking to rejoin from one of those views counts like a voter (`counted`).
+        backing = voters | (rejoining & self._m.rejoining.counted(now))
         if not all(2 * len(backing & q) > len(q) for _, q in quorums):
             return
         joined = tuple(sorted(rejoining))

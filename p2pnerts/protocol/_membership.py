@@ -500,11 +500,9 @@ class Membership:
         answers it, and the other commits nothing (`install_acks`)."""
         if not self._whole():
             return False
-        rejoining, quorums = self.rejoining, self.quorums_now()
-        behind = {number for number, _ in quorums}
-        fresh = rejoining.fresh(now) - {self.seat}
-        backing = {self.seat} | {s for s in fresh if rejoining.asking[s].view in behind}
-        if not all(2 * len(backing & q) > len(q) for _, q in quorums):
+        rejoining, fresh = self.rejoining, self.rejoining.fresh(now) - {self.seat}
+        backing = {self.seat} | rejoining.counted(now)
+        if not all(2 * len(backing & q) > len(q) for _, q in self.quorums_now()):
             return False
         # The seats that can regroup take turns, as coordinators do, a view change's
         # timeout each: the first after every view those asking are above goes first.

@@ -9,6 +9,7 @@ from typing import NamedTuple, Protocol
 
 from p2pnerts.protocol import _host
 from p2pnerts.protocol._events import PeerStalled
+from p2pnerts.protocol._lineage import Lineage
 from p2pnerts.protocol._messages import Message, Rejoin, StartView
 from p2pnerts.protocol._status import NEVER
 
@@ -34,6 +35,7 @@ class Membership(_host.Membership, Protocol):
     """What rejoining reads of the membership (`_membership.Membership`)."""
 
     asks_from: int
+    lineage: Lineage
 
     @property
     def floor(self) -> int: ...
@@ -111,6 +113,25 @@ class Rejoining:
         recent = {s for s, a in self.asking.items() if now - a.at <= timing.exclude_after}
         return recent - barred
 
+    def counted(self, now: float) -> set[int]:
+        """The seats asking to rejoin lately (`fresh`) that a change of this view counts
+        like voters (SPEC §6.4): those asking from one of the views whose majorities it
+        needs (`Membership.quorums_now`), each having installed no view since and
+        installing one at most, the first StartView that lists it; and a member this view
+        let in that asks still from where it let it in from (it installed nothing since,
+        this view included). Not one asking from another view: it may have helped a view
+        of another branch on, and the majorities of the two branches would no longer
+        meet. (Counted as able to go on by the test of whether to leave a view, yet not by
+        a change of it, seats asking from another view kept a seat in a view it could
+        never leave: of six seats, three changing and three out, for good.)"""
+        behind = {number for number, _ in self._m.quorums_now()}
+        came_from = self._m.lineage.came_from
+        return {
+            s
+            for s in self.fresh(now)
+            if self.asking[s].view in behind or self.asking[s].view == came_from(s)
+        }
+
     def above(self, seats: Iterable[int]) -> int:
         """The view a change that lets ``seats`` back in must be above: this one, and the
         last view each of them installs nothing at or below (`Asking.above`)."""
@@ -173,7 +194,7 @@ class Rejoining:
         ahead = self._ahead()
         if not self._m.host.by_majority:
             return bool(ahead)
-        able = (self._m.members - ahead) | self.fresh(now)
+        able = (self._m.members - ahead) | self.counted(now)
         return any(2 * len(q & able) <= len(q) for _, q in self._m.quorums_now())
 
     def _ahead(self) -> set[int]:
