@@ -272,7 +272,8 @@ class Election:
         asking = self._m.rejoining.asking
         rejoining = {s for s in self._m.rejoining.fresh(now) - voters if asking[s].above < new_view}
         quorums = self._m.quorums_now()
-        # A seat asking to rejoin from one of those views counts like a voter (`counted`).
+        # A seat asking to rejoin from one of their views backs it as a voter does
+        # (`Rejoining.counted`).
         backing = voters | (rejoining & self._m.rejoining.counted(now))
         if not all(2 * len(backing & q) > len(q) for _, q in quorums):
             return

@@ -492,8 +492,8 @@ class Membership:
         coordinator of the view it votes for, lets them in (`Election._maybe_start_view`).
         Returns whether it did.
 
-        Safe as leaving was: going out is a choice to wait for a member to let it in, and
-        a member may go on voting instead. What the view committed, every member held,
+        Safe as staying would have been: going out is a choice to wait for a member to let
+        it in, and a member may go on voting instead. What the view committed, every member held,
         this seat too; a seat that asks from a later view than this one's went on in it,
         and is not counted. Should a member elsewhere let them in meanwhile, the two
         views are siblings built from this one: a seat asking installs the first that
