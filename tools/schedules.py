@@ -31,11 +31,13 @@ TABLES = ((3, False), (4, True), (4, False))
 """(seats, by a majority) of each table a seed runs at."""
 
 
-def replay_one(table: tuple[int, bool], seed: int) -> str | None:
-    """How the schedule of ``seed`` ended at ``table``, if not with every seat back:
-    each seat's status, or that the digests differ."""
-    players, majority = table
-    replayed = importlib.import_module("test_schedules")._replay(seed, players, majority=majority)
+def replay_one(job: tuple[int, bool, bool], seed: int) -> str | None:
+    """How the schedule of ``seed`` ended at the table of ``job`` (seats, by a majority,
+    playing on through the heal), if not with every seat back: each seat's status, or
+    that the digests differ."""
+    players, majority, play_on = job
+    replay = importlib.import_module("test_schedules")._replay
+    replayed = replay(seed, players, majority=majority, play_on=play_on)
     back = all(
         r.status is Status.NORMAL and r.members == frozenset(range(players))
         for r in replayed.replicas
@@ -72,13 +74,19 @@ def main(argv: list[str] | None = None) -> int:
         help="a table to run instead of the three (RULE: acks or majority, from 4 seats);"
         " may be given again",
     )
+    parser.add_argument(
+        "--play-on",
+        action="store_true",
+        help="the seats turn their stocks and deal through the heal too, as players do",
+    )
     args = parser.parse_args(argv)
     seeds = range(args.first, args.first + args.seeds)
     failed = 0
     try:
         for players, majority in args.table or TABLES:
             rule = "a majority" if majority else "acknowledgement"
-            fanned = fan_out(replay_one, (players, majority), seeds, Where(jobs=args.jobs))
+            job = (players, majority, args.play_on)
+            fanned = fan_out(replay_one, job, seeds, Where(jobs=args.jobs))
             ends = [(seed, end) for seed, end in zip(seeds, fanned.records, strict=True) if end]
             for seed, end in ends:
                 print(f"  seed {seed}: {end}")

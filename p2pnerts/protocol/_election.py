@@ -47,6 +47,8 @@ class Election:
         self._m = membership
         self.changing_to = 0
         """The view this seat votes for, while the status is changing."""
+        self.changing_since = membership.installed_at
+        """Since when this seat has been changing views, with no view installed since."""
         self._change_started = membership.installed_at
         self._votes: dict[int, dict[int, ViewChange]] = {}
 
@@ -193,6 +195,8 @@ class Election:
         return view
 
     def _start_view_change(self, new_view: int, now: float) -> None:
+        if self._m.status is not Status.CHANGING:
+            self.changing_since = now
         self._m.enter(Status.CHANGING)
         self.changing_to = new_view
         self._change_started = now

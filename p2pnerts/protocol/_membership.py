@@ -75,6 +75,7 @@ from p2pnerts.protocol._inplay import Holder
 from p2pnerts.protocol._lineage import Lineage
 from p2pnerts.protocol._liveness import Liveness
 from p2pnerts.protocol._messages import (
+    Ack,
     CommitFrame,
     Leave,
     Message,
@@ -158,6 +159,11 @@ class Membership:
         """Started from its disk (`restart_out`), and not back in yet."""
         self.out_since = now
         """When this replica last went out (`shut_out`)."""
+        self._elsewhere: dict[int, tuple[int, int]] = {}
+        """Per seat outside this view, the view and commit count of its last Ack from
+        another view."""
+        self._committing_elsewhere: dict[int, float] = {}
+        """When each seat outside this view was last seen committing in another view."""
         self._regrouped = False
         """Out, it went back to changing in its view (`regroup`): back in at the next
         view it installs."""
@@ -222,7 +228,17 @@ class Membership:
                 if missed:
                     self.shut_out(now)
                 return False
+        if sender not in self.members and isinstance(message, Ack) and message.view != self.view:
+            self._note_elsewhere(message, now)
         return sender in self.members
+
+    def _note_elsewhere(self, ack: Ack, now: float) -> None:
+        """A seat outside this view acknowledges from another view: committing there, if
+        its commit count rose since its last Ack from that view."""
+        last = self._elsewhere.get(ack.sender)
+        if last is not None and last[0] == ack.view and ack.committed > last[1]:
+            self._committing_elsewhere[ack.sender] = now
+        self._elsewhere[ack.sender] = (ack.view, ack.committed)
 
     def leave_if_gone(self, now: float) -> None:
         """Leave this view, to be let back in where the others went, should the members
@@ -269,12 +285,36 @@ class Membership:
         self.election.tick(now)
         if self.status not in (Status.NORMAL, Status.CHANGING):
             return
+        if self._left_elsewhere(now):
+            self.shut_out(now)
+            return
         if not self.rejoining.waited(now):
             return
         if self.rejoining.left_behind(now):
             self.shut_out(now)  # the others went on in a view this replica never got
         else:
             self.rejoining.wait_again(now)
+
+    def _left_elsewhere(self, now: float) -> bool:
+        """At a table that commits by a majority, changing views for `Timing.depart_after`
+        in vain: whether the members shown gone and the seats outside this view seen
+        committing lately in another view leave too few of some membership `quorums_now`
+        counts for this view ever to change. The others play on in a view that took hold
+        without this one: this seat asks to be let back in there. (Waiting, two seats of
+        six changed views for good in a view that never took hold, while the four others
+        played on in another.)"""
+        if not self._host.by_majority or self.status is not Status.CHANGING:
+            return False
+        if now - self.election.changing_since < self.timing.depart_after:
+            return False
+        lately = self.timing.depart_after
+        away = {
+            s
+            for s, t in self._committing_elsewhere.items()
+            if now - t <= lately and s not in self.members
+        }
+        away = (away | set(self.lineage.gone)) - self.rejoining.counted(now)
+        return any(2 * len(q - away) <= len(q) for _, q in self.quorums_now())
 
     def deadline(self) -> float:
         """When membership next has something to do: suspect a silent member, or push on
