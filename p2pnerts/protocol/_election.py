@@ -91,16 +91,21 @@ class Election:
             self._start_view_change(self._next_view(above, now), now)
         elif self._m.status is Status.CHANGING:
             if now - self._change_started >= self._m.timing.view_change_timeout:
-                self.vote_again(now)
+                self.vote_next(now)
             else:
                 self._maybe_start_view(now)
 
-    def vote_again(self, now: float) -> None:
-        """Vote for the next view this seat may coordinate: past the one it votes for, and
-        past the views the seats asking to rejoin install nothing at or below (one at a
-        time, a change that needs them took a timeout a view)."""
-        after = max(self.changing_to, self._m.rejoining.above(self._m.rejoining.fresh(now)))
-        self._start_view_change(self._next_view(after, now), now)
+    def past(self, now: float) -> int:
+        """The view the next vote of a changing seat goes past: this view, the one it
+        voted for last, and the last view each seat asking to rejoin installs nothing at or
+        below (moving on one view at a time, a change that needed such seats took a
+        timeout a view)."""
+        return max(self.changing_to, self._m.rejoining.above(self._m.rejoining.fresh(now)))
+
+    def vote_next(self, now: float) -> None:
+        """Move a view change on: vote for the first view `past` the ones above whose
+        coordinator is a member not suspected (`_next_view`)."""
+        self._start_view_change(self._next_view(self.past(now), now), now)
 
     def _departed(self, now: float) -> bool:
         """At a table that commits by a majority (`tick` asks nowhere else): whether a

@@ -157,7 +157,7 @@ class Membership:
         """The view change under way, if any: votes, and the StartView to build."""
         self.from_disk = False
         """Started from its disk (`restart_out`), and not back in yet."""
-        self.out_since = now
+        self._out_since = now
         """When this replica last went out (`shut_out`)."""
         self._elsewhere: dict[int, tuple[int, int]] = {}
         """Per seat outside this view, the view and commit count of its last Ack from
@@ -495,7 +495,7 @@ class Membership:
         # if that view's StartView had never reached it (`Lineage`).
         self.asks_from = self.lineage.origin if self.lineage.stillborn else self.view
         self.enter(Status.OUT)
-        self.out_since, self._regrouped = now, False
+        self._out_since, self._regrouped = now, False
         self._host.events.append(ShutOut(self.view, self._host.away.take()))
         self.rejoining.ask(now)
 
@@ -540,16 +540,14 @@ class Membership:
         answers it, and the other commits nothing (`install_acks`)."""
         if not self._whole():
             return False
-        rejoining, fresh = self.rejoining, self.rejoining.fresh(now) - {self.seat}
-        backing = {self.seat} | rejoining.counted(now)
+        backing = {self.seat} | self.rejoining.counted(now)
         if not all(2 * len(backing & q) > len(q) for _, q in self.quorums_now()):
             return False
         # The seats that can regroup take turns, as coordinators do, a view change's
         # timeout each: the first after every view those asking are above goes first.
         # (All at once, each let the others into a view of its own, which none took.)
-        after = max(self.floor, self.election.changing_to, rejoining.above(fresh))
-        turn = (self.seat - after - 1) % self.players
-        if now - self.out_since < self.timing.view_change_timeout * (1 + turn):
+        turn = (self.seat - self.election.past(now) - 1) % self.players
+        if now - self._out_since < self.timing.view_change_timeout * (1 + turn):
             return False
         self.enter(Status.CHANGING)
         self._regrouped = True
@@ -557,7 +555,7 @@ class Membership:
             self.liveness.away(seat)
             self.liveness.heard[seat] = 0.0
         self.liveness.suspect_silent(now)
-        self.election.vote_again(now)
+        self.election.vote_next(now)
         return True
 
     def _refused_its_start(self, rejoin: Rejoin, now: float) -> bool:

@@ -121,7 +121,7 @@ def _case(
         # an Ack another sent before it asked (`Lineage.went_elsewhere`).
         _case(4, 46),
         # A member changed views one timeout at a time up to the view the seats it needed
-        # ask above: back 14 s after the links (`Election.vote_again`).
+        # ask above: back 14 s after the links (`Election.past`).
         _case(3, 16),
         # Every seat out, each on a true sign: seats 0 and 2 regroup (`Membership.regroup`).
         _case(3, 61),
