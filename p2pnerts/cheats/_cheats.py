@@ -69,6 +69,8 @@ CHEATS: dict[str, str] = {
     "with another move, not signed so (--majority)",
     "never-passed": "its Acks and Tallies never say it passed more of the canonical order than "
     "the first it lies in: every seat holds every play since (--majority)",
+    "never-holds": "as never-passed, and its Acks never say it holds more of any seat's "
+    "messages either, as if its links brought nothing (--majority)",
 }
 """Every kind of cheat, with what it does."""
 DEAL_CHEATS = frozenset({"stack-deck", "lie-about-deck"})
@@ -78,7 +80,15 @@ LINK_CHEATS = frozenset({"cut-links"})
 seat that cut a link, but the view change leaves out the seat that more seats cannot hear
 (SPEC §6.4)."""
 FRAME_CHEATS = frozenset(
-    {"vote-late", "vote-at-random", "forge-tally", "keep-tallies", "forge-poll", "never-passed"}
+    {
+        "vote-late",
+        "vote-at-random",
+        "forge-tally",
+        "keep-tallies",
+        "forge-poll",
+        "never-passed",
+        "never-holds",
+    }
 )
 """The kinds that lie in version 3's commit frames: at a table that commits by a majority
 only (a table that commits by acknowledgement sends none, and they play it honestly)."""
@@ -110,6 +120,8 @@ class Cheat:
         self._frozen: tuple[int, ...] | None = None
         """What ``no-ack`` says it holds, and ``never-passed`` how far it passed."""
         self._first: Ready | None = None
+        self._held: tuple[int, ...] | None = None
+        """What ``never-holds`` says it holds."""
         self._players = 0
         self._votes: dict[tuple[int, int], tuple[bool, tuple[int, ...]]] = {}
         """Per play (seat, number), what this cheat's Ballots say of it: said once, the
@@ -178,7 +190,7 @@ class Cheat:
             case "keep-tallies", Tally() if frame.seat == frame.sender:
                 self.lies += 1
                 return []
-            case "never-passed", Tally() if frame.seat == frame.sender:
+            case "never-passed" | "never-holds", Tally() if frame.seat == frame.sender:
                 if self._frozen is None:
                     self._frozen = frame.passed
                 frame = replace(frame, passed=self._frozen)
@@ -232,6 +244,12 @@ class Cheat:
                 if self._frozen is None:
                     self._frozen = message.passed
                 return replace(message, passed=self._frozen)
+            case "never-holds", Ack():
+                if self._frozen is None:
+                    self._frozen = message.passed
+                if self._held is None:
+                    self._held = message.have
+                return replace(message, passed=self._frozen, have=self._held)
             case "replay", Ack() if self._first is not None:
                 return replace(self._first, view=message.view, seq=message.seq)
         return message

@@ -66,6 +66,7 @@ from p2pnerts.protocol._handover import pooled
 from p2pnerts.protocol._log import order_key
 from p2pnerts.protocol._messages import (
     Ack,
+    Ballot,
     CommitFrame,
     Leave,
     Message,
@@ -79,6 +80,7 @@ from p2pnerts.protocol._messages import (
     ViewChange,
     bare,
 )
+from p2pnerts.protocol._shown import Shown
 from p2pnerts.protocol._spots import ALL, PlayId, Spot, Spotted, quorum, spots_of
 from p2pnerts.protocol._status import NEVER, Status
 from p2pnerts.protocol._wire import MAX_FRAME
@@ -176,6 +178,8 @@ class Majority:
         is applied before (`_begin`)."""
         self._acked_at = [0.0] * host.players
         """Per seat, when its last Ack came (`lags`)."""
+        self._shown = Shown(host.players)
+        """What each member's Ballots showed it holds of this seat's messages (`lags`)."""
         self._linked: dict[int, int] = {}
         """Per seat whose plays a Poll brought here ahead of its own link (`_carried`): the
         number of the last of its plays its link has brought, which is behind `_arrived`."""
@@ -348,6 +352,8 @@ class Majority:
         try:
             carried = self._carried(frame) if isinstance(frame, Poll) else None
             self.commits.take(frame, now)
+            if isinstance(frame, Ballot):
+                self._voted(frame, now)
             if isinstance(frame, Tally) and via == sender and frame.view == self.commits.view:
                 # (a Tally of its own, on its own link: not one handed on)
                 holds = self._holds(sender, now, within)
@@ -361,6 +367,15 @@ class Majority:
             host.gate.refuse(seat, why)
         self.commits.refusals.clear()
         return stale
+
+    def _voted(self, ballot: Ballot, now: float) -> None:
+        """A genuine Ballot, counted: on a play of this seat's that it names by the witness
+        of the copy this seat sent, it shows what its voter holds of this seat's messages
+        (`_shown`)."""
+        copy = self._copies.get((ballot.seat, ballot.number))
+        if ballot.seat != self._host.seat or copy is None or ballot.witness != witness(copy):
+            return
+        self._shown.voted(ballot.sender, ballot.view, ballot.clock, copy.seq, now)
 
     def _show_copy(self, play: PlayId) -> None:
         """Show every seat this seat's copy of ``play``, of another seat, that a genuine
@@ -380,15 +395,24 @@ class Majority:
         canonical order, and how many plays it has made."""
         return self.commits.told(), self.made
 
-    def lags(self, ack: Ack, now: float, within: float) -> bool:
+    def lags(self, ack: Ack, now: float, within: float, *, moved: bool) -> bool:
         """Whether an Ack of this view says its sender has passed less of the canonical
         order than this seat had ``within`` seconds before, though it holds what this seat
         held then (`Commits.lags`): a stale word, which holds up letting go of every play
-        since."""
+        since. ``moved``: it claims more of some other seat's messages than its sender's
+        last Ack did. What it says it holds excuses nothing where it claims nothing new
+        (its sender hears from nobody, and a seat that cannot hear holds the table up
+        whatever the cause) or says less than its Ballots showed (`_shown`): then it is
+        judged by how far it passed alone."""
         self._acked_at[ack.sender] = now
         if ack.view != self.commits.view:
             return False
-        return self.commits.lags(ack.sender, ack.passed, ack.have, now, within)
+        seat = self._host.seat
+        shown = self._shown.understates(
+            ack.sender, ack.view, ack.clock, ack.have[seat], now, within
+        )
+        holds = ack.have if moved and not shown else None
+        return self.commits.lags(ack.sender, ack.passed, holds, now, within)
 
     def _holds(self, seat: int, now: float, within: float) -> list[int] | None:
         """What a Tally of ``seat``'s own is judged by (`lags`): what its last Ack said it
@@ -396,10 +420,13 @@ class Majority:
         sends no Ack, and its Tallies alone say how far it passed; while this seat is
         `crowded` (and so, mostly, every honest seat: none plays, and each sends Acks),
         one whose last Ack is older than ``within`` is judged by how far it passed alone
-        (None)."""
+        (None), as is one whose last Ack said less than its Ballots showed (`lags`)."""
         if now - self._acked_at[seat] >= within and self.crowded():
             return None
-        return self._host.acks.acked[seat]
+        acked = self._host.acks.acked[seat]
+        if acked[self._host.seat] < self._shown.most(seat, self.commits.view):
+            return None
+        return acked
 
     def hear(self, ack: Ack) -> None:
         """What an Ack says of its sender's clock, its canonical order and its plays."""

@@ -267,7 +267,8 @@ class Replica(Readings):
         # commits in it).
         stale = self.acks.accept(message, in_view=message.view == view)
         if self.majority is not None and isinstance(message, Ack):
-            stale = self.majority.lags(message, now, self.timing.passed_within)
+            within = self.timing.passed_within
+            stale = self.majority.lags(message, now, within, moved=not stale)
         self.membership.hear_from(message, now, stale=stale)
         # 10. By kind.
         match message:

@@ -148,24 +148,31 @@ def test_a_seat_that_signs_two_plays_under_one_number_is_named(
     assert status == [3, 3, 3], f"{said}{cheat}"
 
 
-def test_a_seat_that_never_says_it_passed_more_is_left_out_as_stalling(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["never-passed", "never-holds"])
+def test_a_seat_that_never_says_it_passed_more_is_left_out_as_stalling(
+    tmp_path: Path, kind: str
+) -> None:
     """``never-passed`` plays and votes, but its Acks and Tallies never say it passed more
     of the canonical order than the first it lied in: every honest seat holds every play
     since. Its Acks say it holds what they held as they passed, so their words are stale:
     it stalls, and every honest seat leaves it out and bars it for a while; all three exit
     3. Before, the table held every play until each honest seat, crowded, could play none
     (three rounds of level 6: the three scored -26 each in the second, and the third never
-    ended). A round of 13-card Nerts piles at level 6 lasts long enough to see it."""
+    ended). ``never-holds`` says besides that it holds no more of anyone's messages, as a
+    seat whose links from the others broke would: its Ballots on each honest seat's plays
+    show that seat it holds them, and so its words are stale too (before, it was excused
+    for good, and the table stopped as it did for ``never-passed``). A round of 13-card
+    Nerts piles at level 6 lasts long enough to see it."""
     table = ("--seats", "4", "--rounds", "1", "--level", "6", "--majority")
     stats = tmp_path / "host.json"
     with _host(*table, "--stats", str(stats)) as (host, port):
         honest = [_bot(port, name, "--level", "6") for name in ("B1", "B2")]
-        cheat = _bot(port, "C", "--level", "6", "--cheat", "never-passed")
+        cheat = _bot(port, "C", "--level", "6", "--cheat", kind)
         said = [bot.communicate(timeout=LIMIT)[0] for bot in honest]
         said.insert(0, host.communicate(timeout=LIMIT)[0])
         cheat.kill()
         cheat_out = f"--- C said:\n{cheat.communicate(timeout=LIMIT)[0]}"
-    assert "never-passed" in FRAME_CHEATS
+    assert kind in FRAME_CHEATS
     assert [host.returncode, *(bot.returncode for bot in honest)] == [3, 3, 3], f"{said}{cheat_out}"
     for seen in said:
         said_of_c = "C talks on but never says it passed more of the order: left out for a while"
