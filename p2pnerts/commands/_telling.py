@@ -39,9 +39,9 @@ def write_stats(path: Path | None, result: MatchResult) -> None:
         "bytes_sent": s.bytes_sent,
         "probed": s.probed,
         "diverged": s.diverged,
-        "refused": s.refused,
+        "refused": [f"seat {seat}: {why}" for seat, why in s.refused],
         "stalled": s.stalled,
-        "audits_failed": s.audits_failed,
+        "audits_failed": [f"seat {seat}, round {round_}" for seat, round_ in s.audits_failed],
         "seconds": s.finished - s.started,
         "cpu_seconds": cpu_seconds(),
     }
@@ -63,7 +63,7 @@ def end_match(result: MatchResult | None, seat: SeatConfig) -> int:
         return 0
     tell_end(result)
     write_stats(seat.stats, result)
-    alarms = result.stats.alarms() if result.stats is not None else None
+    alarms = result.stats.alarms(result.names) if result.stats is not None else None
     if alarms is None:
         return 0
     warn(f"p2pnerts: this table could not be trusted: {alarms}")

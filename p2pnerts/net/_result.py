@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,14 +36,14 @@ class PeerStats:
     finished: float = 0.0
     diverged: int = 0
     """How many times another seat's digest differed from this one's."""
-    refused: list[str] = field(default_factory=list)
+    refused: list[tuple[int, str]] = field(default_factory=list)
     """Each seat refused for breaking the protocol, with the reason."""
     stalled: list[int] = field(default_factory=list)
     """Each seat left out for holding every commit up while it talked on."""
     never_passed: set[int] = field(default_factory=set)
     """Of those, the seats that held it up at a majority's table, by never saying they
     passed more of the canonical order (`PeerStalled.passed`)."""
-    audits_failed: list[str] = field(default_factory=list)
+    audits_failed: list[tuple[int, int]] = field(default_factory=list)
     """Each deck voided for failing a round's audit: the seat that answers for it, and the
     round."""
     comings: Comings = field(default_factory=lambda: Comings(0))
@@ -64,7 +65,7 @@ class PeerStats:
         if isinstance(event, Diverged):
             self.diverged += 1
         elif isinstance(event, PeerRefused):
-            self.refused.append(f"seat {event.seat}: {event.reason}")
+            self.refused.append((event.seat, event.reason))
         elif isinstance(event, PeerStalled):
             self.stalled.append(event.seat)
             if event.passed:
@@ -72,18 +73,27 @@ class PeerStats:
         elif isinstance(event, AuditFailed) and event.points is not None:
             if event.reason == NEVER_REVEALED:
                 return  # its seat left (or crashed) before revealing: voided, no attack
-            self.audits_failed.append(f"seat {event.seat}, round {event.round}")
+            self.audits_failed.append((event.seat, event.round))
 
-    def alarms(self) -> str | None:
-        """What this peer saw go wrong at the table, in one line; None if nothing did."""
-        seen = [f"refused {why}" for why in self.refused]
+    def alarms(self, names: Sequence[str] = ()) -> str | None:
+        """What this peer saw go wrong at the table, in one line; None if nothing did. Each
+        seat by its name in ``names``, as the table screen and the comings name it (none:
+        "seat N", numbered from 1 as the screen numbers them)."""
+
+        def who(seat: int) -> str:
+            return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+        seen = [f"refused {who(seat)}: {why}" for seat, why in self.refused]
         seen += [
-            f"seat {seat} never said it passed more of the order while it talked on"
+            f"{who(seat)} never said it passed more of the order while it talked on"
             if seat in self.never_passed
-            else f"seat {seat} acknowledged nothing while it talked on"
+            else f"{who(seat)} acknowledged nothing while it talked on"
             for seat in self.stalled
         ]
-        seen += [f"{who} failed the audit of its deal" for who in self.audits_failed]
+        seen += [
+            f"{who(seat)}'s deal failed the audit of round {round_}"
+            for seat, round_ in self.audits_failed
+        ]
         if self.diverged:
             seen.insert(0, f"{self.diverged} digest mismatch(es) with other seats")
         return "; ".join(seen) or None

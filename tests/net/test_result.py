@@ -8,7 +8,7 @@ import pytest
 
 from p2pnerts.net import MatchResult
 from p2pnerts.net._result import PeerStats
-from p2pnerts.protocol import PeerStalled
+from p2pnerts.protocol import AuditFailed, PeerRefused, PeerStalled
 from p2pnerts.rules import Match, TableOptions
 
 NAMES = ("Player (you)", "Bot 2", "Bot 3")
@@ -52,7 +52,21 @@ def test_the_alarms_say_what_each_stalling_seat_never_said() -> None:
     stats.count(PeerStalled(1), 5.0)
     stats.count(PeerStalled(2, passed=True), 6.0)
     assert stats.stalled == [1, 2]
+    assert stats.alarms(NAMES) == (
+        "Bot 2 acknowledged nothing while it talked on; "
+        "Bot 3 never said it passed more of the order while it talked on"
+    )
+
+
+def test_the_alarms_name_each_seat_as_the_screen_does() -> None:
+    # The screen numbers seats from 1 and names them; the protocol counts from 0. A player
+    # told "seat 2" at the end took the second seat on the screen for the cheat.
+    stats = PeerStats.at(0, 0.0)
+    stats.count(PeerRefused(2, "signed two plays as its play 4"), 3.0)
+    stats.count(AuditFailed(2, 1, "its Reveal does not match its deal", -12), 4.0)
+    assert stats.alarms(NAMES) == (
+        "refused Bot 3: signed two plays as its play 4; Bot 2's deal failed the audit of round 2"
+    )
     assert stats.alarms() == (
-        "seat 1 acknowledged nothing while it talked on; "
-        "seat 2 never said it passed more of the order while it talked on"
+        "refused seat 3: signed two plays as its play 4; seat 2's deal failed the audit of round 2"
     )
