@@ -20,6 +20,11 @@ from __future__ import annotations
 from collections import deque
 from typing import NamedTuple
 
+KEPT = 256
+"""How many Ballots of one voter are kept waiting for its next Ack: a seat that plays
+without a pause sends no Ack, and the oldest are let go (what they showed, a later one
+shows once an Ack comes)."""
+
 
 class _Shown(NamedTuple):
     at: float
@@ -36,7 +41,7 @@ class Shown:
     member holds, and the most an Ack of it may be held to (`understates`)."""
 
     def __init__(self, players: int) -> None:
-        self._come: list[deque[_Shown]] = [deque() for _ in range(players)]
+        self._come: list[deque[_Shown]] = [deque(maxlen=KEPT) for _ in range(players)]
         """Per voter, the Ballots not yet ``within`` old, or not yet before one of its Acks."""
         self._held: list[tuple[int, int]] = [(-1, 0)] * players
         """Per voter, the view and the most of this seat's messages it has shown it holds

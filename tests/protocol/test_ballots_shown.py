@@ -3,7 +3,7 @@ what its Acks say: only a Ballot come a while before, and sent before the Ack, c
 
 from __future__ import annotations
 
-from p2pnerts.protocol._shown import Shown
+from p2pnerts.protocol._shown import KEPT, Shown
 
 WITHIN = 4.0
 
@@ -36,3 +36,12 @@ def test_what_a_ballot_showed_counts_in_its_own_view_alone() -> None:
     shown.voted(3, view=2, clock=11, seq=8, now=0.5)
     assert not shown.understates(3, 3, clock=20, holds=0, now=6.0, within=WITHIN)
     assert shown.most(3, 3) == 0
+
+
+def test_a_voter_that_sends_no_ack_keeps_no_more_than_its_last_ballots() -> None:
+    shown = Shown(4)
+    for n in range(1, KEPT * 3):
+        shown.voted(3, view=2, clock=n, seq=n, now=n / 100)
+    assert len(shown._come[3]) == KEPT  # (a busy seat's Ballots fill no memory)
+    assert not shown.understates(3, 2, clock=KEPT * 3, holds=KEPT * 3 - 1, now=60.0, within=WITHIN)
+    assert shown.most(3, 2) == KEPT * 3 - 1
