@@ -91,7 +91,7 @@ class PeerStats:
             for seat in self.stalled
         ]
         seen += [
-            f"{who(seat)}'s deal failed the audit of round {round_}"
+            f"{who(seat)} failed the audit of its deal in round {round_}"
             for seat, round_ in self.audits_failed
         ]
         if self.diverged:

@@ -65,8 +65,10 @@ def test_the_alarms_name_each_seat_as_the_screen_does() -> None:
     stats.count(PeerRefused(2, "signed two plays as its play 4"), 3.0)
     stats.count(AuditFailed(2, 1, "its Reveal does not match its deal", -12), 4.0)
     assert stats.alarms(NAMES) == (
-        "refused Bot 3: signed two plays as its play 4; Bot 2's deal failed the audit of round 2"
+        "refused Bot 3: signed two plays as its play 4; "
+        "Bot 2 failed the audit of its deal in round 2"
     )
     assert stats.alarms() == (
-        "refused seat 3: signed two plays as its play 4; seat 2's deal failed the audit of round 2"
+        "refused seat 3: signed two plays as its play 4; "
+        "seat 2 failed the audit of its deal in round 2"
     )
