@@ -600,6 +600,10 @@ class Membership:
         self.base = Base.of(start)
         self._host.rebuild(start)
         self.seated = self.base.seated
+        # Who else the table went on without while this seat was out, of the seats at the
+        # table as the StartView has them (at a majority's table the round's replay below
+        # commits the StartView, and the seats at the table become its members).
+        gone = (before - self.members) & self.seated - {self.seat}
         majority = self._host.majority
         if majority is None:
             take_carried(start, self._host.acks, self._host.log, None)
@@ -617,9 +621,7 @@ class Membership:
             self._welcome, self.from_disk = start.view, False
         else:
             self._host.events.append(RejoinedTable(start.view))
-            # Who else the table went on without, while this seat was out: told as if seen
-            # (a replica from its disk knew no view to compare).
-            gone = (before - self.members) & self.seated - {self.seat}
+            # Those gone, told as if seen (a replica from its disk knew no view to compare).
             self._host.events += [PeerExcluded(s) for s in sorted(gone)]
         self._host.events += self._host.record.rejoined(start.scores)
         self._host.send_ack(now)
