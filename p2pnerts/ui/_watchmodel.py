@@ -197,7 +197,7 @@ class WatchModel:
 
     def name(self, seat: int) -> str:
         names = () if self.scene is None else self.scene.names
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"  # (as lanes count)
 
     def arrows_shown(self) -> list[Arrow]:
         return [a for a in self.arrows if self.acks or not a.quiet]

@@ -189,3 +189,8 @@ def test_the_committed_order_names_a_seat_in_full_where_the_row_has_room() -> No
     narrow = order_rows(100)
     assert any("Beatric: " in row for row in narrow) or any("Beatrice: " in r for r in narrow)
     assert all(len(row) <= 100 for row in narrow)
+
+
+def test_a_seat_not_yet_named_is_numbered_from_one_as_the_lanes_are() -> None:
+    model = WatchModel("127.0.0.1:4000")  # (no scene heard yet: no names)
+    assert [model.name(s) for s in range(3)] == ["seat 1", "seat 2", "seat 3"]
