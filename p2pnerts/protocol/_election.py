@@ -284,7 +284,7 @@ class Election:
         # A seat asking to rejoin from one of their views backs it as a voter does
         # (`Rejoining.counted`).
         backing = voters | (rejoining & self._m.rejoining.counted(now))
-        if not all(2 * len(backing & q) > len(q) for _, q in quorums):
+        if not self._m.majorities(backing):
             return
         joined = tuple(sorted(rejoining))
         joined_from = tuple(asking[s].view for s in joined)

@@ -5,7 +5,7 @@ reads, so that a field the parts share is declared here and nowhere else."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Protocol
 
 from p2pnerts.protocol import _deal
@@ -82,3 +82,4 @@ class Membership(Protocol):
     @property
     def host(self) -> Host: ...
     def quorums_now(self) -> tuple[tuple[int, frozenset[int]], ...]: ...
+    def majorities(self, seats: Collection[int]) -> bool: ...

@@ -58,6 +58,7 @@ that view again and let them in (`regroup`).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Protocol
 
 from p2pnerts.protocol import _host
@@ -244,8 +245,7 @@ class Membership:
         """Leave this view, to be let back in where the others went, should the members
         shown gone (`Lineage.gone`: each will never install it) leave the others too few
         to go on without them."""
-        gone = self.lineage.gone
-        if any(2 * len(q.difference(gone)) <= len(q) for _, q in self.quorums_now()):
+        if not self.majorities(set(range(self.players)).difference(self.lineage.gone)):
             self.shut_out(now)
 
     def _answers_my_rejoin(self, start: StartView) -> bool:
@@ -314,7 +314,7 @@ class Membership:
             if now - t <= lately and s not in self.members
         }
         away = (away | set(self.lineage.gone)) - self.rejoining.counted(now)
-        return any(2 * len(q - away) <= len(q) for _, q in self.quorums_now())
+        return not self.majorities(set(range(self.players)) - away)
 
     def deadline(self) -> float:
         """When membership next has something to do: suspect a silent member, or push on
@@ -341,6 +341,12 @@ class Membership:
             return ((self.view, self.members),)
         return ((self.view, self.members), *self._quorums)
 
+    def majorities(self, seats: Collection[int]) -> bool:
+        """Whether ``seats`` hold a majority of each membership `quorums_now` counts: what
+        a change of this view needs behind it, and what this view needs installed to take
+        hold."""
+        return all(2 * len(q.intersection(seats)) > len(q) for _, q in self.quorums_now())
+
     def taken_hold(self) -> bool:
         """Whether a majority of each membership `quorums_now` counts is known to have
         installed this view. Only then does a majority's table decide a play in it
@@ -351,8 +357,7 @@ class Membership:
         the view they were built from share a seat, so only one of them takes hold. (At a
         table that commits by acknowledgement every member holds what commits, and so has
         installed the view.)"""
-        installed = self.installed
-        return all(2 * len(installed & q) > len(q) for _, q in self.quorums_now())
+        return self.majorities(self.installed)
 
     def take_start_view(self, start: StartView, now: float) -> None:
         self.rejoining.starts_heard.add(start.view)
@@ -541,7 +546,7 @@ class Membership:
         if not self._whole():
             return False
         backing = {self.seat} | self.rejoining.counted(now)
-        if not all(2 * len(backing & q) > len(q) for _, q in self.quorums_now()):
+        if not self.majorities(backing):
             return False
         # The seats that can regroup take turns, as coordinators do, a view change's
         # timeout each: the first after every view those asking are above goes first.

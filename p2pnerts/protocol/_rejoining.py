@@ -195,7 +195,7 @@ class Rejoining:
         if not self._m.host.by_majority:
             return bool(ahead)
         able = (self._m.members - ahead) | self.counted(now)
-        return any(2 * len(q & able) <= len(q) for _, q in self._m.quorums_now())
+        return not self._m.majorities(able)
 
     def _ahead(self) -> set[int]:
         """The members gone on in a newer view: talking from one, and not asking since to
